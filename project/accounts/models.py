@@ -1,0 +1,112 @@
+"""Organizations, users (keyed by email), passkeys (platform.md §3)."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
+from django.contrib.auth.models import PermissionsMixin
+from django.db import models
+
+from project.core.models import TimeStampedModel
+
+
+class Organization(TimeStampedModel):
+    name = models.CharField(max_length=255)
+    domain = models.CharField(max_length=255, unique=True)
+    is_active = models.BooleanField(default=True)
+    address = models.TextField(blank=True, default="")
+    phone = models.CharField(max_length=50, blank=True, default="")
+    website = models.CharField(max_length=255, blank=True, default="")
+    timezone = models.CharField(max_length=64, default="Australia/Melbourne")
+    # The organization's change-event counter (decisions.md §7), raised in the writing transaction.
+    event_seq = models.BigIntegerField(default=0, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class UserManager(BaseUserManager):
+    use_in_migrations = True
+
+    def create_user(self, email: str, password: str | None = None, **extra):
+        if not email:
+            raise ValueError("Email is required")
+        email = self.normalize_email(email).lower()
+        user = self.model(email=email, **extra)
+        if password:
+            user.set_password(password)
+        else:
+            user.set_unusable_password()
+        user.save(using=self._db)
+        return user
+
+    def create_superuser(self, email: str, password: str | None = None, **extra):
+        extra.setdefault("is_staff", True)
+        extra.setdefault("is_superuser", True)
+        extra.setdefault("role", User.Role.ADMIN)
+        extra.setdefault("must_change_password", False)
+        return self.create_user(email, password, **extra)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    class Role(models.TextChoices):
+        ADMIN = "admin", "Administrator"
+        USER = "user", "Organization Member"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    email = models.EmailField(max_length=255, unique=True)
+    first_name = models.CharField(max_length=100, blank=True, default="")
+    last_name = models.CharField(max_length=100, blank=True, default="")
+    organization = models.ForeignKey(
+        Organization, on_delete=models.CASCADE, related_name="users", null=True, blank=True
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.USER)
+    is_active = models.BooleanField(default=True)
+    is_staff = models.BooleanField(default=False)  # Django admin access for support staff
+    must_change_password = models.BooleanField(default=True)
+    totp_secret = models.CharField(max_length=32, blank=True, default="")
+    is_totp_enabled = models.BooleanField(default=False)
+    # Highest TOTP time-step accepted so far: a code is usable once (no replay in its window).
+    totp_last_counter = models.BigIntegerField(null=True, blank=True, editable=False)
+    settings = models.JSONField(null=True, blank=True)  # None until first saved (GET answers 404)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS: list[str] = []
+
+    class Meta:
+        ordering = ["first_name", "last_name", "email"]
+        indexes = [models.Index(fields=["organization", "is_active"])]
+
+    def __str__(self) -> str:
+        return self.email
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+class Passkey(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="passkeys")
+    credential_id = models.CharField(max_length=255, unique=True)  # base64url
+    public_key = models.TextField()  # base64url COSE key
+    counter = models.BigIntegerField(default=0)
+    device_name = models.CharField(max_length=100, default="Unknown Device")
+    transports = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.device_name} ({self.user.email})"

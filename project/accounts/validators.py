@@ -1,0 +1,29 @@
+"""Password rules of platform.md §5, as a Django password validator (messages are the spec's)."""
+
+from __future__ import annotations
+
+import re
+
+from django.core.exceptions import ValidationError
+
+RULES = [
+    (lambda p: len(p) >= 12, "Password must be at least 12 characters"),
+    (lambda p: re.search(r"[a-z]", p), "Password must contain at least one lowercase letter"),
+    (lambda p: re.search(r"[A-Z]", p), "Password must contain at least one uppercase letter"),
+    (lambda p: re.search(r"[0-9]", p), "Password must contain at least one number"),
+    (lambda p: re.search(r"[^A-Za-z0-9]", p), "Password must contain at least one special character"),
+]
+
+
+def password_problems(password: str) -> list[str]:
+    return [message for test, message in RULES if not test(password or "")]
+
+
+class BlockplanPasswordValidator:
+    def validate(self, password: str, user=None) -> None:
+        problems = password_problems(password)
+        if problems:
+            raise ValidationError(problems)
+
+    def get_help_text(self) -> str:
+        return "At least 12 characters with uppercase, lowercase, a number and a special character."

@@ -1,0 +1,15 @@
+"""ASGI entry point: HTTP through Django, ``/socket.io/`` websockets through Channels (decisions.md §7)."""
+
+import os
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
+
+from django.core.asgi import get_asgi_application  # noqa: E402
+
+django_asgi_app = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter  # noqa: E402
+
+from realtime.routing import websocket_application  # noqa: E402
+
+application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_application})

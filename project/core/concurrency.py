@@ -1,0 +1,55 @@
+"""Optimistic concurrency with ``updatedAt`` (decisions.md §6).
+
+A detail GET answers ``ETag: "<updatedAt ISO 8601>"``; a PUT carrying ``If-Match`` whose value no longer
+matches the row's ``updated_at`` raises :class:`StaleWrite` (412) before anything is written. The SPA
+may send either the ETag or the record's ``updatedAt`` value.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.http import HttpRequest, HttpResponse
+
+from project.core.errors import StaleWrite
+
+
+def etag_for(instance) -> str:
+    return f'"{instance.updated_at.isoformat()}"'
+
+
+def set_etag(response: HttpResponse, instance) -> None:
+    response["ETag"] = etag_for(instance)
+
+
+def if_match_header(request: HttpRequest) -> str | None:
+    value = request.headers.get("If-Match")
+    return value.strip() if value and value.strip() else None
+
+
+def _parse(value: str) -> datetime | None:
+    text = value.strip()
+    if text.startswith("W/"):
+        text = text[2:]
+    text = text.strip('"')
+    if text.endswith("Z"):
+        text = text[:-1] + "+00:00"
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def assert_fresh(instance, if_match: str | None) -> None:
+    """Raise :class:`StaleWrite` when ``if_match`` is given and differs from ``instance.updated_at``.
+
+    ``*`` matches anything. Call it on a row locked with ``select_for_update`` inside the write's
+    transaction so that two concurrent PUTs cannot both pass.
+    """
+    if not if_match or if_match.strip() == "*":
+        return
+    for candidate in if_match.split(","):
+        parsed = _parse(candidate)
+        if parsed is not None and parsed == instance.updated_at:
+            return
+    raise StaleWrite()

@@ -1,0 +1,72 @@
+"""Request context and organization-scoped lookups (style guide §2 and §3).
+
+The organization is resolved once at the edge (``project.core.auth``) into a :class:`Ctx`; services
+receive it and never read ``request.user`` themselves.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+from django.db import models
+
+from project.core.errors import NotFound
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization, User
+
+M = TypeVar("M", bound=models.Model)
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """Who acts, for which organization, from which browser tab.
+
+    org: the signed-in user's organization. user: the acting user (None for system jobs).
+    origin: the ``X-Client-Id`` header of the request, echoed in change events (decisions.md §7).
+    """
+
+    org: "Organization"
+    user: "User | None" = None
+    origin: str | None = None
+
+    @property
+    def org_id(self):
+        return self.org.pk
+
+    @property
+    def is_admin(self) -> bool:
+        return bool(self.user is not None and self.user.role == "admin")
+
+    @classmethod
+    def system(cls, org: "Organization") -> "Ctx":
+        return cls(org=org, user=None, origin=None)
+
+
+def scoped(model_or_qs, org) -> models.QuerySet:
+    """The queryset of ``model_or_qs`` limited to ``org``."""
+    if isinstance(model_or_qs, models.QuerySet):
+        return model_or_qs.for_org(org) if hasattr(model_or_qs, "for_org") else model_or_qs.filter(
+            organization_id=getattr(org, "pk", org)
+        )
+    return model_or_qs.objects.for_org(org)
+
+
+def get_in_org(model_or_qs, org, pk, label: str | None = None):
+    """One row of ``org`` by primary key, or :class:`NotFound` ("<Label> not found").
+
+    Another organization's id, an unknown id and a malformed id all give the same 404, so no
+    existence leaks across tenants (decisions.md §1).
+    """
+    qs = scoped(model_or_qs, org)
+    name = label or qs.model._meta.verbose_name.capitalize()
+    try:
+        key = pk if isinstance(pk, uuid.UUID) else uuid.UUID(str(pk))
+    except (ValueError, TypeError, AttributeError):
+        raise NotFound(f"{name} not found") from None
+    try:
+        return qs.get(pk=key)
+    except qs.model.DoesNotExist:
+        raise NotFound(f"{name} not found") from None

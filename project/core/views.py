@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import FileResponse, HttpResponse, JsonResponse
+
+
+def csrf_failure(request, reason: str = ""):
+    """CSRF refusals in the error shape of decisions.md §1."""
+    return JsonResponse({"message": "CSRF verification failed", "type": "csrf"}, status=403)
+
+
+def spa_index(request, *args, **kwargs):
+    """``index.html`` of the built SPA for every client route (react-router renders the screen)."""
+    index = settings.SPA_DIST / "index.html"
+    if not index.exists():
+        return HttpResponse(
+            "<!doctype html><title>Blockplan</title><p>The SPA is not built yet: run <code>./scripts/run.sh</code>.</p>",
+            status=503,
+        )
+    response = FileResponse(index.open("rb"), content_type="text/html; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response

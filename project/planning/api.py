@@ -1,0 +1,3 @@
+from project.core.routers import make_router
+
+router = make_router(tags=["planning"])

@@ -1,0 +1,211 @@
+"""Django settings for Blockplan.
+
+Configuration comes from the environment (decisions.md §8):
+
+- ``DATABASE_URL``: default an SQLite file ``var/blockplan.sqlite3``; PostgreSQL through psycopg 3 when given.
+- ``REDIS_URL``: default the in-memory channel layer (one process); channels-redis when given.
+- ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS`` (comma separated), ``PORT`` (default 8000, read by the run script).
+- ``WEBAUTHN_RP_ID`` / ``WEBAUTHN_ORIGIN``: passkey relying party (default localhost / http://localhost:8000).
+- ``BLOCKPLAN_PRODUCTION=1`` switches on secure cookies, HSTS and SSL redirect (``check --deploy`` clean).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+SPA_DIST = BASE_DIR / "spa" / "dist"
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+PRODUCTION = env_bool("BLOCKPLAN_PRODUCTION")
+DEBUG = env_bool("DEBUG", default=False)
+SECRET_KEY = os.environ.get("SECRET_KEY") or (
+    "dev-insecure-blockplan-key-change-me-in-production-0123456789abcdef"
+)
+if PRODUCTION and SECRET_KEY.startswith("dev-insecure"):
+    raise RuntimeError("SECRET_KEY must be set when BLOCKPLAN_PRODUCTION=1")
+
+ALLOWED_HOSTS = [
+    h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()
+]
+CSRF_TRUSTED_ORIGINS = [
+    o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
+]
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "axes",
+    "project.core",
+    "project.accounts",
+    "project.catalogue",
+    "project.planning",
+    "project.staff",
+    "project.timetabling",
+    "project.reporting",
+    "realtime",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "project.core.middleware.ApiCsrfCookieMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",
+]
+
+ROOT_URLCONF = "project.urls"
+ASGI_APPLICATION = "project.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+VAR_DIR.mkdir(exist_ok=True)
+DATABASES = {
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'blockplan.sqlite3'}",
+        conn_max_age=0,
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several coordinators and the socket share one file: wait rather than fail on a lock.
+    DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"].update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_USER_MODEL = "accounts.User"
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "project.accounts.validators.BlockplanPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-au"
+TIME_ZONE = "Australia/Melbourne"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = VAR_DIR / "staticfiles"
+# The built SPA is served from the site root: index.html for "/" and hashed assets with a year-long cache.
+WHITENOISE_ROOT = SPA_DIST if SPA_DIST.exists() else None
+WHITENOISE_INDEX_FILE = True
+WHITENOISE_USE_FINDERS = True
+
+
+def _immutable_file_test(path: str, url: str) -> bool:
+    # Vite names built assets /assets/<name>-<hash>.<ext>.
+    return url.startswith("/assets/")
+
+
+WHITENOISE_IMMUTABLE_FILE_TEST = _immutable_file_test
+
+# Sessions: Django's database session store (sid / sess / expire of platform.md §3).
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # rememberMe: 30 days
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_HTTPONLY = False  # the SPA reads csrftoken into X-CSRFToken (decisions.md §1)
+CSRF_FAILURE_VIEW = "project.core.views.csrf_failure"
+
+if PRODUCTION:
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_REFERRER_POLICY = "same-origin"
+    X_FRAME_OPTIONS = "DENY"
+
+# Brute-force protection (django-axes): failures per account and per address are locked out for a while.
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_MINUTES", "15")) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_FORM_FIELD = "email"
+AXES_LOCKOUT_CALLABLE = "project.accounts.lockout.lockout_response"
+AXES_VERBOSE = False
+AXES_ENABLE_ADMIN = True
+AXES_IPWARE_PROXY_COUNT = int(os.environ.get("AXES_PROXY_COUNT", "0")) or None
+
+# Passkeys (webauthn)
+WEBAUTHN_RP_ID = os.environ.get("WEBAUTHN_RP_ID", "localhost")
+WEBAUTHN_RP_NAME = os.environ.get("WEBAUTHN_RP_NAME", "Blockplan")
+WEBAUTHN_ORIGIN = [
+    o.strip()
+    for o in os.environ.get("WEBAUTHN_ORIGIN", "http://localhost:8000").split(",")
+    if o.strip()
+]
+
+# Channels: in-memory for the single-process default, Redis when REDIS_URL is set (decisions.md §7).
+REDIS_URL = os.environ.get("REDIS_URL")
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "realtime.layers.RedisChannelLayer",
+            "CONFIG": {
+                # redis-py 8 sets a 5 s socket timeout that kills idle readers (toolchain trap 1).
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                "capacity": 1000,
+                "expiry": 60,
+                "group_expiry": 86400,
+            },
+        }
+    }
+else:
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}
+    }
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+}

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class StaffConfig(AppConfig):
+    name = "project.staff"
+    label = "staff"

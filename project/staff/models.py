@@ -1,0 +1,56 @@
+"""Teachers and their unit qualifications (delivery.md §3)."""
+
+from django.db import models
+
+from project.core.models import TenantModel
+
+
+class Teacher(TenantModel):
+    class EmploymentType(models.TextChoices):
+        ONGOING = "ongoing", "Ongoing"
+        FIXED_TERM = "fixed_term", "Fixed term"
+        SESSIONAL = "sessional", "Sessional"
+
+    class Availability(models.TextChoices):
+        DAY = "day", "Day"
+        EVENING = "evening", "Evening"
+        BOTH = "both", "Both"
+
+    employee_id = models.CharField(max_length=50)
+    first_name = models.CharField(max_length=100)
+    last_name = models.CharField(max_length=100)
+    email = models.EmailField(max_length=255)
+    phone = models.CharField(max_length=20, blank=True, default="")
+    job_title = models.CharField(max_length=100, blank=True, default="")
+    employment_type = models.CharField(max_length=20, choices=EmploymentType.choices, default=EmploymentType.ONGOING)
+    expiry_date = models.DateField(null=True, blank=True)
+    availability = models.CharField(max_length=10, choices=Availability.choices, default=Availability.DAY)
+    max_weekly_hours = models.IntegerField(default=21)
+    is_active = models.BooleanField(default=True)
+    qualifications = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["first_name", "last_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["organization", "employee_id"], name="teacher_employee_id_unique_per_org"),
+            models.UniqueConstraint(fields=["organization", "email"], name="teacher_email_unique_per_org"),
+        ]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+class TeacherUnit(TenantModel):
+    """A teacher's qualification to deliver a unit of competency."""
+
+    teacher = models.ForeignKey(Teacher, on_delete=models.CASCADE, related_name="teacher_units")
+    unit = models.ForeignKey("catalogue.Unit", on_delete=models.CASCADE, related_name="teacher_units")
+    proficiency_level = models.CharField(max_length=20, default="competent")
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [models.UniqueConstraint(fields=["teacher", "unit"], name="teacher_unit_once")]

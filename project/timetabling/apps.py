@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TimetablingConfig(AppConfig):
+    name = "project.timetabling"
+    label = "timetabling"

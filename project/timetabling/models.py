@@ -1,0 +1,66 @@
+"""Timetable sessions and holidays (delivery.md §3, decisions.md §3 to §5)."""
+
+from decimal import Decimal
+
+from django.db import models
+
+from project.core.models import TenantModel
+
+
+class Holiday(TenantModel):
+    class Type(models.TextChoices):
+        PUBLIC_HOLIDAY = "public_holiday", "Public Holiday"
+        TERM_BREAK = "term_break", "Term Break"
+
+    name = models.CharField(max_length=255)
+    type = models.CharField(max_length=20, choices=Type.choices, default=Type.PUBLIC_HOLIDAY)
+    start_date = models.DateField()
+    end_date = models.DateField()
+    description = models.TextField(blank=True, default="")
+    is_recurring = models.BooleanField(default=False)
+    year = models.IntegerField()
+    is_active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["start_date", "name"]
+        indexes = [models.Index(fields=["organization", "start_date"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.start_date})"
+
+
+class TimetableSession(TenantModel):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        CONFIRMED = "confirmed", "Confirmed"
+        CANCELLED = "cancelled", "Cancelled"
+        COMPLETED = "completed", "Completed"
+
+    block_group = models.ForeignKey("planning.BlockGroup", on_delete=models.CASCADE, related_name="sessions")
+    unit = models.ForeignKey("catalogue.Unit", on_delete=models.PROTECT, related_name="sessions")
+    # A deleted teacher leaves their sessions unassigned.
+    teacher = models.ForeignKey(
+        "staff.Teacher", on_delete=models.SET_NULL, related_name="sessions", null=True, blank=True
+    )
+    day_of_week = models.SmallIntegerField()  # 1 Monday .. 7 Sunday
+    start_time = models.TimeField()
+    end_time = models.TimeField()
+    room = models.CharField(max_length=50, blank=True, default="")
+    week_number = models.IntegerField(default=1)
+    actual_date = models.DateField()
+    term = models.SmallIntegerField(default=1)
+    actual_hours = models.DecimalField(max_digits=4, decimal_places=2, default=Decimal("0"))
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.SCHEDULED)
+    notes = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["actual_date", "start_time"]
+        indexes = [
+            models.Index(fields=["organization", "actual_date"], name="session_org_date"),
+            models.Index(fields=["teacher", "actual_date"], name="session_teacher_date"),
+            models.Index(fields=["block_group", "actual_date"], name="session_group_date"),
+            models.Index(fields=["organization", "room", "actual_date"], name="session_room_date"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.actual_date} {self.start_time}-{self.end_time}"

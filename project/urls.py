@@ -1,0 +1,25 @@
+from django.contrib import admin
+from django.http import JsonResponse
+from django.urls import path, re_path
+
+from project.api import api
+from project.core.views import spa_index
+
+admin.site.site_header = "Blockplan support"
+
+urlpatterns = [
+    path("api/", api.urls),
+    path("django-admin/", admin.site.urls),
+    # Every other path is a client route of the SPA (its own 404 screen included).
+    re_path(r"^(?!api/|static/|django-admin/|socket\.io/).*$", spa_index, name="spa"),
+]
+
+
+def handler404(request, exception=None):
+    if request.path.startswith("/api/"):
+        return JsonResponse({"message": "Not found"}, status=404)
+    return spa_index(request)
+
+
+def handler500(request):
+    return JsonResponse({"message": "Internal server error"}, status=500)

@@ -1,0 +1,112 @@
+"""The one way a write announces itself (decisions.md §7, style guide §4).
+
+Every write service calls :func:`emit_change` inside its transaction, once per write (a schedule
+generation or a bulk allocation is one event with many ids). The function:
+
+1. raises the organization's ``event_seq`` by one in the same transaction (the row lock it takes
+   serialises writers of one organization, so commit order is seq order);
+2. registers an ``on_commit`` callback that sends ``{"type": "change.event", "event": {...}}`` to the
+   organization's group on the channel layer. A rolled-back transaction sends nothing.
+
+The event is ``{"entity", "action", "ids", "seq", "actorId", "origin", "at"}``; ``at`` is ISO 8601 in the
+organization's timezone. Sending never fails the write: a channel-layer error is logged, and clients
+recover through the seq-gap rule.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Iterable
+from zoneinfo import ZoneInfo
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+log = logging.getLogger(__name__)
+
+ENTITIES = frozenset(
+    {
+        "course",
+        "unit",
+        "study_plan",
+        "study_plan_unit",
+        "campus",
+        "block_group",
+        "block_group_study_plan",
+        "linked_block_group",
+        "teacher",
+        "teacher_unit",
+        "timetable_session",
+        "holiday",
+        "organization",
+        "user",
+        "display_link",
+    }
+)
+ACTIONS = frozenset(
+    {"created", "updated", "deleted", "scheduled", "schedule_cleared", "allocated", "imported"}
+)
+
+CHANGE_EVENT = "change.event"
+REVOKE_EVENT = "session.revoke"
+
+
+def org_group(org_id) -> str:
+    return f"org.{org_id}"
+
+
+def user_group(user_id) -> str:
+    return f"user.{user_id}"
+
+
+def emit_change(ctx, *, entity: str, action: str, ids: Iterable) -> dict:
+    """Announce one committed change to ``ctx.org``. Returns the event (sent only after commit).
+
+    ctx: a :class:`project.core.tenancy.Ctx`. entity / action: from ``ENTITIES`` / ``ACTIONS``
+    (ValueError otherwise). ids: the ids of the rows written (UUIDs or strings).
+    """
+    from project.accounts.models import Organization
+
+    if entity not in ENTITIES:
+        raise ValueError(f"unknown entity {entity!r}")
+    if action not in ACTIONS:
+        raise ValueError(f"unknown action {action!r}")
+    org = ctx.org
+    with transaction.atomic():
+        Organization.objects.filter(pk=org.pk).update(event_seq=F("event_seq") + 1)
+        seq = Organization.objects.filter(pk=org.pk).values_list("event_seq", flat=True).get()
+    try:
+        tz = ZoneInfo(org.timezone or "Australia/Melbourne")
+    except Exception:  # pragma: no cover - a bad tz name in the admin
+        tz = ZoneInfo("Australia/Melbourne")
+    event = {
+        "entity": entity,
+        "action": action,
+        "ids": [str(i) for i in ids],
+        "seq": seq,
+        "actorId": str(ctx.user.pk) if ctx.user is not None else None,
+        "origin": ctx.origin,
+        "at": timezone.now().astimezone(tz).isoformat(timespec="seconds"),
+    }
+    group = org_group(org.pk)
+    transaction.on_commit(lambda: _send(group, {"type": CHANGE_EVENT, "event": event}))
+    return event
+
+
+def close_user_sockets(user_id) -> None:
+    """Close every open socket of a user (logout, deactivation), after the current transaction commits."""
+    group = user_group(user_id)
+    transaction.on_commit(lambda: _send(group, {"type": REVOKE_EVENT}))
+
+
+def _send(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:  # the write has committed; clients recover through the seq gap rule
+        log.exception("could not send %s to %s", message.get("type"), group)

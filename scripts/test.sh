@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs every test suite: the Django suite (pytest), the SPA component tests (vitest) and the end-to-end
+# tests in Debian's Chromium against a running server. Installs what they need first.
+# With DATABASE_URL / REDIS_URL set (as .ci/run does), the suites run on PostgreSQL and Redis.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --test || exit 1
+export DJANGO_SETTINGS_MODULE=project.settings
+
+failed=()
+echo "==> Django test suite (database: ${DATABASE_URL:-sqlite})"
+.venv/bin/python -m pytest -q -p no:cacheprovider "$@" || failed+=(pytest)
+
+if [ -f spa/package.json ]; then
+  echo "==> SPA component tests (vitest)"
+  (cd spa && npx vitest run) || failed+=(vitest)
+  echo "==> end-to-end tests (Chromium)"
+  scripts/e2e.sh || failed+=(e2e)
+fi
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "FAILED suites: ${failed[*]}"
+  exit 1
+fi
+echo "all suites passed"
