@@ -1,0 +1,103 @@
+// Shared helpers for the end-to-end tests: Debian's Chromium driven by playwright-core against the server
+// that scripts/e2e.sh started (BASE_URL), with the demo data of `manage.py seed_demo`.
+import { chromium } from "playwright-core";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
+
+export const BASE_URL = process.env.BASE_URL ?? "http://localhost:8765";
+export const ARTIFACTS = resolve(import.meta.dirname, "../../e2e-artifacts");
+mkdirSync(ARTIFACTS, { recursive: true });
+
+// Demo accounts made by seed_demo (project/core/management/commands/seed_demo.py).
+export const DEMO = {
+  admin: { email: "admin@demo.blockplan.edu.au", password: "Blockplan-Demo-2026!" },
+  coordinator: { email: "coordinator@demo.blockplan.edu.au", password: "Blockplan-Demo-2026!" },
+  coordinator2: { email: "coordinator2@demo.blockplan.edu.au", password: "Blockplan-Demo-2026!" },
+};
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+export async function newPage(browser, viewport = { width: 1440, height: 900 }) {
+  const context = await browser.newContext({ viewport, baseURL: BASE_URL });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Signs in through the API from inside the page (sets the session cookie for the context). */
+export async function apiLogin(page, { email, password }) {
+  await page.goto(`${BASE_URL}/auth`);
+  const result = await page.evaluate(
+    async ({ email, password }) => {
+      await fetch("/api/auth/user", { credentials: "same-origin" });
+      const token = document.cookie.match(/csrftoken=([^;]+)/)?.[1] ?? "";
+      const r = await fetch("/api/auth/login", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": token },
+        body: JSON.stringify({ email, password, rememberMe: false }),
+      });
+      return { status: r.status, body: await r.text() };
+    },
+    { email, password },
+  );
+  if (result.status !== 200) throw new Error(`login failed: ${result.status} ${result.body}`);
+  return JSON.parse(result.body);
+}
+
+/** Calls the API from inside the page with the session and CSRF header. */
+export async function apiCall(page, method, path, body) {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const token = document.cookie.match(/csrftoken=([^;]+)/)?.[1] ?? "";
+      const r = await fetch(path, {
+        method,
+        credentials: "same-origin",
+        headers: body === undefined ? { "X-CSRFToken": token } : { "Content-Type": "application/json", "X-CSRFToken": token },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await r.text();
+      let json = null;
+      try {
+        json = text ? JSON.parse(text) : null;
+      } catch {
+        json = null;
+      }
+      return { status: r.status, json, text };
+    },
+    { method, path, body },
+  );
+}
+
+export async function screenshot(page, name) {
+  await page.screenshot({ path: resolve(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+/** Runs axe-core in the page; returns violations of impact serious or critical. */
+export async function seriousA11yViolations(page) {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  const results = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
+  });
+  return results.filter((v) => v.impact === "serious" || v.impact === "critical");
+}

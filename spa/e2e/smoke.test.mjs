@@ -1,0 +1,28 @@
+// The built SPA and the API docs are served by the one ASGI process.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { BASE_URL, launch, newPage, screenshot } from "./lib.mjs";
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test("the SPA is served at / and /auth, the OpenAPI docs at /api/docs", async () => {
+  const { page, context } = await newPage(browser);
+  const root = await page.goto(`${BASE_URL}/`);
+  assert.equal(root.status(), 200);
+  await page.goto(`${BASE_URL}/auth`);
+  await page.waitForSelector("#root *");
+  await screenshot(page, "smoke-auth");
+  const docs = await page.goto(`${BASE_URL}/api/docs`);
+  assert.equal(docs.status(), 200);
+  const schema = await page.goto(`${BASE_URL}/api/openapi.json`);
+  assert.equal(schema.status(), 200);
+  const json = JSON.parse(await schema.text());
+  assert.equal(json.info.title, "Blockplan API");
+  await context.close();
+});

@@ -1,0 +1,71 @@
+/**
+ * The route table of platform.md §2 and delivery.md §2. Screens load lazily per feature folder.
+ * Guards: RequireAuth ('Loading...' while the user loads, redirect to /auth when signed out),
+ * RequireAdmin (the Access Denied screen), RedirectIfSignedIn (/auth, /setup, /first-time).
+ */
+import { lazy, Suspense, type ReactNode } from "react";
+import { createBrowserRouter } from "react-router";
+import { FullPageLoader } from "../components/States";
+import { AppLayout } from "./AppLayout";
+import { NotFoundPage, RedirectIfSignedIn, RequireAdmin, RequireAuth } from "./guards";
+
+const page = (loader: () => Promise<{ default: React.ComponentType }>) => {
+  const Component = lazy(loader);
+  return (
+    <Suspense fallback={<FullPageLoader />}>
+      <Component />
+    </Suspense>
+  );
+};
+
+const SignIn = () => page(() => import("../features/auth/SignInPage"));
+const FirstTime = () => page(() => import("../features/auth/FirstTimeSetupPage"));
+
+const guarded = (node: ReactNode) => <RequireAdmin>{node}</RequireAdmin>;
+
+export const router = createBrowserRouter([
+  { path: "/auth", element: <RedirectIfSignedIn>{SignIn()}</RedirectIfSignedIn> },
+  { path: "/setup", element: <RedirectIfSignedIn>{FirstTime()}</RedirectIfSignedIn> },
+  { path: "/first-time", element: <RedirectIfSignedIn>{FirstTime()}</RedirectIfSignedIn> },
+  { path: "/display/:token", element: page(() => import("../features/display/DisplayBoardPage")) },
+  {
+    element: (
+      <RequireAuth>
+        <AppLayout />
+      </RequireAuth>
+    ),
+    children: [
+      { path: "/", element: page(() => import("../features/dashboard/DashboardPage")) },
+      { path: "/courses", element: page(() => import("../features/courses/CoursesPage")) },
+      { path: "/courses/:id", element: page(() => import("../features/courses/CourseDetailPage")) },
+      { path: "/units", element: page(() => import("../features/units/UnitsPage")) },
+      { path: "/units/:id", element: page(() => import("../features/units/UnitDetailPage")) },
+      { path: "/study-plans", element: page(() => import("../features/study-plans/StudyPlansPage")) },
+      { path: "/study-plans/:id", element: page(() => import("../features/study-plans/StudyPlanDetailPage")) },
+      { path: "/block-groups", element: page(() => import("../features/block-groups/BlockGroupsPage")) },
+      { path: "/block-groups/:id", element: page(() => import("../features/block-groups/BlockGroupDetailPage")) },
+      { path: "/linked-block-groups", element: page(() => import("../features/linked-groups/LinkedGroupsPage")) },
+      { path: "/teachers", element: page(() => import("../features/teachers/TeachersPage")) },
+      { path: "/teachers/:id", element: page(() => import("../features/teachers/TeacherDetailPage")) },
+      {
+        path: "/teacher-allocation-gantt",
+        element: guarded(page(() => import("../features/allocation-grid/AllocationGridPage"))),
+      },
+      { path: "/timetables", element: page(() => import("../features/timetables/TimetablesPage")) },
+      { path: "/timetables/:id", element: page(() => import("../features/timetables/TimetablesPage")) },
+      { path: "/holidays", element: page(() => import("../features/holidays/HolidaysPage")) },
+      { path: "/reports", element: page(() => import("../features/reports/ReportsPage")) },
+      { path: "/profile", element: page(() => import("../features/profile/ProfilePage")) },
+      { path: "/settings", element: page(() => import("../features/settings/SettingsPage")) },
+      {
+        path: "/organization",
+        element: (
+          <RequireAdmin message="You don't have permission to access organization management.">
+            {page(() => import("../features/organization/OrganizationPage"))}
+          </RequireAdmin>
+        ),
+      },
+      { path: "*", element: <NotFoundPage /> },
+    ],
+  },
+]);

@@ -1,0 +1,51 @@
+/**
+ * The signed-in user (platform.md §4): GET /api/auth/user, cached 60 s, not refetched on focus, no retry;
+ * a 401 means signed out (null).
+ */
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { ApiError, apiJson } from "./api";
+import { roots } from "./queryKeys";
+
+export interface CurrentUser {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  organizationId: string | null;
+  organizationName?: string | null;
+  role: "admin" | "user";
+  isActive: boolean;
+  mustChangePassword: boolean;
+  isTotpEnabled: boolean;
+  lastLogin: string | null;
+}
+
+export async function fetchCurrentUser(): Promise<CurrentUser | null> {
+  try {
+    const data = await apiJson<{ user: CurrentUser }>("/api/auth/user");
+    return data.user ?? null;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export const currentUserQueryOptions = queryOptions({
+  queryKey: roots.user,
+  queryFn: fetchCurrentUser,
+  staleTime: 60 * 1000,
+  refetchOnWindowFocus: false,
+  retry: false,
+});
+
+export function useCurrentUser() {
+  const query = useQuery(currentUserQueryOptions);
+  const user = query.data ?? null;
+  return { ...query, user, isAdmin: user?.role === "admin" };
+}
+
+export function displayName(user: Pick<CurrentUser, "firstName" | "lastName" | "email"> | null): string {
+  if (!user) return "User";
+  const full = `${user.firstName ?? ""} ${user.lastName ?? ""}`.trim();
+  return full || user.email || "User";
+}

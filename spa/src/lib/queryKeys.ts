@@ -1,0 +1,52 @@
+/**
+ * Root query keys of each area. Every query key starts with one of these roots, so a socket event or a
+ * mutation invalidates a whole area with `queryClient.invalidateQueries({ queryKey: roots.x })`.
+ * Features build their keys from these (`[...roots.courses, id]`), never hand-typed strings.
+ */
+export const roots = {
+  user: ["auth", "user"],
+  passkeys: ["auth", "passkeys"],
+  settings: ["auth", "settings"],
+  organization: ["organization"],
+  adminUsers: ["admin-users"],
+  dashboard: ["dashboard"],
+  courses: ["courses"],
+  units: ["units"],
+  campuses: ["campuses"],
+  studyPlans: ["study-plans"],
+  blockGroups: ["block-groups"],
+  linkedGroups: ["linked-block-groups"],
+  teachers: ["teachers"],
+  teacherUnits: ["teacher-units"],
+  allocationGrid: ["allocation-grid"],
+  timetables: ["timetables"],
+  holidays: ["holidays"],
+  reports: ["reports"],
+  search: ["search"],
+  calendarFeeds: ["calendar-feeds"],
+  displayLinks: ["display-links"],
+} as const;
+
+type Root = (typeof roots)[keyof typeof roots];
+
+/**
+ * Which cached areas a change event of each entity affects (decisions.md §7). The socket invalidates
+ * these roots on every `change` event; on reconnect or a seq gap it invalidates everything.
+ */
+export const entityInvalidates: Record<string, Root[]> = {
+  course: [roots.courses, roots.blockGroups, roots.reports, roots.dashboard, roots.search],
+  unit: [roots.units, roots.studyPlans, roots.teacherUnits, roots.timetables, roots.reports, roots.search],
+  study_plan: [roots.studyPlans, roots.blockGroups, roots.reports, roots.dashboard],
+  study_plan_unit: [roots.studyPlans, roots.blockGroups, roots.reports],
+  campus: [roots.campuses, roots.blockGroups],
+  block_group: [roots.blockGroups, roots.linkedGroups, roots.timetables, roots.reports, roots.dashboard, roots.search],
+  block_group_study_plan: [roots.blockGroups, roots.reports],
+  linked_block_group: [roots.linkedGroups, roots.blockGroups],
+  teacher: [roots.teachers, roots.teacherUnits, roots.timetables, roots.allocationGrid, roots.reports, roots.dashboard, roots.search],
+  teacher_unit: [roots.teacherUnits, roots.teachers],
+  timetable_session: [roots.timetables, roots.blockGroups, roots.allocationGrid, roots.reports, roots.dashboard, roots.teachers],
+  holiday: [roots.holidays, roots.timetables, roots.reports],
+  organization: [roots.organization],
+  user: [roots.adminUsers, roots.user],
+  display_link: [roots.displayLinks],
+};
