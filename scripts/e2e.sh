@@ -14,22 +14,29 @@ mkdir -p var e2e-artifacts
 
 if [[ "${DATABASE_URL:-}" == postgres* ]]; then
   base="${DATABASE_URL%/*}"
-  psql "$base/postgres" -q -c "DROP DATABASE IF EXISTS blockplan_e2e WITH (FORCE)" -c "CREATE DATABASE blockplan_e2e" >/dev/null || exit 1
-  export DATABASE_URL="$base/blockplan_e2e"
+  db="blockplan_e2e_${E2E_PORT}"
+  psql "$base/postgres" -q -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db" >/dev/null || exit 1
+  export DATABASE_URL="$base/$db"
 else
-  rm -f var/e2e.sqlite3
-  export DATABASE_URL="sqlite:///$ROOT/var/e2e.sqlite3"
+  rm -f "var/e2e-${E2E_PORT}.sqlite3"
+  export DATABASE_URL="sqlite:///$ROOT/var/e2e-${E2E_PORT}.sqlite3"
 fi
 .venv/bin/python manage.py migrate --noinput -v0 || exit 1
-.venv/bin/python manage.py seed_demo > var/e2e-seed.log || exit 1
+.venv/bin/python manage.py seed_demo > "var/e2e-seed-${E2E_PORT}.log" || exit 1
 
-.venv/bin/daphne -b 127.0.0.1 -p "$E2E_PORT" project.asgi:application > var/e2e-server.log 2>&1 &
+.venv/bin/daphne -b 127.0.0.1 -p "$E2E_PORT" project.asgi:application > "var/e2e-server-${E2E_PORT}.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT
-for _ in $(seq 1 100); do
-  curl -sf "$BASE_URL/api/auth/user" -o /dev/null -w '' 2>/dev/null; code=$?
+for _ in $(seq 1 150); do
   if curl -s -o /dev/null -w '%{http_code}' "$BASE_URL/api/auth/user" | grep -q 401; then break; fi
   sleep 0.2
 done
 
-cd spa && node --test --test-concurrency=1 e2e/
+# Usage: scripts/e2e.sh [spa/e2e/file.test.mjs ...]   (default: every test file in spa/e2e)
+files=()
+for f in "$@"; do files+=("$(realpath "$f")"); done
+cd spa
+if [ ${#files[@]} -eq 0 ]; then
+  mapfile -t files < <(ls e2e/*.test.mjs)
+fi
+node --test --test-concurrency=1 "${files[@]}"
