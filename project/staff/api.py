@@ -1,3 +1,95 @@
+"""Teachers and teacher units (delivery.md §7 Teachers; decisions.md §1, §6).
+
+Thin: parse, call one selector or service, answer. The delivery summary, workload summary and
+allocation grid live in the reporting app.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.http import HttpRequest, HttpResponse
+from ninja import Query
+
+from project.core.concurrency import if_match_header, set_etag
 from project.core.routers import make_router
+from project.core.schemas import ErrorOut
+from project.staff import selectors, services
+from project.staff.schemas import TeacherIn, TeacherOut, TeacherUnitIn, TeacherUnitOut, TeacherUpdateIn
 
 router = make_router(tags=["staff"])
+
+ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 412: ErrorOut}
+
+
+@router.get("/teachers", response=list[TeacherOut])
+def list_teachers(request: HttpRequest, show_inactive: bool = Query(False, alias="showInactive")):
+    """GET /api/teachers[?showInactive=true]: active teachers (all with showInactive), sorted by first
+    then last name. Each carries ``unitCount``."""
+    return selectors.teacher_list(org=request.auth.org, show_inactive=show_inactive)
+
+
+@router.post("/teachers", response={201: TeacherOut, **ERRORS})
+def create_teacher(request: HttpRequest, response: HttpResponse, payload: TeacherIn):
+    """POST /api/teachers: 201 with the teacher; 400 validation (delivery.md §5); 409 duplicate_code on
+    employeeId or email."""
+    teacher = services.teacher_create(ctx=request.auth, data=payload.model_dump())
+    teacher = selectors.teacher_get(org=request.auth.org, teacher_id=teacher.pk)
+    set_etag(response, teacher)
+    return 201, teacher
+
+
+@router.get("/teachers/{uuid:teacher_id}", response={200: TeacherOut, **ERRORS})
+def get_teacher(request: HttpRequest, response: HttpResponse, teacher_id: uuid.UUID):
+    """GET /api/teachers/{id}: the teacher, with ``ETag`` (its updatedAt); 404 "Teacher not found"."""
+    teacher = selectors.teacher_get(org=request.auth.org, teacher_id=teacher_id)
+    set_etag(response, teacher)
+    return teacher
+
+
+@router.put("/teachers/{uuid:teacher_id}", response={200: TeacherOut, **ERRORS})
+def update_teacher(request: HttpRequest, response: HttpResponse, teacher_id: uuid.UUID, payload: TeacherUpdateIn):
+    """PUT /api/teachers/{id}: the full form or any subset (``{"isActive": false}`` deactivates); only the
+    fields sent change. ``If-Match`` stale: 412 and nothing changes."""
+    teacher = services.teacher_update(
+        ctx=request.auth,
+        teacher_id=teacher_id,
+        data=payload.model_dump(exclude_unset=True),
+        if_match=if_match_header(request),
+    )
+    teacher = selectors.teacher_get(org=request.auth.org, teacher_id=teacher.pk)
+    set_etag(response, teacher)
+    return teacher
+
+
+@router.delete("/teachers/{uuid:teacher_id}", response={204: None, **ERRORS})
+def delete_teacher(request: HttpRequest, teacher_id: uuid.UUID):
+    """DELETE /api/teachers/{id}: 204. The teacher's sessions stay, unassigned."""
+    services.teacher_delete(ctx=request.auth, teacher_id=teacher_id)
+    return 204, None
+
+
+@router.get("/teacher-units/{uuid:teacher_id}", response={200: list[TeacherUnitOut], **ERRORS})
+def list_teacher_units(request: HttpRequest, teacher_id: uuid.UUID):
+    """GET /api/teacher-units/{teacherId}: the teacher's qualifications, each with its unit
+    ``{id, code, name, nominalHours}``, by unit code."""
+    return selectors.teacher_unit_list(org=request.auth.org, teacher_id=teacher_id)
+
+
+@router.post("/teacher-units", response={201: TeacherUnitOut, **ERRORS})
+def add_teacher_unit(request: HttpRequest, payload: TeacherUnitIn):
+    """POST /api/teacher-units ``{teacherId, unitId, proficiencyLevel?}``: 201; 400 "Please select a unit";
+    409 when the teacher already holds the unit."""
+    return 201, services.teacher_unit_add(
+        ctx=request.auth,
+        teacher_id=payload.teacher_id,
+        unit_id=payload.unit_id,
+        proficiency_level=payload.proficiency_level,
+    )
+
+
+@router.delete("/teacher-units/{uuid:teacher_id}/{uuid:unit_id}", response={204: None, **ERRORS})
+def remove_teacher_unit(request: HttpRequest, teacher_id: uuid.UUID, unit_id: uuid.UUID):
+    """DELETE /api/teacher-units/{teacherId}/{unitId}: 204; 404 when not held."""
+    services.teacher_unit_remove(ctx=request.auth, teacher_id=teacher_id, unit_id=unit_id)
+    return 204, None

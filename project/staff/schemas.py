@@ -1,0 +1,223 @@
+"""Teacher and teacher-unit schemas (delivery.md §3, §5, §7).
+
+JSON is camelCase (``CamelSchema``). Validators raise the spec's own messages, which ``project.api``
+turns into ``400 {"message": "Validation failed", "errors": [{"path": [field], "message": ...}]}``.
+
+- ``TeacherIn`` (POST): the full form, with the spec's defaults (employmentType ongoing, availability
+  day, maxWeeklyHours 21, isActive true).
+- ``TeacherUpdateIn`` (PUT): every field optional; only the fields present in the body are applied
+  (the SPA sends the full form, or ``{"isActive": false}`` alone to deactivate). A field sent as null
+  that cannot be empty gets its "required" message.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+from typing import Annotated
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import validate_email
+from ninja.schema import DjangoGetter
+from pydantic import AfterValidator, BeforeValidator, Field, field_serializer, model_validator
+
+from project.core.schemas import BlankToNone, CamelSchema, at_least, at_most, check, max_length, required
+
+EMPLOYMENT_TYPES = ("ongoing", "fixed_term", "sessional")
+AVAILABILITIES = ("day", "evening", "both")
+
+MSG_EMPLOYEE_ID = "Employee ID is required"
+MSG_MAX_HOURS_MIN = "Max weekly hours must be at least 1"
+MSG_MAX_HOURS_MAX = "Max weekly hours cannot exceed 40"
+MSG_SELECT_UNIT = "Please select a unit"
+
+
+LONG_TEXT = 10_000
+
+
+def _strip(value):
+    """Trim strings; refuse NUL characters (PostgreSQL cannot store them)."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError("Text must not contain NUL characters")
+        return value.strip()
+    return value
+
+
+def _none_to_empty(value):
+    return "" if value is None else value
+
+
+def _is_email(value: str) -> bool:
+    try:
+        validate_email(value)
+    except DjangoValidationError:
+        return False
+    return True
+
+
+Strip = BeforeValidator(_strip)
+NoneToEmpty = AfterValidator(_none_to_empty)
+
+EmployeeId = Annotated[
+    str | None, Strip, BlankToNone, required(MSG_EMPLOYEE_ID), max_length(50, "Employee ID must be at most 50 characters")
+]
+FirstName = Annotated[
+    str | None, Strip, BlankToNone, required("First name is required"), max_length(100, "First name must be at most 100 characters")
+]
+LastName = Annotated[
+    str | None, Strip, BlankToNone, required("Last name is required"), max_length(100, "Last name must be at most 100 characters")
+]
+Email = Annotated[
+    str | None,
+    Strip,
+    BlankToNone,
+    required("Email is required"),
+    max_length(255, "Email must be at most 255 characters"),
+    check(_is_email, "Invalid email address"),
+]
+Phone = Annotated[str | None, Strip, max_length(20, "Phone must be at most 20 characters"), NoneToEmpty]
+JobTitle = Annotated[str | None, Strip, max_length(100, "Job title must be at most 100 characters"), NoneToEmpty]
+EmploymentType = Annotated[
+    str | None,
+    BlankToNone,
+    required("Employment type is required"),
+    check(lambda v: v in EMPLOYMENT_TYPES, "Employment type must be one of: ongoing, fixed_term, sessional"),
+]
+Availability = Annotated[
+    str | None,
+    BlankToNone,
+    required("Availability is required"),
+    check(lambda v: v in AVAILABILITIES, "Availability must be one of: day, evening, both"),
+]
+ExpiryDate = Annotated[date | None, BlankToNone]
+MaxWeeklyHours = Annotated[
+    int | None, BlankToNone, required("Max weekly hours is required"), at_least(1, MSG_MAX_HOURS_MIN), at_most(40, MSG_MAX_HOURS_MAX)
+]
+IsActive = Annotated[bool | None, required("Active status is required")]
+Qualifications = Annotated[
+    str | None, Strip, max_length(LONG_TEXT, f"Qualifications must be at most {LONG_TEXT} characters"), NoneToEmpty
+]
+
+
+class FormIn(CamelSchema):
+    """Base of request bodies: a missing required field is reported at its camelCase path.
+
+    Pydantic reports a defaulted-but-validated field at its snake_case name; filling the missing
+    camelCase keys with null first gives ``["employeeId"]``.
+    """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_missing(cls, data: Any) -> Any:
+        target = data._obj if isinstance(data, DjangoGetter) else data
+        if isinstance(target, dict):
+            missing = {}
+            for name, field in cls.model_fields.items():
+                alias = field.alias or name
+                if field.validate_default and alias not in target and name not in target:
+                    missing[alias] = None
+            if missing:
+                if isinstance(data, DjangoGetter):
+                    data._obj = {**target, **missing}
+                else:
+                    data = {**target, **missing}
+        return data
+
+
+class StampedOut(CamelSchema):
+    """``createdAt``/``updatedAt`` with full microsecond precision, so that an answer's ``updatedAt`` can be
+    sent back as ``If-Match`` (decisions.md §6) and compares equal to the stored value."""
+
+    created_at: datetime
+    updated_at: datetime
+
+    @field_serializer("created_at", "updated_at")
+    def _precise(self, value: datetime) -> str:
+        return value.isoformat()
+
+
+class TeacherIn(FormIn):
+    """POST /api/teachers body (delivery.md §3 Teacher, §5 Teacher rules)."""
+
+    employee_id: EmployeeId = Field(default=None, validate_default=True)
+    first_name: FirstName = Field(default=None, validate_default=True)
+    last_name: LastName = Field(default=None, validate_default=True)
+    email: Email = Field(default=None, validate_default=True)
+    phone: Phone = Field(default="", validate_default=True)
+    job_title: JobTitle = Field(default="", validate_default=True)
+    employment_type: EmploymentType = "ongoing"
+    expiry_date: ExpiryDate = None
+    availability: Availability = "day"
+    max_weekly_hours: MaxWeeklyHours = 21
+    is_active: IsActive = True
+    qualifications: Qualifications = Field(default="", validate_default=True)
+
+
+class TeacherUpdateIn(FormIn):
+    """PUT /api/teachers/{id} body: any subset of the teacher fields; only those sent are applied."""
+
+    employee_id: EmployeeId = None
+    first_name: FirstName = None
+    last_name: LastName = None
+    email: Email = None
+    phone: Phone = None
+    job_title: JobTitle = None
+    employment_type: EmploymentType = None
+    expiry_date: ExpiryDate = None
+    availability: Availability = None
+    max_weekly_hours: MaxWeeklyHours = None
+    is_active: IsActive = None
+    qualifications: Qualifications = None
+
+
+class TeacherOut(StampedOut):
+    """A teacher as the SPA reads it; ``unitCount`` is the number of units the teacher is qualified for."""
+
+    id: uuid.UUID
+    employee_id: str
+    first_name: str
+    last_name: str
+    email: str
+    phone: str
+    job_title: str
+    employment_type: str
+    expiry_date: date | None
+    availability: str
+    max_weekly_hours: int
+    is_active: bool
+    qualifications: str
+    unit_count: int = 0
+
+
+class TeacherUnitIn(FormIn):
+    """POST /api/teacher-units body. ``proficiencyLevel`` defaults to "competent" (max 20)."""
+
+    teacher_id: Annotated[uuid.UUID | None, BlankToNone, required("Teacher is required")] = Field(
+        default=None, validate_default=True
+    )
+    unit_id: Annotated[uuid.UUID | None, BlankToNone, required(MSG_SELECT_UNIT)] = Field(
+        default=None, validate_default=True
+    )
+    proficiency_level: Annotated[
+        str | None, Strip, BlankToNone, max_length(20, "Proficiency level must be at most 20 characters")
+    ] = None
+
+
+class TeacherUnitUnitOut(CamelSchema):
+    id: uuid.UUID
+    code: str
+    name: str
+    nominal_hours: int
+
+
+class TeacherUnitOut(StampedOut):
+    """A teacher's unit qualification with the unit embedded (delivery.md §3)."""
+
+    id: uuid.UUID
+    teacher_id: uuid.UUID
+    unit_id: uuid.UUID
+    proficiency_level: str
+    unit: TeacherUnitUnitOut

@@ -1,0 +1,148 @@
+"""Writes of teachers and their unit qualifications (delivery.md §3 to §7, decisions.md §1, §6, §7).
+
+Each service runs in one transaction, checks tenancy with ``get_in_org`` (404 for another
+organization's id), and calls ``emit_change`` once (entities ``teacher`` and ``teacher_unit``).
+
+Errors: ``DuplicateCode`` 409 on employeeId or email already used in the organization (path
+``employeeId`` / ``email``) and on a unit the teacher already holds (path ``unitId``); ``StaleWrite`` 412
+when ``If-Match`` no longer matches ``updatedAt``; ``NotFound`` 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from project.catalogue.models import Unit
+from project.core.concurrency import assert_fresh
+from project.core.errors import DuplicateCode, NotFound
+from project.core.tenancy import Ctx, get_in_org
+from project.staff.models import Teacher, TeacherUnit
+from realtime.events import emit_change
+
+DUPLICATE_EMPLOYEE_ID = "A teacher with this employee ID already exists in your organization."
+DUPLICATE_EMAIL = "A teacher with this email already exists in your organization."
+DUPLICATE_UNIT = "This unit is already assigned to this teacher."
+
+TEACHER_FIELDS = (
+    "employee_id",
+    "first_name",
+    "last_name",
+    "email",
+    "phone",
+    "job_title",
+    "employment_type",
+    "expiry_date",
+    "availability",
+    "max_weekly_hours",
+    "is_active",
+    "qualifications",
+)
+
+
+def _check_unique(ctx: Ctx, *, employee_id: str, email: str, exclude_pk=None) -> None:
+    """DuplicateCode when another teacher of the organization has this employee ID or email
+    (email compared case-insensitively)."""
+    others = Teacher.objects.for_org(ctx.org)
+    if exclude_pk is not None:
+        others = others.exclude(pk=exclude_pk)
+    if others.filter(employee_id=employee_id).exists():
+        raise DuplicateCode(DUPLICATE_EMPLOYEE_ID, field="employeeId")
+    if others.filter(email__iexact=email).exists():
+        raise DuplicateCode(DUPLICATE_EMAIL, field="email")
+
+
+def _save(teacher: Teacher) -> None:
+    """Save inside a savepoint; a unique-constraint race becomes the same 409 as the pre-check."""
+    try:
+        with transaction.atomic():
+            teacher.save()
+    except IntegrityError as exc:
+        text = str(exc).lower()
+        if "email" in text:
+            raise DuplicateCode(DUPLICATE_EMAIL, field="email") from None
+        raise DuplicateCode(DUPLICATE_EMPLOYEE_ID, field="employeeId") from None
+
+
+def teacher_create(*, ctx: Ctx, data: dict[str, Any]) -> Teacher:
+    """Create a teacher of ``ctx.org`` from validated fields (snake_case keys of ``TeacherIn``).
+
+    Emits ``teacher created``. Raises DuplicateCode (409) on employeeId or email.
+    """
+    values = {k: data[k] for k in TEACHER_FIELDS if k in data}
+    with transaction.atomic():
+        _check_unique(ctx, employee_id=values["employee_id"], email=values["email"])
+        teacher = Teacher(organization=ctx.org, **values)
+        _save(teacher)
+        emit_change(ctx, entity="teacher", action="created", ids=[teacher.pk])
+    return teacher
+
+
+def teacher_update(*, ctx: Ctx, teacher_id, data: dict[str, Any], if_match: str | None) -> Teacher:
+    """Apply the fields present in ``data`` (only those sent) to a teacher of ``ctx.org``.
+
+    ``if_match``: the If-Match header; a stale value raises StaleWrite (412) and nothing changes.
+    Emits ``teacher updated``. Raises NotFound (404), DuplicateCode (409).
+    """
+    with transaction.atomic():
+        teacher = get_in_org(Teacher.objects.for_org(ctx.org).select_for_update(), ctx.org, teacher_id, label="Teacher")
+        assert_fresh(teacher, if_match)
+        for key in TEACHER_FIELDS:
+            if key in data:
+                setattr(teacher, key, data[key])
+        _check_unique(ctx, employee_id=teacher.employee_id, email=teacher.email, exclude_pk=teacher.pk)
+        _save(teacher)
+        emit_change(ctx, entity="teacher", action="updated", ids=[teacher.pk])
+    return teacher
+
+
+def teacher_delete(*, ctx: Ctx, teacher_id) -> None:
+    """Delete a teacher of ``ctx.org``. Their qualifications go with them; their timetable sessions stay,
+    unassigned (the session's teacher is SET_NULL). Emits ``teacher deleted``. Raises NotFound (404)."""
+    with transaction.atomic():
+        teacher = get_in_org(Teacher.objects.for_org(ctx.org).select_for_update(), ctx.org, teacher_id, label="Teacher")
+        pk = teacher.pk
+        teacher.delete()
+        emit_change(ctx, entity="teacher", action="deleted", ids=[pk])
+
+
+def teacher_unit_add(*, ctx: Ctx, teacher_id, unit_id, proficiency_level: str | None = None) -> TeacherUnit:
+    """Qualify a teacher of ``ctx.org`` for a unit of ``ctx.org``; proficiency defaults to "competent".
+
+    A unit is held once per teacher: DuplicateCode (409, path unitId). NotFound (404) for a teacher or
+    unit of another organization. Emits ``teacher_unit created``.
+    """
+    with transaction.atomic():
+        teacher = get_in_org(Teacher.objects.for_org(ctx.org).select_for_update(), ctx.org, teacher_id, label="Teacher")
+        unit = get_in_org(Unit, ctx.org, unit_id, label="Unit")
+        if TeacherUnit.objects.for_org(ctx.org).filter(teacher=teacher, unit=unit).exists():
+            raise DuplicateCode(DUPLICATE_UNIT, field="unitId")
+        row = TeacherUnit(
+            organization=ctx.org, teacher=teacher, unit=unit, proficiency_level=proficiency_level or "competent"
+        )
+        try:
+            with transaction.atomic():
+                row.save()
+        except IntegrityError:
+            raise DuplicateCode(DUPLICATE_UNIT, field="unitId") from None
+        emit_change(ctx, entity="teacher_unit", action="created", ids=[row.pk])
+    return row
+
+
+def teacher_unit_remove(*, ctx: Ctx, teacher_id, unit_id) -> None:
+    """Remove a unit from a teacher of ``ctx.org``. NotFound (404) for another organization's teacher or a
+    unit the teacher does not hold. Emits ``teacher_unit deleted`` with the qualification's id."""
+    with transaction.atomic():
+        teacher = get_in_org(Teacher, ctx.org, teacher_id, label="Teacher")
+        row = (
+            TeacherUnit.objects.for_org(ctx.org)
+            .select_for_update()
+            .filter(teacher=teacher, unit_id=unit_id)
+            .first()
+        )
+        if row is None:
+            raise NotFound("Teacher unit not found")
+        pk = row.pk
+        row.delete()
+        emit_change(ctx, entity="teacher_unit", action="deleted", ids=[pk])
