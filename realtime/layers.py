@@ -1,15 +1,39 @@
-"""channels-redis layer tuned for long-lived sockets (toolchain traps 1 and 2).
+"""channels-redis layer tuned for long-lived sockets (toolchain traps 1 and 2, decisions.md §7).
 
-redis-py 8 caps a pool at 100 connections and raises on a burst; this layer hands each Redis host a
-BlockingConnectionPool that waits for a free connection instead.
+- redis-py 8 caps a plain ``ConnectionPool`` at 100 connections and *raises* ``MaxConnectionsError`` when a
+  burst of sockets joins groups at once. channels-redis 4.3 builds its pools in
+  ``RedisChannelLayer.create_pool(index)`` (one pool per host and event loop); this subclass overrides that
+  one method to hand out a ``BlockingConnectionPool``, which makes a caller wait (up to ``pool_timeout``
+  seconds) for a free connection instead of failing. 50 connections held 4,000 sockets in the toolchain runs.
+- redis-py 8 also sets a 5 s socket timeout that kills the layer's blocking reader (trap 1): unless the host
+  says otherwise, ``socket_timeout`` is ``None`` here.
+
+Settings: ``CHANNEL_LAYERS["default"]["CONFIG"]`` may carry ``max_connections`` (default 50) and
+``pool_timeout`` (default 20 s) next to channels-redis' own options.
 """
 
 from __future__ import annotations
 
 from channels_redis.core import RedisChannelLayer as _Base
+from redis import asyncio as aioredis
 
 
 class RedisChannelLayer(_Base):
-    def __init__(self, *args, max_connections: int = 200, **kwargs):
+    """``channels_redis.core.RedisChannelLayer`` with a blocking, bounded connection pool per host."""
+
+    def __init__(self, *args, max_connections: int = 50, pool_timeout: float = 20, **kwargs):
         super().__init__(*args, **kwargs)
-        self._max_connections = max_connections
+        self.max_connections = max_connections
+        self.pool_timeout = pool_timeout
+
+    def create_pool(self, index):
+        """The pool for host ``index``: a ``BlockingConnectionPool`` (address hosts) or the base pool
+        (sentinel / host-port hosts, which carry their own ``max_connections`` if wanted)."""
+        host = dict(self.hosts[index])
+        if "address" not in host:
+            return super().create_pool(index)
+        address = host.pop("address")
+        host.setdefault("socket_timeout", None)
+        host.setdefault("max_connections", self.max_connections)
+        host.setdefault("timeout", self.pool_timeout)
+        return aioredis.BlockingConnectionPool.from_url(address, **host)

@@ -1,17 +1,18 @@
-"""Websocket routing: ``/socket.io/`` (decisions.md §7). The consumer is ``realtime.consumers``."""
+"""Websocket routing: ``/socket.io/`` (decisions.md §7). The consumer is ``realtime.consumers``.
+
+The Origin check is done by the consumer at the namespace connect (same rule as channels'
+``AllowedHostsOriginValidator``: the Origin must match ``ALLOWED_HOSTS``) so that a foreign or missing
+Origin gets the Socket.IO connect error ``{"message": "unauthorized"}`` of decisions.md §7, which
+socket.io-client does not retry, instead of a handshake rejection that it would retry forever.
+``AuthMiddlewareStack`` resolves the session cookie into ``scope["user"]``.
+"""
 
 from channels.auth import AuthMiddlewareStack
 from channels.routing import URLRouter
-from channels.security.websocket import AllowedHostsOriginValidator
 from django.urls import re_path
 
-try:
-    from realtime.consumers import SocketIOConsumer
-except ImportError:  # pragma: no cover - until the consumer lands
-    SocketIOConsumer = None
+from realtime.consumers import SocketIOConsumer
 
-websocket_urlpatterns = (
-    [re_path(r"^socket\.io/$", SocketIOConsumer.as_asgi())] if SocketIOConsumer is not None else []
-)
+websocket_urlpatterns = [re_path(r"^socket\.io/$", SocketIOConsumer.as_asgi())]
 
-websocket_application = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+websocket_application = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))

@@ -1,0 +1,398 @@
+"""The Socket.IO endpoint at ``/socket.io/`` (decisions.md §7; framing in :mod:`realtime.protocol`).
+
+One consumer per websocket, speaking Socket.IO v5 over Engine.IO v4 on the websocket transport only:
+
+1. Handshake. The query must say ``EIO=4&transport=websocket`` (otherwise the handshake is refused). The
+   server accepts and sends the open packet ``0{"sid","upgrades":[],"pingInterval","pingTimeout",
+   "maxPayload"}``.
+2. Heartbeat. Every ``pingInterval`` ms the server sends ``2``; a client that does not answer ``3`` within
+   ``pingTimeout`` ms is dropped. Each answered ping also re-joins the socket's groups (channels-redis forgets
+   members after ``group_expiry``: toolchain trap 3) and refreshes its presence entry.
+3. Namespace connect ``40`` (main namespace only). The socket is authenticated by the first
+   authenticator that claims it (:data:`AUTHENTICATORS`): a display token hook (for wall displays, later)
+   or the session cookie (Channels' ``AuthMiddlewareStack``). The Origin header must match
+   ``ALLOWED_HOSTS``. An anonymous, inactive or foreign-origin socket gets ``44{"message":"unauthorized"}``
+   and the websocket is closed a second later; a good one joins ``org.<id>`` and ``user.<id>`` and gets
+   ``40{"sid"}`` and then one ``presence`` event with the current viewers.
+4. Events. Layer message ``change.event`` → ``42["change",{entity, action, ids, seq, actorId, origin, at}]``;
+   ``presence.viewers`` → ``42["presence",{"viewers":[...]}]``; ``session.revoke`` (logout, deactivation)
+   → ``41`` and close. The client may emit ``presence`` (see :mod:`realtime.presence`), with or without an
+   acknowledgement (answered ``43<id>[{"ok":true}]`` or ``[{"ok":false,"message":...}]``).
+5. ``41`` or ``1`` from the client, or a frame over ``maxPayload``, closes the websocket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+from urllib.parse import parse_qs, urlparse
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.security.websocket import OriginValidator
+from django.conf import settings
+from django.utils.module_loading import import_string
+from socketio import packet as sio
+
+from realtime import presence, protocol
+from realtime.events import org_group, user_group
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is on the other end of a socket.
+
+    org_id: the organization whose events it receives. user_id: the signed-in user (None for a display).
+    kind: ``"session"`` or ``"display"``. scope: what an alternative authenticator grants (e.g. a display's
+    timetable), opaque here.
+    """
+
+    org_id: str
+    user_id: str | None = None
+    name: str = ""
+    initials: str = ""
+    kind: str = "session"
+    scope: Any = field(default=None, compare=False)
+
+
+Authenticator = Callable[[dict, Any], Awaitable["Principal | None"]]
+"""``async (asgi_scope, connect_payload) -> Principal | None``; raise :class:`Refused` to refuse outright."""
+
+
+class Refused(Exception):
+    """An authenticator claims the socket and refuses it (no later authenticator is tried)."""
+
+
+# --- Origin ------------------------------------------------------------------------------------------------
+
+
+def _origin_validator() -> OriginValidator:
+    allowed = list(settings.ALLOWED_HOSTS)
+    if settings.DEBUG and not allowed:
+        allowed = ["localhost", "127.0.0.1", "[::1]"]
+    return OriginValidator(None, allowed)
+
+
+def origin_allowed(scope: dict) -> bool:
+    """The Origin header matches ``ALLOWED_HOSTS`` (the rule of channels' ``AllowedHostsOriginValidator``).
+    No Origin header is refused too (Node clients must send one: toolchain trap 5)."""
+    origin = None
+    for name, value in scope.get("headers", []):
+        if name == b"origin":
+            try:
+                origin = urlparse(value.decode("latin1"))
+            except UnicodeDecodeError:
+                return False
+            break
+    return _origin_validator().valid_origin(origin)
+
+
+# --- Authenticators --------------------------------------------------------------------------------------
+
+
+def initials_of(first: str, last: str, fallback: str) -> str:
+    letters = "".join(part[:1] for part in (first.strip(), last.strip()) if part)
+    return (letters or fallback[:1] or "?").upper()
+
+
+@database_sync_to_async
+def _session_principal(user) -> Principal | None:
+    if user is None or not user.is_authenticated or not user.is_active:
+        return None
+    org = user.organization
+    if org is None or not org.is_active:
+        return None
+    return Principal(
+        org_id=str(org.pk),
+        user_id=str(user.pk),
+        name=user.full_name or user.email,
+        initials=initials_of(user.first_name, user.last_name, user.email),
+    )
+
+
+async def session_authenticator(scope: dict, payload: Any) -> Principal | None:
+    """The session cookie's user (resolved by ``AuthMiddlewareStack``): active, of an active organization."""
+    return await _session_principal(scope.get("user"))
+
+
+def display_token(scope: dict, payload: Any) -> str | None:
+    """A ``displayToken`` from the connect payload (``auth`` option) or the query string."""
+    if isinstance(payload, dict) and isinstance(payload.get("displayToken"), str):
+        return payload["displayToken"]
+    values = parse_qs(scope.get("query_string", b"").decode("latin1")).get("displayToken")
+    return values[0] if values else None
+
+
+DisplayTokenHook = Callable[[str], Awaitable["tuple[str, Any] | None"]]
+_display_hook: DisplayTokenHook | None = None
+
+
+def register_display_token_hook(hook: DisplayTokenHook | None) -> None:
+    """Plug in wall displays: ``async hook(token) -> (org_id, scope) | None``.
+
+    Also configurable as ``settings.REALTIME_DISPLAY_TOKEN_HOOK = "dotted.path"``. Until one is registered a
+    socket presenting a display token is refused.
+    """
+    global _display_hook
+    _display_hook = hook
+
+
+def _current_display_hook() -> DisplayTokenHook | None:
+    if _display_hook is not None:
+        return _display_hook
+    path = getattr(settings, "REALTIME_DISPLAY_TOKEN_HOOK", None)
+    return import_string(path) if path else None
+
+
+async def display_token_authenticator(scope: dict, payload: Any) -> Principal | None:
+    """Claims a socket that presents a display token; a bad token (or no hook yet) is refused."""
+    token = display_token(scope, payload)
+    if token is None:
+        return None
+    hook = _current_display_hook()
+    granted = await hook(token) if hook is not None else None
+    if not granted:
+        raise Refused()
+    org_id, grant = granted
+    return Principal(org_id=str(org_id), kind="display", name="Display", initials="D", scope=grant)
+
+
+AUTHENTICATORS: list[Authenticator] = [display_token_authenticator, session_authenticator]
+
+
+async def authenticate(scope: dict, payload: Any) -> Principal | None:
+    """The first authenticator's principal, or None (refused)."""
+    for authenticator in AUTHENTICATORS:
+        try:
+            principal = await authenticator(scope, payload)
+        except Refused:
+            return None
+        if principal is not None:
+            return principal
+    return None
+
+
+# --- The consumer ----------------------------------------------------------------------------------------
+
+
+class SocketIOConsumer(AsyncWebsocketConsumer):
+    """One Engine.IO websocket session and its main-namespace Socket.IO session."""
+
+    CLOSE_GRACE = 1.0  # seconds between a connect error and closing the websocket
+
+    async def connect(self):
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
+        if query.get("EIO") != [protocol.EIO_VERSION] or query.get("transport") != ["websocket"]:
+            await self.close()  # before accept: the handshake is refused (HTTP 403)
+            return
+        self.timings = protocol.Timings.from_settings()
+        self.sid = secrets.token_urlsafe(15)
+        self.principal: Principal | None = None
+        self.groups_joined: list[str] = []
+        self.presence_path: str | None = None
+        self.presence_version = 0
+        self.closing = False
+        self._pong = asyncio.Event()
+        await self.accept()
+        await self.send(protocol.open_frame(self.sid, self.timings))
+        self._heartbeat = asyncio.create_task(self._run_heartbeat())
+
+    # Engine.IO ------------------------------------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if self.closing:
+            return
+        if text_data is None:  # binary frames carry attachments, which no event here accepts
+            if bytes_data is not None and len(bytes_data) > self.timings.max_payload:
+                await self._close()
+            return
+        if len(text_data) > self.timings.max_payload:
+            await self._close()
+            return
+        try:
+            kind, payload = protocol.split_engine_frame(text_data)
+        except ValueError:
+            await self._close()
+            return
+        if kind == 3:  # pong
+            self._pong.set()
+        elif kind == 4:  # message
+            await self._on_socketio(payload)
+        elif kind == 1:  # close
+            await self._close()
+        elif kind == 2:  # a ping from the client (probe): answer it
+            await self.send(protocol.PONG + payload)
+
+    async def _run_heartbeat(self):
+        interval = self.timings.ping_interval / 1000
+        timeout = self.timings.ping_timeout / 1000
+        deadline = asyncio.get_running_loop().time() + self.timings.connect_timeout / 1000
+        try:
+            while not self.closing:
+                await asyncio.sleep(interval)
+                if self.principal is None and asyncio.get_running_loop().time() > deadline:
+                    await self._close()  # never connected the namespace
+                    return
+                self._pong.clear()
+                await self.send(protocol.PING)
+                try:
+                    await asyncio.wait_for(self._pong.wait(), timeout)
+                except asyncio.TimeoutError:
+                    log.info("socket %s missed a pong: dropped", self.sid)
+                    await self._close()
+                    return
+                await self._refresh()
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            log.exception("heartbeat of socket %s failed", self.sid)
+            await self._close()
+
+    async def _refresh(self):
+        """Re-join the groups (so ``group_expiry`` never ages a wall display out) and keep presence alive."""
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        if self.principal is not None and self.presence_path is not None:
+            ttl = self._presence_ttl()
+            if await presence.get_store().touch(self.principal.org_id, self.channel_name, ttl):
+                presence.schedule_broadcast(self.principal.org_id, self.channel_layer)
+
+    def _presence_ttl(self) -> float:
+        return (self.timings.ping_interval + self.timings.ping_timeout) / 1000 * 2 + 5
+
+    async def _close(self):
+        if not self.closing:
+            self.closing = True
+            await self.close()
+
+    async def disconnect(self, code):
+        self.closing = True
+        heartbeat = getattr(self, "_heartbeat", None)
+        if heartbeat is not None and heartbeat is not asyncio.current_task():
+            heartbeat.cancel()
+        await self._leave()
+
+    async def _leave(self):
+        principal = getattr(self, "principal", None)
+        for group in getattr(self, "groups_joined", []):
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:
+                log.exception("group_discard %s failed", group)
+        self.groups_joined = []
+        if principal is not None and self.presence_path is not None:
+            self.presence_path = None
+            try:
+                await presence.get_store().remove(principal.org_id, self.channel_name)
+                presence.schedule_broadcast(principal.org_id, self.channel_layer)
+            except Exception:
+                log.exception("presence removal failed")
+        self.principal = None
+
+    # Socket.IO ------------------------------------------------------------------------------------------
+
+    async def _on_socketio(self, payload: str):
+        try:
+            packet = protocol.decode_socketio(payload)
+        except ValueError:
+            await self._close()
+            return
+        namespace = packet.namespace or protocol.MAIN_NAMESPACE
+        if packet.packet_type == sio.CONNECT:
+            await self._on_connect(namespace, packet.data)
+        elif namespace != protocol.MAIN_NAMESPACE:
+            return
+        elif packet.packet_type == sio.DISCONNECT:
+            await self._leave()
+            await self._close()
+        elif packet.packet_type == sio.EVENT and self.principal is not None:
+            await self._on_event(packet)
+        # ACK, BINARY_* and events before the namespace connect are ignored.
+
+    async def _on_connect(self, namespace: str, payload):
+        if namespace != protocol.MAIN_NAMESPACE:
+            await self.send(protocol.connect_error_frame(protocol.INVALID_NAMESPACE, namespace))
+            return
+        if self.principal is not None:  # already connected: answer again
+            await self.send(protocol.connect_frame(self.sid))
+            return
+        principal = None
+        if origin_allowed(self.scope):
+            principal = await authenticate(self.scope, payload)
+        if principal is None:
+            await self.send(protocol.connect_error_frame(protocol.UNAUTHORIZED))
+            asyncio.get_running_loop().call_later(
+                self.CLOSE_GRACE, lambda: asyncio.ensure_future(self._close())
+            )
+            return
+        self.principal = principal
+        groups = [org_group(principal.org_id)]
+        if principal.user_id is not None:
+            groups.append(user_group(principal.user_id))
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.groups_joined = groups
+        await self.send(protocol.connect_frame(self.sid))
+        version, viewers = await presence.get_store().snapshot(principal.org_id)
+        await self._send_presence(version, viewers)
+
+    async def _on_event(self, packet):
+        data = packet.data if isinstance(packet.data, list) else []
+        name = data[0] if data else None
+        result = {"ok": False, "message": "Unknown event"}
+        if name == "presence" and self.principal.user_id is not None:
+            result = await self._set_presence(data[1] if len(data) > 1 else None)
+        if packet.id is not None:
+            await self.send(protocol.ack_frame(packet.id, [result]))
+
+    async def _set_presence(self, data) -> dict:
+        try:
+            path = presence.normalise_location(data)
+        except ValueError as exc:
+            return {"ok": False, "message": str(exc)}
+        principal = self.principal
+        store = presence.get_store()
+        if path == self.presence_path:
+            return {"ok": True}
+        if path is None:
+            await store.remove(principal.org_id, self.channel_name)
+        else:
+            entry = presence.viewer_entry(
+                user_id=principal.user_id, name=principal.name, initials=principal.initials, path=path
+            )
+            await store.set(principal.org_id, self.channel_name, entry, self._presence_ttl())
+        self.presence_path = path
+        presence.schedule_broadcast(principal.org_id, self.channel_layer)
+        return {"ok": True}
+
+    async def _send_presence(self, version: int, viewers: list):
+        if version < self.presence_version:
+            return  # an older list than one already sent (two processes raced)
+        self.presence_version = version
+        await self.send(protocol.event_frame("presence", {"viewers": viewers}))
+
+    # Channel layer messages ------------------------------------------------------------------------------
+
+    async def change_event(self, message):
+        """``change.event`` from :func:`realtime.events.emit_change` → event ``change``."""
+        if self.principal is not None and not self.closing:
+            await self.send(protocol.event_frame("change", message["event"]))
+
+    async def presence_viewers(self, message):
+        """``presence.viewers`` from :mod:`realtime.presence` → event ``presence``."""
+        if self.principal is not None and not self.closing:
+            await self._send_presence(message.get("version", 0), message.get("viewers", []))
+
+    async def session_revoke(self, message):
+        """``session.revoke`` (logout, deactivation) → ``41`` then close; the client does not reconnect."""
+        if self.closing:
+            return
+        if self.principal is not None:
+            await self.send(protocol.disconnect_frame())
+        await self._leave()
+        await self._close()
