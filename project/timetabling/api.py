@@ -1,3 +1,241 @@
+"""Timetables, schedule generation, Excel import and calendar feeds (delivery.md §7, decisions.md §3-§6).
+
+Thin router: parse, call one service or selector, answer camelCase.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from ninja import File, Query, UploadedFile
+
+from project.core.concurrency import if_match_header, set_etag
+from project.core.errors import NotFound
 from project.core.routers import make_router
+from project.core.schemas import ErrorOut
+from project.core.tenancy import get_in_org
+from project.planning.models import BlockGroup
+from project.staff.models import Teacher
+from project.timetabling import ical, importer, selectors, services
+from project.timetabling.models import CalendarFeed
+from project.timetabling.schemas import (
+    BulkAllocateIn,
+    BulkAllocateOut,
+    CalendarFeedIn,
+    CalendarFeedOut,
+    ConflictOut,
+    ConflictQuery,
+    IcalQuery,
+    ImportOut,
+    ScheduleClearedOut,
+    ScheduleIn,
+    ScheduleOut,
+    SessionIn,
+    SessionListQuery,
+    SessionOut,
+    SessionWriteOut,
+)
 
 router = make_router(tags=["timetabling"])
+ERRORS = {400: ErrorOut, 404: ErrorOut}
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+# ------------------------------------------------------------------------------------ schedule
+
+
+@router.post("/block-groups/{uuid:block_group_id}/schedule", response={200: ScheduleOut, **ERRORS})
+def schedule_block_group(request: HttpRequest, block_group_id, payload: ScheduleIn):
+    """Generate the group's sessions from its study plans (decisions.md §3).
+
+    Body: {sessionTemplates: [{startTime, endTime, duration (hours)}], startDate?, room?, notes?,
+    startNextUnitInNewWeek?}. Answer: {sessionsCreated, hoursScheduled, startDate, endDate,
+    lastTeachingDate, unitsScheduled, holidaysSkipped: [{date, name}], warnings: [str]}.
+    400: not planned/active, no study plan, no preferred day, template errors, longer than 3 years.
+    """
+    return services.schedule_block_group(ctx=request.auth, block_group_id=block_group_id, data=payload)
+
+
+@router.delete("/block-groups/{uuid:block_group_id}/schedule", response={200: ScheduleClearedOut, **ERRORS})
+def clear_block_group_schedule(request: HttpRequest, block_group_id):
+    """Delete the group's sessions that are not completed; answers {sessionsDeleted, message}."""
+    count = services.clear_schedule(ctx=request.auth, block_group_id=block_group_id)
+    return {"sessions_deleted": count, "message": f"{count} session(s) deleted"}
+
+
+# ---------------------------------------------------------------------------------- timetables
+
+
+@router.get("/timetables", response=list[SessionOut])
+def list_sessions(request: HttpRequest, filters: Query[SessionListQuery]):
+    """Sessions by date, with unit, blockGroup, teacher and `conflicts` (types, computed at read time).
+
+    Query: blockGroupId, teacherId, hidePast=true (actualDate >= today in the user's timezone,
+    default Australia/Melbourne). Fixed number of queries whatever the row count.
+    """
+    ctx = request.auth
+    rows = selectors.session_list(
+        org=ctx.org, block_group_id=filters.block_group_id, teacher_id=filters.teacher_id,
+        hide_past=filters.hide_past, today=selectors.user_today(ctx.user, ctx.org),
+    )
+    return selectors.session_rows(org=ctx.org, sessions=rows)
+
+
+def _written(request, session, warnings) -> dict:
+    row = selectors.session_rows(org=request.auth.org, sessions=[selectors.session_get(org=request.auth.org, session_id=session.id)])[0]
+    row["warnings"] = [w.to_dict() for w in warnings]
+    return row
+
+
+@router.post("/timetables", response={201: SessionWriteOut, 400: ErrorOut, 404: ErrorOut, 409: dict})
+def create_session(request: HttpRequest, payload: SessionIn):
+    """Create a session. 409 {type: conflict, conflicts} on a hard conflict (nothing written); soft
+    conflicts are saved and listed in `warnings`."""
+    session, warnings = services.session_create(ctx=request.auth, data=payload)
+    return 201, _written(request, session, warnings)
+
+
+@router.get("/timetables/conflicts", response=list[ConflictOut])
+def list_conflicts(request: HttpRequest, filters: Query[ConflictQuery]):
+    """Conflicts {type, severity, sessionIds, message, date} of sessions dated in [start, end]
+    (default today .. +365 days), optionally of one block group or teacher (decisions.md §4)."""
+    ctx = request.auth
+    return selectors.conflict_list(
+        org=ctx.org, start=filters.start, end=filters.end, block_group_id=filters.block_group_id,
+        teacher_id=filters.teacher_id, today=selectors.user_today(ctx.user, ctx.org),
+    )
+
+
+@router.get("/timetables/template")
+def download_template(request: HttpRequest):
+    """The xlsx import template: Sessions sheet (header, example row, drop-downs) and Instructions."""
+    response = HttpResponse(importer.build_template(), content_type=XLSX)
+    response["Content-Disposition"] = 'attachment; filename="timetable-import-template.xlsx"'
+    return response
+
+
+@router.post("/timetables/import", response={200: ImportOut, 400: ErrorOut})
+def import_sessions(request: HttpRequest, file: UploadedFile = File(None)):
+    """Import sessions from .xlsx/.xls (multipart field `file`), all or nothing.
+
+    400 with errors [{path: ['rows', row, column], message, row}] when any row is wrong.
+    Answer {message, stats: {sessionsCreated, blockGroupsCreated: [codes], unitsCreated: [codes]}}.
+    """
+    stats = services.import_sessions(ctx=request.auth, upload=file)
+    return {"message": f"Imported {stats['sessions_created']} session(s)", "stats": stats}
+
+
+@router.get("/timetables/ical")
+def session_calendar(request: HttpRequest, filters: Query[IcalQuery]):
+    """text/calendar of a teacher's (?teacherId=) or a block group's (?blockGroupId=) sessions."""
+    ctx = request.auth
+    return _calendar_response(ctx.org, teacher_id=filters.teacher_id, block_group_id=filters.block_group_id)
+
+
+@router.put("/timetables/bulk-allocate", response={200: BulkAllocateOut, 400: ErrorOut, 404: ErrorOut, 409: dict})
+def bulk_allocate(request: HttpRequest, payload: BulkAllocateIn):
+    """Give one teacher every listed session, all or nothing (409 with the conflicts on any hard one)."""
+    ids, warnings = services.bulk_allocate(ctx=request.auth, session_ids=payload.session_ids, teacher_id=payload.teacher_id)
+    return {"updated": len(ids), "session_ids": ids, "teacher_id": payload.teacher_id, "warnings": [w.to_dict() for w in warnings]}
+
+
+@router.get("/timetables/{uuid:session_id}", response={200: SessionOut, 404: ErrorOut})
+def get_session(request: HttpRequest, session_id, response: HttpResponse):
+    """One session (ETag: its updatedAt)."""
+    session = selectors.session_get(org=request.auth.org, session_id=session_id)
+    set_etag(response, session)
+    return selectors.session_rows(org=request.auth.org, sessions=[session])[0]
+
+
+@router.put("/timetables/{uuid:session_id}", response={200: SessionWriteOut, 400: ErrorOut, 404: ErrorOut, 409: dict, 412: dict})
+def update_session(request: HttpRequest, session_id, payload: SessionIn, response: HttpResponse):
+    """Update a session: If-Match (412 when stale), 409 on a new hard conflict, soft ones in `warnings`."""
+    session, warnings = services.session_update(
+        ctx=request.auth, session_id=session_id, data=payload, if_match=if_match_header(request)
+    )
+    set_etag(response, session)
+    return _written(request, session, warnings)
+
+
+@router.delete("/timetables/{uuid:session_id}", response={204: None, 404: ErrorOut})
+def delete_session(request: HttpRequest, session_id):
+    """Delete a session."""
+    services.session_delete(ctx=request.auth, session_id=session_id)
+    return 204, None
+
+
+# ------------------------------------------------------------------------------ calendar feeds
+
+
+def _calendar_response(org, *, teacher_id=None, block_group_id=None) -> HttpResponse:
+    if teacher_id is None and block_group_id is None or teacher_id is not None and block_group_id is not None:
+        from project.core.errors import ValidationFailed
+
+        raise ValidationFailed.field("teacherId", "Choose either a teacher or a block group")
+    if teacher_id is not None:
+        target = get_in_org(Teacher, org, teacher_id, "Teacher")
+        name = f"{target.full_name} timetable"
+    else:
+        target = get_in_org(BlockGroup, org, block_group_id, "Block group")
+        name = f"{target.code} {target.name} timetable"
+    sessions = selectors.sessions_for_calendar(org=org, teacher_id=teacher_id, block_group_id=block_group_id)
+    body = ical.build_calendar(org=org, sessions=sessions, name=name)
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="timetable.ics"'
+    response["Cache-Control"] = "private, max-age=300"
+    return response
+
+
+def _feed_dict(request, feed: CalendarFeed) -> dict:
+    target = feed.teacher.full_name if feed.teacher_id else f"{feed.block_group.code} {feed.block_group.name}"
+    return {
+        "id": feed.id,
+        "url": request.build_absolute_uri(f"/api/calendar-feeds/{feed.token}.ics"),
+        "token": feed.token,
+        "teacher_id": feed.teacher_id,
+        "block_group_id": feed.block_group_id,
+        "name": target,
+        "created_at": feed.created_at,
+        "last_accessed_at": feed.last_accessed_at,
+    }
+
+
+@router.post("/calendar-feeds", response={201: CalendarFeedOut, 400: ErrorOut, 404: ErrorOut})
+def create_feed(request: HttpRequest, payload: CalendarFeedIn):
+    """A secret subscription URL ({id, url, token, ...}) for a teacher or a block group; keep it private."""
+    feed = services.feed_create(ctx=request.auth, teacher_id=payload.teacher_id, block_group_id=payload.block_group_id)
+    return 201, _feed_dict(request, feed)
+
+
+@router.get("/calendar-feeds", response=list[CalendarFeedOut])
+def list_feeds(request: HttpRequest):
+    """The signed-in user's feeds that are not revoked."""
+    ctx = request.auth
+    feeds = (
+        CalendarFeed.objects.for_org(ctx.org).filter(user=ctx.user, revoked_at__isnull=True)
+        .select_related("teacher", "block_group")
+    )
+    return [_feed_dict(request, f) for f in feeds]
+
+
+@router.delete("/calendar-feeds/{uuid:feed_id}", response={204: None, 404: ErrorOut})
+def revoke_feed(request: HttpRequest, feed_id):
+    """Revoke a feed: its URL answers 404 from now on."""
+    services.feed_revoke(ctx=request.auth, feed_id=feed_id)
+    return 204, None
+
+
+@router.get("/calendar-feeds/{token}.ics", auth=None)
+def public_feed(request: HttpRequest, token: str):
+    """Public text/calendar for calendar clients (no session; the token is the secret). 404 when the
+    token is unknown or revoked, its owner inactive, or the organization inactive."""
+    feed = (
+        CalendarFeed.objects.unscoped()  # cross-organization lookup by secret token, on purpose
+        .select_related("organization", "user")
+        .filter(token=token[:64], revoked_at__isnull=True)
+        .first()
+    )
+    if feed is None or not feed.user.is_active or not feed.organization.is_active or feed.user.organization_id != feed.organization_id:
+        raise NotFound("Calendar feed not found")
+    response = _calendar_response(feed.organization, teacher_id=feed.teacher_id, block_group_id=feed.block_group_id)
+    services.feed_touch(feed)
+    return response

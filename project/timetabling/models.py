@@ -64,3 +64,26 @@ class TimetableSession(TenantModel):
 
     def __str__(self) -> str:
         return f"{self.actual_date} {self.start_time}-{self.end_time}"
+
+
+class CalendarFeed(TenantModel):
+    """A per-user secret iCalendar subscription URL for one teacher's or one block group's sessions.
+
+    ``token`` is the secret in ``/api/calendar-feeds/{token}.ics`` (no session needed, so Outlook or
+    Google Calendar can poll it). Revoking sets ``revoked_at``; a revoked token answers 404.
+    Exactly one of ``teacher`` and ``block_group`` is set.
+    """
+
+    user = models.ForeignKey("accounts.User", on_delete=models.CASCADE, related_name="calendar_feeds")
+    teacher = models.ForeignKey(
+        "staff.Teacher", on_delete=models.CASCADE, related_name="calendar_feeds", null=True, blank=True
+    )
+    block_group = models.ForeignKey(
+        "planning.BlockGroup", on_delete=models.CASCADE, related_name="calendar_feeds", null=True, blank=True
+    )
+    token = models.CharField(max_length=64, unique=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_accessed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]

@@ -1,0 +1,493 @@
+"""One conflict engine for timetable sessions (decisions.md §4).
+
+Used by session create/update and bulk allocation (refuse new hard conflicts, return soft ones as
+warnings), by the list of ``GET /api/timetables`` (conflict types per row) and by
+``GET /api/timetables/conflicts``. The auto-allocation work reuses the pure parts.
+
+Pure building blocks (no database):
+
+- :func:`overlaps` ``(a_start, a_end, b_start, b_end) -> bool``: half-open intervals, touching ends do
+  not overlap (09:00-12:00 and 12:00-15:00 are fine).
+- :func:`is_evening` ``(start, end) -> bool``: starts at or after 17:00 or ends after 17:00.
+- :func:`co_delivered` ``(group_a, group_b, link_of) -> bool``: two different block groups of one linked
+  group (they share teacher and room without conflict).
+- :class:`Slot`: the facts of one session the engine needs (wall-clock ``datetime.time`` and
+  ``datetime.date``, hours as float).
+- :class:`ConflictData`: linked groups, holidays by date, teacher facts, qualifications.
+- :func:`detect` ``(slots, data, focus=None) -> list[Conflict]``: every conflict among ``slots``;
+  with ``focus`` (a set of session ids) only the conflicts that involve one of them. One sweep per
+  (date, teacher), (date, group) and (date, room) bucket, so it is O(n log n) for n slots.
+
+Database helpers (a fixed number of queries each):
+
+- :func:`linked_groups` ``(org) -> {block_group_id: linked_group_id}`` (1 query).
+- :func:`load_data` ``(org, start, end, teacher_ids) -> ConflictData`` (4 queries).
+- :func:`load_slots` ``(org, start, end, q=None, exclude_ids=()) -> list[Slot]`` (1 query).
+- :func:`check_changes` ``(org, proposed, originals) -> (new_hard, soft)``: what a write would add.
+- :func:`types_by_session` ``(org, slots) -> {session_id: [type, ...]}``: for list rows.
+- :func:`scan` ``(org, start, end, block_group_id=None, teacher_id=None) -> list[Conflict]``.
+
+Cancelled sessions never conflict. Rooms are compared trimmed and case-insensitively; an empty room
+never conflicts. A conflict of two sessions of one block group is ``group_double_booked`` only (the
+same group's clash is not also reported as a teacher or room clash).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, time, timedelta
+from typing import Iterable
+
+from django.db.models import Q
+from django.db.models.functions import Lower
+
+from project.timetabling.calendar import HolidaySpan, holiday_by_date, holiday_spans, week_start
+
+TEACHER_DOUBLE_BOOKED = "teacher_double_booked"
+GROUP_DOUBLE_BOOKED = "group_double_booked"
+ROOM_DOUBLE_BOOKED = "room_double_booked"
+HOLIDAY = "holiday"
+TEACHER_OVER_CAPACITY = "teacher_over_capacity"
+TEACHER_UNQUALIFIED = "teacher_unqualified"
+TEACHER_UNAVAILABLE = "teacher_unavailable"
+TEACHER_INACTIVE = "teacher_inactive"
+TEACHER_CONTRACT_EXPIRED = "teacher_contract_expired"
+
+HARD = "hard"
+SOFT = "soft"
+SEVERITY = {
+    TEACHER_DOUBLE_BOOKED: HARD,
+    GROUP_DOUBLE_BOOKED: HARD,
+    ROOM_DOUBLE_BOOKED: HARD,
+    HOLIDAY: HARD,
+    TEACHER_OVER_CAPACITY: SOFT,
+    TEACHER_UNQUALIFIED: SOFT,
+    TEACHER_UNAVAILABLE: SOFT,
+    TEACHER_INACTIVE: SOFT,
+    TEACHER_CONTRACT_EXPIRED: SOFT,
+}
+CANCELLED = "cancelled"
+EVENING_FROM = time(17, 0)
+
+
+# --------------------------------------------------------------------------------------------- pure
+
+
+def overlaps(a_start, a_end, b_start, b_end) -> bool:
+    """True when [a_start, a_end) and [b_start, b_end) share time (any comparable values: time, datetime)."""
+    return a_start < b_end and b_start < a_end
+
+
+def is_evening(start: time, end: time) -> bool:
+    """Evening session (decisions.md §4): starts at or after 17:00 or ends after 17:00."""
+    return start >= EVENING_FROM or end > EVENING_FROM
+
+
+def co_delivered(group_a, group_b, link_of: dict) -> bool:
+    """Two different block groups in the same linked group (co-delivered: no teacher or room clash)."""
+    if group_a == group_b:
+        return False
+    la = link_of.get(group_a)
+    return la is not None and la == link_of.get(group_b)
+
+
+def norm_room(room: str | None) -> str:
+    return (room or "").strip().casefold()
+
+
+def add_months(day: date, months: int) -> date:
+    """``day`` plus whole months, clamped to the month's last day (31 Jan + 1 month = 28/29 Feb)."""
+    month0 = day.month - 1 + months
+    year, month = day.year + month0 // 12, month0 % 12 + 1
+    for d in (day.day, 30, 29, 28):
+        try:
+            return date(year, month, min(day.day, d))
+        except ValueError:
+            continue
+    raise ValueError(day)  # pragma: no cover
+
+
+@dataclass(slots=True)
+class Slot:
+    """What the engine knows of one session. ``hours`` is actualHours as a float."""
+
+    id: object
+    block_group_id: object
+    unit_id: object
+    teacher_id: object | None
+    room: str
+    date: date
+    start: time
+    end: time
+    hours: float
+    status: str
+    group_code: str = ""
+    unit_code: str = ""
+
+    @classmethod
+    def of(cls, s) -> "Slot":
+        """From a TimetableSession (its block_group/unit must be loaded or the codes are left blank)."""
+        cache = getattr(s, "_state", None)
+        fields = cache.fields_cache if cache is not None else {}
+        bg, unit = fields.get("block_group"), fields.get("unit")
+        return cls(
+            id=s.id,
+            block_group_id=s.block_group_id,
+            unit_id=s.unit_id,
+            teacher_id=s.teacher_id,
+            room=s.room or "",
+            date=s.actual_date,
+            start=s.start_time,
+            end=s.end_time,
+            hours=float(s.actual_hours or 0),
+            status=s.status,
+            group_code=bg.code if bg is not None else "",
+            unit_code=unit.code if unit is not None else "",
+        )
+
+
+@dataclass(slots=True)
+class TeacherFacts:
+    id: object
+    name: str
+    max_weekly_hours: int
+    availability: str
+    is_active: bool
+    employment_type: str
+    expiry_date: date | None
+
+
+@dataclass
+class ConflictData:
+    """Everything besides the sessions: linked groups, holidays by date, teachers and qualifications."""
+
+    link_of: dict = field(default_factory=dict)
+    holidays: dict[date, HolidaySpan] = field(default_factory=dict)
+    teachers: dict = field(default_factory=dict)  # teacher id -> TeacherFacts
+    qualified: set = field(default_factory=set)  # {(teacher_id, unit_id)}
+
+
+@dataclass
+class Conflict:
+    type: str
+    severity: str
+    session_ids: list
+    message: str
+    date: date | None = None
+
+    @property
+    def key(self) -> tuple:
+        return (self.type, frozenset(str(i) for i in self.session_ids))
+
+    def to_dict(self) -> dict:
+        """``{type, severity, sessionIds, message, date}`` as in the 409 and /conflicts answers."""
+        return {
+            "type": self.type,
+            "severity": self.severity,
+            "sessionIds": [str(i) for i in self.session_ids],
+            "message": self.message,
+            "date": self.date.isoformat() if self.date else None,
+        }
+
+
+def _hm(t: time) -> str:
+    return t.strftime("%H:%M")
+
+
+def _teacher_name(data: ConflictData, teacher_id) -> str:
+    t = data.teachers.get(teacher_id)
+    return t.name if t is not None else "The teacher"
+
+
+def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None) -> list[Conflict]:
+    """All conflicts among ``slots`` (decisions.md §4); with ``focus`` only those touching a focus id.
+
+    Pure: no database access. Slots sharing an id must be deduplicated by the caller.
+    """
+    active = [s for s in slots if s.status != CANCELLED]
+    out: list[Conflict] = []
+
+    def touches(*ids) -> bool:
+        return focus is None or any(i in focus for i in ids)
+
+    # Pairwise clashes: sweep each (date, key) bucket in start order.
+    buckets: dict[tuple, list[Slot]] = {"g": defaultdict(list), "t": defaultdict(list), "r": defaultdict(list)}
+    for s in active:
+        buckets["g"][(s.date, s.block_group_id)].append(s)
+        if s.teacher_id is not None:
+            buckets["t"][(s.date, s.teacher_id)].append(s)
+        room = norm_room(s.room)
+        if room:
+            buckets["r"][(s.date, room)].append(s)
+    for kind, groups in buckets.items():
+        for (day, _key), items in groups.items():
+            if len(items) < 2:
+                continue
+            items.sort(key=lambda s: (s.start, s.end))
+            open_: list[Slot] = []
+            for s in items:
+                open_ = [o for o in open_ if o.end > s.start]
+                for o in open_:
+                    if not overlaps(o.start, o.end, s.start, s.end) or not touches(o.id, s.id):
+                        continue
+                    if kind == "g":
+                        out.append(Conflict(
+                            GROUP_DOUBLE_BOOKED, HARD, [o.id, s.id],
+                            f"Block group {s.group_code or s.block_group_id} has overlapping sessions on "
+                            f"{day.isoformat()} ({_hm(o.start)}-{_hm(o.end)} and {_hm(s.start)}-{_hm(s.end)})",
+                            day,
+                        ))
+                        continue
+                    if o.block_group_id == s.block_group_id or co_delivered(o.block_group_id, s.block_group_id, data.link_of):
+                        continue
+                    if kind == "t":
+                        out.append(Conflict(
+                            TEACHER_DOUBLE_BOOKED, HARD, [o.id, s.id],
+                            f"{_teacher_name(data, s.teacher_id)} is booked in two overlapping sessions on "
+                            f"{day.isoformat()} ({_hm(o.start)}-{_hm(o.end)} and {_hm(s.start)}-{_hm(s.end)})",
+                            day,
+                        ))
+                    else:
+                        out.append(Conflict(
+                            ROOM_DOUBLE_BOOKED, HARD, [o.id, s.id],
+                            f"Room {s.room.strip()} is booked twice on {day.isoformat()} "
+                            f"({_hm(o.start)}-{_hm(o.end)} and {_hm(s.start)}-{_hm(s.end)})",
+                            day,
+                        ))
+                open_.append(s)
+
+    # Per-session rules.
+    weeks: dict[tuple, list[Slot]] = defaultdict(list)
+    for s in active:
+        span = data.holidays.get(s.date)
+        if span is not None and touches(s.id):
+            out.append(Conflict(HOLIDAY, HARD, [s.id], f"Session on {s.date.isoformat()} falls on {span.name}", s.date))
+        if s.teacher_id is None:
+            continue
+        weeks[(s.teacher_id, week_start(s.date))].append(s)
+        t = data.teachers.get(s.teacher_id)
+        if t is None or not touches(s.id):
+            continue
+        if (s.teacher_id, s.unit_id) not in data.qualified:
+            out.append(Conflict(
+                TEACHER_UNQUALIFIED, SOFT, [s.id],
+                f"{t.name} holds no qualification for unit {s.unit_code}".rstrip(), s.date,
+            ))
+        evening = is_evening(s.start, s.end)
+        if (t.availability == "day" and evening) or (t.availability == "evening" and not evening):
+            out.append(Conflict(
+                TEACHER_UNAVAILABLE, SOFT, [s.id],
+                f"{t.name} is available for {t.availability} sessions only "
+                f"({_hm(s.start)}-{_hm(s.end)} is {'an evening' if evening else 'a day'} session)",
+                s.date,
+            ))
+        if not t.is_active:
+            out.append(Conflict(TEACHER_INACTIVE, SOFT, [s.id], f"{t.name} is inactive", s.date))
+        if t.employment_type == "fixed_term" and t.expiry_date is not None and s.date > t.expiry_date:
+            out.append(Conflict(
+                TEACHER_CONTRACT_EXPIRED, SOFT, [s.id],
+                f"{t.name}'s contract expires on {t.expiry_date.isoformat()}", s.date,
+            ))
+
+    # Weekly capacity: co-delivered sessions of linked groups count once.
+    for (teacher_id, monday), items in weeks.items():
+        t = data.teachers.get(teacher_id)
+        if t is None or not touches(*(s.id for s in items)):
+            continue
+        seen: set = set()
+        total = 0.0
+        for s in items:
+            link = data.link_of.get(s.block_group_id)
+            key = (s.date, s.start, s.end, link) if link is not None else (s.id,)
+            if key in seen:
+                continue
+            seen.add(key)
+            total += s.hours
+        if total > t.max_weekly_hours + 1e-9:
+            items.sort(key=lambda s: (s.date, s.start))
+            out.append(Conflict(
+                TEACHER_OVER_CAPACITY, SOFT, [s.id for s in items],
+                f"{t.name} has {total:g} hours in the week of {monday.isoformat()} "
+                f"(maximum {t.max_weekly_hours})",
+                monday,
+            ))
+    out.sort(key=lambda c: (c.date or date.min, c.type))
+    return out
+
+
+def hard(conflicts: Iterable[Conflict]) -> list[Conflict]:
+    return [c for c in conflicts if c.severity == HARD]
+
+
+def soft(conflicts: Iterable[Conflict]) -> list[Conflict]:
+    return [c for c in conflicts if c.severity == SOFT]
+
+
+# ----------------------------------------------------------------------------------------- database
+
+
+def linked_groups(org) -> dict:
+    """``{block_group_id: linked_group_id}`` for the organization's linked groups (1 query)."""
+    from project.planning.models import LinkedBlockGroupMember
+
+    return dict(LinkedBlockGroupMember.objects.for_org(org).values_list("block_group_id", "linked_group_id"))
+
+
+def load_holidays(org, start: date, end: date) -> dict[date, HolidaySpan]:
+    """Active holidays (recurring ones repeated) by date within [start, end] (1 query)."""
+    from project.timetabling.models import Holiday
+
+    rows = Holiday.objects.for_org(org).filter(is_active=True).filter(
+        Q(is_recurring=True) | Q(start_date__lte=end, end_date__gte=start)
+    ).only("name", "type", "start_date", "end_date", "is_recurring")
+    return {d: s for d, s in holiday_by_date(holiday_spans(rows, start, end)).items() if start <= d <= end}
+
+
+def load_data(org, start: date, end: date, teacher_ids: Iterable | None = None) -> ConflictData:
+    """Linked groups, holidays of [start, end], facts and qualifications of ``teacher_ids`` (all when None)."""
+    from project.staff.models import Teacher, TeacherUnit
+
+    data = ConflictData(link_of=linked_groups(org), holidays=load_holidays(org, start, end))
+    ids = None if teacher_ids is None else {i for i in teacher_ids if i is not None}
+    if ids is not None and not ids:
+        return data
+    tq = Teacher.objects.for_org(org)
+    uq = TeacherUnit.objects.for_org(org)
+    if ids is not None:
+        tq, uq = tq.filter(id__in=ids), uq.filter(teacher_id__in=ids)
+    for row in tq.values_list(
+        "id", "first_name", "last_name", "max_weekly_hours", "availability", "is_active", "employment_type", "expiry_date"
+    ):
+        data.teachers[row[0]] = TeacherFacts(
+            id=row[0], name=f"{row[1]} {row[2]}".strip(), max_weekly_hours=row[3], availability=row[4],
+            is_active=row[5], employment_type=row[6], expiry_date=row[7],
+        )
+    data.qualified = set(uq.values_list("teacher_id", "unit_id"))
+    return data
+
+
+_SLOT_FIELDS = (
+    "id", "block_group_id", "unit_id", "teacher_id", "room", "actual_date", "start_time", "end_time",
+    "actual_hours", "status", "block_group__code", "unit__code",
+)
+
+
+def load_slots(org, start: date, end: date, q: Q | None = None, exclude_ids: Iterable = ()) -> list[Slot]:
+    """Sessions of ``org`` dated within [start, end] (optionally filtered by ``q``) as Slots (1 query)."""
+    from project.timetabling.models import TimetableSession
+
+    qs = TimetableSession.objects.for_org(org).filter(actual_date__gte=start, actual_date__lte=end)
+    if q is not None:
+        qs = qs.filter(q)
+    exclude_ids = list(exclude_ids)
+    if exclude_ids:
+        qs = qs.exclude(id__in=exclude_ids)
+    return [
+        Slot(r[0], r[1], r[2], r[3], r[4] or "", r[5], r[6], r[7], float(r[8] or 0), r[9], r[10], r[11])
+        for r in qs.values_list(*_SLOT_FIELDS).order_by()
+    ]
+
+
+def _week_range(dates: Iterable[date]) -> tuple[date, date]:
+    dates = list(dates)
+    lo = week_start(min(dates))
+    hi = week_start(max(dates)) + timedelta(days=6)
+    return lo, hi
+
+
+def _neighbours_q(slots: list[Slot]) -> tuple[Q | None, dict]:
+    """A filter for sessions that could clash with ``slots``: same teacher, group or (case-insensitive) room."""
+    teachers = {s.teacher_id for s in slots if s.teacher_id is not None}
+    groups = {s.block_group_id for s in slots}
+    rooms = {norm_room(s.room) for s in slots if norm_room(s.room)}
+    q = Q(block_group_id__in=groups)
+    if teachers:
+        q |= Q(teacher_id__in=teachers)
+    annotate = {}
+    if rooms:
+        q |= Q(_room_l__in=rooms)
+        annotate = {"_room_l": Lower("room")}
+    return q, annotate
+
+
+def load_neighbours(org, slots: list[Slot], exclude_ids: Iterable = ()) -> list[Slot]:
+    """Stored sessions in the weeks of ``slots`` sharing a teacher, group or room with one of them (1 query)."""
+    from project.timetabling.models import TimetableSession
+
+    if not slots:
+        return []
+    lo, hi = _week_range(s.date for s in slots)
+    q, annotate = _neighbours_q(slots)
+    qs = TimetableSession.objects.for_org(org).filter(actual_date__gte=lo, actual_date__lte=hi)
+    if annotate:
+        qs = qs.annotate(**annotate)
+    qs = qs.filter(q)
+    exclude_ids = list(exclude_ids)
+    if exclude_ids:
+        qs = qs.exclude(id__in=exclude_ids)
+    return [
+        Slot(r[0], r[1], r[2], r[3], r[4] or "", r[5], r[6], r[7], float(r[8] or 0), r[9], r[10], r[11])
+        for r in qs.values_list(*_SLOT_FIELDS).order_by()
+    ]
+
+
+def check_changes(org, proposed: list[Slot], originals: list[Slot] = ()) -> tuple[list[Conflict], list[Conflict]]:
+    """What writing ``proposed`` (new or changed sessions) would add (decisions.md §4).
+
+    originals: the stored versions of changed sessions (empty for creates). Returns
+    ``(new_hard, soft)``: hard conflicts involving a proposed session that did not exist before the
+    change (a clash that was already there does not block an unrelated edit), and every soft conflict
+    involving a proposed session (the write's ``warnings``). 6 queries whatever the size.
+    """
+    if not proposed:
+        return [], []
+    ids = {s.id for s in proposed}
+    everything = list(proposed) + list(originals)
+    others = load_neighbours(org, everything, exclude_ids=ids)
+    lo, hi = _week_range(s.date for s in everything)
+    teacher_ids = {s.teacher_id for s in everything if s.teacher_id is not None}
+    data = load_data(org, lo, hi, teacher_ids)
+    after = detect(others + list(proposed), data, focus=ids)
+    before_keys = {c.key for c in hard(detect(others + list(originals), data, focus=ids))} if originals else set()
+    new_hard = [c for c in hard(after) if c.key not in before_keys]
+    return new_hard, soft(after)
+
+
+def types_by_session(org, slots: list[Slot]) -> dict:
+    """``{session_id: sorted list of conflict types}`` for ``slots`` (the rows of a list), 5 queries."""
+    result: dict = {s.id: set() for s in slots}
+    if not slots:
+        return {}
+    ids = set(result)
+    others = load_neighbours(org, slots, exclude_ids=())
+    merged = {s.id: s for s in others}
+    merged.update({s.id: s for s in slots})
+    lo, hi = _week_range(s.date for s in slots)
+    teacher_ids = {s.teacher_id for s in slots if s.teacher_id is not None}
+    data = load_data(org, lo, hi, teacher_ids)
+    for c in detect(merged.values(), data, focus=ids):
+        for sid in c.session_ids:
+            if sid in result:
+                result[sid].add(c.type)
+    return {k: sorted(v) for k, v in result.items()}
+
+
+def scan(org, start: date, end: date, *, block_group_id=None, teacher_id=None) -> list[Conflict]:
+    """Every conflict touching a session dated within [start, end] (of the group / teacher when given).
+
+    Loads the organization's sessions of the surrounding weeks in one query and sweeps them
+    (5 queries in all). Conflicts are sorted by date then type.
+    """
+    lo, hi = week_start(start), week_start(end) + timedelta(days=6)
+    slots = load_slots(org, lo, hi)
+    focus = {
+        s.id for s in slots
+        if start <= s.date <= end
+        and (block_group_id is None or s.block_group_id == block_group_id)
+        and (teacher_id is None or s.teacher_id == teacher_id)
+    }
+    if not focus:
+        return []
+    data = load_data(org, lo, hi, None)
+    return detect(slots, data, focus=focus)

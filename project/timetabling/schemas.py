@@ -1,0 +1,294 @@
+"""Schemas of timetable sessions, schedule generation, import and calendar feeds (delivery.md §3, §5)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import uuid
+from datetime import date, datetime, time
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BeforeValidator, Field, field_validator
+
+from project.core.schemas import BlankToNone, CamelSchema, at_least, at_most, max_length
+
+TIME_RE = re.compile(r"^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$")
+TIME_MESSAGE = "Invalid time format, use HH:MM:SS"
+STATUSES = ("scheduled", "confirmed", "cancelled", "completed")
+
+
+def parse_time(value: Any) -> time:
+    """``HH:MM:SS`` (24 h) text or a ``time`` into a ``time``; ValueError with the spec's message."""
+    if isinstance(value, time):
+        return value.replace(microsecond=0, tzinfo=None)
+    if not isinstance(value, str) or not TIME_RE.match(value.strip()):
+        raise ValueError(TIME_MESSAGE)
+    h, m, s = (int(p) for p in value.strip().split(":"))
+    return time(h, m, s)
+
+
+def _time(value: Any) -> time:
+    return parse_time(value)
+
+
+TimeText = Annotated[Any, AfterValidator(_time)]
+
+
+def _teacher(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip().lower() in {"", "unassigned", "null", "none"}:
+        return None
+    return value
+
+
+def _uuid_or_error(message: str):
+    def run(value: Any) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, uuid.UUID):
+            return value
+        try:
+            return uuid.UUID(str(value))
+        except (ValueError, TypeError, AttributeError):
+            raise ValueError(message) from None
+
+    return AfterValidator(run)
+
+
+def _status(value: Any) -> Any:
+    if value is None:
+        return "scheduled"
+    if not isinstance(value, str) or value.strip().lower() not in STATUSES:
+        raise ValueError("Status must be one of scheduled, confirmed, cancelled, completed")
+    return value.strip().lower()
+
+
+def _strip(value: Any) -> Any:
+    return value.strip() if isinstance(value, str) else value
+
+
+# ---------------------------------------------------------------------------------- session in/out
+
+
+class SessionIn(CamelSchema):
+    """Create and update body of ``/api/timetables`` (delivery.md §3 Timetable session, §5).
+
+    actualDate is optional: when absent it is derived from the block group's startDate, weekNumber and
+    dayOfWeek (week 1 is the Monday-to-Sunday week holding the start date); when given, dayOfWeek and
+    weekNumber follow it. actualHours defaults to the time span. teacherId "unassigned" or null is
+    no teacher.
+    """
+
+    block_group_id: Annotated[Any, _uuid_or_error("Block group not found")] = Field(default=None, validate_default=True)
+    unit_id: Annotated[Any, _uuid_or_error("Unit not found")] = Field(default=None, validate_default=True)
+    teacher_id: Annotated[Any, BeforeValidator(_teacher), _uuid_or_error("Teacher not found")] = None
+    day_of_week: Annotated[int | None, at_least(1, "Day of week must be between 1 (Monday) and 7 (Sunday)"),
+                           at_most(7, "Day of week must be between 1 (Monday) and 7 (Sunday)")] = None
+    start_time: TimeText = Field(default=None, validate_default=True)
+    end_time: TimeText = Field(default=None, validate_default=True)
+    room: Annotated[str | None, BeforeValidator(_strip), max_length(50, "Room must be at most 50 characters")] = ""
+    week_number: Annotated[int | None, at_least(1, "Week number must be at least 1")] = None
+    actual_date: Annotated[date | None, BlankToNone] = None
+    actual_hours: Annotated[Decimal | None, BlankToNone, at_least(Decimal("0.5"), "Hours must be at least 0.5"),
+                            at_most(Decimal("12"), "Hours cannot exceed 12 per session")] = None
+    status: Annotated[Any, BeforeValidator(_status)] = "scheduled"
+    notes: Annotated[str | None, BlankToNone] = None
+    term: int | None = None  # ignored: computed from the organization's term breaks (decisions.md §5)
+
+    @field_validator("block_group_id", "unit_id", mode="after")
+    @classmethod
+    def _required(cls, value, info):
+        if value is None:
+            raise ValueError("Block group is required" if info.field_name == "block_group_id" else "Unit is required")
+        return value
+
+    @field_validator("end_time", mode="after")
+    @classmethod
+    def _after_start(cls, value, info):
+        start = info.data.get("start_time")
+        if isinstance(start, time) and isinstance(value, time) and value <= start:
+            raise ValueError("End time must be after start time")
+        return value
+
+
+class Ref(CamelSchema):
+    id: uuid.UUID
+    code: str
+    name: str
+
+
+class TeacherRef(CamelSchema):
+    id: uuid.UUID
+    first_name: str
+    last_name: str
+    name: str
+
+
+class ConflictOut(CamelSchema):
+    type: str
+    severity: str
+    session_ids: list[str]
+    message: str
+    date: dt.date | None = None
+
+
+class SessionOut(CamelSchema):
+    id: uuid.UUID
+    block_group_id: uuid.UUID
+    unit_id: uuid.UUID
+    teacher_id: uuid.UUID | None
+    day_of_week: int
+    start_time: str
+    end_time: str
+    room: str
+    week_number: int
+    actual_date: date
+    term: int
+    actual_hours: float
+    status: str
+    notes: str
+    created_at: datetime
+    updated_at: datetime
+    unit: Ref
+    block_group: Ref
+    teacher: TeacherRef | None
+    conflicts: list[str]
+
+
+class SessionWriteOut(SessionOut):
+    """A created or updated session with the soft conflicts it has (``warnings``)."""
+
+    warnings: list[ConflictOut]
+
+
+class SessionListQuery(CamelSchema):
+    block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
+    teacher_id: Annotated[Any, BlankToNone, BeforeValidator(_teacher), _uuid_or_error("Teacher not found")] = None
+    hide_past: bool = False
+
+
+class ConflictQuery(CamelSchema):
+    start: Annotated[date | None, BlankToNone] = None
+    end: Annotated[date | None, BlankToNone] = None
+    block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
+    teacher_id: Annotated[Any, BlankToNone, _uuid_or_error("Teacher not found")] = None
+
+
+class BulkAllocateIn(CamelSchema):
+    """``{sessionIds, teacherId}``; both needed ("Please select sessions and a teacher", checked by the service)."""
+
+    session_ids: list[Any] | None = None
+    teacher_id: Annotated[Any, BeforeValidator(_teacher)] = None
+
+
+class BulkAllocateOut(CamelSchema):
+    updated: int
+    session_ids: list[str]
+    teacher_id: uuid.UUID
+    warnings: list[ConflictOut]
+
+
+# ------------------------------------------------------------------------------------- scheduling
+
+
+class SessionTemplateIn(CamelSchema):
+    start_time: TimeText = Field(default=None, validate_default=True)
+    end_time: TimeText = Field(default=None, validate_default=True)
+    duration: Annotated[Decimal | None, at_most(Decimal("12"), "Hours cannot exceed 12 per session")] = Field(
+        default=None, validate_default=True
+    )
+
+    @field_validator("duration", mode="after")
+    @classmethod
+    def _positive(cls, value):
+        if value is None or value <= 0:
+            raise ValueError("Duration must be positive")
+        return value
+
+    @field_validator("end_time", mode="after")
+    @classmethod
+    def _after_start(cls, value, info):
+        start = info.data.get("start_time")
+        if isinstance(start, time) and isinstance(value, time) and value <= start:
+            raise ValueError("End time must be after start time")
+        return value
+
+
+class ScheduleIn(CamelSchema):
+    """The schedule request (delivery.md §3): templates in order, start date (default: the group's)."""
+
+    session_templates: list[SessionTemplateIn] | None = Field(default=None, validate_default=True)
+    start_date: Annotated[date | None, BlankToNone] = None
+    room: Annotated[str | None, BeforeValidator(_strip), max_length(50, "Room must be at most 50 characters")] = ""
+    notes: Annotated[str | None, BlankToNone] = None
+    start_next_unit_in_new_week: bool = False
+
+    @field_validator("session_templates", mode="after")
+    @classmethod
+    def _some(cls, value):
+        if not value:
+            raise ValueError("At least one session template is required")
+        return value
+
+
+class HolidaySkipped(CamelSchema):
+    date: dt.date
+    name: str
+
+
+class ScheduleOut(CamelSchema):
+    sessions_created: int
+    hours_scheduled: float
+    start_date: date
+    end_date: date | None
+    last_teaching_date: date | None
+    units_scheduled: int
+    holidays_skipped: list[HolidaySkipped]
+    warnings: list[str]
+
+
+class ScheduleClearedOut(CamelSchema):
+    sessions_deleted: int
+    message: str
+
+
+# ---------------------------------------------------------------------------------- import, feeds
+
+
+class ImportStats(CamelSchema):
+    sessions_created: int
+    block_groups_created: list[str]
+    units_created: list[str]
+
+
+class ImportOut(CamelSchema):
+    message: str
+    stats: ImportStats
+
+
+class CalendarFeedIn(CamelSchema):
+    """Exactly one of teacherId and blockGroupId (checked by the service)."""
+
+    teacher_id: Annotated[Any, BlankToNone, _uuid_or_error("Teacher not found")] = None
+    block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
+
+
+class CalendarFeedOut(CamelSchema):
+    id: uuid.UUID
+    url: str
+    token: str
+    teacher_id: uuid.UUID | None
+    block_group_id: uuid.UUID | None
+    name: str
+    created_at: datetime
+    last_accessed_at: datetime | None
+
+
+class IcalQuery(CamelSchema):
+    teacher_id: Annotated[Any, BlankToNone, _uuid_or_error("Teacher not found")] = None
+    block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
+
+
+ScheduleStatus = Literal["planned", "active"]
