@@ -1,3 +1,111 @@
+"""Courses, units of competency and campuses (delivery.md §7 "Courses", "Units", "Campuses").
+
+Thin router: parse, call one selector or service, answer. Errors (decisions.md §1): 400
+``validation_error``, 404 "Course not found" / "Unit not found" (also for another organization's id),
+409 ``duplicate_code`` for a code already used in the organization, 409 ``conflict_state`` when deleting a
+row still in use, 412 ``stale`` when ``If-Match`` no longer matches ``updatedAt``.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.http import HttpRequest, HttpResponse
+
+from project.catalogue import selectors, services
+from project.catalogue.schemas import CampusOut, CourseIn, CourseOut, UnitIn, UnitOut
+from project.core.concurrency import if_match_header, set_etag
 from project.core.routers import make_router
+from project.core.schemas import ErrorOut
 
 router = make_router(tags=["catalogue"])
+
+ERRORS = {400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 412: ErrorOut}
+
+
+# --- courses ---------------------------------------------------------------------------------------
+
+
+@router.get("/courses", response=list[CourseOut])
+def list_courses(request: HttpRequest):
+    """All courses of the organization, ordered by code (one query)."""
+    return selectors.course_list(org=request.auth.org)
+
+
+@router.get("/courses/{uuid:course_id}", response={200: CourseOut, 404: ErrorOut})
+def get_course(request: HttpRequest, course_id: UUID, response: HttpResponse):
+    """One course; sends ``ETag``. 404 "Course not found"."""
+    course = selectors.course_get(org=request.auth.org, course_id=course_id)
+    set_etag(response, course)
+    return course
+
+
+@router.post("/courses", response={201: CourseOut, **ERRORS})
+def create_course(request: HttpRequest, payload: CourseIn):
+    """Create a course: code (max 20, unique in the organization), name, level, description, isActive."""
+    return 201, services.course_create(ctx=request.auth, data=payload)
+
+
+@router.put("/courses/{uuid:course_id}", response={200: CourseOut, **ERRORS})
+def update_course(request: HttpRequest, course_id: UUID, payload: CourseIn, response: HttpResponse):
+    """Replace a course (body as POST). Honours ``If-Match`` (412 when stale); sends the new ``ETag``."""
+    course = services.course_update(
+        ctx=request.auth, course_id=course_id, data=payload, if_match=if_match_header(request)
+    )
+    set_etag(response, course)
+    return course
+
+
+@router.delete("/courses/{uuid:course_id}", response={204: None, 404: ErrorOut, 409: ErrorOut})
+def delete_course(request: HttpRequest, course_id: UUID):
+    """Delete a course: 204; 409 while block groups use it."""
+    services.course_delete(ctx=request.auth, course_id=course_id)
+    return 204, None
+
+
+# --- units -----------------------------------------------------------------------------------------
+
+
+@router.get("/units", response=list[UnitOut])
+def list_units(request: HttpRequest):
+    """All units of competency of the organization, ordered by code (one query)."""
+    return selectors.unit_list(org=request.auth.org)
+
+
+@router.get("/units/{uuid:unit_id}", response={200: UnitOut, 404: ErrorOut})
+def get_unit(request: HttpRequest, unit_id: UUID, response: HttpResponse):
+    """One unit; sends ``ETag``. 404 "Unit not found"."""
+    unit = selectors.unit_get(org=request.auth.org, unit_id=unit_id)
+    set_etag(response, unit)
+    return unit
+
+
+@router.post("/units", response={201: UnitOut, **ERRORS})
+def create_unit(request: HttpRequest, payload: UnitIn):
+    """Create a unit: code (max 20, unique in the organization), name, description, nominalHours (integer,
+    at least 1), isCore, prerequisites."""
+    return 201, services.unit_create(ctx=request.auth, data=payload)
+
+
+@router.put("/units/{uuid:unit_id}", response={200: UnitOut, **ERRORS})
+def update_unit(request: HttpRequest, unit_id: UUID, payload: UnitIn, response: HttpResponse):
+    """Replace a unit (body as POST). Honours ``If-Match`` (412 when stale); sends the new ``ETag``."""
+    unit = services.unit_update(ctx=request.auth, unit_id=unit_id, data=payload, if_match=if_match_header(request))
+    set_etag(response, unit)
+    return unit
+
+
+@router.delete("/units/{uuid:unit_id}", response={204: None, 404: ErrorOut, 409: ErrorOut})
+def delete_unit(request: HttpRequest, unit_id: UUID):
+    """Delete a unit: 204; 409 while study plans or timetable sessions use it."""
+    services.unit_delete(ctx=request.auth, unit_id=unit_id)
+    return 204, None
+
+
+# --- campuses --------------------------------------------------------------------------------------
+
+
+@router.get("/campuses", response=list[CampusOut])
+def list_campuses(request: HttpRequest):
+    """Active campuses of the organization ordered by name: ``[{id, name, abbreviation}]``."""
+    return selectors.campus_list(org=request.auth.org)

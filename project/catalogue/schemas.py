@@ -1,0 +1,169 @@
+"""Schemas of courses, units of competency and campuses (delivery.md §3, §5, §9).
+
+Input schemas validate with the documents' own messages; a ``ValueError(msg)`` in a validator becomes
+``{"path": [field], "message": msg}`` in the 400 ``validation_error`` answer (decisions.md §1).
+Field lengths of delivery.md §9 are checked here so that no over-long value ever reaches the database.
+
+The text helpers (:func:`text`, :func:`required_text`) are shared with ``project.planning.schemas``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+from ninja.schema import DjangoGetter
+from pydantic import AfterValidator, BeforeValidator, Field, field_serializer, model_validator
+
+from project.core.schemas import CamelSchema, at_least, at_most, max_length, required
+
+# Free text such as descriptions: generous, but bounded so that a request cannot store megabytes.
+LONG_TEXT = 10_000
+MAX_NOMINAL_HOURS = 10_000
+
+
+def _clean_text(value: Any) -> Any:
+    """Trim strings and refuse NUL characters (PostgreSQL cannot store them: it would be a 500)."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError("Text must not contain NUL characters")
+        return value.strip()
+    return value
+
+
+CleanText = BeforeValidator(_clean_text)
+
+
+def _none_to_empty(value: Any) -> Any:
+    return "" if value is None else value
+
+
+def _none_to(default: Any):
+    return BeforeValidator(lambda value: default if value is None else value)
+
+
+def required_text(label: str, limit: int):
+    """A required, trimmed string: "<label> is required", "<label> must be at most <limit> characters"."""
+    return Annotated[
+        str | None,
+        CleanText,
+        required(f"{label} is required"),
+        max_length(limit, f"{label} must be at most {limit} characters"),
+    ]
+
+
+def text(label: str, limit: int = LONG_TEXT):
+    """An optional trimmed string; null or absent becomes ""."""
+    return Annotated[
+        str | None,
+        CleanText,
+        AfterValidator(_none_to_empty),
+        max_length(limit, f"{label} must be at most {limit} characters"),
+    ]
+
+
+def flag(default: bool):
+    """A boolean; null or absent becomes ``default``."""
+    return Annotated[bool, _none_to(default)]
+
+
+class FormIn(CamelSchema):
+    """Base of request bodies: a missing required field is reported at its camelCase path.
+
+    Pydantic reports a defaulted-but-validated field (``Field(default=None, validate_default=True)``) at
+    its snake_case name; filling the missing camelCase keys with null first gives ``["nominalHours"]``.
+    """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_missing(cls, data: Any) -> Any:
+        target = data._obj if isinstance(data, DjangoGetter) else data
+        if isinstance(target, dict):
+            missing = {}
+            for name, field in cls.model_fields.items():
+                alias = field.alias or name
+                if field.validate_default and alias not in target and name not in target:
+                    missing[alias] = None
+            if missing:
+                if isinstance(data, DjangoGetter):
+                    data._obj = {**target, **missing}
+                else:
+                    data = {**target, **missing}
+        return data
+
+
+class StampedOut(CamelSchema):
+    """``createdAt``/``updatedAt`` with full microsecond precision, so that the ``updatedAt`` of an answer
+    can be sent back as ``If-Match`` (decisions.md §6) and compares equal to the stored value."""
+
+    created_at: datetime
+    updated_at: datetime
+
+    @field_serializer("created_at", "updated_at")
+    def _precise(self, value: datetime) -> str:
+        return value.isoformat()
+
+
+# --- courses ---------------------------------------------------------------------------------------
+
+CourseLevel = Literal["certificate_iii", "certificate_iv", "diploma"]
+
+
+class CourseIn(FormIn):
+    """POST/PUT /api/courses body (PUT replaces every field)."""
+
+    code: required_text("Code", 20) = Field(default=None, validate_default=True)
+    name: required_text("Name", 255) = Field(default=None, validate_default=True)
+    level: Annotated[CourseLevel, _none_to("certificate_iii")] = "certificate_iii"
+    description: text("Description") = ""
+    is_active: flag(True) = True
+
+
+class CourseOut(StampedOut):
+    id: UUID
+    code: str
+    name: str
+    level: str
+    description: str
+    is_active: bool
+
+
+# --- units of competency ----------------------------------------------------------------------------
+
+
+class UnitIn(FormIn):
+    """POST/PUT /api/units body. ``nominalHours`` is an integer of at least 1 (delivery.md §5)."""
+
+    code: required_text("Code", 20) = Field(default=None, validate_default=True)
+    name: required_text("Name", 255) = Field(default=None, validate_default=True)
+    description: text("Description") = ""
+    nominal_hours: Annotated[
+        int | None,
+        required("Nominal hours must be at least 1"),
+        at_least(1, "Nominal hours must be at least 1"),
+        at_most(MAX_NOMINAL_HOURS, f"Nominal hours cannot exceed {MAX_NOMINAL_HOURS}"),
+    ] = Field(default=None, validate_default=True)
+    is_core: flag(True) = True
+    prerequisites: text("Prerequisites") = ""
+
+
+class UnitOut(StampedOut):
+    id: UUID
+    code: str
+    name: str
+    description: str
+    nominal_hours: int
+    is_core: bool
+    prerequisites: str
+
+
+# --- campuses ---------------------------------------------------------------------------------------
+
+
+class CampusOut(CamelSchema):
+    """GET /api/campuses row: campuses are read for selection only (delivery.md §3)."""
+
+    id: UUID
+    name: str
+    abbreviation: str

@@ -1,0 +1,38 @@
+"""Reads of courses, units of competency and campuses (delivery.md §7). Every list is one query."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from project.catalogue.models import Campus, Course, Unit
+from project.core.tenancy import get_in_org
+
+
+def course_list(*, org) -> QuerySet[Course]:
+    """The organization's courses ordered by code."""
+    return Course.objects.for_org(org).order_by("code")
+
+
+def course_get(*, org, course_id) -> Course:
+    """One course of ``org``; NotFound "Course not found" otherwise."""
+    return get_in_org(Course, org, course_id, "Course")
+
+
+def unit_list(*, org) -> QuerySet[Unit]:
+    """The organization's units of competency ordered by code."""
+    return Unit.objects.for_org(org).order_by("code")
+
+
+def unit_get(*, org, unit_id) -> Unit:
+    """One unit of ``org``; NotFound "Unit not found" otherwise."""
+    return get_in_org(Unit, org, unit_id, "Unit")
+
+
+def campus_list(*, org) -> QuerySet[Campus]:
+    """Active campuses of the organization ordered by name (choices of the block group form)."""
+    return Campus.objects.for_org(org).filter(is_active=True).order_by("name")
+
+
+def campus_get(*, org, campus_id) -> Campus:
+    """One campus of ``org`` (active or not); NotFound "Campus not found" otherwise."""
+    return get_in_org(Campus, org, campus_id, "Campus")

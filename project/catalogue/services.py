@@ -1,0 +1,141 @@
+"""Writes of courses and units of competency (delivery.md §3, §5, §8; decisions.md §1, §6, §7).
+
+Every write runs in one transaction, calls :func:`realtime.events.emit_change` exactly once, and raises
+the typed errors of ``project.core.errors``:
+
+- ``DuplicateCode`` (409 ``duplicate_code``, field ``code``) when the code is already used in the
+  organization (codes are compared without regard to case; another organization may use the same code);
+- ``StaleWrite`` (412) when ``If-Match`` no longer matches ``updatedAt``;
+- ``Conflict`` (409) when a course still has block groups, or a unit is still used by study plans or
+  timetable sessions (both are PROTECTed: the row is kept, never a 500).
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
+
+from project.catalogue.models import Course, Unit
+from project.catalogue.schemas import CourseIn, UnitIn
+from project.core.concurrency import assert_fresh
+from project.core.errors import Conflict, DuplicateCode
+from project.core.tenancy import Ctx, get_in_org
+from realtime.events import emit_change
+
+COURSE_DUPLICATE = "A course with this code already exists in your organization."
+UNIT_DUPLICATE = "A unit with this code already exists in your organization."
+
+
+def _check_code(model, ctx: Ctx, code: str, message: str, exclude_pk=None) -> None:
+    qs = model.objects.for_org(ctx.org).filter(code__iexact=code)
+    if exclude_pk is not None:
+        qs = qs.exclude(pk=exclude_pk)
+    if qs.exists():
+        raise DuplicateCode(message)
+
+
+def _save(row, message: str) -> None:
+    """Save in a savepoint; a concurrent insert of the same code is still a 409, not a 500."""
+    try:
+        with transaction.atomic():
+            row.save()
+    except IntegrityError:
+        raise DuplicateCode(message) from None
+
+
+# --- courses ---------------------------------------------------------------------------------------
+
+
+def course_create(*, ctx: Ctx, data: CourseIn) -> Course:
+    """Create a course of ``ctx.org``. Raises DuplicateCode."""
+    with transaction.atomic():
+        _check_code(Course, ctx, data.code, COURSE_DUPLICATE)
+        course = Course(organization=ctx.org, **data.model_dump())
+        _save(course, COURSE_DUPLICATE)
+        emit_change(ctx, entity="course", action="created", ids=[course.pk])
+    return course
+
+
+def course_update(*, ctx: Ctx, course_id, data: CourseIn, if_match: str | None) -> Course:
+    """Replace every field of a course. Raises NotFound, StaleWrite, DuplicateCode."""
+    with transaction.atomic():
+        course = get_in_org(Course.objects.for_org(ctx.org).select_for_update(), ctx.org, course_id, "Course")
+        assert_fresh(course, if_match)
+        _check_code(Course, ctx, data.code, COURSE_DUPLICATE, exclude_pk=course.pk)
+        for field, value in data.model_dump().items():
+            setattr(course, field, value)
+        _save(course, COURSE_DUPLICATE)
+        emit_change(ctx, entity="course", action="updated", ids=[course.pk])
+    return course
+
+
+def course_delete(*, ctx: Ctx, course_id) -> None:
+    """Delete a course. Raises NotFound, or Conflict (409) while block groups use it."""
+    with transaction.atomic():
+        course = get_in_org(Course.objects.for_org(ctx.org).select_for_update(), ctx.org, course_id, "Course")
+        used = course.block_groups.count()
+        if used:
+            raise Conflict(
+                f"This course is used by {used} block group(s) and cannot be deleted. "
+                "Move or delete those block groups first."
+            )
+        pk = course.pk
+        try:
+            with transaction.atomic():
+                course.delete()
+        except ProtectedError:
+            raise Conflict("This course is in use and cannot be deleted.") from None
+        emit_change(ctx, entity="course", action="deleted", ids=[pk])
+
+
+# --- units of competency ----------------------------------------------------------------------------
+
+
+def unit_create(*, ctx: Ctx, data: UnitIn) -> Unit:
+    """Create a unit of competency of ``ctx.org``. Raises DuplicateCode."""
+    with transaction.atomic():
+        _check_code(Unit, ctx, data.code, UNIT_DUPLICATE)
+        unit = Unit(organization=ctx.org, **data.model_dump())
+        _save(unit, UNIT_DUPLICATE)
+        emit_change(ctx, entity="unit", action="created", ids=[unit.pk])
+    return unit
+
+
+def unit_update(*, ctx: Ctx, unit_id, data: UnitIn, if_match: str | None) -> Unit:
+    """Replace every field of a unit. Raises NotFound, StaleWrite, DuplicateCode."""
+    with transaction.atomic():
+        unit = get_in_org(Unit.objects.for_org(ctx.org).select_for_update(), ctx.org, unit_id, "Unit")
+        assert_fresh(unit, if_match)
+        _check_code(Unit, ctx, data.code, UNIT_DUPLICATE, exclude_pk=unit.pk)
+        for field, value in data.model_dump().items():
+            setattr(unit, field, value)
+        _save(unit, UNIT_DUPLICATE)
+        emit_change(ctx, entity="unit", action="updated", ids=[unit.pk])
+    return unit
+
+
+def unit_delete(*, ctx: Ctx, unit_id) -> None:
+    """Delete a unit. Raises NotFound, or Conflict (409) while study plans or timetable sessions use it.
+
+    Teacher qualifications for the unit are removed with it (they mean nothing without the unit).
+    """
+    with transaction.atomic():
+        unit = get_in_org(Unit.objects.for_org(ctx.org).select_for_update(), ctx.org, unit_id, "Unit")
+        plans = unit.plan_units.count()
+        sessions = unit.sessions.count()
+        if plans or sessions:
+            parts = []
+            if plans:
+                parts.append(f"{plans} study plan(s)")
+            if sessions:
+                parts.append(f"{sessions} timetable session(s)")
+            raise Conflict(
+                f"This unit is used by {' and '.join(parts)} and cannot be deleted. Remove it from those first."
+            )
+        pk = unit.pk
+        try:
+            with transaction.atomic():
+                unit.delete()
+        except ProtectedError:
+            raise Conflict("This unit is in use and cannot be deleted.") from None
+        emit_change(ctx, entity="unit", action="deleted", ids=[pk])
