@@ -88,6 +88,8 @@ def _register_routers() -> None:
     from project.reporting.api import router as reporting_router
     from project.staff.api import router as staff_router
     from project.timetabling.api import router as timetabling_router
+    from project.timetabling.auto_allocation_api import router as auto_allocation_router
+    from project.timetabling.holiday_api import router as holiday_router
 
     # Reporting first: its fixed paths (/teachers/workload-summary) sit beside /teachers/{id}.
     for router in (
@@ -96,7 +98,9 @@ def _register_routers() -> None:
         catalogue_router,
         planning_router,
         staff_router,
+        auto_allocation_router,
         timetabling_router,
+        holiday_router,
     ):
         api.add_router("/", router)
 

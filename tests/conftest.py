@@ -51,6 +51,13 @@ class ApiClient:
         return self.client.delete(path, headers=self._headers(headers))
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(request, settings):
+    """Argon2 costs ~0.3 s a hash; tests use a fast hasher unless marked ``real_hasher``."""
+    if request.node.get_closest_marker("real_hasher") is None:
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def org(db):
     return f.make_org(name="Melbourne Polytechnic Demo", domain="mp.edu.au")

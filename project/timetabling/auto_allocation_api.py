@@ -1,0 +1,132 @@
+"""Auto-allocation and recommendations (issue 10): thin router over ``auto_allocation``."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated
+from uuid import UUID
+
+from pydantic import Field
+
+from project.core.routers import make_router
+from project.core.schemas import CamelSchema, at_least, at_most
+from project.timetabling import auto_allocation as aa
+
+router = make_router(tags=["auto-allocation"])
+
+
+class AssignmentIn(CamelSchema):
+    session_id: UUID
+    teacher_id: UUID
+
+
+class AutoAllocateIn(CamelSchema):
+    session_ids: list[UUID] | None = None
+    block_group_id: UUID | None = None
+    start: dt.date | None = None
+    end: dt.date | None = None
+    apply: bool = False
+    assignments: list[AssignmentIn] | None = None
+    version: str | None = Field(default=None, max_length=64)
+    time_limit_seconds: Annotated[
+        float | None,
+        at_least(0.5, "Time limit must be at least 0.5 seconds"),
+        at_most(aa.MAX_TIME_LIMIT, "Time limit cannot exceed 30 seconds"),
+    ] = None
+
+
+class AssignmentOut(CamelSchema):
+    session_id: str
+    teacher_id: str
+    teacher_name: str
+    date: str
+    start_time: str
+    end_time: str
+    unit_code: str
+    block_group_code: str
+    hours: float
+
+
+class UnassignableOut(CamelSchema):
+    session_id: str
+    date: str
+    start_time: str
+    end_time: str
+    unit_code: str
+    block_group_code: str
+    reason: str
+
+
+class TeacherLoadOut(CamelSchema):
+    teacher_id: str
+    teacher_name: str
+    sessions: int
+    hours: float
+
+
+class FiguresOut(CamelSchema):
+    continuity_percent: float
+    highest_utilisation: float
+    mean_utilisation: float
+
+
+class AutoAllocateOut(CamelSchema):
+    applied: bool
+    version: str
+    status: str
+    solve_ms: float
+    sessions_in_scope: int
+    assignments: list[AssignmentOut]
+    unassignable: list[UnassignableOut]
+    per_teacher: list[TeacherLoadOut]
+    before: FiguresOut
+    after: FiguresOut
+
+
+class RuleOut(CamelSchema):
+    rule: str
+    met: bool
+    message: str
+
+
+class RecommendationOut(CamelSchema):
+    teacher_id: str
+    teacher_name: str
+    rank: int
+    eligible: bool
+    rules: list[RuleOut]
+    week_hours: float
+    max_weekly_hours: int
+    utilisation_after: float
+    continuity: bool
+
+
+class RecommendationsOut(CamelSchema):
+    session_id: str
+    recommendations: list[RecommendationOut]
+
+
+@router.post("/timetables/auto-allocate", response=AutoAllocateOut)
+def auto_allocate(request, payload: AutoAllocateIn):
+    """Propose (``apply`` false) or write (``apply`` true) teacher allocations for a scope.
+
+    Scope: ``sessionIds``, or ``blockGroupId``, or ``start`` and ``end`` (dates, inclusive; at most
+    400 days); only unassigned, non-cancelled sessions are allocated. With ``apply`` and the
+    ``assignments`` and ``version`` of an earlier proposal, that proposal is written all-or-nothing
+    (412 ``stale`` when the timetable changed since). Errors: 400 validation, 404 unknown session.
+    Answer: assignments, unassignable sessions with reasons, per-teacher load, before/after figures
+    (continuity %, highest and mean weekly utilisation %), solver status and time in ms.
+    """
+    ctx = request.auth
+    scope = aa.Scope(payload.session_ids, payload.block_group_id, payload.start, payload.end)
+    limit = payload.time_limit_seconds or aa.DEFAULT_TIME_LIMIT
+    if not payload.apply:
+        return aa.propose(ctx, scope, time_limit=limit)
+    pairs = None if payload.assignments is None else [(a.session_id, a.teacher_id) for a in payload.assignments]
+    return aa.apply_proposal(ctx, scope, version=payload.version, assignments=pairs, time_limit=limit)
+
+
+@router.get("/timetables/{uuid:session_id}/recommendations", response=RecommendationsOut)
+def recommendations(request, session_id: UUID):
+    """Every teacher ranked for one session with the rules met or broken (404 for an unknown session)."""
+    return aa.recommend(request.auth, session_id)
