@@ -1,3 +1,271 @@
+"""The accounts API (platform.md §7, decisions.md §1): sign-in, TOTP, passkeys, profile, settings,
+organization and user administration. Thin: parse, call one service or selector, answer.
+
+Auth: ``public_auth`` for the sign-in calls (CSRF still enforced on unsafe methods), ``member_auth``
+(the default) for the signed-in user's own calls, ``admin_auth`` for ``/admin/users`` and
+``PUT /organization`` (a ``user`` gets 403 Forbidden).
+"""
+
+from __future__ import annotations
+
+import json
+from uuid import UUID
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.utils import timezone
+
+from project.accounts import selectors, services
+from project.accounts.schemas import (
+    AddUserIn,
+    ChangePasswordIn,
+    FirstTimeLoginIn,
+    FirstTimeLoginOut,
+    LoginIn,
+    LoginOut,
+    MessageUserOut,
+    OrganizationIn,
+    OrganizationOut,
+    PasskeyAuthenticateCompleteIn,
+    PasskeyOut,
+    PasskeyRegisterCompleteIn,
+    PasskeyVerifiedOut,
+    ProfileIn,
+    SettingsIn,
+    SettingsOut,
+    SetupPasswordIn,
+    TotpCodeIn,
+    TotpSetupOut,
+    UserEnvelopeOut,
+    UserOut,
+)
+from project.core.auth import admin_auth, public_auth
+from project.core.concurrency import if_match_header, set_etag
+from project.core.errors import Unauthorized
 from project.core.routers import make_router
+from project.core.schemas import MessageOut
+from project.core.tenancy import Ctx
 
 router = make_router(tags=["accounts"])
+
+
+def _ctx(request: HttpRequest) -> Ctx:
+    ctx = request.auth
+    if not isinstance(ctx, Ctx):
+        raise Unauthorized()
+    return ctx
+
+
+# ------------------------------------------------------------------------------------------- session
+
+
+@router.get("/auth/user", response=UserEnvelopeOut, auth=public_auth)
+def current_user(request: HttpRequest):
+    """The signed-in user ``{"user": {...}}``; 401 ``{"message": "Unauthorized"}`` when signed out
+    (the answer still sets the ``csrftoken`` cookie). platform.md §7."""
+    return {"user": _ctx(request).user}
+
+
+@router.post("/auth/login", response=LoginOut, auth=public_auth)
+def login(request: HttpRequest, payload: LoginIn):
+    """``{email, password, totpCode?, rememberMe}`` to ``{user, requiresTotp, requiresSetup, userId}``.
+
+    401 'Invalid email or password' (unknown, inactive, wrong), 401 'Invalid authenticator code',
+    429 when locked out, 400 validation (§5 sign-in messages).
+    """
+    result = services.sign_in_with_password(
+        request=request, email=payload.email, password=payload.password,
+        totp_code=payload.totp_code, remember_me=payload.remember_me,
+    )
+    return result
+
+
+@router.post("/auth/first-time-login", response=FirstTimeLoginOut, auth=public_auth)
+def first_time_login(request: HttpRequest, payload: FirstTimeLoginIn):
+    """``{email}`` to ``{requiresSetup, userId, hasPassword, message}``; 404 'User not found. ...'."""
+    return services.first_time_lookup(request=request, email=payload.email)
+
+
+@router.get("/auth/totp-setup/{uuid:user_id}", response=TotpSetupOut, auth=public_auth)
+def totp_setup(request: HttpRequest, user_id: UUID):
+    """``{qrCodeUri (PNG data URI, 256 px), manualEntryKey}`` for the signed-in user themself or a user
+    in setup state; 404 'User not found' otherwise; 409 when the signed-in user's TOTP is already on."""
+    return services.totp_setup(request=request, user_id=user_id)
+
+
+@router.post("/auth/setup-password", response=UserEnvelopeOut, auth=public_auth)
+def setup_password(request: HttpRequest, payload: SetupPasswordIn):
+    """``{userId, password, confirmPassword, totpCode}``: first password, TOTP on, signed in.
+    Answers ``{"user": {...}}``."""
+    user = services.setup_password(
+        request=request, user_id=payload.user_id, password=payload.password,
+        confirm_password=payload.confirm_password, totp_code=payload.totp_code,
+    )
+    return {"user": user}
+
+
+@router.api_operation(["POST", "PUT"], "/auth/change-password", response=MessageOut)
+def change_password(request: HttpRequest, payload: ChangePasswordIn):
+    """``{currentPassword, newPassword, confirmPassword?}``; the user's other sessions end."""
+    services.change_password(
+        request=request, ctx=_ctx(request), current_password=payload.current_password,
+        new_password=payload.new_password, confirm_password=payload.confirm_password,
+    )
+    return {"message": "Your password has been updated successfully."}
+
+
+@router.post("/auth/enable-totp", response=MessageUserOut)
+def enable_totp(request: HttpRequest, payload: TotpCodeIn):
+    """``{totpCode}`` of the secret from totp-setup: TOTP on. 401 'Invalid authenticator code'."""
+    user = services.enable_totp(request=request, ctx=_ctx(request), totp_code=payload.totp_code)
+    return {"message": "Two-factor authentication is now active.", "user": user}
+
+
+@router.post("/auth/reset-totp", response=MessageUserOut)
+def reset_totp(request: HttpRequest):
+    """TOTP off and its secret dropped; the user then loads a new QR code with totp-setup."""
+    user = services.reset_totp(ctx=_ctx(request))
+    return {"message": "Please scan the new QR code to re-enable TOTP.", "user": user}
+
+
+@router.post("/auth/logout", response=MessageOut, auth=public_auth)
+def logout(request: HttpRequest):
+    """End the session (and the user's sockets). Answers 200 even when already signed out."""
+    services.sign_out(request)
+    return {"message": "You have been logged out successfully."}
+
+
+@router.get("/logout", auth=None, include_in_schema=False)
+def logout_redirect(request: HttpRequest):
+    """The sidebar's sign-out link: end the session, then 302 to /auth."""
+    services.sign_out(request)
+    return HttpResponseRedirect("/auth")
+
+
+# ------------------------------------------------------------------------------------------- passkeys
+
+
+@router.post("/auth/passkeys/authenticate/begin", auth=public_auth)
+def passkey_authenticate_begin(request: HttpRequest):
+    """PublicKeyCredentialRequestOptions JSON (discoverable credentials: no allowCredentials)."""
+    return services.passkey_authenticate_begin(request=request)
+
+
+@router.post("/auth/passkeys/authenticate/complete", response=PasskeyVerifiedOut, auth=public_auth)
+def passkey_authenticate_complete(request: HttpRequest, payload: PasskeyAuthenticateCompleteIn):
+    """``{response: <assertion>}`` to ``{verified: true, user}``; 401 'Passkey authentication failed'."""
+    user = services.passkey_authenticate_complete(request=request, credential=payload.response)
+    return {"verified": True, "user": user}
+
+
+@router.get("/auth/passkeys", response=list[PasskeyOut])
+def passkey_list(request: HttpRequest):
+    """The signed-in user's passkeys, newest first: ``[{id, deviceName, createdAt, lastUsed}]``."""
+    return list(selectors.user_passkeys(_ctx(request).user))
+
+
+@router.post("/auth/passkeys/register/begin")
+def passkey_register_begin(request: HttpRequest):
+    """PublicKeyCredentialCreationOptions JSON for the signed-in user."""
+    return services.passkey_register_begin(request=request, ctx=_ctx(request))
+
+
+@router.post("/auth/passkeys/register/complete", response={201: PasskeyOut})
+def passkey_register_complete(request: HttpRequest, payload: PasskeyRegisterCompleteIn):
+    """``{response: <attestation>, deviceName?}`` to the new passkey (201); 400 'Passkey registration failed'."""
+    passkey = services.passkey_register_complete(
+        request=request, ctx=_ctx(request), credential=payload.response, device_name=payload.device_name
+    )
+    return 201, passkey
+
+
+@router.delete("/auth/passkeys/{uuid:passkey_id}", response=MessageOut)
+def passkey_delete(request: HttpRequest, passkey_id: UUID):
+    """Delete one of the signed-in user's passkeys; 404 'Passkey not found'."""
+    services.passkey_delete(ctx=_ctx(request), passkey_id=passkey_id)
+    return {"message": "Passkey deleted"}
+
+
+# ------------------------------------------------------------------------------------------- profile
+
+
+@router.put("/auth/profile", response=UserOut)
+def profile_update(request: HttpRequest, payload: ProfileIn):
+    """``{firstName, lastName}`` (anything else is ignored) to the updated user. 412 on a stale If-Match."""
+    return services.profile_update(
+        ctx=_ctx(request), first_name=payload.first_name, last_name=payload.last_name,
+        if_match=if_match_header(request),
+    )
+
+
+@router.get("/auth/settings", response=SettingsOut)
+def settings_get(request: HttpRequest):
+    """``{theme, preferences: {dateFormat, timeFormat, timezone, language, compactView}, updatedAt}``;
+    404 'Settings not found' until first saved (the SPA then applies the defaults of §9)."""
+    return selectors.settings_of(_ctx(request).user)
+
+
+@router.put("/auth/settings", response=SettingsOut)
+def settings_put(request: HttpRequest, payload: SettingsIn):
+    """``{theme?, preferences?}`` merged over the saved settings; 400 for a value outside the choices."""
+    preferences = payload.preferences.model_dump(by_alias=True) if payload.preferences else None
+    return services.settings_update(
+        ctx=_ctx(request), theme=payload.theme, preferences=preferences, if_match=if_match_header(request)
+    )
+
+
+@router.post("/auth/export-data")
+def export_data(request: HttpRequest):
+    """A JSON file download ``blockplan-export-YYYY-MM-DD.json`` of the user's account, settings,
+    passkeys (no secrets) and the organization's records."""
+    data = selectors.export_data(_ctx(request))
+    response = HttpResponse(
+        json.dumps(data, cls=DjangoJSONEncoder, indent=2), content_type="application/json; charset=utf-8"
+    )
+    name = f"blockplan-export-{timezone.localdate().isoformat()}.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+# ------------------------------------------------------------------------------------------- organization
+
+
+@router.get("/organization", response=OrganizationOut)
+def organization_get(request: HttpRequest, response: HttpResponse):
+    """The signed-in user's organization, with an ETag."""
+    org = _ctx(request).org
+    set_etag(response, org)
+    return org
+
+
+@router.put("/organization", response=OrganizationOut, auth=admin_auth)
+def organization_put(request: HttpRequest, payload: OrganizationIn, response: HttpResponse):
+    """Admin only. ``{name, domain, address?, phone?, website?}``; 409 for a domain in use; 412 stale."""
+    org = services.organization_update(
+        ctx=_ctx(request), data=payload.model_dump(), if_match=if_match_header(request)
+    )
+    set_etag(response, org)
+    return org
+
+
+@router.get("/admin/users", response=list[UserOut], auth=admin_auth)
+def admin_user_list(request: HttpRequest):
+    """Admin only. The organization's users (active and inactive), by name."""
+    return list(selectors.org_users(_ctx(request).org))
+
+
+@router.post("/admin/users", response={201: UserOut}, auth=admin_auth)
+def admin_user_add(request: HttpRequest, payload: AddUserIn):
+    """Admin only. ``{firstName, lastName, email, role}`` to the new user (201); 409 for an email in use."""
+    user = services.user_add(
+        ctx=_ctx(request), first_name=payload.first_name, last_name=payload.last_name,
+        email=payload.email, role=payload.role,
+    )
+    return 201, user
+
+
+@router.delete("/admin/users/{uuid:user_id}", response=UserOut, auth=admin_auth)
+def admin_user_deactivate(request: HttpRequest, user_id: UUID):
+    """Admin only. Deactivate a user of the organization (answers it, ``isActive`` false); 400 for
+    oneself; 404 'User not found' for another organization's id."""
+    return services.user_deactivate(ctx=_ctx(request), user_id=user_id)

@@ -1,12 +1,74 @@
-from django.http import JsonResponse
+"""Brute-force protection with django-axes (issue 3).
+
+Password sign-in goes through ``django.contrib.auth.authenticate(request=...)`` so that axes records every
+failure (``axes.backends.AxesStandaloneBackend`` refuses a locked account or address). The other secrets
+a visitor can guess (an authenticator code, an email address on the first-time page) record their
+failures through axes' own API, :meth:`AxesProxyHandler.user_login_failed`, under the same username key
+(``AXES_USERNAME_FORM_FIELD = "email"``), so every failure counts towards one lockout per account and per
+address (``AXES_LOCKOUT_PARAMETERS``) for ``AXES_COOLOFF_TIME``.
+
+A lockout answers 429 ``{"message": "Too many failed attempts. Please wait 15 minutes and try again.",
+"type": "locked_out"}``, from :class:`LockedOut` in a view or from axes' middleware through
+:func:`lockout_response`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from axes.handlers.proxy import AxesProxyHandler
+from axes.helpers import get_cool_off
+from django.http import HttpRequest, JsonResponse
+
+from project.core.errors import DomainError
 
 
-def lockout_response(request, credentials=None, *args, **kwargs):
-    """django-axes lockout answer in the API error shape."""
-    return JsonResponse(
-        {
-            "message": "Too many failed attempts. Please wait 15 minutes and try again.",
-            "type": "locked_out",
-        },
-        status=429,
-    )
+def lockout_message() -> str:
+    """'Too many failed attempts. Please wait N minutes and try again.' with N from AXES_COOLOFF_TIME."""
+    cool_off = get_cool_off()
+    if cool_off is None:
+        return "Too many failed attempts. Please contact your administrator."
+    minutes = max(1, math.ceil(cool_off.total_seconds() / 60))
+    unit = "minute" if minutes == 1 else "minutes"
+    return f"Too many failed attempts. Please wait {minutes} {unit} and try again."
+
+
+class LockedOut(DomainError):
+    """429 ``locked_out``: too many failures for this account or from this address."""
+
+    status = 429
+    type = "locked_out"
+
+    def __init__(self, message: str | None = None):
+        super().__init__(message or lockout_message())
+
+
+def lockout_response(request, *args, **kwargs):
+    """django-axes lockout answer (``AXES_LOCKOUT_CALLABLE``) in the API error shape."""
+    return JsonResponse(LockedOut().body(), status=LockedOut.status)
+
+
+def credentials_for(email: str) -> dict:
+    return {"email": (email or "").strip().lower()}
+
+
+def ensure_allowed(request: HttpRequest, email: str) -> None:
+    """Raise :class:`LockedOut` when axes refuses this account or this address right now."""
+    if not AxesProxyHandler.is_allowed(request, credentials_for(email)):
+        raise LockedOut()
+
+
+def record_failure(request: HttpRequest, email: str) -> None:
+    """Record one failed attempt for ``email`` and the request's address with axes.
+
+    Raises :class:`LockedOut` when this failure reaches the limit (axes flags ``request.axes_locked_out``).
+    """
+    AxesProxyHandler.user_login_failed(sender=__name__, credentials=credentials_for(email), request=request)
+    if getattr(request, "axes_locked_out", False):
+        raise LockedOut()
+
+
+def raise_if_locked_out(request: HttpRequest) -> None:
+    """After ``authenticate(request=...)`` returned None: 429 if axes refused or has just locked the client."""
+    if getattr(request, "axes_locked_out", False):
+        raise LockedOut()

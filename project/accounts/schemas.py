@@ -1,0 +1,299 @@
+"""Request and answer schemas of the accounts API (platform.md §3, §5, §7; decisions.md §1).
+
+Simple field rules live here as validators with the spec's messages. Rules that need every problem at
+once (the password rules of §5 through Django's password validators, "Passwords don't match") are checked
+in ``services`` so that one answer lists them all.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Annotated, Any
+from uuid import UUID
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import validate_email
+from pydantic import AfterValidator, BeforeValidator, Field
+
+from project.accounts import totp
+from project.core.schemas import BlankToNone, CamelSchema, max_length, required
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+
+def _as_text(value: Any) -> Any:
+    return "" if value is None else value
+
+
+Text = BeforeValidator(_as_text)  # null or absent reads as "" so that the "required" messages apply
+
+
+def email_format(message: str) -> AfterValidator:
+    def check(value: str) -> str:
+        value = (value or "").strip().lower()
+        try:
+            validate_email(value)
+        except DjangoValidationError:
+            raise ValueError(message) from None
+        if len(value) > 255:
+            raise ValueError(message)
+        return value
+
+    return AfterValidator(check)
+
+
+def _totp_code(value: str | None) -> str | None:
+    if value is not None and not totp.is_code_format(value):
+        raise ValueError("TOTP code must be 6 digits")
+    return value
+
+
+TotpCode = AfterValidator(_totp_code)
+
+
+def one_of(choices: tuple[str, ...], message: str) -> AfterValidator:
+    def check(value: Any) -> Any:
+        if value is not None and value not in choices:
+            raise ValueError(message)
+        return value
+
+    return AfterValidator(check)
+
+
+def _strip(value: Any) -> Any:
+    return value.strip() if isinstance(value, str) else value
+
+
+Strip = AfterValidator(_strip)
+
+# ---------------------------------------------------------------------------------------------- inputs
+
+
+class LoginIn(CamelSchema):
+    """POST /api/auth/login (platform.md §5 "Sign-in")."""
+
+    email: Annotated[str, Text, email_format("Invalid email address")] = Field(default="", validate_default=True)
+    password: Annotated[str, Text, required("Password is required")] = Field(default="", validate_default=True)
+    totp_code: Annotated[str | None, BlankToNone, TotpCode] = None
+    remember_me: bool = False
+
+
+class FirstTimeLoginIn(CamelSchema):
+    """POST /api/auth/first-time-login."""
+
+    email: Annotated[str, Text, required("Email is required"), email_format("Invalid email address")] = Field(
+        default="", validate_default=True
+    )
+
+
+class SetupPasswordIn(CamelSchema):
+    """POST /api/auth/setup-password. Password rules and the match are checked by the service."""
+
+    user_id: UUID
+    password: Annotated[str, Text] = ""
+    confirm_password: Annotated[str, Text] = ""
+    totp_code: Annotated[str, Text] = ""
+
+
+class ChangePasswordIn(CamelSchema):
+    """POST or PUT /api/auth/change-password. ``confirmPassword`` is optional (the profile dialog checks it)."""
+
+    current_password: Annotated[str, Text] = ""
+    new_password: Annotated[str, Text] = ""
+    confirm_password: str | None = None
+
+
+class TotpCodeIn(CamelSchema):
+    """POST /api/auth/enable-totp."""
+
+    totp_code: Annotated[str | None, BlankToNone, required("TOTP code must be 6 digits"), TotpCode] = Field(
+        default=None, validate_default=True
+    )
+
+
+class ProfileIn(CamelSchema):
+    """PUT /api/auth/profile: only the names change (platform.md §5)."""
+
+    first_name: Annotated[str, Text, Strip, max_length(100, "First name must be at most 100 characters")] = ""
+    last_name: Annotated[str, Text, Strip, max_length(100, "Last name must be at most 100 characters")] = ""
+
+
+THEMES = ("light", "dark", "system")
+DATE_FORMATS = ("DD/MM/YYYY", "MM/DD/YYYY", "YYYY-MM-DD")
+TIME_FORMATS = ("12h", "24h")
+TIMEZONES = ("Australia/Melbourne", "Australia/Sydney", "Australia/Perth", "Australia/Adelaide")
+LANGUAGE_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+
+DEFAULT_PREFERENCES = {
+    "dateFormat": "DD/MM/YYYY",
+    "timeFormat": "24h",
+    "timezone": "Australia/Melbourne",
+    "language": "en",
+    "compactView": False,
+}
+DEFAULT_THEME = "system"
+
+
+def _language(value: str | None) -> str | None:
+    if value is not None and (len(value) > 35 or not LANGUAGE_RE.match(value)):
+        raise ValueError("Language must be a language code such as en")
+    return value
+
+
+class PreferencesIn(CamelSchema):
+    """User preferences (platform.md §3 "User settings"); absent fields keep their saved or default value."""
+
+    date_format: Annotated[
+        str | None, one_of(DATE_FORMATS, "Date format must be DD/MM/YYYY, MM/DD/YYYY or YYYY-MM-DD")
+    ] = None
+    time_format: Annotated[str | None, one_of(TIME_FORMATS, "Time format must be 12h or 24h")] = None
+    timezone: Annotated[str | None, one_of(TIMEZONES, "Timezone must be one of " + ", ".join(TIMEZONES))] = None
+    language: Annotated[str | None, AfterValidator(_language)] = None
+    compact_view: bool | None = None
+
+
+class SettingsIn(CamelSchema):
+    """PUT /api/auth/settings."""
+
+    theme: Annotated[str | None, one_of(THEMES, "Theme must be light, dark or system")] = None
+    preferences: PreferencesIn | None = None
+
+
+class OrganizationIn(CamelSchema):
+    """PUT /api/organization (platform.md §5 "Organization form")."""
+
+    name: Annotated[
+        str, Text, Strip, required("Organization name is required"),
+        max_length(255, "Organization name must be at most 255 characters"),
+    ] = Field(default="", validate_default=True)
+    domain: Annotated[
+        str, Text, Strip, required("Domain is required"), max_length(255, "Domain must be at most 255 characters")
+    ] = Field(default="", validate_default=True)
+    address: Annotated[str, Text, Strip] = ""
+    phone: Annotated[str, Text, Strip, max_length(50, "Phone must be at most 50 characters")] = ""
+    website: Annotated[str, Text, Strip, max_length(255, "Website must be at most 255 characters")] = ""
+
+
+class AddUserIn(CamelSchema):
+    """POST /api/admin/users (platform.md §5 "Add user")."""
+
+    first_name: Annotated[
+        str, Text, Strip, required("First name is required"), max_length(100, "First name must be at most 100 characters")
+    ] = Field(default="", validate_default=True)
+    last_name: Annotated[
+        str, Text, Strip, required("Last name is required"), max_length(100, "Last name must be at most 100 characters")
+    ] = Field(default="", validate_default=True)
+    email: Annotated[str, Text, email_format("Please enter a valid email address")] = Field(
+        default="", validate_default=True
+    )
+    role: Annotated[str, Text, one_of(("admin", "user"), "Role must be admin or user")] = "user"
+
+
+class PasskeyRegisterCompleteIn(CamelSchema):
+    """POST /api/auth/passkeys/register/complete: the browser's registration result and a device name."""
+
+    response: dict[str, Any]
+    device_name: Annotated[
+        str | None, BlankToNone, Strip, max_length(100, "Device name must be at most 100 characters")
+    ] = None
+
+
+class PasskeyAuthenticateCompleteIn(CamelSchema):
+    """POST /api/auth/passkeys/authenticate/complete: the browser's assertion."""
+
+    response: dict[str, Any]
+
+
+# ---------------------------------------------------------------------------------------------- answers
+
+
+class UserOut(CamelSchema):
+    """A user as every call answers it; never the password hash nor the TOTP secret."""
+
+    id: UUID
+    email: str
+    first_name: str
+    last_name: str
+    organization_id: UUID | None
+    organization_name: str | None = None
+    role: str
+    is_active: bool
+    must_change_password: bool
+    is_totp_enabled: bool
+    last_login: datetime | None
+    settings: dict | None = None
+    created_at: datetime
+    updated_at: datetime
+
+    @staticmethod
+    def resolve_organization_name(obj) -> str | None:
+        org = getattr(obj, "organization", None)
+        return org.name if org is not None else None
+
+
+class UserEnvelopeOut(CamelSchema):
+    user: UserOut
+
+
+class LoginOut(CamelSchema):
+    user: UserOut | None = None
+    requires_totp: bool = False
+    requires_setup: bool = False
+    user_id: str | None = None
+
+
+class FirstTimeLoginOut(CamelSchema):
+    requires_setup: bool
+    user_id: str | None = None
+    has_password: bool
+    message: str
+
+
+class TotpSetupOut(CamelSchema):
+    qr_code_uri: str
+    manual_entry_key: str
+
+
+class MessageUserOut(CamelSchema):
+    message: str
+    user: UserOut
+
+
+class PasskeyOut(CamelSchema):
+    id: UUID
+    device_name: str
+    created_at: datetime
+    last_used: datetime | None = None
+
+
+class PasskeyVerifiedOut(CamelSchema):
+    verified: bool
+    user: UserOut
+
+
+class PreferencesOut(CamelSchema):
+    date_format: str
+    time_format: str
+    timezone: str
+    language: str
+    compact_view: bool
+
+
+class SettingsOut(CamelSchema):
+    theme: str
+    preferences: PreferencesOut
+    updated_at: datetime
+
+
+class OrganizationOut(CamelSchema):
+    id: UUID
+    name: str
+    domain: str
+    is_active: bool
+    address: str
+    phone: str
+    website: str
+    timezone: str
+    created_at: datetime
+    updated_at: datetime
