@@ -391,7 +391,9 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
         model.AddHint(var, 1 if hint.get(sid) == t else 0)
 
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.5, min(float(time_limit), MAX_TIME_LIMIT))
+    # The limit covers building the model too: the solver gets what is left of it.
+    remaining = min(float(time_limit), MAX_TIME_LIMIT) - (clock.perf_counter() - started)
+    solver.parameters.max_time_in_seconds = max(0.5, remaining)
     solver.parameters.num_search_workers = 2
     status = solver.Solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
