@@ -1,3 +1,146 @@
+"""Reports, teacher allocation grid and dashboard endpoints (delivery.md §7 Reports and Teachers,
+platform.md §7 dashboard calls). Thin: parse the query, call one selector, answer.
+
+Definitions (see :mod:`project.reporting.selectors` and :mod:`project.reporting.dashboard`): hours are
+sums of ``actualHours`` of non-cancelled sessions (decisions.md §2); semester 1 = January-June; the
+term of a date per ``TermCalendar`` (the organization's term breaks, quarters otherwise); weeks
+Monday-Sunday; evening = starts at or after 17:00 or ends after 17:00; "today" in the user's timezone.
+
+Errors: 400 ``validation_error`` for a bad ``year`` (outside 2000-2100), ``term``, ``start``/``end``
+or ``format``; 401 when signed out; 403 for the allocation grid to a non-admin; 404 "Teacher not
+found" for another organization's teacher.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.http import HttpRequest, HttpResponse
+
+from project.core.auth import admin_auth
+from project.core.errors import ValidationFailed
 from project.core.routers import make_router
+from project.reporting import dashboard, exports, selectors
+from project.reporting.params import parse_iso_date, parse_term, parse_year, today_for
+from project.reporting.schemas import (
+    AllocationGridOut,
+    BlockGroupWithoutTimetableOut,
+    DashboardStatsOut,
+    DeliverySummaryRowOut,
+    LoadPlanningOut,
+    SchedulingSummaryOut,
+    TeacherAllocationsOut,
+    TeacherWorkloadEntryOut,
+    UpcomingSessionOut,
+    WorkloadSummaryOut,
+)
 
 router = make_router(tags=["reporting"])
+
+
+# ---------------------------------------------------------------- reports
+
+
+@router.get("/reports/block-groups-without-timetables", response=list[BlockGroupWithoutTimetableOut])
+def block_groups_without_timetables(request: HttpRequest):
+    """Block groups with no timetable session, by code (delivery.md §3). Always an array."""
+    return selectors.block_groups_without_timetables(org=request.auth.org)
+
+
+@router.get("/reports/scheduling-summary", response=SchedulingSummaryOut)
+def scheduling_summary(request: HttpRequest, year: str | None = None):
+    """Scheduling summary of ``year`` (default: the current year in the user's timezone)."""
+    ctx = request.auth
+    y = parse_year(year, ctx.user)
+    return selectors.scheduling_summary(org=ctx.org, year=y, today=today_for(ctx.user))
+
+
+@router.get("/reports/load-planning", response=LoadPlanningOut)
+def load_planning(request: HttpRequest, year: str | None = None):
+    """Load planning of ``year`` (default: current year): termData by term, course, block group."""
+    ctx = request.auth
+    return selectors.load_planning(org=ctx.org, year=parse_year(year, ctx.user))
+
+
+@router.get("/reports/load-planning/export")
+def load_planning_export(request: HttpRequest, format: str | None = None, year: str | None = None):
+    """The load planning report as ``load-planning-report.csv`` or ``.xlsx`` (an attachment).
+
+    ``format`` must be ``csv`` or ``xlsx`` (400 otherwise).
+    """
+    ctx = request.auth
+    fmt = (format or "").strip().lower()
+    if fmt not in exports.FORMATS:
+        raise ValidationFailed.field("format", "Format must be csv or xlsx")
+    report = selectors.load_planning(org=ctx.org, year=parse_year(year, ctx.user))
+    return exports.load_planning_file(report, fmt)
+
+
+# ---------------------------------------------------------------- teachers
+
+
+@router.get("/teachers/workload-summary", response=WorkloadSummaryOut)
+def teacher_workload_summary(request: HttpRequest, year: str | None = None):
+    """Teacher workload summary of ``year`` with the semester split (delivery.md §3)."""
+    ctx = request.auth
+    return selectors.teacher_workload_summary(org=ctx.org, year=parse_year(year, ctx.user))
+
+
+@router.get("/teachers/allocation-gantt", response=AllocationGridOut, auth=admin_auth)
+def allocation_gantt(request: HttpRequest, year: str | None = None, term: str | None = None):
+    """Teacher allocation grid of ``year``, or of ``term`` 1-4 in it (admin only; 403 otherwise).
+
+    Answered as pre-serialised JSON in the shape of :class:`AllocationGridOut`: a year of a large
+    organization holds tens of thousands of sessions, too many to validate one by one in time.
+    """
+    ctx = request.auth
+    y = parse_year(year, ctx.user)
+    t = parse_term(term)
+    return HttpResponse(selectors.allocation_grid_json(org=ctx.org, year=y, term=t), content_type="application/json")
+
+
+@router.get("/teachers/{uuid:teacher_id}/delivery-summary", response=list[DeliverySummaryRowOut])
+def teacher_delivery_summary(request: HttpRequest, teacher_id: UUID, year: str | None = None):
+    """Per unit and block group delivery of one teacher in ``year``; 404 "Teacher not found"."""
+    ctx = request.auth
+    return selectors.teacher_delivery_summary(org=ctx.org, teacher_id=teacher_id, year=parse_year(year, ctx.user))
+
+
+# ---------------------------------------------------------------- dashboard
+
+
+@router.get("/dashboard/stats", response=DashboardStatsOut)
+def dashboard_stats(request: HttpRequest):
+    """Stat cards of the dashboard; this week in the user's timezone (platform.md §3)."""
+    ctx = request.auth
+    return dashboard.dashboard_stats(org=ctx.org, today=today_for(ctx.user))
+
+
+@router.get("/dashboard/teacher-allocations", response=TeacherAllocationsOut)
+def dashboard_teacher_allocations(request: HttpRequest, start: str | None = None, end: str | None = None):
+    """Allocated sessions and unallocated active teachers for ``start``..``end`` (YYYY-MM-DD, inclusive).
+
+    400 when either is missing or malformed, when end is before start, or for more than 366 days.
+    """
+    ctx = request.auth
+    first = parse_iso_date(start, "start", "Start date")
+    last = parse_iso_date(end, "end", "End date")
+    if last < first:
+        raise ValidationFailed.field("end", "End date must be on or after start date")
+    if (last - first).days >= dashboard.MAX_RANGE_DAYS:
+        raise ValidationFailed.field("end", f"The date range cannot exceed {dashboard.MAX_RANGE_DAYS} days")
+    return dashboard.teacher_allocations(org=ctx.org, start=first, end=last)
+
+
+@router.get("/dashboard/teacher-workload", response=list[TeacherWorkloadEntryOut])
+def dashboard_teacher_workload(request: HttpRequest):
+    """This week's hours of every active teacher (platform.md §3 "Teacher workload entry")."""
+    ctx = request.auth
+    return dashboard.teacher_workload(org=ctx.org, today=today_for(ctx.user))
+
+
+@router.get("/dashboard/upcoming-sessions", response=list[UpcomingSessionOut])
+def dashboard_upcoming_sessions(request: HttpRequest):
+    """Sessions of the next 7 days (today and the 6 after, user's timezone); dayOfWeek 0 = Sunday."""
+    ctx = request.auth
+    return dashboard.upcoming_sessions(org=ctx.org, today=today_for(ctx.user))

@@ -1,0 +1,181 @@
+"""Reads behind the Dashboard (platform.md §2 Dashboard, §3 dashboard entities, §7 dashboard calls, §9).
+
+Definitions:
+
+- **Hours** are sums of session ``actualHours`` of sessions that are not cancelled (decisions.md §2).
+- **Today / this week** use the user's timezone, ``user.settings.preferences.timezone`` or
+  Australia/Melbourne (decisions.md §5); weeks run Monday to Sunday.
+- **Upcoming**: the next 7 days = today and the 6 days after it, in the user's timezone.
+- Plan **efficiency** = sum of the plan units' actual hours (face to face + facilitated e-learning +
+  work-integrated learning + in-class assessment) / sum of their units' nominal hours x 100
+  (decisions.md §2, delivery.md §9).
+
+Every figure is a database aggregate; each function runs a fixed number of queries.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from django.db.models import Exists, F, OuterRef, Q, Sum
+
+from project.catalogue.models import Course
+from project.planning.models import ACTUAL_HOUR_FIELDS, BlockGroup, StudyPlan
+from project.reporting.selectors import delivered, hours, initials, teacher_name
+from project.staff.models import Teacher
+from project.timetabling.calendar import week_start
+from project.timetabling.models import TimetableSession
+
+DEFAULT_EFFICIENCY = 87  # platform.md §2 / §9: shown when there is no figure
+MAX_RANGE_DAYS = 366
+
+
+def _hhmm(value) -> str:
+    return value.strftime("%H:%M")
+
+
+def dashboard_stats(*, org, today: date) -> dict:
+    """``GET /api/dashboard/stats`` (platform.md §3 "Dashboard stats").
+
+    activeCourses (courses with isActive), activeTeachers (teachers with isActive), blockGroups (block
+    groups with status active), weeklyHours (hours of non-cancelled sessions dated in the Monday-Sunday
+    week holding ``today``), efficiency (the mean efficiency of active study plans that have units with
+    nominal hours, one decimal; 87 when there is none). Five queries.
+    """
+    monday = week_start(today)
+    actual_sum = sum((F(f"plan_units__{f}") for f in ACTUAL_HOUR_FIELDS[1:]), F(f"plan_units__{ACTUAL_HOUR_FIELDS[0]}"))
+    plans = (
+        StudyPlan.objects.for_org(org)
+        .filter(is_active=True)
+        .annotate(actual=Sum(actual_sum), nominal=Sum("plan_units__unit__nominal_hours"))
+        .filter(nominal__gt=0)
+        .values_list("actual", "nominal")
+    )
+    rates = [float(actual or 0) / float(nominal) * 100 for actual, nominal in plans]
+    weekly = delivered(org).filter(actual_date__range=(monday, monday + timedelta(days=6))).aggregate(
+        h=Sum("actual_hours")
+    )["h"]
+    return {
+        "activeCourses": Course.objects.for_org(org).filter(is_active=True).count(),
+        "activeTeachers": Teacher.objects.for_org(org).filter(is_active=True).count(),
+        "blockGroups": BlockGroup.objects.for_org(org).filter(status=BlockGroup.Status.ACTIVE).count(),
+        "weeklyHours": hours(weekly),
+        "efficiency": round(sum(rates) / len(rates), 1) if rates else DEFAULT_EFFICIENCY,
+    }
+
+
+def teacher_allocations(*, org, start: date, end: date) -> dict:
+    """``GET /api/dashboard/teacher-allocations`` (platform.md §3 "Teacher allocation response").
+
+    allocations: sessions dated ``start``..``end`` (inclusive) that have a teacher, any status, by date
+    and start time: id, date, time ('HH:MM - HH:MM'), teacherName, unitCode, unitName, blockGroupCode,
+    room, status. unallocatedTeachers: active teachers, by name, with no non-cancelled session in the
+    range: id, name, initials, maxWeeklyHours. Two queries.
+    """
+    rows = (
+        TimetableSession.objects.for_org(org)
+        .filter(actual_date__range=(start, end), teacher__isnull=False)
+        .order_by("actual_date", "start_time", "id")
+        .values_list(
+            "id", "actual_date", "start_time", "end_time", "teacher__first_name", "teacher__last_name",
+            "unit__code", "unit__name", "block_group__code", "room", "status",
+        )
+    )
+    busy = delivered(org).filter(teacher=OuterRef("pk"), actual_date__range=(start, end))
+    free = (
+        Teacher.objects.for_org(org)
+        .filter(is_active=True)
+        .filter(~Exists(busy))
+        .order_by("first_name", "last_name", "id")
+        .values_list("id", "first_name", "last_name", "max_weekly_hours")
+    )
+    return {
+        "allocations": [
+            {
+                "id": sid,
+                "date": day,
+                "time": f"{_hhmm(st)} - {_hhmm(et)}",
+                "teacherName": teacher_name(first, last),
+                "unitCode": unit_code,
+                "unitName": unit_name,
+                "blockGroupCode": group_code,
+                "room": room,
+                "status": status,
+            }
+            for sid, day, st, et, first, last, unit_code, unit_name, group_code, room, status in rows
+        ],
+        "unallocatedTeachers": [
+            {"id": tid, "name": teacher_name(first, last), "initials": initials(first, last), "maxWeeklyHours": cap}
+            for tid, first, last, cap in free
+        ],
+    }
+
+
+def teacher_workload(*, org, today: date) -> list[dict]:
+    """``GET /api/dashboard/teacher-workload`` (platform.md §3 "Teacher workload entry").
+
+    Every active teacher with this week's hours (Monday-Sunday week holding ``today``): id, name,
+    initials, hours, maxHours (maxWeeklyHours), percentage (hours / maxHours x 100, whole number).
+    Ordered by percentage descending, then name. One query.
+    """
+    monday = week_start(today)
+    in_week = Q(
+        sessions__actual_date__range=(monday, monday + timedelta(days=6)),
+    ) & ~Q(sessions__status=TimetableSession.Status.CANCELLED)
+    rows = (
+        Teacher.objects.for_org(org)
+        .filter(is_active=True)
+        .annotate(week_hours=Sum("sessions__actual_hours", filter=in_week))
+        .order_by("first_name", "last_name", "id")
+        .values_list("id", "first_name", "last_name", "max_weekly_hours", "week_hours")
+    )
+    out = []
+    for tid, first, last, cap, week_hours in rows:
+        h = hours(week_hours)
+        out.append(
+            {
+                "id": tid,
+                "name": teacher_name(first, last),
+                "initials": initials(first, last),
+                "hours": h,
+                "maxHours": cap,
+                "percentage": round(h / cap * 100) if cap else 0,
+            }
+        )
+    out.sort(key=lambda e: -e["percentage"])  # stable: name order kept among equals
+    return out
+
+
+def upcoming_sessions(*, org, today: date) -> list[dict]:
+    """``GET /api/dashboard/upcoming-sessions`` (platform.md §3 "Upcoming session").
+
+    Sessions of any status dated ``today`` to ``today + 6`` days (the next 7 days in the user's
+    timezone), by date and start time: id, dayOfWeek (0 Sunday .. 6 Saturday), actualDate,
+    startTime / endTime ('HH:MM'), unit {code, name}, blockGroup {code, name}, teacher (full name, or
+    null when unassigned), room (null when empty), status. One query.
+    """
+    rows = (
+        TimetableSession.objects.for_org(org)
+        .filter(actual_date__range=(today, today + timedelta(days=6)))
+        .order_by("actual_date", "start_time", "id")
+        .values_list(
+            "id", "actual_date", "start_time", "end_time", "unit__code", "unit__name",
+            "block_group__code", "block_group__name", "teacher__first_name", "teacher__last_name",
+            "room", "status",
+        )
+    )
+    return [
+        {
+            "id": sid,
+            "dayOfWeek": day.isoweekday() % 7,
+            "actualDate": day,
+            "startTime": _hhmm(st),
+            "endTime": _hhmm(et),
+            "unit": {"code": unit_code, "name": unit_name},
+            "blockGroup": {"code": group_code, "name": group_name},
+            "teacher": teacher_name(first, last) if first is not None else None,
+            "room": room or None,
+            "status": status,
+        }
+        for sid, day, st, et, unit_code, unit_name, group_code, group_name, first, last, room, status in rows
+    ]
