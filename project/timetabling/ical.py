@@ -8,7 +8,7 @@ STATUS CANCELLED for cancelled sessions (CONFIRMED otherwise), DTSTAMP/LAST-MODI
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from icalendar import Calendar, Event
@@ -33,7 +33,8 @@ def build_calendar(*, org, sessions, name: str) -> bytes:
     cal.add("method", "PUBLISH")
     cal.add("x-wr-calname", name)
     cal.add("x-wr-timezone", tz.key)
-    cal.add("refresh-interval", "PT1H", parameters={"VALUE": "DURATION"})
+    cal.add("refresh-interval", timedelta(hours=1), parameters={"VALUE": "DURATION"})
+    cal.add("x-published-ttl", "PT1H")
     for s in sessions:
         ev = Event()
         ev.add("uid", f"{s.id}@blockplan")
