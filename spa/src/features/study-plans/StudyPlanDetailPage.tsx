@@ -1,6 +1,72 @@
+import { Badge, Button, Card, SimpleGrid, Stack, Text } from "@mantine/core";
+import { IconEdit, IconList } from "@tabler/icons-react";
+import { useState } from "react";
+import { useParams } from "react-router";
+import { formatDate } from "../../components/Dates";
 import { PageHeader } from "../../components/PageHeader";
+import { ErrorState, FullPageLoader } from "../../components/States";
+import { useStudyPlan } from "./api/studyPlans";
+import { ManageUnitsModal } from "./components/ManageUnitsModal";
+import { StudyPlanFormModal } from "./components/StudyPlanFormModal";
 
-/** Study plan detail (/study-plans/:id): placeholder until the screen lands. */
+/** Study plan detail (/study-plans/:id): delivery.md §2 Study plans. */
 export default function StudyPlanDetailPage() {
-  return <PageHeader title="Study plan detail (/study-plans/:id)" />;
+  const { id = "" } = useParams();
+  const { data: plan, isLoading, isError } = useStudyPlan(id);
+  const [editOpen, setEditOpen] = useState(false);
+  const [manageOpen, setManageOpen] = useState(false);
+  if (isLoading) return <FullPageLoader />;
+  if (isError || !plan) return <ErrorState message="Failed to load study plans. Please try again." />;
+  return (
+    <>
+      <PageHeader
+        title={`Study Plan: ${plan.name}`}
+        subtitle="Delivery sequence and hours"
+        actions={
+          <>
+            <Button variant="light" leftSection={<IconList size={16} />} onClick={() => setManageOpen(true)}>
+              Manage Units
+            </Button>
+            <Button leftSection={<IconEdit size={16} />} onClick={() => setEditOpen(true)}>
+              Edit
+            </Button>
+          </>
+        }
+      />
+      <Card withBorder padding="lg">
+        <Stack>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <Stack gap={0}>
+              <Text size="sm" c="dimmed">
+                Name
+              </Text>
+              <Text>{plan.name}</Text>
+            </Stack>
+            <Stack gap={0} align="flex-start">
+              <Text size="sm" c="dimmed">
+                Status
+              </Text>
+              <Badge color={plan.isActive ? "green" : "gray"} variant="light">
+                {plan.isActive ? "Active" : "Inactive"}
+              </Badge>
+            </Stack>
+            <Stack gap={0}>
+              <Text size="sm" c="dimmed">
+                Created
+              </Text>
+              <Text>{formatDate(plan.createdAt?.slice(0, 10), "N/A")}</Text>
+            </Stack>
+          </SimpleGrid>
+          <Stack gap={0}>
+            <Text size="sm" c="dimmed">
+              Description
+            </Text>
+            <Text>{plan.description || "No description"}</Text>
+          </Stack>
+        </Stack>
+      </Card>
+      <StudyPlanFormModal opened={editOpen} onClose={() => setEditOpen(false)} plan={plan} />
+      <ManageUnitsModal plan={manageOpen ? plan : null} onClose={() => setManageOpen(false)} />
+    </>
+  );
 }

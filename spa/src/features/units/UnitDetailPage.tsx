@@ -1,6 +1,60 @@
+import { Badge, Button, Card, SimpleGrid, Stack, Text } from "@mantine/core";
+import { IconEdit } from "@tabler/icons-react";
+import { useState } from "react";
+import { useParams } from "react-router";
 import { PageHeader } from "../../components/PageHeader";
+import { ErrorState, FullPageLoader } from "../../components/States";
+import { useUnit } from "./api/units";
+import { UnitFormModal } from "./components/UnitFormModal";
 
-/** Unit detail (/units/:id): placeholder until the screen lands. */
+/** Unit detail (/units/:id): delivery.md §2 Units. */
 export default function UnitDetailPage() {
-  return <PageHeader title="Unit detail (/units/:id)" />;
+  const { id = "" } = useParams();
+  const { data: unit, isLoading, isError } = useUnit(id);
+  const [opened, setOpened] = useState(false);
+  if (isLoading) return <FullPageLoader />;
+  if (isError || !unit) return <ErrorState message="Failed to load units. Please try again." />;
+  return (
+    <>
+      <PageHeader
+        title={`Unit: ${unit.name}`}
+        subtitle={unit.code}
+        actions={
+          <Button leftSection={<IconEdit size={16} />} onClick={() => setOpened(true)}>
+            Edit
+          </Button>
+        }
+      />
+      <Card withBorder padding="lg">
+        <Stack>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <Item label="Code" value={unit.code} />
+            <Item label="Nominal Hours" value={String(unit.nominalHours)} />
+            <Stack gap={0}>
+              <Text size="sm" c="dimmed">
+                Type
+              </Text>
+              <Badge color={unit.isCore ? "indigo" : "grape"} variant="light">
+                {unit.isCore ? "Core Unit" : "Elective Unit"}
+              </Badge>
+            </Stack>
+          </SimpleGrid>
+          <Item label="Description" value={unit.description || "No description"} />
+          <Item label="Prerequisites" value={unit.prerequisites || "None"} />
+        </Stack>
+      </Card>
+      <UnitFormModal opened={opened} onClose={() => setOpened(false)} unit={unit} />
+    </>
+  );
+}
+
+function Item({ label, value }: { label: string; value: string }) {
+  return (
+    <Stack gap={0}>
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text style={{ whiteSpace: "pre-wrap" }}>{value}</Text>
+    </Stack>
+  );
 }

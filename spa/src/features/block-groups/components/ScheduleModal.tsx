@@ -1,0 +1,223 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { ActionIcon, Alert, Badge, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Switch, Table, Text, TextInput, Textarea, Title } from "@mantine/core";
+import { modals } from "@mantine/modals";
+import { IconPlus, IconTrash } from "@tabler/icons-react";
+import { useEffect } from "react";
+import { Controller, useFieldArray, useForm, useWatch } from "react-hook-form";
+import { formatDate, hours } from "../../../components/Dates";
+import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
+import { daysText, type BlockGroup } from "../api/blockGroups";
+import {
+  FIRST_TEMPLATE,
+  NEXT_TEMPLATE,
+  scheduleSchema,
+  templateHours,
+  useClearSchedule,
+  useGenerateSchedule,
+  useSchedulingInfo,
+  type ScheduleFormValues,
+  type ScheduleInput,
+} from "../api/scheduling";
+
+export const canSchedule = (status: string) => status === "planned" || status === "active";
+export const cannotScheduleMessage = (status: string) =>
+  `Cannot schedule ${status} block groups. Only Planned and Active block groups can be scheduled.`;
+
+/** Schedule Block Group dialog (delivery.md §2, decisions.md §3). */
+export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; onClose: () => void }) {
+  const id = group?.id ?? "";
+  const info = useSchedulingInfo(id, !!group);
+  const generate = useGenerateSchedule(id);
+  const clear = useClearSchedule(id);
+  const { control, register, handleSubmit, reset, setValue, formState } = useForm<ScheduleFormValues, unknown, ScheduleInput>({
+    resolver: zodResolver(scheduleSchema),
+    defaultValues: { sessionTemplates: [FIRST_TEMPLATE], startDate: "", room: "", notes: "", startNextUnitInNewWeek: false },
+  });
+  const templates = useFieldArray({ control, name: "sessionTemplates" });
+  const watched = useWatch({ control, name: "sessionTemplates" });
+
+  useEffect(() => {
+    if (group) reset({ sessionTemplates: [FIRST_TEMPLATE], startDate: group.startDate ?? "", room: "", notes: "", startNextUnitInNewWeek: false });
+  }, [group, reset]);
+
+  // Hours of each template follow its start and end (rounded to half hours) when end is after start.
+  useEffect(() => {
+    (watched ?? []).forEach((t, i) => {
+      const h = templateHours(t?.startTime ?? "", t?.endTime ?? "");
+      if (h !== null && Number(t?.duration) !== h) setValue(`sessionTemplates.${i}.duration`, h);
+    });
+  }, [watched, setValue]);
+
+  const data = info.data;
+  const plans = data?.studyPlans ?? [];
+  const existing = data?.existingSessionCount ?? group?.timetableCount ?? 0;
+  const allowed = group ? canSchedule(group.status) : false;
+
+  const onSubmit = handleSubmit((values) =>
+    generate.mutate(values, {
+      onSuccess: (result) => {
+        const skipped = result.holidaysSkipped?.length ? ` ${result.holidaysSkipped.length} holiday day(s) skipped.` : "";
+        notifySuccess(
+          `Scheduled ${result.sessionsCreated} sessions (${hours(result.hoursScheduled)} hours) from ${formatDate(result.startDate)} to ${formatDate(result.endDate)}.${skipped}${
+            result.warnings?.length ? ` ${result.warnings.join(" ")}` : ""
+          }`,
+          "Block group scheduled",
+        );
+        onClose();
+      },
+      onError: (error) => {
+        const f = classifyError(error);
+        notifyError("Failed to schedule block group", ("message" in f && f.message) || (f.kind === "validation" ? f.messages.join(" ") : "Please try again."));
+      },
+    }),
+  );
+
+  const confirmClear = () =>
+    modals.openConfirmModal({
+      title: "Clear Schedule",
+      children: <Text size="sm">Remove this block group's {existing} timetable sessions that are not completed?</Text>,
+      labels: { confirm: "Clear Schedule", cancel: "Cancel" },
+      confirmProps: { color: "red" },
+      onConfirm: () =>
+        clear.mutate(undefined, {
+          onSuccess: () => notifySuccess("Schedule cleared successfully"),
+          onError: () => notifyError("Error", "Failed to clear schedule"),
+        }),
+    });
+
+  return (
+    <Modal opened={!!group} onClose={onClose} title={`Schedule Block Group - ${group?.code ?? ""}`} size="xl">
+      {info.isLoading ? (
+        <Group justify="center" p="xl">
+          <Loader aria-label="Loading scheduling information" />
+        </Group>
+      ) : info.isError ? (
+        <Alert color="red">Failed to load scheduling information</Alert>
+      ) : (
+        <form onSubmit={onSubmit} noValidate>
+          <Stack>
+            {!allowed && group ? <Alert color="red">{cannotScheduleMessage(group.status)}</Alert> : null}
+            {!plans.length ? <Alert color="yellow">Please assign a study plan before scheduling.</Alert> : null}
+            {existing > 0 ? (
+              <Alert color="yellow" data-testid="existing-sessions-warning">
+                This block group already has {existing} scheduled sessions. Generating again only adds the hours still missing.
+              </Alert>
+            ) : null}
+            <Paper withBorder p="md">
+              <Title order={3} size="h5" mb="xs">
+                Overview
+              </Title>
+              <SimpleGrid cols={{ base: 2, sm: 3 }}>
+                <Stat label="Study Plan" value={plans.map((p) => p.name).join(", ") || "None"} />
+                <Stat label="Total Facilitated Hours" value={hours(data?.totalFacilitatedHours)} />
+                <Stat label="Estimated Sessions" value={String(data?.estimatedSessions ?? 0)} />
+                <Stat label="Estimated Weeks" value={String(data?.estimatedWeeks ?? 0)} />
+                <Stat label="Sessions Per Day" value={String(group?.sessionsPerDay ?? "")} />
+                <Stat label="Preferred Days" value={daysText(group?.preferredDays) || "Not set"} />
+              </SimpleGrid>
+              {plans.length ? (
+                <Table mt="sm" striped>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Unit</Table.Th>
+                      <Table.Th>Facilitated Hours</Table.Th>
+                      <Table.Th>Timetabled</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {plans.flatMap((p) =>
+                      p.units.map((u) => (
+                        <Table.Tr key={`${p.id}-${u.id}`}>
+                          <Table.Td>
+                            {u.code} - {u.name}
+                          </Table.Td>
+                          <Table.Td>{hours(u.facilitatedHours)}</Table.Td>
+                          <Table.Td>{hours(u.timetabledHours)}</Table.Td>
+                        </Table.Tr>
+                      )),
+                    )}
+                  </Table.Tbody>
+                </Table>
+              ) : null}
+            </Paper>
+            <Title order={3} size="h5">
+              Session Configuration
+            </Title>
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput type="date" label="Start Date" withAsterisk {...register("startDate")} error={formState.errors.startDate?.message} />
+              <TextInput label="Room" placeholder="e.g. B2.14" maxLength={50} {...register("room")} error={formState.errors.room?.message} />
+            </SimpleGrid>
+            {templates.fields.map((t, i) => (
+              <Paper withBorder p="sm" key={t.id} data-testid="session-template">
+                <Group align="flex-end" wrap="nowrap">
+                  <TextInput label={`Template ${i + 1} start`} placeholder="09:00:00" {...register(`sessionTemplates.${i}.startTime`)} error={formState.errors.sessionTemplates?.[i]?.startTime?.message} />
+                  <TextInput label={`Template ${i + 1} end`} placeholder="12:00:00" {...register(`sessionTemplates.${i}.endTime`)} error={formState.errors.sessionTemplates?.[i]?.endTime?.message} />
+                  <TextInput label="Hours" readOnly {...register(`sessionTemplates.${i}.duration`)} error={formState.errors.sessionTemplates?.[i]?.duration?.message} w={90} />
+                  <ActionIcon
+                    variant="light"
+                    color="red"
+                    size="lg"
+                    aria-label={`Remove template ${i + 1}`}
+                    disabled={templates.fields.length <= 1}
+                    onClick={() => templates.remove(i)}
+                  >
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Group>
+              </Paper>
+            ))}
+            {formState.errors.sessionTemplates?.message || formState.errors.sessionTemplates?.root?.message ? (
+              <Text c="red" size="sm">
+                {formState.errors.sessionTemplates?.message ?? formState.errors.sessionTemplates?.root?.message}
+              </Text>
+            ) : null}
+            <Group>
+              <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => templates.append(NEXT_TEMPLATE)}>
+                Add Template
+              </Button>
+            </Group>
+            <Textarea label="Notes" autosize minRows={2} {...register("notes")} />
+            <Controller
+              control={control}
+              name="startNextUnitInNewWeek"
+              render={({ field }) => <Switch label="Start each next unit in a new week" checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />}
+            />
+            {existing > 0 && allowed ? (
+              <Badge color="gray" variant="light">
+                {existing} existing sessions
+              </Badge>
+            ) : null}
+            <Group justify="space-between">
+              <div>
+                {existing > 0 && allowed ? (
+                  <Button color="red" variant="light" onClick={confirmClear} loading={clear.isPending}>
+                    Clear Schedule
+                  </Button>
+                ) : null}
+              </div>
+              <Group>
+                <Button variant="default" onClick={onClose}>
+                  Cancel
+                </Button>
+                <Button type="submit" loading={generate.isPending} disabled={!allowed || !plans.length}>
+                  Generate Schedule
+                </Button>
+              </Group>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={600}>{value}</Text>
+    </Stack>
+  );
+}

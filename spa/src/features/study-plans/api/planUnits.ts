@@ -1,0 +1,117 @@
+/**
+ * Study plan units (delivery.md §7): GET/POST /api/study-plans/{id}/units, PUT /api/study-plan-units/{id},
+ * DELETE /api/study-plans/{id}/units/{studyPlanUnitId}, GET /api/study-plans/{id}/cluster-names; and the
+ * unit choices (GET /api/units).
+ */
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { z } from "zod";
+import { apiJson } from "../../../lib/api";
+import { roots } from "../../../lib/queryKeys";
+
+export const ACTUAL_FIELDS = [
+  ["faceToFaceHours", "Face to Face", "Face to face hours"],
+  ["facilitatedELearningHours", "Facilitated e-Learning", "Facilitated e-learning hours"],
+  ["workIntegratedLearningHours", "Work Integrated Learning", "Work integrated learning hours"],
+  ["inClassAssessmentHours", "In-Class Assessment", "In-class assessment hours"],
+] as const;
+export const BALANCE_FIELDS = [
+  ["structuredLearningHours", "Structured Learning", "Structured learning hours"],
+  ["workIntegratedLearningBalanceHours", "WIL Balance", "Work integrated learning balance hours"],
+  ["cumulativeAssessmentHours", "Cumulative Assessment", "Cumulative assessment hours"],
+] as const;
+export type HourField = (typeof ACTUAL_FIELDS)[number][0] | (typeof BALANCE_FIELDS)[number][0];
+
+export interface UnitOption {
+  id: string;
+  code: string;
+  name: string;
+  nominalHours: number;
+  isCore: boolean;
+}
+
+export interface PlanUnit extends Record<HourField, number> {
+  id: string;
+  studyPlanId: string;
+  unitId: string;
+  sequenceOrder: number;
+  yearLevel: number;
+  totalActualHours: number;
+  selfDirectedHours: number;
+  isCluster: boolean;
+  clusterGroup: string;
+  unit: UnitOption;
+  updatedAt: string;
+}
+
+/** delivery.md §5: each hour a number of at least 0; an empty input becomes 0. */
+const hour = (label: string) =>
+  z.preprocess((v) => (v === "" || v === null || v === undefined ? 0 : Number(v)), z.number({ error: `${label} must be a number` }).min(0, `${label} must be non-negative`));
+
+export const planUnitSchema = z.object({
+  unitId: z.string().min(1, "Please select a unit"),
+  yearLevel: z.coerce.number<unknown>().int().min(1, "Year level must be at least 1").max(4, "Year level cannot exceed 4"),
+  faceToFaceHours: hour("Face to face hours"),
+  facilitatedELearningHours: hour("Facilitated e-learning hours"),
+  workIntegratedLearningHours: hour("Work integrated learning hours"),
+  inClassAssessmentHours: hour("In-class assessment hours"),
+  structuredLearningHours: hour("Structured learning hours"),
+  workIntegratedLearningBalanceHours: hour("Work integrated learning balance hours"),
+  cumulativeAssessmentHours: hour("Cumulative assessment hours"),
+  isCluster: z.boolean(),
+  clusterGroup: z.string().max(50, "Cluster group must be at most 50 characters"),
+  insertPosition: z.string(),
+});
+export type PlanUnitFormValues = z.input<typeof planUnitSchema>;
+export type PlanUnitInput = z.output<typeof planUnitSchema>;
+
+export const sumActual = (u: Partial<Record<HourField, unknown>>) => ACTUAL_FIELDS.reduce((s, [k]) => s + (Number(u[k]) || 0), 0);
+export const sumBalance = (u: Partial<Record<HourField, unknown>>) => BALANCE_FIELDS.reduce((s, [k]) => s + (Number(u[k]) || 0), 0);
+export const TOLERANCE = 0.01;
+
+export const unitOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.units, "options"], queryFn: () => apiJson<UnitOption[]>("/api/units") });
+export const planUnitsQueryOptions = (planId: string) =>
+  queryOptions({ queryKey: [...roots.studyPlans, "units", planId], queryFn: () => apiJson<PlanUnit[]>(`/api/study-plans/${planId}/units`) });
+export const clusterNamesQueryOptions = (planId: string) =>
+  queryOptions({ queryKey: [...roots.studyPlans, "cluster-names", planId], queryFn: () => apiJson<string[]>(`/api/study-plans/${planId}/cluster-names`) });
+
+export const useUnitOptions = () => useQuery(unitOptionsQueryOptions());
+export const usePlanUnits = (planId: string, enabled = true) => useQuery({ ...planUnitsQueryOptions(planId), enabled });
+export const useClusterNames = (planId: string, enabled = true) => useQuery({ ...clusterNamesQueryOptions(planId), enabled });
+
+function body(planId: string, values: PlanUnitInput) {
+  const { insertPosition, ...rest } = values;
+  return {
+    ...rest,
+    studyPlanId: planId,
+    clusterGroup: values.isCluster ? values.clusterGroup.trim() : "",
+    insertPosition: insertPosition && insertPosition !== "end" ? Number(insertPosition) : null,
+  };
+}
+
+export function useSavePlanUnit(planId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ planUnit, values }: { planUnit?: PlanUnit | null; values: PlanUnitInput }) => {
+      if (planUnit) {
+        const { insertPosition: _ignored, studyPlanId: _plan, ...update } = body(planId, values);
+        void _ignored;
+        void _plan;
+        return apiJson<PlanUnit>(`/api/study-plan-units/${planUnit.id}`, {
+          method: "PUT",
+          json: { ...update, sequenceOrder: planUnit.sequenceOrder },
+          headers: planUnit.updatedAt ? { "If-Match": planUnit.updatedAt } : undefined,
+        });
+      }
+      return apiJson<PlanUnit>(`/api/study-plans/${planId}/units`, { method: "POST", json: body(planId, values) });
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: roots.studyPlans }),
+  });
+}
+
+export function useRemovePlanUnit(planId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (planUnitId: string) => apiJson<void>(`/api/study-plans/${planId}/units/${planUnitId}`, { method: "DELETE" }),
+    onSettled: () => qc.invalidateQueries({ queryKey: roots.studyPlans }),
+  });
+}

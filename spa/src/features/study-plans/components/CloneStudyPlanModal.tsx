@@ -1,0 +1,49 @@
+import { Button, Group, Modal, Stack, TextInput } from "@mantine/core";
+import { useEffect, useState } from "react";
+import { notifyError, notifySuccess } from "../../../components/Notify";
+import { useCloneStudyPlan, type StudyPlan } from "../api/studyPlans";
+
+/** Clone Study Plan dialog (delivery.md §2): name prefilled with "<name> (Copy)". */
+export function CloneStudyPlanModal({ plan, onClose }: { plan: StudyPlan | null; onClose: () => void }) {
+  const [name, setName] = useState("");
+  const clone = useCloneStudyPlan();
+  useEffect(() => {
+    if (plan) setName(`${plan.name} (Copy)`);
+  }, [plan]);
+  const blank = name.trim() === "";
+  const submit = () => {
+    if (!plan || blank) return;
+    clone.mutate(
+      { id: plan.id, name: name.trim() },
+      {
+        onSuccess: () => {
+          notifySuccess("Study plan cloned successfully");
+          onClose();
+        },
+        onError: () => notifyError("Study Plan Error", "Failed to clone study plan."),
+      },
+    );
+  };
+  return (
+    <Modal opened={!!plan} onClose={onClose} title="Clone Study Plan">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Stack>
+          <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} data-autofocus />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={blank || clone.isPending}>
+              {clone.isPending ? "Cloning..." : "Clone Study Plan"}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

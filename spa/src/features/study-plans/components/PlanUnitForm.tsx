@@ -1,0 +1,244 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Alert, Autocomplete, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Switch, Text } from "@mantine/core";
+import { useEffect, useMemo, useState } from "react";
+import { Controller, useForm, useWatch, type Control, type FieldErrors } from "react-hook-form";
+import { hours } from "../../../components/Dates";
+import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
+import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import {
+  ACTUAL_FIELDS,
+  BALANCE_FIELDS,
+  planUnitSchema,
+  sumActual,
+  sumBalance,
+  TOLERANCE,
+  useClusterNames,
+  useSavePlanUnit,
+  useUnitOptions,
+  type HourField,
+  type PlanUnit,
+  type PlanUnitFormValues,
+  type PlanUnitInput,
+} from "../api/planUnits";
+
+const FIELDS = ["unitId", "yearLevel", ...ACTUAL_FIELDS.map((f) => f[0]), ...BALANCE_FIELDS.map((f) => f[0]), "isCluster", "clusterGroup", "insertPosition"];
+
+function toValues(planUnit?: PlanUnit | null): PlanUnitFormValues {
+  const values: PlanUnitFormValues = {
+    unitId: planUnit?.unitId ?? "",
+    yearLevel: planUnit?.yearLevel ?? 1,
+    faceToFaceHours: 0,
+    facilitatedELearningHours: 0,
+    workIntegratedLearningHours: 0,
+    inClassAssessmentHours: 0,
+    structuredLearningHours: 0,
+    workIntegratedLearningBalanceHours: 0,
+    cumulativeAssessmentHours: 0,
+    isCluster: planUnit?.isCluster ?? false,
+    clusterGroup: planUnit?.clusterGroup ?? "",
+    insertPosition: "end",
+  };
+  if (planUnit) for (const [k] of [...ACTUAL_FIELDS, ...BALANCE_FIELDS]) values[k] = planUnit[k];
+  return values;
+}
+
+/** Add or edit one unit of a study plan (delivery.md §2 "Study plan unit form", §5, §8 Study plan units). */
+export function PlanUnitForm({ planId, planUnit, existing, onDone }: { planId: string; planUnit: PlanUnit | null; existing: PlanUnit[]; onDone: () => void }) {
+  const units = useUnitOptions();
+  const clusterNames = useClusterNames(planId);
+  const save = useSavePlanUnit(planId);
+  const [serverMessages, setServerMessages] = useState<string[]>([]);
+  const [stale, setStale] = useState(false);
+  const { handleSubmit, control, setError, formState, reset } = useForm<PlanUnitFormValues, unknown, PlanUnitInput>({
+    resolver: zodResolver(planUnitSchema),
+    defaultValues: toValues(planUnit),
+  });
+  useEffect(() => reset(toValues(planUnit)), [planUnit, reset]);
+  const values = useWatch({ control });
+  const unit = units.data?.find((u) => u.id === values.unitId);
+  const nominal = unit?.nominalHours ?? planUnit?.unit.nominalHours ?? 0;
+  const actual = sumActual(values);
+  const balance = Math.max(0, nominal - actual);
+  const distributed = sumBalance(values);
+  const adding = !planUnit;
+
+  const unitChoices = useMemo(() => {
+    const taken = new Set(existing.map((e) => e.unitId));
+    return (units.data ?? [])
+      .filter((u) => !adding || !taken.has(u.id))
+      .map((u) => ({ value: u.id, label: `${u.code} - ${u.name}` }));
+  }, [units.data, existing, adding]);
+
+  const positions = [
+    { value: "end", label: "Add at end" },
+    ...[...existing].sort((a, b) => a.sequenceOrder - b.sequenceOrder).map((e, i) => ({ value: String(i + 1), label: `Position ${i + 1} (before ${e.unit.code})` })),
+  ];
+
+  const onSubmit = handleSubmit(async (input) => {
+    setServerMessages([]);
+    setStale(false);
+    try {
+      await save.mutateAsync({ planUnit, values: input });
+      notifySuccess(planUnit ? "Unit updated successfully" : "Unit added to study plan successfully");
+      onDone();
+    } catch (error) {
+      const failure = classifyError(error);
+      const title = "Unit Assignment Error";
+      if (failure.kind === "validation") {
+        notifyError(title, "Please check your form inputs - some fields have validation errors.");
+        setServerMessages(applyFieldErrors(failure.fields, setError, FIELDS));
+      } else if (failure.kind === "notFound") notifyError(title, "Study plan not found. Please refresh the page and try again.");
+      else if (failure.kind === "duplicate") notifyError(title, "This unit is already assigned to this study plan.");
+      else if (failure.kind === "unauthorized") notifyError(title, "You are logged out. Logging in again...");
+      else if (failure.kind === "stale") {
+        setStale(true);
+        notifyError(STALE_TITLE, STALE_MESSAGE);
+      } else notifyError(title, ("message" in failure && failure.message) || "Unable to save the unit.");
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack>
+        {stale ? (
+          <Alert color="yellow" title={STALE_TITLE} role="alert">
+            {STALE_MESSAGE}
+          </Alert>
+        ) : null}
+        <Group grow align="flex-start">
+          <Controller
+            control={control}
+            name="unitId"
+            render={({ field }) => (
+              <Select
+                label="Unit"
+                placeholder="Select a unit"
+                searchable
+                withAsterisk
+                data={unitChoices}
+                value={field.value || null}
+                onChange={(v) => field.onChange(v ?? "")}
+                disabled={!adding}
+                error={formState.errors.unitId?.message}
+                nothingFoundMessage="No units available"
+              />
+            )}
+          />
+          <Controller
+            control={control}
+            name="yearLevel"
+            render={({ field }) => (
+              <Select
+                label="Year Level"
+                data={["1", "2", "3", "4"].map((v) => ({ value: v, label: `Year ${v}` }))}
+                value={String(field.value)}
+                onChange={(v) => field.onChange(Number(v ?? 1))}
+                allowDeselect={false}
+                error={formState.errors.yearLevel?.message}
+              />
+            )}
+          />
+        </Group>
+        {unit ? (
+          <Group gap="xs">
+            <Badge variant="light">Nominal Hours: {nominal}</Badge>
+            <Badge variant="light" color={unit.isCore ? "indigo" : "grape"}>
+              {unit.isCore ? "Core" : "Elective"}
+            </Badge>
+          </Group>
+        ) : null}
+        <Text fw={600}>Actual Delivery Hours</Text>
+        <HourInputs control={control} fields={ACTUAL_FIELDS} errors={formState.errors} />
+        <Group gap="xs">
+          <Badge variant="outline">Total Actual: {hours(actual)}</Badge>
+          <Badge variant="outline" color="teal">
+            Balance Hours: {hours(balance)}
+          </Badge>
+        </Group>
+        <Text fw={600}>Balance Distribution (Self Directed)</Text>
+        <HourInputs control={control} fields={BALANCE_FIELDS} errors={formState.errors} />
+        {Math.abs(distributed - balance) > TOLERANCE ? (
+          <Alert color="yellow" variant="light" data-testid="balance-warning">
+            Balance distribution mismatch: {hours(distributed)} hours distributed, but {hours(balance)} hours available
+          </Alert>
+        ) : null}
+        {adding && existing.length > 0 ? (
+          <Controller
+            control={control}
+            name="insertPosition"
+            render={({ field }) => (
+              <Select label="Insert Position" data={positions} value={field.value} onChange={(v) => field.onChange(v ?? "end")} allowDeselect={false} />
+            )}
+          />
+        ) : null}
+        <Controller
+          control={control}
+          name="isCluster"
+          render={({ field }) => <Switch label="Cluster Delivery" checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />}
+        />
+        {values.isCluster ? (
+          <Controller
+            control={control}
+            name="clusterGroup"
+            render={({ field }) => (
+              <Autocomplete
+                label="Cluster Group"
+                placeholder="New cluster name or choose an existing one"
+                data={clusterNames.data ?? []}
+                value={field.value}
+                onChange={field.onChange}
+                maxLength={50}
+                error={formState.errors.clusterGroup?.message}
+              />
+            )}
+          />
+        ) : null}
+        <FormErrorList messages={serverMessages} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {planUnit ? "Update Unit" : "Add Unit"}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function HourInputs({
+  control,
+  fields,
+  errors,
+}: {
+  control: Control<PlanUnitFormValues, unknown, PlanUnitInput>;
+  fields: readonly (readonly [HourField, string, string])[];
+  errors: FieldErrors<PlanUnitFormValues>;
+}) {
+  return (
+    <Paper withBorder p="sm">
+      <SimpleGrid cols={{ base: 1, sm: fields.length }}>
+        {fields.map(([name, label]) => (
+          <Controller
+            key={name}
+            control={control}
+            name={name}
+            render={({ field }) => (
+              <NumberInput
+                label={label}
+                min={0}
+                step={0.25}
+                decimalScale={2}
+                value={field.value as number | string}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={errors[name]?.message}
+              />
+            )}
+          />
+        ))}
+      </SimpleGrid>
+    </Paper>
+  );
+}

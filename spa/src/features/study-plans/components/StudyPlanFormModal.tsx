@@ -1,0 +1,111 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Alert, Button, Group, Modal, NumberInput, Stack, Switch, TextInput, Textarea } from "@mantine/core";
+import { useEffect, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
+import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import {
+  fetchStudyPlan,
+  STUDY_PLAN_DEFAULTS,
+  studyPlanSchema,
+  useSaveStudyPlan,
+  type StudyPlan,
+  type StudyPlanFormValues,
+  type StudyPlanInput,
+} from "../api/studyPlans";
+
+const FIELDS = ["name", "description", "totalNominalHours", "isActive"] as const;
+const toValues = (plan?: StudyPlan | null): StudyPlanFormValues =>
+  plan ? { name: plan.name, description: plan.description ?? "", totalNominalHours: plan.totalNominalHours, isActive: plan.isActive } : STUDY_PLAN_DEFAULTS;
+
+/** Create / edit a study plan (delivery.md §2 Study plans, §5, §8). */
+export function StudyPlanFormModal({ opened, onClose, plan }: { opened: boolean; onClose: () => void; plan?: StudyPlan | null }) {
+  const [current, setCurrent] = useState<StudyPlan | null>(plan ?? null);
+  const [serverMessages, setServerMessages] = useState<string[]>([]);
+  const [stale, setStale] = useState(false);
+  const save = useSaveStudyPlan();
+  const { register, handleSubmit, control, reset, setError, formState } = useForm<StudyPlanFormValues, unknown, StudyPlanInput>({
+    resolver: zodResolver(studyPlanSchema),
+    defaultValues: toValues(plan),
+  });
+  useEffect(() => {
+    if (opened) {
+      setCurrent(plan ?? null);
+      reset(toValues(plan));
+      setServerMessages([]);
+      setStale(false);
+    }
+  }, [opened, plan, reset]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setServerMessages([]);
+    setStale(false);
+    try {
+      await save.mutateAsync({ plan: current, values });
+      notifySuccess(current ? "Study plan updated successfully" : "Study plan created successfully");
+      onClose();
+    } catch (error) {
+      const failure = classifyError(error);
+      const title = "Study Plan Error";
+      if (failure.kind === "unauthorized") notifyError(title, "You are logged out. Logging in again...");
+      else if (failure.kind === "validation") {
+        notifyError(title, "Please check your form inputs - some fields have validation errors.");
+        setServerMessages(applyFieldErrors(failure.fields, setError, FIELDS));
+      } else if (failure.kind === "stale") {
+        setStale(true);
+        notifyError(STALE_TITLE, STALE_MESSAGE);
+        if (current) {
+          const fresh = await fetchStudyPlan(current.id);
+          setCurrent(fresh);
+          reset(toValues(fresh));
+        }
+      } else if (failure.kind === "server") notifyError(title, "Server error occurred. Please try again.");
+      else notifyError(title, ("message" in failure && failure.message) || "Unable to save the study plan. Please try again.");
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={current ? "Edit Study Plan" : "Create Study Plan"} size="lg">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          {stale ? (
+            <Alert color="yellow" title={STALE_TITLE} role="alert">
+              {STALE_MESSAGE}
+            </Alert>
+          ) : null}
+          <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
+          <Textarea label="Description" autosize minRows={2} {...register("description")} />
+          <Controller
+            control={control}
+            name="totalNominalHours"
+            render={({ field }) => (
+              <NumberInput
+                label="Total Nominal Hours"
+                withAsterisk
+                min={0}
+                value={field.value as number | string}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={formState.errors.totalNominalHours?.message}
+              />
+            )}
+          />
+          <Controller
+            control={control}
+            name="isActive"
+            render={({ field }) => <Switch label="Active" checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />}
+          />
+          <FormErrorList messages={serverMessages} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {current ? "Update Study Plan" : "Create Study Plan"}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,123 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Alert, Button, Group, Modal, NumberInput, Stack, Switch, TextInput, Textarea } from "@mantine/core";
+import { useEffect, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
+import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import { fetchUnit, UNIT_DEFAULTS, unitSchema, useSaveUnit, type Unit, type UnitFormValues, type UnitInput } from "../api/units";
+
+const FIELDS = ["code", "name", "description", "nominalHours", "isCore", "prerequisites"] as const;
+
+function toValues(unit: Unit | null | undefined): UnitFormValues {
+  if (!unit) return UNIT_DEFAULTS;
+  return { code: unit.code, name: unit.name, description: unit.description ?? "", nominalHours: unit.nominalHours, isCore: unit.isCore, prerequisites: unit.prerequisites ?? "" };
+}
+
+/** Create / edit a unit of competency (delivery.md §2 Units, §8 Units). */
+export function UnitFormModal({ opened, onClose, unit }: { opened: boolean; onClose: () => void; unit?: Unit | null }) {
+  const [current, setCurrent] = useState<Unit | null>(unit ?? null);
+  const [serverMessages, setServerMessages] = useState<string[]>([]);
+  const [stale, setStale] = useState(false);
+  const save = useSaveUnit();
+  const { register, handleSubmit, control, reset, setError, formState } = useForm<UnitFormValues, unknown, UnitInput>({
+    resolver: zodResolver(unitSchema),
+    defaultValues: toValues(unit),
+  });
+
+  useEffect(() => {
+    if (opened) {
+      setCurrent(unit ?? null);
+      reset(toValues(unit));
+      setServerMessages([]);
+      setStale(false);
+    }
+  }, [opened, unit, reset]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setServerMessages([]);
+    setStale(false);
+    try {
+      await save.mutateAsync({ unit: current, values });
+      notifySuccess(current ? "Unit updated successfully" : "Unit created successfully");
+      onClose();
+    } catch (error) {
+      const failure = classifyError(error);
+      const title = "Unit Creation Error";
+      switch (failure.kind) {
+        case "unauthorized":
+          notifyError(title, "You are logged out. Logging in again...");
+          break;
+        case "validation":
+          notifyError(title, "Please check your form inputs - some fields have validation errors.");
+          setServerMessages(applyFieldErrors(failure.fields, setError, FIELDS));
+          break;
+        case "duplicate":
+          notifyError(title, "A unit with this code already exists in your organization.");
+          setError("code", { type: "server", message: "A unit with this code already exists in your organization." });
+          break;
+        case "server":
+          notifyError(title, "Server error occurred. Please try again.");
+          break;
+        case "stale":
+          setStale(true);
+          notifyError(STALE_TITLE, STALE_MESSAGE);
+          if (current) {
+            const fresh = await fetchUnit(current.id);
+            setCurrent(fresh);
+            reset(toValues(fresh));
+          }
+          break;
+        default:
+          notifyError(title, ("message" in failure && failure.message) || "Unable to save the unit. Please try again.");
+      }
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={current ? "Edit Unit of Competency" : "Create Unit of Competency"} size="lg">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          {stale ? (
+            <Alert color="yellow" title={STALE_TITLE} role="alert">
+              {STALE_MESSAGE}
+            </Alert>
+          ) : null}
+          <TextInput label="Code" placeholder="e.g. ICTICT214" withAsterisk {...register("code")} error={formState.errors.code?.message} />
+          <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
+          <Controller
+            control={control}
+            name="nominalHours"
+            render={({ field }) => (
+              <NumberInput
+                label="Nominal Hours"
+                withAsterisk
+                min={1}
+                step={1}
+                value={field.value as number | string}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={formState.errors.nominalHours?.message}
+              />
+            )}
+          />
+          <Controller
+            control={control}
+            name="isCore"
+            render={({ field }) => <Switch label="Core Unit" checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />}
+          />
+          <Textarea label="Description" autosize minRows={2} {...register("description")} />
+          <Textarea label="Prerequisites" autosize minRows={2} {...register("prerequisites")} />
+          <FormErrorList messages={serverMessages} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {current ? "Update Unit" : "Create Unit"}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
