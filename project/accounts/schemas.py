@@ -14,7 +14,7 @@ from uuid import UUID
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
 from project.accounts import totp
 from project.core.schemas import BlankToNone, CamelSchema, max_length, required
@@ -70,24 +70,44 @@ Strip = AfterValidator(_strip)
 # ---------------------------------------------------------------------------------------------- inputs
 
 
-class LoginIn(CamelSchema):
+class InSchema(CamelSchema):
+    """An input whose absent fields are validated as null under their camelCase name, so that a missing
+    ``firstName`` answers ``{"path": ["firstName"], "message": "First name is required"}``."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _absent_as_null(cls, data: Any) -> Any:
+        data = getattr(data, "_obj", data)  # ninja hands validators a DjangoGetter around the body
+        if isinstance(data, dict):
+            data = dict(data)
+            for name, field in cls.model_fields.items():
+                alias = field.alias or name
+                if alias not in data and name not in data and field.json_schema_extra == {"fill": True}:
+                    data[alias] = None
+        return data
+
+
+def Needed(default: Any = "") -> Any:
+    """A field that gets its own message when absent (see :class:`InSchema`)."""
+    return Field(default=default, json_schema_extra={"fill": True})
+
+
+class LoginIn(InSchema):
     """POST /api/auth/login (platform.md §5 "Sign-in")."""
 
-    email: Annotated[str, Text, email_format("Invalid email address")] = Field(default="", validate_default=True)
-    password: Annotated[str, Text, required("Password is required")] = Field(default="", validate_default=True)
+    email: Annotated[str, Text, email_format("Invalid email address")] = Needed()
+    password: Annotated[str, Text, required("Password is required")] = Needed()
     totp_code: Annotated[str | None, BlankToNone, TotpCode] = None
     remember_me: bool = False
 
 
-class FirstTimeLoginIn(CamelSchema):
+class FirstTimeLoginIn(InSchema):
     """POST /api/auth/first-time-login."""
 
-    email: Annotated[str, Text, required("Email is required"), email_format("Invalid email address")] = Field(
-        default="", validate_default=True
-    )
+    email: Annotated[str, Text, required("Email is required"), email_format("Invalid email address")] = Needed()
 
 
-class SetupPasswordIn(CamelSchema):
+class SetupPasswordIn(InSchema):
     """POST /api/auth/setup-password. Password rules and the match are checked by the service."""
 
     user_id: UUID
@@ -96,7 +116,7 @@ class SetupPasswordIn(CamelSchema):
     totp_code: Annotated[str, Text] = ""
 
 
-class ChangePasswordIn(CamelSchema):
+class ChangePasswordIn(InSchema):
     """POST or PUT /api/auth/change-password. ``confirmPassword`` is optional (the profile dialog checks it)."""
 
     current_password: Annotated[str, Text] = ""
@@ -104,15 +124,13 @@ class ChangePasswordIn(CamelSchema):
     confirm_password: str | None = None
 
 
-class TotpCodeIn(CamelSchema):
+class TotpCodeIn(InSchema):
     """POST /api/auth/enable-totp."""
 
-    totp_code: Annotated[str | None, BlankToNone, required("TOTP code must be 6 digits"), TotpCode] = Field(
-        default=None, validate_default=True
-    )
+    totp_code: Annotated[str | None, BlankToNone, required("TOTP code must be 6 digits"), TotpCode] = Needed(None)
 
 
-class ProfileIn(CamelSchema):
+class ProfileIn(InSchema):
     """PUT /api/auth/profile: only the names change (platform.md §5)."""
 
     first_name: Annotated[str, Text, Strip, max_length(100, "First name must be at most 100 characters")] = ""
@@ -141,7 +159,7 @@ def _language(value: str | None) -> str | None:
     return value
 
 
-class PreferencesIn(CamelSchema):
+class PreferencesIn(InSchema):
     """User preferences (platform.md §3 "User settings"); absent fields keep their saved or default value."""
 
     date_format: Annotated[
@@ -153,44 +171,42 @@ class PreferencesIn(CamelSchema):
     compact_view: bool | None = None
 
 
-class SettingsIn(CamelSchema):
+class SettingsIn(InSchema):
     """PUT /api/auth/settings."""
 
     theme: Annotated[str | None, one_of(THEMES, "Theme must be light, dark or system")] = None
     preferences: PreferencesIn | None = None
 
 
-class OrganizationIn(CamelSchema):
+class OrganizationIn(InSchema):
     """PUT /api/organization (platform.md §5 "Organization form")."""
 
     name: Annotated[
         str, Text, Strip, required("Organization name is required"),
         max_length(255, "Organization name must be at most 255 characters"),
-    ] = Field(default="", validate_default=True)
+    ] = Needed()
     domain: Annotated[
         str, Text, Strip, required("Domain is required"), max_length(255, "Domain must be at most 255 characters")
-    ] = Field(default="", validate_default=True)
+    ] = Needed()
     address: Annotated[str, Text, Strip] = ""
     phone: Annotated[str, Text, Strip, max_length(50, "Phone must be at most 50 characters")] = ""
     website: Annotated[str, Text, Strip, max_length(255, "Website must be at most 255 characters")] = ""
 
 
-class AddUserIn(CamelSchema):
+class AddUserIn(InSchema):
     """POST /api/admin/users (platform.md §5 "Add user")."""
 
     first_name: Annotated[
         str, Text, Strip, required("First name is required"), max_length(100, "First name must be at most 100 characters")
-    ] = Field(default="", validate_default=True)
+    ] = Needed()
     last_name: Annotated[
         str, Text, Strip, required("Last name is required"), max_length(100, "Last name must be at most 100 characters")
-    ] = Field(default="", validate_default=True)
-    email: Annotated[str, Text, email_format("Please enter a valid email address")] = Field(
-        default="", validate_default=True
-    )
+    ] = Needed()
+    email: Annotated[str, Text, email_format("Please enter a valid email address")] = Needed()
     role: Annotated[str, Text, one_of(("admin", "user"), "Role must be admin or user")] = "user"
 
 
-class PasskeyRegisterCompleteIn(CamelSchema):
+class PasskeyRegisterCompleteIn(InSchema):
     """POST /api/auth/passkeys/register/complete: the browser's registration result and a device name."""
 
     response: dict[str, Any]
@@ -199,7 +215,7 @@ class PasskeyRegisterCompleteIn(CamelSchema):
     ] = None
 
 
-class PasskeyAuthenticateCompleteIn(CamelSchema):
+class PasskeyAuthenticateCompleteIn(InSchema):
     """POST /api/auth/passkeys/authenticate/complete: the browser's assertion."""
 
     response: dict[str, Any]

@@ -1,0 +1,185 @@
+"""First-time login and account setup (platform.md §2 "First-time setup", §4, §5, §7, §8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from project.accounts.models import User
+from tests import factories as f
+from tests.accounts.conftest import code_at
+from tests.conftest import ApiClient
+
+pytestmark = pytest.mark.django_db
+
+NEW_PASSWORD = "Brand$NewPass2026"
+
+
+@pytest.fixture
+def newcomer(org):
+    """A user added by an admin: no usable password, must change it."""
+    return User.objects.create_user(
+        "newcomer@mp.edu.au", password=None, organization=org, first_name="New", last_name="Comer",
+        must_change_password=True,
+    )
+
+
+def test_first_time_login_for_a_user_in_setup_state(anon_api, newcomer):
+    response = anon_api.post("/api/auth/first-time-login", {"email": "NewComer@mp.edu.au"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["requiresSetup"] is True
+    assert body["userId"] == str(newcomer.pk)
+    assert body["hasPassword"] is False
+    assert body["message"]
+
+
+def test_first_time_login_for_a_user_with_a_password(anon_api, member_user):
+    response = anon_api.post("/api/auth/first-time-login", {"email": member_user.email})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["requiresSetup"] is False and body["hasPassword"] is True and body["userId"] is None
+    assert "already" in body["message"].lower()
+
+
+def test_first_time_login_unknown_or_inactive_email_is_404_user_not_found(anon_api, org):
+    inactive = User.objects.create_user("left@mp.edu.au", password=None, organization=org, is_active=False)
+    for email in ("nobody@mp.edu.au", inactive.email):
+        response = anon_api.post("/api/auth/first-time-login", {"email": email})
+        assert response.status_code == 404
+        assert "User not found" in response.json()["message"]
+
+
+@pytest.mark.parametrize(
+    "payload, message", [({}, "Email is required"), ({"email": ""}, "Email is required"), ({"email": "nope"}, "Invalid email address")]
+)
+def test_first_time_login_validation(anon_api, payload, message):
+    response = anon_api.post("/api/auth/first-time-login", payload)
+    assert response.status_code == 400
+    assert response.json()["errors"] == [{"path": ["email"], "message": message}]
+
+
+def test_full_setup_signs_in_and_enables_totp(anon_api, newcomer, login, django_capture_on_commit_callbacks, captured_events):
+    user_id = anon_api.post("/api/auth/first-time-login", {"email": newcomer.email}).json()["userId"]
+    setup = anon_api.get(f"/api/auth/totp-setup/{user_id}").json()
+    secret = setup["manualEntryKey"]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = anon_api.post(
+            "/api/auth/setup-password",
+            {"userId": user_id, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD, "totpCode": code_at(secret)},
+        )
+    assert response.status_code == 200, response.content
+    user = response.json()["user"]
+    assert user["id"] == user_id and user["isTotpEnabled"] is True and user["mustChangePassword"] is False
+    assert anon_api.get("/api/auth/user").json()["user"]["id"] == user_id  # signed in
+    events = [m["event"] for g, m in captured_events if m["type"] == "change.event"]
+    assert [(e["entity"], e["action"], e["ids"]) for e in events] == [("user", "updated", [user_id])]
+    newcomer.refresh_from_db()
+    assert newcomer.check_password(NEW_PASSWORD)
+    # Afterwards the account is set up: a fresh browser signs in with password and a new code.
+    fresh = ApiClient()
+    assert fresh.post("/api/auth/first-time-login", {"email": newcomer.email}).json()["hasPassword"] is True
+    assert login(fresh, newcomer.email, NEW_PASSWORD).json()["requiresTotp"] is True
+    assert login(fresh, newcomer.email, NEW_PASSWORD, totpCode=code_at(secret, 1)).status_code == 200
+    # ...and setup can no longer be reached for this user by anyone else.
+    assert ApiClient().get(f"/api/auth/totp-setup/{user_id}").status_code == 404
+    again = ApiClient().post(
+        "/api/auth/setup-password",
+        {"userId": user_id, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD, "totpCode": "123456"},
+    )
+    assert again.status_code == 404
+
+
+def test_setup_from_the_login_answer(anon_api, newcomer, login):
+    answer = login(anon_api, newcomer.email, "anything").json()
+    assert answer["requiresSetup"] is True
+    secret = anon_api.get(f"/api/auth/totp-setup/{answer['userId']}").json()["manualEntryKey"]
+    response = anon_api.post(
+        "/api/auth/setup-password",
+        {"userId": answer["userId"], "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD, "totpCode": code_at(secret)},
+    )
+    assert response.status_code == 200
+
+
+def test_must_change_password_user_sets_a_new_one_after_proving_the_old(anon_api, org, login):
+    user = f.make_user(org, email="rotate@mp.edu.au", must_change_password=True)
+    # Without the password, setup is out of reach.
+    assert ApiClient().get(f"/api/auth/totp-setup/{user.pk}").status_code == 404
+    answer = login(anon_api, user.email).json()
+    assert answer["requiresSetup"] is True
+    secret = anon_api.get(f"/api/auth/totp-setup/{user.pk}").json()["manualEntryKey"]
+    response = anon_api.post(
+        "/api/auth/setup-password",
+        {"userId": str(user.pk), "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD, "totpCode": code_at(secret)},
+    )
+    assert response.status_code == 200
+    user.refresh_from_db()
+    assert user.check_password(NEW_PASSWORD) and not user.must_change_password
+
+
+@pytest.mark.parametrize(
+    "password, messages",
+    [
+        ("Short$1a", ["Password must be at least 12 characters"]),
+        ("NOLOWERCASE$123", ["Password must contain at least one lowercase letter"]),
+        ("nouppercase$123", ["Password must contain at least one uppercase letter"]),
+        ("NoNumbers$Here!", ["Password must contain at least one number"]),
+        ("NoSpecial12345a", ["Password must contain at least one special character"]),
+        (
+            "",
+            [
+                "Password must be at least 12 characters",
+                "Password must contain at least one lowercase letter",
+                "Password must contain at least one uppercase letter",
+                "Password must contain at least one number",
+                "Password must contain at least one special character",
+            ],
+        ),
+    ],
+)
+def test_setup_password_rules(anon_api, newcomer, password, messages):
+    response = anon_api.post(
+        "/api/auth/setup-password",
+        {"userId": str(newcomer.pk), "password": password, "confirmPassword": password, "totpCode": "123456"},
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert body["type"] == "validation_error"
+    assert body["errors"] == [{"path": ["password"], "message": m} for m in messages]
+
+
+def test_setup_password_mismatch_and_code_format(anon_api, newcomer):
+    response = anon_api.post(
+        "/api/auth/setup-password",
+        {"userId": str(newcomer.pk), "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD + "x", "totpCode": "12a"},
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        {"path": ["confirmPassword"], "message": "Passwords don't match"},
+        {"path": ["totpCode"], "message": "TOTP code must be 6 digits"},
+    ]
+
+
+def test_setup_password_wrong_code_and_no_setup_loaded(anon_api, newcomer):
+    payload = {"userId": str(newcomer.pk), "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD, "totpCode": "123456"}
+    response = anon_api.post("/api/auth/setup-password", payload)
+    assert response.status_code == 400
+    assert response.json()["message"] == "Authenticator setup has not been loaded. Please scan the QR code first."
+    secret = anon_api.get(f"/api/auth/totp-setup/{newcomer.pk}").json()["manualEntryKey"]
+    valid = {code_at(secret, k) for k in (-1, 0, 1)}
+    payload["totpCode"] = next(c for c in ("000000", "111111", "222222", "333333") if c not in valid)
+    response = anon_api.post("/api/auth/setup-password", payload)
+    assert response.status_code == 401 and response.json() == {"message": "Invalid authenticator code"}
+    newcomer.refresh_from_db()
+    assert not newcomer.has_usable_password() and not newcomer.is_totp_enabled
+    assert anon_api.get("/api/auth/user").status_code == 401
+
+
+def test_setup_password_unknown_user_or_a_user_with_a_password_is_404(anon_api, member_user):
+    for user_id in ("00000000-0000-0000-0000-000000000000", str(member_user.pk)):
+        response = anon_api.post(
+            "/api/auth/setup-password",
+            {"userId": user_id, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD, "totpCode": "123456"},
+        )
+        assert response.status_code == 404 and response.json() == {"message": "User not found"}
+    member_user.refresh_from_db()
+    assert not member_user.check_password(NEW_PASSWORD)
