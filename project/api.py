@@ -84,6 +84,7 @@ def on_404(request: HttpRequest, exc: Http404):
 def _register_routers() -> None:
     from project.accounts.api import router as accounts_router
     from project.catalogue.api import router as catalogue_router
+    from project.displays.api import router as displays_router
     from project.planning.api import router as planning_router
     from project.reporting.api import router as reporting_router
     from project.staff.api import router as staff_router
@@ -101,6 +102,7 @@ def _register_routers() -> None:
         auto_allocation_router,
         timetabling_router,
         holiday_router,
+        displays_router,
     ):
         api.add_router("/", router)
 

@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "project.staff",
     "project.timetabling",
     "project.reporting",
+    "project.displays",
     "realtime",
 ]
 
@@ -182,6 +183,9 @@ WEBAUTHN_ORIGIN = [
     for o in os.environ.get("WEBAUTHN_ORIGIN", "http://localhost:8000").split(",")
     if o.strip()
 ]
+
+# Wall displays authenticate their socket with a display token (realtime.consumers hook).
+REALTIME_DISPLAY_TOKEN_HOOK = "project.displays.realtime.display_token_hook"
 
 # Channels: in-memory for the single-process default, Redis when REDIS_URL is set (decisions.md §7).
 REDIS_URL = os.environ.get("REDIS_URL")

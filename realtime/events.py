@@ -98,7 +98,11 @@ def emit_change(ctx, *, entity: str, action: str, ids: Iterable) -> dict:
 
 def close_user_sockets(user_id) -> None:
     """Close every open socket of a user (logout, deactivation), after the current transaction commits."""
-    group = user_group(user_id)
+    close_group_sockets(user_group(user_id))
+
+
+def close_group_sockets(group: str) -> None:
+    """Close every socket in a channel-layer group (e.g. a revoked display link's boards) after commit."""
     transaction.on_commit(lambda: _send(group, {"type": REVOKE_EVENT}))
 
 

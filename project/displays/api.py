@@ -1,0 +1,80 @@
+"""Display links (admin, organization page) and the public board of a token (issue 11)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Literal
+from uuid import UUID
+
+from pydantic import Field
+
+from project.core.auth import admin_auth
+from project.core.routers import make_router
+from project.core.schemas import CamelSchema, max_length, required
+from project.displays import selectors, services
+
+router = make_router(tags=["displays"])
+
+
+class DisplayLinkIn(CamelSchema):
+    name: Annotated[str | None, Field(default=None, validate_default=True), required("Name is required"), max_length(100, "Name must be at most 100 characters")]
+    campus_id: UUID | None = None
+    group_by: Literal["room", "block_group"] = "room"
+
+
+class CampusRef(CamelSchema):
+    id: UUID
+    name: str
+
+
+class DisplayLinkOut(CamelSchema):
+    id: UUID
+    name: str
+    token: str
+    url: str
+    campus: CampusRef | None
+    group_by: str
+    is_active: bool
+    revoked_at: dt.datetime | None
+    last_seen_at: dt.datetime | None
+    created_at: dt.datetime
+    updated_at: dt.datetime
+
+    @staticmethod
+    def resolve_url(obj) -> str:
+        return f"/display/{obj.token}"
+
+
+@router.get("/display-links", response=list[DisplayLinkOut], auth=admin_auth)
+def list_links(request):
+    """The organization's display links (admin only; 403 for a user)."""
+    return selectors.display_link_list(ctx=request.auth)
+
+
+@router.post("/display-links", response={201: DisplayLinkOut}, auth=admin_auth)
+def create_link(request, payload: DisplayLinkIn):
+    """A new link scoped to a campus (``campusId``) or the whole organization; 404 for another org's campus."""
+    return 201, services.display_link_create(ctx=request.auth, name=payload.name, campus_id=payload.campus_id, group_by=payload.group_by)
+
+
+@router.put("/display-links/{uuid:link_id}", response=DisplayLinkOut, auth=admin_auth)
+def update_link(request, link_id: UUID, payload: DisplayLinkIn):
+    return services.display_link_update(
+        ctx=request.auth, link_id=link_id, name=payload.name, campus_id=payload.campus_id, group_by=payload.group_by
+    )
+
+
+@router.delete("/display-links/{uuid:link_id}", response=DisplayLinkOut, auth=admin_auth)
+def revoke_link(request, link_id: UUID):
+    """Revoke: the token stops working at once and open boards are disconnected."""
+    return services.display_link_revoke(ctx=request.auth, link_id=link_id)
+
+
+@router.get("/display/{token}", auth=None)
+def display_board(request, token: str, date: dt.date | None = None):
+    """The board of a display token: today's sessions of its scope in the organization's timezone.
+
+    No session needed: the token is the credential, and it is accepted here (and by the socket) only.
+    404 unknown token; 410 ``revoked``.
+    """
+    return selectors.board(token, date)

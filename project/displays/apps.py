@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class DisplaysConfig(AppConfig):
+    name = "project.displays"
+    label = "displays"

@@ -1,0 +1,27 @@
+"""The socket side of display links: ``REALTIME_DISPLAY_TOKEN_HOOK`` (see realtime.consumers)."""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+
+from project.core.errors import DomainError
+from project.displays.selectors import link_for_token
+from project.displays.services import display_group
+
+
+@database_sync_to_async
+def _grant(token: str):
+    try:
+        link = link_for_token(token)
+    except DomainError:
+        return None
+    return str(link.organization_id), {
+        "displayLinkId": str(link.id),
+        "campusId": str(link.campus_id) if link.campus_id else None,
+        "groups": [display_group(link.id)],
+    }
+
+
+async def display_token_hook(token: str):
+    """``(org_id, grant)`` for an active link's token, else None (the socket is refused)."""
+    return await _grant(token)

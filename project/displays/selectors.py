@@ -1,0 +1,96 @@
+"""Reads of display links and the board a link shows (issue 11)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from project.core.errors import DomainError, NotFound
+from project.core.tenancy import Ctx
+from project.displays.models import DisplayLink
+from project.timetabling.models import TimetableSession
+
+
+class LinkRevoked(DomainError):
+    """410: the display link existed and was revoked (the board says so)."""
+
+    status = 410
+    type = "revoked"
+
+
+def display_link_list(*, ctx: Ctx) -> QuerySet[DisplayLink]:
+    """The organization's display links, active first then by name (2 queries with campuses)."""
+    return DisplayLink.objects.for_org(ctx.org).select_related("campus").order_by("revoked_at", "name")
+
+
+def link_for_token(token: str) -> DisplayLink:
+    """The link of a token, across organizations (the token is the only credential).
+
+    Raises NotFound for an unknown token and LinkRevoked (410) for a revoked one.
+    """
+    link = (
+        DisplayLink.objects.unscoped()
+        .select_related("organization", "campus")
+        .filter(token=token, organization__is_active=True)
+        .first()
+        if token and len(token) <= 64
+        else None
+    )
+    if link is None:
+        raise NotFound("Display link not found")
+    if link.revoked_at is not None:
+        raise LinkRevoked("This display link has been revoked")
+    return link
+
+
+def org_today(org) -> tuple[date, datetime]:
+    tz = ZoneInfo(org.timezone or "Australia/Melbourne")
+    now = timezone.now().astimezone(tz)
+    return now.date(), now
+
+
+def board(token: str, day: date | None = None) -> dict:
+    """Today's sessions of a link's scope, in the organization's timezone (3 queries).
+
+    Answer: ``{"name", "organizationName", "timezone", "campus": {id, name} | None, "groupBy",
+    "date", "serverTime", "sessions": [{id, startTime, endTime, room, status, unit {code, name},
+    blockGroup {code, name}, teacherName | None}]}``; sessions ordered by start time then room.
+    """
+    link = link_for_token(token)
+    org = link.organization
+    today, now = org_today(org)
+    day = day or today
+    qs = (
+        TimetableSession.objects.for_org(org)
+        .filter(actual_date=day)
+        .select_related("unit", "block_group", "teacher")
+        .order_by("start_time", "room", "block_group__code")
+    )
+    if link.campus_id is not None:
+        qs = qs.filter(block_group__campus_id=link.campus_id)
+    DisplayLink.objects.for_org(org).filter(pk=link.pk).update(last_seen_at=timezone.now())
+    return {
+        "name": link.name,
+        "organizationName": org.name,
+        "timezone": org.timezone,
+        "campus": {"id": str(link.campus.id), "name": link.campus.name} if link.campus else None,
+        "groupBy": link.group_by,
+        "date": day.isoformat(),
+        "serverTime": now.isoformat(timespec="seconds"),
+        "sessions": [
+            {
+                "id": str(s.id),
+                "startTime": s.start_time.strftime("%H:%M:%S"),
+                "endTime": s.end_time.strftime("%H:%M:%S"),
+                "room": s.room,
+                "status": s.status,
+                "unit": {"code": s.unit.code, "name": s.unit.name},
+                "blockGroup": {"code": s.block_group.code, "name": s.block_group.name},
+                "teacherName": s.teacher.full_name if s.teacher else None,
+            }
+            for s in qs
+        ],
+    }

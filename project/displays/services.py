@@ -1,0 +1,51 @@
+"""Writes of display links (issue 11). Admin only; every write announces ``display_link``."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from project.catalogue.models import Campus
+from project.core.tenancy import Ctx, get_in_org
+from project.displays.models import DisplayLink
+from realtime.events import close_group_sockets, emit_change
+
+
+def display_group(link_id) -> str:
+    """The channel-layer group of a display link's open boards (closed on revocation)."""
+    return f"display.{link_id}"
+
+
+def display_link_create(*, ctx: Ctx, name: str, campus_id=None, group_by: str = "room") -> DisplayLink:
+    """A new display link with a fresh 256-bit token. campus_id None: the whole organization."""
+    with transaction.atomic():
+        campus = get_in_org(Campus, ctx.org, campus_id, "Campus") if campus_id else None
+        link = DisplayLink.objects.create(
+            organization=ctx.org, name=name.strip(), campus=campus, group_by=group_by, created_by=ctx.user
+        )
+        emit_change(ctx, entity="display_link", action="created", ids=[link.id])
+    return link
+
+
+def display_link_update(*, ctx: Ctx, link_id, name: str, campus_id=None, group_by: str = "room") -> DisplayLink:
+    """Rename or rescope a link; open boards pick the change up through the change event."""
+    with transaction.atomic():
+        link = get_in_org(DisplayLink.objects.select_for_update(), ctx.org, link_id, "Display link")
+        link.name = name.strip()
+        link.campus = get_in_org(Campus, ctx.org, campus_id, "Campus") if campus_id else None
+        link.group_by = group_by
+        link.save()
+        emit_change(ctx, entity="display_link", action="updated", ids=[link.id])
+    return link
+
+
+def display_link_revoke(*, ctx: Ctx, link_id) -> DisplayLink:
+    """Revoke a link at once: its token stops working and its open boards' sockets are closed."""
+    with transaction.atomic():
+        link = get_in_org(DisplayLink.objects.select_for_update(), ctx.org, link_id, "Display link")
+        if link.revoked_at is None:
+            link.revoked_at = timezone.now()
+            link.save(update_fields=["revoked_at", "updated_at"])
+        emit_change(ctx, entity="display_link", action="deleted", ids=[link.id])
+        close_group_sockets(display_group(link.id))
+    return link
