@@ -1,0 +1,37 @@
+import { groupSessions, localNow, nowAndNext } from "./DisplayBoardPage";
+
+const session = (id: string, start: string, end: string, room: string, status = "scheduled") => ({
+  id,
+  startTime: start,
+  endTime: end,
+  room,
+  status,
+  unit: { code: "U1", name: "Unit" },
+  blockGroup: { code: `BG-${id}`, name: "Group" },
+  teacherName: null,
+});
+
+test("sessions are grouped by room, blank rooms under TBA", () => {
+  const groups = groupSessions({
+    groupBy: "room",
+    sessions: [session("a", "09:00:00", "12:00:00", "B2"), session("b", "13:00:00", "16:00:00", ""), session("c", "13:00:00", "16:00:00", "B2")],
+  } as never);
+  expect(groups.map(([k, v]) => [k, v.length])).toEqual([
+    ["B2", 2],
+    ["TBA", 1],
+  ]);
+});
+
+test("now and next skip cancelled sessions", () => {
+  const list = [session("a", "09:00:00", "12:00:00", "B2", "cancelled"), session("b", "10:00:00", "11:00:00", "B2"), session("c", "13:00:00", "16:00:00", "B2")];
+  const { now, next } = nowAndNext(list as never, 10 * 60 + 30);
+  expect(now?.id).toBe("b");
+  expect(next?.id).toBe("c");
+});
+
+test("local wall clock follows the organization's timezone", () => {
+  // 2026-11-23T13:30:00Z is 00:30 on the 24th in Melbourne (UTC+11).
+  const local = localNow("Australia/Melbourne", new Date("2026-11-23T13:30:00Z"));
+  expect(local.date).toBe("2026-11-24");
+  expect(local.clock).toBe("00:30");
+});
