@@ -1,0 +1,121 @@
+"""Brute-force protection through django-axes: password, TOTP codes and first-time lookups."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from axes.models import AccessAttempt
+from django.utils import timezone
+
+from tests import factories as f
+from tests.accounts.conftest import code_at
+from tests.conftest import ApiClient
+
+pytestmark = pytest.mark.django_db
+
+WRONG = "Wrong$Password123"
+LOCKED = {"message": "Too many failed attempts. Please wait 15 minutes and try again.", "type": "locked_out"}
+
+
+def _age_attempts(minutes: int) -> None:
+    AccessAttempt.objects.update(attempt_time=timezone.now() - timedelta(minutes=minutes))
+
+
+def test_repeated_wrong_passwords_lock_the_account_then_it_expires(anon_api, member_user, login, settings):
+    assert settings.AXES_FAILURE_LIMIT == 5
+    for _ in range(4):
+        response = login(anon_api, member_user.email, WRONG)
+        assert response.status_code == 401 and response.json()["message"] == "Invalid email or password"
+    fifth = login(anon_api, member_user.email, WRONG)
+    assert fifth.status_code == 429 and fifth.json() == LOCKED
+    # Even the right password is refused while locked, with the same clear message.
+    right = login(anon_api, member_user.email)
+    assert right.status_code == 429 and right.json() == LOCKED
+    assert anon_api.get("/api/auth/user").status_code == 401
+    assert AccessAttempt.objects.filter(username=member_user.email).exists()
+    # After the cool-off, the right password works again and the failures are cleared.
+    _age_attempts(16)
+    response = login(anon_api, member_user.email)
+    assert response.status_code == 200 and response.json()["user"]["id"] == str(member_user.pk)
+    assert not AccessAttempt.objects.filter(username=member_user.email).exists()
+
+
+def test_lockout_is_per_account_from_another_address(member_user, admin_user, login):
+    for _ in range(5):
+        login(ApiClient(), member_user.email, WRONG)
+    other_address = ApiClient()
+    other_address.client.defaults["REMOTE_ADDR"] = "203.0.113.9"
+    assert login(other_address, member_user.email).status_code == 429  # the account is locked
+    assert login(other_address, admin_user.email).status_code == 200  # another account is not
+
+
+def test_lockout_is_per_address_across_accounts(org, login):
+    users = [f.make_user(org) for _ in range(5)]
+    attacker = ApiClient()
+    attacker.client.defaults["REMOTE_ADDR"] = "198.51.100.7"
+    for user in users:
+        login(attacker, user.email, WRONG)
+    victim = f.make_user(org)
+    assert login(attacker, victim.email).status_code == 429  # the address is locked
+    assert login(ApiClient(), victim.email).status_code == 200  # the victim is fine from elsewhere
+
+
+def test_success_clears_earlier_failures(anon_api, member_user, login):
+    for _ in range(4):
+        login(anon_api, member_user.email, WRONG)
+    assert login(anon_api, member_user.email).status_code == 200
+    for _ in range(4):
+        assert login(ApiClient(), member_user.email, WRONG).status_code == 401
+
+
+def test_wrong_totp_codes_lock_the_account(member_api, member_user, login):
+    secret = member_api.get(f"/api/auth/totp-setup/{member_user.pk}").json()["manualEntryKey"]
+    assert member_api.post("/api/auth/enable-totp", {"totpCode": code_at(secret)}).status_code == 200
+    valid = {code_at(secret, k) for k in (-1, 0, 1, 2)}
+    wrong = next(c for c in ("000000", "111111", "222222", "333333", "444444") if c not in valid)
+    client = ApiClient()
+    for _ in range(4):
+        response = login(client, member_user.email, totpCode=wrong)
+        assert response.status_code == 401 and response.json()["message"] == "Invalid authenticator code"
+    assert login(client, member_user.email, totpCode=wrong).status_code == 429
+    assert login(client, member_user.email, totpCode=code_at(secret, 1)).status_code == 429
+    _age_attempts(16)
+    assert login(client, member_user.email, totpCode=code_at(secret, 1)).status_code == 200
+
+
+def test_wrong_codes_on_enable_totp_lock_too(member_api, member_user):
+    secret = member_api.get(f"/api/auth/totp-setup/{member_user.pk}").json()["manualEntryKey"]
+    valid = {code_at(secret, k) for k in (-1, 0, 1)}
+    wrong = next(c for c in ("000000", "111111", "222222", "333333") if c not in valid)
+    statuses = [member_api.post("/api/auth/enable-totp", {"totpCode": wrong}).status_code for _ in range(5)]
+    assert statuses == [401, 401, 401, 401, 429]
+    response = member_api.post("/api/auth/enable-totp", {"totpCode": code_at(secret)})
+    assert response.status_code == 429 and response.json() == LOCKED
+
+
+def test_first_time_lookups_of_unknown_emails_lock_the_address(anon_api, member_user):
+    for n in range(4):
+        response = anon_api.post("/api/auth/first-time-login", {"email": f"probe{n}@mp.edu.au"})
+        assert response.status_code == 404
+    assert anon_api.post("/api/auth/first-time-login", {"email": "probe9@mp.edu.au"}).status_code == 429
+    response = anon_api.post("/api/auth/first-time-login", {"email": member_user.email})
+    assert response.status_code == 429 and response.json() == LOCKED
+    _age_attempts(16)
+    assert anon_api.post("/api/auth/first-time-login", {"email": member_user.email}).status_code == 200
+
+
+def test_wrong_current_password_on_change_counts_too(member_api, member_user):
+    payload = {"currentPassword": WRONG, "newPassword": "Another$Pass2026"}
+    statuses = [member_api.put("/api/auth/change-password", payload).status_code for _ in range(5)]
+    assert statuses == [400, 400, 400, 400, 429]
+
+
+def test_cool_off_from_settings_changes_the_message(anon_api, member_user, login, settings):
+    settings.AXES_COOLOFF_TIME = 1 / 60  # one minute
+    for _ in range(5):
+        response = login(anon_api, member_user.email, WRONG)
+    assert response.status_code == 429
+    assert response.json()["message"] == "Too many failed attempts. Please wait 1 minute and try again."
+    _age_attempts(2)
+    assert login(anon_api, member_user.email).status_code == 200
