@@ -1,0 +1,187 @@
+/**
+ * Display links on the organization page (admin only, issue 11): create, name, scope (a campus or the
+ * whole organization), group by room or block group, copy the board URL, and revoke.
+ */
+import { Badge, Button, Card, CopyButton, Group, Modal, SegmentedControl, Select, Stack, Text, TextInput, Title } from "@mantine/core";
+import { modals } from "@mantine/modals";
+import { notifications } from "@mantine/notifications";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { apiJson, errorMessage, fieldErrors } from "../../lib/api";
+import { roots } from "../../lib/queryKeys";
+
+export interface DisplayLink {
+  id: string;
+  name: string;
+  token: string;
+  url: string;
+  campus: { id: string; name: string } | null;
+  groupBy: "room" | "block_group";
+  isActive: boolean;
+  revokedAt: string | null;
+  lastSeenAt: string | null;
+  createdAt: string;
+}
+
+interface Campus {
+  id: string;
+  name: string;
+  abbreviation: string;
+}
+
+export const displayLinksQueryOptions = queryOptions({
+  queryKey: roots.displayLinks,
+  queryFn: () => apiJson<DisplayLink[]>("/api/display-links"),
+});
+
+const campusesQueryOptions = queryOptions({
+  queryKey: roots.campuses,
+  queryFn: () => apiJson<Campus[]>("/api/campuses"),
+});
+
+function CreateDisplayLinkDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const campuses = useQuery({ ...campusesQueryOptions, enabled: opened });
+  const [name, setName] = useState("");
+  const [campusId, setCampusId] = useState<string | null>(null);
+  const [groupBy, setGroupBy] = useState<"room" | "block_group">("room");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const create = useMutation({
+    mutationFn: () => apiJson<DisplayLink>("/api/display-links", { method: "POST", json: { name, campusId, groupBy } }),
+    onSuccess: () => {
+      notifications.show({ title: "Display link created", message: "Open its URL on the screen to show the board." });
+      queryClient.invalidateQueries({ queryKey: roots.displayLinks });
+      setName("");
+      setCampusId(null);
+      setErrors({});
+      onClose();
+    },
+    onError: (error) => {
+      setErrors(fieldErrors(error));
+      notifications.show({ color: "red", title: "Error", message: errorMessage(error, "Failed to create display link") });
+    },
+  });
+  return (
+    <Modal opened={opened} onClose={onClose} title="New display link">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!name.trim()) {
+            setErrors({ name: "Name is required" });
+            return;
+          }
+          create.mutate();
+        }}
+      >
+        <Stack>
+          <TextInput label="Name" placeholder="Staff room TV" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} />
+          <Select
+            label="Scope"
+            placeholder="Whole organization"
+            clearable
+            data={(campuses.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+            value={campusId}
+            onChange={setCampusId}
+          />
+          <div>
+            <Text size="sm" fw={500} mb={4}>
+              Group sessions by
+            </Text>
+            <SegmentedControl
+              value={groupBy}
+              onChange={(v) => setGroupBy(v as "room" | "block_group")}
+              data={[
+                { value: "room", label: "Room" },
+                { value: "block_group", label: "Block group" },
+              ]}
+            />
+          </div>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              Create link
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+export function DisplayLinksCard() {
+  const queryClient = useQueryClient();
+  const links = useQuery(displayLinksQueryOptions);
+  const [creating, setCreating] = useState(false);
+  const revoke = useMutation({
+    mutationFn: (id: string) => apiJson<DisplayLink>(`/api/display-links/${id}`, { method: "DELETE" }),
+    onSuccess: () => {
+      notifications.show({ title: "Display link revoked", message: "Screens showing it have been disconnected." });
+      queryClient.invalidateQueries({ queryKey: roots.displayLinks });
+    },
+    onError: (error) => notifications.show({ color: "red", title: "Error", message: errorMessage(error, "Failed to revoke display link") }),
+  });
+  const confirmRevoke = (link: DisplayLink) =>
+    modals.openConfirmModal({
+      title: "Revoke display link",
+      children: <Text size="sm">Screens showing "{link.name}" will stop updating at once. This cannot be undone.</Text>,
+      labels: { confirm: "Revoke", cancel: "Cancel" },
+      confirmProps: { color: "red" },
+      onConfirm: () => revoke.mutate(link.id),
+    });
+
+  return (
+    <Card withBorder padding="lg">
+      <Group justify="space-between" mb="md">
+        <div>
+          <Title order={2} size="h4">
+            Wall displays
+          </Title>
+          <Text size="sm" c="dimmed">
+            Read-only live timetable boards for screens in staff rooms and corridors.
+          </Text>
+        </div>
+        <Button onClick={() => setCreating(true)}>New display link</Button>
+      </Group>
+      {links.isLoading ? <Text>Loading...</Text> : null}
+      {links.data && links.data.length === 0 ? <Text c="dimmed">No display links yet.</Text> : null}
+      <Stack gap="sm">
+        {(links.data ?? []).map((link) => {
+          const url = `${window.location.origin}${link.url}`;
+          return (
+            <Group key={link.id} justify="space-between" wrap="nowrap" data-testid="display-link-row">
+              <div>
+                <Group gap="xs">
+                  <Text fw={600}>{link.name}</Text>
+                  <Badge color={link.isActive ? "green" : "gray"}>{link.isActive ? "Active" : "Revoked"}</Badge>
+                </Group>
+                <Text size="sm" c="dimmed">
+                  {link.campus ? link.campus.name : "Whole organization"} · grouped by {link.groupBy === "room" ? "room" : "block group"}
+                </Text>
+              </div>
+              {link.isActive ? (
+                <Group gap="xs" wrap="nowrap">
+                  <CopyButton value={url}>
+                    {({ copied, copy }) => (
+                      <Button variant="light" size="xs" onClick={copy}>
+                        {copied ? "Copied" : "Copy URL"}
+                      </Button>
+                    )}
+                  </CopyButton>
+                  <Button component="a" href={link.url} target="_blank" rel="noreferrer" variant="default" size="xs">
+                    Open
+                  </Button>
+                  <Button color="red" variant="light" size="xs" onClick={() => confirmRevoke(link)}>
+                    Revoke
+                  </Button>
+                </Group>
+              ) : null}
+            </Group>
+          );
+        })}
+      </Stack>
+      <CreateDisplayLinkDialog opened={creating} onClose={() => setCreating(false)} />
+    </Card>
+  );
+}
