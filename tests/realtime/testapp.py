@@ -1,0 +1,136 @@
+"""The project's ASGI application plus a few test-only HTTP hooks under ``/__rt__/``, served by a real
+daphne process in the realtime tests (never mounted in the product).
+
+The hooks make writes happen *inside the server process*, which is what the in-memory channel layer of the
+single-process default needs (a write from another process could not reach its sockets). Each runs the
+foundation's own helpers (``emit_change``, ``close_user_sockets``) exactly as a write service does:
+
+- ``POST /__rt__/seed``: two organizations with users and signed-in sessions (Django's SessionStore);
+- ``POST /__rt__/session`` ``{"user"}``: a new session for a user;
+- ``POST /__rt__/emit`` ``{"org", "entity", "action", "ids", "actor"?, "origin"?, "rollback"?}``: one
+  transaction calling ``emit_change`` (rolled back when asked);
+- ``POST /__rt__/revoke`` ``{"user", "deactivate"?}``: ``close_user_sockets`` (and ``is_active=False``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
+
+from project.asgi import application as project_application  # noqa: E402
+
+from asgiref.sync import sync_to_async  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
+
+# Load the URLconf (the whole API, ortools and pandas included: seconds of imports) before serving. Done
+# lazily by the first HTTP request it stalls the event loop long enough to drop sockets on the tests'
+# one-second pings.
+get_resolver().url_patterns
+
+
+class _Rollback(Exception):
+    pass
+
+
+def _session_for(user) -> str:
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    return store.session_key
+
+
+def seed(body):
+    import uuid
+
+    from project.accounts.models import Organization, User
+
+    tag = uuid.uuid4().hex[:8]
+    out = {}
+    for key, name, users in (
+        ("a", "Realtime Org A", [("ada", "Ada", "Admin", "admin", True), ("mel", "Mel", "Member", "user", True),
+                                 ("ina", "Ina", "Inactive", "user", False), ("sam", "Sam", "Staff", "admin", True)]),
+        ("b", "Realtime Org B", [("bob", "Bob", "Other", "admin", True)]),
+    ):
+        org = Organization.objects.create(name=name, domain=f"{key}-{tag}.example.edu.au")
+        out[key] = {"id": str(org.pk), "users": {}}
+        for ukey, first, last, role, active in users:
+            user = User.objects.create_user(
+                email=f"{ukey}-{tag}@example.edu.au", password=None, first_name=first,
+                last_name=last, organization=org, role=role, must_change_password=False,
+                # sam is support staff: the Django admin is a write path that emits change events
+                is_staff=ukey == "sam", is_superuser=ukey == "sam",
+            )
+            session = _session_for(user)  # made while active: the session itself is valid
+            if not active:
+                User.objects.filter(pk=user.pk).update(is_active=False)
+            out[key]["users"][ukey] = {"id": str(user.pk), "session": session, "name": f"{first} {last}"}
+    return out
+
+
+def session(body):
+    from project.accounts.models import User
+
+    return {"session": _session_for(User.objects.get(pk=body["user"]))}
+
+
+def emit(body):
+    from django.db import transaction
+
+    from project.accounts.models import Organization, User
+    from project.core.tenancy import Ctx
+    from realtime.events import emit_change
+
+    org = Organization.objects.get(pk=body["org"])
+    actor = User.objects.get(pk=body["actor"]) if body.get("actor") else None
+    ctx = Ctx(org=org, user=actor, origin=body.get("origin"))
+    try:
+        with transaction.atomic():
+            event = emit_change(ctx, entity=body["entity"], action=body["action"], ids=body.get("ids", []))
+            if body.get("rollback"):
+                raise _Rollback()
+    except _Rollback:
+        return {"rolledBack": True}
+    return {"event": event}
+
+
+def revoke(body):
+    from django.db import transaction
+
+    from project.accounts.models import User
+    from realtime.events import close_user_sockets
+
+    with transaction.atomic():
+        if body.get("deactivate"):
+            User.objects.filter(pk=body["user"]).update(is_active=False)
+        close_user_sockets(body["user"])
+    return {"ok": True}
+
+
+HOOKS = {"/__rt__/seed": seed, "/__rt__/session": session, "/__rt__/emit": emit, "/__rt__/revoke": revoke}
+
+
+async def application(scope, receive, send):
+    if scope["type"] == "http" and scope["path"] in HOOKS:
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        try:
+            result, status = await sync_to_async(HOOKS[scope["path"]])(json.loads(body or b"{}")), 200
+        except Exception as exc:  # report to the test rather than hang it
+            result, status = {"error": repr(exc)}, 500
+        payload = json.dumps(result).encode()
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": payload})
+        return
+    await project_application(scope, receive, send)
