@@ -80,7 +80,7 @@ def seed_large_org(
         Campus.objects.bulk_create([campus])
         User.objects.create(
             email=f"admin@{org.domain}", first_name="Bench", last_name="Admin", organization=org,
-            role="admin", must_change_password=False, password=make_password(BENCH_PASSWORD, hasher="pbkdf2_sha256"),
+            role="admin", must_change_password=False, password=make_password(BENCH_PASSWORD),
         )
 
         courses = [

@@ -7,8 +7,8 @@ Definitions:
   Australia/Melbourne (decisions.md §5); weeks run Monday to Sunday.
 - **Upcoming**: the next 7 days = today and the 6 days after it, in the user's timezone.
 - Plan **efficiency** = sum of the plan units' actual hours (face to face + facilitated e-learning +
-  work-integrated learning + in-class assessment) / sum of their units' nominal hours x 100
-  (decisions.md §2, delivery.md §9).
+  work-integrated learning + in-class assessment) / the plan's totalNominalHours x 100, 0 when that is
+  0 (decisions.md §2, delivery.md §9): the figure each study plan card shows.
 
 Every figure is a database aggregate; each function runs a fixed number of queries.
 """
@@ -39,19 +39,18 @@ def dashboard_stats(*, org, today: date) -> dict:
 
     activeCourses (courses with isActive), activeTeachers (teachers with isActive), blockGroups (block
     groups with status active), weeklyHours (hours of non-cancelled sessions dated in the Monday-Sunday
-    week holding ``today``), efficiency (the mean efficiency of active study plans that have units with
-    nominal hours, one decimal; 87 when there is none). Five queries.
+    week holding ``today``), efficiency (the mean efficiency of the active study plans, one decimal;
+    87 when there is no active plan). Five queries.
     """
     monday = week_start(today)
     actual_sum = sum((F(f"plan_units__{f}") for f in ACTUAL_HOUR_FIELDS[1:]), F(f"plan_units__{ACTUAL_HOUR_FIELDS[0]}"))
     plans = (
         StudyPlan.objects.for_org(org)
         .filter(is_active=True)
-        .annotate(actual=Sum(actual_sum), nominal=Sum("plan_units__unit__nominal_hours"))
-        .filter(nominal__gt=0)
-        .values_list("actual", "nominal")
+        .annotate(actual=Sum(actual_sum))
+        .values_list("actual", "total_nominal_hours")
     )
-    rates = [float(actual or 0) / float(nominal) * 100 for actual, nominal in plans]
+    rates = [float(actual or 0) / nominal * 100 if nominal else 0.0 for actual, nominal in plans]
     weekly = delivered(org).filter(actual_date__range=(monday, monday + timedelta(days=6))).aggregate(
         h=Sum("actual_hours")
     )["h"]
