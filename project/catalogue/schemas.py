@@ -79,6 +79,8 @@ class FormIn(CamelSchema):
     @classmethod
     def _fill_missing(cls, data: Any) -> Any:
         target = data._obj if isinstance(data, DjangoGetter) else data
+        if target is None or isinstance(target, (list, str, int, float, bool)):
+            raise ValueError("The request body must be a JSON object")
         if isinstance(target, dict):
             missing = {}
             for name, field in cls.model_fields.items():

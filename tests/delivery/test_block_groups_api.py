@@ -508,3 +508,36 @@ def test_list_of_1000_block_groups_with_plans_and_sessions(api, org, django_asse
         with django_assert_max_num_queries(9):
             r = api.get(f"/api/block-groups/{big.pk}/{path}")
         assert r.status_code == 200
+
+
+MALFORMED = [
+    "[1]", "null", '"x"', "5", "{}",
+    '{"code": {"a": 1}, "name": [1], "unitId": 5, "memberBlockGroupIds": "x", "faceToFaceHours": "1e999",'
+    ' "cohortSize": 1e300, "sessionDuration": "Infinity", "startDate": 5, "preferredDays": 7, "studyPlanId": [],'
+    ' "totalNominalHours": 1.5, "nominalHours": true, "yearLevel": "2.5", "sequenceOrder": -1}',
+]
+
+
+def test_no_malformed_body_gives_a_500(api, org):
+    """decisions.md §1: no request, however malformed, yields a 500 (every write of this area)."""
+    group, plan, unit = f.make_block_group(org), f.make_study_plan(org), f.make_unit(org)
+    plan_unit = f.add_plan_unit(plan, unit)
+    linked = LinkedBlockGroup.objects.unscoped().create(organization=org, name="L")
+    writes = [
+        ("post", "/api/courses"), ("put", f"/api/courses/{f.make_course(org).pk}"),
+        ("post", "/api/units"), ("put", f"/api/units/{unit.pk}"),
+        ("post", "/api/study-plans"), ("put", f"/api/study-plans/{plan.pk}"),
+        ("post", f"/api/study-plans/{plan.pk}/clone"), ("post", f"/api/study-plans/{plan.pk}/units"),
+        ("put", f"/api/study-plan-units/{plan_unit.pk}"), ("post", "/api/block-groups"),
+        ("put", f"/api/block-groups/{group.pk}"), ("post", f"/api/block-groups/{group.pk}/study-plans"),
+        ("post", "/api/linked-block-groups"), ("put", f"/api/linked-block-groups/{linked.pk}"),
+    ]
+    for method, path in writes:
+        for raw in MALFORMED:
+            r = getattr(api.client, method)(path, raw, content_type="application/json", headers=api._headers(None))
+            if raw == "{}" and path.startswith("/api/study-plan-units/"):
+                assert r.status_code == 200  # a partial update that changes nothing
+                continue
+            assert r.status_code == 400, (method, path, raw, r.status_code, r.content)
+    plan_unit.refresh_from_db()
+    assert plan_unit.sequence_order == 1
