@@ -134,7 +134,7 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 # The built SPA is served from the site root: index.html for "/" and hashed assets with a year-long cache.
 WHITENOISE_ROOT = SPA_DIST if SPA_DIST.exists() else None
 WHITENOISE_INDEX_FILE = True
-WHITENOISE_USE_FINDERS = True
+WHITENOISE_USE_FINDERS = DEBUG  # production serves collectstatic's output (scripts/run.sh runs it)
 
 
 def _immutable_file_test(path: str, url: str) -> bool:

@@ -56,6 +56,9 @@ def _fast_password_hashing(request, settings):
     """Argon2 costs ~0.3 s a hash; tests use a fast hasher unless marked ``real_hasher``."""
     if request.node.get_closest_marker("real_hasher") is None:
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Every test client builds a handler; let whitenoise look files up per request instead of scanning
+    # the SPA build and every app's static files each time.
+    settings.WHITENOISE_AUTOREFRESH = True
 
 
 @pytest.fixture
