@@ -122,6 +122,7 @@ def test_create_holiday(api, org):
         assert body[key] == value, key
     h = Holiday.objects.for_org(org).get(pk=body["id"])
     assert (h.start_date, h.end_date, h.organization_id) == (date(2026, 4, 3), date(2026, 4, 19), org.pk)
+    assert resp["ETag"] == f'"{h.updated_at.isoformat()}"'
 
 
 def test_create_holiday_defaults(api):

@@ -154,6 +154,8 @@ def test_create_teacher(api, org):
     t = Teacher.objects.for_org(org).get(pk=body["id"])
     assert t.organization_id == org.pk
     assert t.expiry_date == date(2027, 6, 30)
+    assert resp["ETag"] == f'"{t.updated_at.isoformat()}"'
+    assert body["updatedAt"] == t.updated_at.isoformat()  # full precision: usable as If-Match
 
 
 def test_create_teacher_defaults(api):
