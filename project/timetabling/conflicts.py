@@ -192,7 +192,7 @@ class Conflict:
 
 
 def _hm(t: time) -> str:
-    return t.strftime("%H:%M")
+    return f"{t.hour:02d}:{t.minute:02d}"
 
 
 def _teacher_name(data: ConflictData, teacher_id) -> str:
@@ -208,8 +208,8 @@ def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None) 
     active = [s for s in slots if s.status != CANCELLED]
     out: list[Conflict] = []
 
-    def touches(*ids) -> bool:
-        return focus is None or any(i in focus for i in ids)
+    def touches(a, b=None) -> bool:
+        return focus is None or a in focus or (b is not None and b in focus)
 
     # Pairwise clashes: sweep each (date, key) bucket in start order.
     buckets: dict[tuple, list[Slot]] = {"g": defaultdict(list), "t": defaultdict(list), "r": defaultdict(list)}
@@ -259,29 +259,37 @@ def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None) 
 
     # Per-session rules.
     weeks: dict[tuple, list[Slot]] = defaultdict(list)
+    holidays, teachers, qualified = data.holidays, data.teachers, data.qualified
+    monday_of: dict[date, date] = {}
     for s in active:
-        span = data.holidays.get(s.date)
-        if span is not None and touches(s.id):
-            out.append(Conflict(HOLIDAY, HARD, [s.id], f"Session on {s.date.isoformat()} falls on {span.name}", s.date))
-        if s.teacher_id is None:
+        if holidays:
+            span = holidays.get(s.date)
+            if span is not None and (focus is None or s.id in focus):
+                out.append(Conflict(HOLIDAY, HARD, [s.id], f"Session on {s.date.isoformat()} falls on {span.name}", s.date))
+        tid = s.teacher_id
+        if tid is None:
             continue
-        weeks[(s.teacher_id, week_start(s.date))].append(s)
-        t = data.teachers.get(s.teacher_id)
-        if t is None or not touches(s.id):
+        monday = monday_of.get(s.date)
+        if monday is None:
+            monday = monday_of[s.date] = week_start(s.date)
+        weeks[(tid, monday)].append(s)
+        t = teachers.get(tid)
+        if t is None or (focus is not None and s.id not in focus):
             continue
-        if (s.teacher_id, s.unit_id) not in data.qualified:
+        if (tid, s.unit_id) not in qualified:
             out.append(Conflict(
                 TEACHER_UNQUALIFIED, SOFT, [s.id],
                 f"{t.name} holds no qualification for unit {s.unit_code}".rstrip(), s.date,
             ))
-        evening = is_evening(s.start, s.end)
-        if (t.availability == "day" and evening) or (t.availability == "evening" and not evening):
-            out.append(Conflict(
-                TEACHER_UNAVAILABLE, SOFT, [s.id],
-                f"{t.name} is available for {t.availability} sessions only "
-                f"({_hm(s.start)}-{_hm(s.end)} is {'an evening' if evening else 'a day'} session)",
-                s.date,
-            ))
+        if t.availability != "both":
+            evening = is_evening(s.start, s.end)
+            if (t.availability == "day" and evening) or (t.availability == "evening" and not evening):
+                out.append(Conflict(
+                    TEACHER_UNAVAILABLE, SOFT, [s.id],
+                    f"{t.name} is available for {t.availability} sessions only "
+                    f"({_hm(s.start)}-{_hm(s.end)} is {'an evening' if evening else 'a day'} session)",
+                    s.date,
+                ))
         if not t.is_active:
             out.append(Conflict(TEACHER_INACTIVE, SOFT, [s.id], f"{t.name} is inactive", s.date))
         if t.employment_type == "fixed_term" and t.expiry_date is not None and s.date > t.expiry_date:
@@ -293,7 +301,7 @@ def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None) 
     # Weekly capacity: co-delivered sessions of linked groups count once.
     for (teacher_id, monday), items in weeks.items():
         t = data.teachers.get(teacher_id)
-        if t is None or not touches(*(s.id for s in items)):
+        if t is None or (focus is not None and not any(s.id in focus for s in items)):
             continue
         seen: set = set()
         total = 0.0
@@ -373,6 +381,75 @@ _SLOT_FIELDS = (
 )
 
 
+def _converter(kind: str):
+    """A memoised converter of one raw database value (SQLite gives text; PostgreSQL native types)."""
+    import uuid as _uuid
+
+    memo: dict = {}
+
+    def parse(value):
+        if kind == "hours":
+            return float(value) if value is not None else 0.0
+        if value is None or not isinstance(value, (str, int, float)) or isinstance(value, bool):
+            return value
+        if kind == "uuid":
+            return _uuid.UUID(value) if isinstance(value, str) else value
+        if kind == "date":
+            return date.fromisoformat(value) if isinstance(value, str) else value
+        if kind == "time":
+            return time.fromisoformat(value) if isinstance(value, str) else value
+        return value
+
+    def run(value):
+        try:
+            return memo[value]
+        except KeyError:
+            out = memo[value] = parse(value)
+            return out
+        except TypeError:  # unhashable
+            return parse(value)
+
+    if kind == "id":  # unique per row: no memo
+        return lambda v: _uuid.UUID(v) if isinstance(v, str) else v
+    return run
+
+
+_SLOT_KINDS = ("id", "uuid", "uuid", "uuid", "text", "date", "time", "time", "hours", "text", "text", "text")
+
+
+def _fetch_slots(qs) -> list[Slot]:
+    """Run ``qs.values_list(*_SLOT_FIELDS)`` on a raw cursor and convert with memoised converters.
+
+    Django's per-value converters cost seconds for 30,000 rows on SQLite; times, dates, hours and the
+    ids of groups, units and teachers repeat, so memoising makes loading ~10x faster.
+    """
+    from django.db import connections
+    from django.db.models import CharField
+    from django.db.models.functions import Cast
+
+    fields = list(_SLOT_FIELDS)
+    if connections[qs.db].vendor == "sqlite":
+        # Text columns skip sqlite3's per-value declared-type converters; ours are memoised.
+        qs = qs.annotate(
+            _d=Cast("actual_date", CharField()), _s=Cast("start_time", CharField()),
+            _e=Cast("end_time", CharField()), _h=Cast("actual_hours", CharField()),
+        )
+        fields[5:9] = ["_d", "_s", "_e", "_h"]
+    vqs = qs.values_list(*fields).order_by()
+    sql, params = vqs.query.sql_with_params()
+    conv = [_converter(k) for k in _SLOT_KINDS]
+    c_id, c_g, c_u, c_t, _r, c_d, c_s, c_e, c_h = conv[:9]
+    out = []
+    with connections[vqs.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        for r in cursor.fetchall():
+            out.append(Slot(
+                c_id(r[0]), c_g(r[1]), c_u(r[2]), c_t(r[3]), r[4] or "", c_d(r[5]), c_s(r[6]), c_e(r[7]),
+                c_h(r[8]) if r[8] is not None else 0.0, r[9], r[10] or "", r[11] or "",
+            ))
+    return out
+
+
 def load_slots(org, start: date, end: date, q: Q | None = None, exclude_ids: Iterable = ()) -> list[Slot]:
     """Sessions of ``org`` dated within [start, end] (optionally filtered by ``q``) as Slots (1 query)."""
     from project.timetabling.models import TimetableSession
@@ -383,10 +460,7 @@ def load_slots(org, start: date, end: date, q: Q | None = None, exclude_ids: Ite
     exclude_ids = list(exclude_ids)
     if exclude_ids:
         qs = qs.exclude(id__in=exclude_ids)
-    return [
-        Slot(r[0], r[1], r[2], r[3], r[4] or "", r[5], r[6], r[7], float(r[8] or 0), r[9], r[10], r[11])
-        for r in qs.values_list(*_SLOT_FIELDS).order_by()
-    ]
+    return _fetch_slots(qs)
 
 
 def _week_range(dates: Iterable[date]) -> tuple[date, date]:
@@ -426,10 +500,7 @@ def load_neighbours(org, slots: list[Slot], exclude_ids: Iterable = ()) -> list[
     exclude_ids = list(exclude_ids)
     if exclude_ids:
         qs = qs.exclude(id__in=exclude_ids)
-    return [
-        Slot(r[0], r[1], r[2], r[3], r[4] or "", r[5], r[6], r[7], float(r[8] or 0), r[9], r[10], r[11])
-        for r in qs.values_list(*_SLOT_FIELDS).order_by()
-    ]
+    return _fetch_slots(qs)
 
 
 def check_changes(org, proposed: list[Slot], originals: list[Slot] = ()) -> tuple[list[Conflict], list[Conflict]]:
