@@ -1,14 +1,22 @@
 import { Button, Card, Center, Code, Stack, Text, Title } from "@mantine/core";
+import { IconLock } from "@tabler/icons-react";
 import type { ReactNode } from "react";
-import { Navigate, useNavigate } from "react-router";
+import { Navigate, useLocation, useNavigate } from "react-router";
 import { FullPageLoader } from "../components/States";
 import { useCurrentUser } from "../lib/auth";
+import { queryClient } from "../lib/queryClient";
+import { ensureSocket } from "../lib/socket";
 
-/** Protected pages: 'Loading...' with a spinner while the user loads; signed-out users go to /auth. */
+/**
+ * Protected pages: 'Loading...' with a spinner while the user loads; signed-out users go to /auth.
+ * Once the user is known the live-update socket is opened, before any page's first data fetch
+ * (decisions.md §7): children's queries start in their own effects, which run after this render.
+ */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { user, isLoading } = useCurrentUser();
   if (isLoading) return <FullPageLoader label="Loading..." />;
   if (!user) return <Navigate to="/auth" replace />;
+  if (typeof window !== "undefined" && !import.meta.env.VITEST) ensureSocket(queryClient);
   return <>{children}</>;
 }
 
@@ -20,38 +28,53 @@ export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-const DEFAULT_DENIED =
+export const ACCESS_DENIED_TEXT =
   "This page is restricted to administrators only. Please contact your system administrator if you need access.";
+export const ORGANIZATION_DENIED_TEXT = "You don't have permission to access organization management.";
 
-/** Admin-only pages: the Access Denied screen for role user (platform.md §2). */
-export function RequireAdmin({ children, message = DEFAULT_DENIED }: { children: ReactNode; message?: string }) {
-  const { isAdmin } = useCurrentUser();
+/** The Access Denied screen (platform.md §2) with a 'Go Back' button to the previous page. */
+export function AccessDenied({ message = ACCESS_DENIED_TEXT }: { message?: string }) {
   const navigate = useNavigate();
-  if (isAdmin) return <>{children}</>;
   return (
-    <Center mih="50vh">
-      <Card withBorder padding="xl" maw={520}>
+    <Center mih="60vh">
+      <Card withBorder padding="xl" maw={520} radius="md">
         <Stack align="center">
+          <IconLock size={48} stroke={1.5} color="var(--mantine-color-red-6)" aria-hidden />
           <Title order={1} size="h2">
             Access Denied
           </Title>
           <Text ta="center">{message}</Text>
-          <Button onClick={() => navigate(-1)}>Go Back</Button>
+          <Button onClick={() => (window.history.length > 1 ? navigate(-1) : navigate("/"))}>Go Back</Button>
         </Stack>
       </Card>
     </Center>
   );
 }
 
+/** Admin-only pages: the Access Denied screen for role user. */
+export function RequireAdmin({ children, message = ACCESS_DENIED_TEXT }: { children: ReactNode; message?: string }) {
+  const { isAdmin, isLoading } = useCurrentUser();
+  if (isLoading) return <FullPageLoader label="Loading..." />;
+  if (isAdmin) return <>{children}</>;
+  return <AccessDenied message={message} />;
+}
+
 export function NotFoundPage() {
+  const location = useLocation();
+  const navigate = useNavigate();
   return (
-    <Center mih="50vh">
-      <Stack align="center">
-        <Title order={1}>404 Page Not Found</Title>
-        <Text c="dimmed" ta="center">
-          Did you forget to add the page to the router? Check the route entry for <Code>{location.pathname}</Code>.
-        </Text>
-      </Stack>
+    <Center mih="60vh">
+      <Card withBorder padding="xl" maw={560} radius="md">
+        <Stack align="center">
+          <Title order={1}>404 Page Not Found</Title>
+          <Text c="dimmed" ta="center">
+            Did you forget to add the page to the router? No route entry matches <Code>{location.pathname}</Code>.
+          </Text>
+          <Button variant="light" onClick={() => navigate("/")}>
+            Go to Dashboard
+          </Button>
+        </Stack>
+      </Card>
     </Center>
   );
 }

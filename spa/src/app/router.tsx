@@ -1,13 +1,14 @@
 /**
  * The route table of platform.md §2 and delivery.md §2. Screens load lazily per feature folder.
- * Guards: RequireAuth ('Loading...' while the user loads, redirect to /auth when signed out),
- * RequireAdmin (the Access Denied screen), RedirectIfSignedIn (/auth, /setup, /first-time).
+ * Guards: RequireAuth ('Loading...' while the user loads, redirect to /auth when signed out, opens the
+ * live-update socket), RequireAdmin (the Access Denied screen), RedirectIfSignedIn (/auth, /setup, /first-time).
  */
 import { lazy, Suspense, type ReactNode } from "react";
 import { createBrowserRouter } from "react-router";
 import { FullPageLoader } from "../components/States";
 import { AppLayout } from "./AppLayout";
-import { NotFoundPage, RedirectIfSignedIn, RequireAdmin, RequireAuth } from "./guards";
+import { NotFoundPage, ORGANIZATION_DENIED_TEXT, RedirectIfSignedIn, RequireAdmin, RequireAuth } from "./guards";
+import { installUnauthorizedHandler } from "./session";
 
 const page = (loader: () => Promise<{ default: React.ComponentType }>) => {
   const Component = lazy(loader);
@@ -59,13 +60,11 @@ export const router = createBrowserRouter([
       { path: "/settings", element: page(() => import("../features/settings/SettingsPage")) },
       {
         path: "/organization",
-        element: (
-          <RequireAdmin message="You don't have permission to access organization management.">
-            {page(() => import("../features/organization/OrganizationPage"))}
-          </RequireAdmin>
-        ),
+        element: <RequireAdmin message={ORGANIZATION_DENIED_TEXT}>{page(() => import("../features/organization/OrganizationPage"))}</RequireAdmin>,
       },
       { path: "*", element: <NotFoundPage /> },
     ],
   },
 ]);
+
+installUnauthorizedHandler((to) => void router.navigate(to));

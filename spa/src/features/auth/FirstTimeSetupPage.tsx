@@ -1,6 +1,102 @@
-import { PageHeader } from "../../components/PageHeader";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Button, Card, Stack, Stepper, Text, TextInput, Title } from "@mantine/core";
+import { IconChartBar, IconClock, IconShieldLock, IconUsers } from "@tabler/icons-react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { useNavigate } from "react-router";
+import { ApiError } from "../../lib/api";
+import { notifyError, notifyInfo } from "../../lib/notify";
+import { AccountSetupForm } from "./AccountSetupForm";
+import { AuthLayout, type Feature } from "./AuthLayout";
+import { useFirstTimeLogin } from "./api";
+import { firstTimeSchema, type FirstTimeValues } from "./schemas";
 
-/** First-time setup (/setup, /first-time): placeholder until the screen lands. */
+export const FIRST_TIME_FEATURES: Feature[] = [
+  { title: "Multi-factor authentication", text: "Your account is protected by a password and an authenticator app.", icon: IconShieldLock },
+  { title: "Advanced scheduling management", text: "Build block group timetables with conflict detection.", icon: IconClock },
+  { title: "Real-time teacher workload tracking", text: "See every teacher's allocation as it changes.", icon: IconUsers },
+  { title: "Reporting tools", text: "Generate delivery, workload and compliance reports.", icon: IconChartBar },
+];
+
+/** The toast for a failed first-time check (platform.md §8). */
+export function firstTimeFailure(error: unknown): { title: string; message: string } {
+  const message = error instanceof ApiError ? error.serverMessage ?? error.message : error instanceof Error ? error.message : "";
+  if (message.includes("User not found")) {
+    return { title: "Account lookup failed", message: "No account found with this email address. Please contact your administrator." };
+  }
+  if (error instanceof ApiError) return { title: "Error", message: error.serverMessage || "Failed to check account status" };
+  return { title: "Error", message: message || "An error occurred" };
+}
+
+/** First-time setup (/setup, /first-time): email check, then password and two-factor setup. */
 export default function FirstTimeSetupPage() {
-  return <PageHeader title="First-time setup (/setup, /first-time)" />;
+  const [userId, setUserId] = useState<string | null>(null);
+  const navigate = useNavigate();
+  const check = useFirstTimeLogin();
+  const form = useForm<FirstTimeValues>({ resolver: zodResolver(firstTimeSchema), defaultValues: { email: "" } });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ email }) => {
+    try {
+      const answer = await check.mutateAsync(email);
+      if (answer.hasPassword) {
+        notifyInfo("Account already set up", answer.message || "Please sign in with your password.");
+        navigate("/auth");
+        return;
+      }
+      if (answer.requiresSetup && answer.userId) setUserId(answer.userId);
+      else notifyError("Error", answer.message || "Failed to check account status");
+    } catch (error) {
+      const toast = firstTimeFailure(error);
+      notifyError(toast.title, toast.message);
+    }
+  });
+
+  return (
+    <AuthLayout
+      heading="Welcome to Blockplan"
+      intro="Set up your account to start planning courses and timetables."
+      features={FIRST_TIME_FEATURES}
+    >
+      <Card withBorder radius="md" padding="xl" shadow="sm">
+        <Stepper active={userId ? 1 : 0} size="sm" mb="lg" allowNextStepsSelect={false}>
+          <Stepper.Step label="Verify email" />
+          <Stepper.Step label="Secure account" />
+        </Stepper>
+        {userId ? (
+          <Stack>
+            <div>
+              <Title order={1} size="h3">
+                Secure Your Account
+              </Title>
+              <Text size="sm" c="dimmed">
+                Create a password and set up two-factor authentication.
+              </Text>
+            </div>
+            <AccountSetupForm userId={userId} onBack={() => navigate("/auth")} />
+          </Stack>
+        ) : (
+          <form onSubmit={onSubmit} noValidate aria-label="First time setup">
+            <Stack>
+              <div>
+                <Title order={1} size="h3">
+                  First Time Setup
+                </Title>
+                <Text size="sm" c="dimmed">
+                  Enter the email address your administrator registered for you.
+                </Text>
+              </div>
+              <TextInput label="Email" type="email" autoComplete="email" placeholder="you@example.edu.au" error={errors.email?.message} {...form.register("email")} />
+              <Button type="submit" loading={isSubmitting} fullWidth>
+                Continue
+              </Button>
+            </Stack>
+          </form>
+        )}
+        <Button variant="subtle" mt="md" fullWidth onClick={() => navigate("/auth")}>
+          Back to regular login
+        </Button>
+      </Card>
+    </AuthLayout>
+  );
 }

@@ -1,6 +1,207 @@
-import { PageHeader } from "../../components/PageHeader";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Anchor, Button, Card, Checkbox, Divider, PasswordInput, Stack, Tabs, Text, TextInput, Title } from "@mantine/core";
+import { IconChartBar, IconFingerprint, IconKey, IconSchool, IconUsers } from "@tabler/icons-react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { useNavigate } from "react-router";
+import { ApiError, errorMessage } from "../../lib/api";
+import { notifyError, notifySuccess } from "../../lib/notify";
+import { AccountSetupForm } from "./AccountSetupForm";
+import { AuthLayout, type Feature } from "./AuthLayout";
+import { useLogin, usePasskeyLogin } from "./api";
+import { digitsOnly, signInSchema, type SignInValues } from "./schemas";
 
-/** Sign-in (/auth): placeholder until the screen lands. */
+export const SIGN_IN_FEATURES: Feature[] = [
+  {
+    title: "Course Management",
+    text: "Plan courses, units of competency and study plans for every qualification you deliver.",
+    icon: IconSchool,
+  },
+  {
+    title: "Teacher Allocation",
+    text: "Smart scheduling with conflict detection and workload optimisation across your teaching team.",
+    icon: IconUsers,
+  },
+  {
+    title: "Reports & Document Assembly",
+    text: "Automatic report and document generation for audits, timetables and delivery plans.",
+    icon: IconChartBar,
+  },
+];
+
+export const NO_PASSKEYS_TEXT =
+  "You don't have any passkeys set up yet. Please use the password login method first, then you can register passkeys in your account settings.";
+
+/** The toast for a failed passkey sign-in (platform.md §8). */
+export function passkeyLoginFailure(error: unknown): { title: string; message: string } {
+  const message = error instanceof ApiError ? error.serverMessage ?? "" : error instanceof Error ? error.message : "";
+  const name = error instanceof Error ? error.name : "";
+  const code = (error as { code?: string } | null)?.code ?? "";
+  const notAllowed =
+    name === "NotAllowedError" ||
+    name === "TimeoutError" ||
+    code === "ERROR_CEREMONY_ABORTED" ||
+    (error as { cause?: { name?: string } } | null)?.cause?.name === "NotAllowedError";
+  if (message.includes("No credentials available") || notAllowed) {
+    return { title: "No passkeys found", message: NO_PASSKEYS_TEXT };
+  }
+  return { title: "Passkey login failed", message: message || "An error occurred during passkey authentication" };
+}
+
+function PasswordForm({ onSetup }: { onSetup: (userId: string) => void }) {
+  const [needsCode, setNeedsCode] = useState(false);
+  const navigate = useNavigate();
+  const login = useLogin();
+  const form = useForm<SignInValues>({
+    resolver: zodResolver(signInSchema),
+    defaultValues: { email: "", password: "", totpCode: "", rememberMe: false },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      const result = await login.mutateAsync({
+        email: values.email,
+        password: values.password,
+        totpCode: needsCode && values.totpCode ? values.totpCode : undefined,
+        rememberMe: !!values.rememberMe,
+      });
+      if (result.requiresSetup && result.userId) {
+        onSetup(result.userId);
+        return;
+      }
+      if (result.requiresTotp && !result.user) {
+        setNeedsCode(true);
+        return;
+      }
+      if (result.user) {
+        notifySuccess("Login successful", "Welcome back!");
+        navigate("/");
+      }
+    } catch (error) {
+      console.error("Login failed", error);
+      notifyError("Login failed", errorMessage(error, "Login failed"));
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Sign in with password">
+      <Stack>
+        <Text size="sm" c="dimmed">
+          Enter your email and password to access the scheduling system
+        </Text>
+        <TextInput label="Email" type="email" autoComplete="username" placeholder="you@example.edu.au" error={errors.email?.message} {...form.register("email")} />
+        <PasswordInput label="Password" autoComplete="current-password" error={errors.password?.message} {...form.register("password")} />
+        {needsCode ? (
+          <TextInput
+            label="Authenticator Code"
+            placeholder="Enter 6-digit code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            autoFocus
+            description="Enter the 6-digit code from your authenticator app"
+            error={errors.totpCode?.message}
+            {...form.register("totpCode", { onChange: (e) => form.setValue("totpCode", digitsOnly(e.target.value)) })}
+          />
+        ) : null}
+        <Checkbox label="Remember me" {...form.register("rememberMe")} />
+        <Button type="submit" loading={isSubmitting} fullWidth>
+          {needsCode ? "Verify & Sign In" : "Sign In"}
+        </Button>
+        <Divider />
+        <Button variant="subtle" onClick={() => navigate("/setup")}>
+          First time logging in?
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+function PasskeyPanel({ onBack }: { onBack: () => void }) {
+  const navigate = useNavigate();
+  const passkey = usePasskeyLogin();
+  const signIn = async () => {
+    try {
+      await passkey.mutateAsync();
+      notifySuccess("Login successful", "Welcome back! You've been authenticated with your passkey.");
+      navigate("/");
+    } catch (error) {
+      const toast = passkeyLoginFailure(error);
+      notifyError(toast.title, toast.message);
+    }
+  };
+  return (
+    <Stack>
+      <Text size="sm" c="dimmed">
+        Use a passkey saved on this device or a security key to sign in without a password.
+      </Text>
+      <Button leftSection={<IconFingerprint size={18} />} onClick={signIn} loading={passkey.isPending} fullWidth>
+        Sign in with Passkey
+      </Button>
+      <Button variant="default" onClick={onBack} fullWidth>
+        Back to Password Login
+      </Button>
+    </Stack>
+  );
+}
+
+/** Sign-in (/auth): Password and Passkey tabs; the Account Setup view when the server asks for setup. */
 export default function SignInPage() {
-  return <PageHeader title="Sign-in (/auth)" />;
+  const [tab, setTab] = useState<string | null>("password");
+  const [setupUserId, setSetupUserId] = useState<string | null>(null);
+
+  return (
+    <AuthLayout
+      heading="Course planning and timetabling for vocational training"
+      intro="Course management, smart scheduling with conflict detection and workload optimisation, and automatic report and document generation."
+      features={SIGN_IN_FEATURES}
+    >
+      <Card withBorder radius="md" padding="xl" shadow="sm">
+        {setupUserId ? (
+          <Stack>
+            <div>
+              <Title order={1} size="h3">
+                Account Setup
+              </Title>
+              <Text size="sm" c="dimmed">
+                Set a password and enable two-factor authentication to secure your account.
+              </Text>
+            </div>
+            <AccountSetupForm userId={setupUserId} onBack={() => setSetupUserId(null)} />
+          </Stack>
+        ) : (
+          <Stack>
+            <div>
+              <Title order={1} size="h3">
+                Sign In
+              </Title>
+              <Text size="sm" c="dimmed">
+                Blockplan scheduling system
+              </Text>
+            </div>
+            <Tabs value={tab} onChange={setTab} keepMounted={false}>
+              <Tabs.List grow mb="md">
+                <Tabs.Tab value="password" leftSection={<IconKey size={16} />}>
+                  Password
+                </Tabs.Tab>
+                <Tabs.Tab value="passkey" leftSection={<IconFingerprint size={16} />}>
+                  Passkey
+                </Tabs.Tab>
+              </Tabs.List>
+              <Tabs.Panel value="password">
+                <PasswordForm onSetup={setSetupUserId} />
+              </Tabs.Panel>
+              <Tabs.Panel value="passkey">
+                <PasskeyPanel onBack={() => setTab("password")} />
+              </Tabs.Panel>
+            </Tabs>
+          </Stack>
+        )}
+      </Card>
+      <Text size="xs" c="dimmed" ta="center">
+        Need help? <Anchor href="mailto:support@blockplan.edu.au" size="xs">Contact your administrator</Anchor>
+      </Text>
+    </AuthLayout>
+  );
 }

@@ -1,6 +1,471 @@
-import { PageHeader } from "../../components/PageHeader";
+import {
+  Avatar,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Grid,
+  Group,
+  Paper,
+  Progress,
+  SegmentedControl,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  ThemeIcon,
+  Title,
+  ActionIcon,
+} from "@mantine/core";
+import {
+  IconCalendarPlus,
+  IconChartBar,
+  IconChevronLeft,
+  IconChevronRight,
+  IconClock,
+  IconSchool,
+  IconSquarePlus,
+  IconTrendingUp,
+  IconUsers,
+  IconUsersGroup,
+  type Icon,
+} from "@tabler/icons-react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { notifyError } from "../../lib/notify";
+import { errorMessage } from "../../lib/api";
+import {
+  DEFAULT_EFFICIENCY,
+  useDashboardStats,
+  useTeacherAllocations,
+  useTeacherWorkload,
+  useUpcomingSessions,
+  type Allocation,
+} from "./api";
+import {
+  addDays,
+  allocationBadge,
+  DAY_NAMES,
+  formatDayMonth,
+  formatRangeLabel,
+  formatTime12,
+  isoDate,
+  parseIsoDate,
+  plannerRange,
+  sessionStatusColor,
+  shiftAnchor,
+  startOfWeek,
+  workloadColor,
+  type PlannerView,
+} from "./dates";
 
-/** Dashboard (/): placeholder until the screen lands. */
+/** The fixed "from last month" trends of the first three cards (platform.md §2: not data). */
+export const TRENDS = { courses: 12, teachers: 5, blockGroups: 8 };
+
+function StatCard({ label, value, icon: IconC, footer, loading }: { label: string; value: string; icon: Icon; footer: string; loading: boolean }) {
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Box>
+          <Text size="sm" c="dimmed" fw={500}>
+            {label}
+          </Text>
+          {loading ? <Skeleton h={30} w={60} mt={6} /> : <Text fz={30} fw={700} lh={1.3} data-testid={`stat-${label}`}>{value}</Text>}
+        </Box>
+        <ThemeIcon size={44} radius="md" variant="light">
+          <IconC size={24} aria-hidden />
+        </ThemeIcon>
+      </Group>
+      <Group gap={4} mt="sm">
+        <IconTrendingUp size={16} color="var(--mantine-color-green-8)" aria-hidden />
+        <Text size="sm" c="dimmed">
+          {footer}
+        </Text>
+      </Group>
+    </Card>
+  );
+}
+
+function StatCards() {
+  const stats = useDashboardStats();
+  const s = stats.data;
+  const loading = stats.isLoading;
+  const efficiency = s?.efficiency ?? DEFAULT_EFFICIENCY;
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+      <StatCard label="Active Courses" value={String(s?.activeCourses ?? 0)} icon={IconSchool} footer={`+${TRENDS.courses}% from last month`} loading={loading} />
+      <StatCard label="Active Teachers" value={String(s?.activeTeachers ?? 0)} icon={IconUsers} footer={`+${TRENDS.teachers}% from last month`} loading={loading} />
+      <StatCard label="Block Groups" value={String(s?.blockGroups ?? 0)} icon={IconUsersGroup} footer={`+${TRENDS.blockGroups}% from last month`} loading={loading} />
+      <StatCard
+        label="Weekly Hours"
+        value={String(Math.round((s?.weeklyHours ?? 0) * 10) / 10)}
+        icon={IconClock}
+        footer={`Average efficiency ${Math.round(efficiency * 10) / 10}%`}
+        loading={loading}
+      />
+    </SimpleGrid>
+  );
+}
+
+function AllocationBadge({ allocation }: { allocation: Allocation }) {
+  const style = allocationBadge(allocation.status);
+  return (
+    <Badge size="sm" variant={style.variant} color={style.color} data-status={allocation.status}>
+      {allocation.status}
+    </Badge>
+  );
+}
+
+function AllocationEntry({ allocation, compact }: { allocation: Allocation; compact?: boolean }) {
+  return (
+    <Paper withBorder p={compact ? 4 : "xs"} radius="sm">
+      <Group justify="space-between" gap={4} wrap="nowrap" align="flex-start">
+        <Text size="xs" fw={600} truncate>
+          {allocation.teacherName}
+        </Text>
+        {!compact ? <AllocationBadge allocation={allocation} /> : null}
+      </Group>
+      <Text size="xs" c="dimmed">
+        {allocation.time}
+      </Text>
+      {!compact ? (
+        <Text size="xs" truncate>
+          {allocation.unitCode} · {allocation.blockGroupCode}
+          {allocation.room ? ` · ${allocation.room}` : ""}
+        </Text>
+      ) : (
+        <Text size="xs" truncate>
+          {allocation.unitCode}
+        </Text>
+      )}
+    </Paper>
+  );
+}
+
+function AllocationPlanner({ view, setView, plannerRef }: { view: PlannerView; setView: (v: PlannerView) => void; plannerRef: React.RefObject<HTMLDivElement | null> }) {
+  const [anchor, setAnchor] = useState(() => new Date());
+  const { start, end } = plannerRange(anchor, view);
+  const query = useTeacherAllocations(isoDate(start), isoDate(end));
+  useEffect(() => {
+    if (query.isError) notifyError("Error", errorMessage(query.error, "Failed to fetch allocations"));
+  }, [query.isError, query.error]);
+
+  const byDate = useMemo(() => {
+    const map = new Map<string, Allocation[]>();
+    for (const a of query.data?.allocations ?? []) {
+      const key = a.date.slice(0, 10);
+      map.set(key, [...(map.get(key) ?? []), a]);
+    }
+    return map;
+  }, [query.data]);
+
+  const days: Date[] = [];
+  const gridStart = view === "week" ? start : startOfWeek(start);
+  const gridEnd = view === "week" ? end : addDays(startOfWeek(end), 6);
+  for (let d = gridStart; d <= gridEnd; d = addDays(d, 1)) days.push(d);
+  const todayKey = isoDate(new Date());
+  const allocations = query.data?.allocations ?? [];
+  const unallocated = query.data?.unallocatedTeachers ?? [];
+
+  return (
+    <Card withBorder radius="md" padding="lg" ref={plannerRef} id="allocation-planner">
+      <Group justify="space-between" mb="md" wrap="wrap">
+        <Box>
+          <Title order={2} size="h4">
+            Teacher Allocation Planner
+          </Title>
+          <Text size="sm" c="dimmed" data-testid="planner-range">
+            {formatRangeLabel(start, end, view)}
+          </Text>
+        </Box>
+        <Group gap="xs">
+          <SegmentedControl
+            size="xs"
+            value={view}
+            onChange={(v) => setView(v as PlannerView)}
+            data={[
+              { label: "Week", value: "week" },
+              { label: "Month", value: "month" },
+            ]}
+            aria-label="Planner view"
+          />
+          <ActionIcon variant="default" aria-label={view === "week" ? "Previous week" : "Previous month"} onClick={() => setAnchor((a) => shiftAnchor(a, view, -1))}>
+            <IconChevronLeft size={16} />
+          </ActionIcon>
+          <Button size="xs" variant="default" onClick={() => setAnchor(new Date())}>
+            Today
+          </Button>
+          <ActionIcon variant="default" aria-label={view === "week" ? "Next week" : "Next month"} onClick={() => setAnchor((a) => shiftAnchor(a, view, 1))}>
+            <IconChevronRight size={16} />
+          </ActionIcon>
+        </Group>
+      </Group>
+      <Group align="flex-start" gap="md" wrap="nowrap" style={{ overflowX: "auto" }}>
+        <Box style={{ flex: 1, minWidth: 560 }}>
+          <SimpleGrid cols={7} spacing={6}>
+            {["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map((d) => (
+              <Text key={d} size="xs" fw={700} c="dimmed" ta="center">
+                {d}
+              </Text>
+            ))}
+            {days.map((day) => {
+              const key = isoDate(day);
+              const items = byDate.get(key) ?? [];
+              const outside = view === "month" && day.getMonth() !== start.getMonth();
+              const shown = view === "month" ? items.slice(0, 2) : items;
+              return (
+                <Paper
+                  key={key}
+                  withBorder
+                  p={6}
+                  radius="sm"
+                  mih={view === "week" ? 140 : 84}
+                  style={{ opacity: outside ? 0.5 : 1, borderColor: key === todayKey ? "var(--mantine-color-indigo-5)" : undefined }}
+                  data-date={key}
+                >
+                  <Text size="xs" fw={key === todayKey ? 700 : 500} mb={4}>
+                    {view === "week" ? formatDayMonth(day) : day.getDate()}
+                  </Text>
+                  <Stack gap={4}>
+                    {shown.map((a) => (
+                      <AllocationEntry key={a.id} allocation={a} compact={view === "month"} />
+                    ))}
+                    {items.length > shown.length ? (
+                      <Text size="xs" c="dimmed">
+                        +{items.length - shown.length} more
+                      </Text>
+                    ) : null}
+                  </Stack>
+                </Paper>
+              );
+            })}
+          </SimpleGrid>
+          {!query.isLoading && allocations.length === 0 ? (
+            <Text size="sm" c="dimmed" ta="center" mt="md">
+              No sessions scheduled for this {view}
+            </Text>
+          ) : null}
+        </Box>
+        <Paper withBorder p="sm" radius="sm" w={220} style={{ flexShrink: 0 }}>
+          <Text size="sm" fw={600} mb="xs">
+            Teachers Not Scheduled
+          </Text>
+          {query.isLoading ? (
+            <Skeleton h={60} />
+          ) : unallocated.length === 0 ? (
+            <Text size="xs" c="dimmed">
+              Every active teacher has sessions in this {view}.
+            </Text>
+          ) : (
+            <Stack gap={6} mah={360} style={{ overflowY: "auto" }}>
+              {unallocated.map((t) => (
+                <Group key={t.id} gap="xs" wrap="nowrap">
+                  <Avatar size="sm" radius="xl" color="gray">
+                    {t.initials}
+                  </Avatar>
+                  <Box miw={0}>
+                    <Text size="xs" fw={500} truncate>
+                      {t.name}
+                    </Text>
+                    {t.maxWeeklyHours != null ? (
+                      <Text size="xs" c="dimmed">
+                        Max {t.maxWeeklyHours}h/week
+                      </Text>
+                    ) : null}
+                  </Box>
+                </Group>
+              ))}
+            </Stack>
+          )}
+        </Paper>
+      </Group>
+    </Card>
+  );
+}
+
+function WorkloadPanel() {
+  const workload = useTeacherWorkload();
+  const navigate = useNavigate();
+  const entries = workload.data ?? [];
+  return (
+    <Card withBorder radius="md" padding="lg" h="100%">
+      <Title order={2} size="h4">
+        Teacher Workload
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        This week's allocation
+      </Text>
+      {workload.isLoading ? (
+        <Stack>
+          <Skeleton h={32} />
+          <Skeleton h={32} />
+          <Skeleton h={32} />
+        </Stack>
+      ) : entries.length === 0 ? (
+        <Text size="sm" c="dimmed" ta="center" py="lg">
+          No teacher workload data available
+        </Text>
+      ) : (
+        <Stack gap="sm" mah={420} style={{ overflowY: "auto" }}>
+          {entries.map((entry) => {
+            const color = workloadColor(entry.percentage);
+            return (
+              <Box key={entry.id}>
+                <Group justify="space-between" gap="xs" mb={4} wrap="nowrap">
+                  <Group gap="xs" wrap="nowrap" miw={0}>
+                    <Avatar size="sm" radius="xl" color="indigo">
+                      {entry.initials}
+                    </Avatar>
+                    <Text size="sm" truncate>
+                      {entry.name}
+                    </Text>
+                  </Group>
+                  <Text size="sm" c="dimmed" style={{ whiteSpace: "nowrap" }}>
+                    {entry.hours}h / {entry.maxHours}h ({entry.percentage}%)
+                  </Text>
+                </Group>
+                <Progress value={Math.min(entry.percentage, 100)} color={color} aria-label={`${entry.name} workload ${entry.percentage}%`} data-color={color} />
+              </Box>
+            );
+          })}
+        </Stack>
+      )}
+      <Button variant="light" fullWidth mt="md" onClick={() => navigate("/teachers")}>
+        View All Teachers
+      </Button>
+    </Card>
+  );
+}
+
+function UpcomingSessions({ onWeekView }: { onWeekView: () => void }) {
+  const upcoming = useUpcomingSessions();
+  const navigate = useNavigate();
+  const sessions = upcoming.data ?? [];
+  return (
+    <Card withBorder radius="md" padding="lg" h="100%">
+      <Group justify="space-between" mb="md" wrap="wrap">
+        <Box>
+          <Title order={2} size="h4">
+            Upcoming Sessions
+          </Title>
+          <Text size="sm" c="dimmed">
+            Next 7 days
+          </Text>
+        </Box>
+        <Group gap="xs">
+          <Button size="xs" variant="default" onClick={onWeekView}>
+            Week View
+          </Button>
+          <Button size="xs" onClick={() => navigate("/block-groups?schedule=1")}>
+            Generate Timetable
+          </Button>
+        </Group>
+      </Group>
+      {upcoming.isLoading ? (
+        <Skeleton h={160} />
+      ) : sessions.length === 0 ? (
+        <Text size="sm" c="dimmed" ta="center" py="lg">
+          No upcoming sessions scheduled
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={720} mah={440}>
+          <Table striped highlightOnHover verticalSpacing={6} fz="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Day</Table.Th>
+                <Table.Th>Date</Table.Th>
+                <Table.Th>Time</Table.Th>
+                <Table.Th>Unit</Table.Th>
+                <Table.Th>Block Group</Table.Th>
+                <Table.Th>Teacher</Table.Th>
+                <Table.Th>Room</Table.Th>
+                <Table.Th>Status</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {sessions.map((s) => (
+                <Table.Tr key={s.id}>
+                  <Table.Td>{DAY_NAMES[((s.dayOfWeek % 7) + 7) % 7]}</Table.Td>
+                  <Table.Td>{formatDayMonth(parseIsoDate(s.actualDate))}</Table.Td>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>
+                    {formatTime12(s.startTime)} - {formatTime12(s.endTime)}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {s.unit?.code}
+                    </Text>
+                    <Text size="xs" c="dimmed" lineClamp={1}>
+                      {s.unit?.name}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{s.blockGroup?.code}</Table.Td>
+                  <Table.Td>{s.teacher || "Unassigned"}</Table.Td>
+                  <Table.Td>{s.room || "TBA"}</Table.Td>
+                  <Table.Td>
+                    <Badge size="sm" variant="light" color={sessionStatusColor(s.status)}>
+                      {s.status}
+                    </Badge>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Card>
+  );
+}
+
+const ACTION_CARDS = [
+  { title: "Create Block Group", text: "Set up a new student cohort with its course, campus and study mode.", button: "Create Block Group", to: "/block-groups", icon: IconSquarePlus },
+  { title: "Generate Timetable", text: "Schedule a block group's units across its preferred days.", button: "Generate Timetable", to: "/block-groups?schedule=1", icon: IconCalendarPlus },
+  { title: "View Reports", text: "Delivery, workload and compliance reports for your department.", button: "View Reports", to: "/reports", icon: IconChartBar },
+];
+
+/** Dashboard (/): stat cards, allocation planner, workload, upcoming sessions and action cards (platform.md §2). */
 export default function DashboardPage() {
-  return <PageHeader title="Dashboard (/)" />;
+  const [view, setView] = useState<PlannerView>("week");
+  const plannerRef = useRef<HTMLDivElement | null>(null);
+  const navigate = useNavigate();
+  const showWeek = () => {
+    setView("week");
+    plannerRef.current?.scrollIntoView({ behavior: "smooth", block: "start" });
+  };
+  return (
+    <Stack gap="lg">
+      <StatCards />
+      <AllocationPlanner view={view} setView={setView} plannerRef={plannerRef} />
+      <Grid>
+        <Grid.Col span={{ base: 12, lg: 4 }}>
+          <WorkloadPanel />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 8 }}>
+          <UpcomingSessions onWeekView={showWeek} />
+        </Grid.Col>
+      </Grid>
+      <SimpleGrid cols={{ base: 1, md: 3 }}>
+        {ACTION_CARDS.map((card) => (
+          <Card key={card.title} withBorder radius="md" padding="lg">
+            <Group wrap="nowrap" align="flex-start">
+              <ThemeIcon size={40} radius="md" variant="light">
+                <card.icon size={22} aria-hidden />
+              </ThemeIcon>
+              <Box>
+                <Title order={2} size="h5">
+                  {card.title}
+                </Title>
+                <Text size="sm" c="dimmed" mb="sm">
+                  {card.text}
+                </Text>
+                <Button size="xs" variant="light" onClick={() => navigate(card.to)}>
+                  {card.button}
+                </Button>
+              </Box>
+            </Group>
+          </Card>
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
 }

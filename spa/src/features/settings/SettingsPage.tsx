@@ -1,6 +1,208 @@
-import { PageHeader } from "../../components/PageHeader";
+import { Alert, Button, Card, Group, Loader, SegmentedControl, Select, Skeleton, Stack, Switch, Text, Title, useMantineColorScheme } from "@mantine/core";
+import { IconAlertTriangle, IconDownload, IconShieldLock } from "@tabler/icons-react";
+import { useEffect, useRef, useState } from "react";
+import { errorMessage } from "../../lib/api";
+import { useCurrentUser } from "../../lib/auth";
+import { notifyError, notifySuccess } from "../../lib/notify";
+import { applyCompact, toMantineScheme, type ThemeChoice } from "../../lib/theme";
+import {
+  AUTOSAVE_MS,
+  DATE_FORMATS,
+  DEFAULT_SETTINGS,
+  TIME_FORMATS,
+  TIMEZONES,
+  exportData,
+  useSaveSettings,
+  useSettings,
+  type UserSettings,
+} from "./api";
 
-/** Settings (/settings): placeholder until the screen lands. */
+/** Settings (/settings): appearance, regional, data & privacy, and the admin Danger Zone (platform.md §2). */
 export default function SettingsPage() {
-  return <PageHeader title="Settings (/settings)" />;
+  const settings = useSettings();
+  const save = useSaveSettings();
+  const { isAdmin } = useCurrentUser();
+  const { setColorScheme } = useMantineColorScheme();
+  const [values, setValues] = useState<UserSettings | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const timer = useRef<number | null>(null);
+  const pending = useRef<UserSettings | null>(null);
+
+  // Load once: saved settings, or the defaults (404); a saved theme is applied here.
+  useEffect(() => {
+    if (values !== null || settings.isLoading) return;
+    if (settings.isError) {
+      notifyError("Error", "Failed to fetch settings");
+      setValues(DEFAULT_SETTINGS);
+      return;
+    }
+    const loaded = settings.data ?? DEFAULT_SETTINGS;
+    setValues(loaded);
+    if (settings.data) {
+      setColorScheme(toMantineScheme(loaded.theme));
+      applyCompact(loaded.preferences.compactView);
+    }
+  }, [settings.isLoading, settings.isError, settings.data, values, setColorScheme]);
+
+  const flush = async () => {
+    const next = pending.current;
+    pending.current = null;
+    timer.current = null;
+    if (!next) return;
+    try {
+      await save.mutateAsync(next);
+      notifySuccess("Settings saved", "Your preferences have been updated.");
+    } catch (error) {
+      notifyError("Save failed", errorMessage(error, "Save failed"));
+    }
+  };
+
+  // A pending save still happens when the page is left.
+  useEffect(
+    () => () => {
+      if (timer.current !== null) {
+        window.clearTimeout(timer.current);
+        void flush();
+      }
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [],
+  );
+
+  /** Applies a change at once and saves it 500 ms after the last change. */
+  const change = (next: UserSettings) => {
+    setValues(next);
+    setColorScheme(toMantineScheme(next.theme));
+    applyCompact(next.preferences.compactView);
+    pending.current = next;
+    if (timer.current !== null) window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => void flush(), AUTOSAVE_MS);
+  };
+  const setPref = <K extends keyof UserSettings["preferences"]>(key: K, value: UserSettings["preferences"][K]) =>
+    values && change({ ...values, preferences: { ...values.preferences, [key]: value } });
+
+  const onExport = async () => {
+    setExporting(true);
+    try {
+      await exportData();
+      notifySuccess("Data exported", "Your data has been downloaded.");
+    } catch (error) {
+      notifyError("Export failed", errorMessage(error, "Export failed"));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  if (!values) {
+    return (
+      <Stack>
+        <Skeleton h={160} />
+        <Skeleton h={200} />
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="lg" maw={880}>
+      <Group justify="flex-end" h={20}>
+        {save.isPending || timer.current !== null ? (
+          <Group gap={6}>
+            <Loader size={12} />
+            <Text size="xs" c="dimmed">
+              Saving...
+            </Text>
+          </Group>
+        ) : null}
+      </Group>
+      <Card withBorder radius="md" padding="lg">
+        <Title order={2} size="h4">
+          Appearance
+        </Title>
+        <Text size="sm" c="dimmed" mb="md">
+          Customize how Blockplan looks on this device.
+        </Text>
+        <Stack>
+          <div>
+            <Text size="sm" fw={500} mb={4} id="theme-label">
+              Theme
+            </Text>
+            <SegmentedControl
+              aria-labelledby="theme-label"
+              value={values.theme}
+              onChange={(v) => change({ ...values, theme: v as ThemeChoice })}
+              data={[
+                { label: "Light", value: "light" },
+                { label: "Dark", value: "dark" },
+                { label: "System", value: "system" },
+              ]}
+            />
+          </div>
+          <Switch
+            label="Compact view"
+            description="Show more information with tighter spacing"
+            checked={values.preferences.compactView}
+            onChange={(e) => setPref("compactView", e.currentTarget.checked)}
+          />
+        </Stack>
+      </Card>
+
+      <Card withBorder radius="md" padding="lg">
+        <Title order={2} size="h4">
+          Regional & Language
+        </Title>
+        <Text size="sm" c="dimmed" mb="md">
+          Date, time and timezone preferences.
+        </Text>
+        <Stack>
+          <Select
+            label="Date format"
+            data={[...DATE_FORMATS]}
+            value={values.preferences.dateFormat}
+            onChange={(v) => v && setPref("dateFormat", v)}
+            allowDeselect={false}
+          />
+          <Select
+            label="Time format"
+            data={TIME_FORMATS.map((t) => ({ value: t.value, label: t.label }))}
+            value={values.preferences.timeFormat}
+            onChange={(v) => v && setPref("timeFormat", v as "12h" | "24h")}
+            allowDeselect={false}
+          />
+          <Select
+            label="Timezone"
+            data={[...TIMEZONES]}
+            value={values.preferences.timezone}
+            onChange={(v) => v && setPref("timezone", v)}
+            allowDeselect={false}
+          />
+        </Stack>
+      </Card>
+
+      <Card withBorder radius="md" padding="lg">
+        <Title order={2} size="h4">
+          Data & Privacy
+        </Title>
+        <Text size="sm" c="dimmed" mb="md">
+          Manage your data and privacy.
+        </Text>
+        <Alert icon={<IconShieldLock size={18} />} color="blue" variant="light" mb="md">
+          Your data is stored securely and handled according to your organization's data policies.
+        </Alert>
+        <Button variant="default" leftSection={<IconDownload size={16} />} onClick={onExport} loading={exporting}>
+          Export your data
+        </Button>
+      </Card>
+
+      {isAdmin ? (
+        <Card withBorder radius="md" padding="lg" style={{ borderColor: "var(--mantine-color-red-6)" }}>
+          <Title order={2} size="h4" c="red.8">
+            Danger Zone
+          </Title>
+          <Alert icon={<IconAlertTriangle size={18} />} color="red" variant="light" mt="md">
+            Deleting an administrator account must be done by another administrator or your organization's IT department.
+          </Alert>
+        </Card>
+      ) : null}
+    </Stack>
+  );
 }
