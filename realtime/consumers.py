@@ -10,7 +10,7 @@ One consumer per websocket, speaking Socket.IO v5 over Engine.IO v4 on the webso
    members after ``group_expiry``: toolchain trap 3) and refreshes its presence entry.
 3. Namespace connect ``40`` (main namespace only). The socket is authenticated by the first
    authenticator that claims it (:data:`AUTHENTICATORS`): a display token hook (for wall displays, later)
-   or the session cookie (Channels' ``AuthMiddlewareStack``). The Origin header must match
+   or the session cookie (Channels' cookie and session middleware, Django's ``get_user``). The Origin header must match
    ``ALLOWED_HOSTS``. An anonymous, inactive or foreign-origin socket gets ``44{"message":"unauthorized"}``
    and the websocket is closed a second later; a good one joins ``org.<id>`` and ``user.<id>`` and gets
    ``40{"sid"}`` and then one ``presence`` event with the current viewers.
@@ -101,7 +101,16 @@ def initials_of(first: str, last: str, fallback: str) -> str:
 
 
 @database_sync_to_async
-def _session_principal(user) -> Principal | None:
+def _session_principal(scope: dict) -> Principal | None:
+    """One trip to the database thread: the session, its user (Django's ``get_user``: backend and session
+    hash checked, so a password change ends the session) and the user's organization."""
+    from types import SimpleNamespace
+
+    from django.contrib.auth import get_user
+
+    user = scope.get("user")
+    if user is None and "session" in scope:
+        user = get_user(SimpleNamespace(session=scope["session"]))
     if user is None or not user.is_authenticated or not user.is_active:
         return None
     org = user.organization
@@ -116,8 +125,15 @@ def _session_principal(user) -> Principal | None:
 
 
 async def session_authenticator(scope: dict, payload: Any) -> Principal | None:
-    """The session cookie's user (resolved by ``AuthMiddlewareStack``): active, of an active organization."""
-    return await _session_principal(scope.get("user"))
+    """The session cookie's user: active, of an active organization.
+
+    The session comes from Channels' ``CookieMiddleware`` + ``SessionMiddleware`` (lazy: no database work
+    before the handshake is accepted). The user is resolved here, at the namespace connect, rather than by
+    Channels' ``AuthMiddleware``, which loads it before the consumer runs: under load that delayed the
+    handshake past daphne's 5 s ``websocket_connect_timeout`` and cost a second thread hop for the
+    organization. A ``scope["user"]`` set by an outer ``AuthMiddleware`` is still honoured.
+    """
+    return await _session_principal(scope)
 
 
 def display_token(scope: dict, payload: Any) -> str | None:
@@ -259,8 +275,13 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         if self.principal is not None and self.presence_path is not None:
             ttl = self._presence_ttl()
-            if await presence.get_store().touch(self.principal.org_id, self.channel_name, ttl):
-                presence.schedule_broadcast(self.principal.org_id, self.channel_layer)
+            try:
+                pruned = await presence.get_store().touch(self.principal.org_id, self.channel_name, ttl)
+            except Exception:
+                log.exception("presence refresh failed")
+            else:
+                if pruned:
+                    presence.schedule_broadcast(self.principal.org_id, self.channel_layer)
 
     def _presence_ttl(self) -> float:
         return (self.timings.ping_interval + self.timings.ping_timeout) / 1000 * 2 + 5
@@ -323,7 +344,14 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             return
         principal = None
         if origin_allowed(self.scope):
-            principal = await authenticate(self.scope, payload)
+            try:
+                principal = await authenticate(self.scope, payload)
+            except Exception:
+                # e.g. the database is down: close the transport so the client retries with back-off (a
+                # connect error would stop it for good)
+                log.exception("authenticating socket %s failed", self.sid)
+                await self._close()
+                return
         if principal is None:
             await self.send(protocol.connect_error_frame(protocol.UNAUTHORIZED))
             asyncio.get_running_loop().call_later(
@@ -334,19 +362,30 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         groups = [org_group(principal.org_id)]
         if principal.user_id is not None:
             groups.append(user_group(principal.user_id))
+        if isinstance(principal.scope, dict):  # e.g. a display link's own group, closed on revocation
+            groups.extend(principal.scope.get("groups", []))
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined = groups
         await self.send(protocol.connect_frame(self.sid))
-        version, viewers = await presence.get_store().snapshot(principal.org_id)
-        await self._send_presence(version, viewers)
+        if principal.user_id is not None:
+            try:
+                version, viewers = await presence.get_store().snapshot(principal.org_id)
+            except Exception:  # presence is best effort; the next broadcast brings the list
+                log.exception("presence snapshot failed")
+            else:
+                await self._send_presence(version, viewers)
 
     async def _on_event(self, packet):
         data = packet.data if isinstance(packet.data, list) else []
         name = data[0] if data else None
         result = {"ok": False, "message": "Unknown event"}
         if name == "presence" and self.principal.user_id is not None:
-            result = await self._set_presence(data[1] if len(data) > 1 else None)
+            try:
+                result = await self._set_presence(data[1] if len(data) > 1 else None)
+            except Exception:
+                log.exception("presence update failed")
+                result = {"ok": False, "message": "Presence is unavailable"}
         if packet.id is not None:
             await self.send(protocol.ack_frame(packet.id, [result]))
 
@@ -385,7 +424,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
 
     async def presence_viewers(self, message):
         """``presence.viewers`` from :mod:`realtime.presence` → event ``presence``."""
-        if self.principal is not None and not self.closing:
+        if self.principal is not None and self.principal.user_id is not None and not self.closing:
             await self._send_presence(message.get("version", 0), message.get("viewers", []))
 
     async def session_revoke(self, message):

@@ -159,6 +159,30 @@ async def test_refused_socket_is_closed_by_the_server(server):
         assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
 
 
+async def test_display_token_hook_point(server, seeded):
+    """An alternative authenticator (wall displays, later) plugs in through the consumer's hook."""
+    org = seeded["a"]["id"]
+    display = PyClient()
+    await display.sio.connect(server.http, headers={"Origin": server.origin}, transports=["websocket"],
+                              auth={"displayToken": f"rt-display:{org}"}, wait_timeout=5)
+    try:
+        await hook(server, "emit", {"org": org, "entity": "timetable_session", "action": "allocated", "ids": ["s"]})
+        assert (await display.next_change())["ids"] == ["s"]
+        assert display.presence.empty()  # a display is not a viewer and gets no presence lists
+    finally:
+        await display.close()
+    # a token the hook rejects is refused, even with a valid session cookie alongside
+    client = socketio.AsyncClient(reconnection=False)
+    errors = []
+    client.on("connect_error", lambda data: errors.append(data))
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        await client.connect(f"{server.http}?displayToken=forged", transports=["websocket"], wait_timeout=5,
+                             headers={"Origin": server.origin,
+                                      "Cookie": f"sessionid={seeded['a']['users']['ada']['session']}"})
+    await client.disconnect()
+    assert errors == [{"message": "unauthorized"}]
+
+
 # --- Change events -------------------------------------------------------------------------------------
 
 

@@ -10,6 +10,9 @@ foundation's own helpers (``emit_change``, ``close_user_sockets``) exactly as a 
 - ``POST /__rt__/emit`` ``{"org", "entity", "action", "ids", "actor"?, "origin"?, "rollback"?}``: one
   transaction calling ``emit_change`` (rolled back when asked);
 - ``POST /__rt__/revoke`` ``{"user", "deactivate"?}``: ``close_user_sockets`` (and ``is_active=False``).
+
+It also plugs a stand-in display-token hook into the consumer (``rt-display:<org id>``), to show the
+authenticator hook point that wall displays will use.
 """
 
 from __future__ import annotations
@@ -112,6 +115,18 @@ def revoke(body):
         close_user_sockets(body["user"])
     return {"ok": True}
 
+
+async def display_token_hook(token: str):
+    """A stand-in for the wall displays issue: ``rt-display:<org id>`` is a valid token of that organization."""
+    prefix = "rt-display:"
+    if token.startswith(prefix):
+        return token[len(prefix):], {"timetable": None}
+    return None
+
+
+from realtime.consumers import register_display_token_hook  # noqa: E402
+
+register_display_token_hook(display_token_hook)
 
 HOOKS = {"/__rt__/seed": seed, "/__rt__/session": session, "/__rt__/emit": emit, "/__rt__/revoke": revoke}
 
