@@ -48,8 +48,14 @@ def assert_fresh(instance, if_match: str | None) -> None:
     """
     if not if_match or if_match.strip() == "*":
         return
+    current = instance.updated_at
     for candidate in if_match.split(","):
         parsed = _parse(candidate)
-        if parsed is not None and parsed == instance.updated_at:
+        if parsed is None:
+            continue
+        if parsed == current:
+            return
+        # JSON answers may carry updatedAt to the millisecond (Django's encoder): compare at that precision.
+        if parsed.microsecond % 1000 == 0 and parsed == current.replace(microsecond=current.microsecond // 1000 * 1000):
             return
     raise StaleWrite()
