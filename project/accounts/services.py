@@ -101,7 +101,7 @@ def _sign_in(request: HttpRequest, user: User, *, remember_me: bool = False) -> 
 
 
 def _locked_user(user_id) -> User:
-    return User.objects.select_for_update().select_related("organization").get(pk=user_id)
+    return User.objects.select_for_update(of=("self",)).select_related("organization").get(pk=user_id)
 
 
 def totp_consume(user: User, code: str | None) -> bool:
@@ -391,7 +391,7 @@ def passkey_authenticate_complete(*, request: HttpRequest, credential: dict) -> 
         raise Unauthorized(PASSKEY_AUTH_FAILED)
     with transaction.atomic():
         passkey = (
-            Passkey.objects.select_for_update()
+            Passkey.objects.select_for_update(of=("self",))
             .select_related("user__organization")
             .filter(credential_id=credential_id)
             .first()
