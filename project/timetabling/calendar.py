@@ -2,7 +2,9 @@
 
 - Weeks start on Monday.
 - Term of a date: 1 + the number of the organization's term breaks of that calendar year that end
-  before the date, at most 4; a year with no term breaks uses quarters.
+  before the date, at most 4; a year with no term breaks uses quarters. A break belongs to the year it
+  starts in, so the summer break from December into January separates two years and is nobody's
+  "end of term 1" (February is term 1 again).
 - Semester: January to June is 1, July to December is 2.
 - A recurring holiday repeats every year on the same month and day.
 """
@@ -36,8 +38,8 @@ class TermCalendar:
 
     def __init__(self, breaks: Iterable[tuple[date, date]]):
         self._ends_by_year: dict[int, list[date]] = {}
-        for _start, end in breaks:
-            self._ends_by_year.setdefault(end.year, []).append(end)
+        for start, end in breaks:
+            self._ends_by_year.setdefault(start.year, []).append(end)
         for ends in self._ends_by_year.values():
             ends.sort()
 

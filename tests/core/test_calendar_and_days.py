@@ -22,6 +22,14 @@ def test_terms_from_breaks_and_quarters():
     assert cal.term_of(date(2026, 7, 13)) == 3
     assert cal.term_of(date(2026, 12, 1)) == 4
     assert cal.term_of(date(2027, 5, 1)) == 2  # no breaks in 2027: quarters
+
+
+def test_summer_break_spanning_new_year_does_not_end_term_one():
+    breaks = [(date(2026, 12, 19), date(2027, 1, 27)), (date(2027, 4, 3), date(2027, 4, 18))]
+    cal = TermCalendar(breaks)
+    assert cal.term_of(date(2027, 2, 1)) == 1
+    assert cal.term_of(date(2027, 4, 19)) == 2
+    assert cal.term_of(date(2026, 12, 30)) == 1  # 2026 has only the December break, which has not ended
     assert semester_of(date(2026, 6, 30)) == 1 and semester_of(date(2026, 7, 1)) == 2
     assert week_start(date(2026, 3, 5)) == date(2026, 3, 2)
 
