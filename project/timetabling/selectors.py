@@ -5,7 +5,7 @@ Every function takes the organization first and reads only its rows.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
@@ -112,8 +112,3 @@ def sessions_for_calendar(*, org, teacher_id=None, block_group_id=None) -> list[
         qs = qs.filter(block_group_id=block_group_id)
     return list(qs.order_by("actual_date", "start_time"))
 
-
-__all__ = [
-    "user_today", "session_list", "session_get", "session_dict", "session_rows", "conflict_list",
-    "sessions_for_calendar", "datetime",
-]

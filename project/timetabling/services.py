@@ -12,11 +12,11 @@ from __future__ import annotations
 import secrets
 import uuid
 from dataclasses import replace
-from datetime import date, datetime, time, timedelta
+from datetime import date, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.db import transaction
-from django.db.models import Max, Q, Sum
+from django.db.models import Max, Sum
 from django.utils import timezone
 
 from project.catalogue.models import Unit
@@ -306,9 +306,8 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
     elif sum(1 for items in group_busy.values() for _s, _e, c in items if not c):
         warnings.append("The block group already had sessions; only the remaining hours were scheduled.")
     if plan.slots_skipped:
-        warnings.append(
-            f"{plan.slots_skipped} slot(s) were skipped because the block group or room {room or ''} was already booked.".replace(" room  was", " room was")
-        )
+        where = f"the block group or room {room}" if room else "the block group"
+        warnings.append(f"{plan.slots_skipped} slot(s) were skipped because {where} was already booked.")
     return {
         "sessions_created": len(teaching),
         "hours_scheduled": float(sum((p.hours for p in teaching), Decimal("0"))),
@@ -438,9 +437,3 @@ def feed_touch(feed: CalendarFeed) -> None:
     """Record when a calendar client last fetched the feed."""
     CalendarFeed.objects.for_org(feed.organization_id).filter(pk=feed.pk).update(last_accessed_at=timezone.now())
 
-
-__all__ = [
-    "session_create", "session_update", "session_delete", "bulk_allocate", "schedule_block_group",
-    "clear_schedule", "import_sessions", "feed_create", "feed_revoke", "feed_touch", "date_of_week",
-    "datetime", "Q",
-]
