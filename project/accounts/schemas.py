@@ -82,14 +82,18 @@ class InSchema(CamelSchema):
             data = dict(data)
             for name, field in cls.model_fields.items():
                 alias = field.alias or name
-                if alias not in data and name not in data and field.json_schema_extra == {"fill": True}:
+                if alias not in data and name not in data and field.json_schema_extra is _needed_schema:
                     data[alias] = None
         return data
 
 
+def _needed_schema(schema: dict) -> None:
+    schema.pop("default", None)  # expected from the client, even if its absence has its own message
+
+
 def Needed(default: Any = "") -> Any:
     """A field that gets its own message when absent (see :class:`InSchema`)."""
-    return Field(default=default, json_schema_extra={"fill": True})
+    return Field(default=default, json_schema_extra=_needed_schema)
 
 
 class LoginIn(InSchema):

@@ -72,3 +72,25 @@ def test_production_settings_refuse_the_development_secret_key():
         [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
     assert result.returncode != 0 and "SECRET_KEY must be set" in result.stderr
+
+
+def test_openapi_schema_lists_every_accounts_call():
+    from project.api import api
+
+    paths = api.get_openapi_schema()["paths"]
+    expected = {
+        "/api/auth/user": {"get"}, "/api/auth/login": {"post"}, "/api/auth/first-time-login": {"post"},
+        "/api/auth/totp-setup/{user_id}": {"get"}, "/api/auth/setup-password": {"post"},
+        "/api/auth/change-password": {"post", "put"}, "/api/auth/reset-totp": {"post"},
+        "/api/auth/enable-totp": {"post"}, "/api/auth/logout": {"post"},
+        "/api/auth/passkeys/authenticate/begin": {"post"}, "/api/auth/passkeys/authenticate/complete": {"post"},
+        "/api/auth/passkeys": {"get"}, "/api/auth/passkeys/register/begin": {"post"},
+        "/api/auth/passkeys/register/complete": {"post"}, "/api/auth/passkeys/{passkey_id}": {"delete"},
+        "/api/auth/profile": {"put"}, "/api/auth/settings": {"get", "put"}, "/api/auth/export-data": {"post"},
+        "/api/organization": {"get", "put"}, "/api/admin/users": {"get", "post"},
+        "/api/admin/users/{user_id}": {"delete"},
+    }
+    for path, methods in expected.items():
+        assert methods <= set(paths[path]), path
+    login_body = paths["/api/auth/login"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert login_body
