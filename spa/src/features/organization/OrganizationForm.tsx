@@ -46,7 +46,7 @@ export function OrganizationForm({
           error={errors.domain?.message}
           {...form.register("domain")}
         />
-        <Textarea label="Address" autosize minRows={2} {...form.register("address")} />
+        <Textarea label="Address" rows={3} {...form.register("address")} />
         <TextInput label="Phone" {...form.register("phone")} />
         <TextInput label="Website" placeholder="https://" {...form.register("website")} />
         <Group justify="flex-end">

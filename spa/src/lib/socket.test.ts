@@ -1,0 +1,54 @@
+import { QueryClient } from "@tanstack/react-query";
+import { createChangeHandler } from "./socket";
+import { entityInvalidates, roots } from "./queryKeys";
+
+function setup() {
+  const queryClient = new QueryClient();
+  const spy = vi.spyOn(queryClient, "invalidateQueries").mockResolvedValue();
+  return { handler: createChangeHandler(queryClient), spy };
+}
+
+const event = (entity: string, seq: number) => ({ entity, action: "updated", ids: ["x"], seq, actorId: "a", origin: "o", at: "" });
+
+test("a change invalidates the roots its entity maps to", () => {
+  const { handler, spy } = setup();
+  expect(handler.onChange(event("course", 10))).toBe(entityInvalidates.course);
+  expect(spy.mock.calls.map((c) => c[0]?.queryKey)).toEqual(entityInvalidates.course);
+});
+
+test("consecutive seqs invalidate only the mapped roots; a gap invalidates everything", () => {
+  const { handler, spy } = setup();
+  handler.onChange(event("holiday", 1));
+  handler.onChange(event("teacher", 2));
+  spy.mockClear();
+  expect(handler.onChange(event("holiday", 4))).toBe("all");
+  expect(spy).toHaveBeenCalledWith();
+  spy.mockClear();
+  expect(handler.onChange(event("holiday", 5))).toBe(entityInvalidates.holiday);
+});
+
+test("an unknown entity invalidates everything", () => {
+  const { handler } = setup();
+  expect(handler.onChange(event("something_new", 1))).toBe("all");
+});
+
+test("a reconnect invalidates everything and restarts the seq baseline", () => {
+  const { handler, spy } = setup();
+  handler.onChange(event("course", 7));
+  spy.mockClear();
+  expect(handler.onConnect(false)).toBe("all");
+  expect(spy).toHaveBeenCalledWith();
+  spy.mockClear();
+  // After a reconnect the first event sets a new baseline: no gap.
+  expect(handler.onChange(event("course", 42))).toBe(entityInvalidates.course);
+});
+
+test("the first connect refreshes only what was loaded, never the user", () => {
+  const queryClient = new QueryClient();
+  queryClient.setQueryData(roots.user, { id: "u" });
+  queryClient.setQueryData([...roots.courses, "list"], []);
+  const handler = createChangeHandler(queryClient);
+  handler.onConnect(true);
+  expect(queryClient.getQueryState([...roots.courses, "list"])?.isInvalidated).toBe(true);
+  expect(queryClient.getQueryState(roots.user)?.isInvalidated).toBe(false);
+});
