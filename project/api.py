@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import logging
 
+from datetime import datetime
+
 from django.http import Http404, HttpRequest
 from ninja import NinjaAPI
+from ninja.renderers import JSONRenderer
+from ninja.responses import NinjaJSONEncoder
 from ninja.errors import AuthenticationError, AuthorizationError, HttpError, ValidationError
 
 from project.core.auth import member_auth
@@ -17,7 +21,22 @@ from project.core.errors import DomainError
 
 log = logging.getLogger(__name__)
 
+class PreciseJSONEncoder(NinjaJSONEncoder):
+    """Datetimes keep their microseconds (Django's encoder cuts them to milliseconds), so an answer's
+    ``updatedAt`` sent back as ``If-Match`` equals the stored value (decisions.md §6)."""
+
+    def default(self, o):
+        if isinstance(o, datetime):
+            return o.isoformat()  # the same text as the ETag (project.core.concurrency.etag_for)
+        return super().default(o)
+
+
+class BlockplanRenderer(JSONRenderer):
+    encoder_class = PreciseJSONEncoder
+
+
 api = NinjaAPI(
+    renderer=BlockplanRenderer(),
     title="Blockplan API",
     version="1.0.0",
     description="Timetabling and course planning for vocational training providers.",

@@ -14,9 +14,9 @@ from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from ninja.schema import DjangoGetter
-from pydantic import AfterValidator, BeforeValidator, Field, field_serializer, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
-from project.core.schemas import CamelSchema, at_least, at_most, max_length, required
+from project.core.schemas import CamelSchema, FormIn, StampedOut, at_least, at_most, max_length, required
 
 # Free text such as descriptions: generous, but bounded so that a request cannot store megabytes.
 LONG_TEXT = 10_000
@@ -66,45 +66,6 @@ def text(label: str, limit: int = LONG_TEXT):
 def flag(default: bool):
     """A boolean; null or absent becomes ``default``."""
     return Annotated[bool, _none_to(default)]
-
-
-class FormIn(CamelSchema):
-    """Base of request bodies: a missing required field is reported at its camelCase path.
-
-    Pydantic reports a defaulted-but-validated field (``Field(default=None, validate_default=True)``) at
-    its snake_case name; filling the missing camelCase keys with null first gives ``["nominalHours"]``.
-    """
-
-    @model_validator(mode="before")
-    @classmethod
-    def _fill_missing(cls, data: Any) -> Any:
-        target = data._obj if isinstance(data, DjangoGetter) else data
-        if target is None or isinstance(target, (list, str, int, float, bool)):
-            raise ValueError("The request body must be a JSON object")
-        if isinstance(target, dict):
-            missing = {}
-            for name, field in cls.model_fields.items():
-                alias = field.alias or name
-                if field.validate_default and alias not in target and name not in target:
-                    missing[alias] = None
-            if missing:
-                if isinstance(data, DjangoGetter):
-                    data._obj = {**target, **missing}
-                else:
-                    data = {**target, **missing}
-        return data
-
-
-class StampedOut(CamelSchema):
-    """``createdAt``/``updatedAt`` with full microsecond precision, so that the ``updatedAt`` of an answer
-    can be sent back as ``If-Match`` (decisions.md §6) and compares equal to the stored value."""
-
-    created_at: datetime
-    updated_at: datetime
-
-    @field_serializer("created_at", "updated_at")
-    def _precise(self, value: datetime) -> str:
-        return value.isoformat()
 
 
 # --- courses ---------------------------------------------------------------------------------------

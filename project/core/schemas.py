@@ -6,11 +6,13 @@ Every API schema derives from :class:`CamelSchema`. A validator raising ``ValueE
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from typing import Any, Callable
 
 from ninja import Schema
-from pydantic import AfterValidator, BeforeValidator, ConfigDict
+from ninja.schema import DjangoGetter
+from pydantic import AfterValidator, BeforeValidator, ConfigDict, model_validator
 from pydantic.alias_generators import to_camel
 
 
@@ -20,6 +22,42 @@ class CamelSchema(Schema):
         populate_by_name=True,
         from_attributes=True,
     )
+
+
+class FormIn(CamelSchema):
+    """Base of request bodies.
+
+    A body that is not a JSON object is a 400, and a missing required field (``required(msg)`` with
+    ``validate_default``) is reported at its camelCase path: pydantic would report a defaulted field at
+    its snake_case name, so the missing camelCase keys are filled with null before validation.
+    """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_missing(cls, data: Any) -> Any:
+        target = data._obj if isinstance(data, DjangoGetter) else data
+        if target is None or isinstance(target, (list, str, int, float, bool)):
+            raise ValueError("The request body must be a JSON object")
+        if isinstance(target, dict):
+            missing = {}
+            for name, field in cls.model_fields.items():
+                alias = field.alias or name
+                if field.validate_default and alias not in target and name not in target:
+                    missing[alias] = None
+            if missing:
+                if isinstance(data, DjangoGetter):
+                    data._obj = {**target, **missing}
+                else:
+                    data = {**target, **missing}
+        return data
+
+
+class StampedOut(CamelSchema):
+    """``createdAt``/``updatedAt`` of an answer; the API's renderer keeps microseconds so that
+    ``updatedAt`` can be sent back as ``If-Match`` (decisions.md §6)."""
+
+    created_at: datetime
+    updated_at: datetime
 
 
 def _blank_to_none(value: Any) -> Any:

@@ -21,9 +21,9 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
 from ninja.schema import DjangoGetter
-from pydantic import AfterValidator, BeforeValidator, Field, field_serializer, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
-from project.core.schemas import BlankToNone, CamelSchema, at_least, at_most, check, max_length, required
+from project.core.schemas import BlankToNone, CamelSchema, FormIn, StampedOut, at_least, at_most, check, max_length, required
 
 EMPLOYMENT_TYPES = ("ongoing", "fixed_term", "sessional")
 AVAILABILITIES = ("day", "evening", "both")
@@ -100,43 +100,6 @@ IsActive = Annotated[bool | None, required("Active status is required")]
 Qualifications = Annotated[
     str | None, Strip, max_length(LONG_TEXT, f"Qualifications must be at most {LONG_TEXT} characters"), NoneToEmpty
 ]
-
-
-class FormIn(CamelSchema):
-    """Base of request bodies: a missing required field is reported at its camelCase path.
-
-    Pydantic reports a defaulted-but-validated field at its snake_case name; filling the missing
-    camelCase keys with null first gives ``["employeeId"]``.
-    """
-
-    @model_validator(mode="before")
-    @classmethod
-    def _fill_missing(cls, data: Any) -> Any:
-        target = data._obj if isinstance(data, DjangoGetter) else data
-        if isinstance(target, dict):
-            missing = {}
-            for name, field in cls.model_fields.items():
-                alias = field.alias or name
-                if field.validate_default and alias not in target and name not in target:
-                    missing[alias] = None
-            if missing:
-                if isinstance(data, DjangoGetter):
-                    data._obj = {**target, **missing}
-                else:
-                    data = {**target, **missing}
-        return data
-
-
-class StampedOut(CamelSchema):
-    """``createdAt``/``updatedAt`` with full microsecond precision, so that an answer's ``updatedAt`` can be
-    sent back as ``If-Match`` (decisions.md §6) and compares equal to the stored value."""
-
-    created_at: datetime
-    updated_at: datetime
-
-    @field_serializer("created_at", "updated_at")
-    def _precise(self, value: datetime) -> str:
-        return value.isoformat()
 
 
 class TeacherIn(FormIn):

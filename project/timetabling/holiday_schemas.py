@@ -13,9 +13,9 @@ from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
 from ninja.schema import DjangoGetter
-from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_serializer, field_validator, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
-from project.core.schemas import BlankToNone, CamelSchema, at_least, at_most, check, max_length, required
+from project.core.schemas import BlankToNone, CamelSchema, FormIn, StampedOut, at_least, at_most, check, max_length, required
 
 HOLIDAY_TYPES = ("public_holiday", "term_break")
 STATES = ("ACT", "NSW", "NT", "QLD", "SA", "TAS", "VIC", "WA")
@@ -46,28 +46,6 @@ YearRange = (
     at_least(MIN_YEAR, f"Year must be between {MIN_YEAR} and {MAX_YEAR}"),
     at_most(MAX_YEAR, f"Year must be between {MIN_YEAR} and {MAX_YEAR}"),
 )
-
-
-class FormIn(CamelSchema):
-    """A missing required field is reported at its camelCase path (pydantic would use the snake_case name
-    for a defaulted-but-validated field), by filling missing camelCase keys with null first."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _fill_missing(cls, data: Any) -> Any:
-        target = data._obj if isinstance(data, DjangoGetter) else data
-        if isinstance(target, dict):
-            missing = {}
-            for name, field in cls.model_fields.items():
-                alias = field.alias or name
-                if field.validate_default and alias not in target and name not in target:
-                    missing[alias] = None
-            if missing:
-                if isinstance(data, DjangoGetter):
-                    data._obj = {**target, **missing}
-                else:
-                    data = {**target, **missing}
-        return data
 
 
 class HolidayIn(FormIn):
@@ -139,10 +117,6 @@ class HolidayOut(CamelSchema):
     is_active: bool
     created_at: datetime
     updated_at: datetime
-
-    @field_serializer("created_at", "updated_at")
-    def _precise(self, value: datetime) -> str:
-        return value.isoformat()
 
 
 class HolidayImportOut(CamelSchema):

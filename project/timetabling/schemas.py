@@ -9,7 +9,7 @@ from datetime import date, datetime, time
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, field_serializer, field_validator
+from pydantic import AfterValidator, BeforeValidator, Field, field_validator
 
 from project.core.schemas import BlankToNone, CamelSchema, at_least, at_most, max_length
 
@@ -155,11 +155,6 @@ class SessionOut(CamelSchema):
     block_group: Ref
     teacher: TeacherRef | None
     conflicts: list[str]
-
-    @field_serializer("created_at", "updated_at")
-    def _precise(self, value: datetime) -> str:
-        """Microsecond precision, so ``updatedAt`` can be sent back as ``If-Match`` (decisions.md §6)."""
-        return value.isoformat()
 
 
 class SessionWriteOut(SessionOut):
