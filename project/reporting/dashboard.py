@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from django.db.models import Exists, F, OuterRef, Q, Sum
+from django.db.models import DecimalField, Exists, F, OuterRef, Subquery, Sum
 
 from project.catalogue.models import Course
 from project.planning.models import ACTUAL_HOUR_FIELDS, BlockGroup, StudyPlan
@@ -118,13 +118,20 @@ def teacher_workload(*, org, today: date) -> list[dict]:
     Ordered by percentage descending, then name. One query.
     """
     monday = week_start(today)
-    in_week = Q(
-        sessions__actual_date__range=(monday, monday + timedelta(days=6)),
-    ) & ~Q(sessions__status=TimetableSession.Status.CANCELLED)
+    # A correlated sum per teacher: it reads only that teacher's sessions of the week (the
+    # (teacher, actual_date) index), not every session the teacher ever had.
+    week_sum = (
+        delivered(org)
+        .filter(teacher=OuterRef("pk"), actual_date__range=(monday, monday + timedelta(days=6)))
+        .order_by()
+        .values("teacher")
+        .annotate(total=Sum("actual_hours"))
+        .values("total")
+    )
     rows = (
         Teacher.objects.for_org(org)
         .filter(is_active=True)
-        .annotate(week_hours=Sum("sessions__actual_hours", filter=in_week))
+        .annotate(week_hours=Subquery(week_sum, output_field=DecimalField(max_digits=12, decimal_places=2)))
         .order_by("first_name", "last_name", "id")
         .values_list("id", "first_name", "last_name", "max_weekly_hours", "week_hours")
     )

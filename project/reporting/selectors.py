@@ -26,15 +26,13 @@ from __future__ import annotations
 
 import calendar as pycal
 import json
-import re
-import uuid
 from datetime import date, time, timedelta
 from decimal import Decimal
 
 from django.db.models import (
-    Case, CharField, Count, Exists, IntegerField, Max, Min, OuterRef, Q, Sum, TextField, Value, When,
+    Case, CharField, Count, FloatField, IntegerField, Max, Min, Q, Sum, Value, When,
 )
-from django.db.models.functions import Cast, JSONObject
+from django.db.models.functions import Cast
 
 from project.catalogue.models import Unit
 from project.core.tenancy import get_in_org
@@ -118,12 +116,11 @@ def block_groups_without_timetables(*, org) -> list[dict]:
     """Block groups of ``org`` that have no timetable session at all (of any status), by code.
 
     Row: id, code, name, status, startDate, endDate (null when unset), deliveryMode, studyPattern
-    (the group's ``studyMode``). One query (``NOT EXISTS`` subquery).
+    (the group's ``studyMode``). One query (an anti-join through the group's sessions).
     """
-    has_session = TimetableSession.objects.for_org(org).filter(block_group=OuterRef("pk"))
     rows = (
         BlockGroup.objects.for_org(org)
-        .filter(~Exists(has_session))
+        .filter(sessions__isnull=True)  # an anti-join on the group's own sessions (group, date index)
         .order_by("code")
         .values("id", "code", "name", "status", "start_date", "end_date", "delivery_mode", "study_mode")
     )
@@ -156,27 +153,25 @@ def scheduling_summary(*, org, year: int, today: date) -> dict:
     - unitsInSchedule: distinct units with a session in the year; totalUnits: all units.
     - monthlyBreakdown: one row per month that has sessions, in order: month 'YYYY-MM', monthName,
       sessions, teachers (distinct), hours, blockGroups (distinct).
-    - topTeachers: 5 by hours (ties: more sessions, then name): teacherName, units (distinct), hours, sessions.
-    - topUnits: 8 by hours (ties: more sessions, then code): unitCode, unitName, hours, sessions.
+    - topTeachers: 5 by hours (ties: more sessions, then name), active or not: teacherId,
+      teacherName, units (distinct), hours, sessions.
+    - topUnits: 8 by hours (ties: more sessions, then code): unitId, unitCode, unitName, hours, sessions.
 
-    Seven queries.
+    Five queries, two of them over the year's sessions: one grouped by month, one grouped by
+    (teacher, unit) pair, by ids only (no join per session). The totals, the per-teacher and per-unit
+    figures are added up from the pair rows (at most teachers x units of them, however many sessions)
+    and ranked here; names come from the organization's teacher and unit lists.
     """
     start, end = year_bounds(year)
     sessions = delivered(org).filter(actual_date__range=(start, end))
 
-    totals = sessions.aggregate(
-        total=Count("id"),
-        hours=Sum("actual_hours"),
-        upcoming=Count("id", filter=Q(actual_date__gte=today)),
-        past=Count("id", filter=Q(actual_date__lt=today)),
-        teachers=Count("teacher", distinct=True, filter=Q(teacher__is_active=True)),
-        units=Count("unit", distinct=True),
-    )
     groups = BlockGroup.objects.for_org(org).aggregate(
         total=Count("id"), active=Count("id", filter=Q(status=BlockGroup.Status.ACTIVE))
     )
-    total_teachers = Teacher.objects.for_org(org).filter(is_active=True).count()
-    total_units = Unit.objects.for_org(org).count()
+    teachers = {
+        t["id"]: t for t in Teacher.objects.for_org(org).values("id", "first_name", "last_name", "is_active")
+    }
+    units = {u["id"]: u for u in Unit.objects.for_org(org).values("id", "code", "name")}
 
     month_starts = [date(year, m, 1) for m in range(1, 13)]
     monthly = (
@@ -190,17 +185,38 @@ def scheduling_summary(*, org, year: int, today: date) -> dict:
         )
         .order_by("month")
     )
-    top_teachers = (
-        sessions.filter(teacher__isnull=False)
-        .values("teacher_id", "teacher__first_name", "teacher__last_name")
-        .annotate(hours=Sum("actual_hours"), sessions=Count("id"), units=Count("unit", distinct=True))
-        .order_by("-hours", "-sessions", "teacher__first_name", "teacher__last_name", "teacher_id")[:TOP_TEACHERS]
+    # One pass for the totals, the teachers and the units: a row per (teacher, unit) pair taught.
+    pairs = (
+        sessions.values("teacher_id", "unit_id")
+        .annotate(hours=Sum("actual_hours"), sessions=Count("id"), upcoming=Count("id", filter=Q(actual_date__gte=today)))
+        .order_by()
     )
-    top_units = (
-        sessions.values("unit_id", "unit__code", "unit__name")
-        .annotate(hours=Sum("actual_hours"), sessions=Count("id"))
-        .order_by("-hours", "-sessions", "unit__code")[:TOP_UNITS]
-    )
+    total_sessions = upcoming = 0
+    total_hours = Decimal(0)
+    by_teacher: dict = {}
+    by_unit: dict = {}
+    for r in pairs:
+        h = r["hours"] or Decimal(0)
+        total_sessions += r["sessions"]
+        upcoming += r["upcoming"]
+        total_hours += h
+        u = by_unit.setdefault(r["unit_id"], {"unit_id": r["unit_id"], "hours": Decimal(0), "sessions": 0})
+        u["hours"] += h
+        u["sessions"] += r["sessions"]
+        if r["teacher_id"] is not None:
+            t = by_teacher.setdefault(
+                r["teacher_id"], {"teacher_id": r["teacher_id"], "hours": Decimal(0), "sessions": 0, "units": 0}
+            )
+            t["hours"] += h
+            t["sessions"] += r["sessions"]
+            t["units"] += 1
+    top_teachers = list(by_teacher.values())
+    for r in top_teachers:
+        t = teachers[r["teacher_id"]]
+        r["name"] = teacher_name(t["first_name"], t["last_name"])
+    top_teachers.sort(key=lambda r: (-r["hours"], -r["sessions"], r["name"], str(r["teacher_id"])))
+    top_units = sorted(by_unit.values(), key=lambda r: (-r["hours"], -r["sessions"], units[r["unit_id"]]["code"]))
+    totals = {"total": total_sessions, "hours": total_hours, "upcoming": upcoming, "past": total_sessions - upcoming}
 
     return {
         "year": year,
@@ -210,10 +226,10 @@ def scheduling_summary(*, org, year: int, today: date) -> dict:
         "pastSessions": totals["past"],
         "activeBlockGroups": groups["active"],
         "totalBlockGroups": groups["total"],
-        "teachersWithSchedules": totals["teachers"],
-        "totalTeachers": total_teachers,
-        "unitsInSchedule": totals["units"],
-        "totalUnits": total_units,
+        "teachersWithSchedules": sum(1 for tid in by_teacher if teachers[tid]["is_active"]),
+        "totalTeachers": sum(1 for t in teachers.values() if t["is_active"]),
+        "unitsInSchedule": len(by_unit),
+        "totalUnits": len(units),
         "monthlyBreakdown": [
             {
                 "month": "%04d-%02d" % (year, r["month"] + 1),
@@ -228,22 +244,22 @@ def scheduling_summary(*, org, year: int, today: date) -> dict:
         "topTeachers": [
             {
                 "teacherId": r["teacher_id"],
-                "teacherName": teacher_name(r["teacher__first_name"], r["teacher__last_name"]),
+                "teacherName": r["name"],
                 "units": r["units"],
                 "hours": hours(r["hours"]),
                 "sessions": r["sessions"],
             }
-            for r in top_teachers
+            for r in top_teachers[:TOP_TEACHERS]
         ],
         "topUnits": [
             {
                 "unitId": r["unit_id"],
-                "unitCode": r["unit__code"],
-                "unitName": r["unit__name"],
+                "unitCode": units[r["unit_id"]]["code"],
+                "unitName": units[r["unit_id"]]["name"],
                 "hours": hours(r["hours"]),
                 "sessions": r["sessions"],
             }
-            for r in top_units
+            for r in top_units[:TOP_UNITS]
         ],
     }
 
@@ -265,7 +281,8 @@ def load_planning(*, org, year: int) -> dict:
     - actualHours: hours of the group's sessions in that term;
     - studentCount: the group's cohortSize.
     Course totals and grand totals add these up. Keys are strings (JSON objects); courses and groups
-    are ordered by code, "none" last. Three queries (term breaks, aggregated sessions, block groups).
+    are ordered by code, "none" last. Four queries: term breaks, one pass over the year's sessions
+    grouped by (term, block group, unit) ids, then units and block groups for names and hours.
     """
     ranges = term_ranges(TermCalendar.for_org(org), year)
     start, end = year_bounds(year)
@@ -273,14 +290,17 @@ def load_planning(*, org, year: int) -> dict:
         delivered(org)
         .filter(actual_date__range=(start, end))
         .annotate(term_no=term_expression(ranges))
-        .values("term_no", "block_group_id", "unit_id", "unit__nominal_hours")
+        .values("term_no", "block_group_id", "unit_id")
         .annotate(hours=Sum("actual_hours"))
         .order_by()
     )
     per_group: dict[tuple[int, object], list[Decimal]] = {}
+    nominal_of: dict | None = None
     for r in rows:
+        if nominal_of is None:
+            nominal_of = dict(Unit.objects.for_org(org).values_list("id", "nominal_hours"))
         acc = per_group.setdefault((r["term_no"], r["block_group_id"]), [Decimal(0), Decimal(0)])
-        acc[0] += Decimal(r["unit__nominal_hours"] or 0)
+        acc[0] += Decimal(nominal_of[r["unit_id"]] or 0)
         acc[1] += r["hours"] or Decimal(0)
 
     groups = {
@@ -344,73 +364,81 @@ def teacher_workload_summary(*, org, year: int) -> dict:
     firstDeliveryDate, lastDeliveryDate.
 
     Top level: totalTeachers (teachers listed), totalUnitsDelivered (distinct units delivered by any
-    teacher), semester1TotalHours, semester2TotalHours, totalActualHours. Two queries.
+    teacher), semester1TotalHours, semester2TotalHours, totalActualHours.
+
+    Four queries: one pass over the year's sessions grouped by (teacher, unit, block group) ids with
+    the semester sums and first/last dates, then the organization's teachers, units and block groups
+    for names. The grouped rows (bounded by the teaching allocations, not by sessions) are added up here.
     """
     start, end = year_bounds(year)
     mid = date(year, 7, 1)
-    sessions = delivered(org).filter(actual_date__range=(start, end), teacher__isnull=False)
     rows = (
-        sessions.values(
-            "teacher_id",
-            "teacher__first_name",
-            "teacher__last_name",
-            "teacher__employee_id",
-            "teacher__is_active",
-            "unit_id",
-            "unit__code",
-            "unit__name",
-            "unit__nominal_hours",
-        )
+        delivered(org)
+        .filter(actual_date__range=(start, end), teacher__isnull=False)
+        .values("teacher_id", "unit_id", "block_group_id")
         .annotate(
             s1=Sum("actual_hours", filter=Q(actual_date__lt=mid)),
             s2=Sum("actual_hours", filter=Q(actual_date__gte=mid)),
-            total=Sum("actual_hours"),
             first=Min("actual_date"),
             last=Max("actual_date"),
         )
         .order_by()
     )
-    group_rows = sessions.values_list("teacher_id", "unit_id", "block_group__name").distinct().order_by()
-    group_names: dict[tuple, set[str]] = {}
-    for teacher_id, unit_id, name in group_rows:
-        group_names.setdefault((teacher_id, unit_id), set()).add(name)
+    per_pair: dict[tuple, dict] = {}
+    for r in rows:
+        p = per_pair.setdefault(
+            (r["teacher_id"], r["unit_id"]),
+            {"s1": Decimal(0), "s2": Decimal(0), "first": r["first"], "last": r["last"], "groups": set()},
+        )
+        p["s1"] += r["s1"] or Decimal(0)
+        p["s2"] += r["s2"] or Decimal(0)
+        p["first"] = min(p["first"], r["first"])
+        p["last"] = max(p["last"], r["last"])
+        p["groups"].add(r["block_group_id"])
+    if not per_pair:
+        teacher_rows, unit_rows, group_names = {}, {}, {}
+    else:
+        teacher_rows = {
+            t["id"]: t
+            for t in Teacher.objects.for_org(org).values("id", "first_name", "last_name", "employee_id", "is_active")
+        }
+        unit_rows = {u["id"]: u for u in Unit.objects.for_org(org).values("id", "code", "name", "nominal_hours")}
+        group_names = dict(BlockGroup.objects.for_org(org).values_list("id", "name"))
 
     teachers: dict[object, dict] = {}
-    sums = {"s1": Decimal(0), "s2": Decimal(0), "total": Decimal(0)}
+    sums = {"s1": Decimal(0), "s2": Decimal(0)}
     units_delivered = set()
-    for r in rows:
-        s1, s2, total = (r["s1"] or Decimal(0)), (r["s2"] or Decimal(0)), (r["total"] or Decimal(0))
+    for (teacher_id, unit_id), p in per_pair.items():
+        tr, ur = teacher_rows[teacher_id], unit_rows[unit_id]
+        total = p["s1"] + p["s2"]
         t = teachers.setdefault(
-            r["teacher_id"],
+            teacher_id,
             {
-                "teacherId": r["teacher_id"],
-                "teacherName": teacher_name(r["teacher__first_name"], r["teacher__last_name"]),
-                "teacherEmployeeId": r["teacher__employee_id"],
-                "isActive": r["teacher__is_active"],
+                "teacherId": teacher_id,
+                "teacherName": teacher_name(tr["first_name"], tr["last_name"]),
+                "teacherEmployeeId": tr["employee_id"],
+                "isActive": tr["is_active"],
                 "_s1": Decimal(0),
                 "_s2": Decimal(0),
-                "_total": Decimal(0),
                 "units": [],
             },
         )
-        t["_s1"] += s1
-        t["_s2"] += s2
-        t["_total"] += total
-        sums["s1"] += s1
-        sums["s2"] += s2
-        sums["total"] += total
-        units_delivered.add(r["unit_id"])
+        t["_s1"] += p["s1"]
+        t["_s2"] += p["s2"]
+        sums["s1"] += p["s1"]
+        sums["s2"] += p["s2"]
+        units_delivered.add(unit_id)
         t["units"].append(
             {
-                "unitCode": r["unit__code"],
-                "unitName": r["unit__name"],
-                "nominalHours": r["unit__nominal_hours"],
-                "semester1Hours": hours(s1),
-                "semester2Hours": hours(s2),
+                "unitCode": ur["code"],
+                "unitName": ur["name"],
+                "nominalHours": ur["nominal_hours"],
+                "semester1Hours": hours(p["s1"]),
+                "semester2Hours": hours(p["s2"]),
                 "totalActualHours": hours(total),
-                "blockGroups": sorted(group_names.get((r["teacher_id"], r["unit_id"]), ())),
-                "firstDeliveryDate": r["first"],
-                "lastDeliveryDate": r["last"],
+                "blockGroups": sorted(group_names[g] for g in p["groups"]),
+                "firstDeliveryDate": p["first"],
+                "lastDeliveryDate": p["last"],
                 "_total": total,
             }
         )
@@ -419,9 +447,11 @@ def teacher_workload_summary(*, org, year: int) -> dict:
         t["units"].sort(key=lambda u: (-u["_total"], u["unitCode"]))
         for u in t["units"]:
             del u["_total"]
-        t["totalHours"] = hours(t["_total"])
-        t["semester1Total"] = hours(t.pop("_s1"))
-        t["semester2Total"] = hours(t.pop("_s2"))
+        s1, s2 = t.pop("_s1"), t.pop("_s2")
+        t["totalHours"] = hours(s1 + s2)
+        t["semester1Total"] = hours(s1)
+        t["semester2Total"] = hours(s2)
+        t["_total"] = s1 + s2
         out.append(t)
     out.sort(key=lambda t: (-t["_total"], t["teacherName"], str(t["teacherId"])))
     for t in out:
@@ -432,7 +462,7 @@ def teacher_workload_summary(*, org, year: int) -> dict:
         "totalUnitsDelivered": len(units_delivered),
         "semester1TotalHours": hours(sums["s1"]),
         "semester2TotalHours": hours(sums["s2"]),
-        "totalActualHours": hours(sums["total"]),
+        "totalActualHours": hours(sums["s1"] + sums["s2"]),
         "teachers": out,
     }
 
@@ -530,9 +560,10 @@ def allocation_grid_json(*, org, year: int, term: int | None) -> str:
       active teachers' yearlyStats utilisation, one decimal; 0 without active teachers).
 
     Hours per week come from one grouped query (teacher x week bucket, ``SUM`` with an evening
-    ``FILTER``); the session lists from one query whose rows the database renders as JSON objects, so
-    a year of 30,000 sessions is answered without building a Python object per session. Four queries
-    at most (term breaks when a term is asked, teachers, weekly sums, sessions).
+    ``FILTER``); the session lists from one query of plain text columns written straight into the
+    JSON answer (unit and group codes from the organization's lists), so a year of 30,000 sessions
+    is answered without building and serialising a Python object per session. Six queries at most (term breaks when a
+    term is asked, teachers, weekly sums, units, block groups, sessions).
     """
     span = grid_range(org=org, year=year, term=term)
     teachers = list(
@@ -549,124 +580,128 @@ def allocation_grid_json(*, org, year: int, term: int | None) -> str:
             starts.append(monday)
             monday += timedelta(days=7)
 
-    weekly: dict[tuple[str, int], tuple[Decimal, Decimal]] = {}
+    weekly: dict[tuple[str, int], tuple[float, float]] = {}
     sessions_by: dict[tuple[str, int], list[str]] = {}
     if starts and active:
         grid_start, grid_end = starts[0], starts[-1] + timedelta(days=6)
-        in_grid = delivered(org).filter(
-            actual_date__range=(grid_start, grid_end), teacher__isnull=False, teacher__is_active=True
-        )
+        # Inactive teachers' rows are fetched and left unused: cheaper than joining the teacher table.
+        in_grid = delivered(org).filter(actual_date__range=(grid_start, grid_end), teacher__isnull=False)
         for tid, idx, total, evening in (
             in_grid.annotate(tid=Cast("teacher_id", CharField()), wk=bucket_expression("actual_date", starts))
             .values("tid", "wk")
-            .annotate(total=Sum("actual_hours"), evening=Sum("actual_hours", filter=EVENING_Q))
+            .annotate(
+                total=Cast(Sum("actual_hours"), FloatField()),
+                evening=Cast(Sum("actual_hours", filter=EVENING_Q), FloatField()),
+            )
             .order_by()
             .values_list("tid", "wk", "total", "evening")
         ):
-            weekly[(tid, idx)] = (total or Decimal(0), evening or Decimal(0))
+            weekly[(tid, idx)] = (total or 0.0, evening or 0.0)
 
         week_of = {}
         day = grid_start
         while day <= grid_end:
             week_of[day.isoformat()] = (day - grid_start).days // 7
             day += timedelta(days=1)
-        session_json = Cast(
-            JSONObject(
-                date="actual_date",
-                startTime="start_time",
-                endTime="end_time",
-                unitCode="unit__code",
-                blockGroupCode="block_group__code",
-                actualHours="actual_hours",
-                room="room",
-                status="status",
-            ),
-            TextField(),
-        )
+        # Codes as JSON strings by id (as text): joining units and groups per session costs more.
+        unit_code = {
+            k: json.dumps(c)
+            for k, c in Unit.objects.for_org(org).annotate(k=Cast("id", CharField())).values_list("k", "code")
+        }
+        group_code = {
+            k: json.dumps(c)
+            for k, c in BlockGroup.objects.for_org(org).annotate(k=Cast("id", CharField())).values_list("k", "code")
+        }
+        # Every column as text (no per-value conversion); the JSON is written here, with the codes,
+        # rooms and statuses escaped once per distinct value.
+        text = CharField()
         rows = (
             in_grid.annotate(
-                tid=Cast("teacher_id", CharField()),
-                day=Cast("actual_date", CharField()),
-                sid=Cast("id", CharField()),
-                js=session_json,
+                tid=Cast("teacher_id", text),
+                day=Cast("actual_date", text),
+                sid=Cast("id", text),
+                uid=Cast("unit_id", text),
+                gid=Cast("block_group_id", text),
+                st=Cast("start_time", text),
+                et=Cast("end_time", text),
+                h=Cast("actual_hours", text),
             )
             .order_by("actual_date", "start_time", "id")
-            .values_list("tid", "day", "sid", "js")
+            .values_list("tid", "day", "sid", "uid", "gid", "st", "et", "h", "room", "status")
         )
-        for tid, day_text, sid, js in rows:
-            sessions_by.setdefault((tid, week_of[day_text[:10]]), []).append(
-                '{"id":"' + _uuid_text(sid) + '",' + js.lstrip()[1:]
+        quoted: dict[str, str] = {}
+        for tid, day_text, sid, uid, gid, st, et, h, room, status in rows:
+            if len(sid) == 32:  # SQLite keeps UUIDs as 32 hex digits: answer the usual hyphenated form
+                sid = f"{sid[:8]}-{sid[8:12]}-{sid[12:16]}-{sid[16:20]}-{sid[20:]}"
+            room_json = quoted.get(room)
+            if room_json is None:
+                room_json = quoted[room] = json.dumps(room)
+            status_json = quoted.get(status)
+            if status_json is None:
+                status_json = quoted[status] = json.dumps(status)
+            key = (tid, week_of[day_text])
+            bucket = sessions_by.get(key)
+            if bucket is None:
+                bucket = sessions_by[key] = []
+            bucket.append(
+                f'{{"id":"{sid}","date":"{day_text}","startTime":"{st[:8]}","endTime":"{et[:8]}",'
+                f'"unitCode":{unit_code[uid]},"blockGroupCode":{group_code[gid]},"actualHours":{float(h)},'
+                f'"room":{room_json},"status":{status_json}}}'
             )
 
-    token = uuid.uuid4().hex
-    placeholders: dict[str, str] = {}
-    rows_out = []
+    # The answer is written as JSON text directly: 150 teachers x 53 weeks of small objects, and the
+    # sessions already rendered by the database.
+    week_heads = [(f'{{"weekNumber":{i + 1},"weekStart":"{m.isoformat()}",') for i, m in enumerate(starts)]
+    teacher_parts = []
     over = under = 0
     util_sum = 0.0
     for t in active:
+        key = t["key"]
         cap = t["max_weekly_hours"] or 0
-        stats = []
-        teacher_total = Decimal(0)
+        teacher_total = 0.0
         any_over = False
-        for idx, monday in enumerate(starts):
-            total, evening = weekly.get((t["key"], idx), (Decimal(0), Decimal(0)))
+        cells = []
+        for idx, head in enumerate(week_heads):
+            total, evening = weekly.get((key, idx), (0.0, 0.0))
             teacher_total += total
-            util = percent(float(total), cap)
+            util = round(total / cap * 100, 1) if cap else 0.0
             is_over = util > OVER_CAPACITY_ABOVE
             any_over = any_over or is_over
-            marker = f"{token}:{len(placeholders)}"
-            placeholders[marker] = "[" + ",".join(sessions_by.get((t["key"], idx), ())) + "]"
-            stats.append(
-                {
-                    "weekNumber": idx + 1,
-                    "weekStart": monday.isoformat(),
-                    "totalHours": hours(total),
-                    "daytimeHours": hours(total - evening),
-                    "eveningHours": hours(evening),
-                    "utilizationPercentage": util,
-                    "isOverCapacity": is_over,
-                    "sessions": marker,
-                }
+            listed = sessions_by.get((key, idx))
+            cells.append(
+                f'{head}"totalHours":{round(total, 2)},"daytimeHours":{round(total - evening, 2)},'
+                f'"eveningHours":{round(evening, 2)},"utilizationPercentage":{util},'
+                f'"isOverCapacity":{"true" if is_over else "false"},'
+                f'"sessions":[{",".join(listed) if listed else ""}]}}'
             )
-        yearly = percent(float(teacher_total), cap * len(starts))
+        yearly = percent(teacher_total, cap * len(starts))
         over += any_over
         under += yearly < UNDER_UTILISED_BELOW
         util_sum += yearly
-        rows_out.append(
+        head = json.dumps(
             {
-                "teacherId": _uuid_text(t["key"]),
+                "teacherId": _uuid_text(key),
                 "teacherName": teacher_name(t["first_name"], t["last_name"]),
                 "maxWeeklyHours": cap,
                 "isActive": True,
-                "yearlyStats": {"utilizationPercentage": yearly, "totalHours": hours(teacher_total)},
-                "weeklyStats": stats,
-            }
+                "yearlyStats": {"utilizationPercentage": yearly, "totalHours": round(teacher_total, 2)},
+            },
+            separators=(",", ":"),
         )
-    data = {
-        "year": year,
-        "term": term,
-        "summary": {
-            "totalTeachers": len(teachers),
-            "activeTeachers": len(active),
-            "overCapacityTeachers": over,
-            "underUtilizedTeachers": under,
-            "averageUtilization": round(util_sum / len(active), 1) if active else 0.0,
-        },
-        "weeks": [
-            {
-                "weekNumber": i + 1,
-                "weekStart": monday.isoformat(),
-                "weekEnd": (monday + timedelta(days=6)).isoformat(),
-            }
-            for i, monday in enumerate(starts)
-        ],
-        "teachers": rows_out,
+        teacher_parts.append(head[:-1] + ',"weeklyStats":[' + ",".join(cells) + "]}")
+    summary = {
+        "totalTeachers": len(teachers),
+        "activeTeachers": len(active),
+        "overCapacityTeachers": over,
+        "underUtilizedTeachers": under,
+        "averageUtilization": round(util_sum / len(active), 1) if active else 0.0,
     }
-    text = json.dumps(data, separators=(",", ":"))
-    if not placeholders:
-        return text
-    pattern = re.compile('"(' + re.escape(token) + r':\d+)"')
-    return pattern.sub(lambda m: placeholders[m.group(1)], text)
+    weeks = [
+        {"weekNumber": i + 1, "weekStart": m.isoformat(), "weekEnd": (m + timedelta(days=6)).isoformat()}
+        for i, m in enumerate(starts)
+    ]
+    head = json.dumps({"year": year, "term": term, "summary": summary, "weeks": weeks}, separators=(",", ":"))
+    return head[:-1] + ',"teachers":[' + ",".join(teacher_parts) + "]}"
 
 
 def allocation_grid(*, org, year: int, term: int | None) -> dict:
