@@ -76,15 +76,19 @@ def _org_is_usable(user: User) -> bool:
     return user.organization_id is not None and user.organization.is_active
 
 
-def _in_setup_state(request: HttpRequest, user: User) -> bool:
-    """A user who may set a password: active, in an active organization, and either never given a
-    password (added by an admin) or flagged ``must_change_password`` after proving the current one in
-    this browser session."""
+def _setup_eligible(user: User) -> bool:
+    """Active, in an active organization, and either never given a password (added by an admin) or
+    flagged ``must_change_password``."""
     if not user.is_active or not _org_is_usable(user):
         return False
-    if not user.has_usable_password():
-        return True
-    return user.must_change_password and str(user.pk) in request.session.get(PENDING_SETUP, [])
+    return not user.has_usable_password() or user.must_change_password
+
+
+def _in_setup_state(request: HttpRequest, user: User) -> bool:
+    """A user who may set a password *from this browser session*: eligible, and handed out to this
+    session by first-time login or by login (``requiresSetup``). A ``userId`` alone, seen elsewhere,
+    opens nothing: the setup calls only work in the browser that started the setup."""
+    return _setup_eligible(user) and str(user.pk) in request.session.get(PENDING_SETUP, [])
 
 
 def _mark_pending_setup(request: HttpRequest, user: User) -> None:
@@ -154,7 +158,8 @@ def sign_in_with_password(
     email = (email or "").strip().lower()
     ensure_allowed(request, email)
     candidate = selectors.user_by_email(email)
-    if candidate is not None and not candidate.has_usable_password() and _in_setup_state(request, candidate):
+    if candidate is not None and not candidate.has_usable_password() and _setup_eligible(candidate):
+        _mark_pending_setup(request, candidate)
         return LoginResult(requires_setup=True, user_id=str(candidate.pk))
 
     user = authenticate(request=request, email=email, password=password)
@@ -195,6 +200,7 @@ def first_time_lookup(*, request: HttpRequest, email: str) -> dict:
             "hasPassword": True,
             "message": "Account already set up. Please sign in with your password.",
         }
+    _mark_pending_setup(request, user)
     return {
         "requiresSetup": True,
         "userId": str(user.pk),

@@ -160,6 +160,7 @@ def test_setup_password_mismatch_and_code_format(anon_api, newcomer):
 
 
 def test_setup_password_wrong_code_and_no_setup_loaded(anon_api, newcomer):
+    anon_api.post("/api/auth/first-time-login", {"email": newcomer.email})
     payload = {"userId": str(newcomer.pk), "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD, "totpCode": "123456"}
     response = anon_api.post("/api/auth/setup-password", payload)
     assert response.status_code == 400
@@ -183,3 +184,18 @@ def test_setup_password_unknown_user_or_a_user_with_a_password_is_404(anon_api, 
         assert response.status_code == 404 and response.json() == {"message": "User not found"}
     member_user.refresh_from_db()
     assert not member_user.check_password(NEW_PASSWORD)
+
+
+def test_a_user_id_seen_elsewhere_opens_nothing(anon_api, newcomer):
+    """Only the browser that started the setup (first-time login) may load the QR code or set the password."""
+    from tests.conftest import ApiClient
+
+    started = anon_api.post("/api/auth/first-time-login", {"email": newcomer.email}).json()
+    stranger = ApiClient(None)
+    assert stranger.get(f"/api/auth/totp-setup/{started['userId']}").status_code == 404
+    response = stranger.post(
+        "/api/auth/setup-password",
+        {"userId": started["userId"], "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD, "totpCode": "123456"},
+    )
+    assert response.status_code == 404
+    assert anon_api.get(f"/api/auth/totp-setup/{started['userId']}").status_code == 200

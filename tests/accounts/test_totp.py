@@ -174,6 +174,8 @@ def test_totp_setup_of_someone_else_is_404(member_api, admin_user, other_admin):
 def test_totp_setup_anonymous_only_for_users_in_setup_state(anon_api, org, member_user):
     assert anon_api.get(f"/api/auth/totp-setup/{member_user.pk}").status_code == 404  # has a password
     newcomer = User.objects.create_user("new@mp.edu.au", password=None, organization=org)
+    assert anon_api.get(f"/api/auth/totp-setup/{newcomer.pk}").status_code == 404  # setup not started here
+    anon_api.post("/api/auth/first-time-login", {"email": "new@mp.edu.au"})
     assert anon_api.get(f"/api/auth/totp-setup/{newcomer.pk}").status_code == 200
     newcomer.is_active = False
     newcomer.save()
