@@ -1,0 +1,5 @@
+/** What the timetables screen mounts (issue 10): the suggestion button and dialog, and the ranked teachers. */
+export { SuggestAllocationButton, type SuggestAllocationButtonProps } from "./SuggestAllocationButton";
+export { SuggestAllocationDialog, type SuggestAllocationDialogProps } from "./SuggestAllocationDialog";
+export { TeacherRecommendations, type TeacherRecommendationsProps } from "./TeacherRecommendations";
+export type { AllocationScope, Proposal, Recommendation } from "./api";
