@@ -68,6 +68,11 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -299,8 +304,11 @@ def main():
         ids = seed(database_url)
         port = free_port()
         base = f"http://127.0.0.1:{port}"
+        command = [DAPHNE, "-b", "127.0.0.1", "-p", str(port), "project.asgi:application"]
+        if os.environ.get("BENCH_PROFILE"):  # cProfile the server into this file (written on SIGTERM exit)
+            command = [PYTHON, "-m", "cProfile", "-o", os.environ["BENCH_PROFILE"]] + command
         server = subprocess.Popen(
-            [DAPHNE, "-b", "127.0.0.1", "-p", str(port), "project.asgi:application"], cwd=ROOT, env=env,
+            command, cwd=ROOT, env=env,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=raise_fd_limit,
         )
         deadline = time.time() + 60
@@ -336,10 +344,12 @@ def main():
         print(f"\nlatency: {open_now} sockets of one organization connected in {took:.1f} s "
               f"({open_now / took:.0f}/s), {len(errors)} failed {errors[:2]}")
         writes = []
+        cpu_before = cpu_seconds(server.pid)
         for n in range(args.writes):
             writes.append(loop.run_until_complete(write_course(http, base, csrf, n)))
             time.sleep(args.gap)
         time.sleep(1.0)
+        cpu_per_write = (cpu_seconds(server.pid) - cpu_before) / max(1, args.writes) * 1000
         arrivals = workers.collect()
         by_id: dict[str, list[float]] = {}
         for course_id, at in arrivals:
@@ -356,6 +366,8 @@ def main():
         print("  " + summarise("from write request  to event", from_request))
         print(f"  last socket per write (from response): median {statistics.median(last_socket):.1f} ms, "
               f"max {max(last_socket):.1f} ms")
+        print(f"  server CPU per write incl. its fan-out and {args.gap:.1f} s of idle pings: {cpu_per_write:.0f} ms "
+              f"(the wall-clock figures above stretch by how much CPU the server actually got)")
         print(f"  server RSS: {baseline:.0f} MB before sockets, {rss_mb(server.pid):.0f} MB with {open_now}")
 
         # 2. idle capacity -------------------------------------------------------------------------------

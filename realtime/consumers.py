@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 from urllib.parse import parse_qs, urlparse
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import OriginValidator
@@ -200,6 +201,19 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
     """One Engine.IO websocket session and its main-namespace Socket.IO session."""
 
     CLOSE_GRACE = 1.0  # seconds between a connect error and closing the websocket
+
+    async def dispatch(self, message):
+        """Run the handler, without channels' ``aclose_old_connections()`` before each message.
+
+        channels 4.2+ hops to the database thread before *every* message (each pong, each change event) to
+        close stale connections: with hundreds of sockets that serialises the whole fan-out on one thread.
+        This consumer touches the database only through ``database_sync_to_async``, which closes old
+        connections itself, so the hop is skipped.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))

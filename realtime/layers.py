@@ -1,4 +1,12 @@
-"""channels-redis layer tuned for long-lived sockets (toolchain traps 1 and 2, decisions.md §7).
+"""Channel layers tuned for many long-lived sockets (toolchain traps 1 and 2, decisions.md §7).
+
+:class:`InMemoryChannelLayer` (the single-process default): channels' in-memory layer runs
+``_clean_expired`` — a walk over *every* channel and group member — on each ``receive`` and ``group_send``.
+Each socket calls ``receive`` again after every message, so one broadcast to n sockets costs n² steps
+(500 sockets: a quarter of a million; 2,000: four million, seconds of CPU). This subclass runs the same
+clean at most once per ``clean_interval`` seconds (default 1; messages expire after 60 s anyway).
+
+:class:`RedisChannelLayer`:
 
 - redis-py 8 caps a plain ``ConnectionPool`` at 100 connections and *raises* ``MaxConnectionsError`` when a
   burst of sockets joins groups at once. channels-redis 4.3 builds its pools in
@@ -14,8 +22,26 @@ Settings: ``CHANNEL_LAYERS["default"]["CONFIG"]`` may carry ``max_connections`` 
 
 from __future__ import annotations
 
+import time
+
+from channels.layers import InMemoryChannelLayer as _InMemoryBase
 from channels_redis.core import RedisChannelLayer as _Base
 from redis import asyncio as aioredis
+
+
+class InMemoryChannelLayer(_InMemoryBase):
+    """``channels.layers.InMemoryChannelLayer`` whose expiry sweep runs at most once a ``clean_interval``."""
+
+    def __init__(self, *args, clean_interval: float = 1.0, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.clean_interval = clean_interval
+        self._last_clean = 0.0
+
+    def _clean_expired(self):
+        now = time.monotonic()
+        if now - self._last_clean >= self.clean_interval:
+            self._last_clean = now
+            super()._clean_expired()
 
 
 class RedisChannelLayer(_Base):
