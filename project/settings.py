@@ -204,7 +204,8 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}
+        # channels' in-memory layer with its per-receive expiry sweep rate-limited (O(n²) fan-out otherwise)
+        "default": {"BACKEND": "realtime.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}
     }
 
 LOGGING = {
