@@ -18,8 +18,10 @@ Definitions used by every figure here:
 
 Every figure is computed by the database (``values()`` + ``annotate(Sum/Count/Min/Max)``,
 ``Case``/``When`` mapping dates to terms, months and weeks with plain date comparisons, portable
-to SQLite and PostgreSQL and free of per-row Python callbacks); Python only reshapes the
-already-aggregated rows. Each selector runs a fixed number of queries whatever the number of sessions.
+to SQLite and PostgreSQL and free of per-row Python callbacks); Python only adds up and ranks the
+already-grouped rows (one per teacher, unit, pair or week, never one per session). The allocation
+grid's session lists are the only per-session rows read, to be listed, not counted. Each selector
+runs a fixed number of queries whatever the number of sessions.
 """
 
 from __future__ import annotations
@@ -116,11 +118,11 @@ def block_groups_without_timetables(*, org) -> list[dict]:
     """Block groups of ``org`` that have no timetable session at all (of any status), by code.
 
     Row: id, code, name, status, startDate, endDate (null when unset), deliveryMode, studyPattern
-    (the group's ``studyMode``). One query (an anti-join through the group's sessions).
+    (the group's ``studyMode``). One query (``NOT EXISTS`` over each group's sessions, by the group index).
     """
     rows = (
         BlockGroup.objects.for_org(org)
-        .filter(sessions__isnull=True)  # an anti-join on the group's own sessions (group, date index)
+        .exclude(sessions__isnull=False)  # NOT EXISTS over the group's own sessions (group index)
         .order_by("code")
         .values("id", "code", "name", "status", "start_date", "end_date", "delivery_mode", "study_mode")
     )

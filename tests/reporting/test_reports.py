@@ -335,3 +335,34 @@ def test_signed_out_is_401(anon_api, path):
 def test_member_can_read_reports(member_api, world):
     assert member_api.get("/api/reports/load-planning", {"year": 2026}).status_code == 200
     assert member_api.get("/api/teachers/workload-summary", {"year": 2026}).json()["totalTeachers"] == 3
+
+
+# ---------------------------------------------------------------- answers written as raw JSON keep their schema
+
+
+def test_raw_json_answers_match_their_declared_schemas(api, world):
+    """The big answers skip Ninja's response validation for speed: check them against the schemas here."""
+    from project.reporting import schemas as sc
+
+    checks = [
+        ("/api/reports/load-planning?year=2026", sc.LoadPlanningOut),
+        ("/api/teachers/workload-summary?year=2026", sc.WorkloadSummaryOut),
+        ("/api/teachers/allocation-gantt?year=2026&term=1", sc.AllocationGridOut),
+        ("/api/dashboard/teacher-allocations?start=2026-03-01&end=2026-03-31", sc.TeacherAllocationsOut),
+    ]
+    for path, schema in checks:
+        res = api.get(path)
+        assert res.status_code == 200 and res["Content-Type"] == "application/json"
+        body = res.json()
+        parsed = schema.model_validate(body)
+        # Every field of the schema is present under its camelCase name (nothing silently defaulted).
+        for name, field in schema.model_fields.items():
+            assert field.alias in body, (path, field.alias)
+        assert parsed is not None
+    grid = sc.AllocationGridOut.model_validate(api.get("/api/teachers/allocation-gantt?year=2026&term=1").json())
+    assert grid.teachers[0].weekly_stats[9].sessions[0].unit_code == "ICTICT001"
+    from project.reporting.params import today_for
+
+    f.make_session(world.org, block_group=world.g1, unit=world.u1, actual_date=today_for(None))
+    upcoming = api.get("/api/dashboard/upcoming-sessions").json()
+    assert [sc.UpcomingSessionOut.model_validate(row).unit.code for row in upcoming] == ["ICTICT001"]
