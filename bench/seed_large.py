@@ -5,16 +5,18 @@ with ``bulk_create`` in one transaction and is deterministic for a given ``seed`
 reads use ``Model.objects.unscoped()`` (engineering.md, Tenancy).
 
 What it makes, for ``year`` (default: the current year):
-- an organization (unique domain), its campus 'MAIN', an admin user ``admin@<domain>`` (password
-  ``tests.factories.PASSWORD``-like ``Bench$ecret123!``);
+- an organization (unique domain ``bench-<random>.edu.au``), its campus 'MAIN', an admin user
+  ``admin@<domain>`` with password ``Bench$ecret123!`` (``BENCH_PASSWORD``);
 - 8 courses, ``units`` units (default 96, nominal 20-120 h), 16 study plans of 6 units each;
 - ``block_groups`` block groups (default 80, cohort 10-30, mostly active), each with a plan;
 - ``teachers`` teachers (about 10 % inactive; maxWeeklyHours 15-30) with 4-8 qualifications each;
 - the four Victorian-like term breaks of the year (term_break holidays) and two public holidays;
 - ``sessions`` timetable sessions spread over the weekdays of the year: 3-hour day slots and evening
-  slots, each (group, unit) pair taught by one teacher, about 5 % unassigned and 3 % cancelled; ``term``/``weekNumber``/``dayOfWeek`` filled in.
+  slots, each (group, unit) pair taught by one teacher, about 5 % unassigned and 3 % cancelled;
+  ``term``, ``weekNumber`` and ``dayOfWeek`` filled in. Slots are drawn at random, so groups, rooms
+  and teachers may be double-booked: fine for reports, not a conflict-free timetable.
 
-Run directly to seed the database of ``DATABASE_URL``: ``.venv/bin/python bench/seed_large.py``.
+``delete_org(org)`` removes such an organization again (children first). Run directly to seed the database of ``DATABASE_URL``: ``.venv/bin/python bench/seed_large.py``.
 """
 
 from __future__ import annotations

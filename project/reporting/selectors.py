@@ -620,7 +620,7 @@ def allocation_grid_json(*, org, year: int, term: int | None) -> str:
         rows = (
             in_grid.annotate(
                 tid=Cast("teacher_id", text),
-                day=Cast("actual_date", text),
+                day=Cast("actual_date", text),  # ISO 8601 on SQLite and with PostgreSQL's default DateStyle (ISO)
                 sid=Cast("id", text),
                 uid=Cast("unit_id", text),
                 gid=Cast("block_group_id", text),
