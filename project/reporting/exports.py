@@ -75,21 +75,27 @@ def _csv_bytes(rows: list[list]) -> bytes:
 
 def _xlsx_bytes(rows: list[list]) -> bytes:
     from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
     from openpyxl.styles import Font
 
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Load Planning"
-    ws.append(HEADER)
-    for cell in ws[1]:
-        cell.font = Font(bold=True)
-    for row in rows:
-        ws.append(row)
-        if row[4] == "Total" or row[2].endswith(" total"):
-            for cell in ws[ws.max_row]:
-                cell.font = Font(bold=True)
+    wb = Workbook(write_only=True)  # streams rows: no cell objects kept for the whole sheet
+    ws = wb.create_sheet("Load Planning")
     for letter, width in zip("ABCDEFGH", (8, 14, 40, 18, 40, 15, 14, 14)):
         ws.column_dimensions[letter].width = width
+    bold = Font(bold=True)
+
+    def bold_row(values: list) -> list:
+        cells = []
+        for value in values:
+            cell = WriteOnlyCell(ws, value=value)
+            cell.font = bold
+            cells.append(cell)
+        return cells
+
+    ws.append(bold_row(HEADER))
+    for row in rows:
+        is_total = row[4] == "Total" or row[2].endswith(" total")
+        ws.append(bold_row(row) if is_total else row)
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()
