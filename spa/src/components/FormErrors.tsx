@@ -2,19 +2,20 @@
  * The "Form Validation Errors" list (delivery.md §5) shown above a form's buttons, and the helper that
  * maps a 400 answer's errors onto react-hook-form fields.
  */
-import { Alert, List } from "@mantine/core";
+import { List } from "@mantine/core";
+import { Notice } from "./Notice";
 import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
 
 export function FormErrorList({ messages }: { messages: string[] }) {
   if (!messages.length) return null;
   return (
-    <Alert color="red" title="Form Validation Errors" role="alert" data-testid="form-errors">
+    <Notice color="red" title="Form Validation Errors" role="alert" data-testid="form-errors">
       <List size="sm">
         {messages.map((m, i) => (
           <List.Item key={i}>{m}</List.Item>
         ))}
       </List>
-    </Alert>
+    </Notice>
   );
 }
 

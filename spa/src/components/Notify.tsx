@@ -6,17 +6,20 @@ import { notifications } from "@mantine/notifications";
 import { ApiError, fieldErrors } from "../lib/api";
 
 export const TOAST_MS = 6000;
+const closeButtonProps = { "aria-label": "Close notification" };
+// The default description grey is below AA contrast on the toast background.
+const styles = { description: { color: "var(--mantine-color-text)" } };
 
 export function notifySuccess(message: string, title = "Success") {
-  notifications.show({ title, message, color: "green", autoClose: TOAST_MS });
+  notifications.show({ title, message, color: "green", autoClose: TOAST_MS, closeButtonProps, styles });
 }
 
 export function notifyError(title: string, message: string) {
-  notifications.show({ title, message, color: "red", autoClose: 8000 });
+  notifications.show({ title, message, color: "red", autoClose: 8000, closeButtonProps, styles });
 }
 
 export function notifyWarning(title: string, message: string) {
-  notifications.show({ title, message, color: "yellow", autoClose: 8000 });
+  notifications.show({ title, message, color: "yellow", autoClose: 8000, closeButtonProps, styles });
 }
 
 /** decisions.md §6: the second writer of a record sees this and the fresh record is loaded. */

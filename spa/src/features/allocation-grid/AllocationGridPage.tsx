@@ -1,6 +1,164 @@
+import { Card, Group, Select, SimpleGrid, Stack, Text, Tooltip } from "@mantine/core";
+import { IconAlertTriangle } from "@tabler/icons-react";
+import dayjs from "dayjs";
+import { useState } from "react";
+import { formatDate, hours, shortTime } from "../../components/Dates";
+import { Notice } from "../../components/Notice";
 import { PageHeader } from "../../components/PageHeader";
+import { CardGridSkeleton } from "../../components/States";
+import { Tag } from "../../components/Tag";
+import { isEvening, MAX_MARKERS, useAllocationGrid, utilisationColor, WARN_ABOVE, type GridWeekStats } from "./api/allocationGrid";
+import classes from "./components/AllocationGrid.module.css";
 
-/** Teacher allocation grid (/teacher-allocation-gantt): placeholder until the screen lands. */
+/** Teacher allocation grid (/teacher-allocation-gantt, admin only): delivery.md §2, §9. */
 export default function AllocationGridPage() {
-  return <PageHeader title="Teacher allocation grid (/teacher-allocation-gantt)" />;
+  const current = dayjs().year();
+  const [year, setYear] = useState(current);
+  const [term, setTerm] = useState<number | null>(null);
+  const { data, isLoading, isError } = useAllocationGrid(year, term);
+
+  return (
+    <>
+      <PageHeader
+        title="Teacher Allocation"
+        subtitle="Weekly teaching load of every active teacher"
+        actions={
+          <>
+            <Select label="Year" w={110} data={[current - 1, current, current + 1].map(String)} value={String(year)} onChange={(v) => setYear(Number(v ?? current))} allowDeselect={false} />
+            <Select
+              label="Term"
+              w={140}
+              data={[{ value: "", label: "All Terms" }, ...[1, 2, 3, 4].map((t) => ({ value: String(t), label: `Term ${t}` }))]}
+              value={term ? String(term) : ""}
+              onChange={(v) => setTerm(v ? Number(v) : null)}
+              allowDeselect={false}
+            />
+          </>
+        }
+      />
+      {isLoading ? (
+        <CardGridSkeleton count={6} />
+      ) : isError || !data ? (
+        <Notice color="red" title="Error">
+          Failed to load teacher allocation data
+        </Notice>
+      ) : (
+        <Stack>
+          <SimpleGrid cols={{ base: 2, md: 5 }}>
+            <Stat label="Total Teachers" value={data.summary.totalTeachers} />
+            <Stat label="Active Teachers" value={data.summary.activeTeachers} />
+            <Stat label="Over Capacity" value={data.summary.overCapacityTeachers} hint="above 95%" />
+            <Stat label="Under Utilized" value={data.summary.underUtilizedTeachers} hint="below 70%" />
+            <Stat label="Average Utilization" value={`${Math.round(data.summary.averageUtilization)}%`} />
+          </SimpleGrid>
+          <Group gap="xs" aria-label="Legend">
+            <Text size="sm" fw={600}>
+              Legend:
+            </Text>
+            <Tag color="yellow">Up to 50%</Tag>
+            <Tag color="green">51-80%</Tag>
+            <Tag color="blue">81-95%</Tag>
+            <Tag color="red">Over 95%</Tag>
+            <Group gap={4}>
+              <span className={classes.marker} aria-hidden />
+              <Text size="xs">Day session</Text>
+            </Group>
+            <Group gap={4}>
+              <span className={`${classes.marker} ${classes.evening}`} aria-hidden />
+              <Text size="xs">Evening session (from or past 17:00)</Text>
+            </Group>
+            <Group gap={4}>
+              <IconAlertTriangle size={14} aria-hidden />
+              <Text size="xs">Week above 80%</Text>
+            </Group>
+          </Group>
+          <div className={classes.scroller} tabIndex={0} role="region" aria-label="Weekly allocation grid">
+            <table className={classes.grid}>
+              <thead>
+                <tr>
+                  <th className={classes.name} scope="col">
+                    Teacher
+                  </th>
+                  {data.weeks.map((w) => (
+                    <th key={w.weekStart} scope="col">
+                      <Text size="xs" fw={700}>
+                        W{w.weekNumber}
+                      </Text>
+                      <Text size="xs">{dayjs(w.weekStart).format("DD MMM")}</Text>
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {data.teachers.map((t) => {
+                  const byWeek = new Map(t.weeklyStats.map((w) => [w.weekStart, w]));
+                  return (
+                    <tr key={t.teacherId} data-testid="grid-teacher">
+                      <th className={classes.name} scope="row">
+                        <Text size="sm" fw={600}>
+                          {t.teacherName}
+                        </Text>
+                        <Text size="xs">
+                          Max {t.maxWeeklyHours} h/week · {Math.round(t.yearlyStats.utilizationPercentage)}% this period
+                        </Text>
+                      </th>
+                      {data.weeks.map((w) => (
+                        <td key={w.weekStart}>
+                          <WeekCell stats={byWeek.get(w.weekStart)} />
+                        </td>
+                      ))}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        </Stack>
+      )}
+    </>
+  );
+}
+
+function WeekCell({ stats }: { stats?: GridWeekStats }) {
+  if (!stats || !stats.totalHours) return null;
+  const color = utilisationColor(stats.utilizationPercentage);
+  const shown = stats.sessions.slice(0, MAX_MARKERS);
+  const more = stats.sessions.length - shown.length;
+  return (
+    <Tooltip
+      multiline
+      w={260}
+      label={`${hours(stats.totalHours)} h (${Math.round(stats.utilizationPercentage)}%), ${hours(stats.eveningHours)} h evening. ${stats.sessions
+        .slice(0, 8)
+        .map((s) => `${formatDate(s.date)} ${shortTime(s.startTime)} ${s.unitCode} ${s.blockGroupCode}`)
+        .join("; ")}`}
+    >
+      <div className={`${classes.cell} ${classes[color]}`} data-testid="grid-cell" tabIndex={0}>
+        <Group gap={2} wrap="nowrap">
+          <Text size="xs" fw={700}>
+            {hours(stats.totalHours)}h
+          </Text>
+          {stats.utilizationPercentage > WARN_ABOVE ? <IconAlertTriangle size={12} aria-label="Above 80% of capacity" /> : null}
+        </Group>
+        <div className={classes.markers}>
+          {shown.map((s) => (
+            <span key={s.id} className={`${classes.marker} ${isEvening(s.startTime, s.endTime) ? classes.evening : ""}`} aria-hidden />
+          ))}
+          {more > 0 ? <span className={classes.plus}>+</span> : null}
+        </div>
+      </div>
+    </Tooltip>
+  );
+}
+
+function Stat({ label, value, hint }: { label: string; value: string | number; hint?: string }) {
+  return (
+    <Card withBorder padding="md">
+      <Text size="sm">{label}</Text>
+      <Text fw={700} size="xl">
+        {value}
+      </Text>
+      {hint ? <Text size="xs">{hint}</Text> : null}
+    </Card>
+  );
 }

@@ -1,4 +1,6 @@
-import { ActionIcon, Alert, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Table, Text, Title, Tooltip } from "@mantine/core";
+import { ActionIcon, Button, Card, Group, Progress, SimpleGrid, Stack, Table, Text, Title, Tooltip } from "@mantine/core";
+import { Notice } from "../../components/Notice";
+import { Tag } from "../../components/Tag";
 import { modals } from "@mantine/modals";
 import { IconCalendarPlus, IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
@@ -62,13 +64,13 @@ export default function BlockGroupDetailPage() {
             <Text span ff="monospace">
               {group.code}
             </Text>
-            <Badge color={statusColor(group.status)}>{statusLabel(group.status)}</Badge>
-            <Badge variant="light" color="cyan">
+            <Tag color={statusColor(group.status)}>{statusLabel(group.status)}</Tag>
+            <Tag variant="light" color="cyan">
               {DELIVERY_LABELS[group.deliveryMode]}
-            </Badge>
-            <Badge variant="light" color="grape">
+            </Tag>
+            <Tag variant="light" color="grape">
               {STUDY_LABELS[group.studyMode]}
-            </Badge>
+            </Tag>
           </Group>
         }
         actions={
@@ -123,7 +125,7 @@ export default function BlockGroupDetailPage() {
             Hour Reconciliation
           </Title>
           {recon.isError ? (
-            <Alert color="red">Failed to load hour reconciliation.</Alert>
+            <Notice color="red">Failed to load hour reconciliation.</Notice>
           ) : recon.data ? (
             <Stack gap="xs">
               <SimpleGrid cols={2}>
@@ -181,10 +183,10 @@ export default function BlockGroupDetailPage() {
                       <Table.Td>
                         {hours(u.timetabledHours)}{" "}
                         {variance ? (
-                          <Badge size="xs" color="orange" variant="light">
+                          <Tag size="xs" color="orange" variant="light">
                             {pct >= 100 ? "+" : ""}
                             {Math.round(pct - 100)}%
-                          </Badge>
+                          </Tag>
                         ) : null}
                       </Table.Td>
                       <Table.Td w={120}>

@@ -1,4 +1,5 @@
-import { ActionIcon, Badge, Button, Card, Chip, Group, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from "@mantine/core";
+import { ActionIcon, Button, Card, Chip, Group, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from "@mantine/core";
+import { Tag } from "../../components/Tag";
 import { modals } from "@mantine/modals";
 import { IconCalendarPlus, IconEdit, IconEye, IconPlus, IconTrash } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
@@ -85,7 +86,7 @@ export default function BlockGroupsPage() {
             </Text>
             <Chip.Group multiple value={status} onChange={setStatus}>
               {STATUSES.map((s) => (
-                <Chip key={s.value} value={s.value} size="sm" color={s.color}>
+                <Chip color="indigo.9" key={s.value} value={s.value} size="sm">
                   {s.label}
                 </Chip>
               ))}
@@ -101,12 +102,12 @@ export default function BlockGroupsPage() {
             <Text fw={600} size="sm" w={90}>
               Course
             </Text>
-            <Chip size="sm" checked={courseCodes.length === 0} onChange={() => setCourseCodes([])}>
+            <Chip color="indigo.9" size="sm" checked={courseCodes.length === 0} onChange={() => setCourseCodes([])}>
               All Courses
             </Chip>
             <Chip.Group multiple value={courseCodes} onChange={setCourseCodes}>
               {codes.map((code) => (
-                <Chip key={code} value={code} size="sm">
+                <Chip color="indigo.9" key={code} value={code} size="sm">
                   {code}
                 </Chip>
               ))}
@@ -120,13 +121,13 @@ export default function BlockGroupsPage() {
               Study load
             </Text>
             <Chip.Group value={studyLoad ?? ""} onChange={(v) => setStudyLoad((v || null) as StudyLoad)}>
-              <Chip value="full_time" size="sm">
+              <Chip color="indigo.9" value="full_time" size="sm">
                 Full Time
               </Chip>
-              <Chip value="part_time" size="sm">
+              <Chip color="indigo.9" value="part_time" size="sm">
                 Part Time
               </Chip>
-              <Chip value="both" size="sm">
+              <Chip color="indigo.9" value="both" size="sm">
                 Both
               </Chip>
             </Chip.Group>
@@ -169,18 +170,18 @@ function BlockGroupCard({ group, onEdit, onDelete, onSchedule }: { group: BlockG
               {group.code}
             </Text>
           </Stack>
-          <Badge color={statusColor(group.status)}>{statusLabel(group.status)}</Badge>
+          <Tag color={statusColor(group.status)}>{statusLabel(group.status)}</Tag>
         </Group>
         <Group gap={6}>
-          <Badge variant="light" color="cyan">
+          <Tag variant="light" color="cyan">
             {DELIVERY_LABELS[group.deliveryMode] ?? group.deliveryMode}
-          </Badge>
-          <Badge variant="light" color="grape">
+          </Tag>
+          <Tag variant="light" color="grape">
             {STUDY_LABELS[group.studyMode] ?? group.studyMode}
-          </Badge>
-          <Badge variant="outline" color="gray">
+          </Tag>
+          <Tag variant="outline" color="gray">
             {group.timetableCount} sessions
-          </Badge>
+          </Tag>
         </Group>
         <Text size="sm">
           <Text span c="dimmed">

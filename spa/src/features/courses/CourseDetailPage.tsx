@@ -1,4 +1,5 @@
-import { Badge, Button, Card, Group, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Button, Card, Group, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Tag } from "../../components/Tag";
 import { IconEdit } from "@tabler/icons-react";
 import { useState } from "react";
 import { useParams } from "react-router";
@@ -21,9 +22,9 @@ export default function CourseDetailPage() {
         subtitle={course.code}
         actions={
           <>
-            <Badge size="lg" variant="light">
+            <Tag size="lg" variant="light">
               {LEVEL_LABELS[course.level] ?? course.level}
-            </Badge>
+            </Tag>
             <Button leftSection={<IconEdit size={16} />} onClick={() => setOpened(true)}>
               Edit
             </Button>

@@ -1,4 +1,5 @@
-import { ActionIcon, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { ActionIcon, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Tag } from "../../components/Tag";
 import { modals } from "@mantine/modals";
 import { IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
@@ -78,11 +79,11 @@ export default function CoursesPage() {
                       {course.code}
                     </Text>
                   </Stack>
-                  <Badge variant="light">{LEVEL_LABELS[course.level] ?? course.level}</Badge>
+                  <Tag variant="light" style={{ flexShrink: 0 }}>{LEVEL_LABELS[course.level] ?? course.level}</Tag>
                 </Group>
-                <Badge color={course.isActive ? "green" : "gray"} variant="dot">
+                <Tag color={course.isActive ? "green" : "gray"} variant="dot">
                   {course.isActive ? "Active" : "Inactive"}
-                </Badge>
+                </Tag>
                 {course.description ? (
                   <Text size="sm" lineClamp={2}>
                     {course.description}

@@ -1,6 +1,129 @@
+import { ActionIcon, Button, Card, Group, Select, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
+import { modals } from "@mantine/modals";
+import { IconBeach, IconCalendarEvent, IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
+import { useState } from "react";
+import { formatDateLong } from "../../components/Dates";
+import { notifyError, notifySuccess } from "../../components/Notify";
 import { PageHeader } from "../../components/PageHeader";
+import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
+import { Tag } from "../../components/Tag";
+import { filterYears, TYPE_LABELS, useDeleteHoliday, useHolidays, type Holiday, type HolidayFilters, type HolidayType } from "./api/holidays";
+import { HolidayFormModal } from "./components/HolidayFormModal";
 
-/** Holidays (/holidays): placeholder until the screen lands. */
+/** Holidays and term breaks (/holidays): delivery.md §2. */
 export default function HolidaysPage() {
-  return <PageHeader title="Holidays (/holidays)" />;
+  const [filters, setFilters] = useState<HolidayFilters>({ year: null, type: null });
+  const { data, isLoading, isError } = useHolidays(filters);
+  const remove = useDeleteHoliday();
+  const [opened, setOpened] = useState(false);
+  const [editing, setEditing] = useState<Holiday | null>(null);
+  const open = (h: Holiday | null) => {
+    setEditing(h);
+    setOpened(true);
+  };
+  const confirmDelete = (h: Holiday) =>
+    modals.openConfirmModal({
+      title: "Delete Holiday",
+      children: <Text size="sm">Are you sure you want to delete the holiday "{h.name}"? This action cannot be undone.</Text>,
+      labels: { confirm: "Delete", cancel: "Cancel" },
+      confirmProps: { color: "red" },
+      onConfirm: () =>
+        remove.mutate(h.id, {
+          onSuccess: () => notifySuccess("Holiday deleted successfully", "Success"),
+          onError: () => notifyError("Error", "Failed to delete holiday"),
+        }),
+    });
+
+  return (
+    <>
+      <PageHeader
+        title="Holidays and Term Breaks"
+        subtitle="Manage public holidays and school term breaks that timetabling skips"
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
+            Add Holiday
+          </Button>
+        }
+      />
+      <Group mb="md">
+        <Select
+          label="Year"
+          w={160}
+          data={[{ value: "", label: "All Years" }, ...filterYears().map((y) => ({ value: String(y), label: String(y) }))]}
+          value={filters.year ? String(filters.year) : ""}
+          onChange={(v) => setFilters((f) => ({ ...f, year: v ? Number(v) : null }))}
+          allowDeselect={false}
+        />
+        <Select
+          label="Type"
+          w={200}
+          data={[
+            { value: "", label: "All Types" },
+            { value: "public_holiday", label: "Public Holidays" },
+            { value: "term_break", label: "Term Breaks" },
+          ]}
+          value={filters.type ?? ""}
+          onChange={(v) => setFilters((f) => ({ ...f, type: (v || null) as HolidayType | null }))}
+          allowDeselect={false}
+        />
+      </Group>
+      {isLoading ? (
+        <CardGridSkeleton count={6} />
+      ) : isError ? (
+        <ErrorState message="Failed to load holidays. Please try again." />
+      ) : !data?.length ? (
+        <EmptyState
+          title="No holidays found for the selected filters"
+          action={
+            <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
+              Add First Holiday
+            </Button>
+          }
+        />
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+          {data.map((h) => (
+            <Card key={h.id} withBorder padding="lg" data-testid="holiday-card">
+              <Stack gap="xs" h="100%">
+                <Group wrap="nowrap" align="flex-start">
+                  <ThemeIcon variant="light" color={h.type === "term_break" ? "blue" : "orange"} size="lg" aria-hidden>
+                    {h.type === "term_break" ? <IconBeach size={18} /> : <IconCalendarEvent size={18} />}
+                  </ThemeIcon>
+                  <Stack gap={4} style={{ flex: 1 }}>
+                    <Title order={2} size="h5">
+                      {h.name}
+                    </Title>
+                    <Tag color={h.type === "term_break" ? "blue" : "orange"}>{TYPE_LABELS[h.type] ?? h.type}</Tag>
+                  </Stack>
+                </Group>
+                <Text size="sm">
+                  {formatDateLong(h.startDate)}
+                  {h.endDate && h.endDate !== h.startDate ? ` - ${formatDateLong(h.endDate)}` : ""}
+                </Text>
+                {h.description ? (
+                  <Text size="sm" c="dimmed" lineClamp={2}>
+                    {h.description}
+                  </Text>
+                ) : null}
+                <Group gap={6}>
+                  <Tag color="gray">{h.year}</Tag>
+                  {h.isRecurring ? <Tag color="grape">Recurring</Tag> : null}
+                  {!h.isActive ? <Tag color="red">Inactive</Tag> : null}
+                </Group>
+                <Group justify="flex-end" gap="xs" mt="auto">
+                  <ActionIcon variant="light" aria-label={`Edit ${h.name}`} onClick={() => open(h)}>
+                    <IconEdit size={16} />
+                  </ActionIcon>
+                  <ActionIcon variant="light" color="red" aria-label={`Delete ${h.name}`} onClick={() => confirmDelete(h)}>
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Group>
+              </Stack>
+            </Card>
+          ))}
+        </SimpleGrid>
+      )}
+      <HolidayFormModal opened={opened} onClose={() => setOpened(false)} holiday={editing} />
+    </>
+  );
 }

@@ -1,4 +1,5 @@
-import { Badge, Button, Card, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Button, Card, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Tag } from "../../components/Tag";
 import { IconEdit, IconList } from "@tabler/icons-react";
 import { useState } from "react";
 import { useParams } from "react-router";
@@ -46,9 +47,9 @@ export default function StudyPlanDetailPage() {
               <Text size="sm" c="dimmed">
                 Status
               </Text>
-              <Badge color={plan.isActive ? "green" : "gray"} variant="light">
+              <Tag color={plan.isActive ? "green" : "gray"} variant="light">
                 {plan.isActive ? "Active" : "Inactive"}
-              </Badge>
+              </Tag>
             </Stack>
             <Stack gap={0}>
               <Text size="sm" c="dimmed">

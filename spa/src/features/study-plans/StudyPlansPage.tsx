@@ -1,4 +1,5 @@
-import { ActionIcon, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title, Tooltip } from "@mantine/core";
+import { ActionIcon, Button, Card, Group, SimpleGrid, Stack, Text, Title, Tooltip } from "@mantine/core";
+import { Tag } from "../../components/Tag";
 import { modals } from "@mantine/modals";
 import { IconCopy, IconEdit, IconList, IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
@@ -77,9 +78,9 @@ export default function StudyPlansPage() {
                         {plan.name}
                       </Link>
                     </Title>
-                    <Badge color={plan.isActive ? "green" : "gray"} variant="light">
+                    <Tag color={plan.isActive ? "green" : "gray"} variant="light">
                       {plan.isActive ? "Active" : "Inactive"}
-                    </Badge>
+                    </Tag>
                   </Group>
                   {plan.description ? (
                     <Text size="sm" c="dimmed" lineClamp={2}>
@@ -93,9 +94,9 @@ export default function StudyPlansPage() {
                       <Text size="xs" c="dimmed">
                         Efficiency
                       </Text>
-                      <Badge color={efficiencyColor(eff)} variant="filled" data-testid="efficiency">
+                      <Tag color={efficiencyColor(eff)} variant="filled" data-testid="efficiency">
                         {eff}%
-                      </Badge>
+                      </Tag>
                     </Stack>
                   </SimpleGrid>
                   <Group justify="flex-end" gap="xs" mt="auto">

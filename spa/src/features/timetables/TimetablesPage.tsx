@@ -1,6 +1,203 @@
+import { Button, Card, Chip, Group, Paper, Select, Stack, Switch, Text } from "@mantine/core";
+import { Tag } from "../../components/Tag";
+import { modals } from "@mantine/modals";
+import { IconDownload, IconFilterOff, IconPlus, IconUpload, IconUserPlus } from "@tabler/icons-react";
+import { useMemo, useState } from "react";
+import { useLocation } from "react-router";
+import { LivePresence } from "../../components/LivePresence";
+import { notifyError, notifySuccess } from "../../components/Notify";
 import { PageHeader } from "../../components/PageHeader";
+import { EmptyState, ErrorState } from "../../components/States";
+import { useBlockGroupChoices, useConflicts, useDeleteSession, useTeacherChoices, useTimetables, type Session, type TimetableFilters } from "./api/timetables";
+import { BulkAllocateModal } from "./components/BulkAllocateModal";
+import { exportFileName, exportSessions } from "./components/exportCsv";
+import { ImportModal } from "./components/ImportModal";
+import { SessionFormModal } from "./components/SessionFormModal";
+import { SessionTable } from "./components/SessionTable";
 
-/** Timetables (/timetables): placeholder until the screen lands. */
+/** Timetable sessions (/timetables): delivery.md §2 Timetables. */
 export default function TimetablesPage() {
-  return <PageHeader title="Timetables (/timetables)" />;
+  const location = useLocation();
+  const [filters, setFilters] = useState<TimetableFilters>({ blockGroupId: null, teacherId: null, hidePast: true });
+  const { data, isLoading, isError, isFetching } = useTimetables(filters);
+  const conflicts = useConflicts(filters);
+  const groups = useBlockGroupChoices();
+  const teachers = useTeacherChoices();
+  const remove = useDeleteSession();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [allocateOpen, setAllocateOpen] = useState(false);
+  const [importOpen, setImportOpen] = useState(false);
+  const [formOpen, setFormOpen] = useState(false);
+  const [editing, setEditing] = useState<Session | null>(null);
+
+  const sessions = useMemo(() => data ?? [], [data]);
+  const visibleIds = useMemo(() => new Set(sessions.map((s) => s.id)), [sessions]);
+  const selectedIds = [...selected].filter((id) => visibleIds.has(id));
+  const conflictMessages = useMemo(() => {
+    const map = new Map<string, string[]>();
+    for (const c of conflicts.data ?? []) for (const id of c.sessionIds) map.set(id, [...(map.get(id) ?? []), c.message]);
+    return map;
+  }, [conflicts.data]);
+  const conflictCount = sessions.filter((s) => s.conflicts?.length).length;
+
+  const set = (patch: Partial<TimetableFilters>) => {
+    setFilters((f) => ({ ...f, ...patch }));
+    setSelected(new Set());
+  };
+  const group = groups.data?.find((g) => g.id === filters.blockGroupId);
+  const teacher = teachers.data?.find((t) => t.id === filters.teacherId);
+  const quick = (groups.data ?? []).filter((g) => g.status === "active" || g.status === "planned").slice(0, 8);
+
+  const doExport = () => {
+    if (!sessions.length) {
+      notifyError("No Data", "There are no sessions to export.");
+      return;
+    }
+    exportSessions(
+      sessions,
+      exportFileName({ blockGroupCode: group?.code, teacherName: teacher ? `${teacher.firstName} ${teacher.lastName}` : undefined, futureOnly: filters.hidePast }),
+    );
+    notifySuccess(`Exported ${sessions.length} sessions`);
+  };
+  const confirmDelete = (s: Session) =>
+    modals.openConfirmModal({
+      title: "Delete Timetable Entry",
+      children: <Text size="sm">Delete the session of {s.unit.code} on {s.actualDate}? This action cannot be undone.</Text>,
+      labels: { confirm: "Delete", cancel: "Cancel" },
+      confirmProps: { color: "red" },
+      onConfirm: () =>
+        remove.mutate(s.id, {
+          onSuccess: () => notifySuccess("Timetable entry deleted successfully"),
+          onError: () => notifyError("Error", "Failed to delete timetable entry"),
+        }),
+    });
+
+  return (
+    <>
+      <PageHeader
+        title="Timetables"
+        subtitle="Timetable sessions, teacher allocation, import and export"
+        actions={<LivePresence path={location.pathname} />}
+      />
+      <Paper withBorder p="md" mb="md">
+        <Stack gap="sm">
+          {quick.length ? (
+            <Group gap="xs">
+              <Text size="sm" fw={600}>
+                Quick selection
+              </Text>
+              <Chip.Group value={filters.blockGroupId ?? ""} onChange={(v) => set({ blockGroupId: (v as string) || null })}>
+                {quick.map((g) => (
+                  <Chip color="indigo.9" key={g.id} value={g.id} size="xs">
+                    {g.code}
+                  </Chip>
+                ))}
+              </Chip.Group>
+            </Group>
+          ) : null}
+          <Group align="flex-end" gap="md">
+            <Select
+              label="Block Group"
+              placeholder="All block groups"
+              searchable
+              clearable
+              w={300}
+              data={(groups.data ?? []).map((g) => ({ value: g.id, label: `${g.code} - ${g.name}` }))}
+              value={filters.blockGroupId}
+              onChange={(v) => set({ blockGroupId: v })}
+            />
+            <Select
+              label="Teacher"
+              placeholder="All teachers"
+              searchable
+              clearable
+              w={240}
+              data={(teachers.data ?? []).map((t) => ({ value: t.id, label: `${t.firstName} ${t.lastName}` }))}
+              value={filters.teacherId}
+              onChange={(v) => set({ teacherId: v })}
+            />
+            <Switch label="Hide past sessions" checked={filters.hidePast} onChange={(e) => set({ hidePast: e.currentTarget.checked })} mb={8} />
+            <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={() => set({ blockGroupId: null, teacherId: null, hidePast: true })}>
+              Clear Filters
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+      <Group justify="space-between" mb="sm">
+        <Group gap="xs">
+          <Tag variant="light" size="lg" data-testid="session-count">
+            {sessions.length} sessions
+          </Tag>
+          {selectedIds.length ? (
+            <Tag variant="filled" size="lg">
+              {selectedIds.length} selected
+            </Tag>
+          ) : null}
+          {conflictCount ? (
+            <Tag color="red" variant="light" size="lg">
+              {conflictCount} with conflicts
+            </Tag>
+          ) : null}
+          {isFetching && !isLoading ? (
+            <Text size="xs" c="dimmed">
+              Refreshing...
+            </Text>
+          ) : null}
+        </Group>
+        <Group gap="xs">
+          <Button leftSection={<IconUserPlus size={16} />} onClick={() => setAllocateOpen(true)} disabled={!selectedIds.length}>
+            Allocate Teacher
+          </Button>
+          <Button variant="light" leftSection={<IconUpload size={16} />} onClick={() => setImportOpen(true)}>
+            Import
+          </Button>
+          <Button variant="light" leftSection={<IconDownload size={16} />} onClick={doExport}>
+            Export CSV
+          </Button>
+          <Button
+            variant="light"
+            leftSection={<IconPlus size={16} />}
+            onClick={() => {
+              setEditing(null);
+              setFormOpen(true);
+            }}
+          >
+            Add Session
+          </Button>
+        </Group>
+      </Group>
+      {isLoading ? (
+        <Card withBorder>
+          <Text>Loading sessions...</Text>
+        </Card>
+      ) : isError ? (
+        <ErrorState message="Failed to load timetables. Please try again." />
+      ) : !sessions.length ? (
+        <EmptyState title="No sessions found" description="Change the filters, generate a schedule from a block group, or import a timetable." />
+      ) : (
+        <SessionTable
+          sessions={sessions}
+          selected={selected}
+          conflictMessages={conflictMessages}
+          onToggle={(id) =>
+            setSelected((prev) => {
+              const next = new Set(prev);
+              if (next.has(id)) next.delete(id);
+              else next.add(id);
+              return next;
+            })
+          }
+          onToggleAll={(checked) => setSelected(checked ? new Set(sessions.filter((s) => s.status !== "cancelled").map((s) => s.id)) : new Set())}
+          onEdit={(s) => {
+            setEditing(s);
+            setFormOpen(true);
+          }}
+          onDelete={confirmDelete}
+        />
+      )}
+      <BulkAllocateModal opened={allocateOpen} onClose={() => setAllocateOpen(false)} sessionIds={selectedIds} onAllocated={() => setSelected(new Set())} />
+      <ImportModal opened={importOpen} onClose={() => setImportOpen(false)} />
+      <SessionFormModal opened={formOpen} onClose={() => setFormOpen(false)} session={editing} defaultBlockGroupId={filters.blockGroupId} />
+    </>
+  );
 }

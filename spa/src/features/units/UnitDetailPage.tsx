@@ -1,4 +1,5 @@
-import { Badge, Button, Card, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Button, Card, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Tag } from "../../components/Tag";
 import { IconEdit } from "@tabler/icons-react";
 import { useState } from "react";
 import { useParams } from "react-router";
@@ -34,9 +35,9 @@ export default function UnitDetailPage() {
               <Text size="sm" c="dimmed">
                 Type
               </Text>
-              <Badge color={unit.isCore ? "indigo" : "grape"} variant="light">
+              <Tag color={unit.isCore ? "indigo" : "grape"} variant="light">
                 {unit.isCore ? "Core Unit" : "Elective Unit"}
-              </Badge>
+              </Tag>
             </Stack>
           </SimpleGrid>
           <Item label="Description" value={unit.description || "No description"} />

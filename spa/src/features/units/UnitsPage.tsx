@@ -1,4 +1,5 @@
-import { ActionIcon, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { ActionIcon, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Tag } from "../../components/Tag";
 import { modals } from "@mantine/modals";
 import { IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
@@ -73,9 +74,9 @@ export default function UnitsPage() {
                       {unit.code}
                     </Text>
                   </Stack>
-                  <Badge color={unit.isCore ? "indigo" : "grape"} variant="light">
+                  <Tag color={unit.isCore ? "indigo" : "grape"} variant="light">
                     {unit.isCore ? "Core Unit" : "Elective Unit"}
-                  </Badge>
+                  </Tag>
                 </Group>
                 <Text size="sm">
                   <b>{unit.nominalHours}</b> nominal hours

@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput } from "@mantine/core";
+import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput } from "@mantine/core";
+import { Notice } from "../../../components/Notice";
 import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
@@ -101,7 +102,8 @@ export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolea
       control={control}
       name={name}
       render={({ field }) => (
-        <NumberInput label={label} min={1} step={step} withAsterisk value={field.value as number | string} onChange={field.onChange} onBlur={field.onBlur} error={formState.errors[name]?.message} />
+        <NumberInput
+                clampBehavior="none" label={label} min={1} step={step} withAsterisk value={field.value as number | string} onChange={field.onChange} onBlur={field.onBlur} error={formState.errors[name]?.message} />
       )}
     />
   );
@@ -111,9 +113,9 @@ export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolea
       <form onSubmit={onSubmit} noValidate>
         <Stack>
           {stale ? (
-            <Alert color="yellow" title={STALE_TITLE} role="alert">
+            <Notice color="yellow" title={STALE_TITLE} role="alert">
               {STALE_MESSAGE}
-            </Alert>
+            </Notice>
           ) : null}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="Code" withAsterisk placeholder="e.g. ICT30120-2026-A" {...register("code")} error={formState.errors.code?.message} />

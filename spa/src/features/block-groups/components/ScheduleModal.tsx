@@ -1,5 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { ActionIcon, Alert, Badge, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Switch, Table, Text, TextInput, Textarea, Title } from "@mantine/core";
+import { ActionIcon, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Switch, Table, Text, TextInput, Textarea, Title } from "@mantine/core";
+import { Notice } from "../../../components/Notice";
+import { Tag } from "../../../components/Tag";
 import { modals } from "@mantine/modals";
 import { IconPlus, IconTrash } from "@tabler/icons-react";
 import { useEffect } from "react";
@@ -92,16 +94,16 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
           <Loader aria-label="Loading scheduling information" />
         </Group>
       ) : info.isError ? (
-        <Alert color="red">Failed to load scheduling information</Alert>
+        <Notice color="red">Failed to load scheduling information</Notice>
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack>
-            {!allowed && group ? <Alert color="red">{cannotScheduleMessage(group.status)}</Alert> : null}
-            {!plans.length ? <Alert color="yellow">Please assign a study plan before scheduling.</Alert> : null}
+            {!allowed && group ? <Notice color="red">{cannotScheduleMessage(group.status)}</Notice> : null}
+            {!plans.length ? <Notice color="yellow">Please assign a study plan before scheduling.</Notice> : null}
             {existing > 0 ? (
-              <Alert color="yellow" data-testid="existing-sessions-warning">
+              <Notice color="yellow" data-testid="existing-sessions-warning">
                 This block group already has {existing} scheduled sessions. Generating again only adds the hours still missing.
-              </Alert>
+              </Notice>
             ) : null}
             <Paper withBorder p="md">
               <Title order={3} size="h5" mb="xs">
@@ -183,9 +185,9 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
               render={({ field }) => <Switch label="Start each next unit in a new week" checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />}
             />
             {existing > 0 && allowed ? (
-              <Badge color="gray" variant="light">
+              <Tag color="gray" variant="light">
                 {existing} existing sessions
-              </Badge>
+              </Tag>
             ) : null}
             <Group justify="space-between">
               <div>

@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Group, Modal, Select, Stack, Switch, TextInput, Textarea } from "@mantine/core";
+import { Button, Group, Modal, Select, Stack, Switch, TextInput, Textarea } from "@mantine/core";
+import { Notice } from "../../../components/Notice";
 import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
@@ -79,9 +80,9 @@ export function CourseFormModal({ opened, onClose, course }: { opened: boolean; 
       <form onSubmit={onSubmit} noValidate>
         <Stack>
           {stale ? (
-            <Alert color="yellow" title={STALE_TITLE} role="alert">
+            <Notice color="yellow" title={STALE_TITLE} role="alert">
               {STALE_MESSAGE}
-            </Alert>
+            </Notice>
           ) : null}
           <TextInput label="Code" placeholder="e.g. ICT30120" withAsterisk {...register("code")} error={formState.errors.code?.message} />
           <TextInput label="Name" placeholder="e.g. Certificate III in Information Technology" withAsterisk {...register("name")} error={formState.errors.name?.message} />

@@ -1,4 +1,6 @@
-import { ActionIcon, Alert, Badge, Button, Card, Group, Modal, SimpleGrid, Skeleton, Stack, Text } from "@mantine/core";
+import { ActionIcon, Button, Card, Group, Modal, SimpleGrid, Skeleton, Stack, Text } from "@mantine/core";
+import { Notice } from "../../../components/Notice";
+import { Tag } from "../../../components/Tag";
 import { modals } from "@mantine/modals";
 import { IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
@@ -44,15 +46,15 @@ export function ManageUnitsModal({ plan, onClose }: { plan: StudyPlan | null; on
         <Stack>
           <Group justify="space-between">
             <Group gap="xs">
-              <Badge size="lg" variant="light">
+              <Tag size="lg" variant="light">
                 Total Actual Hours: {hours(totalActual)}
-              </Badge>
-              <Badge size="lg" variant="light" color="gray">
+              </Tag>
+              <Tag size="lg" variant="light" color="gray">
                 {units.length} unit{units.length === 1 ? "" : "s"}
-              </Badge>
-              <Badge size="lg" variant="light" color={efficiencyColor(efficiency)}>
+              </Tag>
+              <Tag size="lg" variant="light" color={efficiencyColor(efficiency)}>
                 Efficiency Rate: {efficiency.toFixed(1)}%
-              </Badge>
+              </Tag>
             </Group>
             <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing("new")}>
               {units.length ? "Add Unit" : "Add First Unit"}
@@ -68,7 +70,7 @@ export function ManageUnitsModal({ plan, onClose }: { plan: StudyPlan | null; on
               ))}
             </Stack>
           ) : isError ? (
-            <Alert color="red">Failed to fetch study plan units.</Alert>
+            <Notice color="red">Failed to fetch study plan units.</Notice>
           ) : !units.length ? (
             <Text c="dimmed" ta="center" py="lg">
               No units in this study plan yet.
@@ -90,17 +92,17 @@ function PlanUnitRow({ pu, index, onEdit, onRemove }: { pu: PlanUnit; index: num
       <Stack gap="xs">
         <Group justify="space-between" wrap="nowrap">
           <Group gap="xs">
-            <Badge circle size="lg">
+            <Tag circle size="lg">
               {index + 1}
-            </Badge>
-            <Badge variant="outline">Year {pu.yearLevel}</Badge>
+            </Tag>
+            <Tag variant="outline">Year {pu.yearLevel}</Tag>
             <Text fw={600}>
               {pu.unit.code} - {pu.unit.name}
             </Text>
             {pu.isCluster && pu.clusterGroup ? (
-              <Badge color="violet" variant="light">
+              <Tag color="violet" variant="light">
                 Cluster: {pu.clusterGroup}
-              </Badge>
+              </Tag>
             ) : null}
           </Group>
           <Group gap={4} wrap="nowrap">
@@ -113,12 +115,12 @@ function PlanUnitRow({ pu, index, onEdit, onRemove }: { pu: PlanUnit; index: num
           </Group>
         </Group>
         <Group gap="xs">
-          <Badge variant="light" color="gray">
+          <Tag variant="light" color="gray">
             Nominal: {pu.unit.nominalHours}h
-          </Badge>
-          <Badge variant="light" color={pu.unit.isCore ? "indigo" : "grape"}>
+          </Tag>
+          <Tag variant="light" color={pu.unit.isCore ? "indigo" : "grape"}>
             {pu.unit.isCore ? "Core" : "Elective"}
-          </Badge>
+          </Tag>
         </Group>
         <SimpleGrid cols={{ base: 2, sm: 6 }}>
           {ACTUAL_FIELDS.map(([key, label]) => (
@@ -128,9 +130,9 @@ function PlanUnitRow({ pu, index, onEdit, onRemove }: { pu: PlanUnit; index: num
           <Stat label="Self Directed" value={hours(pu.selfDirectedHours)} strong />
         </SimpleGrid>
         {mismatch ? (
-          <Alert color="orange" variant="light" title="Hour Mismatch" data-testid="hour-mismatch">
+          <Notice color="orange" variant="light" title="Hour Mismatch" data-testid="hour-mismatch">
             Planned {hours(planned)} hours, but the unit's nominal hours are {pu.unit.nominalHours}.
-          </Alert>
+          </Notice>
         ) : null}
       </Stack>
     </Card>

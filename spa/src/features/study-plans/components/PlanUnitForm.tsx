@@ -1,5 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Autocomplete, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Switch, Text } from "@mantine/core";
+import { Autocomplete, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Switch, Text } from "@mantine/core";
+import { Notice } from "../../../components/Notice";
+import { Tag } from "../../../components/Tag";
 import { useEffect, useMemo, useState } from "react";
 import { Controller, useForm, useWatch, type Control, type FieldErrors } from "react-hook-form";
 import { hours } from "../../../components/Dates";
@@ -101,9 +103,9 @@ export function PlanUnitForm({ planId, planUnit, existing, onDone }: { planId: s
     <form onSubmit={onSubmit} noValidate>
       <Stack>
         {stale ? (
-          <Alert color="yellow" title={STALE_TITLE} role="alert">
+          <Notice color="yellow" title={STALE_TITLE} role="alert">
             {STALE_MESSAGE}
-          </Alert>
+          </Notice>
         ) : null}
         <Group grow align="flex-start">
           <Controller
@@ -141,26 +143,26 @@ export function PlanUnitForm({ planId, planUnit, existing, onDone }: { planId: s
         </Group>
         {unit ? (
           <Group gap="xs">
-            <Badge variant="light">Nominal Hours: {nominal}</Badge>
-            <Badge variant="light" color={unit.isCore ? "indigo" : "grape"}>
+            <Tag variant="light">Nominal Hours: {nominal}</Tag>
+            <Tag variant="light" color={unit.isCore ? "indigo" : "grape"}>
               {unit.isCore ? "Core" : "Elective"}
-            </Badge>
+            </Tag>
           </Group>
         ) : null}
         <Text fw={600}>Actual Delivery Hours</Text>
         <HourInputs control={control} fields={ACTUAL_FIELDS} errors={formState.errors} />
         <Group gap="xs">
-          <Badge variant="outline">Total Actual: {hours(actual)}</Badge>
-          <Badge variant="outline" color="teal">
+          <Tag variant="outline">Total Actual: {hours(actual)}</Tag>
+          <Tag variant="outline" color="teal">
             Balance Hours: {hours(balance)}
-          </Badge>
+          </Tag>
         </Group>
         <Text fw={600}>Balance Distribution (Self Directed)</Text>
         <HourInputs control={control} fields={BALANCE_FIELDS} errors={formState.errors} />
         {Math.abs(distributed - balance) > TOLERANCE ? (
-          <Alert color="yellow" variant="light" data-testid="balance-warning">
+          <Notice color="yellow" variant="light" data-testid="balance-warning">
             Balance distribution mismatch: {hours(distributed)} hours distributed, but {hours(balance)} hours available
-          </Alert>
+          </Notice>
         ) : null}
         {adding && existing.length > 0 ? (
           <Controller
@@ -226,6 +228,7 @@ function HourInputs({
             name={name}
             render={({ field }) => (
               <NumberInput
+                clampBehavior="none"
                 label={label}
                 min={0}
                 step={0.25}

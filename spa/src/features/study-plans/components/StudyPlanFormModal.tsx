@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Group, Modal, NumberInput, Stack, Switch, TextInput, Textarea } from "@mantine/core";
+import { Button, Group, Modal, NumberInput, Stack, Switch, TextInput, Textarea } from "@mantine/core";
+import { Notice } from "../../../components/Notice";
 import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
@@ -69,9 +70,9 @@ export function StudyPlanFormModal({ opened, onClose, plan }: { opened: boolean;
       <form onSubmit={onSubmit} noValidate>
         <Stack>
           {stale ? (
-            <Alert color="yellow" title={STALE_TITLE} role="alert">
+            <Notice color="yellow" title={STALE_TITLE} role="alert">
               {STALE_MESSAGE}
-            </Alert>
+            </Notice>
           ) : null}
           <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
           <Textarea label="Description" autosize minRows={2} {...register("description")} />
@@ -80,6 +81,7 @@ export function StudyPlanFormModal({ opened, onClose, plan }: { opened: boolean;
             name="totalNominalHours"
             render={({ field }) => (
               <NumberInput
+                clampBehavior="none"
                 label="Total Nominal Hours"
                 withAsterisk
                 min={0}

@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Group, Modal, NumberInput, Stack, Switch, TextInput, Textarea } from "@mantine/core";
+import { Button, Group, Modal, NumberInput, Stack, Switch, TextInput, Textarea } from "@mantine/core";
+import { Notice } from "../../../components/Notice";
 import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
@@ -78,9 +79,9 @@ export function UnitFormModal({ opened, onClose, unit }: { opened: boolean; onCl
       <form onSubmit={onSubmit} noValidate>
         <Stack>
           {stale ? (
-            <Alert color="yellow" title={STALE_TITLE} role="alert">
+            <Notice color="yellow" title={STALE_TITLE} role="alert">
               {STALE_MESSAGE}
-            </Alert>
+            </Notice>
           ) : null}
           <TextInput label="Code" placeholder="e.g. ICTICT214" withAsterisk {...register("code")} error={formState.errors.code?.message} />
           <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
@@ -89,6 +90,7 @@ export function UnitFormModal({ opened, onClose, unit }: { opened: boolean; onCl
             name="nominalHours"
             render={({ field }) => (
               <NumberInput
+                clampBehavior="none"
                 label="Nominal Hours"
                 withAsterisk
                 min={1}

@@ -1,0 +1,31 @@
+/**
+ * A Badge whose text always meets WCAG AA contrast (axe "color-contrast"): Mantine's light badges of
+ * green, orange and yellow are too pale, so light tags take a dark shade for their text and filled tags
+ * a dark shade (or a light one with dark text) for their background.
+ */
+import { Badge, type BadgeProps } from "@mantine/core";
+import { forwardRef, type ComponentPropsWithoutRef } from "react";
+
+const DARK_TEXT = new Set(["green", "orange", "yellow", "lime"]);
+const FILLED: Record<string, string> = {
+  green: "green.9",
+  red: "red.9",
+  blue: "blue.9",
+  gray: "gray.7",
+  yellow: "yellow.4",
+  orange: "orange.4",
+  teal: "teal.9",
+  cyan: "cyan.9",
+  grape: "grape.9",
+  indigo: "indigo.9",
+  violet: "violet.9",
+};
+
+export type TagProps = Omit<BadgeProps, "variant"> & { variant?: "light" | "filled" | "outline" | "dot" } & Omit<ComponentPropsWithoutRef<"div">, "color" | "style">;
+
+export const Tag = forwardRef<HTMLDivElement, TagProps>(function Tag({ color = "indigo", variant = "light", style, ...rest }, ref) {
+  const merged = { flexShrink: 0, ...(typeof style === "object" ? style : {}) };
+  const base = String(color).split(".")[0];
+  if (variant === "filled") return <Badge ref={ref} color={FILLED[base] ?? `${base}.9`} variant="filled" autoContrast style={merged} {...rest} />;
+  return <Badge ref={ref} color={base} variant="light" c={DARK_TEXT.has(base) ? "dark.7" : `${base}.9`} style={merged} {...rest} />;
+});

@@ -1,0 +1,104 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Button, Group, Modal, Select, SimpleGrid, Stack, Switch, TextInput, Textarea } from "@mantine/core";
+import { Notice } from "../../../components/Notice";
+import { useEffect, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
+import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import { fetchHoliday, formYears, holidayDefaults, holidaySchema, TYPE_LABELS, useSaveHoliday, type Holiday, type HolidayFormValues, type HolidayInput } from "../api/holidays";
+
+const FIELDS = ["name", "type", "startDate", "endDate", "description", "isRecurring", "year", "isActive"];
+const toValues = (h?: Holiday | null): HolidayFormValues =>
+  h
+    ? { name: h.name, type: h.type, startDate: h.startDate, endDate: h.endDate, description: h.description ?? "", isRecurring: h.isRecurring, year: h.year, isActive: h.isActive }
+    : holidayDefaults();
+
+/** "Add New Holiday" / "Edit Holiday" (delivery.md §2 Holidays, §5 Holiday). */
+export function HolidayFormModal({ opened, onClose, holiday }: { opened: boolean; onClose: () => void; holiday: Holiday | null }) {
+  const [current, setCurrent] = useState<Holiday | null>(holiday);
+  const [serverMessages, setServerMessages] = useState<string[]>([]);
+  const [stale, setStale] = useState(false);
+  const save = useSaveHoliday();
+  const { register, control, handleSubmit, reset, setError, formState } = useForm<HolidayFormValues, unknown, HolidayInput>({
+    resolver: zodResolver(holidaySchema),
+    defaultValues: toValues(holiday),
+  });
+  useEffect(() => {
+    if (opened) {
+      setCurrent(holiday);
+      reset(toValues(holiday));
+      setServerMessages([]);
+      setStale(false);
+    }
+  }, [opened, holiday, reset]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setServerMessages([]);
+    setStale(false);
+    try {
+      await save.mutateAsync({ holiday: current, values });
+      notifySuccess(current ? "Holiday updated successfully" : "Holiday created successfully");
+      onClose();
+    } catch (error) {
+      const failure = classifyError(error);
+      const title = current ? "Failed to update holiday" : "Failed to create holiday";
+      if (failure.kind === "validation") {
+        setServerMessages(applyFieldErrors(failure.fields, setError, FIELDS));
+        notifyError(title, failure.messages[0] ?? "Please check your information.");
+      } else if (failure.kind === "stale") {
+        setStale(true);
+        notifyError(STALE_TITLE, STALE_MESSAGE);
+        if (current) {
+          const fresh = await fetchHoliday(current.id);
+          setCurrent(fresh);
+          reset(toValues(fresh));
+        }
+      } else notifyError(title, ("message" in failure && failure.message) || "Please try again.");
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={current ? "Edit Holiday" : "Add New Holiday"} size="lg">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          {stale ? (
+            <Notice color="yellow" title={STALE_TITLE} role="alert">
+              {STALE_MESSAGE}
+            </Notice>
+          ) : null}
+          <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Controller
+              control={control}
+              name="type"
+              render={({ field }) => (
+                <Select label="Type" data={Object.entries(TYPE_LABELS).map(([value, label]) => ({ value, label }))} value={field.value} onChange={(v) => field.onChange(v ?? "public_holiday")} allowDeselect={false} />
+              )}
+            />
+            <Controller
+              control={control}
+              name="year"
+              render={({ field }) => (
+                <Select label="Year" data={formYears().map(String)} value={String(field.value)} onChange={(v) => field.onChange(Number(v))} allowDeselect={false} />
+              )}
+            />
+            <TextInput type="date" label="Start Date" withAsterisk {...register("startDate")} error={formState.errors.startDate?.message} />
+            <TextInput type="date" label="End Date" withAsterisk {...register("endDate")} error={formState.errors.endDate?.message} />
+          </SimpleGrid>
+          <Textarea label="Description" autosize minRows={2} {...register("description")} />
+          <Controller control={control} name="isRecurring" render={({ field }) => <Switch label="Recurring every year" checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />} />
+          <Controller control={control} name="isActive" render={({ field }) => <Switch label="Active" checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />} />
+          <FormErrorList messages={serverMessages} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {current ? "Update Holiday" : "Create Holiday"}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,113 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Button, Group, Modal, MultiSelect, Stack, TextInput, Textarea } from "@mantine/core";
+import { useEffect, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
+import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import { linkedCreateSchema, linkedEditSchema, useCreateLinked, useUpdateLinked, type LinkedCreateInput, type LinkedEditInput, type LinkedGroup, type MemberGroup } from "../api/linkedGroups";
+
+/** Create Linked Group (delivery.md §5 "Linked group create"). */
+export function CreateLinkedModal({ opened, onClose, available, preselected }: { opened: boolean; onClose: () => void; available: MemberGroup[]; preselected: string[] }) {
+  const create = useCreateLinked();
+  const [messages, setMessages] = useState<string[]>([]);
+  const { register, control, handleSubmit, reset, setError, formState } = useForm<LinkedCreateInput>({
+    resolver: zodResolver(linkedCreateSchema),
+    defaultValues: { name: "", description: "", memberBlockGroupIds: [] },
+  });
+  useEffect(() => {
+    if (opened) {
+      reset({ name: "", description: "", memberBlockGroupIds: preselected });
+      setMessages([]);
+    }
+  }, [opened, preselected, reset]);
+  const onSubmit = handleSubmit((values) =>
+    create.mutate(values, {
+      onSuccess: () => {
+        notifySuccess("Linked group created successfully");
+        onClose();
+      },
+      onError: (e) => {
+        const f = classifyError(e);
+        if (f.kind === "validation") setMessages(applyFieldErrors(f.fields, setError, ["name", "description", "memberBlockGroupIds"]));
+        notifyError("Failed to create linked block group", ("message" in f && f.message) || (f.kind === "validation" ? f.messages[0] : "") || "Please try again.");
+      },
+    }),
+  );
+  return (
+    <Modal opened={opened} onClose={onClose} title="Create Linked Group" size="lg">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
+          <Textarea label="Description" autosize minRows={2} {...register("description")} />
+          <Controller
+            control={control}
+            name="memberBlockGroupIds"
+            render={({ field }) => (
+              <MultiSelect
+                label="Block Groups"
+                searchable
+                data={available.map((g) => ({ value: g.id, label: `${g.code} - ${g.name}` }))}
+                value={field.value}
+                onChange={field.onChange}
+                error={formState.errors.memberBlockGroupIds?.message}
+              />
+            )}
+          />
+          <FormErrorList messages={messages} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              Create Linked Group
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** Edit Linked Group: name and description (delivery.md §5 "Linked group edit"). */
+export function EditLinkedModal({ group, onClose }: { group: LinkedGroup | null; onClose: () => void }) {
+  const update = useUpdateLinked();
+  const { register, handleSubmit, reset, formState } = useForm<LinkedEditInput>({ resolver: zodResolver(linkedEditSchema), defaultValues: { name: "", description: "" } });
+  useEffect(() => {
+    if (group) reset({ name: group.name, description: group.description ?? "" });
+  }, [group, reset]);
+  const onSubmit = handleSubmit((values) => {
+    if (!group) return;
+    update.mutate(
+      { group, values },
+      {
+        onSuccess: () => {
+          notifySuccess("Linked group updated successfully");
+          onClose();
+        },
+        onError: (e) => {
+          const f = classifyError(e);
+          if (f.kind === "stale") notifyError(STALE_TITLE, STALE_MESSAGE);
+          else notifyError("Failed to update linked block group", ("message" in f && f.message) || "Please try again.");
+        },
+      },
+    );
+  });
+  return (
+    <Modal opened={!!group} onClose={onClose} title="Edit Linked Group">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
+          <Textarea label="Description" autosize minRows={2} {...register("description")} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={update.isPending}>
+              Save Changes
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

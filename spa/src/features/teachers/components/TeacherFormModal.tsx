@@ -1,0 +1,148 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, TextInput, Textarea } from "@mantine/core";
+import { Notice } from "../../../components/Notice";
+import { useEffect, useState } from "react";
+import { Controller, useForm, useWatch } from "react-hook-form";
+import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
+import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import {
+  AVAILABILITY_LABELS,
+  EMPLOYMENT_LABELS,
+  fetchTeacher,
+  TEACHER_DEFAULTS,
+  teacherSchema,
+  useSaveTeacher,
+  type Teacher,
+  type TeacherFormValues,
+  type TeacherInput,
+} from "../api/teachers";
+
+const FIELDS = Object.keys(TEACHER_DEFAULTS);
+const toValues = (t?: Teacher | null): TeacherFormValues =>
+  t
+    ? {
+        employeeId: t.employeeId,
+        firstName: t.firstName,
+        lastName: t.lastName,
+        email: t.email,
+        phone: t.phone ?? "",
+        jobTitle: t.jobTitle ?? "",
+        employmentType: t.employmentType,
+        expiryDate: t.expiryDate ?? "",
+        availability: t.availability,
+        maxWeeklyHours: t.maxWeeklyHours,
+        isActive: t.isActive,
+        qualifications: t.qualifications ?? "",
+      }
+    : TEACHER_DEFAULTS;
+
+/** Add Teacher / Edit Teacher (delivery.md §5 Teacher). */
+export function TeacherFormModal({ opened, onClose, teacher }: { opened: boolean; onClose: () => void; teacher: Teacher | null }) {
+  const [current, setCurrent] = useState<Teacher | null>(teacher);
+  const [serverMessages, setServerMessages] = useState<string[]>([]);
+  const [stale, setStale] = useState(false);
+  const save = useSaveTeacher();
+  const { register, control, handleSubmit, reset, setError, formState } = useForm<TeacherFormValues, unknown, TeacherInput>({
+    resolver: zodResolver(teacherSchema),
+    defaultValues: toValues(teacher),
+  });
+  const employment = useWatch({ control, name: "employmentType" });
+  useEffect(() => {
+    if (opened) {
+      setCurrent(teacher);
+      reset(toValues(teacher));
+      setServerMessages([]);
+      setStale(false);
+    }
+  }, [opened, teacher, reset]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setServerMessages([]);
+    setStale(false);
+    try {
+      await save.mutateAsync({ teacher: current, values });
+      notifySuccess(current ? "Teacher updated successfully" : "Teacher created successfully");
+      onClose();
+    } catch (error) {
+      const failure = classifyError(error);
+      const title = current ? "Failed to update teacher" : "Failed to create teacher";
+      if (failure.kind === "validation" || failure.kind === "duplicate") {
+        const messages = applyFieldErrors(failure.fields, setError, FIELDS);
+        setServerMessages(messages);
+        notifyError(title, messages[0] ?? ("message" in failure ? String(failure.message) : "Please check your information."));
+      } else if (failure.kind === "stale") {
+        setStale(true);
+        notifyError(STALE_TITLE, STALE_MESSAGE);
+        if (current) {
+          const fresh = await fetchTeacher(current.id);
+          setCurrent(fresh);
+          reset(toValues(fresh));
+        }
+      } else notifyError(title, ("message" in failure && failure.message) || "Please try again.");
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={current ? "Edit Teacher" : "Add Teacher"} size="xl">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          {stale ? (
+            <Notice color="yellow" title={STALE_TITLE} role="alert">
+              {STALE_MESSAGE}
+            </Notice>
+          ) : null}
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label="Employee ID" withAsterisk {...register("employeeId")} error={formState.errors.employeeId?.message} />
+            <TextInput label="Email" type="email" withAsterisk {...register("email")} error={formState.errors.email?.message} />
+            <TextInput label="First Name" withAsterisk {...register("firstName")} error={formState.errors.firstName?.message} />
+            <TextInput label="Last Name" withAsterisk {...register("lastName")} error={formState.errors.lastName?.message} />
+            <TextInput label="Phone" maxLength={20} {...register("phone")} error={formState.errors.phone?.message} />
+            <TextInput label="Job Title" maxLength={100} {...register("jobTitle")} error={formState.errors.jobTitle?.message} />
+            <Controller
+              control={control}
+              name="employmentType"
+              render={({ field }) => (
+                <Select label="Employment Type" data={Object.entries(EMPLOYMENT_LABELS).map(([value, label]) => ({ value, label }))} value={field.value} onChange={(v) => field.onChange(v ?? "ongoing")} allowDeselect={false} />
+              )}
+            />
+            <TextInput type="date" label="Contract Expiry Date" disabled={employment !== "fixed_term"} {...register("expiryDate")} error={formState.errors.expiryDate?.message} />
+            <Controller
+              control={control}
+              name="availability"
+              render={({ field }) => (
+                <Select label="Availability" data={Object.entries(AVAILABILITY_LABELS).map(([value, label]) => ({ value, label }))} value={field.value} onChange={(v) => field.onChange(v ?? "day")} allowDeselect={false} />
+              )}
+            />
+            <Controller
+              control={control}
+              name="maxWeeklyHours"
+              render={({ field }) => (
+                <NumberInput
+                  clampBehavior="none"
+                  label="Max Weekly Hours"
+                  min={1}
+                  max={40}
+                  value={field.value as number | string}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={formState.errors.maxWeeklyHours?.message}
+                />
+              )}
+            />
+          </SimpleGrid>
+          <Textarea label="Qualifications" autosize minRows={2} {...register("qualifications")} />
+          <Controller control={control} name="isActive" render={({ field }) => <Switch label="Active" checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />} />
+          <FormErrorList messages={serverMessages} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {current ? "Update Teacher" : "Add Teacher"}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

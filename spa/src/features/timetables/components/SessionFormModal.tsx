@@ -1,0 +1,185 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Button, Group, List, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput, Textarea } from "@mantine/core";
+import { Notice } from "../../../components/Notice";
+import { useEffect, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
+import { classifyError, notifyError, notifySuccess, notifyWarning, STALE_MESSAGE, STALE_TITLE, type ConflictItem } from "../../../components/Notify";
+import {
+  DAY_LABELS,
+  fetchSession,
+  sessionSchema,
+  STATUS_LABELS,
+  useBlockGroupChoices,
+  useSaveSession,
+  useTeacherChoices,
+  useUnitChoices,
+  type Session,
+  type SessionFormValues,
+  type SessionInput,
+} from "../api/timetables";
+
+const FIELDS = ["blockGroupId", "unitId", "teacherId", "weekNumber", "dayOfWeek", "startTime", "endTime", "room", "actualHours", "status", "notes"];
+
+function toValues(s: Session | null, blockGroupId: string | null): SessionFormValues {
+  return {
+    blockGroupId: s?.blockGroupId ?? blockGroupId ?? "",
+    unitId: s?.unitId ?? "",
+    teacherId: s?.teacherId ?? "unassigned",
+    yearLevel: 1,
+    weekNumber: s?.weekNumber ?? 1,
+    dayOfWeek: s?.dayOfWeek ?? 1,
+    startTime: s?.startTime ?? "09:00:00",
+    endTime: s?.endTime ?? "12:00:00",
+    room: s?.room ?? "",
+    actualHours: s?.actualHours || 3,
+    status: s?.status ?? "scheduled",
+    notes: s?.notes ?? "",
+  };
+}
+
+/** Add / edit a timetable session (delivery.md §5 "Timetable session"; 409 conflicts; 412 stale). */
+export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId }: { opened: boolean; onClose: () => void; session: Session | null; defaultBlockGroupId: string | null }) {
+  const [current, setCurrent] = useState<Session | null>(session);
+  const [serverMessages, setServerMessages] = useState<string[]>([]);
+  const [conflicts, setConflicts] = useState<ConflictItem[]>([]);
+  const [stale, setStale] = useState(false);
+  const groups = useBlockGroupChoices();
+  const teachers = useTeacherChoices();
+  const units = useUnitChoices();
+  const save = useSaveSession();
+  const { control, register, handleSubmit, reset, setError, formState } = useForm<SessionFormValues, unknown, SessionInput>({
+    resolver: zodResolver(sessionSchema),
+    defaultValues: toValues(session, defaultBlockGroupId),
+  });
+  useEffect(() => {
+    if (opened) {
+      setCurrent(session);
+      reset(toValues(session, defaultBlockGroupId));
+      setServerMessages([]);
+      setConflicts([]);
+      setStale(false);
+    }
+  }, [opened, session, defaultBlockGroupId, reset]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setServerMessages([]);
+    setConflicts([]);
+    setStale(false);
+    try {
+      const saved = await save.mutateAsync({ session: current, values });
+      notifySuccess(current ? "Timetable entry updated successfully" : "Timetable entry created successfully");
+      if (saved?.warnings?.length) notifyWarning("Saved with warnings", saved.warnings.map((w) => w.message).join(" "));
+      onClose();
+    } catch (error) {
+      const failure = classifyError(error);
+      const title = current ? "Failed to update timetable entry" : "Failed to create timetable entry";
+      if (failure.kind === "conflict") {
+        setConflicts(failure.conflicts);
+        notifyError(title, failure.message);
+      } else if (failure.kind === "stale") {
+        setStale(true);
+        notifyError(STALE_TITLE, STALE_MESSAGE);
+        if (current) {
+          const fresh = await fetchSession(current.id);
+          setCurrent(fresh);
+          reset(toValues(fresh, defaultBlockGroupId));
+        }
+      } else if (failure.kind === "validation") {
+        setServerMessages(applyFieldErrors(failure.fields, setError, FIELDS));
+        notifyError(title, failure.messages[0] ?? "Please check your information.");
+      } else notifyError(title, ("message" in failure && failure.message) || "Please try again.");
+    }
+  });
+
+  const select = (name: "blockGroupId" | "unitId" | "teacherId", label: string, data: { value: string; label: string }[], required = true) => (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <Select label={label} withAsterisk={required} searchable data={data} value={field.value || null} onChange={(v) => field.onChange(v ?? "")} error={formState.errors[name]?.message} allowDeselect={false} />
+      )}
+    />
+  );
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={current ? "Edit Timetable Entry" : "Add Timetable Entry"} size="xl">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          {stale ? (
+            <Notice color="yellow" title={STALE_TITLE} role="alert" data-testid="stale-alert">
+              {STALE_MESSAGE}
+            </Notice>
+          ) : null}
+          {conflicts.length ? (
+            <Notice color="red" title="This change clashes with another session" role="alert" data-testid="conflict-alert">
+              <List size="sm">
+                {conflicts.map((c, i) => (
+                  <List.Item key={i}>{c.message}</List.Item>
+                ))}
+              </List>
+            </Notice>
+          ) : null}
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            {select("blockGroupId", "Block Group", (groups.data ?? []).map((g) => ({ value: g.id, label: `${g.code} - ${g.name}` })))}
+            {select("unitId", "Unit", (units.data ?? []).map((u) => ({ value: u.id, label: `${u.code} - ${u.name}` })))}
+            {select(
+              "teacherId",
+              "Teacher",
+              [{ value: "unassigned", label: "Unassigned" }, ...(teachers.data ?? []).filter((t) => t.isActive !== false || t.id === current?.teacherId).map((t) => ({ value: t.id, label: `${t.firstName} ${t.lastName}` }))],
+              false,
+            )}
+            <Controller
+              control={control}
+              name="yearLevel"
+              render={({ field }) => (
+                <Select label="Year Level" data={["1", "2", "3", "4"]} value={String(field.value)} onChange={(v) => field.onChange(Number(v ?? 1))} allowDeselect={false} />
+              )}
+            />
+            <Controller
+              control={control}
+              name="weekNumber"
+              render={({ field }) => <NumberInput
+                clampBehavior="none" label="Week Number" min={1} value={field.value as number} onChange={field.onChange} error={formState.errors.weekNumber?.message} />}
+            />
+            <Controller
+              control={control}
+              name="dayOfWeek"
+              render={({ field }) => (
+                <Select label="Day of Week" data={DAY_LABELS.slice(1).map((d, i) => ({ value: String(i + 1), label: d }))} value={String(field.value)} onChange={(v) => field.onChange(Number(v ?? 1))} allowDeselect={false} />
+              )}
+            />
+            <TextInput label="Start Time" placeholder="09:00:00" maxLength={8} {...register("startTime")} error={formState.errors.startTime?.message} />
+            <TextInput label="End Time" placeholder="12:00:00" maxLength={8} {...register("endTime")} error={formState.errors.endTime?.message} />
+            <Controller
+              control={control}
+              name="actualHours"
+              render={({ field }) => (
+                <NumberInput
+                clampBehavior="none" label="Actual Hours" min={0.5} max={12} step={0.5} decimalScale={2} value={field.value as number} onChange={field.onChange} error={formState.errors.actualHours?.message} />
+              )}
+            />
+            <TextInput label="Room" maxLength={50} {...register("room")} error={formState.errors.room?.message} />
+            <Controller
+              control={control}
+              name="status"
+              render={({ field }) => (
+                <Select label="Status" data={Object.entries(STATUS_LABELS).map(([value, label]) => ({ value, label }))} value={field.value} onChange={(v) => field.onChange(v ?? "scheduled")} allowDeselect={false} />
+              )}
+            />
+          </SimpleGrid>
+          <Textarea label="Notes" autosize minRows={2} {...register("notes")} />
+          <FormErrorList messages={serverMessages} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {current ? "Update Entry" : "Add Entry"}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
