@@ -21,4 +21,4 @@ COPY realtime/ realtime/
 COPY --from=spa /app/spa/dist spa/dist
 RUN python manage.py collectstatic --noinput -v0
 EXPOSE 8000
-CMD ["sh", "-c", "daphne -b 0.0.0.0 -p ${PORT} --proxy-headers project.asgi:application"]
+CMD ["sh", "-c", "daphne --websocket_timeout -1 -b 0.0.0.0 -p ${PORT} --proxy-headers project.asgi:application"]

@@ -8,6 +8,12 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
+# Load the URLconf (the whole API) now: done lazily, the first request would stall the event loop for
+# seconds and drop sockets waiting on their pings.
+from django.urls import get_resolver  # noqa: E402
+
+get_resolver().url_patterns
+
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
 from realtime.routing import websocket_application  # noqa: E402

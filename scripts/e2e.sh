@@ -24,7 +24,7 @@ fi
 .venv/bin/python manage.py migrate --noinput -v0 || exit 1
 .venv/bin/python manage.py seed_demo > "var/e2e-seed-${E2E_PORT}.log" || exit 1
 
-.venv/bin/daphne -b 127.0.0.1 -p "$E2E_PORT" project.asgi:application > "var/e2e-server-${E2E_PORT}.log" 2>&1 &
+.venv/bin/daphne --websocket_timeout -1 -b 127.0.0.1 -p "$E2E_PORT" project.asgi:application > "var/e2e-server-${E2E_PORT}.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT
 for _ in $(seq 1 150); do

@@ -10,4 +10,4 @@ export DJANGO_SETTINGS_MODULE=project.settings
 .venv/bin/python manage.py seed_demo
 PORT=${PORT:-8000}
 echo "==> Blockplan at http://localhost:${PORT} (Ctrl+C stops it)"
-exec .venv/bin/daphne -b "${BIND:-0.0.0.0}" -p "$PORT" project.asgi:application
+exec .venv/bin/daphne --websocket_timeout -1 -b "${BIND:-0.0.0.0}" -p "$PORT" project.asgi:application

@@ -117,11 +117,14 @@ def revoke(body):
 
 
 async def display_token_hook(token: str):
-    """A stand-in for the wall displays issue: ``rt-display:<org id>`` is a valid token of that organization."""
+    """``rt-display:<org id>`` is a valid token of that organization (the hook-point test); any other token
+    goes to the product's real hook (display links, ``project.displays.realtime``)."""
     prefix = "rt-display:"
     if token.startswith(prefix):
         return token[len(prefix):], {"timetable": None}
-    return None
+    from project.displays.realtime import display_token_hook as real_hook
+
+    return await real_hook(token)
 
 
 from realtime.consumers import register_display_token_hook  # noqa: E402
