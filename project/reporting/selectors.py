@@ -626,7 +626,7 @@ def allocation_grid_json(*, org, year: int, term: int | None) -> str:
                 gid=Cast("block_group_id", text),
                 st=Cast("start_time", text),
                 et=Cast("end_time", text),
-                h=Cast("actual_hours", text),
+                h=Cast("actual_hours", text),  # a JSON number as it is: "3" (SQLite) or "3.00" (PostgreSQL)
             )
             # Unordered: sorting 30,000 wide rows costs the database more than sorting each small
             # teacher-week list here (by date, start time, id: the fixed-width text sorts the same).
@@ -650,12 +650,12 @@ def allocation_grid_json(*, org, year: int, term: int | None) -> str:
             bucket.append((
                 day_text + st + sid,
                 f'{{"id":"{sid}","date":"{day_text}","startTime":"{st[:8]}","endTime":"{et[:8]}",'
-                f'"unitCode":{unit_code[uid]},"blockGroupCode":{group_code[gid]},"actualHours":{float(h)},'
+                f'"unitCode":{unit_code[uid]},"blockGroupCode":{group_code[gid]},"actualHours":{h},'
                 f'"room":{room_json},"status":{status_json}}}',
             ))
 
-    # The answer is written as JSON text directly: 150 teachers x 53 weeks of small objects, and the
-    # sessions already rendered by the database.
+    # The answer is written as JSON text directly: 150 teachers x 53 weeks of small objects around
+    # the session objects written above.
     week_heads = [(f'{{"weekNumber":{i + 1},"weekStart":"{m.isoformat()}",') for i, m in enumerate(starts)]
     teacher_parts = []
     over = under = 0
