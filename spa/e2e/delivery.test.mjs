@@ -249,3 +249,30 @@ test("timetable: the CSV export has the documented columns and the sessions", as
   const teaching = lines.slice(1).filter((l) => !l.includes("Holiday/Term Break"));
   assert.equal(teaching.length, 6); // 18 facilitated hours in 3-hour sessions
 });
+
+test("reports: the default tab, and the allocated hours in the workload and load planning", async () => {
+  await page.goto(`${BASE_URL}/reports`);
+  await page.getByRole("heading", { name: "Reports", exact: true }).waitFor();
+  assert.equal(await page.getByRole("tab", { name: "Block Groups Without Timetables" }).getAttribute("aria-selected"), "true");
+  await page.getByTestId("without-count").waitFor();
+  await shoot("delivery-reports-without-timetables");
+
+  await page.getByRole("tab", { name: "Teacher Workload Summary" }).click();
+  const aisha = page.getByTestId("workload-teacher").filter({ hasText: "Aisha Rahman" });
+  await aisha.waitFor();
+  const row = aisha.getByRole("row").filter({ hasText: UNIT_A.code });
+  await row.waitFor();
+  assert.match(await row.innerText(), /\b3\b/); // the one allocated 3-hour session
+  await shoot("delivery-reports-workload");
+
+  await page.getByRole("tab", { name: "Scheduling Summary" }).click();
+  await page.getByText("Monthly Breakdown").waitFor();
+  await shoot("delivery-reports-scheduling");
+
+  await page.getByRole("tab", { name: "Load Planning" }).click();
+  await page.getByTestId("load-term").first().waitFor();
+  const group = page.getByRole("row").filter({ hasText: GROUP.code }).first();
+  await group.waitFor();
+  console.log("load planning row:", await group.innerText());
+  await shoot("delivery-reports-load-planning");
+});

@@ -92,7 +92,7 @@ export function SessionTable({
                 <td>{s.weekNumber}</td>
                 <td>
                   {cancelled ? (
-                    <Text size="sm" fw={600} c="orange.9">
+                    <Text size="sm" fw={600}>
                       Holiday/Term Break
                     </Text>
                   ) : (
