@@ -85,7 +85,7 @@ function UserMenu({ user, isAdmin }: { user: CurrentUser; isAdmin: boolean }) {
   return (
     <Menu position="bottom-end" width={260} shadow="md">
       <Menu.Target>
-        <UnstyledButton aria-label="User menu" data-testid="user-menu">
+        <UnstyledButton data-testid="user-menu" title="User menu">
           <Group gap="xs" wrap="nowrap">
             <Avatar radius="xl" color="indigo" variant="filled">
               {initialsOf(user)}

@@ -1,4 +1,4 @@
-import { MantineProvider, Tooltip, createTheme, type CSSVariablesResolver } from "@mantine/core";
+import { MantineProvider, Modal, darken, Notification, Tooltip, createTheme, type CSSVariablesResolver } from "@mantine/core";
 import { ModalsProvider } from "@mantine/modals";
 import { Notifications } from "@mantine/notifications";
 import { QueryClientProvider } from "@tanstack/react-query";
@@ -14,15 +14,35 @@ export const theme = createTheme({
   components: {
     // Tooltip open delay 700 ms (platform.md §9).
     Tooltip: Tooltip.extend({ defaultProps: { openDelay: 700, withArrow: true } }),
+    // Icon-only close buttons need a name (axe button-name).
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close dialog" } } }),
+    Notification: Notification.extend({
+      defaultProps: { closeButtonProps: { "aria-label": "Close notification" } },
+      styles: { description: { color: "var(--mantine-color-dimmed)" } },
+    }),
   },
 });
 
 /** Dimmed text one shade darker than Mantine's default so it passes the 4.5:1 contrast check. */
-export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
-  variables: {},
-  light: { "--mantine-color-dimmed": t.colors.gray[7] },
-  dark: { "--mantine-color-dimmed": t.colors.dark[1] },
-});
+export const cssVariablesResolver: CSSVariablesResolver = (t) => {
+  // Mantine's light-variant text, outline and filled colours of the non-primary palettes sit below 4.5:1
+  // for small text; darker shades keep badges, alerts and error messages readable (axe color-contrast).
+  const light: Record<string, string> = {
+    "--mantine-color-dimmed": t.colors.gray[7],
+    "--mantine-color-error": t.colors.red[9],
+  };
+  for (const [name, shades] of Object.entries(t.colors)) {
+    if (name === "dark") continue;
+    light[`--mantine-color-${name}-light-color`] = darken(shades[9], 0.3);
+    light[`--mantine-color-${name}-outline`] = darken(shades[9], 0.2);
+    light[`--mantine-color-${name}-text`] = darken(shades[9], 0.2);
+    if (name !== t.primaryColor) {
+      light[`--mantine-color-${name}-filled`] = darken(shades[9], 0.15);
+      light[`--mantine-color-${name}-filled-hover`] = darken(shades[9], 0.3);
+    }
+  }
+  return { variables: {}, light, dark: { "--mantine-color-dimmed": t.colors.dark[1] } };
+};
 
 const colorSchemeManager = themeColorSchemeManager();
 if (typeof document !== "undefined") applyCompact(getStoredCompact());
@@ -33,7 +53,7 @@ export function Providers({ children }: { children: ReactNode }) {
       <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager} cssVariablesResolver={cssVariablesResolver}>
         <ModalsProvider>
           {/* One toast at a time, 5 s by default (platform.md §9). */}
-          <Notifications limit={1} autoClose={5000} position="top-right" />
+          <Notifications limit={1} autoClose={5000} position="bottom-right" />
           <Tooltip.Group openDelay={700} closeDelay={300}>
             {children}
           </Tooltip.Group>

@@ -201,7 +201,7 @@ function AllocationPlanner({ view, setView, plannerRef }: { view: PlannerView; s
           </ActionIcon>
         </Group>
       </Group>
-      <Group align="flex-start" gap="md" wrap="nowrap" style={{ overflowX: "auto" }}>
+      <Group align="flex-start" gap="md" wrap="nowrap" style={{ overflowX: "auto" }} tabIndex={0} role="region" aria-label="Allocation calendar">
         <Box style={{ flex: 1, minWidth: 560 }}>
           <SimpleGrid cols={7} spacing={6}>
             {["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map((d) => (
@@ -221,10 +221,11 @@ function AllocationPlanner({ view, setView, plannerRef }: { view: PlannerView; s
                   p={6}
                   radius="sm"
                   mih={view === "week" ? 140 : 84}
-                  style={{ opacity: outside ? 0.5 : 1, borderColor: key === todayKey ? "var(--mantine-color-indigo-5)" : undefined }}
+                  bg={outside ? "var(--mantine-color-default-hover)" : undefined}
+                  style={{ borderColor: key === todayKey ? "var(--mantine-color-indigo-5)" : undefined }}
                   data-date={key}
                 >
-                  <Text size="xs" fw={key === todayKey ? 700 : 500} mb={4}>
+                  <Text size="xs" fw={key === todayKey ? 700 : 500} mb={4} c={outside ? "dimmed" : undefined}>
                     {view === "week" ? formatDayMonth(day) : day.getDate()}
                   </Text>
                   <Stack gap={4}>
@@ -258,7 +259,7 @@ function AllocationPlanner({ view, setView, plannerRef }: { view: PlannerView; s
               Every active teacher has sessions in this {view}.
             </Text>
           ) : (
-            <Stack gap={6} mah={360} style={{ overflowY: "auto" }}>
+            <Stack gap={6} mah={360} style={{ overflowY: "auto" }} tabIndex={0} role="region" aria-label="Teachers not scheduled">
               {unallocated.map((t) => (
                 <Group key={t.id} gap="xs" wrap="nowrap">
                   <Avatar size="sm" radius="xl" color="gray">
@@ -307,7 +308,7 @@ function WorkloadPanel() {
           No teacher workload data available
         </Text>
       ) : (
-        <Stack gap="sm" mah={420} style={{ overflowY: "auto" }}>
+        <Stack gap="sm" mah={420} style={{ overflowY: "auto" }} tabIndex={0} role="region" aria-label="Teacher workload list">
           {entries.map((entry) => {
             const color = workloadColor(entry.percentage);
             return (
@@ -369,7 +370,7 @@ function UpcomingSessions({ onWeekView }: { onWeekView: () => void }) {
           No upcoming sessions scheduled
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={720} mah={440}>
+        <Table.ScrollContainer type="native" minWidth={720} maxHeight={440} tabIndex={0} role="region" aria-label="Upcoming sessions table">
           <Table striped highlightOnHover verticalSpacing={6} fz="sm">
             <Table.Thead>
               <Table.Tr>

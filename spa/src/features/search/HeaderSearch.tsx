@@ -50,7 +50,7 @@ export function HeaderSearch() {
         />
       </Combobox.Target>
       <Combobox.Dropdown hidden={!query.trim()}>
-        <Combobox.Options mah={360} style={{ overflowY: "auto" }}>
+        <Combobox.Options mah={360} style={{ overflowY: "auto" }} aria-label="Search results">
           {index.isLoading ? (
             <Combobox.Empty>Searching...</Combobox.Empty>
           ) : results.length === 0 ? (

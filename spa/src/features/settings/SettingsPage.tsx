@@ -195,7 +195,7 @@ export default function SettingsPage() {
 
       {isAdmin ? (
         <Card withBorder radius="md" padding="lg" style={{ borderColor: "var(--mantine-color-red-6)" }}>
-          <Title order={2} size="h4" c="red.8">
+          <Title order={2} size="h4" c="red">
             Danger Zone
           </Title>
           <Alert icon={<IconAlertTriangle size={18} />} color="red" variant="light" mt="md">

@@ -1,0 +1,93 @@
+// Organization management (platform.md §2): details dialog, users with add and deactivate, live updates.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage } from "./lib.mjs";
+import { captureScreen, uniqueEmail, waitForShell } from "./platform-helpers.mjs";
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test("edit the organization's details with validation", async () => {
+  const { context, page } = await newPage(browser);
+  await apiLogin(page, DEMO.admin);
+  await page.goto(`${BASE_URL}/organization`);
+  await waitForShell(page);
+  await page.getByRole("heading", { name: "Organization Details" }).waitFor();
+  await page.getByRole("heading", { name: /^Users \(\d+\)$/ }).waitFor();
+  await page.waitForLoadState("networkidle");
+  await captureScreen(page, "organization");
+
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit Organization" });
+  const name = dialog.getByLabel(/Organization Name/);
+  const original = await name.inputValue();
+  await name.fill("");
+  await dialog.getByRole("button", { name: "Save Changes" }).click();
+  await dialog.getByText("Organization name is required").waitFor();
+  await dialog.getByText("Users with this domain in their email can join the organization").waitFor();
+  await captureScreen(page, "organization-edit");
+  await name.fill(original);
+  await dialog.getByLabel("Phone").fill("03 9000 1234");
+  await dialog.getByRole("button", { name: "Save Changes" }).click();
+  await page.getByText("Organization updated successfully").waitFor();
+  await page.getByText("03 9000 1234").waitFor();
+  await context.close();
+});
+
+test("add a user, then deactivate them after confirmation", async () => {
+  const { context, page } = await newPage(browser);
+  await apiLogin(page, DEMO.admin);
+  await page.goto(`${BASE_URL}/organization`);
+  await waitForShell(page);
+  await page.getByRole("button", { name: "Add User" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add User" });
+  await dialog.getByRole("button", { name: "Add User" }).click();
+  await dialog.getByText("First name is required").waitFor();
+  await dialog.getByText("Last name is required").waitFor();
+  await dialog.getByText("Please enter a valid email address").waitFor();
+  const email = uniqueEmail("orguser");
+  await dialog.getByLabel(/First Name/).fill("Olive");
+  await dialog.getByLabel(/Last Name/).fill("Org");
+  await dialog.getByLabel(/Email/).fill(email);
+  await dialog.getByRole("button", { name: "Add User" }).click();
+  await page.getByText("User added successfully").waitFor();
+  const row = page.locator(`[data-email="${email}"]`);
+  await row.getByText("Olive Org").waitFor();
+  await row.getByText("User", { exact: true }).waitFor();
+
+  // The admin's own row has no Deactivate button.
+  assert.equal(await page.locator(`[data-email="${DEMO.admin.email}"]`).getByRole("button", { name: /Deactivate/ }).count(), 0);
+
+  await row.getByRole("button", { name: /Deactivate/ }).click();
+  const confirm = page.getByRole("dialog", { name: "Deactivate User" });
+  await confirm.getByText("Are you sure you want to deactivate the user? They will no longer be able to access the system.").waitFor();
+  await captureScreen(page, "organization-deactivate");
+  await confirm.getByRole("button", { name: "Deactivate" }).click();
+  await page.getByText("User deactivated successfully").waitFor();
+  await row.getByText("Inactive").waitFor();
+  assert.equal(await row.getByRole("button", { name: /Deactivate/ }).count(), 0);
+  await context.close();
+});
+
+test("another admin's change reaches an open page through the live-update socket", async () => {
+  const viewer = await newPage(browser);
+  await apiLogin(viewer.page, DEMO.admin);
+  await viewer.page.goto(`${BASE_URL}/organization`);
+  await waitForShell(viewer.page);
+  await viewer.page.getByTestId("live-status").and(viewer.page.locator('[data-status="connected"]')).waitFor({ timeout: 10000 });
+  const phone = `03 9${Math.floor(Math.random() * 1e7).toString().padStart(7, "0")}`;
+
+  const editor = await newPage(browser);
+  await apiLogin(editor.page, DEMO.admin);
+  const org = await apiCall(editor.page, "GET", "/api/organization");
+  const put = await apiCall(editor.page, "PUT", "/api/organization", { name: org.json.name, domain: org.json.domain, address: org.json.address, phone, website: org.json.website });
+  assert.equal(put.status, 200, put.text);
+  await viewer.page.getByText(phone).waitFor({ timeout: 5000 });
+  await viewer.context.close();
+  await editor.context.close();
+});

@@ -1,0 +1,63 @@
+// Profile (platform.md §2 Profile): names, change password, 2FA status.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { BASE_URL, launch, newPage } from "./lib.mjs";
+import { apiLoginTotp, captureScreen, fillSignIn, freshCode, markUsed, readyUser, waitForShell } from "./platform-helpers.mjs";
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test("edit names, see 2FA enabled, change the password and sign in with the new one", async () => {
+  const user = await readyUser(browser, { prefix: "profile", firstName: "Priya", lastName: "Profile" });
+  const { context, page } = await newPage(browser);
+  await apiLoginTotp(page, user);
+  await page.goto(`${BASE_URL}/profile`);
+  await waitForShell(page);
+  await page.getByRole("heading", { name: "Priya Profile" }).waitFor();
+  await page.getByText("2FA Enabled").first().waitFor();
+  await page.getByText("Cannot be changed").waitFor();
+  await page.getByRole("main").getByText("Organization Member").waitFor();
+  await captureScreen(page, "profile");
+
+  await page.getByRole("button", { name: "Edit Profile" }).click();
+  await page.getByLabel("First Name").fill("Priyanka");
+  await page.getByLabel("Last Name").fill("");
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await page.getByText("Profile updated").waitFor();
+  await page.getByRole("button", { name: "Edit Profile" }).waitFor(); // back in read mode
+  await page.getByText("Not provided").waitFor();
+  await page.getByRole("heading", { name: "Priyanka", exact: true }).waitFor();
+  assert.equal(await page.getByTestId("sidebar-user").innerText(), "Priyanka");
+
+  await page.getByRole("button", { name: "Change Password" }).click();
+  const dialog = page.getByRole("dialog", { name: "Change Password" });
+  const submit = dialog.getByRole("button", { name: "Change Password" });
+  assert.equal(await submit.isDisabled(), true);
+  await dialog.getByLabel("Current Password").fill(user.password);
+  await dialog.getByLabel("New Password", { exact: true }).fill("Short-1!");
+  await dialog.getByLabel("Confirm New Password").fill("Short-1!");
+  await submit.click();
+  await dialog.getByText("Password must be at least 12 characters long.").waitFor();
+  await captureScreen(page, "profile-change-password");
+  const newPassword = "Another-Strong-Pass-7";
+  await dialog.getByLabel("New Password", { exact: true }).fill(newPassword);
+  await dialog.getByLabel("Confirm New Password").fill(newPassword);
+  await submit.click();
+  await page.getByText("Your password has been updated successfully.").waitFor();
+  await context.close();
+
+  const second = await newPage(browser);
+  await second.page.goto(`${BASE_URL}/auth`);
+  await fillSignIn(second.page, { email: user.email, password: newPassword });
+  const code = await freshCode(user.secret);
+  await second.page.getByLabel("Authenticator Code").fill(code);
+  await second.page.getByRole("button", { name: "Verify & Sign In" }).click();
+  await waitForShell(second.page);
+  markUsed(user.secret, code);
+  await second.context.close();
+});

@@ -1,0 +1,67 @@
+// Settings (platform.md §2 Settings, §4): theme and preferences autosaved and surviving a reload, export, Danger Zone.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage } from "./lib.mjs";
+import { apiLoginTotp, captureScreen, readyUser, waitForShell } from "./platform-helpers.mjs";
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test("theme, date format and compact view are saved automatically and survive a reload", async () => {
+  const user = await readyUser(browser, { prefix: "settings", role: "admin", firstName: "Sam", lastName: "Settings" });
+  const { context, page } = await newPage(browser);
+  await apiLoginTotp(page, user);
+  const before = await apiCall(page, "GET", "/api/auth/settings");
+  assert.equal(before.status, 404); // nothing saved yet: the defaults apply
+  await page.goto(`${BASE_URL}/settings`);
+  await waitForShell(page);
+  await page.getByRole("heading", { name: "Danger Zone" }).waitFor();
+  await captureScreen(page, "settings");
+
+  await page.getByText("Dark", { exact: true }).click();
+  await page.waitForFunction(() => document.documentElement.getAttribute("data-mantine-color-scheme") === "dark");
+  assert.equal(await page.evaluate(() => localStorage.getItem("blockplan-theme")), "dark");
+  await page.getByRole("textbox", { name: "Date format" }).or(page.getByRole("combobox", { name: "Date format" })).click();
+  await page.getByRole("option", { name: "YYYY-MM-DD" }).click();
+  await page.getByRole("switch", { name: /Compact view/ }).click({ force: true });
+  await page.getByText("Settings saved").waitFor();
+  await page.waitForTimeout(800);
+  const saved = await apiCall(page, "GET", "/api/auth/settings");
+  assert.equal(saved.status, 200);
+  assert.equal(saved.json.theme, "dark");
+  assert.equal(saved.json.preferences.dateFormat, "YYYY-MM-DD");
+  assert.equal(saved.json.preferences.compactView, true);
+  await captureScreen(page, "settings-dark");
+
+  await page.reload();
+  await waitForShell(page);
+  assert.equal(await page.evaluate(() => document.documentElement.getAttribute("data-mantine-color-scheme")), "dark");
+  assert.equal(await page.getByRole("textbox", { name: "Date format" }).or(page.getByRole("combobox", { name: "Date format" })).inputValue(), "YYYY-MM-DD");
+  assert.equal(await page.getByRole("switch", { name: /Compact view/ }).isChecked(), true);
+
+  // Export: a JSON file named with the current date.
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export your data" }).click();
+  const file = await download;
+  assert.match(file.suggestedFilename(), /^blockplan-export-\d{4}-\d{2}-\d{2}\.json$/);
+  await page.getByText("Data exported").waitFor();
+
+  // Back to light for later screens.
+  await page.getByText("Light", { exact: true }).click();
+  await page.waitForFunction(() => document.documentElement.getAttribute("data-mantine-color-scheme") === "light");
+  await context.close();
+});
+
+test("members do not see the Danger Zone", async () => {
+  const { context, page } = await newPage(browser);
+  await apiLogin(page, DEMO.coordinator);
+  await page.goto(`${BASE_URL}/settings`);
+  await page.getByRole("heading", { name: "Regional & Language" }).waitFor();
+  assert.equal(await page.getByRole("heading", { name: "Danger Zone" }).count(), 0);
+  await context.close();
+});
