@@ -6,7 +6,7 @@
 import { Badge, type BadgeProps } from "@mantine/core";
 import { forwardRef, type ComponentPropsWithoutRef } from "react";
 
-const DARK_TEXT = new Set(["green", "orange", "yellow", "lime"]);
+const DARK_TEXT = new Set(["green", "orange", "yellow", "lime", "teal"]);
 const FILLED: Record<string, string> = {
   green: "green.9",
   red: "red.9",

@@ -1,8 +1,8 @@
-import { ActionIcon, Checkbox, Group, Text, Tooltip } from "@mantine/core";
+import { ActionIcon, Checkbox, Group, Tooltip } from "@mantine/core";
 import { Tag } from "../../../components/Tag";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { IconAlertTriangle, IconEdit, IconTrash } from "@tabler/icons-react";
-import { useRef } from "react";
+import { memo, useRef } from "react";
 import { formatDate, hours, shortTime } from "../../../components/Dates";
 import { CONFLICT_LABELS, DAY_LABELS, HARD_CONFLICTS, STATUS_LABELS, type Session } from "../api/timetables";
 import classes from "./SessionTable.module.css";
@@ -32,7 +32,7 @@ export function SessionTable({
   conflictMessages: Map<string, string[]>;
 }) {
   const parentRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: sessions.length, getScrollElement: () => parentRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({ count: sessions.length, getScrollElement: () => parentRef.current, estimateSize: () => ROW_HEIGHT, overscan: 6, useFlushSync: false });
   const items = virtualizer.getVirtualItems();
   const paddingTop = items.length ? items[0].start : 0;
   const paddingBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
@@ -71,78 +71,17 @@ export function SessionTable({
           ) : null}
           {items.map((item) => {
             const s = sessions[item.index];
-            const cancelled = s.status === "cancelled";
-            const messages = conflictMessages.get(s.id) ?? [];
             return (
-              <tr key={s.id} data-index={item.index} aria-rowindex={item.index + 2} className={cancelled ? classes.cancelled : undefined} data-testid="session-row" style={{ height: ROW_HEIGHT }}>
-                <td className={classes.check}>
-                  {cancelled ? null : <Checkbox aria-label={`Select session ${s.unit.code} ${s.actualDate} ${shortTime(s.startTime)}`} checked={selected.has(s.id)} onChange={() => onToggle(s.id)} />}
-                </td>
-                <td>
-                  <Text size="sm">{formatDate(s.actualDate)}</Text>
-                  <Text size="xs" c="dimmed">
-                    {DAY_LABELS[s.dayOfWeek] ?? ""}
-                  </Text>
-                </td>
-                <td>
-                  <Text size="sm" td={cancelled ? "line-through" : undefined} data-testid="session-time">
-                    {shortTime(s.startTime)} - {shortTime(s.endTime)}
-                  </Text>
-                </td>
-                <td>{s.weekNumber}</td>
-                <td>
-                  {cancelled ? (
-                    <Text size="sm" fw={600}>
-                      Holiday/Term Break
-                    </Text>
-                  ) : (
-                    <>
-                      <Text size="sm" fw={600}>
-                        {s.unit.code}
-                      </Text>
-                      <Text size="xs" c="dimmed" lineClamp={1}>
-                        {s.unit.name}
-                      </Text>
-                    </>
-                  )}
-                </td>
-                <td>
-                  <Text size="sm">{s.blockGroup.code}</Text>
-                </td>
-                <td>
-                  <Text size="sm" c={s.teacher ? undefined : "dimmed"}>
-                    {s.teacher ? s.teacher.name || `${s.teacher.firstName} ${s.teacher.lastName}` : "Unassigned"}
-                  </Text>
-                </td>
-                <td>{cancelled ? "N/A" : s.room || "-"}</td>
-                <td>
-                  <Tag size="sm" variant="light" color={STATUS_COLORS[s.status] ?? "gray"}>
-                    {STATUS_LABELS[s.status] ?? s.status}
-                  </Tag>
-                </td>
-                <td>{hours(s.actualHours)}</td>
-                <td>
-                  <Group gap={4}>
-                    {(s.conflicts ?? []).map((type) => (
-                      <Tooltip key={type} label={messages.find(Boolean) ?? CONFLICT_LABELS[type] ?? type} multiline w={280}>
-                        <Tag size="sm" color={HARD_CONFLICTS.has(type) ? "red" : "yellow"} variant="light" leftSection={<IconAlertTriangle size={12} />} data-testid="conflict-badge">
-                          {CONFLICT_LABELS[type] ?? type}
-                        </Tag>
-                      </Tooltip>
-                    ))}
-                  </Group>
-                </td>
-                <td>
-                  <Group gap={4} wrap="nowrap">
-                    <ActionIcon variant="subtle" aria-label={`Edit session ${s.unit.code} ${s.actualDate}`} onClick={() => onEdit(s)}>
-                      <IconEdit size={16} />
-                    </ActionIcon>
-                    <ActionIcon variant="subtle" color="red" aria-label={`Delete session ${s.unit.code} ${s.actualDate}`} onClick={() => onDelete(s)}>
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Group>
-                </td>
-              </tr>
+              <SessionRow
+                key={s.id}
+                s={s}
+                index={item.index}
+                checked={selected.has(s.id)}
+                messages={conflictMessages.get(s.id)}
+                onToggle={onToggle}
+                onEdit={onEdit}
+                onDelete={onDelete}
+              />
             );
           })}
           {paddingBottom > 0 ? (
@@ -155,3 +94,90 @@ export function SessionTable({
     </div>
   );
 }
+
+/** One row; memoised so that scrolling renders only the rows that come into view. */
+const SessionRow = memo(function SessionRow({
+  s,
+  index,
+  checked,
+  messages = [],
+  onToggle,
+  onEdit,
+  onDelete,
+}: {
+  s: Session;
+  index: number;
+  checked: boolean;
+  messages?: string[];
+  onToggle: (id: string) => void;
+  onEdit: (s: Session) => void;
+  onDelete: (s: Session) => void;
+}) {
+  const cancelled = s.status === "cancelled";
+  const time = `${shortTime(s.startTime)} - ${shortTime(s.endTime)}`;
+  return (
+    <tr data-index={index} aria-rowindex={index + 2} className={cancelled ? classes.cancelled : undefined} data-testid="session-row" style={{ height: ROW_HEIGHT }}>
+      <td className={classes.check}>
+        {cancelled ? null : (
+          <input
+            type="checkbox"
+            className={classes.box}
+            aria-label={`Select session ${s.unit.code} ${s.actualDate} ${shortTime(s.startTime)}`}
+            checked={checked}
+            onChange={() => onToggle(s.id)}
+          />
+        )}
+      </td>
+      <td>
+        <div>{formatDate(s.actualDate)}</div>
+        <div className={classes.sub}>{DAY_LABELS[s.dayOfWeek] ?? ""}</div>
+      </td>
+      <td>
+        <span className={cancelled ? classes.struck : undefined} data-testid="session-time">
+          {time}
+        </span>
+      </td>
+      <td>{s.weekNumber}</td>
+      <td>
+        {cancelled ? (
+          <strong>Holiday/Term Break</strong>
+        ) : (
+          <>
+            <strong>{s.unit.code}</strong>
+            <div className={classes.sub}>{s.unit.name}</div>
+          </>
+        )}
+      </td>
+      <td>{s.blockGroup.code}</td>
+      <td>{s.teacher ? s.teacher.name || `${s.teacher.firstName} ${s.teacher.lastName}` : "Unassigned"}</td>
+      <td>{cancelled ? "N/A" : s.room || "-"}</td>
+      <td>
+        <Tag size="sm" color={STATUS_COLORS[s.status] ?? "gray"}>
+          {STATUS_LABELS[s.status] ?? s.status}
+        </Tag>
+      </td>
+      <td>{hours(s.actualHours)}</td>
+      <td>
+        <Group gap={4}>
+          {(s.conflicts ?? []).map((type) => (
+            <Tooltip key={type} label={messages.find(Boolean) ?? CONFLICT_LABELS[type] ?? type} multiline w={280}>
+              <Tag size="sm" color={HARD_CONFLICTS.has(type) ? "red" : "yellow"} leftSection={<IconAlertTriangle size={12} />} data-testid="conflict-badge">
+                {CONFLICT_LABELS[type] ?? type}
+              </Tag>
+            </Tooltip>
+          ))}
+        </Group>
+      </td>
+      <td>
+        <Group gap={4} wrap="nowrap">
+          <ActionIcon variant="subtle" aria-label={`Edit session ${s.unit.code} ${s.actualDate}`} onClick={() => onEdit(s)}>
+            <IconEdit size={16} />
+          </ActionIcon>
+          <ActionIcon variant="subtle" color="red" aria-label={`Delete session ${s.unit.code} ${s.actualDate}`} onClick={() => onDelete(s)}>
+            <IconTrash size={16} />
+          </ActionIcon>
+        </Group>
+      </td>
+    </tr>
+  );
+});

@@ -1,0 +1,125 @@
+// Two coordinators of one organization in two browser contexts: a change by one shows up in the other's
+// open timetable and dashboard without a reload (the realtime socket), and the same edit made by both
+// shows the 412 "changed by someone else" message to the second, with the fresh record loaded.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage, screenshot, seriousA11yViolations } from "./lib.mjs";
+
+const RUN = String(Date.now()).slice(-5);
+let browser;
+let a;
+let b;
+let target; // a future, unallocated, scheduled session of a demo group
+let teacher;
+
+before(async () => {
+  browser = await launch();
+  a = await newPage(browser);
+  b = await newPage(browser);
+  await apiLogin(a.page, DEMO.coordinator);
+  await apiLogin(b.page, DEMO.coordinator2);
+  const sessions = (await apiCall(a.page, "GET", "/api/timetables?hidePast=true")).json;
+  // A session near the top of its group's list (the table is virtualised: far rows are not in the DOM).
+  const byGroup = new Map();
+  for (const s of sessions) byGroup.set(s.blockGroupId, [...(byGroup.get(s.blockGroupId) ?? []), s]);
+  for (const list of byGroup.values()) {
+    target = list.slice(0, 6).find((s) => s.status === "scheduled" && !s.teacher && !s.conflicts.length);
+    if (target) break;
+  }
+  assert.ok(target, "a future unallocated session in the demo data");
+  const created = await apiCall(a.page, "POST", "/api/teachers", {
+    employeeId: `COL${RUN}`, firstName: "Casey", lastName: `Collab${RUN}`, email: `casey.${RUN}@demo.blockplan.edu.au`, availability: "both", maxWeeklyHours: 40,
+  });
+  assert.equal(created.status, 201, created.text);
+  teacher = created.json;
+});
+after(async () => {
+  await a?.context.close();
+  await b?.context.close();
+  await browser?.close();
+});
+
+const esc = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const combo = (scope, label) => scope.getByRole("combobox", { name: new RegExp(`^${esc(label)}( \\*)?$`) });
+async function openGroup(page) {
+  await page.goto(`${BASE_URL}/timetables`);
+  await combo(page, "Block Group").fill(target.blockGroup.code);
+  await page.getByRole("option", { name: new RegExp(esc(target.blockGroup.code)) }).first().click();
+  await page.getByTestId("session-row").first().waitFor();
+}
+const rowOf = (page) =>
+  page.getByTestId("session-row").filter({ has: page.getByRole("checkbox", { name: `Select session ${target.unit.code} ${target.actualDate} ${target.startTime.slice(0, 5)}` }) });
+
+test("an allocation by one coordinator appears in the other's open timetable without reload", async () => {
+  await Promise.all([openGroup(a.page), openGroup(b.page)]);
+  await rowOf(b.page).waitFor();
+  assert.match(await rowOf(b.page).innerText(), /Unassigned/);
+
+  await rowOf(a.page).getByRole("checkbox").check();
+  await a.page.getByRole("button", { name: "Allocate Teacher" }).click();
+  const dialog = a.page.getByRole("dialog", { name: "Allocate Teacher" });
+  await combo(dialog, "Teacher").click();
+  await a.page.getByRole("option", { name: `Casey Collab${RUN}` }).click();
+  await dialog.getByRole("button", { name: "Allocate" }).click();
+  await dialog.waitFor({ state: "hidden" });
+
+  // No reload on B: the socket's change event refetches its list.
+  await rowOf(b.page).filter({ hasText: `Casey Collab${RUN}` }).waitFor({ timeout: 10000 });
+  await screenshot(b.page, "collab-timetable-live");
+  assert.deepEqual(await seriousA11yViolations(b.page), []);
+});
+
+test("a course created by one coordinator updates the other's open dashboard without reload", async () => {
+  await b.page.goto(`${BASE_URL}/`);
+  const stat = b.page.getByTestId("stat-Active Courses");
+  await stat.waitFor();
+  await b.page.waitForFunction(() => !document.querySelector(".mantine-Skeleton-root"), null, { timeout: 10000 }).catch(() => {});
+  const before = Number(await stat.innerText());
+
+  await a.page.goto(`${BASE_URL}/courses`);
+  await a.page.getByRole("button", { name: "Add Course" }).click();
+  const form = a.page.getByRole("dialog", { name: "Create New Course" });
+  await form.getByLabel("Code").fill(`COL${RUN}`);
+  await form.getByLabel("Name").fill(`Collaboration course ${RUN}`);
+  await form.getByRole("button", { name: "Create Course" }).click();
+  await form.waitFor({ state: "hidden" });
+
+  await b.page.waitForFunction(
+    ([expected]) => document.querySelector('[data-testid="stat-Active Courses"]')?.textContent?.trim() === String(expected),
+    [before + 1],
+    { timeout: 10000 },
+  );
+  await screenshot(b.page, "collab-dashboard-live");
+});
+
+test("the same edit made by both: the second sees that someone else changed it, with the fresh record", async () => {
+  await Promise.all([openGroup(a.page), openGroup(b.page)]);
+  // Both open the same session's edit dialog.
+  for (const side of [a, b]) {
+    await rowOf(side.page).getByRole("button", { name: /^Edit session/ }).click();
+    await side.page.getByRole("dialog", { name: "Edit Timetable Entry" }).waitFor();
+  }
+  const dialogA = a.page.getByRole("dialog", { name: "Edit Timetable Entry" });
+  const dialogB = b.page.getByRole("dialog", { name: "Edit Timetable Entry" });
+  await dialogA.getByLabel("Room").fill(`A-${RUN}`);
+  await dialogA.getByRole("button", { name: "Update Entry" }).click();
+  await dialogA.waitFor({ state: "hidden" });
+
+  await dialogB.getByLabel("Room").fill(`B-${RUN}`);
+  await dialogB.getByRole("button", { name: "Update Entry" }).click();
+  const stale = dialogB.getByTestId("stale-alert");
+  await stale.waitFor();
+  assert.match(await stale.innerText(), /Someone else changed this record/);
+  // The fresh record (A's room) is loaded into B's form; nothing of B's was written.
+  assert.equal(await dialogB.getByLabel("Room").inputValue(), `A-${RUN}`);
+  const fresh = (await apiCall(b.page, "GET", `/api/timetables/${target.id}`)).json;
+  assert.equal(fresh.room, `A-${RUN}`);
+  await screenshot(b.page, "collab-stale-412");
+  assert.deepEqual(await seriousA11yViolations(b.page), []);
+
+  // Saving again now succeeds (B's form carries the fresh updatedAt).
+  await dialogB.getByLabel("Room").fill(`B-${RUN}`);
+  await dialogB.getByRole("button", { name: "Update Entry" }).click();
+  await dialogB.waitFor({ state: "hidden" });
+  assert.equal((await apiCall(b.page, "GET", `/api/timetables/${target.id}`)).json.room, `B-${RUN}`);
+});
