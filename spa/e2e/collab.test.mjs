@@ -18,15 +18,20 @@ before(async () => {
   b = await newPage(browser);
   await apiLogin(a.page, DEMO.coordinator);
   await apiLogin(b.page, DEMO.coordinator2);
-  const sessions = (await apiCall(a.page, "GET", "/api/timetables?hidePast=true")).json;
-  // A session near the top of its group's list (the table is virtualised: far rows are not in the DOM).
-  const byGroup = new Map();
-  for (const s of sessions) byGroup.set(s.blockGroupId, [...(byGroup.get(s.blockGroupId) ?? []), s]);
-  for (const list of byGroup.values()) {
-    target = list.slice(0, 6).find((s) => s.status === "scheduled" && !s.teacher && !s.conflicts.length);
-    if (target) break;
-  }
-  assert.ok(target, "a future unallocated session in the demo data");
+  // A fresh scheduled group of our own, so its first session is at the top of its timetable.
+  const course = (await apiCall(a.page, "GET", "/api/courses")).json[0];
+  const unit = (await apiCall(a.page, "POST", "/api/units", { code: `COLU${RUN}`, name: `Collab unit ${RUN}`, nominalHours: 12 })).json;
+  const plan = (await apiCall(a.page, "POST", "/api/study-plans", { name: `Collab plan ${RUN}`, totalNominalHours: 12 })).json;
+  await apiCall(a.page, "POST", `/api/study-plans/${plan.id}/units`, { unitId: unit.id, faceToFaceHours: 12 });
+  const group = (await apiCall(a.page, "POST", "/api/block-groups", { code: `COL-${RUN}`, name: `Collab group ${RUN}`, courseId: course.id, cohortSize: 12, startDate: "2027-02-01", preferredDays: "Tuesday" })).json;
+  await apiCall(a.page, "POST", `/api/block-groups/${group.id}/study-plans`, { studyPlanId: plan.id });
+  const scheduled = await apiCall(a.page, "POST", `/api/block-groups/${group.id}/schedule`, {
+    sessionTemplates: [{ startTime: "09:00:00", endTime: "12:00:00", duration: 3 }], startDate: "2027-02-01", room: "", notes: "", startNextUnitInNewWeek: false,
+  });
+  assert.equal(scheduled.status, 200, scheduled.text);
+  const sessions = (await apiCall(a.page, "GET", `/api/timetables?blockGroupId=${group.id}&hidePast=true`)).json;
+  target = sessions.find((s) => s.status === "scheduled");
+  assert.ok(target, "a scheduled session of the new group");
   const created = await apiCall(a.page, "POST", "/api/teachers", {
     employeeId: `COL${RUN}`, firstName: "Casey", lastName: `Collab${RUN}`, email: `casey.${RUN}@demo.blockplan.edu.au`, availability: "both", maxWeeklyHours: 40,
   });
