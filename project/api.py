@@ -6,18 +6,25 @@ errors and validation failures become the JSON shapes of decisions.md §1 here, 
 
 from __future__ import annotations
 
+import json
 import logging
-
 from datetime import datetime
+from typing import Any
 
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent, TooManyFilesSent
+from django.db import DataError
 from django.http import Http404, HttpRequest
+from django.http.multipartparser import MultiPartParserError
+from django.http.request import RawPostDataException
 from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, AuthorizationError, HttpError, ValidationError
+from ninja.parser import Parser
 from ninja.renderers import JSONRenderer
 from ninja.responses import NinjaJSONEncoder
-from ninja.errors import AuthenticationError, AuthorizationError, HttpError, ValidationError
 
 from project.core.auth import member_auth
-from project.core.errors import DomainError
+from project.core.errors import DomainError, ValidationFailed
+from project.core.schemas import NUL_MESSAGE
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +42,63 @@ class BlockplanRenderer(JSONRenderer):
     encoder_class = PreciseJSONEncoder
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a valid JSON number")
+
+
+def _nul_paths(value: Any, path: list) -> list[list]:
+    """Paths of every string (value or object key) in decoded JSON that holds a NUL character."""
+    found: list[list] = []
+    if isinstance(value, str):
+        if "\x00" in value:
+            found.append(path)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str) and "\x00" in key:
+                found.append([*path, key])  # reported once, whatever the value holds
+            else:
+                found.extend(_nul_paths(item, [*path, key]))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found.extend(_nul_paths(item, [*path, index]))
+    return found
+
+
+class BlockplanParser(Parser):
+    """Request bodies and query strings are checked once here, before any schema or query sees them.
+
+    - A body that is not JSON (malformed, not UTF-8, ``NaN``/``Infinity``, a number too long to read)
+      is a 400 ``validation_error`` with path ``[]``.
+    - A NUL character in any string, object key or query value is a 400 at its path: PostgreSQL
+      cannot store or even compare text holding NUL (it would be a 500), and no field of the API
+      needs it (decisions.md §1 "No request, however malformed, yields a 500").
+    """
+
+    def parse_body(self, request: HttpRequest) -> Any:
+        try:
+            data = json.loads(request.body, parse_constant=_reject_constant)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            # ninja wraps whatever this raises in HttpError(400); on_http_error unwraps it.
+            raise ValidationFailed("The request body is not valid JSON") from None
+        paths = _nul_paths(data, [])
+        if paths:
+            raise ValidationFailed([{"path": p, "message": NUL_MESSAGE} for p in paths])
+        return data
+
+    def parse_querydict(self, data, list_fields, request: HttpRequest) -> dict:
+        bad = [
+            key
+            for key, values in data.lists()
+            if any(isinstance(v, str) and "\x00" in v for v in values)
+        ]
+        if bad:
+            raise ValidationFailed([{"path": [key], "message": NUL_MESSAGE} for key in bad])
+        return super().parse_querydict(data, list_fields, request)
+
+
 api = NinjaAPI(
     renderer=BlockplanRenderer(),
+    parser=BlockplanParser(),
     title="Blockplan API",
     version="1.0.0",
     description="Timetabling and course planning for vocational training providers.",
@@ -92,7 +154,62 @@ def on_authorization_error(request: HttpRequest, exc: AuthorizationError):
 
 @api.exception_handler(HttpError)
 def on_http_error(request: HttpRequest, exc: HttpError):
+    # ninja turns anything the parser raises into HttpError(400, "Cannot parse request body"): answer
+    # the parser's own error instead.
+    cause = exc.__cause__
+    if isinstance(cause, DomainError):
+        return on_domain_error(request, cause)
+    if exc.status_code == 400:
+        return _bad_input(request, str(exc.message))
     return api.create_response(request, {"message": str(exc.message)}, status=exc.status_code)
+
+
+def _bad_input(request: HttpRequest, message: str, path: list | None = None):
+    """A 400 ``validation_error`` about the request as a whole (path ``[]``) or one field."""
+    return on_domain_error(request, ValidationFailed([{"path": path or [], "message": message}]))
+
+
+@api.exception_handler(MultiPartParserError)
+def on_bad_multipart(request: HttpRequest, exc: MultiPartParserError):
+    """A multipart body Django cannot read (no boundary, truncated): raised by the CSRF check's read
+    of ``request.POST`` or by a File/Form parameter."""
+    return _bad_input(request, "The request body is not valid multipart form data")
+
+
+@api.exception_handler(RawPostDataException)
+def on_form_body_for_json(request: HttpRequest, exc: RawPostDataException):
+    """A form or multipart body sent to a call that reads JSON: the CSRF check already consumed it as a
+    form, so ninja cannot read it again."""
+    return _bad_input(request, "The request body must be JSON (Content-Type: application/json)")
+
+
+@api.exception_handler(SuspiciousOperation)
+def on_suspicious_request(request: HttpRequest, exc: SuspiciousOperation):
+    """Django's request limits (DATA_UPLOAD_MAX_MEMORY_SIZE, ..._NUMBER_FIELDS, ..._NUMBER_FILES)."""
+    if isinstance(exc, RequestDataTooBig):
+        message = "The request body is too large"
+    elif isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
+        message = "The request has too many fields"
+    else:
+        message = "The request could not be read"
+    return _bad_input(request, message)
+
+
+@api.exception_handler(DataError)
+def on_data_error(request: HttpRequest, exc: DataError):
+    """Safety net: the database refused a value (out of range for its column, text it cannot hold).
+    Inputs are validated before they reach the database, so this is a missed validation: logged with
+    its traceback, answered as a 400. Writes run in ``transaction.atomic()`` so nothing was kept."""
+    log.warning("Database refused a value of %s %s", request.method, request.path, exc_info=exc)
+    return _bad_input(request, "A value is out of range or contains characters that cannot be stored")
+
+
+@api.exception_handler(OverflowError)
+def on_overflow(request: HttpRequest, exc: OverflowError):
+    """Safety net: date or number arithmetic out of Python's range (a date past year 9999, a huge
+    count). Inputs are bounded by their schemas; logged like :func:`on_data_error`."""
+    log.warning("Overflow in %s %s", request.method, request.path, exc_info=exc)
+    return _bad_input(request, "A date or number is out of range")
 
 
 @api.exception_handler(Http404)

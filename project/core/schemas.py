@@ -6,7 +6,7 @@ Every API schema derives from :class:`CamelSchema`. A validator raising ``ValueE
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, Callable
 
@@ -14,6 +14,16 @@ from ninja import Schema
 from ninja.schema import DjangoGetter
 from pydantic import AfterValidator, BeforeValidator, ConfigDict, model_validator
 from pydantic.alias_generators import to_camel
+
+from project.core.errors import ValidationFailed
+
+# project.api's parser refuses NUL in every body string and query value with this message.
+NUL_MESSAGE = "Text must not contain NUL characters"
+
+# Dates the API accepts (the years of reporting.params and the holiday form). Bounding every input date
+# keeps calendar arithmetic (week ranges, +1 month end dates, 3-year schedules) far from Python's
+# date limits, so no stored or requested date can make a later call fail.
+MIN_YEAR, MAX_YEAR = 2000, 2100
 
 
 class CamelSchema(Schema):
@@ -115,6 +125,30 @@ def check(predicate: Callable[[Any], bool], message: str) -> AfterValidator:
         return value
 
     return AfterValidator(run)
+
+
+def date_range_message(label: str = "Date") -> str:
+    return f"{label} must be between {MIN_YEAR} and {MAX_YEAR}"
+
+
+def in_date_range(label: str = "Date") -> AfterValidator:
+    """Use on every input ``date``: a date outside years 2000-2100 gets "<label> must be between 2000
+    and 2100" (None passes)."""
+
+    def check_range(value: Any) -> Any:
+        if isinstance(value, date) and not MIN_YEAR <= value.year <= MAX_YEAR:
+            raise ValueError(date_range_message(label))
+        return value
+
+    return AfterValidator(check_range)
+
+
+def ensure_date_in_range(value: date, path: str | list, label: str = "Date") -> date:
+    """The same bound for a date a service computes from input (a week number, a start plus weeks):
+    :class:`ValidationFailed` at ``path`` when outside years 2000-2100."""
+    if not MIN_YEAR <= value.year <= MAX_YEAR:
+        raise ValidationFailed.field(path, date_range_message(label))
+    return value
 
 
 class MessageOut(CamelSchema):

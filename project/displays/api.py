@@ -10,7 +10,7 @@ from pydantic import Field
 
 from project.core.auth import admin_auth
 from project.core.routers import make_router
-from project.core.schemas import CamelSchema, max_length, required
+from project.core.schemas import CamelSchema, in_date_range, max_length, required
 from project.displays import selectors, services
 
 router = make_router(tags=["displays"])
@@ -70,11 +70,12 @@ def revoke_link(request, link_id: UUID):
     return services.display_link_revoke(ctx=request.auth, link_id=link_id)
 
 
-@router.get("/display/{token}", auth=None)
-def display_board(request, token: str, date: dt.date | None = None):
+@router.get("/display/{slug:token}", auth=None)
+def display_board(request, token: str, date: Annotated[dt.date | None, in_date_range()] = None):
     """The board of a display token: today's sessions of its scope in the organization's timezone.
 
     No session needed: the token is the credential, and it is accepted here (and by the socket) only.
-    404 unknown token; 410 ``revoked``.
+    404 unknown token (a token is URL-safe base64: any other text in the path is a 404 too); 410
+    ``revoked``; 400 for a ``date`` outside years 2000-2100.
     """
     return selectors.board(token, date)

@@ -15,7 +15,7 @@ from uuid import UUID
 from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
 from project.catalogue.schemas import FormIn, StampedOut, flag, required_text, text
-from project.core.schemas import BlankToNone, CamelSchema, at_least, at_most, max_length, required
+from project.core.schemas import BlankToNone, CamelSchema, at_least, at_most, in_date_range, max_length, required
 from project.planning.days import INVALID_DAYS_MESSAGE, parse_preferred_days
 
 MAX_HOURS = Decimal("9999.99")  # precision 6, scale 2 (delivery.md §9)
@@ -234,10 +234,10 @@ class BlockGroupIn(FormIn):
         at_least(1, "Cohort size must be at least 1"),
         at_most(MAX_COHORT_SIZE, f"Cohort size cannot exceed {MAX_COHORT_SIZE}"),
     ] = Field(default=None, validate_default=True)
-    start_date: Annotated[date | None, BlankToNone, required("Start date is required")] = Field(
+    start_date: Annotated[date | None, BlankToNone, required("Start date is required"), in_date_range("Start date")] = Field(
         default=None, validate_default=True
     )
-    end_date: Annotated[date | None, BlankToNone] = None
+    end_date: Annotated[date | None, BlankToNone, in_date_range("End date")] = None
     preferred_days: Annotated[
         str,
         BeforeValidator(_preferred_days),

@@ -23,7 +23,18 @@ from django.core.validators import validate_email
 from ninja.schema import DjangoGetter
 from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
-from project.core.schemas import BlankToNone, CamelSchema, FormIn, StampedOut, at_least, at_most, check, max_length, required
+from project.core.schemas import (
+    BlankToNone,
+    CamelSchema,
+    FormIn,
+    StampedOut,
+    at_least,
+    at_most,
+    check,
+    in_date_range,
+    max_length,
+    required,
+)
 
 EMPLOYMENT_TYPES = ("ongoing", "fixed_term", "sessional")
 AVAILABILITIES = ("day", "evening", "both")
@@ -92,7 +103,7 @@ Availability = Annotated[
     required("Availability is required"),
     check(lambda v: v in AVAILABILITIES, "Availability must be one of: day, evening, both"),
 ]
-ExpiryDate = Annotated[date | None, BlankToNone]
+ExpiryDate = Annotated[date | None, BlankToNone, in_date_range("Expiry date")]
 MaxWeeklyHours = Annotated[
     int | None, BlankToNone, required("Max weekly hours is required"), at_least(1, MSG_MAX_HOURS_MIN), at_most(40, MSG_MAX_HOURS_MAX)
 ]

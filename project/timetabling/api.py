@@ -224,7 +224,7 @@ def revoke_feed(request: HttpRequest, feed_id):
     return 204, None
 
 
-@router.get("/calendar-feeds/{token}.ics", auth=None)
+@router.get("/calendar-feeds/{slug:token}.ics", auth=None)
 def public_feed(request: HttpRequest, token: str):
     """Public text/calendar for calendar clients (no session; the token is the secret). 404 when the
     token is unknown or revoked, its owner inactive, or the organization inactive."""

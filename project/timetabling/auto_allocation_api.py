@@ -9,7 +9,7 @@ from uuid import UUID
 from pydantic import Field
 
 from project.core.routers import make_router
-from project.core.schemas import CamelSchema, at_least, at_most
+from project.core.schemas import CamelSchema, at_least, at_most, in_date_range
 from project.timetabling import auto_allocation as aa
 
 router = make_router(tags=["auto-allocation"])
@@ -23,8 +23,8 @@ class AssignmentIn(CamelSchema):
 class AutoAllocateIn(CamelSchema):
     session_ids: list[UUID] | None = None
     block_group_id: UUID | None = None
-    start: dt.date | None = None
-    end: dt.date | None = None
+    start: Annotated[dt.date | None, in_date_range("Start date")] = None
+    end: Annotated[dt.date | None, in_date_range("End date")] = None
     apply: bool = False
     assignments: list[AssignmentIn] | None = None
     version: str | None = Field(default=None, max_length=64)

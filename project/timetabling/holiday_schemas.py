@@ -15,7 +15,18 @@ from typing import Annotated, Any, Literal
 from ninja.schema import DjangoGetter
 from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
-from project.core.schemas import BlankToNone, CamelSchema, FormIn, StampedOut, at_least, at_most, check, max_length, required
+from project.core.schemas import (
+    BlankToNone,
+    CamelSchema,
+    FormIn,
+    StampedOut,
+    at_least,
+    at_most,
+    check,
+    in_date_range,
+    max_length,
+    required,
+)
 
 HOLIDAY_TYPES = ("public_holiday", "term_break")
 STATES = ("ACT", "NSW", "NT", "QLD", "SA", "TAS", "VIC", "WA")
@@ -62,8 +73,8 @@ class HolidayIn(FormIn):
         _none_to("public_holiday"),
         check(lambda v: v in HOLIDAY_TYPES, "Type must be public_holiday or term_break"),
     ] = "public_holiday"
-    start_date: Annotated[date | None, BlankToNone, required(MSG_START)] = Field(default=None, validate_default=True)
-    end_date: Annotated[date | None, BlankToNone, required(MSG_END)] = Field(default=None, validate_default=True)
+    start_date: Annotated[date | None, BlankToNone, required(MSG_START), in_date_range("Start date")] = Field(default=None, validate_default=True)
+    end_date: Annotated[date | None, BlankToNone, required(MSG_END), in_date_range("End date")] = Field(default=None, validate_default=True)
     description: Annotated[
         str | None, Clean, max_length(LONG_TEXT, f"Description must be at most {LONG_TEXT} characters"), NoneToEmpty
     ] = Field(default="", validate_default=True)

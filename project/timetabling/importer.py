@@ -22,12 +22,14 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from project.core.errors import ValidationFailed
+from project.core.schemas import MAX_YEAR, MIN_YEAR, NUL_MESSAGE, date_range_message
 from project.staff.models import Teacher
 
 DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 STATUSES = ["scheduled", "confirmed", "cancelled", "completed"]
 MAX_BYTES = 10 * 1024 * 1024
 MAX_ROWS = 20000
+MAX_WEEK_NUMBER = 5300  # weeks of years 2000-2100, the dates the API accepts
 EXT_MESSAGE = "Only .xlsx or .xls files are accepted"
 
 # (header, required, format, explanation)
@@ -229,6 +231,14 @@ def _text(value) -> str:
 
 
 def _date(value) -> date:
+    """A session date: a date cell, an Excel serial number or text; years 2000-2100 only."""
+    day = _any_date(value)
+    if not MIN_YEAR <= day.year <= MAX_YEAR:
+        raise ValueError(date_range_message("Date"))
+    return day
+
+
+def _any_date(value) -> date:
     if isinstance(value, datetime):
         return value.date()
     if isinstance(value, date):
@@ -279,6 +289,8 @@ def validate_rows(org, rows: list[tuple[int, dict]]) -> list[ImportRow]:
 
     for n, rec in rows:
         bad: list[tuple[str, str]] = []
+        # An .xls cell may hold NUL, which PostgreSQL cannot store.
+        bad.extend((column, NUL_MESSAGE) for column, value in rec.items() if isinstance(value, str) and "\x00" in value)
 
         def take(column, fn, required=False, default=None):
             value = rec.get(column)
@@ -320,6 +332,8 @@ def validate_rows(org, rows: list[tuple[int, dict]]) -> list[ImportRow]:
                 raise ValueError("Week number must be a whole number")
             if number < 1:
                 raise ValueError("Week number must be at least 1")
+            if number > MAX_WEEK_NUMBER:
+                raise ValueError(f"Week number cannot exceed {MAX_WEEK_NUMBER}")
             return int(number)
 
         week_number = take("Week Number", week)

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, field_validator
 
-from project.core.schemas import BlankToNone, CamelSchema, at_least, at_most, max_length
+from project.core.schemas import BlankToNone, CamelSchema, at_least, at_most, in_date_range, max_length
 
 TIME_RE = re.compile(r"^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$")
 TIME_MESSAGE = "Invalid time format, use HH:MM:SS"
@@ -90,7 +90,7 @@ class SessionIn(CamelSchema):
     end_time: TimeText = Field(default=None, validate_default=True)
     room: Annotated[str | None, BeforeValidator(_strip), max_length(50, "Room must be at most 50 characters")] = ""
     week_number: Annotated[int | None, at_least(1, "Week number must be at least 1")] = None
-    actual_date: Annotated[date | None, BlankToNone] = None
+    actual_date: Annotated[date | None, BlankToNone, in_date_range()] = None
     actual_hours: Annotated[Decimal | None, BlankToNone, at_least(Decimal("0.5"), "Hours must be at least 0.5"),
                             at_most(Decimal("12"), "Hours cannot exceed 12 per session")] = None
     status: Annotated[Any, BeforeValidator(_status)] = "scheduled"
@@ -170,8 +170,8 @@ class SessionListQuery(CamelSchema):
 
 
 class ConflictQuery(CamelSchema):
-    start: Annotated[date | None, BlankToNone] = None
-    end: Annotated[date | None, BlankToNone] = None
+    start: Annotated[date | None, BlankToNone, in_date_range("Start date")] = None
+    end: Annotated[date | None, BlankToNone, in_date_range("End date")] = None
     block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
     teacher_id: Annotated[Any, BlankToNone, _uuid_or_error("Teacher not found")] = None
 
@@ -220,7 +220,7 @@ class ScheduleIn(CamelSchema):
     """The schedule request (delivery.md §3): templates in order, start date (default: the group's)."""
 
     session_templates: list[SessionTemplateIn] | None = Field(default=None, validate_default=True)
-    start_date: Annotated[date | None, BlankToNone] = None
+    start_date: Annotated[date | None, BlankToNone, in_date_range("Start date")] = None
     room: Annotated[str | None, BeforeValidator(_strip), max_length(50, "Room must be at most 50 characters")] = ""
     notes: Annotated[str | None, BlankToNone] = None
     start_next_unit_in_new_week: bool = False

@@ -22,6 +22,7 @@ from django.utils import timezone
 from project.catalogue.models import Unit
 from project.core.concurrency import assert_fresh
 from project.core.errors import BadRequest, NotFound, SchedulingConflict, ValidationFailed
+from project.core.schemas import date_range_message, ensure_date_in_range
 from project.core.tenancy import Ctx, get_in_org
 from project.planning.days import parse_preferred_days
 from project.planning.models import BlockGroup, BlockGroupStudyPlan, LinkedBlockGroupMember, StudyPlanUnit
@@ -66,13 +67,21 @@ def _check_hours(hours: Decimal) -> Decimal:
     return hours.quantize(TWO, rounding=ROUND_HALF_UP)
 
 
-def date_of_week(anchor: date, week_number: int, day_of_week: int) -> date:
-    """The date of ``day_of_week`` (1 Monday .. 7 Sunday) in week ``week_number`` of ``anchor``'s week 1."""
-    return week_start(anchor) + timedelta(days=7 * (week_number - 1) + (day_of_week - 1))
+def _week_date(anchor: date, days: int) -> date:
+    """``anchor`` plus ``days`` for a date placed by weekNumber: 400 at ``weekNumber`` when the result is
+    outside years 2000-2100 (a huge week number would otherwise overflow Python's dates)."""
+    label = "The session's date"
+    try:
+        day = anchor + timedelta(days=days)
+    except OverflowError:
+        raise ValidationFailed.field("weekNumber", date_range_message(label)) from None
+    return ensure_date_in_range(day, "weekNumber", label)
 
 
 def _placement(group: BlockGroup, data: SessionIn, existing: TimetableSession | None) -> tuple[date, int, int]:
-    """(actual_date, day_of_week, week_number) of a session being created or edited."""
+    """(actual_date, day_of_week, week_number) of a session being created or edited.
+
+    A date derived from weekNumber must fall in years 2000-2100 (400 at ``weekNumber``)."""
     if data.actual_date is not None:
         day = data.actual_date
         week = sch.week_number(day, group.start_date)
@@ -84,14 +93,15 @@ def _placement(group: BlockGroup, data: SessionIn, existing: TimetableSession | 
             raise ValidationFailed.field("weekNumber", "Week number is required")
         if data.day_of_week is None:
             raise ValidationFailed.field("dayOfWeek", "Day of week is required")
-        return date_of_week(group.start_date, data.week_number, data.day_of_week), data.day_of_week, data.week_number
+        offset = 7 * (data.week_number - 1) + (data.day_of_week - 1)
+        return _week_date(week_start(group.start_date), offset), data.day_of_week, data.week_number
     week = data.week_number if data.week_number is not None else existing.week_number
     dow = data.day_of_week if data.day_of_week is not None else existing.day_of_week
     if existing.block_group_id != group.id:
-        return date_of_week(group.start_date, week, dow), dow, week
+        return _week_date(week_start(group.start_date), 7 * (week - 1) + (dow - 1)), dow, week
     # Same group: move the stored date by the change of week and day (keeps sessions generated from
     # another start date where they are when the form sends them back unchanged).
-    shifted = existing.actual_date + timedelta(days=7 * (week - existing.week_number) + (dow - existing.day_of_week))
+    shifted = _week_date(existing.actual_date, 7 * (week - existing.week_number) + (dow - existing.day_of_week))
     return shifted, dow, week
 
 
