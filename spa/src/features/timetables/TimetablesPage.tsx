@@ -14,6 +14,7 @@ import { exportFileName, exportSessions } from "./components/exportCsv";
 import { ImportModal } from "./components/ImportModal";
 import { SessionFormModal } from "./components/SessionFormModal";
 import { SessionTable } from "./components/SessionTable";
+import { SuggestAllocationButton } from "./auto-allocation";
 
 /** Timetable sessions (/timetables): delivery.md §2 Timetables. */
 export default function TimetablesPage() {
@@ -145,6 +146,10 @@ export default function TimetablesPage() {
           ) : null}
         </Group>
         <Group gap="xs">
+          <SuggestAllocationButton
+            scope={selectedIds.length ? { sessionIds: selectedIds } : { blockGroupId: filters.blockGroupId ?? undefined }}
+            disabled={!selectedIds.length && !filters.blockGroupId}
+          />
           <Button leftSection={<IconUserPlus size={16} />} onClick={() => setAllocateOpen(true)} disabled={!selectedIds.length}>
             Allocate Teacher
           </Button>

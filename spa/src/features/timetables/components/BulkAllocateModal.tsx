@@ -3,6 +3,7 @@ import { Notice } from "../../../components/Notice";
 import { useEffect, useState } from "react";
 import { classifyError, notifyError, notifySuccess, notifyWarning, type ConflictItem } from "../../../components/Notify";
 import { useBulkAllocate, useTeacherChoices } from "../api/timetables";
+import { TeacherRecommendations } from "../auto-allocation";
 
 /** Allocate Teacher to the selected sessions (delivery.md §5 "Bulk allocate"; 409 names the clash). */
 export function BulkAllocateModal({ opened, onClose, sessionIds, onAllocated }: { opened: boolean; onClose: () => void; sessionIds: string[]; onAllocated: () => void }) {
@@ -44,7 +45,7 @@ export function BulkAllocateModal({ opened, onClose, sessionIds, onAllocated }: 
     );
   };
   return (
-    <Modal opened={opened} onClose={onClose} title="Allocate Teacher">
+    <Modal opened={opened} onClose={onClose} title="Allocate Teacher" size="lg">
       <Stack>
         <Text size="sm">{sessionIds.length} session(s) selected.</Text>
         <Select
@@ -55,6 +56,9 @@ export function BulkAllocateModal({ opened, onClose, sessionIds, onAllocated }: 
           value={teacherId}
           onChange={setTeacherId}
         />
+        {sessionIds.length === 1 ? (
+          <TeacherRecommendations sessionId={sessionIds[0]} selectedTeacherId={teacherId} onSelect={setTeacherId} />
+        ) : null}
         {error ? (
           <Notice color="red" role="alert">
             {error}

@@ -6,9 +6,9 @@
 import { Alert, Badge, Button, Group, Loader, Modal, Paper, ScrollArea, SimpleGrid, Stack, Table, Tabs, Text, Title } from "@mantine/core";
 import { IconArrowRight } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
-import { formatDate, shortTime } from "../../components/Dates";
-import { classifyError, notifyError, notifySuccess } from "../../components/Notify";
-import { ApiError, errorMessage } from "../../lib/api";
+import { formatDate, shortTime } from "../../../components/Dates";
+import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
+import { ApiError, errorMessage } from "../../../lib/api";
 import { useAllocationProposal, useApplyProposal, type AllocationFigures, type AllocationScope, type Proposal } from "./api";
 import { hoursText, percent, plural, solverStatus, solveTime } from "./format";
 

@@ -15,8 +15,8 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiJson } from "../../lib/api";
-import { roots } from "../../lib/queryKeys";
+import { apiJson } from "../../../lib/api";
+import { roots } from "../../../lib/queryKeys";
 
 /** Which sessions to allocate: explicit ids, a block group, and/or a date range (ISO dates, inclusive). */
 export interface AllocationScope {

@@ -6,7 +6,7 @@
 import { Alert, Badge, Group, List, Paper, Radio, Skeleton, Stack, Text, ThemeIcon, VisuallyHidden } from "@mantine/core";
 import { IconCheck, IconX } from "@tabler/icons-react";
 import type { MouseEvent } from "react";
-import { errorMessage } from "../../lib/api";
+import { errorMessage } from "../../../lib/api";
 import { useRecommendations, type Recommendation } from "./api";
 import { percent, plural } from "./format";
 
