@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent, TooManyFilesSent
@@ -20,23 +19,14 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, AuthorizationError, HttpError, ValidationError
 from ninja.parser import Parser
 from ninja.renderers import JSONRenderer
-from ninja.responses import NinjaJSONEncoder
+
+from project.core.responses import PreciseJSONEncoder
 
 from project.core.auth import member_auth
 from project.core.errors import DomainError, ValidationFailed
 from project.core.schemas import NUL_MESSAGE
 
 log = logging.getLogger(__name__)
-
-class PreciseJSONEncoder(NinjaJSONEncoder):
-    """Datetimes keep their microseconds (Django's encoder cuts them to milliseconds), so an answer's
-    ``updatedAt`` sent back as ``If-Match`` equals the stored value (decisions.md §6)."""
-
-    def default(self, o):
-        if isinstance(o, datetime):
-            return o.isoformat()  # the same text as the ETag (project.core.concurrency.etag_for)
-        return super().default(o)
-
 
 class BlockplanRenderer(JSONRenderer):
     encoder_class = PreciseJSONEncoder

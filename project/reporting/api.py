@@ -13,14 +13,13 @@ found" for another organization's teacher.
 
 from __future__ import annotations
 
-import json
 from uuid import UUID
 
-from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
 
 from project.core.auth import admin_auth
 from project.core.errors import ValidationFailed
+from project.core.responses import json_response
 from project.core.routers import make_router
 from project.reporting import dashboard, exports, selectors
 from project.reporting.params import parse_iso_date, parse_term, parse_year, today_for
@@ -40,13 +39,7 @@ from project.reporting.schemas import (
 router = make_router(tags=["reporting"])
 
 
-def _json(data) -> HttpResponse:
-    """``data`` (camelCase keys already, in the shape of the declared response schema) as JSON.
-
-    Used for the answers that can hold thousands of rows: validating each row again through the
-    response schema would cost more than computing the report. The tests pin these shapes.
-    """
-    return HttpResponse(json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":")), content_type="application/json")
+_json = json_response  # answers of thousands of rows, already camelCase (see project.core.responses)
 
 
 # ---------------------------------------------------------------- reports

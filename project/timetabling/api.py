@@ -10,6 +10,7 @@ from ninja import File, Query, UploadedFile
 
 from project.core.concurrency import if_match_header, set_etag
 from project.core.errors import NotFound
+from project.core.responses import json_response
 from project.core.routers import make_router
 from project.core.schemas import ErrorOut
 from project.core.tenancy import get_in_org
@@ -77,7 +78,7 @@ def list_sessions(request: HttpRequest, filters: Query[SessionListQuery]):
         org=ctx.org, block_group_id=filters.block_group_id, teacher_id=filters.teacher_id,
         hide_past=filters.hide_past, today=selectors.user_today(ctx.user, ctx.org),
     )
-    return selectors.session_rows(org=ctx.org, sessions=rows)
+    return json_response(rows)
 
 
 def _written(request, session, warnings) -> dict:

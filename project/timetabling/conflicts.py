@@ -222,7 +222,7 @@ def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None) 
             buckets["r"][(s.date, room)].append(s)
     for kind, groups in buckets.items():
         for (day, _key), items in groups.items():
-            if len(items) < 2:
+            if len(items) < 2 or (focus is not None and not any(s.id in focus for s in items)):
                 continue
             items.sort(key=lambda s: (s.start, s.end))
             open_: list[Slot] = []
