@@ -3,10 +3,4406 @@
  * Do not make direct changes to the file.
  */
 
-export type paths = Record<string, never>;
+export interface paths {
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin User List
+         * @description Admin only. The organization's users (active and inactive), by name.
+         */
+        get: operations["project_accounts_api_admin_user_list"];
+        put?: never;
+        /**
+         * Admin User Add
+         * @description Admin only. ``{firstName, lastName, email, role}`` to the new user (201); 409 for an email in use.
+         */
+        post: operations["project_accounts_api_admin_user_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Admin User Deactivate
+         * @description Admin only. Deactivate a user of the organization (answers it, ``isActive`` false); 400 for
+         *     oneself; 404 'User not found' for another organization's id.
+         */
+        delete: operations["project_accounts_api_admin_user_deactivate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/change-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change Password
+         * @description ``{currentPassword, newPassword, confirmPassword?}``; the user's other sessions end.
+         */
+        put: operations["project_accounts_api_change_password"];
+        /**
+         * Change Password
+         * @description ``{currentPassword, newPassword, confirmPassword?}``; the user's other sessions end.
+         */
+        post: operations["project_accounts_api_change_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/enable-totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable Totp
+         * @description ``{totpCode}`` of the secret from totp-setup: TOTP on. 401 'Invalid authenticator code'.
+         */
+        post: operations["project_accounts_api_enable_totp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/export-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Data
+         * @description A JSON file download ``blockplan-export-YYYY-MM-DD.json`` of the user's account, settings,
+         *     passkeys (no secrets) and the organization's records.
+         */
+        post: operations["project_accounts_api_export_data"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/first-time-login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * First Time Login
+         * @description ``{email}`` to ``{requiresSetup, userId, hasPassword, message}``; 404 'User not found. ...'.
+         */
+        post: operations["project_accounts_api_first_time_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Login
+         * @description ``{email, password, totpCode?, rememberMe}`` to ``{user, requiresTotp, requiresSetup, userId}``.
+         *
+         *     401 'Invalid email or password' (unknown, inactive, wrong), 401 'Invalid authenticator code',
+         *     429 when locked out, 400 validation (§5 sign-in messages).
+         */
+        post: operations["project_accounts_api_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Logout
+         * @description End the session (and the user's sockets). Answers 200 even when already signed out.
+         */
+        post: operations["project_accounts_api_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Passkey List
+         * @description The signed-in user's passkeys, newest first: ``[{id, deviceName, createdAt, lastUsed}]``.
+         */
+        get: operations["project_accounts_api_passkey_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/authenticate/begin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey Authenticate Begin
+         * @description PublicKeyCredentialRequestOptions JSON (discoverable credentials: no allowCredentials).
+         */
+        post: operations["project_accounts_api_passkey_authenticate_begin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/authenticate/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey Authenticate Complete
+         * @description ``{response: <assertion>}`` to ``{verified: true, user}``; 401 'Passkey authentication failed'.
+         */
+        post: operations["project_accounts_api_passkey_authenticate_complete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/register/begin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey Register Begin
+         * @description PublicKeyCredentialCreationOptions JSON for the signed-in user.
+         */
+        post: operations["project_accounts_api_passkey_register_begin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/register/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey Register Complete
+         * @description ``{response: <attestation>, deviceName?}`` to the new passkey (201); 400 'Passkey registration failed'.
+         */
+        post: operations["project_accounts_api_passkey_register_complete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/{passkey_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Passkey Delete
+         * @description Delete one of the signed-in user's passkeys; 404 'Passkey not found'.
+         */
+        delete: operations["project_accounts_api_passkey_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Profile Update
+         * @description ``{firstName, lastName}`` (anything else is ignored) to the updated user. 412 on a stale If-Match.
+         */
+        put: operations["project_accounts_api_profile_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reset-totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset Totp
+         * @description TOTP off and its secret dropped; the user then loads a new QR code with totp-setup.
+         */
+        post: operations["project_accounts_api_reset_totp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Settings Get
+         * @description ``{theme, preferences: {dateFormat, timeFormat, timezone, language, compactView}, updatedAt}``;
+         *     404 'Settings not found' until first saved (the SPA then applies the defaults of §9).
+         */
+        get: operations["project_accounts_api_settings_get"];
+        /**
+         * Settings Put
+         * @description ``{theme?, preferences?}`` merged over the saved settings; 400 for a value outside the choices.
+         */
+        put: operations["project_accounts_api_settings_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/setup-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Setup Password
+         * @description ``{userId, password, confirmPassword, totpCode}``: first password, TOTP on, signed in.
+         *     Answers ``{"user": {...}}``.
+         */
+        post: operations["project_accounts_api_setup_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp-setup/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Totp Setup
+         * @description ``{qrCodeUri (PNG data URI, 256 px), manualEntryKey}`` for the signed-in user themself or a user
+         *     in setup state; 404 'User not found' otherwise; 409 when the signed-in user's TOTP is already on.
+         */
+        get: operations["project_accounts_api_totp_setup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current User
+         * @description The signed-in user ``{"user": {...}}``; 401 ``{"message": "Unauthorized"}`` when signed out
+         *     (the answer still sets the ``csrftoken`` cookie). platform.md §7.
+         */
+        get: operations["project_accounts_api_current_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/block-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Block Groups
+         * @description Block groups ordered by code, filtered by repeated query parameters ``status``, ``course`` (course
+         *     code) and ``studyMode`` (no parameter: no filter). Three queries whatever the count.
+         */
+        get: operations["project_planning_api_list_block_groups"];
+        put?: never;
+        /**
+         * Create Block Group
+         * @description Create a block group (delivery.md §5 rules, §9 defaults). 404 for a courseId/campusId not of the
+         *     organization; 409 ``duplicate_code``.
+         */
+        post: operations["project_planning_api_create_block_group"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/block-groups/{block_group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Block Group
+         * @description One block group; sends ``ETag``. 404 "Block group not found".
+         */
+        get: operations["project_planning_api_get_block_group"];
+        /**
+         * Update Block Group
+         * @description Replace a block group (body as POST). Honours ``If-Match`` (412); sends the new ``ETag``.
+         */
+        put: operations["project_planning_api_update_block_group"];
+        post?: never;
+        /**
+         * Delete Block Group
+         * @description Delete a block group with its timetable sessions and plan assignments. 204.
+         */
+        delete: operations["project_planning_api_delete_block_group"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/block-groups/{block_group_id}/hour-reconciliation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hour Reconciliation
+         * @description Hour totals over the assigned study plans (delivery.md §3), in hours; efficiencyRate in percent.
+         */
+        get: operations["project_planning_api_hour_reconciliation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/block-groups/{block_group_id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Schedule Block Group
+         * @description Generate the group's sessions from its study plans (decisions.md §3).
+         *
+         *     Body: {sessionTemplates: [{startTime, endTime, duration (hours)}], startDate?, room?, notes?,
+         *     startNextUnitInNewWeek?}. Answer: {sessionsCreated, hoursScheduled, startDate, endDate,
+         *     lastTeachingDate, unitsScheduled, holidaysSkipped: [{date, name}], warnings: [str]}.
+         *     400: not planned/active, no study plan, no preferred day, template errors, longer than 3 years.
+         */
+        post: operations["project_timetabling_api_schedule_block_group"];
+        /**
+         * Clear Block Group Schedule
+         * @description Delete the group's sessions that are not completed; answers {sessionsDeleted, message}.
+         */
+        delete: operations["project_timetabling_api_clear_block_group_schedule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/block-groups/{block_group_id}/scheduling-info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scheduling Info
+         * @description What the Schedule dialog needs: the group, its plans' units with facilitated/actual/nominal/
+         *     timetabled hours, totalFacilitatedHours, remainingFacilitatedHours, existingSessionCount,
+         *     estimatedSessions and estimatedWeeks (see the selector).
+         */
+        get: operations["project_planning_api_scheduling_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/block-groups/{block_group_id}/study-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Block Group Study Plans
+         * @description The assigned plans in assignment order, each with its units (four actual hour fields, unit).
+         */
+        get: operations["project_planning_api_list_block_group_study_plans"];
+        put?: never;
+        /**
+         * Assign Study Plan
+         * @description Assign an active study plan. 400 for an inactive plan; 404 group or plan; 409 already assigned.
+         */
+        post: operations["project_planning_api_assign_study_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/block-groups/{block_group_id}/study-plans/{study_plan_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unassign Study Plan
+         * @description Remove an assigned study plan (by the plan's id) from the group. 204; 404 when not assigned.
+         */
+        delete: operations["project_planning_api_unassign_study_plan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/block-groups/{block_group_id}/timetabled-units": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Timetabled Units
+         * @description Per unit: nominal hours and the hours timetabled for this group (non-cancelled sessions).
+         */
+        get: operations["project_planning_api_timetabled_units"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/block-groups/{block_group_id}/units": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Block Group Units
+         * @description Units of the assigned study plans, of year level ``yearLevel`` (1-4) when given.
+         */
+        get: operations["project_planning_api_block_group_units"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar-feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Feeds
+         * @description The signed-in user's feeds that are not revoked.
+         */
+        get: operations["project_timetabling_api_list_feeds"];
+        put?: never;
+        /**
+         * Create Feed
+         * @description A secret subscription URL ({id, url, token, ...}) for a teacher or a block group; keep it private.
+         */
+        post: operations["project_timetabling_api_create_feed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar-feeds/{feed_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Feed
+         * @description Revoke a feed: its URL answers 404 from now on.
+         */
+        delete: operations["project_timetabling_api_revoke_feed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar-feeds/{token}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public Feed
+         * @description Public text/calendar for calendar clients (no session; the token is the secret). 404 when the
+         *     token is unknown or revoked, its owner inactive, or the organization inactive.
+         */
+        get: operations["project_timetabling_api_public_feed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Campuses
+         * @description Active campuses of the organization ordered by name: ``[{id, name, abbreviation}]``.
+         */
+        get: operations["project_catalogue_api_list_campuses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/courses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Courses
+         * @description All courses of the organization, ordered by code (one query).
+         */
+        get: operations["project_catalogue_api_list_courses"];
+        put?: never;
+        /**
+         * Create Course
+         * @description Create a course: code (max 20, unique in the organization), name, level, description, isActive.
+         */
+        post: operations["project_catalogue_api_create_course"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/courses/{course_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Course
+         * @description One course; sends ``ETag``. 404 "Course not found".
+         */
+        get: operations["project_catalogue_api_get_course"];
+        /**
+         * Update Course
+         * @description Replace a course (body as POST). Honours ``If-Match`` (412 when stale); sends the new ``ETag``.
+         */
+        put: operations["project_catalogue_api_update_course"];
+        post?: never;
+        /**
+         * Delete Course
+         * @description Delete a course: 204; 409 while block groups use it.
+         */
+        delete: operations["project_catalogue_api_delete_course"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dashboard Stats
+         * @description Stat cards of the dashboard; this week in the user's timezone (platform.md §3).
+         */
+        get: operations["project_reporting_api_dashboard_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/teacher-allocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dashboard Teacher Allocations
+         * @description Allocated sessions and unallocated active teachers for ``start``..``end`` (YYYY-MM-DD, inclusive).
+         *
+         *     400 when either is missing or malformed, when end is before start, or for more than 366 days.
+         */
+        get: operations["project_reporting_api_dashboard_teacher_allocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/teacher-workload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dashboard Teacher Workload
+         * @description This week's hours of every active teacher (platform.md §3 "Teacher workload entry").
+         */
+        get: operations["project_reporting_api_dashboard_teacher_workload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/upcoming-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dashboard Upcoming Sessions
+         * @description Sessions of the next 7 days (today and the 6 after, user's timezone); dayOfWeek 0 = Sunday.
+         */
+        get: operations["project_reporting_api_dashboard_upcoming_sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/display-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Links
+         * @description The organization's display links (admin only; 403 for a user).
+         */
+        get: operations["project_displays_api_list_links"];
+        put?: never;
+        /**
+         * Create Link
+         * @description A new link scoped to a campus (``campusId``) or the whole organization; 404 for another org's campus.
+         */
+        post: operations["project_displays_api_create_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/display-links/{link_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Update Link */
+        put: operations["project_displays_api_update_link"];
+        post?: never;
+        /**
+         * Revoke Link
+         * @description Revoke: the token stops working at once and open boards are disconnected.
+         */
+        delete: operations["project_displays_api_revoke_link"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/display/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Display Board
+         * @description The board of a display token: today's sessions of its scope in the organization's timezone.
+         *
+         *     No session needed: the token is the credential, and it is accepted here (and by the socket) only.
+         *     404 unknown token (a token is URL-safe base64: any other text in the path is a 404 too); 410
+         *     ``revoked``; 400 for a ``date`` outside years 2000-2100.
+         */
+        get: operations["project_displays_api_display_board"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/holidays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Holidays
+         * @description GET /api/holidays[?year=2026][&type=public_holiday|term_break]: by start date. A recurring
+         *     holiday shows in every year.
+         */
+        get: operations["project_timetabling_holiday_api_list_holidays"];
+        put?: never;
+        /**
+         * Create Holiday
+         * @description POST /api/holidays: 201 with the holiday. 400 "Start date is required", "End date is required",
+         *     "End date must be on or after start date" (path endDate).
+         */
+        post: operations["project_timetabling_holiday_api_create_holiday"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/holidays/import-public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Public Holidays
+         * @description POST /api/holidays/import-public ``{"state": "VIC", "year": 2027}``: adds the state's public
+         *     holidays of that year (states ACT, NSW, NT, QLD, SA, TAS, VIC, WA), skipping dates already present.
+         *     Answers ``{"added": [holiday...], "skipped": n}``.
+         */
+        post: operations["project_timetabling_holiday_api_import_public_holidays"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/holidays/{holiday_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Holiday
+         * @description GET /api/holidays/{id}: the holiday with ``ETag``; 404 "Holiday not found".
+         */
+        get: operations["project_timetabling_holiday_api_get_holiday"];
+        /**
+         * Update Holiday
+         * @description PUT /api/holidays/{id}: the same form as POST. ``If-Match`` stale: 412 and nothing changes.
+         */
+        put: operations["project_timetabling_holiday_api_update_holiday"];
+        post?: never;
+        /**
+         * Delete Holiday
+         * @description DELETE /api/holidays/{id}: 204; 404 "Holiday not found".
+         */
+        delete: operations["project_timetabling_holiday_api_delete_holiday"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/linked-block-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Linked Groups
+         * @description All linked groups by name, each with its members and their block group. Two queries.
+         */
+        get: operations["project_planning_api_list_linked_groups"];
+        put?: never;
+        /**
+         * Create Linked Group
+         * @description Link block groups: name, description, memberBlockGroupIds (at least 2). 404 for an id not of the
+         *     organization; 409 when a group is already linked.
+         */
+        post: operations["project_planning_api_create_linked_group"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/linked-block-groups/{linked_group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Linked Group
+         * @description One linked group; sends ``ETag``. 404 "Linked block group not found".
+         */
+        get: operations["project_planning_api_get_linked_group"];
+        /**
+         * Update Linked Group
+         * @description Change name and description. Honours ``If-Match`` (412); sends the new ``ETag``.
+         */
+        put: operations["project_planning_api_update_linked_group"];
+        post?: never;
+        /**
+         * Delete Linked Group
+         * @description Delete a linked group; its block groups stay. 204.
+         */
+        delete: operations["project_planning_api_delete_linked_group"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/linked-block-groups/{linked_group_id}/members/{block_group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove Linked Member
+         * @description Take a block group out of the linked group. ``{dissolved, linkedGroup}``: a group left with fewer
+         *     than 2 members is deleted (dissolved true, linkedGroup null).
+         */
+        delete: operations["project_planning_api_remove_linked_member"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Organization Get
+         * @description The signed-in user's organization, with an ETag.
+         */
+        get: operations["project_accounts_api_organization_get"];
+        /**
+         * Organization Put
+         * @description Admin only. ``{name, domain, address?, phone?, website?}``; 409 for a domain in use; 412 stale.
+         */
+        put: operations["project_accounts_api_organization_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/block-groups-without-timetables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Block Groups Without Timetables
+         * @description Block groups with no timetable session, by code (delivery.md §3). Always an array.
+         */
+        get: operations["project_reporting_api_block_groups_without_timetables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/load-planning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Load Planning
+         * @description Load planning of ``year`` (default: current year): termData by term, course, block group.
+         */
+        get: operations["project_reporting_api_load_planning"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/load-planning/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Load Planning Export
+         * @description The load planning report as ``load-planning-report.csv`` or ``.xlsx`` (an attachment).
+         *
+         *     ``format`` must be ``csv`` or ``xlsx`` (400 otherwise).
+         */
+        get: operations["project_reporting_api_load_planning_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/scheduling-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scheduling Summary
+         * @description Scheduling summary of ``year`` (default: the current year in the user's timezone).
+         */
+        get: operations["project_reporting_api_scheduling_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study-plan-units/{plan_unit_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Study Plan Unit
+         * @description Change a plan unit (the fields sent). Honours ``If-Match`` (412); sends the new ``ETag``.
+         */
+        put: operations["project_planning_api_update_study_plan_unit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Study Plans
+         * @description All study plans with totalActualHours, totalSelfDirectedHours, efficiency (%) and unitCount, by name.
+         */
+        get: operations["project_planning_api_list_study_plans"];
+        put?: never;
+        /**
+         * Create Study Plan
+         * @description Create a study plan: name, description, totalNominalHours (integer >= 1), isActive.
+         */
+        post: operations["project_planning_api_create_study_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study-plans/{plan_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Study Plan
+         * @description One study plan with its totals; sends ``ETag``. 404 "Study plan not found".
+         */
+        get: operations["project_planning_api_get_study_plan"];
+        /**
+         * Update Study Plan
+         * @description Replace a study plan (body as POST). Honours ``If-Match`` (412); sends the new ``ETag``.
+         */
+        put: operations["project_planning_api_update_study_plan"];
+        post?: never;
+        /**
+         * Delete Study Plan
+         * @description Delete a study plan and its units: 204; 409 while assigned to a block group.
+         */
+        delete: operations["project_planning_api_delete_study_plan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study-plans/{plan_id}/clone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clone Study Plan
+         * @description Copy a plan with all its units under ``name`` (non-blank after trimming). 201 with the new plan.
+         */
+        post: operations["project_planning_api_clone_study_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study-plans/{plan_id}/cluster-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Cluster Names
+         * @description Distinct non-empty clusterGroup names of the plan's units, sorted.
+         */
+        get: operations["project_planning_api_list_cluster_names"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study-plans/{plan_id}/units": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Study Plan Units
+         * @description The plan's units in sequenceOrder, each with its unit {id, code, name, nominalHours, isCore},
+         *     totalActualHours and selfDirectedHours (hours). 404 "Study plan not found".
+         */
+        get: operations["project_planning_api_list_study_plan_units"];
+        put?: never;
+        /**
+         * Add Study Plan Unit
+         * @description Add a unit (unitId, yearLevel 1-4, the seven hour fields >= 0, isCluster, clusterGroup, optional
+         *     insertPosition >= 1). 404 plan or unit; 409 "This unit is already assigned to this study plan.".
+         */
+        post: operations["project_planning_api_add_study_plan_unit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study-plans/{plan_id}/units/{plan_unit_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove Study Plan Unit
+         * @description Remove a unit from the plan (by study plan unit id); later units move up one. 204.
+         */
+        delete: operations["project_planning_api_remove_study_plan_unit"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teacher-units": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Teacher Unit
+         * @description POST /api/teacher-units ``{teacherId, unitId, proficiencyLevel?}``: 201; 400 "Please select a unit";
+         *     409 when the teacher already holds the unit.
+         */
+        post: operations["project_staff_api_add_teacher_unit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teacher-units/{teacher_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Teacher Units
+         * @description GET /api/teacher-units/{teacherId}: the teacher's qualifications, each with its unit
+         *     ``{id, code, name, nominalHours}``, by unit code.
+         */
+        get: operations["project_staff_api_list_teacher_units"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teacher-units/{teacher_id}/{unit_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove Teacher Unit
+         * @description DELETE /api/teacher-units/{teacherId}/{unitId}: 204; 404 when not held.
+         */
+        delete: operations["project_staff_api_remove_teacher_unit"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Teachers
+         * @description GET /api/teachers[?showInactive=true]: active teachers (all with showInactive), sorted by first
+         *     then last name. Each carries ``unitCount``.
+         */
+        get: operations["project_staff_api_list_teachers"];
+        put?: never;
+        /**
+         * Create Teacher
+         * @description POST /api/teachers: 201 with the teacher; 400 validation (delivery.md §5); 409 duplicate_code on
+         *     employeeId or email.
+         */
+        post: operations["project_staff_api_create_teacher"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/allocation-gantt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Allocation Gantt
+         * @description Teacher allocation grid of ``year``, or of ``term`` 1-4 in it (admin only; 403 otherwise).
+         *
+         *     Answered as pre-serialised JSON in the shape of :class:`AllocationGridOut`: a year of a large
+         *     organization holds tens of thousands of sessions, too many to validate one by one in time.
+         */
+        get: operations["project_reporting_api_allocation_gantt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/workload-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Teacher Workload Summary
+         * @description Teacher workload summary of ``year`` with the semester split (delivery.md §3).
+         */
+        get: operations["project_reporting_api_teacher_workload_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/{teacher_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Teacher
+         * @description GET /api/teachers/{id}: the teacher, with ``ETag`` (its updatedAt); 404 "Teacher not found".
+         */
+        get: operations["project_staff_api_get_teacher"];
+        /**
+         * Update Teacher
+         * @description PUT /api/teachers/{id}: the full form or any subset (``{"isActive": false}`` deactivates); only the
+         *     fields sent change. ``If-Match`` stale: 412 and nothing changes.
+         */
+        put: operations["project_staff_api_update_teacher"];
+        post?: never;
+        /**
+         * Delete Teacher
+         * @description DELETE /api/teachers/{id}: 204. The teacher's sessions stay, unassigned.
+         */
+        delete: operations["project_staff_api_delete_teacher"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/{teacher_id}/delivery-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Teacher Delivery Summary
+         * @description Per unit and block group delivery of one teacher in ``year``; 404 "Teacher not found".
+         */
+        get: operations["project_reporting_api_teacher_delivery_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timetables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Sessions
+         * @description Sessions by date, with unit, blockGroup, teacher and `conflicts` (types, computed at read time).
+         *
+         *     Query: blockGroupId, teacherId, hidePast=true (actualDate >= today in the user's timezone,
+         *     default Australia/Melbourne). Fixed number of queries whatever the row count.
+         */
+        get: operations["project_timetabling_api_list_sessions"];
+        put?: never;
+        /**
+         * Create Session
+         * @description Create a session. 409 {type: conflict, conflicts} on a hard conflict (nothing written); soft
+         *     conflicts are saved and listed in `warnings`.
+         */
+        post: operations["project_timetabling_api_create_session"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timetables/auto-allocate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Auto Allocate
+         * @description Propose (``apply`` false) or write (``apply`` true) teacher allocations for a scope.
+         *
+         *     Scope: ``sessionIds``, or ``blockGroupId``, or ``start`` and ``end`` (dates, inclusive; at most
+         *     400 days); only unassigned, non-cancelled sessions are allocated. With ``apply`` and the
+         *     ``assignments`` and ``version`` of an earlier proposal, that proposal is written all-or-nothing
+         *     (412 ``stale`` when the timetable changed since). Errors: 400 validation, 404 unknown session.
+         *     Answer: assignments, unassignable sessions with reasons, per-teacher load, before/after figures
+         *     (continuity %, highest and mean weekly utilisation %), solver status and time in ms.
+         */
+        post: operations["project_timetabling_auto_allocation_api_auto_allocate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timetables/bulk-allocate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Bulk Allocate
+         * @description Give one teacher every listed session, all or nothing (409 with the conflicts on any hard one).
+         */
+        put: operations["project_timetabling_api_bulk_allocate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timetables/conflicts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Conflicts
+         * @description Conflicts {type, severity, sessionIds, message, date} of sessions dated in [start, end]
+         *     (default today .. +365 days), optionally of one block group or teacher (decisions.md §4).
+         */
+        get: operations["project_timetabling_api_list_conflicts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timetables/ical": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Session Calendar
+         * @description text/calendar of a teacher's (?teacherId=) or a block group's (?blockGroupId=) sessions.
+         */
+        get: operations["project_timetabling_api_session_calendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timetables/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Sessions
+         * @description Import sessions from .xlsx/.xls (multipart field `file`), all or nothing.
+         *
+         *     400 with errors [{path: ['rows', row, column], message, row}] when any row is wrong.
+         *     Answer {message, stats: {sessionsCreated, blockGroupsCreated: [codes], unitsCreated: [codes]}}.
+         */
+        post: operations["project_timetabling_api_import_sessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timetables/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download Template
+         * @description The xlsx import template: Sessions sheet (header, example row, drop-downs) and Instructions.
+         */
+        get: operations["project_timetabling_api_download_template"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timetables/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Session
+         * @description One session (ETag: its updatedAt).
+         */
+        get: operations["project_timetabling_api_get_session"];
+        /**
+         * Update Session
+         * @description Update a session: If-Match (412 when stale), 409 on a new hard conflict, soft ones in `warnings`.
+         */
+        put: operations["project_timetabling_api_update_session"];
+        post?: never;
+        /**
+         * Delete Session
+         * @description Delete a session.
+         */
+        delete: operations["project_timetabling_api_delete_session"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timetables/{session_id}/recommendations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recommendations
+         * @description Every teacher ranked for one session with the rules met or broken (404 for an unknown session).
+         */
+        get: operations["project_timetabling_auto_allocation_api_recommendations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/units": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Units
+         * @description All units of competency of the organization, ordered by code (one query).
+         */
+        get: operations["project_catalogue_api_list_units"];
+        put?: never;
+        /**
+         * Create Unit
+         * @description Create a unit: code (max 20, unique in the organization), name, description, nominalHours (integer,
+         *     at least 1), isCore, prerequisites.
+         */
+        post: operations["project_catalogue_api_create_unit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/units/{unit_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Unit
+         * @description One unit; sends ``ETag``. 404 "Unit not found".
+         */
+        get: operations["project_catalogue_api_get_unit"];
+        /**
+         * Update Unit
+         * @description Replace a unit (body as POST). Honours ``If-Match`` (412 when stale); sends the new ``ETag``.
+         */
+        put: operations["project_catalogue_api_update_unit"];
+        post?: never;
+        /**
+         * Delete Unit
+         * @description Delete a unit: 204; 409 while study plans or timetable sessions use it.
+         */
+        delete: operations["project_catalogue_api_delete_unit"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /**
+         * AddUserIn
+         * @description POST /api/admin/users (platform.md §5 "Add user").
+         */
+        AddUserIn: {
+            /** Email */
+            email?: string;
+            /** Firstname */
+            firstName?: string;
+            /** Lastname */
+            lastName?: string;
+            /**
+             * Role
+             * @default user
+             */
+            role: string;
+        };
+        /** AllocationGridOut */
+        AllocationGridOut: {
+            summary: components["schemas"]["GridSummaryOut"];
+            /** Teachers */
+            teachers: components["schemas"]["GridTeacherOut"][];
+            /** Term */
+            term?: number | null;
+            /** Weeks */
+            weeks: components["schemas"]["GridWeekOut"][];
+            /** Year */
+            year: number;
+        };
+        /** AllocationOut */
+        AllocationOut: {
+            /** Blockgroupcode */
+            blockGroupCode: string;
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Room */
+            room: string;
+            /** Status */
+            status: string;
+            /** Teachername */
+            teacherName: string;
+            /** Time */
+            time: string;
+            /** Unitcode */
+            unitCode: string;
+            /** Unitname */
+            unitName: string;
+        };
+        /** AssignmentIn */
+        AssignmentIn: {
+            /**
+             * Sessionid
+             * Format: uuid
+             */
+            sessionId: string;
+            /**
+             * Teacherid
+             * Format: uuid
+             */
+            teacherId: string;
+        };
+        /** AssignmentOut */
+        AssignmentOut: {
+            /** Blockgroupcode */
+            blockGroupCode: string;
+            /** Date */
+            date: string;
+            /** Endtime */
+            endTime: string;
+            /** Hours */
+            hours: number;
+            /** Sessionid */
+            sessionId: string;
+            /** Starttime */
+            startTime: string;
+            /** Teacherid */
+            teacherId: string;
+            /** Teachername */
+            teacherName: string;
+            /** Unitcode */
+            unitCode: string;
+        };
+        /** AutoAllocateIn */
+        AutoAllocateIn: {
+            /**
+             * Apply
+             * @default false
+             */
+            apply: boolean;
+            /** Assignments */
+            assignments?: components["schemas"]["AssignmentIn"][] | null;
+            /** Blockgroupid */
+            blockGroupId?: string | null;
+            /** End */
+            end?: string | null;
+            /** Sessionids */
+            sessionIds?: string[] | null;
+            /** Start */
+            start?: string | null;
+            /** Timelimitseconds */
+            timeLimitSeconds?: number | null;
+            /** Version */
+            version?: string | null;
+        };
+        /** AutoAllocateOut */
+        AutoAllocateOut: {
+            after: components["schemas"]["FiguresOut"];
+            /** Applied */
+            applied: boolean;
+            /** Assignments */
+            assignments: components["schemas"]["AssignmentOut"][];
+            before: components["schemas"]["FiguresOut"];
+            /** Perteacher */
+            perTeacher: components["schemas"]["TeacherLoadOut"][];
+            /** Sessionsinscope */
+            sessionsInScope: number;
+            /** Solvems */
+            solveMs: number;
+            /** Status */
+            status: string;
+            /** Unassignable */
+            unassignable: components["schemas"]["UnassignableOut"][];
+            /** Version */
+            version: string;
+        };
+        /** BlockGroupFilters */
+        BlockGroupFilters: {
+            /** Course */
+            course?: string[];
+            /** Status */
+            status?: string[];
+            /** Studymode */
+            studyMode?: string[];
+        };
+        /**
+         * BlockGroupIn
+         * @description POST/PUT /api/block-groups body (PUT replaces every field).
+         *
+         *     preferredDays is free text ("Monday, Wednesday", "mon wed", "1,3"; an array of day numbers is also
+         *     accepted) stored as entered; blank is allowed (the group cannot be scheduled until it has days).
+         *     sessionDuration is in hours. Defaults: sessionDuration 3, sessionsPerDay 2, deliveryMode on_campus,
+         *     studyMode full_time, status active (delivery.md §9).
+         */
+        BlockGroupIn: {
+            /** Campusid */
+            campusId?: string | null;
+            /** Code */
+            code?: string | null;
+            /** Cohortsize */
+            cohortSize?: number | null;
+            /** Courseid */
+            courseId?: string | null;
+            /**
+             * Deliverymode
+             * @default on_campus
+             * @enum {string}
+             */
+            deliveryMode: "on_campus" | "remote";
+            /** Enddate */
+            endDate?: string | null;
+            /** Name */
+            name?: string | null;
+            /**
+             * Preferreddays
+             * @default
+             */
+            preferredDays: string;
+            /**
+             * Sessionduration
+             * @default 3
+             */
+            sessionDuration: number | string;
+            /**
+             * Sessionsperday
+             * @default 2
+             */
+            sessionsPerDay: number;
+            /** Startdate */
+            startDate?: string | null;
+            /**
+             * Status
+             * @default active
+             * @enum {string}
+             */
+            status: "planned" | "active" | "consolidated" | "completed";
+            /**
+             * Studymode
+             * @default full_time
+             * @enum {string}
+             */
+            studyMode: "full_time" | "part_time";
+        };
+        /**
+         * BlockGroupOut
+         * @description A block group as listed and detailed.
+         *
+         *     preferredDays: sorted ISO day numbers (1 Monday .. 7 Sunday) parsed from preferredDaysText, the text
+         *     as entered. sessionDuration in hours. timetableCount: number of its timetable sessions (any status).
+         *     studyPlanNames: names of the assigned study plans in assignment order.
+         */
+        BlockGroupOut: {
+            campus: components["schemas"]["CampusSummaryOut"] | null;
+            /** Campusid */
+            campusId: string | null;
+            /** Code */
+            code: string;
+            /** Cohortsize */
+            cohortSize: number;
+            course: components["schemas"]["CourseSummaryOut"] | null;
+            /** Courseid */
+            courseId: string | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Deliverymode */
+            deliveryMode: string;
+            /** Enddate */
+            endDate: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /** Preferreddays */
+            preferredDays: number[];
+            /** Preferreddaystext */
+            preferredDaysText: string;
+            /** Sessionduration */
+            sessionDuration: number;
+            /** Sessionsperday */
+            sessionsPerDay: number;
+            /**
+             * Startdate
+             * Format: date
+             */
+            startDate: string;
+            /** Status */
+            status: string;
+            /** Studymode */
+            studyMode: string;
+            /** Studyplannames */
+            studyPlanNames: string[];
+            /** Timetablecount */
+            timetableCount: number;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
+        /**
+         * BlockGroupStudyPlanIn
+         * @description POST /api/block-groups/{id}/study-plans body.
+         */
+        BlockGroupStudyPlanIn: {
+            /** Studyplanid */
+            studyPlanId?: string | null;
+        };
+        /**
+         * BlockGroupStudyPlanOut
+         * @description An assignment of a study plan to a block group (delivery.md §3 "Block group study plan link").
+         */
+        BlockGroupStudyPlanOut: {
+            /**
+             * Blockgroupid
+             * Format: uuid
+             */
+            blockGroupId: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            studyPlan: components["schemas"]["LinkedStudyPlanOut"];
+            /**
+             * Studyplanid
+             * Format: uuid
+             */
+            studyPlanId: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
+        /**
+         * BlockGroupUnitOut
+         * @description A row of GET /api/block-groups/{id}/units: a unit of the assigned plans (id is the unit's id).
+         */
+        BlockGroupUnitOut: {
+            /** Code */
+            code: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Iscore */
+            isCore: boolean;
+            /** Name */
+            name: string;
+            /** Nominalhours */
+            nominalHours: number;
+            /** Sequenceorder */
+            sequenceOrder: number;
+            /**
+             * Studyplanid
+             * Format: uuid
+             */
+            studyPlanId: string;
+            /** Studyplanname */
+            studyPlanName: string;
+            /**
+             * Studyplanunitid
+             * Format: uuid
+             */
+            studyPlanUnitId: string;
+            /** Yearlevel */
+            yearLevel: number;
+        };
+        /** BlockGroupWithoutTimetableOut */
+        BlockGroupWithoutTimetableOut: {
+            /** Code */
+            code: string;
+            /** Deliverymode */
+            deliveryMode: string;
+            /** Enddate */
+            endDate?: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Startdate
+             * Format: date
+             */
+            startDate: string;
+            /** Status */
+            status: string;
+            /** Studypattern */
+            studyPattern: string;
+        };
+        /**
+         * BulkAllocateIn
+         * @description ``{sessionIds, teacherId}``; both needed ("Please select sessions and a teacher", checked by the service).
+         */
+        BulkAllocateIn: {
+            /** Sessionids */
+            sessionIds?: unknown[] | null;
+            /** Teacherid */
+            teacherId?: unknown;
+        };
+        /** BulkAllocateOut */
+        BulkAllocateOut: {
+            /** Sessionids */
+            sessionIds: string[];
+            /**
+             * Teacherid
+             * Format: uuid
+             */
+            teacherId: string;
+            /** Updated */
+            updated: number;
+            /** Warnings */
+            warnings: components["schemas"]["ConflictOut"][];
+        };
+        /**
+         * CalendarFeedIn
+         * @description Exactly one of teacherId and blockGroupId (checked by the service).
+         */
+        CalendarFeedIn: {
+            /** Blockgroupid */
+            blockGroupId?: unknown;
+            /** Teacherid */
+            teacherId?: unknown;
+        };
+        /** CalendarFeedOut */
+        CalendarFeedOut: {
+            /** Blockgroupid */
+            blockGroupId: string | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Lastaccessedat */
+            lastAccessedAt: string | null;
+            /** Name */
+            name: string;
+            /** Teacherid */
+            teacherId: string | null;
+            /** Token */
+            token: string;
+            /** Url */
+            url: string;
+        };
+        /**
+         * CampusOut
+         * @description GET /api/campuses row: campuses are read for selection only (delivery.md §3).
+         */
+        CampusOut: {
+            /** Abbreviation */
+            abbreviation: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+        };
+        /** CampusRef */
+        CampusRef: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+        };
+        /** CampusSummaryOut */
+        CampusSummaryOut: {
+            /** Abbreviation */
+            abbreviation: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+        };
+        /**
+         * ChangePasswordIn
+         * @description POST or PUT /api/auth/change-password. ``confirmPassword`` is optional (the profile dialog checks it).
+         */
+        ChangePasswordIn: {
+            /** Confirmpassword */
+            confirmPassword?: string | null;
+            /**
+             * Currentpassword
+             * @default
+             */
+            currentPassword: string;
+            /**
+             * Newpassword
+             * @default
+             */
+            newPassword: string;
+        };
+        /** CodeNameOut */
+        CodeNameOut: {
+            /** Code */
+            code: string;
+            /** Name */
+            name: string;
+        };
+        /** ConflictOut */
+        ConflictOut: {
+            /** Date */
+            date?: string | null;
+            /** Message */
+            message: string;
+            /** Sessionids */
+            sessionIds: string[];
+            /** Severity */
+            severity: string;
+            /** Type */
+            type: string;
+        };
+        /** ConflictQuery */
+        ConflictQuery: {
+            /** Blockgroupid */
+            blockGroupId?: unknown;
+            /** End */
+            end?: string | null;
+            /** Start */
+            start?: string | null;
+            /** Teacherid */
+            teacherId?: unknown;
+        };
+        /**
+         * CourseIn
+         * @description POST/PUT /api/courses body (PUT replaces every field).
+         */
+        CourseIn: {
+            /** Code */
+            code?: string | null;
+            /**
+             * Description
+             * @default
+             */
+            description: string | null;
+            /**
+             * Isactive
+             * @default true
+             */
+            isActive: boolean;
+            /**
+             * Level
+             * @default certificate_iii
+             * @enum {string}
+             */
+            level: "certificate_iii" | "certificate_iv" | "diploma";
+            /** Name */
+            name?: string | null;
+        };
+        /** CourseOut */
+        CourseOut: {
+            /** Code */
+            code: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Description */
+            description: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Isactive */
+            isActive: boolean;
+            /** Level */
+            level: string;
+            /** Name */
+            name: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
+        /** CourseSummaryOut */
+        CourseSummaryOut: {
+            /** Code */
+            code: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+        };
+        /** DashboardStatsOut */
+        DashboardStatsOut: {
+            /** Activecourses */
+            activeCourses: number;
+            /** Activeteachers */
+            activeTeachers: number;
+            /** Blockgroups */
+            blockGroups: number;
+            /** Efficiency */
+            efficiency: number;
+            /** Weeklyhours */
+            weeklyHours: number;
+        };
+        /** DeliverySummaryRowOut */
+        DeliverySummaryRowOut: {
+            /** Actualdeliveryhours */
+            actualDeliveryHours: number;
+            /** Blockgroupcode */
+            blockGroupCode: string;
+            /** Blockgroupname */
+            blockGroupName: string;
+            /**
+             * Firstdeliverydate
+             * Format: date
+             */
+            firstDeliveryDate: string;
+            /**
+             * Lastdeliverydate
+             * Format: date
+             */
+            lastDeliveryDate: string;
+            /** Nominalhours */
+            nominalHours: number;
+            /** Unitcode */
+            unitCode: string;
+            /** Unitname */
+            unitName: string;
+        };
+        /** DisplayLinkIn */
+        DisplayLinkIn: {
+            /** Campusid */
+            campusId?: string | null;
+            /**
+             * Groupby
+             * @default room
+             * @enum {string}
+             */
+            groupBy: "room" | "block_group";
+            /** Name */
+            name?: string | null;
+        };
+        /** DisplayLinkOut */
+        DisplayLinkOut: {
+            campus: components["schemas"]["CampusRef"] | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Groupby */
+            groupBy: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Isactive */
+            isActive: boolean;
+            /** Lastseenat */
+            lastSeenAt: string | null;
+            /** Name */
+            name: string;
+            /** Revokedat */
+            revokedAt: string | null;
+            /** Token */
+            token: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Url */
+            url: string;
+        };
+        /** ErrorItem */
+        ErrorItem: {
+            /** Message */
+            message: string;
+            /** Path */
+            path: (string | number)[];
+        };
+        /** ErrorOut */
+        ErrorOut: {
+            /** Errors */
+            errors?: components["schemas"]["ErrorItem"][] | null;
+            /** Message */
+            message: string;
+            /** Type */
+            type?: string | null;
+        };
+        /** FiguresOut */
+        FiguresOut: {
+            /** Continuitypercent */
+            continuityPercent: number;
+            /** Highestutilisation */
+            highestUtilisation: number;
+            /** Meanutilisation */
+            meanUtilisation: number;
+        };
+        /**
+         * FirstTimeLoginIn
+         * @description POST /api/auth/first-time-login.
+         */
+        FirstTimeLoginIn: {
+            /** Email */
+            email?: string;
+        };
+        /** FirstTimeLoginOut */
+        FirstTimeLoginOut: {
+            /** Haspassword */
+            hasPassword: boolean;
+            /** Message */
+            message: string;
+            /** Requiressetup */
+            requiresSetup: boolean;
+            /** Userid */
+            userId?: string | null;
+        };
+        /** GridSessionOut */
+        GridSessionOut: {
+            /** Actualhours */
+            actualHours: number;
+            /** Blockgroupcode */
+            blockGroupCode: string;
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /** Endtime */
+            endTime: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Room */
+            room: string;
+            /** Starttime */
+            startTime: string;
+            /** Status */
+            status: string;
+            /** Unitcode */
+            unitCode: string;
+        };
+        /** GridSummaryOut */
+        GridSummaryOut: {
+            /** Activeteachers */
+            activeTeachers: number;
+            /** Averageutilization */
+            averageUtilization: number;
+            /** Overcapacityteachers */
+            overCapacityTeachers: number;
+            /** Totalteachers */
+            totalTeachers: number;
+            /** Underutilizedteachers */
+            underUtilizedTeachers: number;
+        };
+        /** GridTeacherOut */
+        GridTeacherOut: {
+            /** Isactive */
+            isActive: boolean;
+            /** Maxweeklyhours */
+            maxWeeklyHours: number;
+            /**
+             * Teacherid
+             * Format: uuid
+             */
+            teacherId: string;
+            /** Teachername */
+            teacherName: string;
+            /** Weeklystats */
+            weeklyStats: components["schemas"]["GridWeekStatsOut"][];
+            yearlyStats: components["schemas"]["GridYearlyStatsOut"];
+        };
+        /** GridWeekOut */
+        GridWeekOut: {
+            /**
+             * Weekend
+             * Format: date
+             */
+            weekEnd: string;
+            /** Weeknumber */
+            weekNumber: number;
+            /**
+             * Weekstart
+             * Format: date
+             */
+            weekStart: string;
+        };
+        /** GridWeekStatsOut */
+        GridWeekStatsOut: {
+            /** Daytimehours */
+            daytimeHours: number;
+            /** Eveninghours */
+            eveningHours: number;
+            /** Isovercapacity */
+            isOverCapacity: boolean;
+            /** Sessions */
+            sessions: components["schemas"]["GridSessionOut"][];
+            /** Totalhours */
+            totalHours: number;
+            /** Utilizationpercentage */
+            utilizationPercentage: number;
+            /** Weeknumber */
+            weekNumber: number;
+            /**
+             * Weekstart
+             * Format: date
+             */
+            weekStart: string;
+        };
+        /** GridYearlyStatsOut */
+        GridYearlyStatsOut: {
+            /** Totalhours */
+            totalHours: number;
+            /** Utilizationpercentage */
+            utilizationPercentage: number;
+        };
+        /**
+         * HolidayFilters
+         * @description GET /api/holidays query: ``year`` (a recurring holiday shows in every year) and ``type``.
+         */
+        HolidayFilters: {
+            /** Type */
+            type?: ("public_holiday" | "term_break") | null;
+            /** Year */
+            year?: number | null;
+        };
+        /**
+         * HolidayImportIn
+         * @description POST /api/holidays/import-public body: ``{"state": "VIC", "year": 2027}``.
+         */
+        HolidayImportIn: {
+            /** State */
+            state?: string | null;
+            /** Year */
+            year?: number | null;
+        };
+        /**
+         * HolidayImportOut
+         * @description Answer of the public holiday import: the holidays added and how many dates were already present.
+         */
+        HolidayImportOut: {
+            /** Added */
+            added: components["schemas"]["HolidayOut"][];
+            /** Skipped */
+            skipped: number;
+        };
+        /**
+         * HolidayIn
+         * @description POST and PUT /api/holidays body.
+         */
+        HolidayIn: {
+            /**
+             * Description
+             * @default
+             */
+            description: string | null;
+            /** Enddate */
+            endDate?: string | null;
+            /**
+             * Isactive
+             * @default true
+             */
+            isActive: boolean;
+            /**
+             * Isrecurring
+             * @default false
+             */
+            isRecurring: boolean;
+            /** Name */
+            name?: string | null;
+            /** Startdate */
+            startDate?: string | null;
+            /**
+             * Type
+             * @default public_holiday
+             */
+            type: string | null;
+            /** Year */
+            year?: number | null;
+        };
+        /**
+         * HolidayOut
+         * @description A holiday as the SPA reads it; dates ``YYYY-MM-DD`` (inclusive), timestamps ISO 8601 in UTC.
+         */
+        HolidayOut: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Description */
+            description: string;
+            /**
+             * Enddate
+             * Format: date
+             */
+            endDate: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Isactive */
+            isActive: boolean;
+            /** Isrecurring */
+            isRecurring: boolean;
+            /** Name */
+            name: string;
+            /**
+             * Startdate
+             * Format: date
+             */
+            startDate: string;
+            /** Type */
+            type: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Year */
+            year: number;
+        };
+        /** HolidaySkipped */
+        HolidaySkipped: {
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /** Name */
+            name: string;
+        };
+        /** HourBreakdownOut */
+        HourBreakdownOut: {
+            /** Cumulativeassessmenthours */
+            cumulativeAssessmentHours: number;
+            /** Facetofacehours */
+            faceToFaceHours: number;
+            /** Facilitatedelearninghours */
+            facilitatedELearningHours: number;
+            /** Inclassassessmenthours */
+            inClassAssessmentHours: number;
+            /** Structuredlearninghours */
+            structuredLearningHours: number;
+            /** Workintegratedlearningbalancehours */
+            workIntegratedLearningBalanceHours: number;
+            /** Workintegratedlearninghours */
+            workIntegratedLearningHours: number;
+        };
+        /**
+         * HourReconciliationOut
+         * @description GET /api/block-groups/{id}/hour-reconciliation (delivery.md §3), over the assigned study plans.
+         */
+        HourReconciliationOut: {
+            breakdown: components["schemas"]["HourBreakdownOut"];
+            /** Efficiencyrate */
+            efficiencyRate: number;
+            /** Totalactualhours */
+            totalActualHours: number;
+            /** Totalnominalhours */
+            totalNominalHours: number;
+            /** Totalselfdirectedhours */
+            totalSelfDirectedHours: number;
+            /** Unitnominalhours */
+            unitNominalHours: number;
+        };
+        /** IcalQuery */
+        IcalQuery: {
+            /** Blockgroupid */
+            blockGroupId?: unknown;
+            /** Teacherid */
+            teacherId?: unknown;
+        };
+        /** ImportOut */
+        ImportOut: {
+            /** Message */
+            message: string;
+            stats: components["schemas"]["ImportStats"];
+        };
+        /** ImportStats */
+        ImportStats: {
+            /** Blockgroupscreated */
+            blockGroupsCreated: string[];
+            /** Sessionscreated */
+            sessionsCreated: number;
+            /** Unitscreated */
+            unitsCreated: string[];
+        };
+        /** LinkPlanUnitOut */
+        LinkPlanUnitOut: {
+            /** Facetofacehours */
+            faceToFaceHours: number;
+            /** Facilitatedelearninghours */
+            facilitatedELearningHours: number;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Inclassassessmenthours */
+            inClassAssessmentHours: number;
+            /** Sequenceorder */
+            sequenceOrder: number;
+            unit: components["schemas"]["UnitSummaryOut"];
+            /**
+             * Unitid
+             * Format: uuid
+             */
+            unitId: string;
+            /** Workintegratedlearninghours */
+            workIntegratedLearningHours: number;
+            /** Yearlevel */
+            yearLevel: number;
+        };
+        /**
+         * LinkedBlockGroupIn
+         * @description POST /api/linked-block-groups body.
+         */
+        LinkedBlockGroupIn: {
+            /**
+             * Description
+             * @default
+             */
+            description: string | null;
+            /** Memberblockgroupids */
+            memberBlockGroupIds?: string[] | null;
+            /** Name */
+            name?: string | null;
+        };
+        /** LinkedBlockGroupOut */
+        LinkedBlockGroupOut: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Description */
+            description: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Members */
+            members: components["schemas"]["LinkedMemberOut"][];
+            /** Name */
+            name: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
+        /**
+         * LinkedBlockGroupUpdateIn
+         * @description PUT /api/linked-block-groups/{id} body.
+         */
+        LinkedBlockGroupUpdateIn: {
+            /**
+             * Description
+             * @default
+             */
+            description: string | null;
+            /** Name */
+            name?: string | null;
+        };
+        /** LinkedMemberOut */
+        LinkedMemberOut: {
+            blockGroup: components["schemas"]["MemberBlockGroupOut"];
+            /**
+             * Blockgroupid
+             * Format: uuid
+             */
+            blockGroupId: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+        };
+        /** LinkedStudyPlanOut */
+        LinkedStudyPlanOut: {
+            /** Description */
+            description: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Isactive */
+            isActive: boolean;
+            /** Name */
+            name: string;
+            /** Totalnominalhours */
+            totalNominalHours: number;
+            /** Units */
+            units: components["schemas"]["LinkPlanUnitOut"][];
+        };
+        /** LoadBlockGroupOut */
+        LoadBlockGroupOut: {
+            /** Actualhours */
+            actualHours: number;
+            /** Blockgroupcode */
+            blockGroupCode: string;
+            /** Blockgroupname */
+            blockGroupName: string;
+            /** Nominalhours */
+            nominalHours: number;
+            /** Studentcount */
+            studentCount: number;
+        };
+        /** LoadCourseOut */
+        LoadCourseOut: {
+            /** Blockgroups */
+            blockGroups: {
+                [key: string]: components["schemas"]["LoadBlockGroupOut"];
+            };
+            /** Coursecode */
+            courseCode: string;
+            /** Coursename */
+            courseName: string;
+            totals: components["schemas"]["LoadTotalsOut"];
+        };
+        /** LoadPlanningOut */
+        LoadPlanningOut: {
+            /** Termdata */
+            termData: {
+                [key: string]: components["schemas"]["LoadTermOut"];
+            };
+            /** Year */
+            year: number;
+        };
+        /** LoadTermOut */
+        LoadTermOut: {
+            /** Courses */
+            courses: {
+                [key: string]: components["schemas"]["LoadCourseOut"];
+            };
+            grandTotals: components["schemas"]["LoadTotalsOut"];
+        };
+        /** LoadTotalsOut */
+        LoadTotalsOut: {
+            /** Actualhours */
+            actualHours: number;
+            /** Nominalhours */
+            nominalHours: number;
+            /** Studentcount */
+            studentCount: number;
+        };
+        /**
+         * LoginIn
+         * @description POST /api/auth/login (platform.md §5 "Sign-in").
+         */
+        LoginIn: {
+            /** Email */
+            email?: string;
+            /** Password */
+            password?: string;
+            /**
+             * Rememberme
+             * @default false
+             */
+            rememberMe: boolean;
+            /** Totpcode */
+            totpCode?: string | null;
+        };
+        /** LoginOut */
+        LoginOut: {
+            /**
+             * Requiressetup
+             * @default false
+             */
+            requiresSetup: boolean;
+            /**
+             * Requirestotp
+             * @default false
+             */
+            requiresTotp: boolean;
+            user?: components["schemas"]["UserOut"] | null;
+            /** Userid */
+            userId?: string | null;
+        };
+        /** MemberBlockGroupOut */
+        MemberBlockGroupOut: {
+            /** Code */
+            code: string;
+            /** Cohortsize */
+            cohortSize: number;
+            /** Deliverymode */
+            deliveryMode: string;
+            /** Enddate */
+            endDate: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Startdate
+             * Format: date
+             */
+            startDate: string;
+            /** Studymode */
+            studyMode: string;
+        };
+        /**
+         * MemberRemovedOut
+         * @description DELETE /api/linked-block-groups/{id}/members/{blockGroupId}: the group left, or ``dissolved`` true
+         *     and ``linkedGroup`` null when fewer than 2 members remained.
+         */
+        MemberRemovedOut: {
+            /** Dissolved */
+            dissolved: boolean;
+            linkedGroup: components["schemas"]["LinkedBlockGroupOut"] | null;
+        };
+        /** MessageOut */
+        MessageOut: {
+            /** Message */
+            message: string;
+        };
+        /** MessageUserOut */
+        MessageUserOut: {
+            /** Message */
+            message: string;
+            user: components["schemas"]["UserOut"];
+        };
+        /** MonthlyBreakdownOut */
+        MonthlyBreakdownOut: {
+            /** Blockgroups */
+            blockGroups: number;
+            /** Hours */
+            hours: number;
+            /** Month */
+            month: string;
+            /** Monthname */
+            monthName: string;
+            /** Sessions */
+            sessions: number;
+            /** Teachers */
+            teachers: number;
+        };
+        /**
+         * OrganizationIn
+         * @description PUT /api/organization (platform.md §5 "Organization form").
+         */
+        OrganizationIn: {
+            /**
+             * Address
+             * @default
+             */
+            address: string;
+            /** Domain */
+            domain?: string;
+            /** Name */
+            name?: string;
+            /**
+             * Phone
+             * @default
+             */
+            phone: string;
+            /**
+             * Website
+             * @default
+             */
+            website: string;
+        };
+        /** OrganizationOut */
+        OrganizationOut: {
+            /** Address */
+            address: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Domain */
+            domain: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Isactive */
+            isActive: boolean;
+            /** Name */
+            name: string;
+            /** Phone */
+            phone: string;
+            /** Timezone */
+            timezone: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Website */
+            website: string;
+        };
+        /**
+         * PasskeyAuthenticateCompleteIn
+         * @description POST /api/auth/passkeys/authenticate/complete: the browser's assertion.
+         */
+        PasskeyAuthenticateCompleteIn: {
+            /** Response */
+            response: {
+                [key: string]: unknown;
+            };
+        };
+        /** PasskeyOut */
+        PasskeyOut: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Devicename */
+            deviceName: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Lastused */
+            lastUsed?: string | null;
+        };
+        /**
+         * PasskeyRegisterCompleteIn
+         * @description POST /api/auth/passkeys/register/complete: the browser's registration result and a device name.
+         */
+        PasskeyRegisterCompleteIn: {
+            /** Devicename */
+            deviceName?: string | null;
+            /** Response */
+            response: {
+                [key: string]: unknown;
+            };
+        };
+        /** PasskeyVerifiedOut */
+        PasskeyVerifiedOut: {
+            user: components["schemas"]["UserOut"];
+            /** Verified */
+            verified: boolean;
+        };
+        /**
+         * PreferencesIn
+         * @description User preferences (platform.md §3 "User settings"); absent fields keep their saved or default value.
+         */
+        PreferencesIn: {
+            /** Compactview */
+            compactView?: boolean | null;
+            /** Dateformat */
+            dateFormat?: string | null;
+            /** Language */
+            language?: string | null;
+            /** Timeformat */
+            timeFormat?: string | null;
+            /** Timezone */
+            timezone?: string | null;
+        };
+        /** PreferencesOut */
+        PreferencesOut: {
+            /** Compactview */
+            compactView: boolean;
+            /** Dateformat */
+            dateFormat: string;
+            /** Language */
+            language: string;
+            /** Timeformat */
+            timeFormat: string;
+            /** Timezone */
+            timezone: string;
+        };
+        /**
+         * ProfileIn
+         * @description PUT /api/auth/profile: only the names change (platform.md §5).
+         */
+        ProfileIn: {
+            /**
+             * Firstname
+             * @default
+             */
+            firstName: string;
+            /**
+             * Lastname
+             * @default
+             */
+            lastName: string;
+        };
+        /** RecommendationOut */
+        RecommendationOut: {
+            /** Continuity */
+            continuity: boolean;
+            /** Eligible */
+            eligible: boolean;
+            /** Maxweeklyhours */
+            maxWeeklyHours: number;
+            /** Rank */
+            rank: number;
+            /** Rules */
+            rules: components["schemas"]["RuleOut"][];
+            /** Teacherid */
+            teacherId: string;
+            /** Teachername */
+            teacherName: string;
+            /** Utilisationafter */
+            utilisationAfter: number;
+            /** Weekhours */
+            weekHours: number;
+        };
+        /** RecommendationsOut */
+        RecommendationsOut: {
+            /** Recommendations */
+            recommendations: components["schemas"]["RecommendationOut"][];
+            /** Sessionid */
+            sessionId: string;
+        };
+        /** Ref */
+        Ref: {
+            /** Code */
+            code: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+        };
+        /** RuleOut */
+        RuleOut: {
+            /** Message */
+            message: string;
+            /** Met */
+            met: boolean;
+            /** Rule */
+            rule: string;
+        };
+        /** ScheduleClearedOut */
+        ScheduleClearedOut: {
+            /** Message */
+            message: string;
+            /** Sessionsdeleted */
+            sessionsDeleted: number;
+        };
+        /**
+         * ScheduleIn
+         * @description The schedule request (delivery.md §3): templates in order, start date (default: the group's).
+         */
+        ScheduleIn: {
+            /** Notes */
+            notes?: string | null;
+            /**
+             * Room
+             * @default
+             */
+            room: string | null;
+            /** Sessiontemplates */
+            sessionTemplates?: components["schemas"]["SessionTemplateIn"][] | null;
+            /** Startdate */
+            startDate?: string | null;
+            /**
+             * Startnextunitinnewweek
+             * @default false
+             */
+            startNextUnitInNewWeek: boolean;
+        };
+        /** ScheduleOut */
+        ScheduleOut: {
+            /** Enddate */
+            endDate: string | null;
+            /** Holidaysskipped */
+            holidaysSkipped: components["schemas"]["HolidaySkipped"][];
+            /** Hoursscheduled */
+            hoursScheduled: number;
+            /** Lastteachingdate */
+            lastTeachingDate: string | null;
+            /** Sessionscreated */
+            sessionsCreated: number;
+            /**
+             * Startdate
+             * Format: date
+             */
+            startDate: string;
+            /** Unitsscheduled */
+            unitsScheduled: number;
+            /** Warnings */
+            warnings: string[];
+        };
+        /**
+         * SchedulingInfoOut
+         * @description GET /api/block-groups/{id}/scheduling-info (see selectors.block_group_scheduling_info).
+         */
+        SchedulingInfoOut: {
+            blockGroup: components["schemas"]["BlockGroupOut"];
+            /** Estimatedsessions */
+            estimatedSessions: number;
+            /** Estimatedweeks */
+            estimatedWeeks: number;
+            /** Existingsessioncount */
+            existingSessionCount: number;
+            /** Remainingfacilitatedhours */
+            remainingFacilitatedHours: number;
+            /** Studyplans */
+            studyPlans: components["schemas"]["SchedulingPlanOut"][];
+            /** Totalfacilitatedhours */
+            totalFacilitatedHours: number;
+        };
+        /** SchedulingPlanOut */
+        SchedulingPlanOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /** Units */
+            units: components["schemas"]["SchedulingUnitOut"][];
+        };
+        /** SchedulingSummaryOut */
+        SchedulingSummaryOut: {
+            /** Activeblockgroups */
+            activeBlockGroups: number;
+            /** Monthlybreakdown */
+            monthlyBreakdown: components["schemas"]["MonthlyBreakdownOut"][];
+            /** Pastsessions */
+            pastSessions: number;
+            /** Teacherswithschedules */
+            teachersWithSchedules: number;
+            /** Topteachers */
+            topTeachers: components["schemas"]["TopTeacherOut"][];
+            /** Topunits */
+            topUnits: components["schemas"]["TopUnitOut"][];
+            /** Totalblockgroups */
+            totalBlockGroups: number;
+            /** Totalscheduledhours */
+            totalScheduledHours: number;
+            /** Totalsessions */
+            totalSessions: number;
+            /** Totalteachers */
+            totalTeachers: number;
+            /** Totalunits */
+            totalUnits: number;
+            /** Unitsinschedule */
+            unitsInSchedule: number;
+            /** Upcomingsessions */
+            upcomingSessions: number;
+            /** Year */
+            year: number;
+        };
+        /** SchedulingUnitOut */
+        SchedulingUnitOut: {
+            /** Actualhours */
+            actualHours: number;
+            /** Code */
+            code: string;
+            /** Facilitatedhours */
+            facilitatedHours: number;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /** Nominalhours */
+            nominalHours: number;
+            /** Sequenceorder */
+            sequenceOrder: number;
+            /** Timetabledhours */
+            timetabledHours: number;
+            /**
+             * Unitid
+             * Format: uuid
+             */
+            unitId: string;
+            /** Yearlevel */
+            yearLevel: number;
+        };
+        /**
+         * SessionIn
+         * @description Create and update body of ``/api/timetables`` (delivery.md §3 Timetable session, §5).
+         *
+         *     actualDate is optional: when absent it is derived from the block group's startDate, weekNumber and
+         *     dayOfWeek (week 1 is the Monday-to-Sunday week holding the start date); when given, dayOfWeek and
+         *     weekNumber follow it. actualHours defaults to the time span. teacherId "unassigned" or null is
+         *     no teacher.
+         */
+        SessionIn: {
+            /** Actualdate */
+            actualDate?: string | null;
+            /** Actualhours */
+            actualHours?: number | string | null;
+            /** Blockgroupid */
+            blockGroupId?: unknown;
+            /** Dayofweek */
+            dayOfWeek?: number | null;
+            /** Endtime */
+            endTime?: unknown;
+            /** Notes */
+            notes?: string | null;
+            /**
+             * Room
+             * @default
+             */
+            room: string | null;
+            /** Starttime */
+            startTime?: unknown;
+            /**
+             * Status
+             * @default scheduled
+             */
+            status: unknown;
+            /** Teacherid */
+            teacherId?: unknown;
+            /** Term */
+            term?: number | null;
+            /** Unitid */
+            unitId?: unknown;
+            /** Weeknumber */
+            weekNumber?: number | null;
+        };
+        /** SessionListQuery */
+        SessionListQuery: {
+            /** Blockgroupid */
+            blockGroupId?: unknown;
+            /**
+             * Hidepast
+             * @default false
+             */
+            hidePast: boolean;
+            /** Teacherid */
+            teacherId?: unknown;
+        };
+        /** SessionOut */
+        SessionOut: {
+            /**
+             * Actualdate
+             * Format: date
+             */
+            actualDate: string;
+            /** Actualhours */
+            actualHours: number;
+            blockGroup: components["schemas"]["Ref"];
+            /**
+             * Blockgroupid
+             * Format: uuid
+             */
+            blockGroupId: string;
+            /** Conflicts */
+            conflicts: string[];
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Dayofweek */
+            dayOfWeek: number;
+            /** Endtime */
+            endTime: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Notes */
+            notes: string;
+            /** Room */
+            room: string;
+            /** Starttime */
+            startTime: string;
+            /** Status */
+            status: string;
+            teacher: components["schemas"]["TeacherRef"] | null;
+            /** Teacherid */
+            teacherId: string | null;
+            /** Term */
+            term: number;
+            unit: components["schemas"]["Ref"];
+            /**
+             * Unitid
+             * Format: uuid
+             */
+            unitId: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Weeknumber */
+            weekNumber: number;
+        };
+        /** SessionTemplateIn */
+        SessionTemplateIn: {
+            /** Duration */
+            duration?: number | string | null;
+            /** Endtime */
+            endTime?: unknown;
+            /** Starttime */
+            startTime?: unknown;
+        };
+        /**
+         * SessionWriteOut
+         * @description A created or updated session with the soft conflicts it has (``warnings``).
+         */
+        SessionWriteOut: {
+            /**
+             * Actualdate
+             * Format: date
+             */
+            actualDate: string;
+            /** Actualhours */
+            actualHours: number;
+            blockGroup: components["schemas"]["Ref"];
+            /**
+             * Blockgroupid
+             * Format: uuid
+             */
+            blockGroupId: string;
+            /** Conflicts */
+            conflicts: string[];
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Dayofweek */
+            dayOfWeek: number;
+            /** Endtime */
+            endTime: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Notes */
+            notes: string;
+            /** Room */
+            room: string;
+            /** Starttime */
+            startTime: string;
+            /** Status */
+            status: string;
+            teacher: components["schemas"]["TeacherRef"] | null;
+            /** Teacherid */
+            teacherId: string | null;
+            /** Term */
+            term: number;
+            unit: components["schemas"]["Ref"];
+            /**
+             * Unitid
+             * Format: uuid
+             */
+            unitId: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Warnings */
+            warnings: components["schemas"]["ConflictOut"][];
+            /** Weeknumber */
+            weekNumber: number;
+        };
+        /**
+         * SettingsIn
+         * @description PUT /api/auth/settings.
+         */
+        SettingsIn: {
+            preferences?: components["schemas"]["PreferencesIn"] | null;
+            /** Theme */
+            theme?: string | null;
+        };
+        /** SettingsOut */
+        SettingsOut: {
+            preferences: components["schemas"]["PreferencesOut"];
+            /** Theme */
+            theme: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
+        /**
+         * SetupPasswordIn
+         * @description POST /api/auth/setup-password. Password rules and the match are checked by the service.
+         */
+        SetupPasswordIn: {
+            /**
+             * Confirmpassword
+             * @default
+             */
+            confirmPassword: string;
+            /**
+             * Password
+             * @default
+             */
+            password: string;
+            /**
+             * Totpcode
+             * @default
+             */
+            totpCode: string;
+            /**
+             * Userid
+             * Format: uuid
+             */
+            userId: string;
+        };
+        /**
+         * StudyPlanCloneIn
+         * @description POST /api/study-plans/{id}/clone body: the new name, non-blank after trimming.
+         */
+        StudyPlanCloneIn: {
+            /** Name */
+            name?: string | null;
+        };
+        /**
+         * StudyPlanIn
+         * @description POST/PUT /api/study-plans body (PUT replaces every field).
+         */
+        StudyPlanIn: {
+            /**
+             * Description
+             * @default
+             */
+            description: string | null;
+            /**
+             * Isactive
+             * @default true
+             */
+            isActive: boolean;
+            /** Name */
+            name?: string | null;
+            /** Totalnominalhours */
+            totalNominalHours?: number | null;
+        };
+        /**
+         * StudyPlanOut
+         * @description A study plan with its totals (decisions.md §2).
+         *
+         *     totalActualHours: sum of the four actual hour fields over the plan's units; totalSelfDirectedHours:
+         *     sum of the three balance fields; efficiency: totalActualHours / totalNominalHours x 100, rounded to
+         *     2 decimals, 0 when totalNominalHours is 0; unitCount: number of plan units.
+         */
+        StudyPlanOut: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Description */
+            description: string;
+            /**
+             * Efficiency
+             * @default 0
+             */
+            efficiency: number;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Isactive */
+            isActive: boolean;
+            /** Name */
+            name: string;
+            /**
+             * Totalactualhours
+             * @default 0
+             */
+            totalActualHours: number;
+            /** Totalnominalhours */
+            totalNominalHours: number;
+            /**
+             * Totalselfdirectedhours
+             * @default 0
+             */
+            totalSelfDirectedHours: number;
+            /**
+             * Unitcount
+             * @default 0
+             */
+            unitCount: number;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
+        /**
+         * StudyPlanUnitIn
+         * @description POST /api/study-plans/{id}/units body.
+         *
+         *     ``studyPlanId`` may be sent but the path's plan is the one used. ``insertPosition`` (1-based, optional)
+         *     puts the unit at that place and shifts the later ones; absent or past the end appends.
+         */
+        StudyPlanUnitIn: {
+            /**
+             * Clustergroup
+             * @default
+             */
+            clusterGroup: string | null;
+            /**
+             * Cumulativeassessmenthours
+             * @default 0
+             */
+            cumulativeAssessmentHours: number | string;
+            /**
+             * Facetofacehours
+             * @default 0
+             */
+            faceToFaceHours: number | string;
+            /**
+             * Facilitatedelearninghours
+             * @default 0
+             */
+            facilitatedELearningHours: number | string;
+            /**
+             * Inclassassessmenthours
+             * @default 0
+             */
+            inClassAssessmentHours: number | string;
+            /** Insertposition */
+            insertPosition?: number | null;
+            /**
+             * Iscluster
+             * @default false
+             */
+            isCluster: boolean;
+            /**
+             * Structuredlearninghours
+             * @default 0
+             */
+            structuredLearningHours: number | string;
+            /** Studyplanid */
+            studyPlanId?: string | null;
+            /** Unitid */
+            unitId?: string | null;
+            /**
+             * Workintegratedlearningbalancehours
+             * @default 0
+             */
+            workIntegratedLearningBalanceHours: number | string;
+            /**
+             * Workintegratedlearninghours
+             * @default 0
+             */
+            workIntegratedLearningHours: number | string;
+            /**
+             * Yearlevel
+             * @default 1
+             */
+            yearLevel: number;
+        };
+        /**
+         * StudyPlanUnitOut
+         * @description A row of GET /api/study-plans/{id}/units: the seven hour fields, the computed totalActualHours (four
+         *     actual fields) and selfDirectedHours (three balance fields), and the embedded unit.
+         */
+        StudyPlanUnitOut: {
+            /** Clustergroup */
+            clusterGroup: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Cumulativeassessmenthours */
+            cumulativeAssessmentHours: number;
+            /** Facetofacehours */
+            faceToFaceHours: number;
+            /** Facilitatedelearninghours */
+            facilitatedELearningHours: number;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Inclassassessmenthours */
+            inClassAssessmentHours: number;
+            /** Iscluster */
+            isCluster: boolean;
+            /** Selfdirectedhours */
+            selfDirectedHours: number;
+            /** Sequenceorder */
+            sequenceOrder: number;
+            /** Structuredlearninghours */
+            structuredLearningHours: number;
+            /**
+             * Studyplanid
+             * Format: uuid
+             */
+            studyPlanId: string;
+            /** Totalactualhours */
+            totalActualHours: number;
+            unit: components["schemas"]["UnitSummaryOut"];
+            /**
+             * Unitid
+             * Format: uuid
+             */
+            unitId: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Workintegratedlearningbalancehours */
+            workIntegratedLearningBalanceHours: number;
+            /** Workintegratedlearninghours */
+            workIntegratedLearningHours: number;
+            /** Yearlevel */
+            yearLevel: number;
+        };
+        /**
+         * StudyPlanUnitUpdateIn
+         * @description PUT /api/study-plan-units/{id} body. Only the fields sent change (the edit dialog sends them all).
+         *
+         *     ``unitId`` swaps the unit (409 when the plan already has it); ``sequenceOrder`` (at least 1) moves the
+         *     row, shifting the others.
+         */
+        StudyPlanUnitUpdateIn: {
+            /**
+             * Clustergroup
+             * @default
+             */
+            clusterGroup: string | null;
+            /**
+             * Cumulativeassessmenthours
+             * @default 0
+             */
+            cumulativeAssessmentHours: number | string;
+            /**
+             * Facetofacehours
+             * @default 0
+             */
+            faceToFaceHours: number | string;
+            /**
+             * Facilitatedelearninghours
+             * @default 0
+             */
+            facilitatedELearningHours: number | string;
+            /**
+             * Inclassassessmenthours
+             * @default 0
+             */
+            inClassAssessmentHours: number | string;
+            /**
+             * Iscluster
+             * @default false
+             */
+            isCluster: boolean;
+            /** Sequenceorder */
+            sequenceOrder?: number | null;
+            /**
+             * Structuredlearninghours
+             * @default 0
+             */
+            structuredLearningHours: number | string;
+            /** Unitid */
+            unitId?: string | null;
+            /**
+             * Workintegratedlearningbalancehours
+             * @default 0
+             */
+            workIntegratedLearningBalanceHours: number | string;
+            /**
+             * Workintegratedlearninghours
+             * @default 0
+             */
+            workIntegratedLearningHours: number | string;
+            /**
+             * Yearlevel
+             * @default 1
+             */
+            yearLevel: number;
+        };
+        /** TeacherAllocationsOut */
+        TeacherAllocationsOut: {
+            /** Allocations */
+            allocations: components["schemas"]["AllocationOut"][];
+            /** Unallocatedteachers */
+            unallocatedTeachers: components["schemas"]["UnallocatedTeacherOut"][];
+        };
+        /**
+         * TeacherIn
+         * @description POST /api/teachers body (delivery.md §3 Teacher, §5 Teacher rules).
+         */
+        TeacherIn: {
+            /**
+             * Availability
+             * @default day
+             */
+            availability: string | null;
+            /** Email */
+            email?: string | null;
+            /** Employeeid */
+            employeeId?: string | null;
+            /**
+             * Employmenttype
+             * @default ongoing
+             */
+            employmentType: string | null;
+            /** Expirydate */
+            expiryDate?: string | null;
+            /** Firstname */
+            firstName?: string | null;
+            /**
+             * Isactive
+             * @default true
+             */
+            isActive: boolean | null;
+            /**
+             * Jobtitle
+             * @default
+             */
+            jobTitle: string | null;
+            /** Lastname */
+            lastName?: string | null;
+            /**
+             * Maxweeklyhours
+             * @default 21
+             */
+            maxWeeklyHours: number | null;
+            /**
+             * Phone
+             * @default
+             */
+            phone: string | null;
+            /**
+             * Qualifications
+             * @default
+             */
+            qualifications: string | null;
+        };
+        /** TeacherLoadOut */
+        TeacherLoadOut: {
+            /** Hours */
+            hours: number;
+            /** Sessions */
+            sessions: number;
+            /** Teacherid */
+            teacherId: string;
+            /** Teachername */
+            teacherName: string;
+        };
+        /**
+         * TeacherOut
+         * @description A teacher as the SPA reads it; ``unitCount`` is the number of units the teacher is qualified for.
+         */
+        TeacherOut: {
+            /** Availability */
+            availability: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Email */
+            email: string;
+            /** Employeeid */
+            employeeId: string;
+            /** Employmenttype */
+            employmentType: string;
+            /** Expirydate */
+            expiryDate: string | null;
+            /** Firstname */
+            firstName: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Isactive */
+            isActive: boolean;
+            /** Jobtitle */
+            jobTitle: string;
+            /** Lastname */
+            lastName: string;
+            /** Maxweeklyhours */
+            maxWeeklyHours: number;
+            /** Phone */
+            phone: string;
+            /** Qualifications */
+            qualifications: string;
+            /**
+             * Unitcount
+             * @default 0
+             */
+            unitCount: number;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
+        /** TeacherRef */
+        TeacherRef: {
+            /** Firstname */
+            firstName: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Lastname */
+            lastName: string;
+            /** Name */
+            name: string;
+        };
+        /**
+         * TeacherUnitIn
+         * @description POST /api/teacher-units body. ``proficiencyLevel`` defaults to "competent" (max 20).
+         */
+        TeacherUnitIn: {
+            /** Proficiencylevel */
+            proficiencyLevel?: string | null;
+            /** Teacherid */
+            teacherId?: string | null;
+            /** Unitid */
+            unitId?: string | null;
+        };
+        /**
+         * TeacherUnitOut
+         * @description A teacher's unit qualification with the unit embedded (delivery.md §3).
+         */
+        TeacherUnitOut: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Proficiencylevel */
+            proficiencyLevel: string;
+            /**
+             * Teacherid
+             * Format: uuid
+             */
+            teacherId: string;
+            unit: components["schemas"]["TeacherUnitUnitOut"];
+            /**
+             * Unitid
+             * Format: uuid
+             */
+            unitId: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
+        /** TeacherUnitUnitOut */
+        TeacherUnitUnitOut: {
+            /** Code */
+            code: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /** Nominalhours */
+            nominalHours: number;
+        };
+        /**
+         * TeacherUpdateIn
+         * @description PUT /api/teachers/{id} body: any subset of the teacher fields; only those sent are applied.
+         */
+        TeacherUpdateIn: {
+            /** Availability */
+            availability?: string | null;
+            /** Email */
+            email?: string | null;
+            /** Employeeid */
+            employeeId?: string | null;
+            /** Employmenttype */
+            employmentType?: string | null;
+            /** Expirydate */
+            expiryDate?: string | null;
+            /** Firstname */
+            firstName?: string | null;
+            /** Isactive */
+            isActive?: boolean | null;
+            /** Jobtitle */
+            jobTitle?: string | null;
+            /** Lastname */
+            lastName?: string | null;
+            /** Maxweeklyhours */
+            maxWeeklyHours?: number | null;
+            /** Phone */
+            phone?: string | null;
+            /** Qualifications */
+            qualifications?: string | null;
+        };
+        /** TeacherWorkloadEntryOut */
+        TeacherWorkloadEntryOut: {
+            /** Hours */
+            hours: number;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Initials */
+            initials: string;
+            /** Maxhours */
+            maxHours: number;
+            /** Name */
+            name: string;
+            /** Percentage */
+            percentage: number;
+        };
+        /** TimetabledUnitOut */
+        TimetabledUnitOut: {
+            /** Nominalhours */
+            nominalHours: number;
+            /** Timetabledhours */
+            timetabledHours: number;
+            /** Unitcode */
+            unitCode: string;
+            /**
+             * Unitid
+             * Format: uuid
+             */
+            unitId: string;
+            /** Unitname */
+            unitName: string;
+        };
+        /** TopTeacherOut */
+        TopTeacherOut: {
+            /** Hours */
+            hours: number;
+            /** Sessions */
+            sessions: number;
+            /**
+             * Teacherid
+             * Format: uuid
+             */
+            teacherId: string;
+            /** Teachername */
+            teacherName: string;
+            /** Units */
+            units: number;
+        };
+        /** TopUnitOut */
+        TopUnitOut: {
+            /** Hours */
+            hours: number;
+            /** Sessions */
+            sessions: number;
+            /** Unitcode */
+            unitCode: string;
+            /**
+             * Unitid
+             * Format: uuid
+             */
+            unitId: string;
+            /** Unitname */
+            unitName: string;
+        };
+        /**
+         * TotpCodeIn
+         * @description POST /api/auth/enable-totp.
+         */
+        TotpCodeIn: {
+            /** Totpcode */
+            totpCode?: string | null;
+        };
+        /** TotpSetupOut */
+        TotpSetupOut: {
+            /** Manualentrykey */
+            manualEntryKey: string;
+            /** Qrcodeuri */
+            qrCodeUri: string;
+        };
+        /** UnallocatedTeacherOut */
+        UnallocatedTeacherOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Initials */
+            initials: string;
+            /** Maxweeklyhours */
+            maxWeeklyHours: number;
+            /** Name */
+            name: string;
+        };
+        /** UnassignableOut */
+        UnassignableOut: {
+            /** Blockgroupcode */
+            blockGroupCode: string;
+            /** Date */
+            date: string;
+            /** Endtime */
+            endTime: string;
+            /** Reason */
+            reason: string;
+            /** Sessionid */
+            sessionId: string;
+            /** Starttime */
+            startTime: string;
+            /** Unitcode */
+            unitCode: string;
+        };
+        /**
+         * UnitIn
+         * @description POST/PUT /api/units body. ``nominalHours`` is an integer of at least 1 (delivery.md §5).
+         */
+        UnitIn: {
+            /** Code */
+            code?: string | null;
+            /**
+             * Description
+             * @default
+             */
+            description: string | null;
+            /**
+             * Iscore
+             * @default true
+             */
+            isCore: boolean;
+            /** Name */
+            name?: string | null;
+            /** Nominalhours */
+            nominalHours?: number | null;
+            /**
+             * Prerequisites
+             * @default
+             */
+            prerequisites: string | null;
+        };
+        /** UnitOut */
+        UnitOut: {
+            /** Code */
+            code: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Description */
+            description: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Iscore */
+            isCore: boolean;
+            /** Name */
+            name: string;
+            /** Nominalhours */
+            nominalHours: number;
+            /** Prerequisites */
+            prerequisites: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
+        /** UnitSummaryOut */
+        UnitSummaryOut: {
+            /** Code */
+            code: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Iscore */
+            isCore: boolean;
+            /** Name */
+            name: string;
+            /** Nominalhours */
+            nominalHours: number;
+        };
+        /** UpcomingSessionOut */
+        UpcomingSessionOut: {
+            /**
+             * Actualdate
+             * Format: date
+             */
+            actualDate: string;
+            blockGroup: components["schemas"]["CodeNameOut"];
+            /** Dayofweek */
+            dayOfWeek: number;
+            /** Endtime */
+            endTime: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Room */
+            room?: string | null;
+            /** Starttime */
+            startTime: string;
+            /** Status */
+            status: string;
+            /** Teacher */
+            teacher?: string | null;
+            unit: components["schemas"]["CodeNameOut"];
+        };
+        /** UserEnvelopeOut */
+        UserEnvelopeOut: {
+            user: components["schemas"]["UserOut"];
+        };
+        /**
+         * UserOut
+         * @description A user as every call answers it; never the password hash nor the TOTP secret.
+         */
+        UserOut: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Email */
+            email: string;
+            /** Firstname */
+            firstName: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Isactive */
+            isActive: boolean;
+            /** Istotpenabled */
+            isTotpEnabled: boolean;
+            /** Lastlogin */
+            lastLogin: string | null;
+            /** Lastname */
+            lastName: string;
+            /** Mustchangepassword */
+            mustChangePassword: boolean;
+            /** Organizationid */
+            organizationId: string | null;
+            /** Organizationname */
+            organizationName?: string | null;
+            /** Role */
+            role: string;
+            /** Settings */
+            settings?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
+        /** WorkloadSummaryOut */
+        WorkloadSummaryOut: {
+            /** Semester1Totalhours */
+            semester1TotalHours: number;
+            /** Semester2Totalhours */
+            semester2TotalHours: number;
+            /** Teachers */
+            teachers: components["schemas"]["WorkloadTeacherOut"][];
+            /** Totalactualhours */
+            totalActualHours: number;
+            /** Totalteachers */
+            totalTeachers: number;
+            /** Totalunitsdelivered */
+            totalUnitsDelivered: number;
+            /** Year */
+            year: number;
+        };
+        /** WorkloadTeacherOut */
+        WorkloadTeacherOut: {
+            /** Isactive */
+            isActive: boolean;
+            /** Semester1Total */
+            semester1Total: number;
+            /** Semester2Total */
+            semester2Total: number;
+            /** Teacheremployeeid */
+            teacherEmployeeId: string;
+            /**
+             * Teacherid
+             * Format: uuid
+             */
+            teacherId: string;
+            /** Teachername */
+            teacherName: string;
+            /** Totalhours */
+            totalHours: number;
+            /** Units */
+            units: components["schemas"]["WorkloadUnitOut"][];
+        };
+        /** WorkloadUnitOut */
+        WorkloadUnitOut: {
+            /** Blockgroups */
+            blockGroups: string[];
+            /**
+             * Firstdeliverydate
+             * Format: date
+             */
+            firstDeliveryDate: string;
+            /**
+             * Lastdeliverydate
+             * Format: date
+             */
+            lastDeliveryDate: string;
+            /** Nominalhours */
+            nominalHours: number;
+            /** Semester1Hours */
+            semester1Hours: number;
+            /** Semester2Hours */
+            semester2Hours: number;
+            /** Totalactualhours */
+            totalActualHours: number;
+            /** Unitcode */
+            unitCode: string;
+            /** Unitname */
+            unitName: string;
+        };
+        /** YearLevelQuery */
+        YearLevelQuery: {
+            /** Yearlevel */
+            yearLevel?: number | null;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -14,4 +4410,4119 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    project_accounts_api_admin_user_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserOut"][];
+                };
+            };
+        };
+    };
+    project_accounts_api_admin_user_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddUserIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_admin_user_deactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_change_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_change_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_enable_totp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpCodeIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageUserOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_export_data: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    project_accounts_api_first_time_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FirstTimeLoginIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirstTimeLoginOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_passkey_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOut"][];
+                };
+            };
+        };
+    };
+    project_accounts_api_passkey_authenticate_begin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    project_accounts_api_passkey_authenticate_complete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyAuthenticateCompleteIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyVerifiedOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_passkey_register_begin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    project_accounts_api_passkey_register_complete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRegisterCompleteIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_passkey_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkey_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_profile_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_reset_totp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageUserOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_settings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_settings_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_setup_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetupPasswordIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserEnvelopeOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_totp_setup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpSetupOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_current_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserEnvelopeOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_list_block_groups: {
+        parameters: {
+            query?: {
+                status?: string[];
+                course?: string[];
+                studyMode?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockGroupOut"][];
+                };
+            };
+        };
+    };
+    project_planning_api_create_block_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlockGroupIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockGroupOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_get_block_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                block_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockGroupOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_update_block_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                block_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlockGroupIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockGroupOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_delete_block_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                block_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_hour_reconciliation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                block_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HourReconciliationOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_api_schedule_block_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                block_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_api_clear_block_group_schedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                block_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleClearedOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_scheduling_info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                block_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulingInfoOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_list_block_group_study_plans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                block_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockGroupStudyPlanOut"][];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_assign_study_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                block_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlockGroupStudyPlanIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockGroupStudyPlanOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_unassign_study_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                block_group_id: string;
+                study_plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_timetabled_units: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                block_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimetabledUnitOut"][];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_block_group_units: {
+        parameters: {
+            query?: {
+                yearLevel?: number | null;
+            };
+            header?: never;
+            path: {
+                block_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockGroupUnitOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_api_list_feeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeedOut"][];
+                };
+            };
+        };
+    };
+    project_timetabling_api_create_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CalendarFeedIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeedOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_api_revoke_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                feed_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_api_public_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    project_catalogue_api_list_campuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampusOut"][];
+                };
+            };
+        };
+    };
+    project_catalogue_api_list_courses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourseOut"][];
+                };
+            };
+        };
+    };
+    project_catalogue_api_create_course: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CourseIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourseOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_catalogue_api_get_course: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                course_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourseOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_catalogue_api_update_course: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                course_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CourseIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourseOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_catalogue_api_delete_course: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                course_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_reporting_api_dashboard_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardStatsOut"];
+                };
+            };
+        };
+    };
+    project_reporting_api_dashboard_teacher_allocations: {
+        parameters: {
+            query?: {
+                start?: string | null;
+                end?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeacherAllocationsOut"];
+                };
+            };
+        };
+    };
+    project_reporting_api_dashboard_teacher_workload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeacherWorkloadEntryOut"][];
+                };
+            };
+        };
+    };
+    project_reporting_api_dashboard_upcoming_sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpcomingSessionOut"][];
+                };
+            };
+        };
+    };
+    project_displays_api_list_links: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisplayLinkOut"][];
+                };
+            };
+        };
+    };
+    project_displays_api_create_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisplayLinkIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisplayLinkOut"];
+                };
+            };
+        };
+    };
+    project_displays_api_update_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisplayLinkIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisplayLinkOut"];
+                };
+            };
+        };
+    };
+    project_displays_api_revoke_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisplayLinkOut"];
+                };
+            };
+        };
+    };
+    project_displays_api_display_board: {
+        parameters: {
+            query?: {
+                date?: string | null;
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    project_timetabling_holiday_api_list_holidays: {
+        parameters: {
+            query?: {
+                year?: number | null;
+                type?: ("public_holiday" | "term_break") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HolidayOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_holiday_api_create_holiday: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HolidayIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HolidayOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_holiday_api_import_public_holidays: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HolidayImportIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HolidayImportOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_holiday_api_get_holiday: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                holiday_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HolidayOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_holiday_api_update_holiday: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                holiday_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HolidayIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HolidayOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_holiday_api_delete_holiday: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                holiday_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_list_linked_groups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkedBlockGroupOut"][];
+                };
+            };
+        };
+    };
+    project_planning_api_create_linked_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkedBlockGroupIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkedBlockGroupOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_get_linked_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                linked_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkedBlockGroupOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_update_linked_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                linked_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkedBlockGroupUpdateIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkedBlockGroupOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_delete_linked_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                linked_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_remove_linked_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                linked_group_id: string;
+                block_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberRemovedOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_organization_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_organization_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationOut"];
+                };
+            };
+        };
+    };
+    project_reporting_api_block_groups_without_timetables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockGroupWithoutTimetableOut"][];
+                };
+            };
+        };
+    };
+    project_reporting_api_load_planning: {
+        parameters: {
+            query?: {
+                year?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoadPlanningOut"];
+                };
+            };
+        };
+    };
+    project_reporting_api_load_planning_export: {
+        parameters: {
+            query?: {
+                format?: string | null;
+                year?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    project_reporting_api_scheduling_summary: {
+        parameters: {
+            query?: {
+                year?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulingSummaryOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_update_study_plan_unit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_unit_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StudyPlanUnitUpdateIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudyPlanUnitOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_list_study_plans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudyPlanOut"][];
+                };
+            };
+        };
+    };
+    project_planning_api_create_study_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StudyPlanIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudyPlanOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_get_study_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudyPlanOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_update_study_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StudyPlanIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudyPlanOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_delete_study_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_clone_study_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StudyPlanCloneIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudyPlanOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_list_cluster_names: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_list_study_plan_units: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudyPlanUnitOut"][];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_add_study_plan_unit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StudyPlanUnitIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudyPlanUnitOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_planning_api_remove_study_plan_unit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: string;
+                plan_unit_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_staff_api_add_teacher_unit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeacherUnitIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeacherUnitOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_staff_api_list_teacher_units: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teacher_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeacherUnitOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_staff_api_remove_teacher_unit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teacher_id: string;
+                unit_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_staff_api_list_teachers: {
+        parameters: {
+            query?: {
+                showInactive?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeacherOut"][];
+                };
+            };
+        };
+    };
+    project_staff_api_create_teacher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeacherIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeacherOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_reporting_api_allocation_gantt: {
+        parameters: {
+            query?: {
+                year?: string | null;
+                term?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllocationGridOut"];
+                };
+            };
+        };
+    };
+    project_reporting_api_teacher_workload_summary: {
+        parameters: {
+            query?: {
+                year?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkloadSummaryOut"];
+                };
+            };
+        };
+    };
+    project_staff_api_get_teacher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teacher_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeacherOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_staff_api_update_teacher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teacher_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeacherUpdateIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeacherOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_staff_api_delete_teacher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teacher_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_reporting_api_teacher_delivery_summary: {
+        parameters: {
+            query?: {
+                year?: string | null;
+            };
+            header?: never;
+            path: {
+                teacher_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliverySummaryRowOut"][];
+                };
+            };
+        };
+    };
+    project_timetabling_api_list_sessions: {
+        parameters: {
+            query?: {
+                blockGroupId?: unknown;
+                teacherId?: unknown;
+                hidePast?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionOut"][];
+                };
+            };
+        };
+    };
+    project_timetabling_api_create_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionWriteOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    project_timetabling_auto_allocation_api_auto_allocate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AutoAllocateIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoAllocateOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_api_bulk_allocate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkAllocateIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkAllocateOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    project_timetabling_api_list_conflicts: {
+        parameters: {
+            query?: {
+                start?: string | null;
+                end?: string | null;
+                blockGroupId?: unknown;
+                teacherId?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictOut"][];
+                };
+            };
+        };
+    };
+    project_timetabling_api_session_calendar: {
+        parameters: {
+            query?: {
+                teacherId?: unknown;
+                blockGroupId?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    project_timetabling_api_import_sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * File
+                     * Format: binary
+                     */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_api_download_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    project_timetabling_api_get_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_api_update_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionWriteOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    project_timetabling_api_delete_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_auto_allocation_api_recommendations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecommendationsOut"];
+                };
+            };
+        };
+    };
+    project_catalogue_api_list_units: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnitOut"][];
+                };
+            };
+        };
+    };
+    project_catalogue_api_create_unit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnitIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnitOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_catalogue_api_get_unit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                unit_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnitOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_catalogue_api_update_unit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                unit_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnitIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnitOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_catalogue_api_delete_unit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                unit_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+}
