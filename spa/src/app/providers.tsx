@@ -4,6 +4,7 @@ import { Notifications } from "@mantine/notifications";
 import { QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { queryClient } from "../lib/queryClient";
+import "./compact.css";
 import { getStoredCompact, applyCompact, themeColorSchemeManager } from "../lib/theme";
 
 export const theme = createTheme({

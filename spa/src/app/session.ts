@@ -5,7 +5,8 @@
 import { onUnauthorized } from "../lib/api";
 import { queryClient } from "../lib/queryClient";
 import { roots } from "../lib/queryKeys";
-import { closeSocket } from "../lib/socket";
+import { currentUserQueryOptions } from "../lib/auth";
+import { closeSocket, onSessionLost } from "../lib/socket";
 
 export const UNAUTHORIZED_REDIRECT_MS = 500;
 
@@ -19,8 +20,23 @@ export function clearSession() {
 
 let pending: number | null = null;
 
-/** Installs the 401 handler; `navigate` is the router's navigate (kept outside React). */
+/** Installs the 401 and lost-socket handlers; `navigate` is the router's navigate (kept outside React). */
 export function installUnauthorizedHandler(navigate: (to: string) => void) {
+  // The socket was refused or closed by the server: signed out elsewhere (go to sign-in) or not (reconnect).
+  onSessionLost(async (s) => {
+    let user = null;
+    try {
+      user = await queryClient.fetchQuery({ ...currentUserQueryOptions, staleTime: 0 });
+    } catch {
+      user = null;
+    }
+    if (!user) {
+      clearSession();
+      if (!location.pathname.startsWith("/auth")) navigate("/auth");
+    } else {
+      window.setTimeout(() => s.connect(), 2000);
+    }
+  });
   onUnauthorized(() => {
     if (pending !== null) return;
     pending = window.setTimeout(() => {

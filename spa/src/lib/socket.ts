@@ -61,6 +61,12 @@ export function createChangeHandler(queryClient: QueryClient) {
 }
 
 let socket: Socket | null = null;
+let sessionLostHandler: ((s: Socket) => void) | null = null;
+
+/** Called when the server refuses or ends the socket's session (app/session.ts decides what to do). */
+export function onSessionLost(handler: (s: Socket) => void) {
+  sessionLostHandler = handler;
+}
 let status: LiveStatus = "offline";
 const statusListeners = new Set<() => void>();
 const presenceListeners = new Set<(viewers: unknown) => void>();
@@ -87,10 +93,14 @@ export function ensureSocket(queryClient: QueryClient): Socket {
   });
   s.on("disconnect", (reason) => {
     setStatus("offline");
-    // The server ended the session (logout, deactivation): socket.io-client does not reconnect by itself.
-    if (reason === "io server disconnect" && socket === s) window.setTimeout(() => socket === s && s.connect(), 2000);
+    // The server ended the session (logout elsewhere, deactivation): socket.io-client does not reconnect
+    // by itself; the app checks the session and either signs out or reconnects.
+    if (reason === "io server disconnect" && socket === s) sessionLostHandler?.(s);
   });
-  s.on("connect_error", () => setStatus("offline"));
+  s.on("connect_error", (error: Error) => {
+    setStatus("offline");
+    if (error?.message === "unauthorized" && socket === s) sessionLostHandler?.(s);
+  });
   s.on("change", (event: ChangeEvent) => handler.onChange(event));
   s.on("presence", (data: { viewers?: unknown }) => presenceListeners.forEach((listener) => listener(data?.viewers)));
   return s;

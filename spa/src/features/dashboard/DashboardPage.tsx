@@ -34,7 +34,7 @@ import {
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { notifyError } from "../../lib/notify";
-import { errorMessage } from "../../lib/api";
+import { ApiError, errorMessage } from "../../lib/api";
 import {
   DEFAULT_EFFICIENCY,
   useDashboardStats,
@@ -118,27 +118,31 @@ function AllocationBadge({ allocation }: { allocation: Allocation }) {
 }
 
 function AllocationEntry({ allocation, compact }: { allocation: Allocation; compact?: boolean }) {
-  return (
-    <Paper withBorder p={compact ? 4 : "xs"} radius="sm">
-      <Group justify="space-between" gap={4} wrap="nowrap" align="flex-start">
+  if (compact) {
+    return (
+      <Paper withBorder p={4} radius="sm" title={`${allocation.teacherName} · ${allocation.time} · ${allocation.unitCode} · ${allocation.status}`}>
         <Text size="xs" fw={600} truncate>
           {allocation.teacherName}
         </Text>
-        {!compact ? <AllocationBadge allocation={allocation} /> : null}
-      </Group>
+        <Text size="xs" truncate>
+          {allocation.time.split(" - ")[0]} {allocation.unitCode}
+        </Text>
+      </Paper>
+    );
+  }
+  return (
+    <Paper withBorder p={6} radius="sm">
+      <Text size="xs" fw={600} lineClamp={2}>
+        {allocation.teacherName}
+      </Text>
       <Text size="xs" c="dimmed">
         {allocation.time}
       </Text>
-      {!compact ? (
-        <Text size="xs" truncate>
-          {allocation.unitCode} · {allocation.blockGroupCode}
-          {allocation.room ? ` · ${allocation.room}` : ""}
-        </Text>
-      ) : (
-        <Text size="xs" truncate>
-          {allocation.unitCode}
-        </Text>
-      )}
+      <Text size="xs" lineClamp={2}>
+        {allocation.unitCode} · {allocation.blockGroupCode}
+        {allocation.room ? ` · ${allocation.room}` : ""}
+      </Text>
+      <AllocationBadge allocation={allocation} />
     </Paper>
   );
 }
@@ -148,7 +152,9 @@ function AllocationPlanner({ view, setView, plannerRef }: { view: PlannerView; s
   const { start, end } = plannerRange(anchor, view);
   const query = useTeacherAllocations(isoDate(start), isoDate(end));
   useEffect(() => {
-    if (query.isError) notifyError("Error", errorMessage(query.error, "Failed to fetch allocations"));
+    if (query.isError && !(query.error instanceof ApiError && query.error.status === 401)) {
+      notifyError("Failed to fetch allocations", errorMessage(query.error, "Failed to fetch allocations"));
+    }
   }, [query.isError, query.error]);
 
   const byDate = useMemo(() => {
@@ -370,7 +376,7 @@ function UpcomingSessions({ onWeekView }: { onWeekView: () => void }) {
           No upcoming sessions scheduled
         </Text>
       ) : (
-        <Table.ScrollContainer type="native" minWidth={720} maxHeight={440} tabIndex={0} role="region" aria-label="Upcoming sessions table">
+        <Table.ScrollContainer type="native" minWidth={900} maxHeight={440} tabIndex={0} role="region" aria-label="Upcoming sessions table">
           <Table striped highlightOnHover verticalSpacing={6} fz="sm">
             <Table.Thead>
               <Table.Tr>
@@ -403,8 +409,8 @@ function UpcomingSessions({ onWeekView }: { onWeekView: () => void }) {
                   <Table.Td>{s.blockGroup?.code}</Table.Td>
                   <Table.Td>{s.teacher || "Unassigned"}</Table.Td>
                   <Table.Td>{s.room || "TBA"}</Table.Td>
-                  <Table.Td>
-                    <Badge size="sm" variant="light" color={sessionStatusColor(s.status)}>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>
+                    <Badge size="sm" variant="light" color={sessionStatusColor(s.status)} style={{ overflow: "visible" }}>
                       {s.status}
                     </Badge>
                   </Table.Td>
