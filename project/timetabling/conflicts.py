@@ -561,4 +561,5 @@ def scan(org, start: date, end: date, *, block_group_id=None, teacher_id=None) -
     if not focus:
         return []
     data = load_data(org, lo, hi, None)
-    return detect(slots, data, focus=focus)
+    # Every loaded session in focus (the usual whole-range scan): skip the per-session focus checks.
+    return detect(slots, data, focus=None if len(focus) == len(slots) else focus)
