@@ -83,7 +83,13 @@ const middleware: Middleware = {
   },
 };
 
-export const client = createClient<paths>({ baseUrl: "", credentials: "same-origin" });
+export const client = createClient<paths>({
+  // Absolute against the page: openapi-fetch builds a Request, which needs a full URL outside a browser (vitest).
+  baseUrl: typeof location !== "undefined" ? location.origin : "",
+  // Looked up on every call, not captured when the module loads, so a replaced fetch (test stubs) is used.
+  fetch: (request: Request) => globalThis.fetch(request),
+  credentials: "same-origin",
+});
 client.use(middleware);
 
 /**
