@@ -4,27 +4,19 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiJson } from "../../../lib/api";
+import { client } from "../../../lib/api";
+import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
 
-export type CourseLevel = "certificate_iii" | "certificate_iv" | "diploma";
+export type Course = components["schemas"]["CourseOut"];
+export type CourseLevel = components["schemas"]["CourseIn"]["level"];
 
-export interface Course {
-  id: string;
-  code: string;
-  name: string;
-  level: CourseLevel;
-  description: string;
-  isActive: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export const LEVEL_LABELS: Record<CourseLevel, string> = {
+/** Keyed by any string: CourseOut declares `level` as a plain string. */
+export const LEVEL_LABELS: Record<string, string> = {
   certificate_iii: "Certificate III",
   certificate_iv: "Certificate IV",
   diploma: "Diploma",
-};
+} satisfies Record<CourseLevel, string>;
 
 export const courseSchema = z.object({
   code: z.string().trim().min(1, "Code is required").max(20, "Code must be at most 20 characters"),
@@ -36,8 +28,14 @@ export const courseSchema = z.object({
 export type CourseInput = z.infer<typeof courseSchema>;
 export const COURSE_DEFAULTS: CourseInput = { code: "", name: "", level: "certificate_iii", description: "", isActive: true };
 
-export const fetchCourses = () => apiJson<Course[]>("/api/courses");
-export const fetchCourse = (id: string) => apiJson<Course>(`/api/courses/${id}`);
+export async function fetchCourses(): Promise<Course[]> {
+  const { data } = await client.GET("/api/courses");
+  return data!;
+}
+export async function fetchCourse(id: string): Promise<Course> {
+  const { data } = await client.GET("/api/courses/{course_id}", { params: { path: { course_id: id } } });
+  return data!;
+}
 
 export const coursesQueryOptions = () => queryOptions({ queryKey: [...roots.courses, "list"], queryFn: fetchCourses });
 export const courseQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.courses, "detail", id], queryFn: () => fetchCourse(id) });
@@ -48,10 +46,12 @@ export const useCourse = (id: string) => useQuery(courseQueryOptions(id));
 export function useSaveCourse() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ course, values }: { course?: Course | null; values: CourseInput }) =>
-      course
-        ? apiJson<Course>(`/api/courses/${course.id}`, { method: "PUT", json: values, headers: { "If-Match": course.updatedAt } })
-        : apiJson<Course>("/api/courses", { method: "POST", json: values }),
+    mutationFn: async ({ course, values }: { course?: Course | null; values: CourseInput }): Promise<Course> => {
+      const { data } = course
+        ? await client.PUT("/api/courses/{course_id}", { params: { path: { course_id: course.id } }, body: values, headers: { "If-Match": course.updatedAt } })
+        : await client.POST("/api/courses", { body: values });
+      return data!;
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: roots.courses }),
   });
 }
@@ -59,7 +59,9 @@ export function useSaveCourse() {
 export function useDeleteCourse() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiJson<void>(`/api/courses/${id}`, { method: "DELETE" }),
+    mutationFn: async (id: string) => {
+      await client.DELETE("/api/courses/{course_id}", { params: { path: { course_id: id } } });
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: roots.courses }),
   });
 }

@@ -11,7 +11,7 @@ const FIELDS = ["code", "name", "level", "description", "isActive"] as const;
 
 function toInput(course: Course | null | undefined): CourseInput {
   if (!course) return COURSE_DEFAULTS;
-  return { code: course.code, name: course.name, level: course.level, description: course.description ?? "", isActive: course.isActive };
+  return { code: course.code, name: course.name, level: courseSchema.shape.level.catch(COURSE_DEFAULTS.level).parse(course.level), description: course.description ?? "", isActive: course.isActive };
 }
 
 /** Create New Course / Edit Course dialog (delivery.md §2 Courses, §8 Courses). */
