@@ -3,20 +3,11 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiJson } from "../../../lib/api";
+import { client } from "../../../lib/api";
+import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
 
-export interface Unit {
-  id: string;
-  code: string;
-  name: string;
-  description: string;
-  nominalHours: number;
-  isCore: boolean;
-  prerequisites: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Unit = components["schemas"]["UnitOut"];
 
 export const unitSchema = z.object({
   code: z.string().trim().min(1, "Code is required").max(20, "Code must be at most 20 characters"),
@@ -30,8 +21,14 @@ export type UnitFormValues = z.input<typeof unitSchema>;
 export type UnitInput = z.output<typeof unitSchema>;
 export const UNIT_DEFAULTS: UnitFormValues = { code: "", name: "", description: "", nominalHours: 1, isCore: true, prerequisites: "" };
 
-export const fetchUnits = () => apiJson<Unit[]>("/api/units");
-export const fetchUnit = (id: string) => apiJson<Unit>(`/api/units/${id}`);
+export async function fetchUnits(): Promise<Unit[]> {
+  const { data } = await client.GET("/api/units");
+  return data!;
+}
+export async function fetchUnit(id: string): Promise<Unit> {
+  const { data } = await client.GET("/api/units/{unit_id}", { params: { path: { unit_id: id } } });
+  return data!;
+}
 
 export const unitsQueryOptions = () => queryOptions({ queryKey: [...roots.units, "list"], queryFn: fetchUnits });
 export const unitQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.units, "detail", id], queryFn: () => fetchUnit(id) });
@@ -41,10 +38,12 @@ export const useUnit = (id: string) => useQuery(unitQueryOptions(id));
 export function useSaveUnit() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ unit, values }: { unit?: Unit | null; values: UnitInput }) =>
-      unit
-        ? apiJson<Unit>(`/api/units/${unit.id}`, { method: "PUT", json: values, headers: { "If-Match": unit.updatedAt } })
-        : apiJson<Unit>("/api/units", { method: "POST", json: values }),
+    mutationFn: async ({ unit, values }: { unit?: Unit | null; values: UnitInput }): Promise<Unit> => {
+      const { data } = unit
+        ? await client.PUT("/api/units/{unit_id}", { params: { path: { unit_id: unit.id } }, body: values, headers: { "If-Match": unit.updatedAt } })
+        : await client.POST("/api/units", { body: values });
+      return data!;
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: roots.units }),
   });
 }
@@ -52,7 +51,9 @@ export function useSaveUnit() {
 export function useDeleteUnit() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiJson<void>(`/api/units/${id}`, { method: "DELETE" }),
+    mutationFn: async (id: string) => {
+      await client.DELETE("/api/units/{unit_id}", { params: { path: { unit_id: id } } });
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: roots.units }),
   });
 }
