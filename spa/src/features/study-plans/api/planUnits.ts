@@ -5,7 +5,8 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiJson } from "../../../lib/api";
+import { client } from "../../../lib/api";
+import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
 
 export const ACTUAL_FIELDS = [
@@ -21,27 +22,8 @@ export const BALANCE_FIELDS = [
 ] as const;
 export type HourField = (typeof ACTUAL_FIELDS)[number][0] | (typeof BALANCE_FIELDS)[number][0];
 
-export interface UnitOption {
-  id: string;
-  code: string;
-  name: string;
-  nominalHours: number;
-  isCore: boolean;
-}
-
-export interface PlanUnit extends Record<HourField, number> {
-  id: string;
-  studyPlanId: string;
-  unitId: string;
-  sequenceOrder: number;
-  yearLevel: number;
-  totalActualHours: number;
-  selfDirectedHours: number;
-  isCluster: boolean;
-  clusterGroup: string;
-  unit: UnitOption;
-  updatedAt: string;
-}
+export type UnitOption = components["schemas"]["UnitOut"];
+export type PlanUnit = components["schemas"]["StudyPlanUnitOut"];
 
 /** delivery.md §5: each hour a number of at least 0; an empty input becomes 0. */
 const hour = (label: string) =>
@@ -68,11 +50,22 @@ export const sumActual = (u: Partial<Record<HourField, unknown>>) => ACTUAL_FIEL
 export const sumBalance = (u: Partial<Record<HourField, unknown>>) => BALANCE_FIELDS.reduce((s, [k]) => s + (Number(u[k]) || 0), 0);
 export const TOLERANCE = 0.01;
 
-export const unitOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.units, "options"], queryFn: () => apiJson<UnitOption[]>("/api/units") });
-export const planUnitsQueryOptions = (planId: string) =>
-  queryOptions({ queryKey: [...roots.studyPlans, "units", planId], queryFn: () => apiJson<PlanUnit[]>(`/api/study-plans/${planId}/units`) });
-export const clusterNamesQueryOptions = (planId: string) =>
-  queryOptions({ queryKey: [...roots.studyPlans, "cluster-names", planId], queryFn: () => apiJson<string[]>(`/api/study-plans/${planId}/cluster-names`) });
+async function fetchUnitOptions(): Promise<UnitOption[]> {
+  const { data } = await client.GET("/api/units");
+  return data!;
+}
+async function fetchPlanUnits(planId: string): Promise<PlanUnit[]> {
+  const { data } = await client.GET("/api/study-plans/{plan_id}/units", { params: { path: { plan_id: planId } } });
+  return data!;
+}
+async function fetchClusterNames(planId: string): Promise<string[]> {
+  const { data } = await client.GET("/api/study-plans/{plan_id}/cluster-names", { params: { path: { plan_id: planId } } });
+  return data!;
+}
+
+export const unitOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.units, "options"], queryFn: fetchUnitOptions });
+export const planUnitsQueryOptions = (planId: string) => queryOptions({ queryKey: [...roots.studyPlans, "units", planId], queryFn: () => fetchPlanUnits(planId) });
+export const clusterNamesQueryOptions = (planId: string) => queryOptions({ queryKey: [...roots.studyPlans, "cluster-names", planId], queryFn: () => fetchClusterNames(planId) });
 
 export const useUnitOptions = () => useQuery(unitOptionsQueryOptions());
 export const usePlanUnits = (planId: string, enabled = true) => useQuery({ ...planUnitsQueryOptions(planId), enabled });
@@ -91,18 +84,20 @@ function body(planId: string, values: PlanUnitInput) {
 export function useSavePlanUnit(planId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ planUnit, values }: { planUnit?: PlanUnit | null; values: PlanUnitInput }) => {
+    mutationFn: async ({ planUnit, values }: { planUnit?: PlanUnit | null; values: PlanUnitInput }): Promise<PlanUnit> => {
       if (planUnit) {
         const { insertPosition: _ignored, studyPlanId: _plan, ...update } = body(planId, values);
         void _ignored;
         void _plan;
-        return apiJson<PlanUnit>(`/api/study-plan-units/${planUnit.id}`, {
-          method: "PUT",
-          json: { ...update, sequenceOrder: planUnit.sequenceOrder },
+        const { data } = await client.PUT("/api/study-plan-units/{plan_unit_id}", {
+          params: { path: { plan_unit_id: planUnit.id } },
+          body: { ...update, sequenceOrder: planUnit.sequenceOrder },
           headers: planUnit.updatedAt ? { "If-Match": planUnit.updatedAt } : undefined,
         });
+        return data!;
       }
-      return apiJson<PlanUnit>(`/api/study-plans/${planId}/units`, { method: "POST", json: body(planId, values) });
+      const { data } = await client.POST("/api/study-plans/{plan_id}/units", { params: { path: { plan_id: planId } }, body: body(planId, values) });
+      return data!;
     },
     onSettled: () => qc.invalidateQueries({ queryKey: roots.studyPlans }),
   });
@@ -111,7 +106,9 @@ export function useSavePlanUnit(planId: string) {
 export function useRemovePlanUnit(planId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (planUnitId: string) => apiJson<void>(`/api/study-plans/${planId}/units/${planUnitId}`, { method: "DELETE" }),
+    mutationFn: async (planUnitId: string) => {
+      await client.DELETE("/api/study-plans/{plan_id}/units/{plan_unit_id}", { params: { path: { plan_id: planId, plan_unit_id: planUnitId } } });
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: roots.studyPlans }),
   });
 }

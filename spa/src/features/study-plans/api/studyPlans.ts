@@ -4,22 +4,11 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiJson } from "../../../lib/api";
+import { client } from "../../../lib/api";
+import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
 
-export interface StudyPlan {
-  id: string;
-  name: string;
-  description: string;
-  totalNominalHours: number;
-  isActive: boolean;
-  totalActualHours: number;
-  totalSelfDirectedHours: number;
-  efficiency: number;
-  unitCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export type StudyPlan = components["schemas"]["StudyPlanOut"];
 
 export const studyPlanSchema = z.object({
   name: z.string().trim().min(1, "Name is required").max(255, "Name must be at most 255 characters"),
@@ -42,8 +31,14 @@ export function efficiencyColor(percent: number): string {
   return percent >= 90 ? "green" : percent >= 70 ? "yellow" : "red";
 }
 
-export const fetchStudyPlans = () => apiJson<StudyPlan[]>("/api/study-plans");
-export const fetchStudyPlan = (id: string) => apiJson<StudyPlan>(`/api/study-plans/${id}`);
+export async function fetchStudyPlans(): Promise<StudyPlan[]> {
+  const { data } = await client.GET("/api/study-plans");
+  return data!;
+}
+export async function fetchStudyPlan(id: string): Promise<StudyPlan> {
+  const { data } = await client.GET("/api/study-plans/{plan_id}", { params: { path: { plan_id: id } } });
+  return data!;
+}
 export const studyPlansQueryOptions = () => queryOptions({ queryKey: [...roots.studyPlans, "list"], queryFn: fetchStudyPlans });
 export const studyPlanQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.studyPlans, "detail", id], queryFn: () => fetchStudyPlan(id) });
 export const useStudyPlans = () => useQuery(studyPlansQueryOptions());
@@ -52,10 +47,12 @@ export const useStudyPlan = (id: string) => useQuery(studyPlanQueryOptions(id));
 export function useSaveStudyPlan() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ plan, values }: { plan?: StudyPlan | null; values: StudyPlanInput }) =>
-      plan
-        ? apiJson<StudyPlan>(`/api/study-plans/${plan.id}`, { method: "PUT", json: values, headers: { "If-Match": plan.updatedAt } })
-        : apiJson<StudyPlan>("/api/study-plans", { method: "POST", json: values }),
+    mutationFn: async ({ plan, values }: { plan?: StudyPlan | null; values: StudyPlanInput }): Promise<StudyPlan> => {
+      const { data } = plan
+        ? await client.PUT("/api/study-plans/{plan_id}", { params: { path: { plan_id: plan.id } }, body: values, headers: { "If-Match": plan.updatedAt } })
+        : await client.POST("/api/study-plans", { body: values });
+      return data!;
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: roots.studyPlans }),
   });
 }
@@ -63,7 +60,9 @@ export function useSaveStudyPlan() {
 export function useDeleteStudyPlan() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiJson<void>(`/api/study-plans/${id}`, { method: "DELETE" }),
+    mutationFn: async (id: string) => {
+      await client.DELETE("/api/study-plans/{plan_id}", { params: { path: { plan_id: id } } });
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: roots.studyPlans }),
   });
 }
@@ -71,7 +70,10 @@ export function useDeleteStudyPlan() {
 export function useCloneStudyPlan() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, name }: { id: string; name: string }) => apiJson<StudyPlan>(`/api/study-plans/${id}/clone`, { method: "POST", json: { name } }),
+    mutationFn: async ({ id, name }: { id: string; name: string }): Promise<StudyPlan> => {
+      const { data } = await client.POST("/api/study-plans/{plan_id}/clone", { params: { path: { plan_id: id } }, body: { name } });
+      return data!;
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: roots.studyPlans }),
   });
 }
