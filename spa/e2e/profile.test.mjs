@@ -61,3 +61,24 @@ test("edit names, see 2FA enabled, change the password and sign in with the new 
   markUsed(user.secret, code);
   await second.context.close();
 });
+
+test("reset the authenticator, then enable two-factor authentication with a new QR code", async () => {
+  const user = await readyUser(browser, { prefix: "totpreset", firstName: "Tess", lastName: "Totp" });
+  const { context, page } = await newPage(browser);
+  await apiLoginTotp(page, user);
+  await page.goto(`${BASE_URL}/profile`);
+  await waitForShell(page);
+  await page.getByRole("button", { name: "Reset Authenticator" }).click();
+  await page.getByRole("dialog", { name: "Reset two-factor authentication" }).getByRole("button", { name: "Reset" }).click();
+  await page.getByText("Please scan the new QR code to re-enable TOTP.").waitFor();
+  await page.getByTestId("totp-status").getByText("Disabled").waitFor();
+  const dialog = page.getByRole("dialog", { name: "Enable Two-Factor Authentication" });
+  const key = (await dialog.getByTestId("manual-entry-key").innerText()).trim();
+  await captureScreen(page, "profile-enable-totp");
+  const code = await freshCode(key);
+  await dialog.getByLabel("Authenticator Code").fill(code);
+  await dialog.getByRole("button", { name: "Enable" }).click();
+  await page.getByText("Two-factor authentication is now active.").waitFor();
+  await page.getByTestId("totp-status").getByText("2FA Enabled").waitFor();
+  await context.close();
+});

@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { ActionIcon, Alert, Button, Center, Code, Group, Image, Loader, PasswordInput, Stack, Text, TextInput, Tooltip } from "@mantine/core";
-import { IconCheck, IconCopy } from "@tabler/icons-react";
-import { useEffect, useState } from "react";
+import { Alert, Button, Center, Loader, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { AuthenticatorQr } from "../../components/AuthenticatorQr";
+import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { errorMessage } from "../../lib/api";
@@ -10,18 +10,6 @@ import { accountSetupSchema, digitsOnly, type AccountSetupValues } from "./schem
 import { useSetupPassword, useTotpSetup } from "./api";
 
 export const PASSWORD_HINT = "At least 12 characters with uppercase, lowercase, a number and a special character.";
-
-/** Copies the manual entry key; the toasts of platform.md §8. */
-export async function copyManualKey(key: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(key);
-    notifySuccess("Copied to clipboard", "Manual entry key copied successfully");
-    return true;
-  } catch {
-    notifyError("Copy failed", "Could not copy to clipboard");
-    return false;
-  }
-}
 
 /**
  * The account setup form (platform.md §2): authenticator QR image (256 px) and manual key with copy,
@@ -36,7 +24,6 @@ export function AccountSetupForm({ userId, onBack }: { userId: string; onBack: (
     defaultValues: { password: "", confirmPassword: "", totpCode: "" },
   });
   const { errors, isSubmitting } = form.formState;
-  const [copied, setCopied] = useState(false);
 
   useEffect(() => {
     if (setup.isError) notifyError("TOTP setup error", "Could not load authenticator setup");
@@ -67,39 +54,7 @@ export function AccountSetupForm({ userId, onBack }: { userId: string; onBack: (
     <form onSubmit={onSubmit} noValidate aria-label="Account setup">
       <Stack>
         {setup.data ? (
-          <Stack gap="xs" align="center">
-            <Text size="sm" ta="center">
-              Scan this QR code with your authenticator app (Google Authenticator, Microsoft Authenticator, 1Password...).
-            </Text>
-            <Image
-              src={setup.data.qrCodeUri}
-              alt="Authenticator QR code"
-              w={256}
-              h={256}
-              fit="contain"
-              p={8}
-              bg="white"
-              radius="sm"
-              data-testid="totp-qr"
-            />
-            <Text size="sm" c="dimmed">
-              Or enter this key manually:
-            </Text>
-            <Group gap="xs" wrap="nowrap">
-              <Code data-testid="manual-entry-key" fz="sm" style={{ wordBreak: "break-all" }}>
-                {setup.data.manualEntryKey}
-              </Code>
-              <Tooltip label={copied ? "Copied" : "Copy key"}>
-                <ActionIcon
-                  variant="light"
-                  aria-label="Copy manual entry key"
-                  onClick={async () => setCopied(await copyManualKey(setup.data!.manualEntryKey))}
-                >
-                  {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                </ActionIcon>
-              </Tooltip>
-            </Group>
-          </Stack>
+          <AuthenticatorQr qrCodeUri={setup.data.qrCodeUri} manualEntryKey={setup.data.manualEntryKey} />
         ) : (
           <Alert color="red" title="TOTP setup error">
             Could not load authenticator setup

@@ -6,6 +6,7 @@ import { displayName, useCurrentUser } from "../../lib/auth";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { ChangePasswordDialog } from "./ChangePasswordDialog";
 import { PasskeysCard } from "./PasskeysCard";
+import { TwoFactorControls } from "./TwoFactorControls";
 import { useUpdateProfile } from "./api";
 
 function Field({ label, value, note }: { label: string; value: string; note?: string }) {
@@ -126,9 +127,12 @@ export default function ProfilePage() {
                   {user.isTotpEnabled ? "2FA Enabled" : "Disabled"}
                 </Badge>
               </Group>
-              <Button variant="default" leftSection={<IconLock size={16} />} onClick={() => setPasswordOpen(true)}>
-                Change Password
-              </Button>
+              <Stack gap="xs">
+                <Button variant="default" leftSection={<IconLock size={16} />} onClick={() => setPasswordOpen(true)}>
+                  Change Password
+                </Button>
+                <TwoFactorControls user={user} />
+              </Stack>
             </Card>
             <Card withBorder radius="md" padding="lg">
               <Title order={2} size="h4" mb="md">

@@ -82,3 +82,38 @@ export function useDeletePasskey() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: roots.passkeys }),
   });
 }
+
+/** POST /api/auth/reset-totp: TOTP off; the answer's user replaces the cached user. */
+export function useResetTotp() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiJson<{ message?: string; user?: CurrentUser }>("/api/auth/reset-totp", { method: "POST" }),
+    onSuccess: (answer) => {
+      if (answer?.user) queryClient.setQueryData(roots.user, answer.user);
+      else void queryClient.invalidateQueries({ queryKey: roots.user });
+    },
+  });
+}
+
+const totpSetupSchema = z.object({ qrCodeUri: z.string(), manualEntryKey: z.string() }).loose();
+
+/** A new authenticator secret for the signed-in user (GET /api/auth/totp-setup/{userId}); loaded when the dialog opens. */
+export function useTotpEnrolment(userId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...roots.user, "totp-enrolment", userId],
+    queryFn: async () => totpSetupSchema.parse(await apiJson(`/api/auth/totp-setup/${encodeURIComponent(userId)}`)),
+    enabled,
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+  });
+}
+
+/** POST /api/auth/enable-totp {totpCode}; the user is refetched afterwards (platform.md §4). */
+export function useEnableTotp() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (totpCode: string) => apiJson("/api/auth/enable-totp", { method: "POST", json: { totpCode } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: roots.user, exact: true }),
+  });
+}

@@ -1,0 +1,110 @@
+import { Alert, Button, Center, Group, Loader, Modal, Stack, TextInput } from "@mantine/core";
+import { modals } from "@mantine/modals";
+import { IconShieldCheck, IconShieldOff } from "@tabler/icons-react";
+import { useState } from "react";
+import { AuthenticatorQr } from "../../components/AuthenticatorQr";
+import { errorMessage } from "../../lib/api";
+import type { CurrentUser } from "../../lib/auth";
+import { notifyError, notifySuccess } from "../../lib/notify";
+import { useEnableTotp, useResetTotp, useTotpEnrolment } from "./api";
+
+const digits = (value: string) => value.replace(/\D/g, "").slice(0, 6);
+
+function EnableDialog({ user, opened, onClose }: { user: CurrentUser; opened: boolean; onClose: () => void }) {
+  const setup = useTotpEnrolment(user.id, opened);
+  const enable = useEnableTotp();
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const close = () => {
+    setCode("");
+    setError(null);
+    onClose();
+  };
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (code.length !== 6) {
+      setError("TOTP code must be 6 digits");
+      return;
+    }
+    try {
+      await enable.mutateAsync(code);
+      notifySuccess("TOTP enabled", "Two-factor authentication is now active.");
+      close();
+    } catch (e) {
+      notifyError("TOTP enable failed", errorMessage(e, "TOTP enable failed"));
+    }
+  };
+  return (
+    <Modal opened={opened} onClose={close} title="Enable Two-Factor Authentication" centered>
+      {setup.isLoading ? (
+        <Center py="lg">
+          <Loader aria-label="Loading authenticator setup..." />
+        </Center>
+      ) : setup.data ? (
+        <form onSubmit={submit} aria-label="Enable two-factor authentication">
+          <Stack>
+            <AuthenticatorQr qrCodeUri={setup.data.qrCodeUri} manualEntryKey={setup.data.manualEntryKey} />
+            <TextInput
+              label="Authenticator Code"
+              placeholder="Enter 6-digit code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              value={code}
+              error={error}
+              onChange={(e) => setCode(digits(e.currentTarget.value))}
+            />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={enable.isPending}>
+                Enable
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      ) : (
+        <Alert color="red" title="TOTP setup error">
+          {errorMessage(setup.error, "Could not load authenticator setup")}
+        </Alert>
+      )}
+    </Modal>
+  );
+}
+
+/** Reset (TOTP on) or enable (TOTP off) two-factor authentication from the Account Security card. */
+export function TwoFactorControls({ user }: { user: CurrentUser }) {
+  const reset = useResetTotp();
+  const [enableOpen, setEnableOpen] = useState(false);
+  const confirmReset = () =>
+    modals.openConfirmModal({
+      title: "Reset two-factor authentication",
+      children: "Your current authenticator will stop working. You will scan a new QR code to turn two-factor authentication back on.",
+      labels: { confirm: "Reset", cancel: "Cancel" },
+      confirmProps: { color: "red" },
+      onConfirm: async () => {
+        try {
+          await reset.mutateAsync();
+          notifySuccess("TOTP reset", "Please scan the new QR code to re-enable TOTP.");
+          setEnableOpen(true);
+        } catch (e) {
+          notifyError("TOTP reset failed", errorMessage(e, "TOTP reset failed"));
+        }
+      },
+    });
+  return (
+    <>
+      {user.isTotpEnabled ? (
+        <Button variant="subtle" color="red" leftSection={<IconShieldOff size={16} />} onClick={confirmReset} loading={reset.isPending}>
+          Reset Authenticator
+        </Button>
+      ) : (
+        <Button variant="light" leftSection={<IconShieldCheck size={16} />} onClick={() => setEnableOpen(true)}>
+          Enable Two-Factor Authentication
+        </Button>
+      )}
+      <EnableDialog user={user} opened={enableOpen} onClose={() => setEnableOpen(false)} />
+    </>
+  );
+}
