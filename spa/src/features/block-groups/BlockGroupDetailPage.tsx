@@ -11,12 +11,12 @@ import { notifyError, notifySuccess } from "../../components/Notify";
 import { PageHeader } from "../../components/PageHeader";
 import { ErrorState, FullPageLoader } from "../../components/States";
 import { daysText, DELIVERY_LABELS, statusColor, statusLabel, STUDY_LABELS, useBlockGroup } from "./api/blockGroups";
-import { usePlanLinks, useReconciliation, useRemovePlan, useTimetabledUnits } from "./api/scheduling";
+import { usePlanLinks, useReconciliation, useRemovePlan, useTimetabledUnits, type HourReconciliation } from "./api/scheduling";
 import { AssignPlanModal } from "./components/AssignPlanModal";
 import { BlockGroupFormModal } from "./components/BlockGroupFormModal";
 import { canSchedule, cannotScheduleMessage, ScheduleModal } from "./components/ScheduleModal";
 
-const BREAKDOWN_LABELS: [string, string][] = [
+const BREAKDOWN_LABELS: [keyof HourReconciliation["breakdown"], string][] = [
   ["faceToFaceHours", "Face to Face"],
   ["facilitatedELearningHours", "Facilitated e-Learning"],
   ["workIntegratedLearningHours", "Work Integrated Learning"],

@@ -4,7 +4,8 @@
  */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiJson } from "../../../lib/api";
+import { client } from "../../../lib/api";
+import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
 
 export type BlockGroupStatus = "planned" | "active" | "consolidated" | "completed";
@@ -21,35 +22,10 @@ export const STUDY_LABELS: Record<string, string> = { full_time: "Full Time", pa
 export const DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 export const daysText = (days: number[] | undefined) => (days ?? []).map((d) => DAY_NAMES[d] ?? String(d)).join(", ");
 
-export interface BlockGroup {
-  id: string;
-  code: string;
-  name: string;
-  courseId: string | null;
-  campusId: string | null;
-  course: { id: string; code: string; name: string } | null;
-  campus: { id: string; name: string; abbreviation: string } | null;
-  deliveryMode: "on_campus" | "remote";
-  studyMode: "full_time" | "part_time";
-  cohortSize: number;
-  startDate: string;
-  endDate: string | null;
-  preferredDays: number[];
-  preferredDaysText?: string;
-  sessionDuration: number;
-  sessionsPerDay: number;
-  status: BlockGroupStatus;
-  timetableCount: number;
-  studyPlanNames: string[];
-  createdAt: string;
-  updatedAt: string;
-}
+export type BlockGroup = components["schemas"]["BlockGroupOut"];
 
-export interface BlockGroupFilters {
-  status: string[];
-  course: string[];
-  studyMode: string[];
-}
+/** The list's repeated filters (GET /api/block-groups?status=&course=&studyMode=); all present, maybe empty. */
+export type BlockGroupFilters = Required<components["schemas"]["BlockGroupFilters"]>;
 
 export const blockGroupSchema = z.object({
   code: z.string().trim().min(1, "Code is required").max(50, "Code must be at most 50 characters"),
@@ -87,30 +63,33 @@ export const BLOCK_GROUP_DEFAULTS: BlockGroupFormValues = {
   status: "active",
 };
 
-function listUrl(filters: BlockGroupFilters) {
-  const params = new URLSearchParams();
-  filters.status.forEach((s) => params.append("status", s));
-  filters.course.forEach((c) => params.append("course", c));
-  filters.studyMode.forEach((m) => params.append("studyMode", m));
-  const q = params.toString();
-  return `/api/block-groups${q ? `?${q}` : ""}`;
+async function fetchBlockGroups(filters: BlockGroupFilters): Promise<BlockGroup[]> {
+  const { data } = await client.GET("/api/block-groups", { params: { query: filters } });
+  return data!;
+}
+export async function fetchBlockGroup(id: string): Promise<BlockGroup> {
+  const { data } = await client.GET("/api/block-groups/{block_group_id}", { params: { path: { block_group_id: id } } });
+  return data!;
 }
 
 export const blockGroupsQueryOptions = (filters: BlockGroupFilters) =>
-  queryOptions({ queryKey: [...roots.blockGroups, "list", filters], queryFn: () => apiJson<BlockGroup[]>(listUrl(filters)) });
-export const fetchBlockGroup = (id: string) => apiJson<BlockGroup>(`/api/block-groups/${id}`);
+  queryOptions({ queryKey: [...roots.blockGroups, "list", filters], queryFn: () => fetchBlockGroups(filters) });
 export const blockGroupQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.blockGroups, "detail", id], queryFn: () => fetchBlockGroup(id) });
 export const useBlockGroups = (filters: BlockGroupFilters) => useQuery({ ...blockGroupsQueryOptions(filters), placeholderData: keepPreviousData });
 export const useBlockGroup = (id: string) => useQuery(blockGroupQueryOptions(id));
 
-export interface Option {
-  id: string;
-  code?: string;
-  name: string;
-  abbreviation?: string;
+export type CourseOption = components["schemas"]["CourseOut"];
+export type CampusOption = components["schemas"]["CampusOut"];
+async function fetchCourseOptions(): Promise<CourseOption[]> {
+  const { data } = await client.GET("/api/courses");
+  return data!;
 }
-export const courseOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.courses, "options"], queryFn: () => apiJson<Option[]>("/api/courses") });
-export const campusOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.campuses, "list"], queryFn: () => apiJson<Option[]>("/api/campuses") });
+async function fetchCampusOptions(): Promise<CampusOption[]> {
+  const { data } = await client.GET("/api/campuses");
+  return data!;
+}
+export const courseOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.courses, "options"], queryFn: fetchCourseOptions });
+export const campusOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.campuses, "list"], queryFn: fetchCampusOptions });
 export const useCourseOptions = () => useQuery(courseOptionsQueryOptions());
 export const useCampusOptions = () => useQuery(campusOptionsQueryOptions());
 
@@ -121,10 +100,16 @@ export function toBody(values: BlockGroupInput) {
 export function useSaveBlockGroup() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ group, values }: { group?: BlockGroup | null; values: BlockGroupInput }) =>
-      group
-        ? apiJson<BlockGroup>(`/api/block-groups/${group.id}`, { method: "PUT", json: toBody(values), headers: { "If-Match": group.updatedAt } })
-        : apiJson<BlockGroup>("/api/block-groups", { method: "POST", json: toBody(values) }),
+    mutationFn: async ({ group, values }: { group?: BlockGroup | null; values: BlockGroupInput }): Promise<BlockGroup> => {
+      const { data } = group
+        ? await client.PUT("/api/block-groups/{block_group_id}", {
+            params: { path: { block_group_id: group.id } },
+            body: toBody(values),
+            headers: { "If-Match": group.updatedAt },
+          })
+        : await client.POST("/api/block-groups", { body: toBody(values) });
+      return data!;
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: roots.blockGroups }),
   });
 }
@@ -132,7 +117,9 @@ export function useSaveBlockGroup() {
 export function useDeleteBlockGroup() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiJson<void>(`/api/block-groups/${id}`, { method: "DELETE" }),
+    mutationFn: async (id: string) => {
+      await client.DELETE("/api/block-groups/{block_group_id}", { params: { path: { block_group_id: id } } });
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: roots.blockGroups }),
   });
 }

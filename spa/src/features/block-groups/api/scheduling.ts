@@ -4,64 +4,17 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiJson } from "../../../lib/api";
+import { client } from "../../../lib/api";
+import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
-import type { BlockGroup } from "./blockGroups";
 
-export interface PlanLinkUnit {
-  id: string;
-  unitId: string;
-  sequenceOrder: number;
-  yearLevel: number;
-  faceToFaceHours: number;
-  facilitatedELearningHours: number;
-  workIntegratedLearningHours: number;
-  inClassAssessmentHours: number;
-  unit: { id: string; code: string; name: string; nominalHours: number };
-}
-export interface PlanLink {
-  id: string;
-  studyPlanId: string;
-  studyPlan: { id: string; name: string; description: string; isActive: boolean; totalNominalHours: number; units: PlanLinkUnit[] };
-}
-export interface SchedulingInfo {
-  blockGroup: BlockGroup;
-  studyPlans: { id: string; name: string; units: { id: string; code: string; name: string; facilitatedHours: number; actualHours: number; nominalHours: number; timetabledHours: number }[] }[];
-  totalFacilitatedHours: number;
-  remainingFacilitatedHours: number;
-  existingSessionCount: number;
-  estimatedSessions: number;
-  estimatedWeeks: number;
-}
-export interface HourReconciliation {
-  totalNominalHours: number;
-  unitNominalHours?: number;
-  totalActualHours: number;
-  totalSelfDirectedHours: number;
-  efficiencyRate: number;
-  breakdown: Record<string, number>;
-}
-export interface TimetabledUnit {
-  unitId?: string;
-  unitCode: string;
-  unitName: string;
-  nominalHours: number;
-  timetabledHours: number;
-}
-export interface ScheduleResult {
-  sessionsCreated: number;
-  hoursScheduled: number;
-  startDate: string;
-  endDate: string;
-  unitsScheduled: number;
-  holidaysSkipped: { date: string; name: string }[];
-  warnings: string[];
-}
-export interface StudyPlanOption {
-  id: string;
-  name: string;
-  isActive: boolean;
-}
+export type PlanLinkUnit = components["schemas"]["LinkPlanUnitOut"];
+export type PlanLink = components["schemas"]["BlockGroupStudyPlanOut"];
+export type SchedulingInfo = components["schemas"]["SchedulingInfoOut"];
+export type HourReconciliation = components["schemas"]["HourReconciliationOut"];
+export type TimetabledUnit = components["schemas"]["TimetabledUnitOut"];
+export type ScheduleResult = components["schemas"]["ScheduleOut"];
+export type StudyPlanOption = components["schemas"]["StudyPlanOut"];
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
 export const templateSchema = z.object({
@@ -91,16 +44,33 @@ export function templateHours(start: string, end: string): number | null {
 }
 
 const base = (id: string) => [...roots.blockGroups, "detail", id] as const;
-export const planLinksQueryOptions = (id: string) =>
-  queryOptions({ queryKey: [...base(id), "study-plans"], queryFn: () => apiJson<PlanLink[]>(`/api/block-groups/${id}/study-plans`) });
-export const schedulingInfoQueryOptions = (id: string) =>
-  queryOptions({ queryKey: [...base(id), "scheduling-info"], queryFn: () => apiJson<SchedulingInfo>(`/api/block-groups/${id}/scheduling-info`) });
-export const reconciliationQueryOptions = (id: string) =>
-  queryOptions({ queryKey: [...base(id), "hour-reconciliation"], queryFn: () => apiJson<HourReconciliation>(`/api/block-groups/${id}/hour-reconciliation`) });
-export const timetabledUnitsQueryOptions = (id: string) =>
-  queryOptions({ queryKey: [...base(id), "timetabled-units"], queryFn: () => apiJson<TimetabledUnit[]>(`/api/block-groups/${id}/timetabled-units`) });
-export const studyPlanOptionsQueryOptions = () =>
-  queryOptions({ queryKey: [...roots.studyPlans, "options"], queryFn: () => apiJson<StudyPlanOption[]>("/api/study-plans") });
+const path = (id: string) => ({ params: { path: { block_group_id: id } } });
+async function fetchPlanLinks(id: string): Promise<PlanLink[]> {
+  const { data } = await client.GET("/api/block-groups/{block_group_id}/study-plans", path(id));
+  return data!;
+}
+async function fetchSchedulingInfo(id: string): Promise<SchedulingInfo> {
+  const { data } = await client.GET("/api/block-groups/{block_group_id}/scheduling-info", path(id));
+  return data!;
+}
+async function fetchReconciliation(id: string): Promise<HourReconciliation> {
+  const { data } = await client.GET("/api/block-groups/{block_group_id}/hour-reconciliation", path(id));
+  return data!;
+}
+async function fetchTimetabledUnits(id: string): Promise<TimetabledUnit[]> {
+  const { data } = await client.GET("/api/block-groups/{block_group_id}/timetabled-units", path(id));
+  return data!;
+}
+async function fetchStudyPlanOptions(): Promise<StudyPlanOption[]> {
+  const { data } = await client.GET("/api/study-plans");
+  return data!;
+}
+
+export const planLinksQueryOptions = (id: string) => queryOptions({ queryKey: [...base(id), "study-plans"], queryFn: () => fetchPlanLinks(id) });
+export const schedulingInfoQueryOptions = (id: string) => queryOptions({ queryKey: [...base(id), "scheduling-info"], queryFn: () => fetchSchedulingInfo(id) });
+export const reconciliationQueryOptions = (id: string) => queryOptions({ queryKey: [...base(id), "hour-reconciliation"], queryFn: () => fetchReconciliation(id) });
+export const timetabledUnitsQueryOptions = (id: string) => queryOptions({ queryKey: [...base(id), "timetabled-units"], queryFn: () => fetchTimetabledUnits(id) });
+export const studyPlanOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.studyPlans, "options"], queryFn: fetchStudyPlanOptions });
 
 export const usePlanLinks = (id: string) => useQuery(planLinksQueryOptions(id));
 export const useSchedulingInfo = (id: string, enabled: boolean) => useQuery({ ...schedulingInfoQueryOptions(id), enabled });
@@ -117,9 +87,23 @@ function useInvalidating<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) 
 }
 
 export const useAssignPlan = (id: string) =>
-  useInvalidating((studyPlanId: string) => apiJson<PlanLink>(`/api/block-groups/${id}/study-plans`, { method: "POST", json: { studyPlanId } }));
+  useInvalidating(async (studyPlanId: string): Promise<PlanLink> => {
+    const { data } = await client.POST("/api/block-groups/{block_group_id}/study-plans", { ...path(id), body: { studyPlanId } });
+    return data!;
+  });
 export const useRemovePlan = (id: string) =>
-  useInvalidating((studyPlanId: string) => apiJson<void>(`/api/block-groups/${id}/study-plans/${studyPlanId}`, { method: "DELETE" }));
+  useInvalidating(async (studyPlanId: string) => {
+    await client.DELETE("/api/block-groups/{block_group_id}/study-plans/{study_plan_id}", {
+      params: { path: { block_group_id: id, study_plan_id: studyPlanId } },
+    });
+  });
 export const useGenerateSchedule = (id: string) =>
-  useInvalidating((values: ScheduleInput) => apiJson<ScheduleResult>(`/api/block-groups/${id}/schedule`, { method: "POST", json: values }));
-export const useClearSchedule = (id: string) => useInvalidating(() => apiJson<unknown>(`/api/block-groups/${id}/schedule`, { method: "DELETE" }));
+  useInvalidating(async (values: ScheduleInput): Promise<ScheduleResult> => {
+    const { data } = await client.POST("/api/block-groups/{block_group_id}/schedule", { ...path(id), body: values });
+    return data!;
+  });
+export const useClearSchedule = (id: string) =>
+  useInvalidating(async () => {
+    const { data } = await client.DELETE("/api/block-groups/{block_group_id}/schedule", path(id));
+    return data!;
+  });

@@ -28,15 +28,15 @@ function toValues(group?: BlockGroup | null): BlockGroupFormValues {
     name: group.name,
     courseId: group.courseId ?? "",
     campusId: group.campusId ?? "",
-    deliveryMode: group.deliveryMode,
-    studyMode: group.studyMode,
+    deliveryMode: blockGroupSchema.shape.deliveryMode.catch(BLOCK_GROUP_DEFAULTS.deliveryMode).parse(group.deliveryMode),
+    studyMode: blockGroupSchema.shape.studyMode.catch(BLOCK_GROUP_DEFAULTS.studyMode).parse(group.studyMode),
     cohortSize: group.cohortSize,
     startDate: group.startDate ?? "",
     endDate: group.endDate ?? "",
     preferredDays: group.preferredDaysText || daysText(group.preferredDays),
     sessionDuration: group.sessionDuration,
     sessionsPerDay: group.sessionsPerDay,
-    status: group.status,
+    status: blockGroupSchema.shape.status.catch(BLOCK_GROUP_DEFAULTS.status).parse(group.status),
   };
 }
 
