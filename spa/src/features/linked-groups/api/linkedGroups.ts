@@ -4,27 +4,14 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiJson } from "../../../lib/api";
+import { client } from "../../../lib/api";
+import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
 
-export interface MemberGroup {
-  id: string;
-  code: string;
-  name: string;
-  deliveryMode: string;
-  studyMode: string;
-  cohortSize: number;
-  startDate: string;
-  endDate: string | null;
-}
-export interface LinkedGroup {
-  id: string;
-  name: string;
-  description: string;
-  createdAt: string;
-  updatedAt: string;
-  members: { id: string; blockGroupId: string; blockGroup: MemberGroup }[];
-}
+export type MemberGroup = components["schemas"]["MemberBlockGroupOut"];
+export type LinkedGroup = components["schemas"]["LinkedBlockGroupOut"];
+/** A block group that may be linked: the full list row, which has every member field. */
+export type LinkableGroup = components["schemas"]["BlockGroupOut"];
 
 export const linkedCreateSchema = z.object({
   name: z.string().trim().min(1, "Name is required"),
@@ -43,8 +30,17 @@ export function isSimilarCode(a: string, b: string): boolean {
   return true;
 }
 
-export const linkedGroupsQueryOptions = () => queryOptions({ queryKey: [...roots.linkedGroups, "list"], queryFn: () => apiJson<LinkedGroup[]>("/api/linked-block-groups") });
-export const linkableGroupsQueryOptions = () => queryOptions({ queryKey: [...roots.blockGroups, "linkable"], queryFn: () => apiJson<MemberGroup[]>("/api/block-groups") });
+async function fetchLinkedGroups(): Promise<LinkedGroup[]> {
+  const { data } = await client.GET("/api/linked-block-groups");
+  return data!;
+}
+async function fetchLinkableGroups(): Promise<LinkableGroup[]> {
+  const { data } = await client.GET("/api/block-groups");
+  return data!;
+}
+
+export const linkedGroupsQueryOptions = () => queryOptions({ queryKey: [...roots.linkedGroups, "list"], queryFn: fetchLinkedGroups });
+export const linkableGroupsQueryOptions = () => queryOptions({ queryKey: [...roots.blockGroups, "linkable"], queryFn: fetchLinkableGroups });
 export const useLinkedGroups = () => useQuery(linkedGroupsQueryOptions());
 export const useLinkableGroups = () => useQuery(linkableGroupsQueryOptions());
 
@@ -52,11 +48,25 @@ function useLinkedMutation<V, R>(fn: (v: V) => Promise<R>) {
   const qc = useQueryClient();
   return useMutation({ mutationFn: fn, onSettled: () => Promise.all([roots.linkedGroups, roots.blockGroups].map((queryKey) => qc.invalidateQueries({ queryKey }))) });
 }
-export const useCreateLinked = () => useLinkedMutation((v: LinkedCreateInput) => apiJson<LinkedGroup>("/api/linked-block-groups", { method: "POST", json: v }));
+const linkedPath = (id: string) => ({ path: { linked_group_id: id } });
+export const useCreateLinked = () =>
+  useLinkedMutation(async (v: LinkedCreateInput): Promise<LinkedGroup> => {
+    const { data } = await client.POST("/api/linked-block-groups", { body: v });
+    return data!;
+  });
 export const useUpdateLinked = () =>
-  useLinkedMutation(({ group, values }: { group: LinkedGroup; values: LinkedEditInput }) =>
-    apiJson<LinkedGroup>(`/api/linked-block-groups/${group.id}`, { method: "PUT", json: values, headers: { "If-Match": group.updatedAt } }),
-  );
-export const useDeleteLinked = () => useLinkedMutation((id: string) => apiJson<void>(`/api/linked-block-groups/${id}`, { method: "DELETE" }));
+  useLinkedMutation(async ({ group, values }: { group: LinkedGroup; values: LinkedEditInput }): Promise<LinkedGroup> => {
+    const { data } = await client.PUT("/api/linked-block-groups/{linked_group_id}", { params: linkedPath(group.id), body: values, headers: { "If-Match": group.updatedAt } });
+    return data!;
+  });
+export const useDeleteLinked = () =>
+  useLinkedMutation(async (id: string) => {
+    await client.DELETE("/api/linked-block-groups/{linked_group_id}", { params: linkedPath(id) });
+  });
 export const useRemoveMember = () =>
-  useLinkedMutation(({ id, blockGroupId }: { id: string; blockGroupId: string }) => apiJson<unknown>(`/api/linked-block-groups/${id}/members/${blockGroupId}`, { method: "DELETE" }));
+  useLinkedMutation(async ({ id, blockGroupId }: { id: string; blockGroupId: string }) => {
+    const { data } = await client.DELETE("/api/linked-block-groups/{linked_group_id}/members/{block_group_id}", {
+      params: { path: { linked_group_id: id, block_group_id: blockGroupId } },
+    });
+    return data!;
+  });
