@@ -4,44 +4,14 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiJson } from "../../../lib/api";
+import { client } from "../../../lib/api";
+import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
 
-export interface Teacher {
-  id: string;
-  employeeId: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  jobTitle: string;
-  employmentType: "ongoing" | "fixed_term" | "sessional";
-  expiryDate: string | null;
-  availability: "day" | "evening" | "both";
-  maxWeeklyHours: number;
-  isActive: boolean;
-  qualifications: string;
-  unitCount?: number;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface TeacherUnit {
-  id: string;
-  teacherId: string;
-  unitId: string;
-  proficiencyLevel: string;
-  unit: { id: string; code: string; name: string; nominalHours: number };
-}
-export interface DeliveryRow {
-  unitCode: string;
-  unitName: string;
-  blockGroupCode: string;
-  blockGroupName: string;
-  nominalHours: number;
-  actualDeliveryHours: number;
-  firstDeliveryDate: string;
-  lastDeliveryDate: string;
-}
+export type Teacher = components["schemas"]["TeacherOut"];
+export type TeacherUnit = components["schemas"]["TeacherUnitOut"];
+export type DeliveryRow = components["schemas"]["DeliverySummaryRowOut"];
+export type UnitChoice = components["schemas"]["UnitOut"];
 export const EMPLOYMENT_LABELS: Record<string, string> = { ongoing: "Ongoing", fixed_term: "Fixed Term", sessional: "Sessional" };
 export const AVAILABILITY_LABELS: Record<string, string> = { day: "Day", evening: "Evening", both: "Day and Evening" };
 
@@ -79,15 +49,34 @@ export const TEACHER_DEFAULTS: TeacherFormValues = {
   qualifications: "",
 };
 
+async function fetchTeachers(showInactive: boolean): Promise<Teacher[]> {
+  const { data } = await client.GET("/api/teachers", { params: { query: showInactive ? { showInactive } : {} } });
+  return data!;
+}
+export async function fetchTeacher(id: string): Promise<Teacher> {
+  const { data } = await client.GET("/api/teachers/{teacher_id}", { params: { path: { teacher_id: id } } });
+  return data!;
+}
+async function fetchTeacherUnits(id: string): Promise<TeacherUnit[]> {
+  const { data } = await client.GET("/api/teacher-units/{teacher_id}", { params: { path: { teacher_id: id } } });
+  return data!;
+}
+async function fetchDeliverySummary(id: string, year: number): Promise<DeliveryRow[]> {
+  const { data } = await client.GET("/api/teachers/{teacher_id}/delivery-summary", { params: { path: { teacher_id: id }, query: { year: String(year) } } });
+  return data!;
+}
+async function fetchUnitChoices(): Promise<UnitChoice[]> {
+  const { data } = await client.GET("/api/units");
+  return data!;
+}
+
 export const teachersQueryOptions = (showInactive: boolean) =>
-  queryOptions({ queryKey: [...roots.teachers, "list", { showInactive }], queryFn: () => apiJson<Teacher[]>(`/api/teachers${showInactive ? "?showInactive=true" : ""}`) });
-export const fetchTeacher = (id: string) => apiJson<Teacher>(`/api/teachers/${id}`);
+  queryOptions({ queryKey: [...roots.teachers, "list", { showInactive }], queryFn: () => fetchTeachers(showInactive) });
 export const teacherQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.teachers, "detail", id], queryFn: () => fetchTeacher(id) });
-export const teacherUnitsQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.teacherUnits, id], queryFn: () => apiJson<TeacherUnit[]>(`/api/teacher-units/${id}`) });
+export const teacherUnitsQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.teacherUnits, id], queryFn: () => fetchTeacherUnits(id) });
 export const deliverySummaryQueryOptions = (id: string, year: number) =>
-  queryOptions({ queryKey: [...roots.teachers, "detail", id, "delivery-summary", year], queryFn: () => apiJson<DeliveryRow[]>(`/api/teachers/${id}/delivery-summary?year=${year}`) });
-export const unitChoicesQueryOptions = () =>
-  queryOptions({ queryKey: [...roots.units, "teacher-choices"], queryFn: () => apiJson<{ id: string; code: string; name: string }[]>("/api/units") });
+  queryOptions({ queryKey: [...roots.teachers, "detail", id, "delivery-summary", year], queryFn: () => fetchDeliverySummary(id, year) });
+export const unitChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.units, "teacher-choices"], queryFn: fetchUnitChoices });
 
 export const useTeachers = (showInactive: boolean) => useQuery(teachersQueryOptions(showInactive));
 export const useTeacher = (id: string) => useQuery(teacherQueryOptions(id));
@@ -99,14 +88,25 @@ function useTeacherMutation<V, R>(fn: (v: V) => Promise<R>) {
   const qc = useQueryClient();
   return useMutation({ mutationFn: fn, onSettled: () => Promise.all([roots.teachers, roots.teacherUnits].map((queryKey) => qc.invalidateQueries({ queryKey }))) });
 }
+const teacherPath = (id: string) => ({ path: { teacher_id: id } });
 export const useSaveTeacher = () =>
-  useTeacherMutation(({ teacher, values }: { teacher?: Teacher | null; values: TeacherInput }) =>
-    teacher
-      ? apiJson<Teacher>(`/api/teachers/${teacher.id}`, { method: "PUT", json: values, headers: { "If-Match": teacher.updatedAt } })
-      : apiJson<Teacher>("/api/teachers", { method: "POST", json: values }),
-  );
+  useTeacherMutation(async ({ teacher, values }: { teacher?: Teacher | null; values: TeacherInput }): Promise<Teacher> => {
+    const { data } = teacher
+      ? await client.PUT("/api/teachers/{teacher_id}", { params: teacherPath(teacher.id), body: values, headers: { "If-Match": teacher.updatedAt } })
+      : await client.POST("/api/teachers", { body: values });
+    return data!;
+  });
 export const useDeactivateTeacher = () =>
-  useTeacherMutation((teacher: Teacher) => apiJson<Teacher>(`/api/teachers/${teacher.id}`, { method: "PUT", json: { isActive: false }, headers: { "If-Match": teacher.updatedAt } }));
-export const useAddTeacherUnit = () => useTeacherMutation(({ teacherId, unitId }: { teacherId: string; unitId: string }) => apiJson<TeacherUnit>("/api/teacher-units", { method: "POST", json: { teacherId, unitId } }));
+  useTeacherMutation(async (teacher: Teacher): Promise<Teacher> => {
+    const { data } = await client.PUT("/api/teachers/{teacher_id}", { params: teacherPath(teacher.id), body: { isActive: false }, headers: { "If-Match": teacher.updatedAt } });
+    return data!;
+  });
+export const useAddTeacherUnit = () =>
+  useTeacherMutation(async ({ teacherId, unitId }: { teacherId: string; unitId: string }): Promise<TeacherUnit> => {
+    const { data } = await client.POST("/api/teacher-units", { body: { teacherId, unitId } });
+    return data!;
+  });
 export const useRemoveTeacherUnit = () =>
-  useTeacherMutation(({ teacherId, unitId }: { teacherId: string; unitId: string }) => apiJson<void>(`/api/teacher-units/${teacherId}/${unitId}`, { method: "DELETE" }));
+  useTeacherMutation(async ({ teacherId, unitId }: { teacherId: string; unitId: string }) => {
+    await client.DELETE("/api/teacher-units/{teacher_id}/{unit_id}", { params: { path: { teacher_id: teacherId, unit_id: unitId } } });
+  });
