@@ -1,36 +1,12 @@
 /** Teacher allocation grid (delivery.md §3, §9): GET /api/teachers/allocation-gantt?year=&term= (admin). */
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import { apiJson } from "../../../lib/api";
+import { client } from "../../../lib/api";
+import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
 
-export interface GridSession {
-  id: string;
-  date: string;
-  startTime: string;
-  endTime: string;
-  unitCode: string;
-  blockGroupCode: string;
-  actualHours: number;
-  room: string;
-  status: string;
-}
-export interface GridWeekStats {
-  weekNumber: number;
-  weekStart: string;
-  totalHours: number;
-  daytimeHours: number;
-  eveningHours: number;
-  utilizationPercentage: number;
-  isOverCapacity: boolean;
-  sessions: GridSession[];
-}
-export interface AllocationGrid {
-  year: number;
-  term: number | null;
-  summary: { totalTeachers: number; activeTeachers: number; overCapacityTeachers: number; underUtilizedTeachers: number; averageUtilization: number };
-  weeks: { weekNumber: number; weekStart: string; weekEnd: string }[];
-  teachers: { teacherId: string; teacherName: string; maxWeeklyHours: number; isActive: boolean; yearlyStats: { utilizationPercentage: number; totalHours?: number }; weeklyStats: GridWeekStats[] }[];
-}
+export type GridSession = components["schemas"]["GridSessionOut"];
+export type GridWeekStats = components["schemas"]["GridWeekStatsOut"];
+export type AllocationGrid = components["schemas"]["AllocationGridOut"];
 
 export const MAX_MARKERS = 6;
 export const WARN_ABOVE = 80;
@@ -43,9 +19,14 @@ export function isEvening(start: string, end: string): boolean {
   return start >= "17:00:00" || end > "17:00:00";
 }
 
+async function fetchAllocationGrid(year: number, term: number | null): Promise<AllocationGrid> {
+  const { data } = await client.GET("/api/teachers/allocation-gantt", { params: { query: { year: String(year), term: term ? String(term) : undefined } } });
+  return data!;
+}
+
 export const allocationGridQueryOptions = (year: number, term: number | null) =>
   queryOptions({
     queryKey: [...roots.allocationGrid, year, term],
-    queryFn: () => apiJson<AllocationGrid>(`/api/teachers/allocation-gantt?year=${year}${term ? `&term=${term}` : ""}`),
+    queryFn: () => fetchAllocationGrid(year, term),
   });
 export const useAllocationGrid = (year: number, term: number | null) => useQuery({ ...allocationGridQueryOptions(year, term), placeholderData: keepPreviousData });
