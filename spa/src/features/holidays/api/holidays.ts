@@ -2,24 +2,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import dayjs from "dayjs";
 import { z } from "zod";
-import { apiJson } from "../../../lib/api";
+import { client } from "../../../lib/api";
+import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
 
-export type HolidayType = "public_holiday" | "term_break";
-export interface Holiday {
-  id: string;
-  name: string;
-  type: HolidayType;
-  startDate: string;
-  endDate: string;
-  description: string;
-  isRecurring: boolean;
-  year: number;
-  isActive: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-export const TYPE_LABELS: Record<HolidayType, string> = { public_holiday: "Public Holiday", term_break: "Term Break" };
+export type Holiday = components["schemas"]["HolidayOut"];
+export type HolidayType = NonNullable<components["schemas"]["HolidayFilters"]["type"]>;
+/** Keyed by any string: HolidayOut declares `type` as a plain string. */
+export const TYPE_LABELS: Record<string, string> = { public_holiday: "Public Holiday", term_break: "Term Break" } satisfies Record<HolidayType, string>;
 
 const isoDate = (message: string) =>
   z
@@ -60,31 +50,35 @@ export interface HolidayFilters {
   year: number | null;
   type: HolidayType | null;
 }
-function listUrl(f: HolidayFilters) {
-  const p = new URLSearchParams();
-  if (f.year) p.set("year", String(f.year));
-  if (f.type) p.set("type", f.type);
-  const q = p.toString();
-  return `/api/holidays${q ? `?${q}` : ""}`;
+async function fetchHolidays(f: HolidayFilters): Promise<Holiday[]> {
+  const { data } = await client.GET("/api/holidays", { params: { query: { year: f.year || undefined, type: f.type || undefined } } });
+  return data!;
 }
-export const holidaysQueryOptions = (f: HolidayFilters) => queryOptions({ queryKey: [...roots.holidays, "list", f], queryFn: () => apiJson<Holiday[]>(listUrl(f)) });
+export const holidaysQueryOptions = (f: HolidayFilters) => queryOptions({ queryKey: [...roots.holidays, "list", f], queryFn: () => fetchHolidays(f) });
 export const useHolidays = (f: HolidayFilters) => useQuery(holidaysQueryOptions(f));
-export const fetchHoliday = (id: string) => apiJson<Holiday>(`/api/holidays/${id}`);
+export async function fetchHoliday(id: string): Promise<Holiday> {
+  const { data } = await client.GET("/api/holidays/{holiday_id}", { params: { path: { holiday_id: id } } });
+  return data!;
+}
 
 export function useSaveHoliday() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ holiday, values }: { holiday?: Holiday | null; values: HolidayInput }) =>
-      holiday
-        ? apiJson<Holiday>(`/api/holidays/${holiday.id}`, { method: "PUT", json: values, headers: { "If-Match": holiday.updatedAt } })
-        : apiJson<Holiday>("/api/holidays", { method: "POST", json: values }),
+    mutationFn: async ({ holiday, values }: { holiday?: Holiday | null; values: HolidayInput }): Promise<Holiday> => {
+      const { data } = holiday
+        ? await client.PUT("/api/holidays/{holiday_id}", { params: { path: { holiday_id: holiday.id } }, body: values, headers: { "If-Match": holiday.updatedAt } })
+        : await client.POST("/api/holidays", { body: values });
+      return data!;
+    },
     onSettled: () => Promise.all([roots.holidays, roots.timetables].map((queryKey) => qc.invalidateQueries({ queryKey }))),
   });
 }
 export function useDeleteHoliday() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiJson<void>(`/api/holidays/${id}`, { method: "DELETE" }),
+    mutationFn: async (id: string) => {
+      await client.DELETE("/api/holidays/{holiday_id}", { params: { path: { holiday_id: id } } });
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: roots.holidays }),
   });
 }

@@ -10,7 +10,7 @@ import { fetchHoliday, formYears, holidayDefaults, holidaySchema, TYPE_LABELS, u
 const FIELDS = ["name", "type", "startDate", "endDate", "description", "isRecurring", "year", "isActive"];
 const toValues = (h?: Holiday | null): HolidayFormValues =>
   h
-    ? { name: h.name, type: h.type, startDate: h.startDate, endDate: h.endDate, description: h.description ?? "", isRecurring: h.isRecurring, year: h.year, isActive: h.isActive }
+    ? { name: h.name, type: holidaySchema.shape.type.catch("public_holiday").parse(h.type), startDate: h.startDate, endDate: h.endDate, description: h.description ?? "", isRecurring: h.isRecurring, year: h.year, isActive: h.isActive }
     : holidayDefaults();
 
 /** "Add New Holiday" / "Edit Holiday" (delivery.md §2 Holidays, §5 Holiday). */
