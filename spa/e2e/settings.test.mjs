@@ -51,6 +51,14 @@ test("theme, date format and compact view are saved automatically and survive a 
   assert.match(file.suggestedFilename(), /^blockplan-export-\d{4}-\d{2}-\d{2}\.json$/);
   await page.getByText("Data exported").waitFor();
 
+  // Another browser (no local storage) picks the saved theme up after sign-in.
+  const other = await newPage(browser);
+  await apiLoginTotp(other.page, user);
+  await other.page.goto(`${BASE_URL}/`);
+  await waitForShell(other.page);
+  await other.page.waitForFunction(() => document.documentElement.getAttribute("data-mantine-color-scheme") === "dark");
+  await other.context.close();
+
   // Back to light for later screens.
   await page.getByText("Light", { exact: true }).click();
   await page.waitForFunction(() => document.documentElement.getAttribute("data-mantine-color-scheme") === "light");

@@ -16,6 +16,7 @@ import {
   Title,
   Tooltip,
   UnstyledButton,
+  useMantineColorScheme,
 } from "@mantine/core";
 import {
   IconChevronDown,
@@ -28,10 +29,12 @@ import {
   IconBolt,
   IconCalendarStats,
 } from "@tabler/icons-react";
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import { logout } from "../features/auth/api";
 import { HeaderSearch } from "../features/search/HeaderSearch";
+import { useApplySavedAppearance, type UserSettings } from "../features/settings/api";
+import { applyCompact, toMantineScheme } from "../lib/theme";
 import { errorMessage } from "../lib/api";
 import { displayName, useCurrentUser, type CurrentUser } from "../lib/auth";
 import { notifyError, notifySuccess } from "../lib/notify";
@@ -163,6 +166,15 @@ export function AppLayout() {
   const location = useLocation();
   const navigate = useNavigate();
   usePresenceReporter();
+  const { setColorScheme } = useMantineColorScheme();
+  const applyAppearance = useCallback(
+    (saved: UserSettings) => {
+      setColorScheme(toMantineScheme(saved.theme));
+      applyCompact(saved.preferences.compactView);
+    },
+    [setColorScheme],
+  );
+  useApplySavedAppearance(applyAppearance);
   if (!user) return null;
   const { title, subtitle } = headerTitle(location.pathname);
   const isActive = (to: string) => (to === "/" ? location.pathname === "/" : location.pathname === to || location.pathname.startsWith(`${to}/`));

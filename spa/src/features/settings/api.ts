@@ -3,6 +3,7 @@
  * {theme, preferences}, and POST /api/auth/export-data (a JSON file download named with the date).
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import { z } from "zod";
 import { ApiError, apiFetch, apiJson } from "../../lib/api";
 import { roots } from "../../lib/queryKeys";
@@ -93,4 +94,18 @@ export async function exportData(): Promise<void> {
   link.click();
   link.remove();
   window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * Applies the saved theme and compact view once after sign-in (a new browser picks up the user's
+ * appearance without visiting Settings). Mounted by the shell.
+ */
+export function useApplySavedAppearance(apply: (settings: UserSettings) => void) {
+  const query = useQuery(settingsQueryOptions());
+  const applied = useRef(false);
+  useEffect(() => {
+    if (applied.current || !query.isSuccess) return;
+    applied.current = true;
+    if (query.data) apply(query.data);
+  }, [query.isSuccess, query.data, apply]);
 }
