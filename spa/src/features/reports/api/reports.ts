@@ -3,88 +3,44 @@
  * scheduling summary, load planning and its server export.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiFetch, apiJson } from "../../../lib/api";
+import { apiFetch, client } from "../../../lib/api";
+import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
 
-export interface GroupWithoutTimetable {
-  id: string;
-  code: string;
-  name: string;
-  status: string;
-  startDate: string;
-  endDate: string | null;
-  deliveryMode: string;
-  studyPattern: string;
+export type GroupWithoutTimetable = components["schemas"]["BlockGroupWithoutTimetableOut"];
+export type WorkloadUnit = components["schemas"]["WorkloadUnitOut"];
+export type WorkloadTeacher = components["schemas"]["WorkloadTeacherOut"];
+export type WorkloadSummary = components["schemas"]["WorkloadSummaryOut"];
+export type SchedulingSummary = components["schemas"]["SchedulingSummaryOut"];
+export type LoadTotals = components["schemas"]["LoadTotalsOut"];
+export type LoadPlanning = components["schemas"]["LoadPlanningOut"];
+
+async function fetchWithoutTimetables(): Promise<GroupWithoutTimetable[]> {
+  const { data } = await client.GET("/api/reports/block-groups-without-timetables");
+  return data!;
 }
-export interface WorkloadUnit {
-  unitCode: string;
-  unitName: string;
-  nominalHours: number;
-  semester1Hours: number;
-  semester2Hours: number;
-  totalActualHours: number;
-  blockGroups: string[];
-  firstDeliveryDate: string;
-  lastDeliveryDate: string;
+async function fetchWorkload(year: number): Promise<WorkloadSummary> {
+  const { data } = await client.GET("/api/teachers/workload-summary", { params: { query: { year: String(year) } } });
+  return data!;
 }
-export interface WorkloadTeacher {
-  teacherId: string;
-  teacherName: string;
-  teacherEmployeeId: string;
-  isActive: boolean;
-  totalHours: number;
-  semester1Total: number;
-  semester2Total: number;
-  units: WorkloadUnit[];
+async function fetchSchedulingSummary(year: number): Promise<SchedulingSummary> {
+  const { data } = await client.GET("/api/reports/scheduling-summary", { params: { query: { year: String(year) } } });
+  return data!;
 }
-export interface WorkloadSummary {
-  totalTeachers: number;
-  totalUnitsDelivered: number;
-  semester1TotalHours: number;
-  semester2TotalHours: number;
-  totalActualHours: number;
-  teachers: WorkloadTeacher[];
-}
-export interface SchedulingSummary {
-  totalSessions: number;
-  totalScheduledHours: number;
-  upcomingSessions: number;
-  pastSessions: number;
-  activeBlockGroups: number;
-  totalBlockGroups: number;
-  teachersWithSchedules: number;
-  totalTeachers: number;
-  unitsInSchedule: number;
-  totalUnits: number;
-  monthlyBreakdown: { month: string; monthName?: string; sessions: number; teachers: number; hours: number; blockGroups: number }[];
-  topTeachers: { teacherName: string; units: number; hours: number; sessions: number }[];
-  topUnits: { unitCode: string; unitName: string; hours: number; sessions: number }[];
-}
-export interface LoadTotals {
-  nominalHours: number;
-  actualHours: number;
-  studentCount: number;
-}
-export interface LoadPlanning {
-  year?: number;
-  termData: Record<
-    string,
-    {
-      courses: Record<string, { courseName: string; courseCode: string; blockGroups: Record<string, LoadTotals & { blockGroupName: string; blockGroupCode: string }>; totals: LoadTotals }>;
-      grandTotals: LoadTotals;
-    }
-  >;
+async function fetchLoadPlanning(): Promise<LoadPlanning> {
+  const { data } = await client.GET("/api/reports/load-planning");
+  return data!;
 }
 
 const key = (...parts: unknown[]) => [...roots.reports, ...parts];
 export const withoutTimetablesQueryOptions = () =>
-  queryOptions({ queryKey: key("block-groups-without-timetables"), queryFn: () => apiJson<GroupWithoutTimetable[]>("/api/reports/block-groups-without-timetables") });
+  queryOptions({ queryKey: key("block-groups-without-timetables"), queryFn: fetchWithoutTimetables });
 export const workloadQueryOptions = (year: number) =>
   queryOptions({
     queryKey: key("teacher-workload", year),
     queryFn: async () => {
       try {
-        return await apiJson<WorkloadSummary>(`/api/teachers/workload-summary?year=${year}`);
+        return await fetchWorkload(year);
       } catch {
         throw new Error("Failed to fetch teacher workload summary");
       }
@@ -95,13 +51,13 @@ export const schedulingSummaryQueryOptions = (year: number) =>
     queryKey: key("scheduling-summary", year),
     queryFn: async () => {
       try {
-        return await apiJson<SchedulingSummary>(`/api/reports/scheduling-summary?year=${year}`);
+        return await fetchSchedulingSummary(year);
       } catch {
         throw new Error("Failed to fetch scheduling summary");
       }
     },
   });
-export const loadPlanningQueryOptions = () => queryOptions({ queryKey: key("load-planning"), queryFn: () => apiJson<LoadPlanning>("/api/reports/load-planning") });
+export const loadPlanningQueryOptions = () => queryOptions({ queryKey: key("load-planning"), queryFn: fetchLoadPlanning });
 
 export const useWithoutTimetables = () => useQuery(withoutTimetablesQueryOptions());
 export const useWorkload = (year: number) => useQuery(workloadQueryOptions(year));
