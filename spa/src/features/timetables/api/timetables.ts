@@ -4,51 +4,22 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiFetch, apiJson, CLIENT_ID, csrfToken } from "../../../lib/api";
+import { apiFetch, client, CLIENT_ID, csrfToken } from "../../../lib/api";
+import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
 
-export interface Session {
-  id: string;
-  blockGroupId: string;
-  unitId: string;
-  teacherId: string | null;
-  dayOfWeek: number;
-  startTime: string;
-  endTime: string;
-  room: string;
-  weekNumber: number;
-  actualDate: string;
-  term: number;
-  actualHours: number;
-  status: "scheduled" | "confirmed" | "cancelled" | "completed";
-  notes: string;
-  createdAt: string;
-  updatedAt: string;
-  unit: { id: string; code: string; name: string };
-  blockGroup: { id: string; code: string; name: string };
-  teacher: { id: string; firstName: string; lastName: string; name: string } | null;
-  conflicts: string[];
-}
-export interface Conflict {
-  type: string;
-  severity: string;
-  sessionIds: string[];
-  message: string;
-  date?: string | null;
-}
+export type Session = components["schemas"]["SessionOut"];
+export type SavedSession = components["schemas"]["SessionWriteOut"];
+export type Conflict = components["schemas"]["ConflictOut"];
+export type BulkAllocateResult = components["schemas"]["BulkAllocateOut"];
+export type BlockGroupChoice = components["schemas"]["BlockGroupOut"];
+export type TeacherChoice = components["schemas"]["TeacherOut"];
+export type UnitChoice = components["schemas"]["UnitOut"];
+/** The screen's filters (client state), sent as the list's and the conflicts' query. */
 export interface TimetableFilters {
   blockGroupId: string | null;
   teacherId: string | null;
   hidePast: boolean;
-}
-export interface Choice {
-  id: string;
-  code?: string;
-  name?: string;
-  firstName?: string;
-  lastName?: string;
-  isActive?: boolean;
-  status?: string;
 }
 
 export const CONFLICT_LABELS: Record<string, string> = {
@@ -90,32 +61,35 @@ export function sessionBody(values: SessionInput) {
   return { ...rest, teacherId: values.teacherId && values.teacherId !== "unassigned" ? values.teacherId : null };
 }
 
-function listUrl(f: TimetableFilters) {
-  const p = new URLSearchParams();
-  if (f.blockGroupId) p.set("blockGroupId", f.blockGroupId);
-  if (f.teacherId) p.set("teacherId", f.teacherId);
-  if (f.hidePast) p.set("hidePast", "true");
-  const q = p.toString();
-  return `/api/timetables${q ? `?${q}` : ""}`;
+async function fetchTimetables(f: TimetableFilters): Promise<Session[]> {
+  const query = { blockGroupId: f.blockGroupId || undefined, teacherId: f.teacherId || undefined, hidePast: f.hidePast || undefined };
+  const { data } = await client.GET("/api/timetables", { params: { query } });
+  return data!;
+}
+async function fetchConflicts(f: TimetableFilters): Promise<Conflict[]> {
+  const query = { blockGroupId: f.blockGroupId || undefined, teacherId: f.teacherId || undefined, start: f.hidePast ? undefined : "2000-01-01" };
+  const { data } = await client.GET("/api/timetables/conflicts", { params: { query } });
+  return data!;
+}
+async function fetchBlockGroupChoices(): Promise<BlockGroupChoice[]> {
+  const { data } = await client.GET("/api/block-groups");
+  return data!;
+}
+async function fetchTeacherChoices(): Promise<TeacherChoice[]> {
+  const { data } = await client.GET("/api/teachers");
+  return data!;
+}
+async function fetchUnitChoices(): Promise<UnitChoice[]> {
+  const { data } = await client.GET("/api/units");
+  return data!;
 }
 
 export const timetablesQueryOptions = (f: TimetableFilters) =>
-  queryOptions({ queryKey: [...roots.timetables, "list", f], queryFn: () => apiJson<Session[]>(listUrl(f)), staleTime: 0, gcTime: 0 });
-export const conflictsQueryOptions = (f: TimetableFilters) =>
-  queryOptions({
-    queryKey: [...roots.timetables, "conflicts", f],
-    queryFn: () => {
-      const p = new URLSearchParams();
-      if (f.blockGroupId) p.set("blockGroupId", f.blockGroupId);
-      if (f.teacherId) p.set("teacherId", f.teacherId);
-      if (!f.hidePast) p.set("start", "2000-01-01");
-      return apiJson<Conflict[]>(`/api/timetables/conflicts?${p.toString()}`);
-    },
-    staleTime: 0,
-  });
-export const blockGroupChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.blockGroups, "choices"], queryFn: () => apiJson<Choice[]>("/api/block-groups") });
-export const teacherChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.teachers, "choices"], queryFn: () => apiJson<Choice[]>("/api/teachers") });
-export const unitChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.units, "choices"], queryFn: () => apiJson<Choice[]>("/api/units") });
+  queryOptions({ queryKey: [...roots.timetables, "list", f], queryFn: () => fetchTimetables(f), staleTime: 0, gcTime: 0 });
+export const conflictsQueryOptions = (f: TimetableFilters) => queryOptions({ queryKey: [...roots.timetables, "conflicts", f], queryFn: () => fetchConflicts(f), staleTime: 0 });
+export const blockGroupChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.blockGroups, "choices"], queryFn: fetchBlockGroupChoices });
+export const teacherChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.teachers, "choices"], queryFn: fetchTeacherChoices });
+export const unitChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.units, "choices"], queryFn: fetchUnitChoices });
 
 export const useTimetables = (f: TimetableFilters) => useQuery(timetablesQueryOptions(f));
 export const useConflicts = (f: TimetableFilters) => useQuery(conflictsQueryOptions(f));
@@ -131,35 +105,44 @@ function useTimetableMutation<V, R>(fn: (v: V) => Promise<R>) {
   });
 }
 
-export const fetchSession = (id: string) => apiJson<Session>(`/api/timetables/${id}`);
+const sessionPath = (id: string) => ({ path: { session_id: id } });
+export async function fetchSession(id: string): Promise<Session> {
+  const { data } = await client.GET("/api/timetables/{session_id}", { params: sessionPath(id) });
+  return data!;
+}
 export const useSaveSession = () =>
-  useTimetableMutation(({ session, values }: { session?: Session | null; values: SessionInput }) =>
-    session
-      ? apiJson<Session & { warnings: Conflict[] }>(`/api/timetables/${session.id}`, { method: "PUT", json: sessionBody(values), headers: { "If-Match": session.updatedAt } })
-      : apiJson<Session & { warnings: Conflict[] }>("/api/timetables", { method: "POST", json: sessionBody(values) }),
-  );
-export const useDeleteSession = () => useTimetableMutation((id: string) => apiJson<void>(`/api/timetables/${id}`, { method: "DELETE" }));
+  useTimetableMutation(async ({ session, values }: { session?: Session | null; values: SessionInput }): Promise<SavedSession> => {
+    const { data } = session
+      ? await client.PUT("/api/timetables/{session_id}", { params: sessionPath(session.id), body: sessionBody(values), headers: { "If-Match": session.updatedAt } })
+      : await client.POST("/api/timetables", { body: sessionBody(values) });
+    return data!;
+  });
+export const useDeleteSession = () =>
+  useTimetableMutation(async (id: string) => {
+    await client.DELETE("/api/timetables/{session_id}", { params: sessionPath(id) });
+  });
 export const useBulkAllocate = () =>
-  useTimetableMutation(({ sessionIds, teacherId }: { sessionIds: string[]; teacherId: string }) =>
-    apiJson<{ updated: number; warnings: Conflict[] }>("/api/timetables/bulk-allocate", { method: "PUT", json: { sessionIds, teacherId } }),
-  );
+  useTimetableMutation(async ({ sessionIds, teacherId }: { sessionIds: string[]; teacherId: string }): Promise<BulkAllocateResult> => {
+    const { data } = await client.PUT("/api/timetables/bulk-allocate", { body: { sessionIds, teacherId } });
+    return data!;
+  });
 
 export async function downloadTemplate(): Promise<Blob> {
   const response = await apiFetch("/api/timetables/template");
   return response.blob();
 }
 
-export interface ImportResult {
-  message?: string;
-  stats: { sessionsCreated: number; blockGroupsCreated: string[] | number; unitsCreated: string[] | number };
-}
+export type ImportResult = components["schemas"]["ImportOut"];
 export interface ImportFailure {
   status: number;
   message: string;
   errors: { path: (string | number)[]; message: string; row?: number }[];
 }
 
-/** POST /api/timetables/import (multipart `file`) with upload progress (0..100). */
+/**
+ * POST /api/timetables/import (multipart `file`) with upload progress (0..100): XMLHttpRequest, since
+ * fetch (and so the typed client) reports no upload progress; the answer is typed with ImportOut.
+ */
 export function uploadImport(file: File, onProgress: (percent: number) => void): Promise<ImportResult> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();

@@ -10,12 +10,12 @@
  * - GET /api/timetables/{sessionId}/recommendations ranks every teacher for one session with the rules
  *   (qualified, active, contract, available, no_clash, capacity) met or broken.
  *
- * These paths are not in the generated client yet (openapi.json predates them), so the answers are
- * checked with zod here. Keys live under `roots.timetables`: every timetable change refreshes them.
+ * Calls go through the generated client; the answers are typed with AutoAllocateOut and RecommendationsOut.
+ * Keys live under `roots.timetables`: every timetable change refreshes them.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { z } from "zod";
-import { apiJson } from "../../../lib/api";
+import { client } from "../../../lib/api";
+import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
 
 /** Which sessions to allocate: explicit ids, a block group, and/or a date range (ISO dates, inclusive). */
@@ -26,81 +26,15 @@ export interface AllocationScope {
   end?: string;
 }
 
-// ------------------------------------------------------------------------------------------ schemas
+// -------------------------------------------------------------------------------------------- types
 
-const assignmentSchema = z.object({
-  sessionId: z.string(),
-  teacherId: z.string(),
-  teacherName: z.string(),
-  date: z.string(),
-  startTime: z.string(),
-  endTime: z.string(),
-  unitCode: z.string(),
-  blockGroupCode: z.string(),
-  hours: z.number(),
-});
-
-const unassignableSchema = z.object({
-  sessionId: z.string(),
-  date: z.string(),
-  startTime: z.string(),
-  endTime: z.string(),
-  unitCode: z.string(),
-  blockGroupCode: z.string(),
-  reason: z.string(),
-});
-
-const teacherLoadSchema = z.object({
-  teacherId: z.string(),
-  teacherName: z.string(),
-  sessions: z.number(),
-  hours: z.number(),
-});
-
-const figuresSchema = z.object({
-  continuityPercent: z.number(),
-  highestUtilisation: z.number(),
-  meanUtilisation: z.number(),
-});
-
-export const proposalSchema = z.object({
-  applied: z.boolean(),
-  version: z.string(),
-  status: z.string(),
-  solveMs: z.number(),
-  sessionsInScope: z.number(),
-  assignments: z.array(assignmentSchema),
-  unassignable: z.array(unassignableSchema),
-  perTeacher: z.array(teacherLoadSchema),
-  before: figuresSchema,
-  after: figuresSchema,
-});
-export type Proposal = z.infer<typeof proposalSchema>;
-export type ProposedAssignment = z.infer<typeof assignmentSchema>;
-export type Unassignable = z.infer<typeof unassignableSchema>;
-export type AllocationFigures = z.infer<typeof figuresSchema>;
-
-const ruleSchema = z.object({ rule: z.string(), met: z.boolean(), message: z.string() });
-
-export const recommendationsSchema = z.object({
-  sessionId: z.string(),
-  recommendations: z.array(
-    z.object({
-      teacherId: z.string(),
-      teacherName: z.string(),
-      rank: z.number(),
-      eligible: z.boolean(),
-      rules: z.array(ruleSchema),
-      weekHours: z.number(),
-      maxWeeklyHours: z.number(),
-      utilisationAfter: z.number(),
-      continuity: z.boolean(),
-    }),
-  ),
-});
-export type Recommendations = z.infer<typeof recommendationsSchema>;
-export type Recommendation = Recommendations["recommendations"][number];
-export type RecommendationRule = z.infer<typeof ruleSchema>;
+export type Proposal = components["schemas"]["AutoAllocateOut"];
+export type ProposedAssignment = components["schemas"]["AssignmentOut"];
+export type Unassignable = components["schemas"]["UnassignableOut"];
+export type AllocationFigures = components["schemas"]["FiguresOut"];
+export type Recommendations = components["schemas"]["RecommendationsOut"];
+export type Recommendation = components["schemas"]["RecommendationOut"];
+export type RecommendationRule = components["schemas"]["RuleOut"];
 
 // --------------------------------------------------------------------------------------------- keys
 
@@ -123,7 +57,8 @@ export const autoAllocationKeys = {
 // ---------------------------------------------------------------------------------------- proposal
 
 export async function fetchProposal(scope: AllocationScope): Promise<Proposal> {
-  return proposalSchema.parse(await apiJson("/api/timetables/auto-allocate", { method: "POST", json: { ...scopeBody(scope), apply: false } }));
+  const { data } = await client.POST("/api/timetables/auto-allocate", { body: { ...scopeBody(scope), apply: false } });
+  return data!;
 }
 
 /**
@@ -163,7 +98,8 @@ export async function applyProposal({ scope, proposal }: ApplyInput): Promise<Pr
     version: proposal.version,
     assignments: proposal.assignments.map((a) => ({ sessionId: a.sessionId, teacherId: a.teacherId })),
   };
-  return proposalSchema.parse(await apiJson("/api/timetables/auto-allocate", { method: "POST", json: body }));
+  const { data } = await client.POST("/api/timetables/auto-allocate", { body });
+  return data!;
 }
 
 /** The areas an allocation changes (sessions, dashboard, allocation grid, reports, group and teacher loads). */
@@ -182,7 +118,8 @@ export function useApplyProposal() {
 // --------------------------------------------------------------------------------- recommendations
 
 export async function fetchRecommendations(sessionId: string): Promise<Recommendations> {
-  return recommendationsSchema.parse(await apiJson(`/api/timetables/${encodeURIComponent(sessionId)}/recommendations`));
+  const { data } = await client.GET("/api/timetables/{session_id}/recommendations", { params: { path: { session_id: sessionId } } });
+  return data!;
 }
 
 /** Depends on the whole week's bookings, so always fresh when the Allocate Teacher dialog opens. */

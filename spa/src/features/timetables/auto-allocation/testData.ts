@@ -114,10 +114,13 @@ export const recommendations: Recommendations = {
 type Answer = { status?: number; body?: unknown; delayMs?: number };
 type Handler = (url: string, init: RequestInit) => Answer | undefined;
 
-/** Stubs the global fetch with a vi.fn answering Response objects; unknown calls answer 404. */
+/**
+ * Stubs the global fetch; unknown calls answer 404. The returned vi.fn records each call as
+ * (path with query, {method, headers, body text}), whether it came as (url, init) or as a Request
+ * (the typed client sends Request objects with absolute URLs).
+ */
 export function stubFetch(handler: Handler) {
-  const mock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = typeof input === "string" ? input : input instanceof URL ? input.toString() : input.url;
+  const mock = vi.fn(async (url: string, init: RequestInit) => {
     const answer = handler(url, init) ?? { status: 404, body: { message: "Not found" } };
     if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
@@ -125,7 +128,14 @@ export function stubFetch(handler: Handler) {
       headers: { "Content-Type": "application/json" },
     });
   });
-  vi.stubGlobal("fetch", mock);
+  vi.stubGlobal("fetch", async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    if (input instanceof Request) {
+      const body = await input.text();
+      const url = new URL(input.url);
+      return mock(url.pathname + url.search, { method: input.method, headers: input.headers, body: body || undefined });
+    }
+    return mock(input instanceof URL ? input.toString() : input, init);
+  });
   return mock;
 }
 

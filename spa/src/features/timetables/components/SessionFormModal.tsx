@@ -33,7 +33,7 @@ function toValues(s: Session | null, blockGroupId: string | null): SessionFormVa
     endTime: s?.endTime ?? "12:00:00",
     room: s?.room ?? "",
     actualHours: s?.actualHours || 3,
-    status: s?.status ?? "scheduled",
+    status: sessionSchema.shape.status.catch("scheduled").parse(s?.status),
     notes: s?.notes ?? "",
   };
 }
