@@ -394,7 +394,7 @@ function UpcomingSessions({ onWeekView }: { onWeekView: () => void }) {
               {sessions.map((s) => (
                 <Table.Tr key={s.id}>
                   <Table.Td>{DAY_NAMES[((s.dayOfWeek % 7) + 7) % 7]}</Table.Td>
-                  <Table.Td>{formatDayMonth(parseIsoDate(s.actualDate))}</Table.Td>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>{formatDayMonth(parseIsoDate(s.actualDate))}</Table.Td>
                   <Table.Td style={{ whiteSpace: "nowrap" }}>
                     {formatTime12(s.startTime)} - {formatTime12(s.endTime)}
                   </Table.Td>

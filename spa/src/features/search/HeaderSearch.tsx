@@ -27,7 +27,7 @@ export function HeaderSearch() {
   };
 
   return (
-    <Combobox store={combobox} onOptionSubmit={open} withinPortal>
+    <Combobox store={combobox} onOptionSubmit={open} withinPortal width={440} position="bottom-end">
       <Combobox.Target>
         <TextInput
           w={{ base: 180, md: 320 }}
