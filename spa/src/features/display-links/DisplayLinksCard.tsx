@@ -7,36 +7,27 @@ import { modals } from "@mantine/modals";
 import { notifications } from "@mantine/notifications";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiJson, errorMessage, fieldErrors } from "../../lib/api";
+import { client, errorMessage, fieldErrors } from "../../lib/api";
+import type { components } from "../../lib/api-schema";
 import { roots } from "../../lib/queryKeys";
 
-export interface DisplayLink {
-  id: string;
-  name: string;
-  token: string;
-  url: string;
-  campus: { id: string; name: string } | null;
-  groupBy: "room" | "block_group";
-  isActive: boolean;
-  revokedAt: string | null;
-  lastSeenAt: string | null;
-  createdAt: string;
-}
-
-interface Campus {
-  id: string;
-  name: string;
-  abbreviation: string;
-}
+export type DisplayLink = components["schemas"]["DisplayLinkOut"];
+type GroupBy = components["schemas"]["DisplayLinkIn"]["groupBy"];
 
 export const displayLinksQueryOptions = queryOptions({
   queryKey: roots.displayLinks,
-  queryFn: () => apiJson<DisplayLink[]>("/api/display-links"),
+  queryFn: async () => {
+    const { data } = await client.GET("/api/display-links");
+    return data!;
+  },
 });
 
 const campusesQueryOptions = queryOptions({
   queryKey: roots.campuses,
-  queryFn: () => apiJson<Campus[]>("/api/campuses"),
+  queryFn: async () => {
+    const { data } = await client.GET("/api/campuses");
+    return data!;
+  },
 });
 
 function CreateDisplayLinkDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -44,10 +35,13 @@ function CreateDisplayLinkDialog({ opened, onClose }: { opened: boolean; onClose
   const campuses = useQuery({ ...campusesQueryOptions, enabled: opened });
   const [name, setName] = useState("");
   const [campusId, setCampusId] = useState<string | null>(null);
-  const [groupBy, setGroupBy] = useState<"room" | "block_group">("room");
+  const [groupBy, setGroupBy] = useState<GroupBy>("room");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const create = useMutation({
-    mutationFn: () => apiJson<DisplayLink>("/api/display-links", { method: "POST", json: { name, campusId, groupBy } }),
+    mutationFn: async (): Promise<DisplayLink> => {
+      const { data } = await client.POST("/api/display-links", { body: { name, campusId, groupBy } });
+      return data!;
+    },
     onSuccess: () => {
       notifications.show({ title: "Display link created", message: "Open its URL on the screen to show the board." });
       queryClient.invalidateQueries({ queryKey: roots.displayLinks });
@@ -89,7 +83,7 @@ function CreateDisplayLinkDialog({ opened, onClose }: { opened: boolean; onClose
             </Text>
             <SegmentedControl
               value={groupBy}
-              onChange={(v) => setGroupBy(v as "room" | "block_group")}
+              onChange={(v) => setGroupBy(v as GroupBy)}
               data={[
                 { value: "room", label: "Room" },
                 { value: "block_group", label: "Block group" },
@@ -115,7 +109,10 @@ export function DisplayLinksCard() {
   const links = useQuery(displayLinksQueryOptions);
   const [creating, setCreating] = useState(false);
   const revoke = useMutation({
-    mutationFn: (id: string) => apiJson<DisplayLink>(`/api/display-links/${id}`, { method: "DELETE" }),
+    mutationFn: async (id: string): Promise<DisplayLink> => {
+      const { data } = await client.DELETE("/api/display-links/{link_id}", { params: { path: { link_id: id } } });
+      return data!;
+    },
     onSuccess: () => {
       notifications.show({ title: "Display link revoked", message: "Screens showing it have been disconnected." });
       queryClient.invalidateQueries({ queryKey: roots.displayLinks });
