@@ -12,10 +12,14 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { useParams } from "react-router";
 import { io } from "socket.io-client";
-import { ApiError, apiJson } from "../../lib/api";
+import { ApiError, client } from "../../lib/api";
 import { roots } from "../../lib/queryKeys";
 import classes from "./DisplayBoard.module.css";
 
+/*
+ * Local types: GET /api/display/{token} declares no response schema (the view returns the selector's
+ * dict), so the generated client types its answer as nothing. Shape: project/displays/selectors.board.
+ */
 interface BoardSession {
   id: string;
   startTime: string;
@@ -39,6 +43,11 @@ interface Board {
 }
 
 const boardKey = (token: string) => [...roots.displayLinks, "board", token] as const;
+
+async function fetchBoard(token: string): Promise<Board> {
+  const { data } = await client.GET("/api/display/{token}", { params: { path: { token } } });
+  return data as unknown as Board;
+}
 
 /** Wall-clock parts (date YYYY-MM-DD, minutes since midnight, display time) in a timezone. */
 export function localNow(timezone: string, at: Date = new Date()) {
@@ -127,7 +136,7 @@ export default function DisplayBoardPage() {
   const queryClient = useQueryClient();
   const board = useQuery({
     queryKey: boardKey(token),
-    queryFn: () => apiJson<Board>(`/api/display/${encodeURIComponent(token)}`),
+    queryFn: () => fetchBoard(token),
     retry: (count, error) => !(error instanceof ApiError && [404, 410].includes(error.status)) && count < 5,
     retryDelay: (attempt) => Math.min(30_000, 1000 * 2 ** attempt),
     staleTime: Infinity,
