@@ -1,4 +1,8 @@
 import "@testing-library/jest-dom/vitest";
+import { configure } from "@testing-library/react";
+
+// CI machines are shared and busy: give findBy*/waitFor more than the default second.
+configure({ asyncUtilTimeout: 5000 });
 
 // Mantine needs these browser APIs that jsdom lacks.
 Object.defineProperty(window, "matchMedia", {
