@@ -7,6 +7,7 @@ import { errorMessage } from "../../lib/api";
 import { useCurrentUser } from "../../lib/auth";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { AddUserForm } from "./AddUserForm";
+import { DisplayLinksCard } from "./display-links/DisplayLinksCard";
 import { OrganizationForm } from "./OrganizationForm";
 import { useAddUser, useAdminUsers, useDeactivateUser, useOrganization, useUpdateOrganization, type OrgUser } from "./api";
 
@@ -165,6 +166,9 @@ export default function OrganizationPage() {
             </Stack>
           )}
         </Card>
+      </Grid.Col>
+      <Grid.Col span={12}>
+        <DisplayLinksCard />
       </Grid.Col>
 
       <Modal opened={editOpen} onClose={() => setEditOpen(false)} title="Edit Organization" centered>

@@ -7,9 +7,9 @@ import { modals } from "@mantine/modals";
 import { notifications } from "@mantine/notifications";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { client, errorMessage, fieldErrors } from "../../lib/api";
-import type { components } from "../../lib/api-schema";
-import { roots } from "../../lib/queryKeys";
+import { client, errorMessage, fieldErrors } from "../../../lib/api";
+import type { components } from "../../../lib/api-schema";
+import { roots } from "../../../lib/queryKeys";
 
 export type DisplayLink = components["schemas"]["DisplayLinkOut"];
 type GroupBy = components["schemas"]["DisplayLinkIn"]["groupBy"];
