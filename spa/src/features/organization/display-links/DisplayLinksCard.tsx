@@ -4,7 +4,6 @@
  */
 import { Badge, Button, Card, CopyButton, Group, Modal, SegmentedControl, Select, Stack, Text, TextInput, Title } from "@mantine/core";
 import { modals } from "@mantine/modals";
-import { notifications } from "@mantine/notifications";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { client, errorMessage, fieldErrors } from "../../../lib/api";
@@ -43,7 +42,7 @@ function CreateDisplayLinkDialog({ opened, onClose }: { opened: boolean; onClose
       return data!;
     },
     onSuccess: () => {
-      notifications.show({ title: "Display link created", message: "Open its URL on the screen to show the board." });
+      notifySuccess("Display link created", "Open its URL on the screen to show the board.");
       queryClient.invalidateQueries({ queryKey: roots.displayLinks });
       setName("");
       setCampusId(null);
@@ -52,7 +51,7 @@ function CreateDisplayLinkDialog({ opened, onClose }: { opened: boolean; onClose
     },
     onError: (error) => {
       setErrors(fieldErrors(error));
-      notifications.show({ color: "red", title: "Error", message: errorMessage(error, "Failed to create display link") });
+      notifyError("Error", errorMessage(error, "Failed to create display link"));
     },
   });
   return (
@@ -114,10 +113,10 @@ export function DisplayLinksCard() {
       return data!;
     },
     onSuccess: () => {
-      notifications.show({ title: "Display link revoked", message: "Screens showing it have been disconnected." });
+      notifySuccess("Display link revoked", "Screens showing it have been disconnected.");
       queryClient.invalidateQueries({ queryKey: roots.displayLinks });
     },
-    onError: (error) => notifications.show({ color: "red", title: "Error", message: errorMessage(error, "Failed to revoke display link") }),
+    onError: (error) => notifyError("Error", errorMessage(error, "Failed to revoke display link")),
   });
   const confirmRevoke = (link: DisplayLink) =>
     modals.openConfirmModal({
