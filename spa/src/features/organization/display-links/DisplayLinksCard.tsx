@@ -7,6 +7,7 @@ import { modals } from "@mantine/modals";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { client, errorMessage, fieldErrors } from "../../../lib/api";
+import { notifyError, notifySuccess } from "../../../lib/notify";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
 
