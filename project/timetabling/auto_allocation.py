@@ -401,7 +401,21 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
         return Solution(hint, "FEASIBLE", (clock.perf_counter() - started) * 1000)
     assignment = {sid: t for (sid, t), var in x.items() if solver.Value(var)}
     name = "OPTIMAL" if status == cp_model.OPTIMAL else "FEASIBLE"
+    if status != cp_model.OPTIMAL and _rank(problem, hint) > _rank(problem, assignment):
+        # Cut short (a busy machine), the search may not have reached the greedy start: keep the better.
+        assignment = hint
     return Solution(assignment, name, (clock.perf_counter() - started) * 1000)
+
+
+def _rank(problem: Problem, assignment: dict) -> tuple:
+    """The first two goals of the objective, larger is better: sessions allocated, then continuity
+    (fewer teachers new to a (block group, unit))."""
+    slot_of = {s.id: s for s in problem.targets}
+    pairs = {
+        (slot_of[sid].block_group_id, slot_of[sid].unit_id, t)
+        for sid, t in assignment.items()
+    } - problem.existing_keys
+    return (len(assignment), -len(pairs))
 
 
 # ------------------------------------------------------------------------------------------ figures
