@@ -93,6 +93,9 @@ const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
 /** Runs axe-core in the page; returns violations of impact serious or critical. */
 export async function seriousA11yViolations(page) {
+  // Judge the settled page: finish transitions (a dialog fading in over its overlay reads as low contrast).
+  await page.addStyleTag({ content: "*,*::before,*::after{transition:none!important;animation:none!important}" });
+  await page.waitForTimeout(350);
   await page.addScriptTag({ content: AXE_SOURCE });
   const results = await page.evaluate(async () => {
     // eslint-disable-next-line no-undef
