@@ -45,6 +45,33 @@ class DisplayLinkOut(CamelSchema):
         return f"/display/{obj.token}"
 
 
+class BoardRef(CamelSchema):
+    code: str
+    name: str
+
+
+class BoardSessionOut(CamelSchema):
+    id: UUID
+    start_time: str
+    end_time: str
+    room: str
+    status: str
+    unit: BoardRef
+    block_group: BoardRef
+    teacher_name: str | None
+
+
+class BoardOut(CamelSchema):
+    name: str
+    organization_name: str
+    timezone: str
+    campus: CampusRef | None
+    group_by: str
+    date: dt.date
+    server_time: str
+    sessions: list[BoardSessionOut]
+
+
 @router.get("/display-links", response=list[DisplayLinkOut], auth=admin_auth)
 def list_links(request):
     """The organization's display links (admin only; 403 for a user)."""
@@ -70,7 +97,7 @@ def revoke_link(request, link_id: UUID):
     return services.display_link_revoke(ctx=request.auth, link_id=link_id)
 
 
-@router.get("/display/{slug:token}", auth=None)
+@router.get("/display/{slug:token}", response=BoardOut, auth=None)
 def display_board(request, token: str, date: Annotated[dt.date | None, in_date_range()] = None):
     """The board of a display token: today's sessions of its scope in the organization's timezone.
 

@@ -2142,6 +2142,54 @@ export interface components {
             /** Studypattern */
             studyPattern: string;
         };
+        /** BoardOut */
+        BoardOut: {
+            campus: components["schemas"]["CampusRef"] | null;
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /** Groupby */
+            groupBy: string;
+            /** Name */
+            name: string;
+            /** Organizationname */
+            organizationName: string;
+            /** Servertime */
+            serverTime: string;
+            /** Sessions */
+            sessions: components["schemas"]["BoardSessionOut"][];
+            /** Timezone */
+            timezone: string;
+        };
+        /** BoardRef */
+        BoardRef: {
+            /** Code */
+            code: string;
+            /** Name */
+            name: string;
+        };
+        /** BoardSessionOut */
+        BoardSessionOut: {
+            blockGroup: components["schemas"]["BoardRef"];
+            /** Endtime */
+            endTime: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Room */
+            room: string;
+            /** Starttime */
+            startTime: string;
+            /** Status */
+            status: string;
+            /** Teachername */
+            teacherName: string | null;
+            unit: components["schemas"]["BoardRef"];
+        };
         /**
          * BulkAllocateIn
          * @description ``{sessionIds, teacherId}``; both needed ("Please select sessions and a teacher", checked by the service).
@@ -6016,7 +6064,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["BoardOut"];
+                };
             };
         };
     };

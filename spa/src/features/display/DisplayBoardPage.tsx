@@ -13,40 +13,18 @@ import { useEffect, useMemo, useState } from "react";
 import { useParams } from "react-router";
 import { io } from "socket.io-client";
 import { ApiError, client } from "../../lib/api";
+import type { components } from "../../lib/api-schema";
 import { roots } from "../../lib/queryKeys";
 import classes from "./DisplayBoard.module.css";
 
-/*
- * Local types: GET /api/display/{token} declares no response schema (the view returns the selector's
- * dict), so the generated client types its answer as nothing. Shape: project/displays/selectors.board.
- */
-interface BoardSession {
-  id: string;
-  startTime: string;
-  endTime: string;
-  room: string;
-  status: string;
-  unit: { code: string; name: string };
-  blockGroup: { code: string; name: string };
-  teacherName: string | null;
-}
-
-interface Board {
-  name: string;
-  organizationName: string;
-  timezone: string;
-  campus: { id: string; name: string } | null;
-  groupBy: "room" | "block_group";
-  date: string;
-  serverTime: string;
-  sessions: BoardSession[];
-}
+type Board = components["schemas"]["BoardOut"];
+type BoardSession = components["schemas"]["BoardSessionOut"];
 
 const boardKey = (token: string) => [...roots.displayLinks, "board", token] as const;
 
 async function fetchBoard(token: string): Promise<Board> {
   const { data } = await client.GET("/api/display/{token}", { params: { path: { token } } });
-  return data as unknown as Board;
+  return data!;
 }
 
 /** Wall-clock parts (date YYYY-MM-DD, minutes since midnight, display time) in a timezone. */
