@@ -3,27 +3,17 @@
  * a 401 means signed out (null).
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { ApiError, apiJson } from "./api";
+import { ApiError, client } from "./api";
+import type { components } from "./api-schema";
 import { roots } from "./queryKeys";
 
-export interface CurrentUser {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  organizationId: string | null;
-  organizationName?: string | null;
-  role: "admin" | "user";
-  isActive: boolean;
-  mustChangePassword: boolean;
-  isTotpEnabled: boolean;
-  lastLogin: string | null;
-}
+/** The signed-in user as the server answers it (UserOut; `role` is "admin" or "user"). */
+export type CurrentUser = components["schemas"]["UserOut"];
 
 export async function fetchCurrentUser(): Promise<CurrentUser | null> {
   try {
-    const data = await apiJson<{ user: CurrentUser }>("/api/auth/user");
-    return data.user ?? null;
+    const { data } = await client.GET("/api/auth/user");
+    return data?.user ?? null;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;

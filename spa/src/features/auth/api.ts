@@ -5,42 +5,22 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
-import { z } from "zod";
-import { apiJson } from "../../lib/api";
+import { client } from "../../lib/api";
+import type { components } from "../../lib/api-schema";
 import type { CurrentUser } from "../../lib/auth";
 import { roots } from "../../lib/queryKeys";
 
-const userSchema = z
-  .object({
-    id: z.string(),
-    email: z.string(),
-    firstName: z.string().nullish().transform((v) => v ?? ""),
-    lastName: z.string().nullish().transform((v) => v ?? ""),
-    role: z.enum(["admin", "user"]),
-  })
-  .loose();
+type Schemas = components["schemas"];
+export type LoginPayload = Schemas["LoginIn"];
+export type FirstTimeAnswer = Schemas["FirstTimeLoginOut"];
+export type TotpSetup = Schemas["TotpSetupOut"];
+export type SetupPasswordPayload = Schemas["SetupPasswordIn"];
 
-const asUser = (value: unknown): CurrentUser | null => {
-  const parsed = userSchema.safeParse(value);
-  return parsed.success ? (parsed.data as unknown as CurrentUser) : null;
-};
-
-export const loginAnswerSchema = z
-  .object({
-    user: z.unknown().nullish(),
-    requiresTotp: z.boolean().nullish(),
-    requiresSetup: z.boolean().nullish(),
-    userId: z.string().nullish(),
-    message: z.string().nullish(),
-  })
-  .loose();
-
-export interface LoginPayload {
-  email: string;
-  password: string;
-  totpCode?: string;
-  rememberMe: boolean;
-}
+/**
+ * POST /api/auth/passkeys/authenticate/begin answers the WebAuthn request options, bare or under
+ * `options`; the server declares no response schema for it (a dict), hence this local type.
+ */
+type PasskeyAuthenticateBegin = PublicKeyCredentialRequestOptionsJSON | { options: PublicKeyCredentialRequestOptionsJSON };
 
 export interface LoginResult {
   user: CurrentUser | null;
@@ -50,12 +30,12 @@ export interface LoginResult {
 }
 
 export async function login(payload: LoginPayload): Promise<LoginResult> {
-  const answer = loginAnswerSchema.parse(await apiJson("/api/auth/login", { method: "POST", json: payload }));
+  const { data } = await client.POST("/api/auth/login", { body: payload });
   return {
-    user: asUser(answer.user),
-    requiresTotp: !!answer.requiresTotp,
-    requiresSetup: !!answer.requiresSetup,
-    userId: answer.userId ?? null,
+    user: data?.user ?? null,
+    requiresTotp: !!data?.requiresTotp,
+    requiresSetup: !!data?.requiresSetup,
+    userId: data?.userId ?? null,
   };
 }
 
@@ -75,28 +55,18 @@ export function useLogin() {
   });
 }
 
-export const firstTimeAnswerSchema = z
-  .object({
-    requiresSetup: z.boolean().nullish(),
-    userId: z.string().nullish(),
-    hasPassword: z.boolean().nullish(),
-    message: z.string().nullish(),
-  })
-  .loose();
-
-export async function firstTimeLogin(email: string) {
-  return firstTimeAnswerSchema.parse(await apiJson("/api/auth/first-time-login", { method: "POST", json: { email } }));
+export async function firstTimeLogin(email: string): Promise<FirstTimeAnswer> {
+  const { data } = await client.POST("/api/auth/first-time-login", { body: { email } });
+  return data!;
 }
 
 export function useFirstTimeLogin() {
   return useMutation({ mutationFn: firstTimeLogin });
 }
 
-export const totpSetupSchema = z.object({ qrCodeUri: z.string(), manualEntryKey: z.string() }).loose();
-export type TotpSetup = z.infer<typeof totpSetupSchema>;
-
 export async function fetchTotpSetup(userId: string): Promise<TotpSetup> {
-  return totpSetupSchema.parse(await apiJson(`/api/auth/totp-setup/${encodeURIComponent(userId)}`));
+  const { data } = await client.GET("/api/auth/totp-setup/{user_id}", { params: { path: { user_id: userId } } });
+  return data!;
 }
 
 export const totpSetupQueryOptions = (userId: string) =>
@@ -112,18 +82,9 @@ export function useTotpSetup(userId: string) {
   return useQuery(totpSetupQueryOptions(userId));
 }
 
-export interface SetupPasswordPayload {
-  userId: string;
-  password: string;
-  confirmPassword: string;
-  totpCode: string;
-}
-
 export async function setupPassword(payload: SetupPasswordPayload): Promise<CurrentUser | null> {
-  const answer = z.object({ user: z.unknown() }).loose().parse(
-    await apiJson("/api/auth/setup-password", { method: "POST", json: payload }),
-  );
-  return asUser(answer.user);
+  const { data } = await client.POST("/api/auth/setup-password", { body: payload });
+  return data?.user ?? null;
 }
 
 export function useSetupPassword() {
@@ -133,15 +94,15 @@ export function useSetupPassword() {
 
 /** Passkey sign-in: begin (options), browser ceremony, complete (platform.md §4). */
 export async function passkeyLogin(): Promise<CurrentUser | null> {
-  const begin = await apiJson<Record<string, unknown>>("/api/auth/passkeys/authenticate/begin", { method: "POST" });
-  const optionsJSON = ((begin as { options?: unknown }).options ?? begin) as PublicKeyCredentialRequestOptionsJSON;
+  const { data: begin } = await client.POST("/api/auth/passkeys/authenticate/begin");
+  const answer = begin as unknown as PasskeyAuthenticateBegin;
+  const optionsJSON = "options" in answer ? answer.options : answer;
   const response = await startAuthentication({ optionsJSON });
-  const answer = z
-    .object({ verified: z.boolean().nullish(), user: z.unknown().nullish(), message: z.string().nullish() })
-    .loose()
-    .parse(await apiJson("/api/auth/passkeys/authenticate/complete", { method: "POST", json: { response } }));
-  const user = asUser(answer.user);
-  if (answer.verified === false || !user) throw new Error(answer.message || "Passkey authentication failed");
+  const { data } = await client.POST("/api/auth/passkeys/authenticate/complete", {
+    body: { response: { ...response } },
+  });
+  const user = data?.user ?? null;
+  if (data?.verified === false || !user) throw new Error("Passkey authentication failed");
   return user;
 }
 
@@ -151,5 +112,5 @@ export function usePasskeyLogin() {
 }
 
 export async function logout(): Promise<void> {
-  await apiJson("/api/auth/logout", { method: "POST" });
+  await client.POST("/api/auth/logout");
 }
