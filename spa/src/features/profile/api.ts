@@ -4,17 +4,25 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
-import { z } from "zod";
-import { apiJson } from "../../lib/api";
+import { client } from "../../lib/api";
+import type { components } from "../../lib/api-schema";
 import type { CurrentUser } from "../../lib/auth";
 import { roots } from "../../lib/queryKeys";
 
+type Schemas = components["schemas"];
+export type Passkey = Schemas["PasskeyOut"];
+export type ChangePasswordPayload = Schemas["ChangePasswordIn"];
+
+/**
+ * POST /api/auth/passkeys/register/begin answers the WebAuthn creation options, bare or under `options`;
+ * the server declares no response schema for it (a dict), hence this local type.
+ */
+type PasskeyRegisterBegin = PublicKeyCredentialCreationOptionsJSON | { options: PublicKeyCredentialCreationOptionsJSON };
+
 export async function updateProfile(values: { firstName: string; lastName: string }): Promise<CurrentUser> {
   // Only firstName and lastName are sent (platform.md §5).
-  return apiJson<CurrentUser>("/api/auth/profile", {
-    method: "PUT",
-    json: { firstName: values.firstName, lastName: values.lastName },
-  });
+  const { data } = await client.PUT("/api/auth/profile", { body: { firstName: values.firstName, lastName: values.lastName } });
+  return data!;
 }
 
 export function useUpdateProfile() {
@@ -25,29 +33,21 @@ export function useUpdateProfile() {
   });
 }
 
-export async function changePassword(values: { currentPassword: string; newPassword: string; confirmPassword: string }) {
-  return apiJson<{ message?: string }>("/api/auth/change-password", { method: "PUT", json: values });
+export async function changePassword(values: ChangePasswordPayload): Promise<Schemas["MessageOut"]> {
+  const { data } = await client.PUT("/api/auth/change-password", { body: values });
+  return data!;
 }
 
 export function useChangePassword() {
   return useMutation({ mutationFn: changePassword });
 }
 
-export const passkeySchema = z
-  .object({
-    id: z.string(),
-    deviceName: z.string().nullish(),
-    createdAt: z.string().nullish(),
-    lastUsed: z.string().nullish(),
-  })
-  .loose();
-export type Passkey = z.infer<typeof passkeySchema>;
+export async function fetchPasskeys(): Promise<Passkey[]> {
+  const { data } = await client.GET("/api/auth/passkeys");
+  return data!;
+}
 
-export const passkeysQueryOptions = () =>
-  queryOptions({
-    queryKey: [...roots.passkeys],
-    queryFn: async () => z.array(passkeySchema).parse(await apiJson("/api/auth/passkeys")),
-  });
+export const passkeysQueryOptions = () => queryOptions({ queryKey: [...roots.passkeys], queryFn: fetchPasskeys });
 
 export function usePasskeys() {
   return useQuery(passkeysQueryOptions());
@@ -55,16 +55,15 @@ export function usePasskeys() {
 
 /** Registration: begin (creation options), the browser ceremony, complete with the optional device name. */
 export async function registerPasskey(deviceName: string): Promise<Passkey> {
-  const begin = await apiJson<Record<string, unknown>>("/api/auth/passkeys/register/begin", { method: "POST" });
-  const optionsJSON = ((begin as { options?: unknown }).options ?? begin) as PublicKeyCredentialCreationOptionsJSON;
-  const response = await startRegistration({ optionsJSON });
+  const { data: begin } = await client.POST("/api/auth/passkeys/register/begin");
+  const answer = begin as unknown as PasskeyRegisterBegin;
+  const optionsJSON = "options" in answer ? answer.options : answer;
+  const response = { ...(await startRegistration({ optionsJSON })) };
   const name = deviceName.trim();
-  return passkeySchema.parse(
-    await apiJson("/api/auth/passkeys/register/complete", {
-      method: "POST",
-      json: name ? { response, deviceName: name } : { response },
-    }),
-  );
+  const { data } = await client.POST("/api/auth/passkeys/register/complete", {
+    body: name ? { response, deviceName: name } : { response },
+  });
+  return data!;
 }
 
 export function useRegisterPasskey() {
@@ -78,7 +77,9 @@ export function useRegisterPasskey() {
 export function useDeletePasskey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiJson(`/api/auth/passkeys/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    mutationFn: async (id: string) => {
+      await client.DELETE("/api/auth/passkeys/{passkey_id}", { params: { path: { passkey_id: id } } });
+    },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: roots.passkeys }),
   });
 }
@@ -87,7 +88,7 @@ export function useDeletePasskey() {
 export function useResetTotp() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiJson<{ message?: string; user?: CurrentUser }>("/api/auth/reset-totp", { method: "POST" }),
+    mutationFn: async () => (await client.POST("/api/auth/reset-totp")).data,
     onSuccess: (answer) => {
       if (answer?.user) queryClient.setQueryData(roots.user, answer.user);
       else void queryClient.invalidateQueries({ queryKey: roots.user });
@@ -95,13 +96,14 @@ export function useResetTotp() {
   });
 }
 
-const totpSetupSchema = z.object({ qrCodeUri: z.string(), manualEntryKey: z.string() }).loose();
-
 /** A new authenticator secret for the signed-in user (GET /api/auth/totp-setup/{userId}); loaded when the dialog opens. */
 export function useTotpEnrolment(userId: string, enabled: boolean) {
   return useQuery({
     queryKey: [...roots.user, "totp-enrolment", userId],
-    queryFn: async () => totpSetupSchema.parse(await apiJson(`/api/auth/totp-setup/${encodeURIComponent(userId)}`)),
+    queryFn: async () => {
+      const { data } = await client.GET("/api/auth/totp-setup/{user_id}", { params: { path: { user_id: userId } } });
+      return data!;
+    },
     enabled,
     staleTime: Infinity,
     gcTime: 0,
@@ -113,7 +115,7 @@ export function useTotpEnrolment(userId: string, enabled: boolean) {
 export function useEnableTotp() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (totpCode: string) => apiJson("/api/auth/enable-totp", { method: "POST", json: { totpCode } }),
+    mutationFn: async (totpCode: string) => (await client.POST("/api/auth/enable-totp", { body: { totpCode } })).data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: roots.user, exact: true }),
   });
 }
