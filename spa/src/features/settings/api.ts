@@ -5,7 +5,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { z } from "zod";
-import { ApiError, apiFetch, apiJson } from "../../lib/api";
+import { ApiError, apiFetch, client } from "../../lib/api";
+import type { components } from "../../lib/api-schema";
 import { roots } from "../../lib/queryKeys";
 
 export const DATE_FORMATS = ["DD/MM/YYYY", "MM/DD/YYYY", "YYYY-MM-DD"] as const;
@@ -16,6 +17,10 @@ export const TIME_FORMATS = [
 export const TIMEZONES = ["Australia/Melbourne", "Australia/Sydney", "Australia/Perth", "Australia/Adelaide"] as const;
 export const AUTOSAVE_MS = 500;
 
+/**
+ * Narrows the server's SettingsOut (theme and formats declared as plain strings) to the values the screens
+ * offer, each unknown value falling back to its default.
+ */
 export const settingsSchema = z.object({
   theme: z.enum(["light", "dark", "system"]).catch("system"),
   preferences: z
@@ -38,7 +43,8 @@ export const DEFAULT_SETTINGS: UserSettings = {
 /** The saved settings, or null when none were saved yet (404). */
 export async function fetchSettings(): Promise<UserSettings | null> {
   try {
-    return settingsSchema.parse(await apiJson("/api/auth/settings"));
+    const { data } = await client.GET("/api/auth/settings");
+    return settingsSchema.parse(data);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;
     throw error;
@@ -52,21 +58,18 @@ export function useSettings() {
 }
 
 export async function saveSettings(settings: UserSettings): Promise<UserSettings> {
-  return settingsSchema.parse(
-    await apiJson("/api/auth/settings", {
-      method: "PUT",
-      json: {
-        theme: settings.theme,
-        preferences: {
-          dateFormat: settings.preferences.dateFormat,
-          timeFormat: settings.preferences.timeFormat,
-          timezone: settings.preferences.timezone,
-          language: settings.preferences.language,
-          compactView: settings.preferences.compactView,
-        },
-      },
-    }),
-  );
+  const body: components["schemas"]["SettingsIn"] = {
+    theme: settings.theme,
+    preferences: {
+      dateFormat: settings.preferences.dateFormat,
+      timeFormat: settings.preferences.timeFormat,
+      timezone: settings.preferences.timezone,
+      language: settings.preferences.language,
+      compactView: settings.preferences.compactView,
+    },
+  };
+  const { data } = await client.PUT("/api/auth/settings", { body });
+  return settingsSchema.parse(data);
 }
 
 export function useSaveSettings() {
