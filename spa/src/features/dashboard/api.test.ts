@@ -1,0 +1,19 @@
+/** Dashboard calls through the typed client: the allocations' date range goes in the query string. */
+import { vi } from "vitest";
+import { mockFetch } from "../../test/fetchMock";
+import { fetchDashboardStats, fetchTeacherAllocations } from "./api";
+
+afterEach(() => vi.unstubAllGlobals());
+
+test("the allocations are asked for the date range", async () => {
+  const answer = { allocations: [], unallocatedTeachers: [{ id: "t1", name: "Ada", initials: "AL", maxWeeklyHours: 20 }] };
+  const fetch = mockFetch((url) => (url.startsWith("/api/dashboard/teacher-allocations?") ? { body: answer } : undefined));
+  await expect(fetchTeacherAllocations("2026-03-02", "2026-03-08")).resolves.toEqual(answer);
+  expect(fetch.mock.calls[0][0]).toBe("/api/dashboard/teacher-allocations?start=2026-03-02&end=2026-03-08");
+});
+
+test("the stats answer is the server's", async () => {
+  const stats = { activeCourses: 3, activeTeachers: 4, blockGroups: 2, weeklyHours: 38.5, efficiency: 91.2 };
+  mockFetch((url) => (url === "/api/dashboard/stats" ? { body: stats } : undefined));
+  await expect(fetchDashboardStats()).resolves.toEqual(stats);
+});
