@@ -4,29 +4,20 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiJson } from "../../lib/api";
+import { client } from "../../lib/api";
+import type { components } from "../../lib/api-schema";
 import { roots } from "../../lib/queryKeys";
 
-const text = z.string().nullish().transform((v) => v ?? "");
+type Schemas = components["schemas"];
+export type Organization = Schemas["OrganizationOut"];
+export type OrgUser = Schemas["UserOut"];
 
-export const organizationSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    domain: z.string(),
-    address: text,
-    phone: text,
-    website: text,
-    updatedAt: z.string().nullish(),
-  })
-  .loose();
-export type Organization = z.infer<typeof organizationSchema>;
+export async function fetchOrganization(): Promise<Organization> {
+  const { data } = await client.GET("/api/organization");
+  return data!;
+}
 
-export const organizationQueryOptions = () =>
-  queryOptions({
-    queryKey: [...roots.organization],
-    queryFn: async () => organizationSchema.parse(await apiJson("/api/organization")),
-  });
+export const organizationQueryOptions = () => queryOptions({ queryKey: [...roots.organization], queryFn: fetchOrganization });
 
 export function useOrganization() {
   return useQuery(organizationQueryOptions());
@@ -41,44 +32,35 @@ export const organizationFormSchema = z.object({
 });
 export type OrganizationFormValues = z.infer<typeof organizationFormSchema>;
 
+export async function updateOrganization({ values, updatedAt }: { values: OrganizationFormValues; updatedAt?: string | null }): Promise<Organization> {
+  const { data } = await client.PUT("/api/organization", {
+    body: {
+      name: values.name,
+      domain: values.domain,
+      address: values.address ?? "",
+      phone: values.phone ?? "",
+      website: values.website ?? "",
+    },
+    headers: updatedAt ? { "If-Match": `"${updatedAt}"` } : undefined,
+  });
+  return data!;
+}
+
 export function useUpdateOrganization() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ values, updatedAt }: { values: OrganizationFormValues; updatedAt?: string | null }) =>
-      apiJson<unknown>("/api/organization", {
-        method: "PUT",
-        json: {
-          name: values.name,
-          domain: values.domain,
-          address: values.address ?? "",
-          phone: values.phone ?? "",
-          website: values.website ?? "",
-        },
-        headers: updatedAt ? { "If-Match": `"${updatedAt}"` } : undefined,
-      }).then((data) => organizationSchema.parse(data)),
+    mutationFn: updateOrganization,
     onSuccess: (org) => queryClient.setQueryData(roots.organization, org),
     onSettled: () => queryClient.invalidateQueries({ queryKey: roots.organization }),
   });
 }
 
-export const orgUserSchema = z
-  .object({
-    id: z.string(),
-    email: z.string(),
-    firstName: text,
-    lastName: text,
-    role: z.string(),
-    isActive: z.boolean(),
-    lastLogin: z.string().nullish(),
-  })
-  .loose();
-export type OrgUser = z.infer<typeof orgUserSchema>;
+export async function fetchAdminUsers(): Promise<OrgUser[]> {
+  const { data } = await client.GET("/api/admin/users");
+  return data!;
+}
 
-export const adminUsersQueryOptions = () =>
-  queryOptions({
-    queryKey: [...roots.adminUsers],
-    queryFn: async () => z.array(orgUserSchema).parse(await apiJson("/api/admin/users")),
-  });
+export const adminUsersQueryOptions = () => queryOptions({ queryKey: [...roots.adminUsers], queryFn: fetchAdminUsers });
 
 export function useAdminUsers() {
   return useQuery(adminUsersQueryOptions());
@@ -95,7 +77,10 @@ export type AddUserValues = z.input<typeof addUserSchema>;
 export function useAddUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (values: AddUserValues) => apiJson<unknown>("/api/admin/users", { method: "POST", json: values }),
+    mutationFn: async (values: AddUserValues): Promise<OrgUser> => {
+      const { data } = await client.POST("/api/admin/users", { body: { ...values, role: values.role ?? "user" } });
+      return data!;
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: roots.adminUsers }),
   });
 }
@@ -103,7 +88,10 @@ export function useAddUser() {
 export function useDeactivateUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiJson<unknown>(`/api/admin/users/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    mutationFn: async (id: string): Promise<OrgUser> => {
+      const { data } = await client.DELETE("/api/admin/users/{user_id}", { params: { path: { user_id: id } } });
+      return data!;
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: roots.adminUsers }),
   });
 }
