@@ -4,23 +4,8 @@
  * filtered on the client as the user types.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { z } from "zod";
-import { apiJson } from "../../lib/api";
+import { client } from "../../lib/api";
 import { roots } from "../../lib/queryKeys";
-
-const recordSchema = z
-  .object({
-    id: z.string(),
-    code: z.string().nullish(),
-    name: z.string().nullish(),
-    firstName: z.string().nullish(),
-    lastName: z.string().nullish(),
-    employeeId: z.string().nullish(),
-    email: z.string().nullish(),
-  })
-  .loose();
-
-type SearchRecord = z.infer<typeof recordSchema>;
 
 export type SearchKind = "course" | "unit" | "teacher" | "blockGroup";
 
@@ -32,45 +17,32 @@ export interface SearchItem {
   path: string;
 }
 
-const SOURCES: { kind: SearchKind; url: string; base: string }[] = [
-  { kind: "course", url: "/api/courses", base: "/courses" },
-  { kind: "unit", url: "/api/units", base: "/units" },
-  { kind: "teacher", url: "/api/teachers", base: "/teachers" },
-  { kind: "blockGroup", url: "/api/block-groups", base: "/block-groups" },
+/** A coded record (course, unit, block group) as a search item: the code, the name beside it. */
+const coded = (kind: SearchKind, base: string) => (row: { id: string; code: string; name: string }): SearchItem => ({
+  kind,
+  id: row.id,
+  label: row.code,
+  detail: row.name,
+  path: `${base}/${row.id}`,
+});
+
+/** Each list's items; a list that fails to load adds none. */
+const SOURCES: (() => Promise<SearchItem[]>)[] = [
+  async () => (await client.GET("/api/courses")).data!.map(coded("course", "/courses")),
+  async () => (await client.GET("/api/units")).data!.map(coded("unit", "/units")),
+  async () =>
+    (await client.GET("/api/teachers")).data!.map((row) => ({
+      kind: "teacher" as const,
+      id: row.id,
+      label: `${row.firstName} ${row.lastName}`.trim() || row.email || "Teacher",
+      detail: row.employeeId,
+      path: `/teachers/${row.id}`,
+    })),
+  async () => (await client.GET("/api/block-groups")).data!.map(coded("blockGroup", "/block-groups")),
 ];
 
-/** A list answer may be a bare array or wrapped ({items} / {results}). */
-function rows(data: unknown): SearchRecord[] {
-  const list = Array.isArray(data)
-    ? data
-    : data && typeof data === "object"
-      ? ((data as { items?: unknown[]; results?: unknown[] }).items ?? (data as { results?: unknown[] }).results ?? [])
-      : [];
-  return list.flatMap((row) => {
-    const parsed = recordSchema.safeParse(row);
-    return parsed.success ? [parsed.data] : [];
-  });
-}
-
-function toItem(kind: SearchKind, base: string, row: SearchRecord): SearchItem {
-  if (kind === "teacher") {
-    const name = `${row.firstName ?? ""} ${row.lastName ?? ""}`.trim() || row.email || "Teacher";
-    return { kind, id: row.id, label: name, detail: row.employeeId ?? row.email ?? "", path: `${base}/${row.id}` };
-  }
-  return { kind, id: row.id, label: row.code ?? row.name ?? "", detail: row.name ?? "", path: `${base}/${row.id}` };
-}
-
 export async function fetchSearchIndex(): Promise<SearchItem[]> {
-  const lists = await Promise.all(
-    SOURCES.map(async (source) => {
-      try {
-        const data = await apiJson<unknown>(source.url);
-        return rows(data).map((row) => toItem(source.kind, source.base, row));
-      } catch {
-        return [];
-      }
-    }),
-  );
+  const lists = await Promise.all(SOURCES.map((load) => load().catch((): SearchItem[] => [])));
   return lists.flat();
 }
 
