@@ -252,7 +252,7 @@ test("timetable: the CSV export has the documented columns and the sessions", as
 
 test("reports: the default tab, and the allocated hours in the workload and load planning", async () => {
   await page.goto(`${BASE_URL}/reports`);
-  await page.getByRole("heading", { name: "Reports", exact: true }).waitFor();
+  await page.getByRole("main").getByRole("heading", { name: "Reports", exact: true }).waitFor();
   assert.equal(await page.getByRole("tab", { name: "Block Groups Without Timetables" }).getAttribute("aria-selected"), "true");
   await page.getByTestId("without-count").waitFor();
   await shoot("delivery-reports-without-timetables");
