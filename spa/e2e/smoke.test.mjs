@@ -16,7 +16,7 @@ test("the SPA is served at / and /auth, the OpenAPI docs at /api/docs", async ()
   const root = await page.goto(`${BASE_URL}/`);
   assert.equal(root.status(), 200);
   await page.goto(`${BASE_URL}/auth`);
-  await page.getByRole("button", { name: "Sign In" }).waitFor({ timeout: 30_000 });
+  await page.getByRole("button", { name: "Sign In", exact: true }).waitFor({ timeout: 30_000 });
   await screenshot(page, "smoke-auth");
   const docs = await page.goto(`${BASE_URL}/api/docs`);
   assert.equal(docs.status(), 200);
