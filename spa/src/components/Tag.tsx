@@ -26,6 +26,10 @@ export type TagProps = Omit<BadgeProps, "variant"> & { variant?: "light" | "fill
 export const Tag = forwardRef<HTMLDivElement, TagProps>(function Tag({ color = "indigo", variant = "light", style, ...rest }, ref) {
   const merged = { flexShrink: 0, ...(typeof style === "object" ? style : {}) };
   const base = String(color).split(".")[0];
-  if (variant === "filled") return <Badge ref={ref} color={FILLED[base] ?? `${base}.9`} variant="filled" autoContrast style={merged} {...rest} />;
+  if (variant === "filled") {
+    // Explicit text colours (not autoContrast): pale fills take near-black text, dark fills white.
+    const pale = FILLED[base]?.endsWith(".4");
+    return <Badge ref={ref} color={FILLED[base] ?? `${base}.9`} variant="filled" c={pale ? "dark.9" : "white"} style={merged} {...rest} />;
+  }
   return <Badge ref={ref} color={base} variant="light" c={DARK_TEXT.has(base) ? "dark.7" : `${base}.9`} style={merged} {...rest} />;
 });
