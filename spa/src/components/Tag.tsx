@@ -8,7 +8,7 @@ import { forwardRef, type ComponentPropsWithoutRef } from "react";
 
 const DARK_TEXT = new Set(["green", "orange", "yellow", "lime", "teal"]);
 const FILLED: Record<string, string> = {
-  green: "green.9",
+  green: "#237032", // green.9 (#2b8a3e) gives white text only 4.4:1
   red: "red.9",
   blue: "blue.9",
   gray: "gray.7",
