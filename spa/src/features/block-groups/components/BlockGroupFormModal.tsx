@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput } from "@mantine/core";
 import { Notice } from "../../../components/Notice";
-import { useEffect, useState } from "react";
+import { useRecordDialog } from "../../../components/useRecordDialog";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
 import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
@@ -42,9 +42,6 @@ function toValues(group?: BlockGroup | null): BlockGroupFormValues {
 
 /** Block group create and edit (delivery.md §2 "Block group form", §5). */
 export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolean; onClose: () => void; group?: BlockGroup | null }) {
-  const [current, setCurrent] = useState<BlockGroup | null>(group ?? null);
-  const [serverMessages, setServerMessages] = useState<string[]>([]);
-  const [stale, setStale] = useState(false);
   const courses = useCourseOptions();
   const campuses = useCampusOptions();
   const save = useSaveBlockGroup();
@@ -52,18 +49,10 @@ export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolea
     resolver: zodResolver(blockGroupSchema),
     defaultValues: toValues(group),
   });
-  useEffect(() => {
-    if (opened) {
-      setCurrent(group ?? null);
-      reset(toValues(group));
-      setServerMessages([]);
-      setStale(false);
-    }
-  }, [opened, group, reset]);
+  const { current, serverMessages, setServerMessages, stale, setStale, clearServerState, load } = useRecordDialog(opened, group, reset, toValues);
 
   const onSubmit = handleSubmit(async (values) => {
-    setServerMessages([]);
-    setStale(false);
+    clearServerState();
     try {
       await save.mutateAsync({ group: current, values });
       notifySuccess(current ? "Block group updated successfully" : "Block group created successfully");
@@ -76,8 +65,7 @@ export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolea
         notifyError(STALE_TITLE, STALE_MESSAGE);
         if (current) {
           const fresh = await fetchBlockGroup(current.id);
-          setCurrent(fresh);
-          reset(toValues(fresh));
+          load(fresh);
         }
       } else if (failure.kind === "validation" || failure.kind === "duplicate") {
         const messages = applyFieldErrors(failure.fields, setError, FIELDS);

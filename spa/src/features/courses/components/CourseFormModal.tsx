@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, Select, Stack, Switch, TextInput, Textarea } from "@mantine/core";
 import { Notice } from "../../../components/Notice";
-import { useEffect, useState } from "react";
+import { useRecordDialog } from "../../../components/useRecordDialog";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
 import { classifyError, isRawStatusMessage, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
@@ -16,25 +16,14 @@ function toInput(course: Course | null | undefined): CourseInput {
 
 /** Create New Course / Edit Course dialog (delivery.md §2 Courses, §8 Courses). */
 export function CourseFormModal({ opened, onClose, course }: { opened: boolean; onClose: () => void; course?: Course | null }) {
-  const [current, setCurrent] = useState<Course | null>(course ?? null);
-  const [serverMessages, setServerMessages] = useState<string[]>([]);
-  const [stale, setStale] = useState(false);
   const save = useSaveCourse();
   const form = useForm<CourseInput>({ resolver: zodResolver(courseSchema), defaultValues: toInput(course) });
   const { register, handleSubmit, control, reset, setError, formState } = form;
 
-  useEffect(() => {
-    if (opened) {
-      setCurrent(course ?? null);
-      reset(toInput(course));
-      setServerMessages([]);
-      setStale(false);
-    }
-  }, [opened, course, reset]);
+  const { current, serverMessages, setServerMessages, stale, setStale, clearServerState, load } = useRecordDialog(opened, course, reset, toInput);
 
   const onSubmit = handleSubmit(async (values) => {
-    setServerMessages([]);
-    setStale(false);
+    clearServerState();
     try {
       await save.mutateAsync({ course: current, values });
       notifySuccess(current ? "Course updated successfully" : "Course created successfully");
@@ -59,8 +48,7 @@ export function CourseFormModal({ opened, onClose, course }: { opened: boolean; 
           notifyError(STALE_TITLE, STALE_MESSAGE);
           if (current) {
             const fresh = await fetchCourse(current.id);
-            setCurrent(fresh);
-            reset(toInput(fresh));
+            load(fresh);
           }
           break;
         }

@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, Select, SimpleGrid, Stack, Switch, TextInput, Textarea } from "@mantine/core";
 import { Notice } from "../../../components/Notice";
-import { useEffect, useState } from "react";
+import { useRecordDialog } from "../../../components/useRecordDialog";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
 import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
@@ -15,26 +15,15 @@ const toValues = (h?: Holiday | null): HolidayFormValues =>
 
 /** "Add New Holiday" / "Edit Holiday" (delivery.md §2 Holidays, §5 Holiday). */
 export function HolidayFormModal({ opened, onClose, holiday }: { opened: boolean; onClose: () => void; holiday: Holiday | null }) {
-  const [current, setCurrent] = useState<Holiday | null>(holiday);
-  const [serverMessages, setServerMessages] = useState<string[]>([]);
-  const [stale, setStale] = useState(false);
   const save = useSaveHoliday();
   const { register, control, handleSubmit, reset, setError, formState } = useForm<HolidayFormValues, unknown, HolidayInput>({
     resolver: zodResolver(holidaySchema),
     defaultValues: toValues(holiday),
   });
-  useEffect(() => {
-    if (opened) {
-      setCurrent(holiday);
-      reset(toValues(holiday));
-      setServerMessages([]);
-      setStale(false);
-    }
-  }, [opened, holiday, reset]);
+  const { current, serverMessages, setServerMessages, stale, setStale, clearServerState, load } = useRecordDialog(opened, holiday, reset, toValues);
 
   const onSubmit = handleSubmit(async (values) => {
-    setServerMessages([]);
-    setStale(false);
+    clearServerState();
     try {
       await save.mutateAsync({ holiday: current, values });
       notifySuccess(current ? "Holiday updated successfully" : "Holiday created successfully");
@@ -50,8 +39,7 @@ export function HolidayFormModal({ opened, onClose, holiday }: { opened: boolean
         notifyError(STALE_TITLE, STALE_MESSAGE);
         if (current) {
           const fresh = await fetchHoliday(current.id);
-          setCurrent(fresh);
-          reset(toValues(fresh));
+          load(fresh);
         }
       } else notifyError(title, ("message" in failure && failure.message) || "Please try again.");
     }

@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, NumberInput, Stack, Switch, TextInput, Textarea } from "@mantine/core";
 import { Notice } from "../../../components/Notice";
-import { useEffect, useState } from "react";
+import { useRecordDialog } from "../../../components/useRecordDialog";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
 import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
@@ -21,26 +21,15 @@ const toValues = (plan?: StudyPlan | null): StudyPlanFormValues =>
 
 /** Create / edit a study plan (delivery.md §2 Study plans, §5, §8). */
 export function StudyPlanFormModal({ opened, onClose, plan }: { opened: boolean; onClose: () => void; plan?: StudyPlan | null }) {
-  const [current, setCurrent] = useState<StudyPlan | null>(plan ?? null);
-  const [serverMessages, setServerMessages] = useState<string[]>([]);
-  const [stale, setStale] = useState(false);
   const save = useSaveStudyPlan();
   const { register, handleSubmit, control, reset, setError, formState } = useForm<StudyPlanFormValues, unknown, StudyPlanInput>({
     resolver: zodResolver(studyPlanSchema),
     defaultValues: toValues(plan),
   });
-  useEffect(() => {
-    if (opened) {
-      setCurrent(plan ?? null);
-      reset(toValues(plan));
-      setServerMessages([]);
-      setStale(false);
-    }
-  }, [opened, plan, reset]);
+  const { current, serverMessages, setServerMessages, stale, setStale, clearServerState, load } = useRecordDialog(opened, plan, reset, toValues);
 
   const onSubmit = handleSubmit(async (values) => {
-    setServerMessages([]);
-    setStale(false);
+    clearServerState();
     try {
       await save.mutateAsync({ plan: current, values });
       notifySuccess(current ? "Study plan updated successfully" : "Study plan created successfully");
@@ -57,8 +46,7 @@ export function StudyPlanFormModal({ opened, onClose, plan }: { opened: boolean;
         notifyError(STALE_TITLE, STALE_MESSAGE);
         if (current) {
           const fresh = await fetchStudyPlan(current.id);
-          setCurrent(fresh);
-          reset(toValues(fresh));
+          load(fresh);
         }
       } else if (failure.kind === "server") notifyError(title, "Server error occurred. Please try again.");
       else notifyError(title, ("message" in failure && failure.message) || "Unable to save the study plan. Please try again.");

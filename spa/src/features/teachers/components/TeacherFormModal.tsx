@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, TextInput, Textarea } from "@mantine/core";
 import { Notice } from "../../../components/Notice";
-import { useEffect, useState } from "react";
+import { useRecordDialog } from "../../../components/useRecordDialog";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
 import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
@@ -38,27 +38,16 @@ const toValues = (t?: Teacher | null): TeacherFormValues =>
 
 /** Add Teacher / Edit Teacher (delivery.md §5 Teacher). */
 export function TeacherFormModal({ opened, onClose, teacher }: { opened: boolean; onClose: () => void; teacher: Teacher | null }) {
-  const [current, setCurrent] = useState<Teacher | null>(teacher);
-  const [serverMessages, setServerMessages] = useState<string[]>([]);
-  const [stale, setStale] = useState(false);
   const save = useSaveTeacher();
   const { register, control, handleSubmit, reset, setError, formState } = useForm<TeacherFormValues, unknown, TeacherInput>({
     resolver: zodResolver(teacherSchema),
     defaultValues: toValues(teacher),
   });
   const employment = useWatch({ control, name: "employmentType" });
-  useEffect(() => {
-    if (opened) {
-      setCurrent(teacher);
-      reset(toValues(teacher));
-      setServerMessages([]);
-      setStale(false);
-    }
-  }, [opened, teacher, reset]);
+  const { current, serverMessages, setServerMessages, stale, setStale, clearServerState, load } = useRecordDialog(opened, teacher, reset, toValues);
 
   const onSubmit = handleSubmit(async (values) => {
-    setServerMessages([]);
-    setStale(false);
+    clearServerState();
     try {
       await save.mutateAsync({ teacher: current, values });
       notifySuccess(current ? "Teacher updated successfully" : "Teacher created successfully");
@@ -75,8 +64,7 @@ export function TeacherFormModal({ opened, onClose, teacher }: { opened: boolean
         notifyError(STALE_TITLE, STALE_MESSAGE);
         if (current) {
           const fresh = await fetchTeacher(current.id);
-          setCurrent(fresh);
-          reset(toValues(fresh));
+          load(fresh);
         }
       } else notifyError(title, ("message" in failure && failure.message) || "Please try again.");
     }

@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, NumberInput, Stack, Switch, TextInput, Textarea } from "@mantine/core";
 import { Notice } from "../../../components/Notice";
-import { useEffect, useState } from "react";
+import { useRecordDialog } from "../../../components/useRecordDialog";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
 import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
@@ -16,27 +16,16 @@ function toValues(unit: Unit | null | undefined): UnitFormValues {
 
 /** Create / edit a unit of competency (delivery.md §2 Units, §8 Units). */
 export function UnitFormModal({ opened, onClose, unit }: { opened: boolean; onClose: () => void; unit?: Unit | null }) {
-  const [current, setCurrent] = useState<Unit | null>(unit ?? null);
-  const [serverMessages, setServerMessages] = useState<string[]>([]);
-  const [stale, setStale] = useState(false);
   const save = useSaveUnit();
   const { register, handleSubmit, control, reset, setError, formState } = useForm<UnitFormValues, unknown, UnitInput>({
     resolver: zodResolver(unitSchema),
     defaultValues: toValues(unit),
   });
 
-  useEffect(() => {
-    if (opened) {
-      setCurrent(unit ?? null);
-      reset(toValues(unit));
-      setServerMessages([]);
-      setStale(false);
-    }
-  }, [opened, unit, reset]);
+  const { current, serverMessages, setServerMessages, stale, setStale, clearServerState, load } = useRecordDialog(opened, unit, reset, toValues);
 
   const onSubmit = handleSubmit(async (values) => {
-    setServerMessages([]);
-    setStale(false);
+    clearServerState();
     try {
       await save.mutateAsync({ unit: current, values });
       notifySuccess(current ? "Unit updated successfully" : "Unit created successfully");
@@ -64,8 +53,7 @@ export function UnitFormModal({ opened, onClose, unit }: { opened: boolean; onCl
           notifyError(STALE_TITLE, STALE_MESSAGE);
           if (current) {
             const fresh = await fetchUnit(current.id);
-            setCurrent(fresh);
-            reset(toValues(fresh));
+            load(fresh);
           }
           break;
         default:

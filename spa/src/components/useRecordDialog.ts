@@ -1,0 +1,41 @@
+import { useEffect, useState } from "react";
+
+/**
+ * The state every create/edit dialog keeps besides its form: the record being edited (replaced by the
+ * fresh one after a 412), the server's messages for the "Form Validation Errors" list, and whether the
+ * last save was stale. Opening the dialog resets all three and the form.
+ *
+ * `reset` is react-hook-form's reset; `toValues` turns a record (or none, for create) into form values.
+ */
+export function useRecordDialog<T, V>(opened: boolean, record: T | null | undefined, reset: (values: V) => void, toValues: (record: T | null | undefined) => V) {
+  const [current, setCurrent] = useState<T | null>(record ?? null);
+  const [serverMessages, setServerMessages] = useState<string[]>([]);
+  const [stale, setStale] = useState(false);
+
+  useEffect(() => {
+    if (opened) {
+      setCurrent(record ?? null);
+      reset(toValues(record));
+      setServerMessages([]);
+      setStale(false);
+    }
+  }, [opened, record, reset, toValues]);
+
+  return {
+    current,
+    serverMessages,
+    setServerMessages,
+    stale,
+    setStale,
+    /** Before a save: forget the last answer's messages. */
+    clearServerState: () => {
+      setServerMessages([]);
+      setStale(false);
+    },
+    /** After a 412: edit the fresh record from now on. */
+    load: (fresh: T) => {
+      setCurrent(fresh);
+      reset(toValues(fresh));
+    },
+  };
+}
