@@ -2,24 +2,22 @@
  * Toasts of delivery.md §8 (Mantine notifications, 5 to 8 seconds) and the error classification every
  * save shares: 400 field errors, 409 duplicate code or scheduling conflict, 412 stale write, 401.
  */
-import { notifications } from "@mantine/notifications";
 import { ApiError, fieldErrors } from "../lib/api";
+import { showToast } from "../lib/notify";
 
+/** Content-area toasts last 6 s, failures 8 s (platform.md §9: 5 to 8 s). */
 export const TOAST_MS = 6000;
-const closeButtonProps = { "aria-label": "Close notification" };
-// The default description grey is below AA contrast on the toast background.
-const styles = { description: { color: "var(--mantine-color-text)" } };
 
 export function notifySuccess(message: string, title = "Success") {
-  notifications.show({ title, message, color: "green", autoClose: TOAST_MS, closeButtonProps, styles });
+  showToast("green", title, message, TOAST_MS);
 }
 
 export function notifyError(title: string, message: string) {
-  notifications.show({ title, message, color: "red", autoClose: 8000, closeButtonProps, styles });
+  showToast("red", title, message, 8000);
 }
 
 export function notifyWarning(title: string, message: string) {
-  notifications.show({ title, message, color: "yellow", autoClose: 8000, closeButtonProps, styles });
+  showToast("yellow", title, message, 8000);
 }
 
 /** decisions.md §6: the second writer of a record sees this and the fresh record is loaded. */
