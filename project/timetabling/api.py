@@ -9,7 +9,6 @@ from django.http import HttpRequest, HttpResponse
 from ninja import File, Query, UploadedFile
 
 from project.core.concurrency import if_match_header, set_etag
-from project.core.errors import NotFound
 from project.core.responses import json_response
 from project.core.routers import make_router
 from project.core.schemas import ErrorOut
@@ -211,11 +210,7 @@ def create_feed(request: HttpRequest, payload: CalendarFeedIn):
 def list_feeds(request: HttpRequest):
     """The signed-in user's feeds that are not revoked."""
     ctx = request.auth
-    feeds = (
-        CalendarFeed.objects.for_org(ctx.org).filter(user=ctx.user, revoked_at__isnull=True)
-        .select_related("teacher", "block_group")
-    )
-    return [_feed_dict(request, f) for f in feeds]
+    return [_feed_dict(request, f) for f in selectors.feed_list(org=ctx.org, user=ctx.user)]
 
 
 @router.delete("/calendar-feeds/{uuid:feed_id}", response={204: None, 404: ErrorOut})
@@ -229,14 +224,7 @@ def revoke_feed(request: HttpRequest, feed_id):
 def public_feed(request: HttpRequest, token: str):
     """Public text/calendar for calendar clients (no session; the token is the secret). 404 when the
     token is unknown or revoked, its owner inactive, or the organization inactive."""
-    feed = (
-        CalendarFeed.objects.unscoped()  # cross-organization lookup by secret token, on purpose
-        .select_related("organization", "user")
-        .filter(token=token[:64], revoked_at__isnull=True)
-        .first()
-    )
-    if feed is None or not feed.user.is_active or not feed.organization.is_active or feed.user.organization_id != feed.organization_id:
-        raise NotFound("Calendar feed not found")
+    feed = selectors.feed_for_token(token)
     response = _calendar_response(feed.organization, teacher_id=feed.teacher_id, block_group_id=feed.block_group_id)
     services.feed_touch(feed)
     return response

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
+from project.core.errors import NotFound
 from project.core.tenancy import get_in_org
 from project.timetabling import conflicts as cf
 from project.timetabling.models import TimetableSession
@@ -136,3 +137,31 @@ def sessions_for_calendar(*, org, teacher_id=None, block_group_id=None) -> list[
         qs = qs.filter(block_group_id=block_group_id)
     return list(qs.order_by("actual_date", "start_time"))
 
+
+
+def feed_list(*, org, user) -> list:
+    """The user's calendar feeds that are not revoked, with their teacher or block group (1 query)."""
+    from project.timetabling.models import CalendarFeed
+
+    return list(
+        CalendarFeed.objects.for_org(org).filter(user=user, revoked_at__isnull=True).select_related("teacher", "block_group")
+    )
+
+
+def feed_for_token(token: str):
+    """The live feed of a secret token, across organizations (the token is the credential).
+
+    NotFound "Calendar feed not found" when the token is unknown or revoked, its owner inactive, or
+    the organization inactive.
+    """
+    from project.timetabling.models import CalendarFeed
+
+    feed = (
+        CalendarFeed.objects.unscoped()  # cross-organization lookup by secret token, on purpose
+        .select_related("organization", "user")
+        .filter(token=token[:64], revoked_at__isnull=True)
+        .first()
+    )
+    if feed is None or not feed.user.is_active or not feed.organization.is_active or feed.user.organization_id != feed.organization_id:
+        raise NotFound("Calendar feed not found")
+    return feed
