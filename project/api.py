@@ -24,7 +24,7 @@ from project.core.responses import PreciseJSONEncoder
 
 from project.core.auth import member_auth
 from project.core.errors import DomainError, ValidationFailed
-from project.core.schemas import NUL_MESSAGE
+from project.core.schemas import NUL_MESSAGE, SURROGATE_MESSAGE
 
 log = logging.getLogger(__name__)
 
@@ -36,21 +36,36 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a valid JSON number")
 
 
-def _nul_paths(value: Any, path: list) -> list[list]:
-    """Paths of every string (value or object key) in decoded JSON that holds a NUL character."""
-    found: list[list] = []
+def _text_problem(text: str) -> str | None:
+    """Why a decoded string cannot be stored, or None: a NUL character (PostgreSQL cannot hold it) or a
+    lone UTF-16 surrogate (``"\\ud800"`` in JSON decodes to text that is not valid Unicode and cannot be
+    encoded as UTF-8 for the database)."""
+    if "\x00" in text:
+        return NUL_MESSAGE
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return SURROGATE_MESSAGE
+    return None
+
+
+def _bad_text_paths(value: Any, path: list) -> list[dict]:
+    """``[{path, message}]`` for every string (value or object key) in decoded JSON that cannot be stored."""
+    found: list[dict] = []
     if isinstance(value, str):
-        if "\x00" in value:
-            found.append(path)
+        problem = _text_problem(value)
+        if problem:
+            found.append({"path": path, "message": problem})
     elif isinstance(value, dict):
         for key, item in value.items():
-            if isinstance(key, str) and "\x00" in key:
-                found.append([*path, key])  # reported once, whatever the value holds
+            problem = _text_problem(key) if isinstance(key, str) else None
+            if problem:
+                found.append({"path": [*path, key], "message": problem})  # reported once, whatever the value holds
             else:
-                found.extend(_nul_paths(item, [*path, key]))
+                found.extend(_bad_text_paths(item, [*path, key]))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            found.extend(_nul_paths(item, [*path, index]))
+            found.extend(_bad_text_paths(item, [*path, index]))
     return found
 
 
@@ -59,9 +74,9 @@ class BlockplanParser(Parser):
 
     - A body that is not JSON (malformed, not UTF-8, ``NaN``/``Infinity``, a number too long to read)
       is a 400 ``validation_error`` with path ``[]``.
-    - A NUL character in any string, object key or query value is a 400 at its path: PostgreSQL
-      cannot store or even compare text holding NUL (it would be a 500), and no field of the API
-      needs it (decisions.md §1 "No request, however malformed, yields a 500").
+    - A NUL character or a lone UTF-16 surrogate (``"\\ud800"``) in any string, object key or query value
+      is a 400 at its path: PostgreSQL cannot store or even compare such text (it would be a 500), and
+      no field of the API needs it (decisions.md §1 "No request, however malformed, yields a 500").
     """
 
     def parse_body(self, request: HttpRequest) -> Any:
@@ -70,19 +85,20 @@ class BlockplanParser(Parser):
         except (ValueError, UnicodeDecodeError, RecursionError):
             # ninja wraps whatever this raises in HttpError(400); on_http_error unwraps it.
             raise ValidationFailed("The request body is not valid JSON") from None
-        paths = _nul_paths(data, [])
-        if paths:
-            raise ValidationFailed([{"path": p, "message": NUL_MESSAGE} for p in paths])
+        errors = _bad_text_paths(data, [])
+        if errors:
+            raise ValidationFailed(errors)
         return data
 
     def parse_querydict(self, data, list_fields, request: HttpRequest) -> dict:
-        bad = [
-            key
-            for key, values in data.lists()
-            if any(isinstance(v, str) and "\x00" in v for v in values)
-        ]
+        bad = []
+        for key, values in data.lists():
+            problems = [_text_problem(v) for v in values if isinstance(v, str)]
+            problem = next((p for p in problems if p), None)
+            if problem:
+                bad.append({"path": [key], "message": problem})
         if bad:
-            raise ValidationFailed([{"path": [key], "message": NUL_MESSAGE} for key in bad])
+            raise ValidationFailed(bad)
         return super().parse_querydict(data, list_fields, request)
 
 

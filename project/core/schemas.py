@@ -19,6 +19,7 @@ from project.core.errors import ValidationFailed
 
 # project.api's parser refuses NUL in every body string and query value with this message.
 NUL_MESSAGE = "Text must not contain NUL characters"
+SURROGATE_MESSAGE = "Text must be valid Unicode (no lone surrogate characters)"
 
 # Dates the API accepts (the years of reporting.params and the holiday form). Bounding every input date
 # keeps calendar arithmetic (week ranges, +1 month end dates, 3-year schedules) far from Python's
