@@ -107,6 +107,10 @@ def _target_queryset(ctx: Ctx, scope: Scope):
     if scope.session_ids:
         qs = qs.filter(id__in=scope.session_ids)
     if scope.block_group_id is not None:
+        from project.planning.models import BlockGroup
+
+        # A foreign or unknown block group is a 404 like every other id (issue 14), not an empty scope.
+        get_in_org(BlockGroup, ctx.org, scope.block_group_id, "Block group")
         qs = qs.filter(block_group_id=scope.block_group_id)
     if scope.start and scope.end:
         qs = qs.filter(actual_date__gte=scope.start, actual_date__lte=scope.end)

@@ -178,6 +178,19 @@ def test_scope_is_required_and_ids_are_scoped(api, other_api, org, setup):
     assert other_api.get(f"/api/timetables/{s.id}/recommendations").status_code == 404
 
 
+def test_foreign_or_unknown_block_group_is_404(api, other_api, org, setup):
+    """Issue 14: another organization's blockGroupId answered 200 with an empty proposal."""
+    bg, unit = setup
+    f.make_session(org, block_group=bg, unit=unit, actual_date=MON)
+    for body in ({"blockGroupId": str(bg.id)}, {"blockGroupId": str(bg.id), "apply": True}):
+        r = other_api.post("/api/timetables/auto-allocate", body)
+        assert r.status_code == 404, r.content
+        assert r.json()["message"] == "Block group not found"
+    r = api.post("/api/timetables/auto-allocate", {"blockGroupId": "00000000-0000-0000-0000-000000000000"})
+    assert r.status_code == 404
+    assert TimetableSession.objects.filter(teacher__isnull=False).count() == 0
+
+
 def test_recommendations_rank_eligible_teachers_with_reasons(api, org, setup):
     bg, unit = setup
     good = f.make_teacher(org, first_name="Good", max_weekly_hours=21)
