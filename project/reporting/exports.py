@@ -7,7 +7,8 @@ Columns: Term, Course Code, Course, Block Group Code, Block Group, Nominal Hours
 Student Count. Per term: one row per block group, one "Course total" row after each course's groups
 (Block Group column "Total"), then one "Term total" row (Course column "Term N total"). Hours are
 decimal hours; CSV is UTF-8 with a header row; the xlsx has one sheet "Load Planning" with numbers
-stored as numbers.
+stored as numbers. Text that a spreadsheet could run as a formula is neutralised
+(:mod:`project.core.spreadsheets`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import csv
 import io
 
 from django.http import HttpResponse
+
+from project.core.spreadsheets import neutralise_row, xlsx_cell
 
 FORMATS = {
     "csv": "text/csv; charset=utf-8",
@@ -69,13 +72,12 @@ def _csv_bytes(rows: list[list]) -> bytes:
     buf = io.StringIO()
     writer = csv.writer(buf)
     writer.writerow(HEADER)
-    writer.writerows(rows)
+    writer.writerows(neutralise_row(row) for row in rows)
     return buf.getvalue().encode("utf-8")
 
 
 def _xlsx_bytes(rows: list[list]) -> bytes:
     from openpyxl import Workbook
-    from openpyxl.cell import WriteOnlyCell
     from openpyxl.styles import Font
 
     wb = Workbook(write_only=True)  # streams rows: no cell objects kept for the whole sheet
@@ -84,18 +86,19 @@ def _xlsx_bytes(rows: list[list]) -> bytes:
         ws.column_dimensions[letter].width = width
     bold = Font(bold=True)
 
-    def bold_row(values: list) -> list:
-        cells = []
+    def cells(values: list, font=None) -> list:
+        out = []
         for value in values:
-            cell = WriteOnlyCell(ws, value=value)
-            cell.font = bold
-            cells.append(cell)
-        return cells
+            cell = xlsx_cell(ws, value)  # text typed as a string and neutralised: never a formula
+            if font is not None:
+                cell.font = font
+            out.append(cell)
+        return out
 
-    ws.append(bold_row(HEADER))
+    ws.append(cells(HEADER, bold))
     for row in rows:
         is_total = row[4] == "Total" or row[2].endswith(" total")
-        ws.append(bold_row(row) if is_total else row)
+        ws.append(cells(row, bold if is_total else None))
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()

@@ -90,3 +90,40 @@ def test_format_is_case_insensitive(api, world):
 def test_other_org_export_is_empty(other_api, world):
     res = other_api.get("/api/reports/load-planning/export", {"format": "csv", "year": 2026})
     assert list(csv.reader(io.StringIO(res.content.decode()))) == [HEADER]
+
+
+# --- CSV injection (issue 14): text that a spreadsheet could run is neutralised, numbers stay numbers.
+
+EVIL_COURSE = '=HYPERLINK("http://evil.example","c")'
+EVIL_GROUP = "+cmd|' /C calc'!A0"
+
+
+@pytest.fixture
+def evil_world(world):
+    course = f.make_course(world.org, code="@SUM(1+1)", name=EVIL_COURSE)
+    group = f.make_block_group(world.org, code="-2+3", name=EVIL_GROUP, course=course, cohort_size=7)
+    f.make_session(world.org, block_group=group, unit=world.u3, actual_date=date(2026, 2, 3), start=time(9), end=time(10))
+    return world
+
+
+def test_csv_export_neutralises_formulas(api, evil_world):
+    res = api.get("/api/reports/load-planning/export", {"format": "csv", "year": 2026})
+    assert res.status_code == 200
+    rows = list(csv.reader(io.StringIO(res.content.decode("utf-8"))))
+    evil = [r for r in rows if r[4] == "'" + EVIL_GROUP]
+    assert evil == [["Term 1", "'@SUM(1+1)", "'" + EVIL_COURSE, "'-2+3", "'" + EVIL_GROUP, "20.0", "1.0", "7"]]
+    for row in rows:
+        for cell in row:
+            assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), row
+
+
+def test_xlsx_export_writes_text_as_strings_never_formulas(api, evil_world):
+    res = api.get("/api/reports/load-planning/export", {"format": "xlsx", "year": 2026})
+    assert res.status_code == 200
+    ws = load_workbook(io.BytesIO(res.content))["Load Planning"]
+    cells = [c for row in ws.iter_rows() for c in row]
+    assert not [c.coordinate for c in cells if c.data_type == "f"]
+    evil = [[c.value for c in row] for row in ws.iter_rows() if row[4].value == "'" + EVIL_GROUP]
+    assert evil == [["Term 1", "'@SUM(1+1)", "'" + EVIL_COURSE, "'-2+3", "'" + EVIL_GROUP, 20, 1, 7]]
+    hours = [row[5] for row in ws.iter_rows(min_row=2)]
+    assert all(c.data_type == "n" for c in hours)  # hours are still numbers

@@ -1,7 +1,16 @@
 /** CSV files built in the browser (delivery.md §7: timetable and report exports) and file downloads. */
 
+/**
+ * Text a spreadsheet program could run as a formula (OWASP CSV injection: a leading `=`, `+`, `-`, `@`,
+ * tab or carriage return) gets a leading `'`, so it is shown as text. Numbers stay numbers.
+ */
+export function neutralise(value: unknown): unknown {
+  return typeof value === "string" && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
 export function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? "" : String(value);
+  const safe = neutralise(value);
+  const text = safe === null || safe === undefined ? "" : String(safe);
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
