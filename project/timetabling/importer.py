@@ -12,6 +12,7 @@ Validation reports every bad row at once: ``ValidationFailed`` with
 from __future__ import annotations
 
 import io
+import zipfile
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
@@ -29,6 +30,9 @@ DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 STATUSES = ["scheduled", "confirmed", "cancelled", "completed"]
 MAX_BYTES = 10 * 1024 * 1024
 MAX_ROWS = 20000
+MAX_COLUMNS = 100  # cells per row; the template has 13 columns
+MAX_SHEET_ROWS = 2 * MAX_ROWS + 1  # row elements in the sheet, blank (formatted) ones included
+MAX_UNPACKED_BYTES = 200 * 1024 * 1024  # an .xlsx is a zip: what it unpacks to, not its size, is the cost
 MAX_WEEK_NUMBER = 5300  # weeks of years 2000-2100, the dates the API accepts
 EXT_MESSAGE = "Only .xlsx or .xls files are accepted"
 
@@ -141,6 +145,8 @@ def read_upload(upload) -> list[tuple[int, dict]]:
     data = upload.read()
     try:
         grid = _read_xlsx(data) if name.endswith(".xlsx") else _read_xls(data)
+    except TooBig as exc:
+        raise _file_error(str(exc)) from None
     except Exception:
         raise _file_error("The file could not be read as an Excel workbook") from None
     if not grid:
@@ -171,11 +177,75 @@ def read_upload(upload) -> list[tuple[int, dict]]:
     return rows
 
 
+class TooBig(Exception):
+    """The workbook is over a limit; the message says which (read before any row is parsed)."""
+
+
+_ROW_OR_CELL = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c)[\s/>]")
+
+
+def _check_sheet_shape(stream) -> None:
+    """Count rows and cells per row in a worksheet's XML, streamed in chunks, before openpyxl parses it.
+
+    openpyxl builds a whole ``<row>`` element (every cell) in memory before it can skip columns, so a
+    30 KB workbook with a million cells in one row costs hundreds of MB; a million blank rows cost
+    seconds. This scan stops at the first row over :data:`MAX_COLUMNS` cells or at
+    :data:`MAX_SHEET_ROWS` rows. Raises TooBig.
+    """
+    rows = cells = 0
+    tail = b""
+    while True:
+        chunk = stream.read(1 << 20)
+        if not chunk:
+            break
+        data = tail + chunk
+        last_end = 0
+        for m in _ROW_OR_CELL.finditer(data):
+            last_end = m.end()
+            if m.group(1) == b"row":
+                rows += 1
+                cells = 0
+                if rows > MAX_SHEET_ROWS:
+                    raise TooBig(f"The file has more than {MAX_ROWS} rows")
+            else:
+                cells += 1
+                if cells > MAX_COLUMNS:
+                    raise TooBig(f"The file has more than {MAX_COLUMNS} columns")
+        # Keep a short tail so that a tag cut by the chunk boundary is matched in the next round.
+        tail = data[max(last_end, len(data) - 64):]
+
+
 def _read_xlsx(data: bytes) -> list[list]:
+    """The first sheet's rows (values, trailing blanks dropped), at most :data:`MAX_COLUMNS` wide.
+
+    Raises TooBig before openpyxl reads a workbook that unpacks past :data:`MAX_UNPACKED_BYTES` or has a
+    sheet over the row or column limits (every worksheet part is scanned: openpyxl itself parses a
+    sheet without a ``<dimension>`` to its end just to open it), or any zip/openpyxl error for an
+    unreadable file.
+    """
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        members = archive.infolist()
+        if sum(info.file_size for info in members) > MAX_UNPACKED_BYTES:
+            raise TooBig("The file is too large to read")
+        for info in members:
+            if info.filename.startswith("xl/worksheets/") and info.filename.endswith(".xml"):
+                with archive.open(info) as stream:
+                    _check_sheet_shape(stream)
     wb = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     try:
         ws = wb.worksheets[0]
-        return [list(r) for r in ws.iter_rows(values_only=True)]
+        declared_rows, declared_cols = ws.max_row, ws.max_column  # the sheet's <dimension>, if it has one
+        if declared_rows is not None and declared_rows > MAX_SHEET_ROWS:
+            raise TooBig(f"The file has more than {MAX_ROWS} rows")
+        if declared_cols is not None and declared_cols > MAX_COLUMNS:
+            raise TooBig(f"The file has more than {MAX_COLUMNS} columns")
+        grid = []
+        for values in ws.iter_rows(values_only=True, max_col=MAX_COLUMNS):
+            row = list(values)
+            while row and row[-1] is None:
+                row.pop()
+            grid.append(row)
+        return grid
     finally:
         wb.close()
 
@@ -183,8 +253,12 @@ def _read_xlsx(data: bytes) -> list[list]:
 def _read_xls(data: bytes) -> list[list]:
     import xlrd
 
-    book = xlrd.open_workbook(file_contents=data)
+    book = xlrd.open_workbook(file_contents=data, on_demand=True)
     sheet = book.sheet_by_index(0)
+    if sheet.nrows > MAX_SHEET_ROWS:
+        raise TooBig(f"The file has more than {MAX_ROWS} rows")
+    if sheet.ncols > MAX_COLUMNS:
+        raise TooBig(f"The file has more than {MAX_COLUMNS} columns")
     grid = []
     for r in range(sheet.nrows):
         row = []
