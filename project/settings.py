@@ -54,6 +54,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "axes",
+    "ninja",  # /api/docs serves Swagger UI's assets from our static files, not a CDN (CSP: script-src 'self')
+    "csp",
     "project.core",
     "project.accounts",
     "project.catalogue",
@@ -67,6 +69,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Outside WhiteNoise, so that the SPA's index and assets served by it carry these headers too.
+    "csp.middleware.CSPMiddleware",
+    "project.core.middleware.ApiJsonErrorsMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -74,11 +80,29 @@ MIDDLEWARE = [
     "project.core.middleware.ApiCsrfCookieMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "project.urls"
+
+# Headers on every response (issue 14, docs/adr/0004-security-headers-and-limits.md). The SPA loads only
+# its own scripts; Mantine and Swagger UI set inline styles; images may be data: URIs (icons, Swagger);
+# the socket connects to our own origin ('self' covers ws:/wss: of the same host in CSP 3).
+X_FRAME_OPTIONS = "DENY"
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 ASGI_APPLICATION = "project.asgi.application"
 
 TEMPLATES = [

@@ -22,6 +22,7 @@ else
   export DATABASE_URL="sqlite:///$ROOT/var/e2e-${E2E_PORT}.sqlite3"
 fi
 .venv/bin/python manage.py migrate --noinput -v0 || exit 1
+.venv/bin/python manage.py collectstatic --noinput -v0 || exit 1  # Swagger UI's and the admin's assets
 .venv/bin/python manage.py seed_demo > "var/e2e-seed-${E2E_PORT}.log" || exit 1
 
 .venv/bin/daphne --websocket_timeout -1 -b 127.0.0.1 -p "$E2E_PORT" project.asgi:application > "var/e2e-server-${E2E_PORT}.log" 2>&1 &

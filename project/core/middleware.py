@@ -11,3 +11,45 @@ class ApiCsrfCookieMiddleware:
         if request.method == "GET" and request.path.startswith("/api/"):
             get_token(request)
         return self.get_response(request)
+
+
+class ApiJsonErrorsMiddleware:
+    """Every error answer under ``/api/`` is JSON in the shape of decisions.md §1 (issue 14).
+
+    Ninja's own errors already are; this catches what is produced before or beside it: a wrong method
+    (ninja answers ``405 Method not allowed`` as text), Django's ``400 Bad Request`` page (an unreadable
+    multipart body or a bad Host found by a middleware), and any other non-JSON 4xx/5xx. The status and
+    the ``Allow`` header are kept; the body becomes ``{"message": ...}`` (a 400 also carries
+    ``type: validation_error`` and ``errors: [{path: [], message}]``).
+    """
+
+    MESSAGES = {400: "Bad request", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
+                413: "The request body is too large"}
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (
+            request.path.startswith("/api/")
+            and response.status_code >= 400
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
+            return self._as_json(response)
+        return response
+
+    def _as_json(self, response):
+        from django.http import JsonResponse
+        from django.http.response import responses as reasons
+
+        status = response.status_code
+        message = self.MESSAGES.get(status) or reasons.get(status, "Error")
+        body = {"message": message}
+        if status == 400:
+            body.update({"type": "validation_error", "errors": [{"path": [], "message": message}]})
+        json_response = JsonResponse(body, status=status)
+        for header in ("Allow", "Retry-After"):
+            if header in response:
+                json_response[header] = response[header]
+        return json_response
