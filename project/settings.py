@@ -144,8 +144,36 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
+# Email (invitations, issue 14): EMAIL_URL (e.g. smtp+tls://user:pass@smtp.example.edu.au:587), else
+# the usual EMAIL_HOST / EMAIL_PORT / EMAIL_HOST_USER / EMAIL_HOST_PASSWORD / EMAIL_USE_TLS / EMAIL_USE_SSL,
+# else the console backend (the message is printed to the server's output).
+if os.environ.get("EMAIL_URL"):
+    import dj_email_url
+
+    vars().update(dj_email_url.parse(os.environ["EMAIL_URL"]))
+elif os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", EMAIL_PORT == 587)
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Blockplan <no-reply@localhost>")
+# The address invitation links start with; unset, the address the admin's request came to.
+BLOCKPLAN_BASE_URL = os.environ.get("BLOCKPLAN_BASE_URL", "").rstrip("/")
+INVITATION_VALID_DAYS = 7
+
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "project.accounts.validators.BlockplanPasswordValidator"},
+    {"NAME": "project.accounts.validators.BlockplanPasswordValidator"},  # the rules of platform.md §5
+    # Issue 14: not too close to the user's own email or name, and bounded in length.
+    {
+        "NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator",
+        "OPTIONS": {"user_attributes": ("email", "first_name", "last_name")},
+    },
+    {"NAME": "project.accounts.validators.MaximumLengthValidator"},
 ]
 
 LANGUAGE_CODE = "en-au"
@@ -191,7 +219,8 @@ if PRODUCTION:
 # Brute-force protection (django-axes): failures per account and per address are locked out for a while.
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_MINUTES", "15")) / 60  # hours
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # the pair (issue 14; project/accounts/lockout.py)
+AXES_IP_FAILURE_LIMIT = int(os.environ.get("AXES_IP_FAILURE_LIMIT", "50"))  # per address, over all accounts
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_FORM_FIELD = "email"
 AXES_LOCKOUT_CALLABLE = "project.accounts.lockout.lockout_response"

@@ -10,6 +10,7 @@ export WEBAUTHN_ORIGIN="$BASE_URL"
 export WEBAUTHN_RP_ID=localhost
 export DJANGO_SETTINGS_MODULE=project.settings
 export AXES_FAILURE_LIMIT=${AXES_FAILURE_LIMIT:-50}
+export AXES_IP_FAILURE_LIMIT=${AXES_IP_FAILURE_LIMIT:-1000}
 mkdir -p var e2e-artifacts
 
 if [[ "${DATABASE_URL:-}" == postgres* ]]; then

@@ -17,10 +17,12 @@ from django.utils import timezone
 
 from project.accounts import selectors, services
 from project.accounts.schemas import (
+    AddedUserOut,
     AddUserIn,
     ChangePasswordIn,
     FirstTimeLoginIn,
     FirstTimeLoginOut,
+    InvitationOut,
     LoginIn,
     LoginOut,
     MessageUserOut,
@@ -82,8 +84,11 @@ def login(request: HttpRequest, payload: LoginIn):
 
 @router.post("/auth/first-time-login", response=FirstTimeLoginOut, auth=public_auth)
 def first_time_login(request: HttpRequest, payload: FirstTimeLoginIn):
-    """``{email}`` to ``{requiresSetup, userId, hasPassword, message}``; 404 'User not found. ...'."""
-    return services.first_time_lookup(request=request, email=payload.email)
+    """``{email, token}`` to ``{requiresSetup, userId, hasPassword, message, email}``; 404 'User not found. ...'.
+
+    Setup needs the invitation ``token`` of the link ``/auth/setup?token=...`` (issue 14, ADR 0005); an
+    email alone answers only for an account that already has a password."""
+    return services.first_time_lookup(request=request, email=payload.email, token=payload.token)
 
 
 @router.get("/auth/totp-setup/{uuid:user_id}", response=TotpSetupOut, auth=public_auth)
@@ -254,14 +259,26 @@ def admin_user_list(request: HttpRequest):
     return list(selectors.org_users(_ctx(request).org))
 
 
-@router.post("/admin/users", response={201: UserOut}, auth=admin_auth)
+@router.post("/admin/users", response={201: AddedUserOut}, auth=admin_auth)
 def admin_user_add(request: HttpRequest, payload: AddUserIn):
-    """Admin only. ``{firstName, lastName, email, role}`` to the new user (201); 409 for an email in use."""
-    user = services.user_add(
+    """Admin only. ``{firstName, lastName, email, role}`` to the new user with ``invitationLink`` and
+    ``invitationExpiresAt`` (UTC, 7 days) (201); the link is also emailed (ADR 0005). 409 for an email
+    in use."""
+    user, issued = services.user_add(
         ctx=_ctx(request), first_name=payload.first_name, last_name=payload.last_name,
-        email=payload.email, role=payload.role,
+        email=payload.email, role=payload.role, request=request,
     )
+    user.invitation_link, user.invitation_expires_at = issued.link, issued.expires_at
     return 201, user
+
+
+@router.post("/admin/users/{uuid:user_id}/invitation", response={201: InvitationOut}, auth=admin_auth)
+def admin_user_invitation(request: HttpRequest, user_id: UUID):
+    """Admin only. Re-issue the invitation of a user who has not set up the account: a new link (the
+    earlier ones stop working), also emailed. 404 for another organization's user, 409 when the account
+    is already set up, 400 for an inactive user."""
+    issued = services.user_reissue_invitation(ctx=_ctx(request), user_id=user_id, request=request)
+    return 201, {"invitation_link": issued.link, "invitation_expires_at": issued.expires_at}
 
 
 @router.delete("/admin/users/{uuid:user_id}", response=UserOut, auth=admin_auth)

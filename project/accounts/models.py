@@ -110,3 +110,27 @@ class Passkey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.device_name} ({self.user.email})"
+
+
+class Invitation(models.Model):
+    """A single-use link that lets a user added by an admin run first-time setup (issue 14, ADR 0005).
+
+    Only the SHA-256 of the token is stored: the link (``/auth/setup?token=...``) is shown to the admin
+    and emailed once. ``expires_at`` is 7 days after issue; issuing a new one revokes the previous ones;
+    completing setup marks it used.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="invitations")
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(User, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Invitation for {self.user_id}"

@@ -43,6 +43,16 @@ def email_format(message: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+def optional_email_format(message: str) -> AfterValidator:
+    """Like :func:`email_format`, but blank is allowed (the caller decides whether it is required)."""
+    strict = email_format(message).func
+
+    def check(value: str) -> str:
+        return "" if not (value or "").strip() else strict(value)
+
+    return AfterValidator(check)
+
+
 def _totp_code(value: str | None) -> str | None:
     if value is not None and not totp.is_code_format(value):
         raise ValueError("TOTP code must be 6 digits")
@@ -106,9 +116,11 @@ class LoginIn(InSchema):
 
 
 class FirstTimeLoginIn(InSchema):
-    """POST /api/auth/first-time-login."""
+    """POST /api/auth/first-time-login: ``email``, and the invitation ``token`` from the link
+    ``/auth/setup?token=...`` (ADR 0005). With a token the email may be left out."""
 
-    email: Annotated[str, Text, required("Email is required"), email_format("Invalid email address")] = Needed()
+    email: Annotated[str, Text, optional_email_format("Invalid email address")] = Needed()
+    token: Annotated[str, Text, max_length(128, "Invalid invitation")] = ""
 
 
 class SetupPasswordIn(InSchema):
@@ -245,11 +257,24 @@ class UserOut(CamelSchema):
     settings: dict | None = None
     created_at: datetime
     updated_at: datetime
+    setup_pending: bool = False  # added by an admin and not claimed yet (an invitation can be re-issued)
 
     @staticmethod
     def resolve_organization_name(obj) -> str | None:
         org = getattr(obj, "organization", None)
         return org.name if org is not None else None
+
+    @staticmethod
+    def resolve_setup_pending(obj) -> bool:
+        has_usable = getattr(obj, "has_usable_password", None)
+        return bool(has_usable is not None and not has_usable())
+
+
+class AddedUserOut(UserOut):
+    """POST /api/admin/users: the new user and their invitation link (ADR 0005)."""
+
+    invitation_link: str
+    invitation_expires_at: datetime
 
 
 class UserEnvelopeOut(CamelSchema):
@@ -268,6 +293,14 @@ class FirstTimeLoginOut(CamelSchema):
     user_id: str | None = None
     has_password: bool
     message: str
+    email: str | None = None  # the invited user's email, answered to a valid invitation token
+
+
+class InvitationOut(CamelSchema):
+    """An invitation link as the admin sees it once (ADR 0005); ``expiresAt`` in UTC."""
+
+    invitation_link: str
+    invitation_expires_at: datetime
 
 
 class TotpSetupOut(CamelSchema):

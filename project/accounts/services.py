@@ -31,7 +31,7 @@ from django.utils import timezone
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 
 from project.accounts import passkeys as webauthn_rp
-from project.accounts import selectors, totp
+from project.accounts import invitations, selectors, totp
 from project.accounts.lockout import ensure_allowed, raise_if_locked_out, record_failure
 from project.accounts.models import Organization, Passkey, User
 from project.core.auth import client_origin, ctx_for_request
@@ -146,10 +146,11 @@ def end_user_sessions(user: User, *, keep_session_key: str | None = None) -> int
 def sign_in_with_password(
     *, request: HttpRequest, email: str, password: str, totp_code: str | None = None, remember_me: bool = False
 ) -> LoginResult:
-    """POST /api/auth/login (platform.md §4 "Sign-in flow").
+    """POST /api/auth/login (platform.md §4 "Sign-in flow"; ADR 0005).
 
-    - a user still to set a password (added by an admin): ``requiresSetup`` and ``userId``;
-    - wrong password, unknown or inactive user: Unauthorized 'Invalid email or password' (the same);
+    - a user who proved a password but must set a new one: ``requiresSetup`` and ``userId``;
+    - wrong password, unknown or inactive user, or a user still to claim the account through an
+      invitation link: Unauthorized 'Invalid email or password' (the same answer);
     - TOTP on and no code: ``requiresTotp``; a wrong or replayed code: Unauthorized
       'Invalid authenticator code';
     - otherwise signs in (rememberMe: 30 days, else until the browser closes) and answers the user.
@@ -157,11 +158,8 @@ def sign_in_with_password(
     """
     email = (email or "").strip().lower()
     ensure_allowed(request, email)
-    candidate = selectors.user_by_email(email)
-    if candidate is not None and not candidate.has_usable_password() and _setup_eligible(candidate):
-        _mark_pending_setup(request, candidate)
-        return LoginResult(requires_setup=True, user_id=str(candidate.pk))
-
+    # A user still to claim the account (no password yet) fails like a wrong password: setup starts
+    # only from an invitation link (issue 14), so this answer says nothing about pending emails.
     user = authenticate(request=request, email=email, password=password)
     if user is None:
         raise_if_locked_out(request)
@@ -181,31 +179,44 @@ def sign_in_with_password(
     return LoginResult(user=user)
 
 
-def first_time_lookup(*, request: HttpRequest, email: str) -> dict:
-    """POST /api/auth/first-time-login: ``{requiresSetup, userId, hasPassword, message}``.
+def first_time_lookup(*, request: HttpRequest, email: str, token: str | None = None) -> dict:
+    """POST /api/auth/first-time-login: ``{requiresSetup, userId, hasPassword, message}`` (ADR 0005).
 
-    Unknown or inactive email: NotFound 'User not found. Please contact your administrator.', recorded
-    as a failed attempt by axes (so addresses cannot be probed at speed).
+    With a valid invitation ``token`` (and ``email``, if given, matching it): requiresSetup and the
+    invited user's id, and this browser session may load the authenticator setup and set the password.
+    Without a token an account that already has a password answers ``hasPassword``; any other email —
+    unknown, inactive, or still to be claimed — and any unusable token answer NotFound
+    'User not found. Please contact your administrator.', recorded as a failed attempt by axes (so
+    neither addresses nor tokens can be probed at speed).
     """
     email = (email or "").strip().lower()
+    token = (token or "").strip()
+    if not email and not token:
+        raise ValidationFailed.field("email", "Email is required")
     ensure_allowed(request, email)
+    if token:
+        invitation = invitations.find_valid(token)
+        if invitation is None or (email and invitation.user.email != email):
+            record_failure(request, email)
+            raise NotFound(USER_NOT_FOUND)
+        user = invitation.user
+        _mark_pending_setup(request, user)
+        return {
+            "requiresSetup": True,
+            "userId": str(user.pk),
+            "hasPassword": False,
+            "message": "Please create a password and set up two-factor authentication.",
+            "email": user.email,
+        }
     user = selectors.user_by_email(email)
-    if user is None or not user.is_active or not _org_is_usable(user):
+    if user is None or not user.is_active or not _org_is_usable(user) or not user.has_usable_password():
         record_failure(request, email)
         raise NotFound(USER_NOT_FOUND)
-    if user.has_usable_password():
-        return {
-            "requiresSetup": False,
-            "userId": None,
-            "hasPassword": True,
-            "message": "Account already set up. Please sign in with your password.",
-        }
-    _mark_pending_setup(request, user)
     return {
-        "requiresSetup": True,
-        "userId": str(user.pk),
-        "hasPassword": False,
-        "message": "Please create a password and set up two-factor authentication.",
+        "requiresSetup": False,
+        "userId": None,
+        "hasPassword": True,
+        "message": "Account already set up. Please sign in with your password.",
     }
 
 
@@ -257,7 +268,8 @@ def setup_password(
     state; BadRequest when the authenticator setup was never loaded; Unauthorized 'Invalid authenticator
     code' (recorded by axes) for a wrong code.
     """
-    errors = password_errors(password, path="password")
+    target = selectors.user_by_id(user_id)
+    errors = password_errors(password, path="password", user=target if target is not None else None)
     if password != confirm_password:
         errors.append({"path": ["confirmPassword"], "message": "Passwords don't match"})
     if not totp.is_code_format(totp_code):
@@ -279,6 +291,7 @@ def setup_password(
         row.must_change_password = False
         row.is_totp_enabled = True
         row.save()
+        invitations.mark_used(row)
         emit_change(Ctx(org=row.organization, user=row, origin=client_origin(request)),
                     entity="user", action="updated", ids=[row.pk])
     _sign_in(request, row)
@@ -566,10 +579,12 @@ def organization_create(*, name: str, domain: str, admin_email: str, admin_passw
 # ------------------------------------------------------------------------------------------- users
 
 
-def user_add(*, ctx: Ctx, first_name: str, last_name: str, email: str, role: str) -> User:
+def user_add(
+    *, ctx: Ctx, first_name: str, last_name: str, email: str, role: str, request: HttpRequest | None = None
+) -> tuple[User, invitations.IssuedInvitation]:
     """POST /api/admin/users (admin): a member of ``ctx.org`` with no usable password and
-    ``mustChangePassword``, so first-time login answers requiresSetup. Emails are unique across the
-    product: DuplicateCode 409 at ``email``."""
+    ``mustChangePassword``, and their invitation (link shown to the admin and emailed; ADR 0005).
+    Emails are unique across the product: DuplicateCode 409 at ``email``."""
     email = email.strip().lower()
     if User.objects.filter(email=email).exists():
         raise DuplicateCode("A user with this email already exists", field="email")
@@ -579,11 +594,25 @@ def user_add(*, ctx: Ctx, first_name: str, last_name: str, email: str, role: str
                 email, password=None, organization=ctx.org, role=role, first_name=first_name,
                 last_name=last_name, is_active=True, must_change_password=True,
             )
+            user.organization = ctx.org
+            issued = invitations.issue(user=user, created_by=ctx.user, request=request)
             emit_change(ctx, entity="user", action="created", ids=[user.pk])
     except IntegrityError:
         raise DuplicateCode("A user with this email already exists", field="email") from None
-    user.organization = ctx.org
-    return user
+    return user, issued
+
+
+def user_reissue_invitation(*, ctx: Ctx, user_id, request: HttpRequest | None = None) -> invitations.IssuedInvitation:
+    """POST /api/admin/users/{id}/invitation (admin): a new invitation link for a user of ``ctx.org``
+    who has not set up the account yet; earlier links stop working. NotFound for another
+    organization's user; Conflict when the account is already set up; BadRequest for an inactive user."""
+    target = selectors.org_user(ctx.org, user_id)
+    if target.has_usable_password():
+        raise Conflict("This user has already set up their account")
+    if not target.is_active:
+        raise BadRequest("This user is inactive")
+    with transaction.atomic():
+        return invitations.issue(user=target, created_by=ctx.user, request=request)
 
 
 def user_deactivate(*, ctx: Ctx, user_id) -> User:

@@ -27,3 +27,21 @@ class BlockplanPasswordValidator:
 
     def get_help_text(self) -> str:
         return "At least 12 characters with uppercase, lowercase, a number and a special character."
+
+
+MAX_PASSWORD_LENGTH = 128
+
+
+class MaximumLengthValidator:
+    """At most 128 characters (issue 14): a longer password is no stronger, and hashing megabytes of
+    password text on every sign-in is a cheap denial of service."""
+
+    def __init__(self, max_length: int = MAX_PASSWORD_LENGTH):
+        self.max_length = max_length
+
+    def validate(self, password: str, user=None) -> None:
+        if len(password or "") > self.max_length:
+            raise ValidationError(f"Password must be at most {self.max_length} characters")
+
+    def get_help_text(self) -> str:
+        return f"At most {self.max_length} characters."

@@ -44,7 +44,7 @@ test("a wrong password shows 'Login failed' with the server message", async () =
   await context.close();
 });
 
-test("first-time setup in two steps with a TOTP code computed in the test, then sign-in with TOTP", async () => {
+test("first-time setup from the invitation link with a TOTP code computed in the test, then sign-in with TOTP", async () => {
   const user = await addUser(browser, { prefix: "firsttime", firstName: "Fiona", lastName: "First" });
   const { context, page } = await newPage(browser);
   await page.goto(`${BASE_URL}/auth`);
@@ -53,8 +53,9 @@ test("first-time setup in two steps with a TOTP code computed in the test, then 
   await page.getByRole("heading", { name: "First Time Setup" }).waitFor();
   await captureScreen(page, "auth-first-time-step1");
 
-  await page.getByLabel("Email").fill(user.email);
-  await page.getByRole("button", { name: "Continue" }).click();
+  // The invitation link the admin was shown (ADR 0005) opens step two directly.
+  assert.match(user.link, /\/auth\/setup\?token=[A-Za-z0-9_-]{43,}$/);
+  await page.goto(user.link);
   await page.getByRole("heading", { name: "Secure Your Account" }).waitFor();
   const qr = page.getByTestId("totp-qr");
   await qr.waitFor();

@@ -12,7 +12,8 @@ export function uniqueEmail(prefix) {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@demo.blockplan.edu.au`;
 }
 
-/** Adds a user through POST /api/admin/users as the demo admin; answers {id, email, role}. */
+/** Adds a user through POST /api/admin/users as the demo admin; answers {id, email, role, link, token}
+ * (the invitation link the admin is shown, and its token). */
 export async function addUser(browser, { role = "user", firstName = "Test", lastName = "User", prefix = "e2e" } = {}) {
   const { context, page } = await newPage(browser);
   try {
@@ -20,7 +21,8 @@ export async function addUser(browser, { role = "user", firstName = "Test", last
     const email = uniqueEmail(prefix);
     const r = await apiCall(page, "POST", "/api/admin/users", { firstName, lastName, email, role });
     assert.equal(r.status, 201, `add user: ${r.status} ${r.text}`);
-    return { id: r.json.id, email, role, firstName, lastName };
+    const link = r.json.invitationLink;
+    return { id: r.json.id, email, role, firstName, lastName, link, token: new URL(link).searchParams.get("token") };
   } finally {
     await context.close();
   }
@@ -50,13 +52,13 @@ export function markUsed(secret, code) {
   if (delta !== null) lastStep.set(secret, Math.floor(Date.now() / 1000 / 30) + delta);
 }
 
-/** Completes first-time setup through the API: answers {email, password, secret, userId}. */
+/** Completes first-time setup through the API with the user's invitation token: answers {email, password, secret, userId}. */
 export async function setUpUserViaApi(browser, user) {
   const { context, page } = await newPage(browser);
   try {
     await page.goto(`${BASE_URL}/auth`);
     await apiCall(page, "GET", "/api/auth/user");
-    const check = await apiCall(page, "POST", "/api/auth/first-time-login", { email: user.email });
+    const check = await apiCall(page, "POST", "/api/auth/first-time-login", { email: user.email, token: user.token });
     assert.equal(check.status, 200, check.text);
     const setup = await apiCall(page, "GET", `/api/auth/totp-setup/${check.json.userId}`);
     assert.equal(setup.status, 200, setup.text);

@@ -41,24 +41,34 @@ def test_repeated_wrong_passwords_lock_the_account_then_it_expires(anon_api, mem
     assert not AccessAttempt.objects.filter(username=member_user.email).exists()
 
 
-def test_lockout_is_per_account_from_another_address(member_user, admin_user, login):
-    for _ in range(5):
-        login(ApiClient(), member_user.email, WRONG)
-    other_address = ApiClient()
-    other_address.client.defaults["REMOTE_ADDR"] = "203.0.113.9"
-    assert login(other_address, member_user.email).status_code == 429  # the account is locked
-    assert login(other_address, admin_user.email).status_code == 200  # another account is not
-
-
-def test_lockout_is_per_address_across_accounts(org, login):
-    users = [f.make_user(org) for _ in range(5)]
+def test_lockout_is_per_account_and_address_pair(member_user, admin_user, login):
+    """Issue 14: 5 wrong passwords against an email locked that account out everywhere."""
     attacker = ApiClient()
     attacker.client.defaults["REMOTE_ADDR"] = "198.51.100.7"
-    for user in users:
-        login(attacker, user.email, WRONG)
+    for _ in range(5):
+        login(attacker, member_user.email, WRONG)
+    assert login(attacker, member_user.email).status_code == 429  # the pair is locked
+    office = ApiClient()
+    office.client.defaults["REMOTE_ADDR"] = "203.0.113.9"
+    assert login(office, member_user.email).status_code == 200  # the account still works from its office
+    assert login(attacker, admin_user.email).status_code == 200  # and the address for other accounts
+
+
+def test_spraying_past_the_address_limit_locks_the_address(org, login, settings):
+    settings.AXES_IP_FAILURE_LIMIT = 8
+    users = [f.make_user(org) for _ in range(8)]
+    attacker = ApiClient()
+    attacker.client.defaults["REMOTE_ADDR"] = "198.51.100.7"
+    statuses = [login(attacker, user.email, WRONG).status_code for user in users]
+    assert statuses == [401] * 7 + [429]
     victim = f.make_user(org)
     assert login(attacker, victim.email).status_code == 429  # the address is locked
     assert login(ApiClient(), victim.email).status_code == 200  # the victim is fine from elsewhere
+
+
+def test_the_address_limit_is_much_higher_than_the_account_limit(settings):
+    assert settings.AXES_FAILURE_LIMIT == 5
+    assert settings.AXES_IP_FAILURE_LIMIT >= 10 * settings.AXES_FAILURE_LIMIT
 
 
 def test_success_clears_earlier_failures(anon_api, member_user, login):
@@ -94,7 +104,8 @@ def test_wrong_codes_on_enable_totp_lock_too(member_api, member_user):
     assert response.status_code == 429 and response.json() == LOCKED
 
 
-def test_first_time_lookups_of_unknown_emails_lock_the_address(anon_api, member_user):
+def test_first_time_lookups_of_unknown_emails_lock_the_address(anon_api, member_user, settings):
+    settings.AXES_IP_FAILURE_LIMIT = 5
     for n in range(4):
         response = anon_api.post("/api/auth/first-time-login", {"email": f"probe{n}@mp.edu.au"})
         assert response.status_code == 404
@@ -109,6 +120,17 @@ def test_wrong_current_password_on_change_counts_too(member_api, member_user):
     payload = {"currentPassword": WRONG, "newPassword": "Another$Pass2026"}
     statuses = [member_api.put("/api/auth/change-password", payload).status_code for _ in range(5)]
     assert statuses == [400, 400, 400, 400, 429]
+
+
+def test_one_users_wrong_current_passwords_do_not_lock_a_colleague(member_api, org, other_admin, login):
+    """Issue 14: 4 wrong current passwords by one user locked another organization's admin out of the
+    same address."""
+    payload = {"currentPassword": WRONG, "newPassword": "Another$Pass2026"}
+    for _ in range(4):
+        assert member_api.put("/api/auth/change-password", payload).status_code == 400
+    colleague = f.make_user(org, role="admin")
+    assert login(ApiClient(), colleague.email).status_code == 200
+    assert login(ApiClient(), other_admin.email).status_code == 200
 
 
 def test_cool_off_from_settings_changes_the_message(anon_api, member_user, login, settings):

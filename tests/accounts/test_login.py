@@ -121,11 +121,13 @@ def test_login_without_csrf_header_is_refused(anon_api, admin_user):
     assert response.json()["message"] == "CSRF verification failed"
 
 
-def test_user_added_by_admin_gets_requires_setup(anon_api, org, login):
-    newcomer = User.objects.create_user("new@mp.edu.au", password=None, organization=org, must_change_password=True)
+def test_user_added_by_admin_is_refused_like_a_wrong_password(anon_api, org, login):
+    """Issue 14 (ADR 0005): setup starts from the invitation link only; login says nothing about a
+    pending email and gives out no userId."""
+    User.objects.create_user("new@mp.edu.au", password=None, organization=org, must_change_password=True)
     response = login(anon_api, "new@mp.edu.au", "Whatever$12345")
-    assert response.status_code == 200
-    assert response.json() == {"user": None, "requiresTotp": False, "requiresSetup": True, "userId": str(newcomer.pk)}
+    assert response.status_code == 401
+    assert response.json() == {"message": "Invalid email or password"}
     assert anon_api.get("/api/auth/user").status_code == 401  # not signed in
 
 

@@ -149,9 +149,11 @@ def test_admin_adds_a_user_who_then_goes_through_first_time_setup(api, org, logi
     user = User.objects.get(email="tess@mp.edu.au")
     assert not user.has_usable_password()
     assert _events(captured_events) == [("user", "created", [str(user.pk)])]
-    answer = ApiClient().post("/api/auth/first-time-login", {"email": "tess@mp.edu.au"}).json()
+    token = body["invitationLink"].split("/auth/setup?token=", 1)[1]
+    assert ApiClient().post("/api/auth/first-time-login", {"email": "tess@mp.edu.au"}).status_code == 404
+    answer = ApiClient().post("/api/auth/first-time-login", {"email": "tess@mp.edu.au", "token": token}).json()
     assert answer["requiresSetup"] is True and answer["userId"] == str(user.pk)
-    assert login(ApiClient(), "tess@mp.edu.au", "Guess$Password1").json()["requiresSetup"] is True
+    assert login(ApiClient(), "tess@mp.edu.au", "Guess$Password1").status_code == 401
 
 
 def test_role_defaults_to_user(api):

@@ -176,6 +176,11 @@ def test_totp_setup_anonymous_only_for_users_in_setup_state(anon_api, org, membe
     newcomer = User.objects.create_user("new@mp.edu.au", password=None, organization=org)
     assert anon_api.get(f"/api/auth/totp-setup/{newcomer.pk}").status_code == 404  # setup not started here
     anon_api.post("/api/auth/first-time-login", {"email": "new@mp.edu.au"})
+    assert anon_api.get(f"/api/auth/totp-setup/{newcomer.pk}").status_code == 404  # an email opens nothing
+    from project.accounts import invitations
+
+    token = invitations.issue(user=newcomer, created_by=None, request=None).link.split("token=")[1]
+    anon_api.post("/api/auth/first-time-login", {"token": token})
     assert anon_api.get(f"/api/auth/totp-setup/{newcomer.pk}").status_code == 200
     newcomer.is_active = False
     newcomer.save()

@@ -27,6 +27,8 @@ const guarded = (node: ReactNode) => <RequireAdmin>{node}</RequireAdmin>;
 export const router = createBrowserRouter([
   { path: "/auth", element: <RedirectIfSignedIn>{SignIn()}</RedirectIfSignedIn> },
   { path: "/setup", element: <RedirectIfSignedIn>{FirstTime()}</RedirectIfSignedIn> },
+  // The invitation link an admin sends (issue 14, ADR 0005): /auth/setup?token=...
+  { path: "/auth/setup", element: <RedirectIfSignedIn>{FirstTime()}</RedirectIfSignedIn> },
   { path: "/first-time", element: <RedirectIfSignedIn>{FirstTime()}</RedirectIfSignedIn> },
   { path: "/display/:token", element: page(() => import("../features/display/DisplayBoardPage")) },
   {

@@ -19,7 +19,9 @@ export interface paths {
         put?: never;
         /**
          * Admin User Add
-         * @description Admin only. ``{firstName, lastName, email, role}`` to the new user (201); 409 for an email in use.
+         * @description Admin only. ``{firstName, lastName, email, role}`` to the new user with ``invitationLink`` and
+         *     ``invitationExpiresAt`` (UTC, 7 days) (201); the link is also emailed (ADR 0005). 409 for an email
+         *     in use.
          */
         post: operations["project_accounts_api_admin_user_add"];
         delete?: never;
@@ -44,6 +46,28 @@ export interface paths {
          *     oneself; 404 'User not found' for another organization's id.
          */
         delete: operations["project_accounts_api_admin_user_deactivate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{user_id}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Admin User Invitation
+         * @description Admin only. Re-issue the invitation of a user who has not set up the account: a new link (the
+         *     earlier ones stop working), also emailed. 404 for another organization's user, 409 when the account
+         *     is already set up, 400 for an inactive user.
+         */
+        post: operations["project_accounts_api_admin_user_invitation"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -125,7 +149,10 @@ export interface paths {
         put?: never;
         /**
          * First Time Login
-         * @description ``{email}`` to ``{requiresSetup, userId, hasPassword, message}``; 404 'User not found. ...'.
+         * @description ``{email, token}`` to ``{requiresSetup, userId, hasPassword, message, email}``; 404 'User not found. ...'.
+         *
+         *     Setup needs the invitation ``token`` of the link ``/auth/setup?token=...`` (issue 14, ADR 0005); an
+         *     email alone answers only for an account that already has a password.
          */
         post: operations["project_accounts_api_first_time_login"];
         delete?: never;
@@ -1797,6 +1824,63 @@ export interface components {
              */
             role: string;
         };
+        /**
+         * AddedUserOut
+         * @description POST /api/admin/users: the new user and their invitation link (ADR 0005).
+         */
+        AddedUserOut: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Email */
+            email: string;
+            /** Firstname */
+            firstName: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Invitationexpiresat
+             * Format: date-time
+             */
+            invitationExpiresAt: string;
+            /** Invitationlink */
+            invitationLink: string;
+            /** Isactive */
+            isActive: boolean;
+            /** Istotpenabled */
+            isTotpEnabled: boolean;
+            /** Lastlogin */
+            lastLogin: string | null;
+            /** Lastname */
+            lastName: string;
+            /** Mustchangepassword */
+            mustChangePassword: boolean;
+            /** Organizationid */
+            organizationId: string | null;
+            /** Organizationname */
+            organizationName?: string | null;
+            /** Role */
+            role: string;
+            /** Settings */
+            settings?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Setuppending
+             * @default false
+             */
+            setupPending: boolean;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
         /** AllocationGridOut */
         AllocationGridOut: {
             summary: components["schemas"]["GridSummaryOut"];
@@ -2512,14 +2596,22 @@ export interface components {
         };
         /**
          * FirstTimeLoginIn
-         * @description POST /api/auth/first-time-login.
+         * @description POST /api/auth/first-time-login: ``email``, and the invitation ``token`` from the link
+         *     ``/auth/setup?token=...`` (ADR 0005). With a token the email may be left out.
          */
         FirstTimeLoginIn: {
             /** Email */
             email?: string;
+            /**
+             * Token
+             * @default
+             */
+            token: string;
         };
         /** FirstTimeLoginOut */
         FirstTimeLoginOut: {
+            /** Email */
+            email?: string | null;
             /** Haspassword */
             hasPassword: boolean;
             /** Message */
@@ -2802,6 +2894,19 @@ export interface components {
             sessionsCreated: number;
             /** Unitscreated */
             unitsCreated: string[];
+        };
+        /**
+         * InvitationOut
+         * @description An invitation link as the admin sees it once (ADR 0005); ``expiresAt`` in UTC.
+         */
+        InvitationOut: {
+            /**
+             * Invitationexpiresat
+             * Format: date-time
+             */
+            invitationExpiresAt: string;
+            /** Invitationlink */
+            invitationLink: string;
         };
         /** LinkPlanUnitOut */
         LinkPlanUnitOut: {
@@ -4374,6 +4479,11 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
+             * Setuppending
+             * @default false
+             */
+            setupPending: boolean;
+            /**
              * Updatedat
              * Format: date-time
              */
@@ -4498,7 +4608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserOut"];
+                    "application/json": components["schemas"]["AddedUserOut"];
                 };
             };
         };
@@ -4521,6 +4631,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_admin_user_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationOut"];
                 };
             };
         };

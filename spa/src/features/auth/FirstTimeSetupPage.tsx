@@ -1,9 +1,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Card, Stack, Stepper, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Card, Loader, Stack, Stepper, Text, TextInput, Title } from "@mantine/core";
 import { IconChartBar, IconClock, IconShieldLock, IconUsers } from "@tabler/icons-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import { useNavigate } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { ApiError } from "../../lib/api";
 import { notifyError, notifyInfo } from "../../lib/notify";
 import { AccountSetupForm } from "./AccountSetupForm";
@@ -28,11 +28,36 @@ export function firstTimeFailure(error: unknown): { title: string; message: stri
   return { title: "Error", message: message || "An error occurred" };
 }
 
-/** First-time setup (/setup, /first-time): email check, then password and two-factor setup. */
+export const INVITATION_INVALID =
+  "This invitation link is not valid any more: it may have been used, replaced or expired. Ask your administrator for a new one.";
+
+/**
+ * First-time setup (/setup, /first-time, and the invitation link /auth/setup?token=...): the invitation is
+ * checked, then password and two-factor setup. Without a token the email step only recognises accounts
+ * that are already set up (ADR 0005).
+ */
 export default function FirstTimeSetupPage() {
   const [userId, setUserId] = useState<string | null>(null);
+  const [params] = useSearchParams();
+  const token = params.get("token") ?? "";
+  const [invitation, setInvitation] = useState<"checking" | "invalid" | null>(token ? "checking" : null);
   const navigate = useNavigate();
   const check = useFirstTimeLogin();
+  const checked = useRef(false);
+
+  useEffect(() => {
+    if (!token || checked.current) return;
+    checked.current = true;
+    check
+      .mutateAsync({ token })
+      .then((answer) => {
+        if (answer.requiresSetup && answer.userId) {
+          setUserId(answer.userId);
+          setInvitation(null);
+        } else setInvitation("invalid");
+      })
+      .catch(() => setInvitation("invalid"));
+  }, [token, check]);
   const form = useForm<FirstTimeValues>({ resolver: zodResolver(firstTimeSchema), defaultValues: { email: "" } });
   const { errors, isSubmitting } = form.formState;
 
@@ -63,7 +88,16 @@ export default function FirstTimeSetupPage() {
           <Stepper.Step label="Verify email" />
           <Stepper.Step label="Secure account" />
         </Stepper>
-        {userId ? (
+        {invitation === "checking" ? (
+          <Stack align="center" py="md">
+            <Loader size="sm" />
+            <Text size="sm">Checking your invitation...</Text>
+          </Stack>
+        ) : invitation === "invalid" ? (
+          <Alert color="red" title="Invitation not valid" role="alert">
+            {INVITATION_INVALID}
+          </Alert>
+        ) : userId ? (
           <Stack>
             <div>
               <Title order={1} size="h3">

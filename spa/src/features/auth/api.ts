@@ -55,8 +55,10 @@ export function useLogin() {
   });
 }
 
-export async function firstTimeLogin(email: string): Promise<FirstTimeAnswer> {
-  const { data } = await client.POST("/api/auth/first-time-login", { body: { email } });
+/** POST /api/auth/first-time-login: an email, and the invitation token of the link /auth/setup?token=... (ADR 0005). */
+export async function firstTimeLogin(input: string | { email?: string; token?: string }): Promise<FirstTimeAnswer> {
+  const body = typeof input === "string" ? { email: input, token: "" } : { email: input.email ?? "", token: input.token ?? "" };
+  const { data } = await client.POST("/api/auth/first-time-login", { body });
   return data!;
 }
 

@@ -8,8 +8,17 @@ import { useCurrentUser } from "../../lib/auth";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { AddUserForm } from "./AddUserForm";
 import { DisplayLinksCard } from "./display-links/DisplayLinksCard";
+import { InvitationLinkModal, type ShownInvitation } from "./InvitationLinkModal";
 import { OrganizationForm } from "./OrganizationForm";
-import { useAddUser, useAdminUsers, useDeactivateUser, useOrganization, useUpdateOrganization, type OrgUser } from "./api";
+import {
+  useAddUser,
+  useAdminUsers,
+  useDeactivateUser,
+  useOrganization,
+  useReissueInvitation,
+  useUpdateOrganization,
+  type OrgUser,
+} from "./api";
 
 export const DEACTIVATE_TITLE = "Deactivate User";
 export const DEACTIVATE_TEXT = "Are you sure you want to deactivate the user? They will no longer be able to access the system.";
@@ -41,8 +50,19 @@ export default function OrganizationPage() {
   const update = useUpdateOrganization();
   const addUser = useAddUser();
   const deactivate = useDeactivateUser();
+  const reissue = useReissueInvitation();
   const [editOpen, setEditOpen] = useState(false);
   const [addOpen, setAddOpen] = useState(false);
+  const [invitation, setInvitation] = useState<ShownInvitation | null>(null);
+
+  const reissueInvitation = async (user: OrgUser) => {
+    try {
+      const issued = await reissue.mutateAsync(user.id);
+      setInvitation({ email: user.email, link: issued.invitationLink, expiresAt: issued.invitationExpiresAt });
+    } catch (error) {
+      notifyError("Error", errorMessage(error, "Failed to issue a new invitation"));
+    }
+  };
   const org = organization.data;
   const list = users.data ?? [];
 
@@ -154,11 +174,18 @@ export default function OrganizationPage() {
                           </Text>
                         </div>
                       </Group>
-                      {u.isActive && u.id !== me?.id ? (
-                        <Button size="xs" variant="subtle" color="red" onClick={() => confirmDeactivate(u)} aria-label={`Deactivate ${name || u.email}`}>
-                          Deactivate
-                        </Button>
-                      ) : null}
+                      <Group gap={4} wrap="nowrap">
+                        {u.isActive && u.setupPending ? (
+                          <Button size="xs" variant="subtle" onClick={() => reissueInvitation(u)} aria-label={`New invitation link for ${name || u.email}`}>
+                            New invitation link
+                          </Button>
+                        ) : null}
+                        {u.isActive && u.id !== me?.id ? (
+                          <Button size="xs" variant="subtle" color="red" onClick={() => confirmDeactivate(u)} aria-label={`Deactivate ${name || u.email}`}>
+                            Deactivate
+                          </Button>
+                        ) : null}
+                      </Group>
                     </Group>
                   </Card>
                 );
@@ -194,9 +221,10 @@ export default function OrganizationPage() {
           onCancel={() => setAddOpen(false)}
           onSubmit={async (values) => {
             try {
-              await addUser.mutateAsync(values);
+              const added = await addUser.mutateAsync(values);
               notifySuccess("User added successfully");
               setAddOpen(false);
+              setInvitation({ email: added.email, link: added.invitationLink, expiresAt: added.invitationExpiresAt });
             } catch (error) {
               notifyError("Error", errorMessage(error, "Failed to invite user"));
               throw error;
@@ -204,6 +232,7 @@ export default function OrganizationPage() {
           }}
         />
       </Modal>
+      <InvitationLinkModal invitation={invitation} onClose={() => setInvitation(null)} />
     </Grid>
   );
 }

@@ -74,14 +74,28 @@ export const addUserSchema = z.object({
 });
 export type AddUserValues = z.input<typeof addUserSchema>;
 
+/** POST /api/admin/users answers the new user with their invitation link (shown once; ADR 0005). */
+export type AddedUser = components["schemas"]["AddedUserOut"];
+export type Invitation = components["schemas"]["InvitationOut"];
+
 export function useAddUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (values: AddUserValues): Promise<OrgUser> => {
+    mutationFn: async (values: AddUserValues): Promise<AddedUser> => {
       const { data } = await client.POST("/api/admin/users", { body: { ...values, role: values.role ?? "user" } });
       return data!;
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: roots.adminUsers }),
+  });
+}
+
+/** POST /api/admin/users/{id}/invitation: a new link for a user who has not set up yet (earlier links stop working). */
+export function useReissueInvitation() {
+  return useMutation({
+    mutationFn: async (id: string): Promise<Invitation> => {
+      const { data } = await client.POST("/api/admin/users/{user_id}/invitation", { params: { path: { user_id: id } } });
+      return data!;
+    },
   });
 }
 
