@@ -22,6 +22,15 @@ class ApiClient:
         # Any GET under /api/ sets the csrftoken cookie (decisions.md §1).
         self.client.get("/api/auth/user")
 
+    def confirm_identity(self, password: str | None = None):
+        """POST /api/auth/reauthenticate with the password (ADR 0006): this session may then register a
+        passkey or reset/enable TOTP for 5 minutes."""
+        from tests.factories import PASSWORD
+
+        response = self.post("/api/auth/reauthenticate", {"password": password or PASSWORD})
+        assert response.status_code == 200, response.content
+        return self
+
     @property
     def csrf(self) -> str:
         cookie = self.client.cookies.get("csrftoken")

@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import timezone
 
 from project.accounts import selectors, services
+from project.accounts import reauth
 from project.accounts.schemas import (
     AddedUserOut,
     AddUserIn,
@@ -33,6 +34,8 @@ from project.accounts.schemas import (
     PasskeyRegisterCompleteIn,
     PasskeyVerifiedOut,
     ProfileIn,
+    ReauthIn,
+    ReauthOut,
     SettingsIn,
     SettingsOut,
     SetupPasswordIn,
@@ -119,16 +122,31 @@ def change_password(request: HttpRequest, payload: ChangePasswordIn):
     return {"message": "Your password has been updated successfully."}
 
 
+@router.post("/auth/reauthenticate", response=ReauthOut)
+def reauthenticate(request: HttpRequest, payload: ReauthIn):
+    """``{password}`` or ``{totpCode}``: confirms the signed-in user for this session for 5 minutes, as
+    registering a passkey and resetting or enabling TOTP require (issue 14, ADR 0006). Answers
+    ``{message, validUntil}`` (UTC). 400 at ``password``/``totpCode`` when wrong; 429 when locked out."""
+    until = reauth.reauthenticate(
+        request=request, ctx=_ctx(request), password=payload.password, totp_code=payload.totp_code
+    )
+    return {"message": "Confirmed.", "valid_until": until}
+
+
 @router.post("/auth/enable-totp", response=MessageUserOut)
 def enable_totp(request: HttpRequest, payload: TotpCodeIn):
-    """``{totpCode}`` of the secret from totp-setup: TOTP on. 401 'Invalid authenticator code'."""
+    """``{totpCode}`` of the secret from totp-setup: TOTP on. 401 'Invalid authenticator code'.
+    403 ``reauth_required`` without a confirmation in the last 5 minutes (ADR 0006)."""
+    reauth.require_recent(request)
     user = services.enable_totp(request=request, ctx=_ctx(request), totp_code=payload.totp_code)
     return {"message": "Two-factor authentication is now active.", "user": user}
 
 
 @router.post("/auth/reset-totp", response=MessageUserOut)
 def reset_totp(request: HttpRequest):
-    """TOTP off and its secret dropped; the user then loads a new QR code with totp-setup."""
+    """TOTP off and its secret dropped; the user then loads a new QR code with totp-setup.
+    403 ``reauth_required`` without a confirmation in the last 5 minutes (ADR 0006)."""
+    reauth.require_recent(request)
     user = services.reset_totp(ctx=_ctx(request))
     return {"message": "Please scan the new QR code to re-enable TOTP.", "user": user}
 
@@ -171,13 +189,17 @@ def passkey_list(request: HttpRequest):
 
 @router.post("/auth/passkeys/register/begin")
 def passkey_register_begin(request: HttpRequest):
-    """PublicKeyCredentialCreationOptions JSON for the signed-in user."""
+    """PublicKeyCredentialCreationOptions JSON for the signed-in user. 403 ``reauth_required`` without a
+    confirmation in the last 5 minutes (ADR 0006)."""
+    reauth.require_recent(request)
     return services.passkey_register_begin(request=request, ctx=_ctx(request))
 
 
 @router.post("/auth/passkeys/register/complete", response={201: PasskeyOut})
 def passkey_register_complete(request: HttpRequest, payload: PasskeyRegisterCompleteIn):
-    """``{response: <attestation>, deviceName?}`` to the new passkey (201); 400 'Passkey registration failed'."""
+    """``{response: <attestation>, deviceName?}`` to the new passkey (201); 400 'Passkey registration failed';
+    403 ``reauth_required`` without a confirmation in the last 5 minutes (ADR 0006)."""
+    reauth.require_recent(request)
     passkey = services.passkey_register_complete(
         request=request, ctx=_ctx(request), credential=payload.response, device_name=payload.device_name
     )

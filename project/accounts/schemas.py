@@ -146,6 +146,18 @@ class TotpCodeIn(InSchema):
     totp_code: Annotated[str | None, BlankToNone, required("TOTP code must be 6 digits"), TotpCode] = Needed(None)
 
 
+class ReauthIn(InSchema):
+    """POST /api/auth/reauthenticate: the current password, or a code of the user's authenticator."""
+
+    password: Annotated[str, Text, max_length(1000, "Password is incorrect")] = ""
+    totp_code: Annotated[str, Text, max_length(16, "Invalid authenticator code")] = ""
+
+
+class ReauthOut(CamelSchema):
+    message: str
+    valid_until: datetime
+
+
 class ProfileIn(InSchema):
     """PUT /api/auth/profile: only the names change (platform.md §5)."""
 

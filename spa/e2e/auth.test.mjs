@@ -132,6 +132,13 @@ test("a passkey registered on the profile signs the user in (virtual authenticat
   await page.getByRole("button", { name: "Add Passkey" }).click();
   await page.getByLabel("Device Name").fill("E2E virtual key");
   await page.getByRole("button", { name: "Register Passkey" }).click();
+  // Registering a passkey needs a recent confirmation of identity (ADR 0006): here an authenticator code.
+  const confirm = page.getByRole("dialog", { name: "Confirm it's you" });
+  await confirm.getByRole("button", { name: "Use an authenticator code instead" }).click();
+  const confirmCode = await freshCode(user.secret);
+  await confirm.getByLabel("Authenticator Code").fill(confirmCode);
+  await confirm.getByRole("button", { name: "Confirm" }).click();
+  markUsed(user.secret, confirmCode);
   await page.getByText("Passkey registered").waitFor();
   await page.getByTestId("passkey-list").getByText("E2E virtual key").waitFor();
   await page.getByTestId("passkey-list").getByText("Unused").waitFor();

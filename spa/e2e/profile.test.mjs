@@ -70,6 +70,13 @@ test("reset the authenticator, then enable two-factor authentication with a new 
   await waitForShell(page);
   await page.getByRole("button", { name: "Reset Authenticator" }).click();
   await page.getByRole("dialog", { name: "Reset two-factor authentication" }).getByRole("button", { name: "Reset" }).click();
+  // The sign-in alone does not allow a credential change (ADR 0006): confirm with the password first.
+  const confirm = page.getByRole("dialog", { name: "Confirm it's you" });
+  await confirm.getByLabel("Current Password").fill("wrong-password");
+  await confirm.getByRole("button", { name: "Confirm" }).click();
+  await confirm.getByText("Password is incorrect").waitFor();
+  await confirm.getByLabel("Current Password").fill(user.password);
+  await confirm.getByRole("button", { name: "Confirm" }).click();
   await page.getByText("Please scan the new QR code to re-enable TOTP.").waitFor();
   await page.getByTestId("totp-status").getByText("Disabled").waitFor();
   const dialog = page.getByRole("dialog", { name: "Enable Two-Factor Authentication" });

@@ -35,3 +35,10 @@ def login():
         return client.post("/api/auth/login", {"email": email, "password": password, **extra})
 
     return do
+
+
+@pytest.fixture
+def member_api(member_user):
+    """Signed in as the member, who has just confirmed their identity (ADR 0006), as the profile page
+    does before a passkey or authenticator change. tests/accounts/test_reauth.py covers the refusal."""
+    return ApiClient(member_user).confirm_identity()

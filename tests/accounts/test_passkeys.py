@@ -166,7 +166,7 @@ def test_inactive_user_cannot_sign_in_with_a_passkey(member_api, member_user):
 
 def test_list_and_delete_only_ones_own_passkeys(member_api, api, member_user):
     mine = _register(member_api, SoftAuthenticator(), device_name="Phone").json()
-    admins = _register(api, SoftAuthenticator(), device_name="Admin key").json()
+    admins = _register(api.confirm_identity(), SoftAuthenticator(), device_name="Admin key").json()
     listing = member_api.get("/api/auth/passkeys")
     assert listing.status_code == 200
     assert [p["deviceName"] for p in listing.json()] == ["Phone"]

@@ -109,6 +109,7 @@ export interface paths {
         /**
          * Enable Totp
          * @description ``{totpCode}`` of the secret from totp-setup: TOTP on. 401 'Invalid authenticator code'.
+         *     403 ``reauth_required`` without a confirmation in the last 5 minutes (ADR 0006).
          */
         post: operations["project_accounts_api_enable_totp"];
         delete?: never;
@@ -275,7 +276,8 @@ export interface paths {
         put?: never;
         /**
          * Passkey Register Begin
-         * @description PublicKeyCredentialCreationOptions JSON for the signed-in user.
+         * @description PublicKeyCredentialCreationOptions JSON for the signed-in user. 403 ``reauth_required`` without a
+         *     confirmation in the last 5 minutes (ADR 0006).
          */
         post: operations["project_accounts_api_passkey_register_begin"];
         delete?: never;
@@ -295,7 +297,8 @@ export interface paths {
         put?: never;
         /**
          * Passkey Register Complete
-         * @description ``{response: <attestation>, deviceName?}`` to the new passkey (201); 400 'Passkey registration failed'.
+         * @description ``{response: <attestation>, deviceName?}`` to the new passkey (201); 400 'Passkey registration failed';
+         *     403 ``reauth_required`` without a confirmation in the last 5 minutes (ADR 0006).
          */
         post: operations["project_accounts_api_passkey_register_complete"];
         delete?: never;
@@ -344,6 +347,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/reauthenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reauthenticate
+         * @description ``{password}`` or ``{totpCode}``: confirms the signed-in user for this session for 5 minutes, as
+         *     registering a passkey and resetting or enabling TOTP require (issue 14, ADR 0006). Answers
+         *     ``{message, validUntil}`` (UTC). 400 at ``password``/``totpCode`` when wrong; 429 when locked out.
+         */
+        post: operations["project_accounts_api_reauthenticate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/reset-totp": {
         parameters: {
             query?: never;
@@ -356,6 +381,7 @@ export interface paths {
         /**
          * Reset Totp
          * @description TOTP off and its secret dropped; the user then loads a new QR code with totp-setup.
+         *     403 ``reauth_required`` without a confirmation in the last 5 minutes (ADR 0006).
          */
         post: operations["project_accounts_api_reset_totp"];
         delete?: never;
@@ -3310,6 +3336,32 @@ export interface components {
              */
             lastName: string;
         };
+        /**
+         * ReauthIn
+         * @description POST /api/auth/reauthenticate: the current password, or a code of the user's authenticator.
+         */
+        ReauthIn: {
+            /**
+             * Password
+             * @default
+             */
+            password: string;
+            /**
+             * Totpcode
+             * @default
+             */
+            totpCode: string;
+        };
+        /** ReauthOut */
+        ReauthOut: {
+            /** Message */
+            message: string;
+            /**
+             * Validuntil
+             * Format: date-time
+             */
+            validUntil: string;
+        };
         /** RecommendationOut */
         RecommendationOut: {
             /** Continuity */
@@ -4961,6 +5013,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_reauthenticate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReauthIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReauthOut"];
                 };
             };
         };

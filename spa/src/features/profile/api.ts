@@ -4,6 +4,7 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
+import { withConfirmedIdentity } from "./ConfirmIdentity";
 import { client } from "../../lib/api";
 import type { components } from "../../lib/api-schema";
 import type { CurrentUser } from "../../lib/auth";
@@ -55,7 +56,8 @@ export function usePasskeys() {
 
 /** Registration: begin (creation options), the browser ceremony, complete with the optional device name. */
 export async function registerPasskey(deviceName: string): Promise<Passkey> {
-  const { data: begin } = await client.POST("/api/auth/passkeys/register/begin");
+  // Registering a lasting credential needs a recent confirmation of identity (ADR 0006).
+  const { data: begin } = await withConfirmedIdentity(() => client.POST("/api/auth/passkeys/register/begin"));
   const answer = begin as unknown as PasskeyRegisterBegin;
   const optionsJSON = "options" in answer ? answer.options : answer;
   const response = { ...(await startRegistration({ optionsJSON })) };
@@ -88,7 +90,7 @@ export function useDeletePasskey() {
 export function useResetTotp() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async () => (await client.POST("/api/auth/reset-totp")).data,
+    mutationFn: async () => (await withConfirmedIdentity(() => client.POST("/api/auth/reset-totp"))).data,
     onSuccess: (answer) => {
       if (answer?.user) queryClient.setQueryData(roots.user, answer.user);
       else void queryClient.invalidateQueries({ queryKey: roots.user });
@@ -115,7 +117,8 @@ export function useTotpEnrolment(userId: string, enabled: boolean) {
 export function useEnableTotp() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (totpCode: string) => (await client.POST("/api/auth/enable-totp", { body: { totpCode } })).data,
+    mutationFn: async (totpCode: string) =>
+      (await withConfirmedIdentity(() => client.POST("/api/auth/enable-totp", { body: { totpCode } }))).data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: roots.user, exact: true }),
   });
 }
