@@ -33,13 +33,13 @@ from urllib.parse import parse_qs, urlparse
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.security.websocket import OriginValidator
 from django.conf import settings
 from django.utils.module_loading import import_string
 from socketio import packet as sio
 
 from realtime import presence, protocol
-from realtime.events import org_group, user_group
+from realtime.events import org_group, session_group, user_group
+from realtime.scoping import event_for
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +59,8 @@ class Principal:
     initials: str = ""
     kind: str = "session"
     scope: Any = field(default=None, compare=False)
+    role: str = ""  # the user's role ("admin" or "user"); "" for a display
+    session_key: str | None = field(default=None, compare=False, repr=False)
 
 
 Authenticator = Callable[[dict, Any], Awaitable["Principal | None"]]
@@ -72,25 +74,70 @@ class Refused(Exception):
 # --- Origin ------------------------------------------------------------------------------------------------
 
 
-def _origin_validator() -> OriginValidator:
-    allowed = list(settings.ALLOWED_HOSTS)
-    if settings.DEBUG and not allowed:
-        allowed = ["localhost", "127.0.0.1", "[::1]"]
-    return OriginValidator(None, allowed)
+def _header(scope: dict, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            try:
+                return value.decode("latin1")
+            except UnicodeDecodeError:
+                return None
+    return None
+
+
+def _default_port(scheme: str) -> int:
+    return 443 if scheme == "https" else 80
+
+
+def _served_origin(scope: dict) -> tuple[str, int] | None:
+    """The scheme and port this socket was reached at, as the browser sees them: ``https`` behind a
+    proxy that says so (``SECURE_PROXY_SSL_HEADER``) or on ``wss``, and the port of the Host header."""
+    scheme = "https" if scope.get("scheme") == "wss" else "http"
+    proxy = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
+    if proxy:
+        header_name = proxy[0].removeprefix("HTTP_").lower().replace("_", "-").encode("latin1")
+        if (_header(scope, header_name) or "").split(",")[0].strip() == proxy[1]:
+            scheme = "https"
+    host = _header(scope, b"host")
+    if not host:
+        return None
+    try:
+        port = urlparse(f"//{host}").port
+    except ValueError:
+        return None
+    return scheme, port or _default_port(scheme)
 
 
 def origin_allowed(scope: dict) -> bool:
-    """The Origin header matches ``ALLOWED_HOSTS`` (the rule of channels' ``AllowedHostsOriginValidator``).
-    No Origin header is refused too (Node clients must send one: toolchain trap 5)."""
-    origin = None
-    for name, value in scope.get("headers", []):
-        if name == b"origin":
-            try:
-                origin = urlparse(value.decode("latin1"))
-            except UnicodeDecodeError:
-                return False
-            break
-    return _origin_validator().valid_origin(origin)
+    """The Origin header names this server: its scheme, a host of ``ALLOWED_HOSTS`` and the port the socket
+    was reached at (issue 14: the host alone let ``http://localhost:9999`` through), or exactly one of
+    ``CSRF_TRUSTED_ORIGINS`` / ``WEBAUTHN_ORIGIN``. No Origin header is refused too (Node clients must
+    send one: toolchain trap 5)."""
+    from django.http.request import validate_host
+
+    raw = _header(scope, b"origin")
+    if not raw:
+        return False
+    trusted = {o.rstrip("/") for o in getattr(settings, "CSRF_TRUSTED_ORIGINS", [])}
+    webauthn = getattr(settings, "WEBAUTHN_ORIGIN", None) or []
+    for value in [webauthn] if isinstance(webauthn, str) else webauthn:
+        trusted.add(str(value).rstrip("/"))
+    if raw.rstrip("/") in trusted:
+        return True
+    try:
+        origin = urlparse(raw)
+        origin_port = origin.port or _default_port(origin.scheme)
+    except ValueError:
+        return False
+    if origin.scheme not in ("http", "https") or not origin.hostname:
+        return False
+    served = _served_origin(scope)
+    if served is None:
+        return False
+    allowed = list(settings.ALLOWED_HOSTS)
+    if settings.DEBUG and not allowed:
+        allowed = ["localhost", "127.0.0.1", "[::1]"]
+    host = origin.hostname if ":" not in origin.hostname else f"[{origin.hostname}]"
+    return validate_host(host, allowed) and (origin.scheme, origin_port) == served
 
 
 # --- Authenticators --------------------------------------------------------------------------------------
@@ -117,12 +164,30 @@ def _session_principal(scope: dict) -> Principal | None:
     org = user.organization
     if org is None or not org.is_active:
         return None
+    session = scope.get("session")
     return Principal(
         org_id=str(org.pk),
         user_id=str(user.pk),
         name=user.full_name or user.email,
         initials=initials_of(user.first_name, user.last_name, user.email),
+        role=user.role,
+        session_key=getattr(session, "session_key", None),
     )
+
+
+@database_sync_to_async
+def _session_still_valid(scope: dict, session_key: str | None, user_id: str) -> bool:
+    """One query: the session row still exists, has not expired and belongs to ``user_id``. Logout,
+    a password change elsewhere and deactivation delete the row (``end_user_sessions``), so this is how
+    the heartbeat learns that a socket's session ended even if the revoke message was lost."""
+    from django.contrib.auth import SESSION_KEY
+
+    session = scope.get("session")
+    if session is None or not session_key:
+        return True  # an outer AuthMiddleware's user: nothing to re-check here
+    fresh = session.__class__(session_key=session_key)
+    data = fresh.load()  # {} when missing or expired (one query on the database backends)
+    return str(data.get(SESSION_KEY)) == str(user_id)
 
 
 async def session_authenticator(scope: dict, payload: Any) -> Principal | None:
@@ -284,7 +349,18 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             await self._close()
 
     async def _refresh(self):
-        """Re-join the groups (so ``group_expiry`` never ages a wall display out) and keep presence alive."""
+        """Re-check that the socket's session is still valid (ended elsewhere: ``session_ended`` and close),
+        re-join the groups (so ``group_expiry`` never ages a wall display out) and keep presence alive."""
+        principal = self.principal
+        if principal is not None and principal.session_key and principal.user_id:
+            try:
+                valid = await _session_still_valid(self.scope, principal.session_key, principal.user_id)
+            except Exception:  # the database is unreachable: keep the socket, check again at the next ping
+                log.exception("session re-check of socket %s failed", self.sid)
+                valid = True
+            if not valid:
+                await self._end_session("expired")
+                return
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         if self.principal is not None and self.presence_path is not None:
@@ -376,6 +452,8 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         groups = [org_group(principal.org_id)]
         if principal.user_id is not None:
             groups.append(user_group(principal.user_id))
+        if principal.session_key:
+            groups.append(session_group(principal.session_key))  # closed by logout of this browser only
         if isinstance(principal.scope, dict):  # e.g. a display link's own group, closed on revocation
             groups.extend(principal.scope.get("groups", []))
         for group in groups:
@@ -432,9 +510,13 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
     # Channel layer messages ------------------------------------------------------------------------------
 
     async def change_event(self, message):
-        """``change.event`` from :func:`realtime.events.emit_change` → event ``change``."""
+        """``change.event`` from :func:`realtime.events.emit_change` → event ``change``, as this socket may
+        see it (:func:`realtime.scoping.event_for`: a display gets only its board's events, without the
+        actor; a non-admin gets no admin-only entities)."""
         if self.principal is not None and not self.closing:
-            await self.send(protocol.event_frame("change", message["event"]))
+            event = event_for(self.principal, message["event"])
+            if event is not None:
+                await self.send(protocol.event_frame("change", event))
 
     async def presence_viewers(self, message):
         """``presence.viewers`` from :mod:`realtime.presence` → event ``presence``."""
@@ -442,10 +524,17 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             await self._send_presence(message.get("version", 0), message.get("viewers", []))
 
     async def session_revoke(self, message):
-        """``session.revoke`` (logout, deactivation) → ``41`` then close; the client does not reconnect."""
+        """``session.revoke`` (logout of this browser, a password change elsewhere, deactivation, a revoked
+        display link) → ``session_ended`` ``{reason}`` when a session ended, then ``41`` and close; the
+        client does not reconnect."""
+        await self._end_session(message.get("reason"))
+
+    async def _end_session(self, reason: str | None):
         if self.closing:
             return
         if self.principal is not None:
+            if reason and self.principal.kind == "session":
+                await self.send(protocol.event_frame("session_ended", {"reason": reason}))
             await self.send(protocol.disconnect_frame())
         await self._leave()
         await self._close()

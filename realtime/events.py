@@ -62,6 +62,13 @@ def user_group(user_id) -> str:
     return f"user.{user_id}"
 
 
+def session_group(session_key: str) -> str:
+    """The sockets of one browser session (the key itself is a secret: only its digest names the group)."""
+    import hashlib
+
+    return "session." + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+
+
 def emit_change(ctx, *, entity: str, action: str, ids: Iterable) -> dict:
     """Announce one committed change to ``ctx.org``. Returns the event (sent only after commit).
 
@@ -82,28 +89,66 @@ def emit_change(ctx, *, entity: str, action: str, ids: Iterable) -> dict:
         tz = ZoneInfo(org.timezone or "Australia/Melbourne")
     except Exception:  # pragma: no cover - a bad tz name in the admin
         tz = ZoneInfo("Australia/Melbourne")
+    ids = [str(i) for i in ids]
     event = {
         "entity": entity,
         "action": action,
-        "ids": [str(i) for i in ids],
+        "ids": ids,
         "seq": seq,
         "actorId": str(ctx.user.pk) if ctx.user is not None else None,
         "origin": ctx.origin,
         "at": timezone.now().astimezone(tz).isoformat(timespec="seconds"),
     }
+    campus_ids = _campus_ids(entity, ids)
+    if campus_ids is not None:
+        event["campusIds"] = campus_ids  # routing for campus-scoped wall displays; never sent to a client
     group = org_group(org.pk)
     transaction.on_commit(lambda: _send(group, {"type": CHANGE_EVENT, "event": event}))
     return event
 
 
-def close_user_sockets(user_id) -> None:
-    """Close every open socket of a user (logout, deactivation), after the current transaction commits."""
-    close_group_sockets(user_group(user_id))
+def _campus_ids(entity: str, ids: list[str]) -> list[str] | None:
+    """The campuses of the written sessions' or block groups' rows (one query), or None when no row is
+    left to ask (a delete): then every display of the organization gets the event."""
+    from django.core.exceptions import ValidationError
+
+    try:
+        if entity == "timetable_session":
+            from project.timetabling.models import TimetableSession
+
+            found = list(TimetableSession.objects.unscoped().filter(id__in=ids).values_list("block_group__campus_id", flat=True))
+        elif entity == "block_group":
+            from project.planning.models import BlockGroup
+
+            found = list(BlockGroup.objects.unscoped().filter(id__in=ids).values_list("campus_id", flat=True))
+        else:
+            return None
+    except (ValidationError, ValueError):  # ids that are not UUIDs (the realtime test hooks send labels)
+        return None
+    if not found:
+        return None
+    return sorted({str(campus) for campus in found if campus is not None})
 
 
-def close_group_sockets(group: str) -> None:
+def close_user_sockets(user_id, reason: str | None = "deactivated") -> None:
+    """Close every open socket of a user (deactivation), after the current transaction commits; each gets
+    ``session_ended`` ``{reason}`` first."""
+    close_group_sockets(user_group(user_id), reason=reason)
+
+
+def close_session_sockets(session_key: str | None, reason: str) -> None:
+    """Close the sockets of one browser session (logout there; a password change or deactivation ending
+    it), after commit: ``session_ended`` ``{reason}``, then the disconnect packet (docs/realtime.md)."""
+    if session_key:
+        close_group_sockets(session_group(session_key), reason=reason)
+
+
+def close_group_sockets(group: str, reason: str | None = None) -> None:
     """Close every socket in a channel-layer group (e.g. a revoked display link's boards) after commit."""
-    transaction.on_commit(lambda: _send(group, {"type": REVOKE_EVENT}))
+    message = {"type": REVOKE_EVENT}
+    if reason:
+        message["reason"] = reason
+    transaction.on_commit(lambda: _send(group, message))
 
 
 def _send(group: str, message: dict) -> None:

@@ -38,7 +38,7 @@ from project.core.auth import client_origin, ctx_for_request
 from project.core.concurrency import assert_fresh
 from project.core.errors import BadRequest, Conflict, DuplicateCode, NotFound, Unauthorized, ValidationFailed
 from project.core.tenancy import Ctx
-from realtime.events import close_user_sockets, emit_change
+from realtime.events import close_session_sockets, close_user_sockets, emit_change
 
 log = logging.getLogger(__name__)
 
@@ -124,8 +124,9 @@ def totp_consume(user: User, code: str | None) -> bool:
     return True
 
 
-def end_user_sessions(user: User, *, keep_session_key: str | None = None) -> int:
-    """Delete every stored session of ``user`` except ``keep_session_key``. Returns how many ended."""
+def end_user_sessions(user: User, *, keep_session_key: str | None = None, reason: str = "expired") -> int:
+    """Delete every stored session of ``user`` except ``keep_session_key``, and close those sessions'
+    sockets after commit (``session_ended`` ``{reason}``). Returns how many ended."""
     keys = []
     user_pk = str(user.pk)
     for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator(chunk_size=500):
@@ -137,6 +138,8 @@ def end_user_sessions(user: User, *, keep_session_key: str | None = None) -> int
             keys.append(session.session_key)
     if keys:
         Session.objects.filter(session_key__in=keys).delete()
+        for key in keys:
+            close_session_sockets(key, reason)
     return len(keys)
 
 
@@ -299,12 +302,12 @@ def setup_password(
 
 
 def sign_out(request: HttpRequest) -> None:
-    """POST /api/auth/logout and GET /api/logout: end the session and close the user's sockets."""
-    user = getattr(request, "user", None)
-    user_id = user.pk if user is not None and user.is_authenticated else None
+    """POST /api/auth/logout and GET /api/logout: end the session and close the sockets of this browser
+    session only (``session_ended`` ``{"reason": "logout"}``); the user's other browsers stay signed in
+    and live (issue 14)."""
+    session_key = request.session.session_key
     logout(request)
-    if user_id is not None:
-        close_user_sockets(user_id)
+    close_session_sockets(session_key, "logout")
 
 
 # ------------------------------------------------------------------------------------------- TOTP
@@ -488,7 +491,7 @@ def change_password(
         row.set_password(new_password)
         row.must_change_password = False
         row.save()
-        end_user_sessions(row, keep_session_key=request.session.session_key)
+        end_user_sessions(row, keep_session_key=request.session.session_key, reason="password_changed")
     update_session_auth_hash(request, row)
 
 
@@ -625,7 +628,7 @@ def user_deactivate(*, ctx: Ctx, user_id) -> User:
         row = _locked_user(target.pk)
         row.is_active = False
         row.save(update_fields=["is_active", "updated_at"])
-        end_user_sessions(row)
-        close_user_sockets(row.pk)
+        end_user_sessions(row, reason="deactivated")
+        close_user_sockets(row.pk, "deactivated")
         emit_change(ctx, entity="user", action="updated", ids=[row.pk])
     return row

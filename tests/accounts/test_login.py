@@ -149,7 +149,10 @@ def test_logout_post_ends_the_session_and_closes_sockets(
     assert response.status_code == 200
     assert response.json()["message"] == "You have been logged out successfully."
     assert api.get("/api/auth/user").status_code == 401
-    assert ("user." + str(admin_user.pk), {"type": "session.revoke"}) in captured_events
+    # Only this browser session's sockets close (issue 14): its session group, with the reason.
+    assert [(g[:8], m) for g, m in captured_events if m["type"] == "session.revoke"] == [
+        ("session.", {"type": "session.revoke", "reason": "logout"})
+    ]
 
 
 def test_logout_get_redirects_to_auth(api, admin_user, captured_events, django_capture_on_commit_callbacks):
@@ -158,7 +161,10 @@ def test_logout_get_redirects_to_auth(api, admin_user, captured_events, django_c
     assert response.status_code == 302
     assert response["Location"] == "/auth"
     assert api.get("/api/auth/user").status_code == 401
-    assert ("user." + str(admin_user.pk), {"type": "session.revoke"}) in captured_events
+    # Only this browser session's sockets close (issue 14): its session group, with the reason.
+    assert [(g[:8], m) for g, m in captured_events if m["type"] == "session.revoke"] == [
+        ("session.", {"type": "session.revoke", "reason": "logout"})
+    ]
 
 
 def test_logout_when_signed_out_is_harmless(anon_api):

@@ -202,7 +202,7 @@ def test_deactivate_ends_sessions_closes_sockets_and_blocks_sign_in(
     assert response.json()["isActive"] is False and response.json()["id"] == str(member_user.pk)
     assert Session.objects.count() == sessions_before - 1
     assert member.get("/api/auth/user").status_code == 401
-    assert (f"user.{member_user.pk}", {"type": "session.revoke"}) in captured_events
+    assert (f"user.{member_user.pk}", {"type": "session.revoke", "reason": "deactivated"}) in captured_events
     assert _events(captured_events) == [("user", "updated", [str(member_user.pk)])]
     assert login(ApiClient(), member_user.email).json() == {"message": "Invalid email or password"}
     listed = {u["email"]: u["isActive"] for u in api.get("/api/admin/users").json()}

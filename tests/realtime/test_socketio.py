@@ -296,8 +296,8 @@ async def test_logout_closes_the_users_sockets_only(server, seeded, clients):
         await asyncio.wait_for(tab.disconnected.wait(), 3)
         assert tab.disconnect_reason == "server disconnect"  # "io server disconnect": no auto-reconnect
     assert colleague.sio.connected
-    await hook(server, "emit", {"org": fresh["a"]["id"], "entity": "user", "action": "updated", "ids": [ada["id"]]})
-    assert (await colleague.next_change())["entity"] == "user"
+    await hook(server, "emit", {"org": fresh["a"]["id"], "entity": "course", "action": "updated", "ids": [ada["id"]]})
+    assert (await colleague.next_change())["entity"] == "course"
 
 
 async def test_deactivation_closes_the_socket_and_a_reconnect_is_refused(server, clients):

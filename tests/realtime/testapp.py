@@ -9,7 +9,8 @@ foundation's own helpers (``emit_change``, ``close_user_sockets``) exactly as a 
 - ``POST /__rt__/session`` ``{"user"}``: a new session for a user;
 - ``POST /__rt__/emit`` ``{"org", "entity", "action", "ids", "actor"?, "origin"?, "rollback"?}``: one
   transaction calling ``emit_change`` (rolled back when asked);
-- ``POST /__rt__/revoke`` ``{"user", "deactivate"?}``: ``close_user_sockets`` (and ``is_active=False``).
+- ``POST /__rt__/revoke`` ``{"user", "deactivate"?}``: ``close_user_sockets`` (and ``is_active=False``);
+- ``POST /__rt__/password`` ``{"user", "password"}``; ``POST /__rt__/end_session`` ``{"session"}``.
 
 It also plugs a stand-in display-token hook into the consumer (``rt-display:<org id>``), to show the
 authenticator hook point that wall displays will use.
@@ -103,6 +104,24 @@ def emit(body):
     return {"event": event}
 
 
+def password(body):
+    """``{"user", "password"}``: set the user's password (sessions made afterwards carry its hash)."""
+    from project.accounts.models import User
+
+    user = User.objects.get(pk=body["user"])
+    user.set_password(body["password"])
+    user.save(update_fields=["password"])
+    return {"ok": True}
+
+
+def end_session(body):
+    """``{"session"}``: delete the session row behind the socket's back (no revoke message is sent)."""
+    from django.contrib.sessions.models import Session
+
+    Session.objects.filter(session_key=body["session"]).delete()
+    return {"ok": True}
+
+
 def revoke(body):
     from django.db import transaction
 
@@ -131,7 +150,8 @@ from realtime.consumers import register_display_token_hook  # noqa: E402
 
 register_display_token_hook(display_token_hook)
 
-HOOKS = {"/__rt__/seed": seed, "/__rt__/session": session, "/__rt__/emit": emit, "/__rt__/revoke": revoke}
+HOOKS = {"/__rt__/seed": seed, "/__rt__/session": session, "/__rt__/emit": emit, "/__rt__/revoke": revoke,
+         "/__rt__/password": password, "/__rt__/end_session": end_session}
 
 
 async def application(scope, receive, send):

@@ -1,0 +1,46 @@
+"""What each socket may see of a change event (issue 14, docs/adr/0007).
+
+- A wall display (``Principal.kind == "display"``) gets only what its board shows: sessions, holidays and
+  block groups — of its campus when the link has one and the event says which campuses it touched
+  (``campusIds``) — and its own link's events; never ``user``, ``organization``, other links' or
+  catalogue events. Its events carry no ``actorId`` or ``origin`` (who changed what is not for a screen in
+  a corridor).
+- A signed-in user who is not an admin gets no admin-only entity (``display_link``, other users'
+  ``user`` events; their own ``user`` events still reach them, e.g. TOTP turned on in another tab).
+- ``campusIds`` is routing data: no client receives it.
+"""
+
+from __future__ import annotations
+
+DISPLAY_ENTITIES = frozenset({"timetable_session", "holiday", "block_group", "display_link"})
+CAMPUS_SCOPED = frozenset({"timetable_session", "block_group"})
+ADMIN_ONLY = frozenset({"user", "display_link"})
+HIDDEN_FROM_DISPLAYS = ("actorId", "origin", "campusIds")
+
+
+def event_for(principal, event: dict) -> dict | None:
+    """The event as ``principal`` may receive it, or None when it must not be sent at all."""
+    entity = event.get("entity")
+    if principal.kind == "display":
+        grant = principal.scope if isinstance(principal.scope, dict) else {}
+        if entity not in DISPLAY_ENTITIES:
+            return None
+        out = {k: v for k, v in event.items() if k not in HIDDEN_FROM_DISPLAYS}
+        if entity == "display_link":
+            own = grant.get("displayLinkId")
+            if not own or own not in (event.get("ids") or []):
+                return None
+            out["ids"] = [own]
+            return out
+        campus = grant.get("campusId")
+        touched = event.get("campusIds")
+        if campus and entity in CAMPUS_SCOPED and touched is not None and campus not in touched:
+            return None
+        return out
+    if "campusIds" in event:
+        event = {k: v for k, v in event.items() if k != "campusIds"}
+    if principal.role != "admin" and entity in ADMIN_ONLY:
+        if entity == "user" and principal.user_id and (event.get("ids") or []) == [principal.user_id]:
+            return event
+        return None
+    return event
