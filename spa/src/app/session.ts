@@ -6,7 +6,7 @@ import { onUnauthorized } from "../lib/api";
 import { queryClient } from "../lib/queryClient";
 import { roots } from "../lib/queryKeys";
 import { currentUserQueryOptions } from "../lib/auth";
-import { closeSocket, onSessionLost } from "../lib/socket";
+import { closeSocket, onSessionEnded, onSessionLost } from "../lib/socket";
 
 export const UNAUTHORIZED_REDIRECT_MS = 500;
 
@@ -22,6 +22,12 @@ let pending: number | null = null;
 
 /** Installs the 401 and lost-socket handlers; `navigate` is the router's navigate (kept outside React). */
 export function installUnauthorizedHandler(navigate: (to: string) => void) {
+  // The server ended the socket because this browser's session ended (logout here or elsewhere in this
+  // browser, password changed elsewhere, deactivated, expired): straight to sign-in.
+  onSessionEnded(() => {
+    clearSession();
+    if (!location.pathname.startsWith("/auth")) navigate("/auth");
+  });
   // The socket was refused or closed by the server: signed out elsewhere (go to sign-in) or not (reconnect).
   onSessionLost(async (s) => {
     let user = null;
@@ -34,7 +40,7 @@ export function installUnauthorizedHandler(navigate: (to: string) => void) {
       clearSession();
       if (!location.pathname.startsWith("/auth")) navigate("/auth");
     } else {
-      window.setTimeout(() => s.connect(), 2000);
+      window.setTimeout(() => s.connect(), 500);
     }
   });
   onUnauthorized(() => {

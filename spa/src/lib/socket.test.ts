@@ -16,15 +16,39 @@ test("a change invalidates the roots its entity maps to", () => {
   expect(spy.mock.calls.map((c) => c[0]?.queryKey)).toEqual(entityInvalidates.course);
 });
 
-test("consecutive seqs invalidate only the mapped roots; a gap invalidates everything", () => {
-  const { handler, spy } = setup();
-  handler.onChange(event("holiday", 1));
-  handler.onChange(event("teacher", 2));
-  spy.mockClear();
-  expect(handler.onChange(event("holiday", 4))).toBe("all");
-  expect(spy).toHaveBeenCalledWith();
-  spy.mockClear();
-  expect(handler.onChange(event("holiday", 5))).toBe(entityInvalidates.holiday);
+test("consecutive seqs invalidate only the mapped roots; a gap still open after 300 ms invalidates everything", () => {
+  vi.useFakeTimers();
+  try {
+    const { handler, spy } = setup();
+    handler.onChange(event("holiday", 1));
+    handler.onChange(event("teacher", 2));
+    spy.mockClear();
+    expect(handler.onChange(event("holiday", 4))).toBe("held");
+    expect(spy).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(300);
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(spy).toHaveBeenCalledWith();
+    spy.mockClear();
+    expect(handler.onChange(event("holiday", 5))).toBe(entityInvalidates.holiday);
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+test("a late event within the window is applied in order, without a full refetch", () => {
+  vi.useFakeTimers();
+  try {
+    const { handler, spy } = setup();
+    handler.onChange(event("holiday", 1));
+    spy.mockClear();
+    expect(handler.onChange(event("teacher", 3))).toBe("held");
+    expect(handler.onChange(event("course", 2))).toBe(entityInvalidates.teacher); // 2 then 3 applied
+    expect(spy.mock.calls.map((c) => c[0]?.queryKey)).toEqual([...entityInvalidates.course, ...entityInvalidates.teacher]);
+    vi.advanceTimersByTime(1000);
+    expect(spy.mock.calls.some((c) => c[0] === undefined)).toBe(false);
+  } finally {
+    vi.useRealTimers();
+  }
 });
 
 test("an unknown entity invalidates everything", () => {

@@ -3,8 +3,11 @@
  * signed in and before the first data fetch (RequireAuth calls `ensureSocket()` while rendering).
  *
  * - Event `change` {entity, action, ids, seq, actorId, origin, at}: invalidate the roots of
- *   `entityInvalidates[entity]`; when seq is not last+1 (after the first event) invalidate everything,
- *   because the channel layer may have dropped an event.
+ *   `entityInvalidates[entity]`, in seq order; a seq still missing after the reorder window invalidates
+ *   everything, because the channel layer may have dropped an event.
+ * - Events pass a 300 ms reorder window (lib/eventOrder.ts); only a gap still open after it refetches all.
+ * - `session_ended` {reason} before a server disconnect: the session is over, go to sign-in (no retry).
+ * - Reconnects retry after 250 ms..1 s, and at once on the browser's `online` event.
  * - Every reconnect invalidates everything (a view that was offline catches up). The first connect
  *   invalidates what was already fetched before the socket joined (so a change in that gap is not missed).
  * - `useLiveStatus()` says "connected" or "offline"; views poll only while offline.
@@ -13,6 +16,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { io, type Socket } from "socket.io-client";
 import { useSyncExternalStore } from "react";
+import { createEventSequencer, REORDER_WINDOW_MS } from "./eventOrder";
 import { entityInvalidates, roots } from "./queryKeys";
 
 export interface ChangeEvent {
@@ -28,28 +32,35 @@ export interface ChangeEvent {
 export type LiveStatus = "connected" | "offline";
 
 /**
- * The change-event rules as a pure state machine, so they can be tested without a socket.
- * `onChange` returns what it invalidated: "all" or the list of roots.
+ * The change-event rules as a pure state machine, so they can be tested without a socket. Events pass
+ * through the reorder window of lib/eventOrder.ts: in seq order each invalidates the roots of its entity;
+ * a gap still open after 300 ms invalidates everything. `onChange` returns what it invalidated ("all" or
+ * the list of roots), or "held" / "duplicate" for an event waiting for an earlier one or already applied.
  */
-export function createChangeHandler(queryClient: QueryClient) {
-  let lastSeq: number | null = null;
+export function createChangeHandler(queryClient: QueryClient, windowMs: number = REORDER_WINDOW_MS) {
   const invalidateAll = () => {
     void queryClient.invalidateQueries();
     return "all" as const;
   };
+  let applied: "all" | readonly (readonly string[])[] = "all";
+  const apply = (event: ChangeEvent) => {
+    const targets = entityInvalidates[event?.entity];
+    if (!targets) {
+      applied = invalidateAll();
+      return;
+    }
+    for (const key of targets) void queryClient.invalidateQueries({ queryKey: key });
+    applied = targets;
+  };
+  const sequencer = createEventSequencer<ChangeEvent>({ deliver: apply, onGap: invalidateAll, windowMs });
   return {
-    onChange(event: ChangeEvent): "all" | readonly (readonly string[])[] {
-      const seq = typeof event?.seq === "number" ? event.seq : null;
-      const gap = lastSeq !== null && seq !== null && seq !== lastSeq + 1;
-      if (seq !== null) lastSeq = seq;
-      const targets = entityInvalidates[event?.entity];
-      if (gap || !targets) return invalidateAll();
-      for (const key of targets) void queryClient.invalidateQueries({ queryKey: key });
-      return targets;
+    onChange(event: ChangeEvent): "all" | "held" | "duplicate" | readonly (readonly string[])[] {
+      const result = sequencer.push(event);
+      return result === "delivered" ? applied : result;
     },
     /** A (re)connection: the seq baseline restarts; `first` only refreshes what was already loaded. */
     onConnect(first: boolean) {
-      lastSeq = null;
+      sequencer.reset();
       if (!first) return invalidateAll();
       void queryClient.invalidateQueries({
         predicate: (query) =>
@@ -62,11 +73,26 @@ export function createChangeHandler(queryClient: QueryClient) {
 
 let socket: Socket | null = null;
 let sessionLostHandler: ((s: Socket) => void) | null = null;
+let sessionEndedHandler: ((reason: string) => void) | null = null;
 
-/** Called when the server refuses or ends the socket's session (app/session.ts decides what to do). */
+/** Called when the server refuses or ends the socket without saying why (app/session.ts checks the session). */
 export function onSessionLost(handler: (s: Socket) => void) {
   sessionLostHandler = handler;
 }
+
+/**
+ * Called when the server ends the socket because its browser session ended: the event `session_ended`
+ * {reason: "logout" | "password_changed" | "deactivated" | "expired"} precedes the disconnect (ADR 0007).
+ */
+export function onSessionEnded(handler: (reason: string) => void) {
+  sessionEndedHandler = handler;
+}
+
+/**
+ * Reconnection timing (issue 14: live again within 2 s of the network returning): retries start after
+ * 250 ms and never wait more than 1 s; the browser's `online` event reconnects at once.
+ */
+export const RECONNECT_OPTIONS = { reconnectionDelay: 250, reconnectionDelayMax: 1000, randomizationFactor: 0.3 } as const;
 let status: LiveStatus = "offline";
 const statusListeners = new Set<() => void>();
 const presenceListeners = new Set<(viewers: unknown) => void>();
@@ -83,8 +109,28 @@ export function ensureSocket(queryClient: QueryClient): Socket {
   if (socket) return socket;
   const handler = createChangeHandler(queryClient);
   let connectedBefore = false;
-  const s = io({ path: "/socket.io/", transports: ["websocket"], withCredentials: true });
+  const s = io({ path: "/socket.io/", transports: ["websocket"], withCredentials: true, ...RECONNECT_OPTIONS });
   socket = s;
+  let endedReason: string | null = null;
+  s.on("session_ended", (data: { reason?: string }) => {
+    endedReason = typeof data?.reason === "string" ? data.reason : "ended";
+  });
+  if (typeof window !== "undefined") {
+    // The network is back: do not wait for the next retry or a ping timeout of a dead websocket.
+    const reconnectNow = () => {
+      if (socket !== s) {
+        window.removeEventListener("online", reconnectNow);
+        return;
+      }
+      if (endedReason) return;
+      s.disconnect();
+      s.connect();
+    };
+    window.addEventListener("online", reconnectNow);
+    window.addEventListener("offline", () => {
+      if (socket === s) setStatus("offline");
+    });
+  }
   s.on("connect", () => {
     handler.onConnect(!connectedBefore);
     connectedBefore = true;
@@ -95,7 +141,10 @@ export function ensureSocket(queryClient: QueryClient): Socket {
     setStatus("offline");
     // The server ended the session (logout elsewhere, deactivation): socket.io-client does not reconnect
     // by itself; the app checks the session and either signs out or reconnects.
-    if (reason === "io server disconnect" && socket === s) sessionLostHandler?.(s);
+    if (reason === "io server disconnect" && socket === s) {
+      if (endedReason) sessionEndedHandler?.(endedReason);
+      else sessionLostHandler?.(s);
+    }
   });
   s.on("connect_error", (error: Error) => {
     setStatus("offline");
