@@ -56,6 +56,11 @@ test("add a user, then deactivate them after confirmation", async () => {
   await dialog.getByLabel(/Email/).fill(email);
   await dialog.getByRole("button", { name: "Add User" }).click();
   await page.getByText("User added successfully").waitFor();
+  // The invitation link is shown once (ADR 0005); the admin closes it.
+  const invitation = page.getByRole("dialog", { name: "Invitation link" });
+  assert.match(await invitation.getByLabel("Invitation link").inputValue(), /\/auth\/setup\?token=/);
+  await invitation.getByRole("button", { name: "Done" }).click();
+  await invitation.waitFor({ state: "hidden" });
   const row = page.locator(`[data-email="${email}"]`);
   await row.getByText("Olive Org").waitFor();
   await row.getByText("User", { exact: true }).waitFor();
