@@ -25,6 +25,9 @@ Database helpers (a fixed number of queries each):
 - :func:`load_slots` ``(org, start, end, q=None, exclude_ids=()) -> list[Slot]`` (1 query).
 - :func:`check_changes` ``(org, proposed, originals) -> (new_hard, soft)``: what a write would add.
 - :func:`types_by_session` ``(org, slots) -> {session_id: [type, ...]}``: for list rows.
+- :func:`load_neighbourhood` ``(org, slots, exclude_ids=()) -> list[Slot]``: the stored sessions that
+  can share a conflict with ``slots`` (same group or room on their dates, same teacher in their weeks),
+  1 index-backed query; never the whole organization.
 - :func:`scan` ``(org, start, end, block_group_id=None, teacher_id=None) -> list[Conflict]``.
 
 Cancelled sessions never conflict. Rooms are compared trimmed and case-insensitively; an empty room
@@ -503,6 +506,128 @@ def load_neighbours(org, slots: list[Slot], exclude_ids: Iterable = ()) -> list[
     return _fetch_slots(qs)
 
 
+# ------------------------------------------------------------------------------------ neighbourhood
+
+# Above this many (resource, date) pairs the neighbourhood is most of the organization's sessions of the
+# range anyway: one date-range read of every session is cheaper than the pair joins.
+NEIGHBOURHOOD_MAX_PAIRS = 20000
+
+
+def _date_runs(days: Iterable[date], gap: int = 1) -> list[tuple[date, date]]:
+    """Sorted ``days`` merged into inclusive runs ``[(lo, hi)]``; days at most ``gap`` apart join a run."""
+    runs: list[list[date]] = []
+    for d in sorted(set(days)):
+        if runs and (d - runs[-1][1]).days <= gap:
+            runs[-1][1] = d
+        else:
+            runs.append([d, d])
+    return [(lo, hi) for lo, hi in runs]
+
+
+def neighbourhood_keys(slots: Iterable[Slot]) -> dict:
+    """What can share a conflict with ``slots`` (decisions.md §4), as index-ready keys.
+
+    ``{"group": [(block_group_id, lo, hi)], "room": [(room_casefolded, lo, hi)],
+    "teacher": [(teacher_id, lo, hi)]}``: inclusive date runs. A clash needs the same block group, teacher
+    or room on the same date; weekly capacity needs the teacher's whole Monday-to-Sunday week; co-delivery
+    (linked groups) and holidays are read separately. Cancelled slots count too (an edit may uncancel).
+    """
+    groups: dict = defaultdict(set)
+    rooms: dict = defaultdict(set)
+    weeks: dict = defaultdict(set)
+    for s in slots:
+        groups[s.block_group_id].add(s.date)
+        room = norm_room(s.room)
+        if room:
+            rooms[room].add(s.date)
+        if s.teacher_id is not None:
+            weeks[s.teacher_id].add(week_start(s.date))
+    return {
+        "group": [(k, lo, hi) for k, days in groups.items() for lo, hi in _date_runs(days)],
+        "room": [(k, lo, hi) for k, days in rooms.items() for lo, hi in _date_runs(days)],
+        "teacher": [
+            (k, lo, hi + timedelta(days=6)) for k, mondays in weeks.items() for lo, hi in _date_runs(mondays, gap=7)
+        ],
+    }
+
+
+def _neighbourhood_sql(vendor: str, org_id, keys: dict) -> tuple[str, list]:
+    """One UNION ALL read of the sessions matching ``keys`` (each part joins a list of (key, lo, hi) runs
+    to the session indexes ``session_group_date``, ``session_room_lower_date`` and
+    ``session_teacher_date``). PostgreSQL passes each list as three arrays (``unnest``); SQLite as one
+    JSON text (``json_each``)."""
+    import json as _json
+
+    from project.catalogue.models import Unit
+    from project.planning.models import BlockGroup
+    from project.timetabling.models import TimetableSession
+
+    t, g, u = TimetableSession._meta.db_table, BlockGroup._meta.db_table, Unit._meta.db_table
+    cols = (
+        "s.id, s.block_group_id, s.unit_id, s.teacher_id, s.room, s.actual_date, s.start_time, s.end_time, "
+        "s.actual_hours, s.status, bg.code, un.code"
+    )
+    column = {"group": "s.block_group_id", "room": "LOWER(s.room)", "teacher": "s.teacher_id"}
+    parts, params = [], []
+    for kind, runs in keys.items():
+        if not runs:
+            continue
+        if vendor == "postgresql":
+            cast = "text" if kind == "room" else "uuid"
+            join = f"unnest(%s::{cast}[], %s::date[], %s::date[]) AS p(k, lo, hi)"
+            on = f"{column[kind]} = p.k AND s.actual_date BETWEEN p.lo AND p.hi"
+            params += [[r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs]]
+        else:
+            join = "json_each(%s) AS p"
+            on = (
+                f"{column[kind]} = json_extract(p.value, '$[0]') "
+                "AND s.actual_date BETWEEN json_extract(p.value, '$[1]') AND json_extract(p.value, '$[2]')"
+            )
+            params.append(_json.dumps([
+                [k if kind == "room" else k.hex, lo.isoformat(), hi.isoformat()] for k, lo, hi in runs
+            ]))
+        parts.append(
+            f"SELECT {cols} FROM {join} JOIN {t} s ON {on} "
+            f"JOIN {g} bg ON bg.id = s.block_group_id JOIN {u} un ON un.id = s.unit_id "
+            "WHERE s.organization_id = %s"
+        )
+        params.append(org_id if vendor == "postgresql" else org_id.hex)
+    return " UNION ALL ".join(parts), params
+
+
+def load_neighbourhood(org, slots: list[Slot], exclude_ids: Iterable = ()) -> list[Slot]:
+    """Stored sessions that can share a conflict with ``slots`` (1 query, index-backed).
+
+    Same block group or (case-insensitive) room on one of their dates, same teacher in one of their
+    weeks (see :func:`neighbourhood_keys`); never the rest of the organization. Deduplicated by id,
+    ``exclude_ids`` left out. A very large neighbourhood (more than ``NEIGHBOURHOOD_MAX_PAIRS`` runs)
+    is read as the date range of the slots' weeks instead, which holds it.
+    """
+    from django.db import connection
+
+    if not slots:
+        return []
+    keys = neighbourhood_keys(slots)
+    exclude = set(exclude_ids)
+    if sum(len(v) for v in keys.values()) > NEIGHBOURHOOD_MAX_PAIRS:
+        return load_neighbours(org, slots, exclude_ids=exclude)
+    sql, params = _neighbourhood_sql(connection.vendor, org.pk, keys)
+    conv = [_converter(k) for k in _SLOT_KINDS]
+    c_id, c_g, c_u, c_t, _r, c_d, c_s, c_e, c_h = conv[:9]
+    out: dict = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for r in cursor.fetchall():
+            sid = c_id(r[0])
+            if sid in out or sid in exclude:
+                continue
+            out[sid] = Slot(
+                sid, c_g(r[1]), c_u(r[2]), c_t(r[3]), r[4] or "", c_d(r[5]), c_s(r[6]), c_e(r[7]),
+                c_h(r[8]) if r[8] is not None else 0.0, r[9], r[10] or "", r[11] or "",
+            )
+    return list(out.values())
+
+
 def check_changes(org, proposed: list[Slot], originals: list[Slot] = ()) -> tuple[list[Conflict], list[Conflict]]:
     """What writing ``proposed`` (new or changed sessions) would add (decisions.md §4).
 
@@ -515,7 +640,7 @@ def check_changes(org, proposed: list[Slot], originals: list[Slot] = ()) -> tupl
         return [], []
     ids = {s.id for s in proposed}
     everything = list(proposed) + list(originals)
-    others = load_neighbours(org, everything, exclude_ids=ids)
+    others = load_neighbourhood(org, everything, exclude_ids=ids)
     lo, hi = _week_range(s.date for s in everything)
     teacher_ids = {s.teacher_id for s in everything if s.teacher_id is not None}
     data = load_data(org, lo, hi, teacher_ids)
@@ -526,12 +651,17 @@ def check_changes(org, proposed: list[Slot], originals: list[Slot] = ()) -> tupl
 
 
 def types_by_session(org, slots: list[Slot]) -> dict:
-    """``{session_id: sorted list of conflict types}`` for ``slots`` (the rows of a list), 5 queries."""
+    """``{session_id: sorted list of conflict types}`` for ``slots`` (the rows of a list), 5 queries.
+
+    Reads only the slots' neighbourhood (:func:`load_neighbourhood`: their block groups and rooms on
+    their dates, their teachers in their weeks), so a 400-row list costs its own neighbours, not the
+    organization. The answer equals a scan of every stored session restricted to ``slots``.
+    """
     result: dict = {s.id: set() for s in slots}
     if not slots:
         return {}
     ids = set(result)
-    others = load_neighbours(org, slots, exclude_ids=())
+    others = load_neighbourhood(org, slots)
     merged = {s.id: s for s in others}
     merged.update({s.id: s for s in slots})
     lo, hi = _week_range(s.date for s in slots)
@@ -547,10 +677,25 @@ def types_by_session(org, slots: list[Slot]) -> dict:
 def scan(org, start: date, end: date, *, block_group_id=None, teacher_id=None) -> list[Conflict]:
     """Every conflict touching a session dated within [start, end] (of the group / teacher when given).
 
-    Loads the organization's sessions of the surrounding weeks in one query and sweeps them
-    (5 queries in all). Conflicts are sorted by date then type.
+    Without a filter, loads the organization's sessions of the surrounding weeks in one query and sweeps
+    them (5 queries in all); with one, the group's or teacher's sessions and their neighbourhood
+    (:func:`load_neighbourhood`, 6 queries). Conflicts are sorted by date then type.
     """
     lo, hi = week_start(start), week_start(end) + timedelta(days=6)
+    if block_group_id is not None or teacher_id is not None:
+        # One group's or teacher's conflicts: its sessions of the range and their neighbourhood only.
+        q = Q(block_group_id=block_group_id) if block_group_id is not None else Q()
+        if teacher_id is not None:
+            q &= Q(teacher_id=teacher_id)
+        mine = load_slots(org, start, end, q)
+        if not mine:
+            return []
+        focus = {s.id for s in mine}
+        merged = {s.id: s for s in load_neighbourhood(org, mine)}
+        merged.update((s.id, s) for s in mine)
+        teacher_ids = {s.teacher_id for s in mine if s.teacher_id is not None}
+        data = load_data(org, lo, hi, teacher_ids)
+        return detect(merged.values(), data, focus=focus)
     slots = load_slots(org, lo, hi)
     focus = {
         s.id for s in slots
