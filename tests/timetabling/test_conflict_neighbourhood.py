@@ -152,7 +152,7 @@ def test_big_neighbourhoods_fall_back_to_one_range_read(org, monkeypatch):
     precise = {s.id for s in cf.load_neighbourhood(org, focus)}
     monkeypatch.setattr(cf, "NEIGHBOURHOOD_MAX_PAIRS", 1)
     wide = {s.id for s in cf.load_neighbourhood(org, focus)}
-    assert precise < wide  # the fallback reads a superset; the answers stay equal (detect ignores extras)
+    assert precise == wide and precise  # the fallback reads the range but keeps the same neighbourhood
     data = cf.load_data(org, START - timedelta(days=7), START + timedelta(days=DAYS + 7))
     by_id = {s.id: s for s in slots}
     ids = {s.id for s in focus}
