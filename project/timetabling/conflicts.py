@@ -518,7 +518,7 @@ def load_neighbours(org, slots: list[Slot], exclude_ids: Iterable = ()) -> list[
 
 # Above this many (resource, date) pairs the neighbourhood is most of the organization's sessions of the
 # range anyway: one date-range read of every session is cheaper than the pair joins.
-NEIGHBOURHOOD_MAX_PAIRS = 3000
+NEIGHBOURHOOD_MAX_PAIRS = 50000
 
 
 def neighbourhood_keys(slots: Iterable[Slot]) -> dict:
