@@ -518,39 +518,53 @@ def load_neighbours(org, slots: list[Slot], exclude_ids: Iterable = ()) -> list[
 
 # Above this many (resource, date) pairs the neighbourhood is most of the organization's sessions of the
 # range anyway: one date-range read of every session is cheaper than the pair joins.
-NEIGHBOURHOOD_MAX_PAIRS = 50000
+NEIGHBOURHOOD_MAX_PAIRS = 20000
+
+
+def _date_runs(days: Iterable[date], gap: int = 1) -> list[tuple[date, date]]:
+    """Sorted ``days`` merged into inclusive runs ``[(lo, hi)]``; days at most ``gap`` apart join a run."""
+    runs: list[list[date]] = []
+    for d in sorted(set(days)):
+        if runs and (d - runs[-1][1]).days <= gap:
+            runs[-1][1] = d
+        else:
+            runs.append([d, d])
+    return [(lo, hi) for lo, hi in runs]
 
 
 def neighbourhood_keys(slots: Iterable[Slot]) -> dict:
-    """What can share a conflict with ``slots`` (decisions.md §4), as index-ready (key, date) pairs.
+    """What can share a conflict with ``slots`` (decisions.md §4), as index-ready date runs per key.
 
-    ``{"group": [(block_group_id, date)], "room": [(room_casefolded, date)], "teacher": [(teacher_id,
-    date)]}``. A clash needs the same block group, teacher or room on the same date; weekly capacity needs
-    the teacher's whole Monday-to-Sunday week (its seven dates); co-delivery (linked groups) and holidays
-    are read separately. Cancelled slots count too (an edit may uncancel).
+    ``{"group": [(block_group_id, lo, hi)], "room": [(room_casefolded, lo, hi)], "teacher":
+    [(teacher_id, lo, hi)]}``, inclusive dates. A clash needs the same block group, teacher or room on
+    the same date (runs of consecutive dates); weekly capacity needs the teacher's whole Monday-to-Sunday
+    weeks (runs of consecutive weeks). Co-delivery (linked groups) and holidays are read separately.
+    Cancelled slots count too (an edit may uncancel).
     """
-    groups: set = set()
-    rooms: set = set()
-    weeks: set = set()
+    groups: dict = defaultdict(set)
+    rooms: dict = defaultdict(set)
+    weeks: dict = defaultdict(set)
     for s in slots:
-        groups.add((s.block_group_id, s.date))
+        groups[s.block_group_id].add(s.date)
         room = norm_room(s.room)
         if room:
-            rooms.add((room, s.date))
+            rooms[room].add(s.date)
         if s.teacher_id is not None:
-            weeks.add((s.teacher_id, week_start(s.date)))
+            weeks[s.teacher_id].add(week_start(s.date))
     return {
-        "group": sorted(groups, key=str),
-        "room": sorted(rooms),
-        "teacher": [(t, monday + timedelta(days=i)) for t, monday in weeks for i in range(7)],
+        "group": [(k, lo, hi) for k, days in groups.items() for lo, hi in _date_runs(days)],
+        "room": [(k, lo, hi) for k, days in rooms.items() for lo, hi in _date_runs(days)],
+        "teacher": [
+            (k, lo, hi + timedelta(days=6)) for k, mondays in weeks.items() for lo, hi in _date_runs(mondays, gap=7)
+        ],
     }
 
 
 def _neighbourhood_sql(vendor: str, org_id, keys: dict) -> tuple[str, list]:
-    """One UNION ALL read of the sessions matching ``keys`` (each part joins a list of (key, date) pairs
-    to the session indexes ``session_group_date``, ``session_room_lower_date`` and
-    ``session_teacher_date``). PostgreSQL passes each list as three arrays (``unnest``); SQLite as one
-    JSON text (``json_each``)."""
+    """One UNION ALL read of the sessions matching ``keys``: each part walks its list of (key, lo, hi)
+    runs and range-scans the session index of that key for each (``session_group_date``,
+    ``session_room_lower_date``, ``session_teacher_date``). PostgreSQL passes each list as three arrays
+    (``unnest`` with a LATERAL index scan per run); SQLite as one JSON text (``json_each``, nested loop)."""
     import json as _json
 
     from project.catalogue.models import Unit
@@ -569,19 +583,24 @@ def _neighbourhood_sql(vendor: str, org_id, keys: dict) -> tuple[str, list]:
             continue
         if vendor == "postgresql":
             cast = "text" if kind == "room" else "uuid"
-            join = f"unnest(%s::{cast}[], %s::date[]) AS p(k, d)"
-            on = f"{column[kind]} = p.k AND s.actual_date = p.d"
-            params += [[r[0] for r in runs], [r[1] for r in runs]]
+            parts.append(
+                f"SELECT {cols} FROM unnest(%s::{cast}[], %s::date[], %s::date[]) AS p(k, lo, hi) "
+                f"CROSS JOIN LATERAL (SELECT * FROM {t} s WHERE s.organization_id = %s AND {column[kind]} = p.k "
+                f"AND s.actual_date BETWEEN p.lo AND p.hi OFFSET 0) s "  # OFFSET 0: one index scan per run
+                f"JOIN {g} bg ON bg.id = s.block_group_id JOIN {u} un ON un.id = s.unit_id"
+            )
+            params += [[r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs], org_id]
         else:
-            join = "json_each(%s) AS p"
-            on = f"{column[kind]} = json_extract(p.value, '$[0]') AND s.actual_date = json_extract(p.value, '$[1]')"
-            params.append(_json.dumps([[k if kind == "room" else k.hex, d.isoformat()] for k, d in runs]))
-        parts.append(
-            f"SELECT {cols} FROM {join} JOIN {t} s ON {on} "
-            f"JOIN {g} bg ON bg.id = s.block_group_id JOIN {u} un ON un.id = s.unit_id "
-            "WHERE s.organization_id = %s"
-        )
-        params.append(org_id if vendor == "postgresql" else org_id.hex)
+            parts.append(
+                f"SELECT {cols} FROM json_each(%s) AS p JOIN {t} s ON s.organization_id = %s "
+                f"AND {column[kind]} = json_extract(p.value, '$[0]') "
+                "AND s.actual_date BETWEEN json_extract(p.value, '$[1]') AND json_extract(p.value, '$[2]') "
+                f"JOIN {g} bg ON bg.id = s.block_group_id JOIN {u} un ON un.id = s.unit_id"
+            )
+            params += [
+                _json.dumps([[k if kind == "room" else k.hex, lo.isoformat(), hi.isoformat()] for k, lo, hi in runs]),
+                org_id.hex,
+            ]
     return " UNION ALL ".join(parts), params
 
 
@@ -590,7 +609,7 @@ def load_neighbourhood(org, slots: list[Slot], exclude_ids: Iterable = ()) -> li
 
     Same block group or (case-insensitive) room on one of their dates, same teacher in one of their
     weeks (see :func:`neighbourhood_keys`); never the rest of the organization. Deduplicated by id,
-    ``exclude_ids`` left out. A very large neighbourhood (more than ``NEIGHBOURHOOD_MAX_PAIRS`` pairs)
+    ``exclude_ids`` left out. A very large neighbourhood (more than ``NEIGHBOURHOOD_MAX_PAIRS`` runs)
     is read as the date range of the slots' weeks instead and pruned to the same pairs in Python.
     """
     from django.db import connection
