@@ -560,8 +560,8 @@ def neighbourhood_keys(slots: Iterable[Slot]) -> dict:
     }
 
 
-def _neighbourhood_sql(vendor: str, org_id, keys: dict) -> tuple[str, list]:
-    """One UNION ALL read of the sessions matching ``keys``: each part walks its list of (key, lo, hi)
+def _neighbourhood_sql(vendor: str, org_id, keys: dict, codes: bool = True) -> tuple[str, list]:
+    """One UNION read of the sessions matching ``keys``: each part walks its list of (key, lo, hi)
     runs and range-scans the session index of that key for each (``session_group_date``,
     ``session_room_lower_date``, ``session_teacher_date``). PostgreSQL passes each list as three arrays
     (``unnest`` with a LATERAL index scan per run); SQLite as one JSON text (``json_each``, nested loop)."""
@@ -574,8 +574,9 @@ def _neighbourhood_sql(vendor: str, org_id, keys: dict) -> tuple[str, list]:
     t, g, u = TimetableSession._meta.db_table, BlockGroup._meta.db_table, Unit._meta.db_table
     cols = (
         "s.id, s.block_group_id, s.unit_id, s.teacher_id, s.room, s.actual_date, s.start_time, s.end_time, "
-        "s.actual_hours, s.status, bg.code, un.code"
+        "s.actual_hours, s.status, " + ("bg.code, un.code" if codes else "'', ''")
     )
+    joins = f" JOIN {g} bg ON bg.id = s.block_group_id JOIN {u} un ON un.id = s.unit_id" if codes else ""
     column = {"group": "s.block_group_id", "room": "LOWER(s.room)", "teacher": "s.teacher_id"}
     parts, params = [], []
     for kind, runs in keys.items():
@@ -586,31 +587,32 @@ def _neighbourhood_sql(vendor: str, org_id, keys: dict) -> tuple[str, list]:
             parts.append(
                 f"SELECT {cols} FROM unnest(%s::{cast}[], %s::date[], %s::date[]) AS p(k, lo, hi) "
                 f"CROSS JOIN LATERAL (SELECT * FROM {t} s WHERE s.organization_id = %s AND {column[kind]} = p.k "
-                f"AND s.actual_date BETWEEN p.lo AND p.hi OFFSET 0) s "  # OFFSET 0: one index scan per run
-                f"JOIN {g} bg ON bg.id = s.block_group_id JOIN {u} un ON un.id = s.unit_id"
+                f"AND s.actual_date BETWEEN p.lo AND p.hi OFFSET 0) s"  # OFFSET 0: one index scan per run
+                + joins
             )
             params += [[r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs], org_id]
         else:
             parts.append(
                 f"SELECT {cols} FROM json_each(%s) AS p JOIN {t} s ON s.organization_id = %s "
                 f"AND {column[kind]} = json_extract(p.value, '$[0]') "
-                "AND s.actual_date BETWEEN json_extract(p.value, '$[1]') AND json_extract(p.value, '$[2]') "
-                f"JOIN {g} bg ON bg.id = s.block_group_id JOIN {u} un ON un.id = s.unit_id"
+                "AND s.actual_date BETWEEN json_extract(p.value, '$[1]') AND json_extract(p.value, '$[2]')"
+                + joins
             )
             params += [
                 _json.dumps([[k if kind == "room" else k.hex, lo.isoformat(), hi.isoformat()] for k, lo, hi in runs]),
                 org_id.hex,
             ]
-    return " UNION ALL ".join(parts), params
+    return " UNION ".join(parts), params  # UNION: a session in several parts is sent once
 
 
-def load_neighbourhood(org, slots: list[Slot], exclude_ids: Iterable = ()) -> list[Slot]:
+def load_neighbourhood(org, slots: list[Slot], exclude_ids: Iterable = (), *, codes: bool = True) -> list[Slot]:
     """Stored sessions that can share a conflict with ``slots`` (1 query, index-backed).
 
     Same block group or (case-insensitive) room on one of their dates, same teacher in one of their
     weeks (see :func:`neighbourhood_keys`); never the rest of the organization. Deduplicated by id,
     ``exclude_ids`` left out. A very large neighbourhood (more than ``NEIGHBOURHOOD_MAX_PAIRS`` runs)
     is read as the date range of the slots' weeks instead and pruned to the same pairs in Python.
+    ``codes=False`` leaves the block group and unit codes blank (only messages use them).
     """
     from django.db import connection
 
@@ -631,7 +633,7 @@ def load_neighbourhood(org, slots: list[Slot], exclude_ids: Iterable = ()) -> li
             ):
                 out_.append(s)
         return out_
-    sql, params = _neighbourhood_sql(connection.vendor, org.pk, keys)
+    sql, params = _neighbourhood_sql(connection.vendor, org.pk, keys, codes)
     if connection.vendor == "postgresql":  # native values: no conversion
         out: dict = {}
         with connection.cursor() as cursor:
@@ -693,7 +695,7 @@ def types_by_session(org, slots: list[Slot]) -> dict:
     if not slots:
         return {}
     ids = set(result)
-    others = load_neighbourhood(org, slots)
+    others = load_neighbourhood(org, slots, codes=False)
     merged = {s.id: s for s in others}
     merged.update({s.id: s for s in slots})
     lo, hi = _week_range(s.date for s in slots)

@@ -125,8 +125,8 @@ def test_a_group_list_reads_its_neighbourhood_not_the_organization(api, org):
     loaded: list = []
     original = cf.load_neighbourhood
 
-    def spy(org_, slots, exclude_ids=()):
-        out = original(org_, slots, exclude_ids)
+    def spy(org_, slots, exclude_ids=(), **kw):
+        out = original(org_, slots, exclude_ids, **kw)
         loaded.append(out)
         return out
 
