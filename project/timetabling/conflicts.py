@@ -605,7 +605,9 @@ def _neighbourhood_sql(vendor: str, org_id, keys: dict, codes: bool = True) -> t
     return " UNION ".join(parts), params  # UNION: a session in several parts is sent once
 
 
-def load_neighbourhood(org, slots: list[Slot], exclude_ids: Iterable = (), *, codes: bool = True) -> list[Slot]:
+def load_neighbourhood(
+    org, slots: list[Slot], exclude_ids: Iterable = (), *, codes: bool = True, complete_group=None,
+) -> list[Slot]:
     """Stored sessions that can share a conflict with ``slots`` (1 query, index-backed).
 
     Same block group or (case-insensitive) room on one of their dates, same teacher in one of their
@@ -613,12 +615,17 @@ def load_neighbourhood(org, slots: list[Slot], exclude_ids: Iterable = (), *, co
     ``exclude_ids`` left out. A very large neighbourhood (more than ``NEIGHBOURHOOD_MAX_PAIRS`` runs)
     is read as the date range of the slots' weeks instead and pruned to the same pairs in Python.
     ``codes=False`` leaves the block group and unit codes blank (only messages use them).
+    ``complete_group``: see :func:`types_by_session` (its group-date runs are skipped).
     """
     from django.db import connection
 
     if not slots:
         return []
     keys = neighbourhood_keys(slots)
+    if complete_group is not None:  # the caller holds every session of this group on these dates
+        keys["group"] = [r for r in keys["group"] if r[0] != complete_group]
+    if not any(keys.values()):
+        return []
     exclude = set(exclude_ids)
     if sum(len(v) for v in keys.values()) > NEIGHBOURHOOD_MAX_PAIRS:
         # Most of the range is neighbourhood: read the range once, keep the slots sharing a key in Python.
@@ -684,18 +691,20 @@ def check_changes(org, proposed: list[Slot], originals: list[Slot] = ()) -> tupl
     return new_hard, soft(after)
 
 
-def types_by_session(org, slots: list[Slot]) -> dict:
+def types_by_session(org, slots: list[Slot], *, complete_group=None) -> dict:
     """``{session_id: sorted list of conflict types}`` for ``slots`` (the rows of a list), 5 queries.
 
     Reads only the slots' neighbourhood (:func:`load_neighbourhood`: their block groups and rooms on
     their dates, their teachers in their weeks), so a 400-row list costs its own neighbours, not the
     organization. The answer equals a scan of every stored session restricted to ``slots``.
+    ``complete_group``: a block group id whose every session on the slots' dates is among ``slots``
+    (the list of ``?blockGroupId=``); its sessions are not read again.
     """
     result: dict = {s.id: set() for s in slots}
     if not slots:
         return {}
     ids = set(result)
-    others = load_neighbourhood(org, slots, codes=False)
+    others = load_neighbourhood(org, slots, codes=False, complete_group=complete_group)
     merged = {s.id: s for s in others}
     merged.update({s.id: s for s in slots})
     lo, hi = _week_range(s.date for s in slots)
