@@ -125,9 +125,6 @@ def sessions_for(org, n: int) -> list[str]:
 
 # ------------------------------------------------------------------------------------------- the floor
 
-_DAY_TOKENS = None
-
-
 def _day_values() -> str:
     from project.planning import days
 
@@ -370,8 +367,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--clients", type=int, default=0)
     parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--mix", default="all", help="comma-separated read labels' first words: "
-                        "'all' or e.g. 'timetable-small,teachers,block' ")
+    parser.add_argument("--mix", default="all", help="'all' or a comma-separated subset of "
+                        "timetable-small, timetable-big, teachers, block")
     parser.add_argument("--reseed", action="store_true")
     args = parser.parse_args()
 
@@ -396,9 +393,11 @@ def main() -> None:
             labels = list(reads)
             if args.mix != "all":
                 wanted = args.mix.split(",")
-                small = labels[0]
                 keymap = {"timetable-small": labels[0], "timetable-big": labels[1], "teachers": labels[2], "block": labels[3]}
-                labels = [keymap.get(w, small) for w in wanted]
+                unknown = [w for w in wanted if w not in keymap]
+                if unknown:
+                    sys.exit(f"--mix: unknown {unknown}; choose from {sorted(keymap)}")
+                labels = [keymap[w] for w in wanted]
             asyncio.run(clients_mode(port, cookies, reads, args.seconds, labels))
     finally:
         proc.send_signal(signal.SIGTERM)
