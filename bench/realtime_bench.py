@@ -274,7 +274,17 @@ def summarise(label: str, values_ms: list[float]) -> str:
             f"max={max(values_ms):.1f} ms")
 
 
+def require_aiohttp() -> None:
+    """Fail early with the set-up step instead of a traceback in a worker process."""
+    try:
+        import aiohttp  # noqa: F401
+    except ImportError:
+        sys.exit("realtime_bench needs aiohttp (pyproject's test extra): run scripts/setup.sh --test "
+                 "(./scripts/test.sh does) or .venv/bin/pip install 'aiohttp>=3.9'")
+
+
 def main():
+    require_aiohttp()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sockets", type=int, default=500)
     parser.add_argument("--writes", type=int, default=20)

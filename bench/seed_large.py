@@ -11,6 +11,8 @@ What it makes, for ``year`` (default: the current year):
 - ``block_groups`` block groups (default 80, cohort 10-30, mostly active), each with a plan;
 - ``teachers`` teachers (about 10 % inactive; maxWeeklyHours 15-30) with 4-8 qualifications each;
 - the four Victorian-like term breaks of the year (term_break holidays) and two public holidays;
+- with ``big_group_sessions`` (default 0), that many of the sessions in the first block group (a
+  ~5,000-session timetable for ``bench/reads_bench.py``), the rest spread over the other groups;
 - ``sessions`` timetable sessions spread over the weekdays of the year: 3-hour day slots and evening
   slots, each (group, unit) pair taught by one teacher, about 5 % unassigned and 3 % cancelled;
   ``term``, ``weekNumber`` and ``dayOfWeek`` filled in. Slots are drawn at random, so groups, rooms
@@ -61,6 +63,7 @@ def seed_large_org(
     units: int = 96,
     block_groups: int = 80,
     seed: int = 42,
+    big_group_sessions: int = 0,
 ):
     """Create and return a large organization (see module docstring). Needs Django set up."""
     from django.contrib.auth.hashers import make_password
@@ -176,7 +179,10 @@ def seed_large_org(
         rows = []
         for n in range(sessions):
             day = weekdays[n % len(weekdays)]
-            group = groups[rng.randrange(len(groups))]
+            # The first ``big_group_sessions`` sessions (spread over the year) go to the first group.
+            group = groups[0] if n < big_group_sessions else groups[1 + rng.randrange(len(groups) - 1)] if big_group_sessions else groups[rng.randrange(len(groups))]
+            if n < big_group_sessions:
+                day = weekdays[(n * 7) % len(weekdays)]
             unit = rng.choice(group_units[group.pk])
             start, end = rng.choice(SLOTS)
             status = "cancelled" if rng.random() < 0.03 else rng.choice(["scheduled", "scheduled", "confirmed", "completed"])

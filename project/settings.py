@@ -124,7 +124,9 @@ VAR_DIR.mkdir(exist_ok=True)
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'blockplan.sqlite3'}",
-        conn_max_age=0,
+        # Persistent connections, checked before reuse (ADR 0009): a request no longer opens one.
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -137,6 +139,8 @@ AUTH_USER_MODEL = "accounts.User"
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # Loads the session's user with its organization in one query; checks no passwords (ADR 0009).
+    "project.core.auth.SessionUserBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 

@@ -138,3 +138,13 @@ def captured_events(monkeypatch):
 
     monkeypatch.setattr(events, "_send", record)
     return sent
+
+
+def pytest_configure(config):
+    """No persistent connections inside the test process (ADR 0009): connections opened by worker
+    threads (``database_sync_to_async`` in the socket tests) would outlive their tests and keep the test
+    database from being dropped. Servers started as subprocesses keep the production setting."""
+    from django.conf import settings
+
+    for db in settings.DATABASES.values():
+        db["CONN_MAX_AGE"] = 0

@@ -47,7 +47,7 @@ INVALID_CODE = "Invalid authenticator code"
 USER_NOT_FOUND = "User not found. Please contact your administrator."
 PASSKEY_AUTH_FAILED = "Passkey authentication failed"
 PASSKEY_REGISTRATION_FAILED = "Passkey registration failed"
-MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+MODEL_BACKEND = "project.core.auth.SessionUserBackend"  # user + organization in one query per request
 # Users who proved their password but must still set a new one (login answered requiresSetup).
 PENDING_SETUP = "pending_setup_user_ids"
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.backends import ModelBackend
 from django.http import HttpRequest
 from ninja.security.apikey import APIKeyCookie
 from ninja.utils import check_csrf
@@ -50,6 +51,33 @@ def ctx_for_request(request: HttpRequest) -> Ctx | None:
     if org is None or not org.is_active:
         return None
     return Ctx(org=org, user=user, origin=client_origin(request))
+
+
+class SessionUserBackend(ModelBackend):
+    """The session backend: loads a signed-in user and their organization in one query.
+
+    Sign-in stores this backend in the session (``project.accounts.services``); Django's ``get_user``
+    then calls :meth:`get_user` once per request (and once per socket connection), and ``user.organization``
+    is already loaded, so :func:`ctx_for_request` costs no second query. Passwords are not checked here:
+    :meth:`authenticate` declines at once and ``ModelBackend`` (next in ``AUTHENTICATION_BACKENDS``)
+    does it, so a wrong password is hashed once. Sessions stored with ``ModelBackend`` stay valid.
+    """
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        return None
+
+    def get_user(self, user_id):
+        from django.contrib.auth import get_user_model
+
+        model = get_user_model()
+        try:
+            user = model._default_manager.select_related("organization").get(pk=user_id)
+        except (model.DoesNotExist, ValueError, TypeError):
+            return None
+        return user if self.user_can_authenticate(user) else None
+
+
+SESSION_BACKEND = "project.core.auth.SessionUserBackend"
 
 
 class OrgAuth(APIKeyCookie):

@@ -8,7 +8,9 @@ those shapes against the schemas.
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import date, datetime
+
+import orjson
 
 from django.http import HttpResponse
 from ninja.responses import NinjaJSONEncoder
@@ -24,7 +26,29 @@ class PreciseJSONEncoder(NinjaJSONEncoder):
         return super().default(o)
 
 
+_ENCODER = PreciseJSONEncoder()
+# orjson writes str, int, float, bool, None, list, dict and UUID itself; datetimes, dates and times are
+# passed through to the encoder above (``OPT_PASSTHROUGH_DATETIME``) so the text is exactly json's.
+_ORJSON_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_NON_STR_KEYS
+
+
+def _default(o):
+    if isinstance(o, datetime):
+        return o.isoformat()
+    if isinstance(o, date):
+        return o.isoformat()
+    return _ENCODER.default(o)
+
+
+def json_dumps(data) -> bytes:
+    """Compact JSON of ``data`` with the API encoder's rules (``PreciseJSONEncoder``), written by orjson
+    (issue 15: several times faster on a 5,000-row list). NaN and infinities become ``null`` (json would
+    write invalid JSON); what orjson refuses (integers beyond 64 bits) falls back to ``json``."""
+    try:
+        return orjson.dumps(data, default=_default, option=_ORJSON_OPTIONS)
+    except (TypeError, orjson.JSONEncodeError):
+        return json.dumps(data, cls=PreciseJSONEncoder, separators=(",", ":")).encode()
+
+
 def json_response(data, status: int = 200) -> HttpResponse:
-    return HttpResponse(
-        json.dumps(data, cls=PreciseJSONEncoder, separators=(",", ":")), content_type="application/json", status=status
-    )
+    return HttpResponse(json_dumps(data), content_type="application/json", status=status)

@@ -7,7 +7,7 @@ Every list runs a fixed number of queries whatever its length (annotations, ``se
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from decimal import Decimal
 
 from django.db.models import Count, DecimalField, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
@@ -133,6 +133,52 @@ def block_group_list(
     if study_modes:
         qs = qs.filter(study_mode__in=study_modes)
     return qs
+
+
+_GROUP_FIELDS = (
+    "id", "code", "name", "course_id", "campus_id", "course__code", "course__name", "campus__name",
+    "campus__abbreviation", "delivery_mode", "study_mode", "cohort_size", "start_date", "end_date",
+    "preferred_days", "session_duration", "sessions_per_day", "status", "timetable_count", "created_at",
+    "updated_at",
+)
+
+
+def block_group_list_rows(
+    *, org, statuses: list[str] | None = None, course_codes: list[str] | None = None,
+    study_modes: list[str] | None = None,
+) -> list[dict]:
+    """:func:`block_group_list` as JSON-ready camelCase dicts of exactly the ``BlockGroupOut`` shape.
+
+    Two queries (the groups with course, campus and session count; the plan names of their links), read
+    as values and written by ``project.core.responses.json_response``, without model instances or
+    per-field schema validation (issue 15). ``tests/core/test_fast_lists.py`` pins the answer equal to
+    ``BlockGroupOut`` over the model rows.
+    """
+    qs = block_group_list(org=org, statuses=statuses, course_codes=course_codes, study_modes=study_modes)
+    rows = list(qs.prefetch_related(None).values_list(*_GROUP_FIELDS))
+    names: dict = defaultdict(list)
+    if rows:
+        links = (
+            BlockGroupStudyPlan.objects.for_org(org)
+            .filter(block_group_id__in=[r[0] for r in rows])
+            .order_by("created_at", "id")
+            .values_list("block_group_id", "study_plan__name")
+        )
+        for group_id, plan_name in links:
+            names[group_id].append(plan_name)
+    return [
+        {
+            "id": r[0], "code": r[1], "name": r[2], "courseId": r[3], "campusId": r[4],
+            "course": None if r[3] is None else {"id": r[3], "code": r[5], "name": r[6]},
+            "campus": None if r[4] is None else {"id": r[4], "name": r[7], "abbreviation": r[8]},
+            "deliveryMode": r[9], "studyMode": r[10], "cohortSize": r[11], "startDate": r[12], "endDate": r[13],
+            "preferredDays": parse_preferred_days(r[14]), "preferredDaysText": r[14] or "",
+            "sessionDuration": float(r[15]), "sessionsPerDay": r[16], "status": r[17],
+            "timetableCount": r[18] or 0, "studyPlanNames": names.get(r[0], []), "createdAt": r[19],
+            "updatedAt": r[20],
+        }
+        for r in rows
+    ]
 
 
 def block_group_get(*, org, block_group_id) -> BlockGroup:

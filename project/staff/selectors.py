@@ -27,6 +27,31 @@ def teacher_list(*, org, show_inactive: bool = False) -> QuerySet:
     return qs.order_by(Lower("first_name"), Lower("last_name"), "employee_id", "id")
 
 
+_TEACHER_FIELDS = (
+    "id", "employee_id", "first_name", "last_name", "email", "phone", "job_title", "employment_type",
+    "expiry_date", "availability", "max_weekly_hours", "is_active", "qualifications", "created_at", "updated_at",
+)
+
+
+def teacher_list_rows(*, org, show_inactive: bool = False) -> list[dict]:
+    """:func:`teacher_list` as JSON-ready camelCase dicts of exactly the ``TeacherOut`` shape (one query).
+
+    Read with ``.values_list`` and written by ``project.core.responses.json_response``: no model
+    instances and no per-field schema validation (issue 15). ``tests/core/test_fast_lists.py`` pins the
+    answer equal to ``TeacherOut`` over the model rows.
+    """
+    rows = teacher_list(org=org, show_inactive=show_inactive).values_list(*_TEACHER_FIELDS, "unit_count")
+    return [
+        {
+            "id": r[0], "employeeId": r[1], "firstName": r[2], "lastName": r[3], "email": r[4], "phone": r[5],
+            "jobTitle": r[6], "employmentType": r[7], "expiryDate": r[8], "availability": r[9],
+            "maxWeeklyHours": r[10], "isActive": r[11], "qualifications": r[12], "createdAt": r[13],
+            "updatedAt": r[14], "unitCount": r[15] or 0,
+        }
+        for r in rows
+    ]
+
+
 def teacher_get(*, org, teacher_id) -> Teacher:
     """One teacher of ``org`` with ``unit_count``; NotFound "Teacher not found" otherwise."""
     return get_in_org(_teachers(org), org, teacher_id, label="Teacher")

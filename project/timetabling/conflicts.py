@@ -25,6 +25,9 @@ Database helpers (a fixed number of queries each):
 - :func:`load_slots` ``(org, start, end, q=None, exclude_ids=()) -> list[Slot]`` (1 query).
 - :func:`check_changes` ``(org, proposed, originals) -> (new_hard, soft)``: what a write would add.
 - :func:`types_by_session` ``(org, slots) -> {session_id: [type, ...]}``: for list rows.
+- :func:`load_neighbourhood` ``(org, slots, exclude_ids=()) -> list[Slot]``: the stored sessions that
+  can share a conflict with ``slots`` (same group or room on their dates, same teacher in their weeks),
+  1 index-backed query; never the whole organization.
 - :func:`scan` ``(org, start, end, block_group_id=None, teacher_id=None) -> list[Conflict]``.
 
 Cancelled sessions never conflict. Rooms are compared trimmed and case-insensitively; an empty room
@@ -200,10 +203,11 @@ def _teacher_name(data: ConflictData, teacher_id) -> str:
     return t.name if t is not None else "The teacher"
 
 
-def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None) -> list[Conflict]:
+def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None, *, messages: bool = True) -> list[Conflict]:
     """All conflicts among ``slots`` (decisions.md §4); with ``focus`` only those touching a focus id.
 
-    Pure: no database access. Slots sharing an id must be deduplicated by the caller.
+    Pure: no database access. Slots sharing an id must be deduplicated by the caller. ``messages=False``
+    leaves every message empty (list rows need the types only; formatting is a third of the sweep).
     """
     active = [s for s in slots if s.status != CANCELLED]
     out: list[Conflict] = []
@@ -234,8 +238,8 @@ def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None) 
                     if kind == "g":
                         out.append(Conflict(
                             GROUP_DOUBLE_BOOKED, HARD, [o.id, s.id],
-                            f"Block group {s.group_code or s.block_group_id} has overlapping sessions on "
-                            f"{day.isoformat()} ({_hm(o.start)}-{_hm(o.end)} and {_hm(s.start)}-{_hm(s.end)})",
+                            (f"Block group {s.group_code or s.block_group_id} has overlapping sessions on "
+                            f"{day.isoformat()} ({_hm(o.start)}-{_hm(o.end)} and {_hm(s.start)}-{_hm(s.end)})") if messages else "",
                             day,
                         ))
                         continue
@@ -244,15 +248,15 @@ def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None) 
                     if kind == "t":
                         out.append(Conflict(
                             TEACHER_DOUBLE_BOOKED, HARD, [o.id, s.id],
-                            f"{_teacher_name(data, s.teacher_id)} is booked in two overlapping sessions on "
-                            f"{day.isoformat()} ({_hm(o.start)}-{_hm(o.end)} and {_hm(s.start)}-{_hm(s.end)})",
+                            (f"{_teacher_name(data, s.teacher_id)} is booked in two overlapping sessions on "
+                            f"{day.isoformat()} ({_hm(o.start)}-{_hm(o.end)} and {_hm(s.start)}-{_hm(s.end)})") if messages else "",
                             day,
                         ))
                     else:
                         out.append(Conflict(
                             ROOM_DOUBLE_BOOKED, HARD, [o.id, s.id],
-                            f"Room {s.room.strip()} is booked twice on {day.isoformat()} "
-                            f"({_hm(o.start)}-{_hm(o.end)} and {_hm(s.start)}-{_hm(s.end)})",
+                            (f"Room {s.room.strip()} is booked twice on {day.isoformat()} "
+                            f"({_hm(o.start)}-{_hm(o.end)} and {_hm(s.start)}-{_hm(s.end)})") if messages else "",
                             day,
                         ))
                 open_.append(s)
@@ -265,7 +269,7 @@ def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None) 
         if holidays:
             span = holidays.get(s.date)
             if span is not None and (focus is None or s.id in focus):
-                out.append(Conflict(HOLIDAY, HARD, [s.id], f"Session on {s.date.isoformat()} falls on {span.name}", s.date))
+                out.append(Conflict(HOLIDAY, HARD, [s.id], (f"Session on {s.date.isoformat()} falls on {span.name}") if messages else "", s.date))
         tid = s.teacher_id
         if tid is None:
             continue
@@ -279,24 +283,24 @@ def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None) 
         if (tid, s.unit_id) not in qualified:
             out.append(Conflict(
                 TEACHER_UNQUALIFIED, SOFT, [s.id],
-                f"{t.name} holds no qualification for unit {s.unit_code}".rstrip(), s.date,
-            ))
+                (f"{t.name} holds no qualification for unit {s.unit_code}".rstrip()) if messages else "", s.date,
+                        ))
         if t.availability != "both":
             evening = is_evening(s.start, s.end)
             if (t.availability == "day" and evening) or (t.availability == "evening" and not evening):
                 out.append(Conflict(
                     TEACHER_UNAVAILABLE, SOFT, [s.id],
-                    f"{t.name} is available for {t.availability} sessions only "
-                    f"({_hm(s.start)}-{_hm(s.end)} is {'an evening' if evening else 'a day'} session)",
+                    (f"{t.name} is available for {t.availability} sessions only "
+                    f"({_hm(s.start)}-{_hm(s.end)} is {'an evening' if evening else 'a day'} session)") if messages else "",
                     s.date,
-                ))
+                        ))
         if not t.is_active:
-            out.append(Conflict(TEACHER_INACTIVE, SOFT, [s.id], f"{t.name} is inactive", s.date))
+            out.append(Conflict(TEACHER_INACTIVE, SOFT, [s.id], (f"{t.name} is inactive") if messages else "", s.date))
         if t.employment_type == "fixed_term" and t.expiry_date is not None and s.date > t.expiry_date:
             out.append(Conflict(
                 TEACHER_CONTRACT_EXPIRED, SOFT, [s.id],
-                f"{t.name}'s contract expires on {t.expiry_date.isoformat()}", s.date,
-            ))
+                (f"{t.name}'s contract expires on {t.expiry_date.isoformat()}") if messages else "", s.date,
+                        ))
 
     # Weekly capacity: co-delivered sessions of linked groups count once.
     for (teacher_id, monday), items in weeks.items():
@@ -316,8 +320,8 @@ def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None) 
             items.sort(key=lambda s: (s.date, s.start))
             out.append(Conflict(
                 TEACHER_OVER_CAPACITY, SOFT, [s.id for s in items],
-                f"{t.name} has {total:g} hours in the week of {monday.isoformat()} "
-                f"(maximum {t.max_weekly_hours})",
+                (f"{t.name} has {total:g} hours in the week of {monday.isoformat()} "
+                f"(maximum {t.max_weekly_hours})") if messages else "",
                 monday,
             ))
     out.sort(key=lambda c: (c.date or date.min, c.type))
@@ -440,8 +444,15 @@ def _fetch_slots(qs) -> list[Slot]:
     conv = [_converter(k) for k in _SLOT_KINDS]
     c_id, c_g, c_u, c_t, _r, c_d, c_s, c_e, c_h = conv[:9]
     out = []
+    native = connections[vqs.db].vendor == "postgresql"  # psycopg returns UUID, date, time: no conversion
     with connections[vqs.db].cursor() as cursor:
         cursor.execute(sql, params)
+        if native:
+            return [
+                Slot(r[0], r[1], r[2], r[3], r[4] or "", r[5], r[6], r[7], float(r[8]) if r[8] is not None else 0.0,
+                     r[9], r[10] or "", r[11] or "")
+                for r in cursor.fetchall()
+            ]
         for r in cursor.fetchall():
             out.append(Slot(
                 c_id(r[0]), c_g(r[1]), c_u(r[2]), c_t(r[3]), r[4] or "", c_d(r[5]), c_s(r[6]), c_e(r[7]),
@@ -503,6 +514,161 @@ def load_neighbours(org, slots: list[Slot], exclude_ids: Iterable = ()) -> list[
     return _fetch_slots(qs)
 
 
+# ------------------------------------------------------------------------------------ neighbourhood
+
+# Above this many (resource, date) pairs the neighbourhood is most of the organization's sessions of the
+# range anyway: one date-range read of every session is cheaper than the pair joins.
+NEIGHBOURHOOD_MAX_PAIRS = 20000
+
+
+def _date_runs(days: Iterable[date], gap: int = 1) -> list[tuple[date, date]]:
+    """Sorted ``days`` merged into inclusive runs ``[(lo, hi)]``; days at most ``gap`` apart join a run."""
+    runs: list[list[date]] = []
+    for d in sorted(set(days)):
+        if runs and (d - runs[-1][1]).days <= gap:
+            runs[-1][1] = d
+        else:
+            runs.append([d, d])
+    return [(lo, hi) for lo, hi in runs]
+
+
+def neighbourhood_keys(slots: Iterable[Slot]) -> dict:
+    """What can share a conflict with ``slots`` (decisions.md §4), as index-ready date runs per key.
+
+    ``{"group": [(block_group_id, lo, hi)], "room": [(room_casefolded, lo, hi)], "teacher":
+    [(teacher_id, lo, hi)]}``, inclusive dates. A clash needs the same block group, teacher or room on
+    the same date (runs of consecutive dates); weekly capacity needs the teacher's whole Monday-to-Sunday
+    weeks (runs of consecutive weeks). Co-delivery (linked groups) and holidays are read separately.
+    Cancelled slots count too (an edit may uncancel).
+    """
+    groups: dict = defaultdict(set)
+    rooms: dict = defaultdict(set)
+    weeks: dict = defaultdict(set)
+    for s in slots:
+        groups[s.block_group_id].add(s.date)
+        room = norm_room(s.room)
+        if room:
+            rooms[room].add(s.date)
+        if s.teacher_id is not None:
+            weeks[s.teacher_id].add(week_start(s.date))
+    return {
+        "group": [(k, lo, hi) for k, days in groups.items() for lo, hi in _date_runs(days)],
+        "room": [(k, lo, hi) for k, days in rooms.items() for lo, hi in _date_runs(days)],
+        "teacher": [
+            (k, lo, hi + timedelta(days=6)) for k, mondays in weeks.items() for lo, hi in _date_runs(mondays, gap=7)
+        ],
+    }
+
+
+def _neighbourhood_sql(vendor: str, org_id, keys: dict, codes: bool = True) -> tuple[str, list]:
+    """One UNION read of the sessions matching ``keys``: each part walks its list of (key, lo, hi)
+    runs and range-scans the session index of that key for each (``session_group_date``,
+    ``session_room_lower_date``, ``session_teacher_date``). PostgreSQL passes each list as three arrays
+    (``unnest`` with a LATERAL index scan per run); SQLite as one JSON text (``json_each``, nested loop)."""
+    import json as _json
+
+    from project.catalogue.models import Unit
+    from project.planning.models import BlockGroup
+    from project.timetabling.models import TimetableSession
+
+    t, g, u = TimetableSession._meta.db_table, BlockGroup._meta.db_table, Unit._meta.db_table
+    cols = (
+        "s.id, s.block_group_id, s.unit_id, s.teacher_id, s.room, s.actual_date, s.start_time, s.end_time, "
+        "s.actual_hours, s.status, " + ("bg.code, un.code" if codes else "'', ''")
+    )
+    joins = f" JOIN {g} bg ON bg.id = s.block_group_id JOIN {u} un ON un.id = s.unit_id" if codes else ""
+    column = {"group": "s.block_group_id", "room": "LOWER(s.room)", "teacher": "s.teacher_id"}
+    parts, params = [], []
+    for kind, runs in keys.items():
+        if not runs:
+            continue
+        if vendor == "postgresql":
+            cast = "text" if kind == "room" else "uuid"
+            parts.append(
+                f"SELECT {cols} FROM unnest(%s::{cast}[], %s::date[], %s::date[]) AS p(k, lo, hi) "
+                f"CROSS JOIN LATERAL (SELECT * FROM {t} s WHERE s.organization_id = %s AND {column[kind]} = p.k "
+                f"AND s.actual_date BETWEEN p.lo AND p.hi OFFSET 0) s"  # OFFSET 0: one index scan per run
+                + joins
+            )
+            params += [[r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs], org_id]
+        else:
+            parts.append(
+                f"SELECT {cols} FROM json_each(%s) AS p JOIN {t} s ON s.organization_id = %s "
+                f"AND {column[kind]} = json_extract(p.value, '$[0]') "
+                "AND s.actual_date BETWEEN json_extract(p.value, '$[1]') AND json_extract(p.value, '$[2]')"
+                + joins
+            )
+            params += [
+                _json.dumps([[k if kind == "room" else k.hex, lo.isoformat(), hi.isoformat()] for k, lo, hi in runs]),
+                org_id.hex,
+            ]
+    return " UNION ".join(parts), params  # UNION: a session in several parts is sent once
+
+
+def load_neighbourhood(
+    org, slots: list[Slot], exclude_ids: Iterable = (), *, codes: bool = True, complete_group=None,
+) -> list[Slot]:
+    """Stored sessions that can share a conflict with ``slots`` (1 query, index-backed).
+
+    Same block group or (case-insensitive) room on one of their dates, same teacher in one of their
+    weeks (see :func:`neighbourhood_keys`); never the rest of the organization. Deduplicated by id,
+    ``exclude_ids`` left out. A very large neighbourhood (more than ``NEIGHBOURHOOD_MAX_PAIRS`` runs)
+    is read as the date range of the slots' weeks instead and pruned to the same pairs in Python.
+    ``codes=False`` leaves the block group and unit codes blank (only messages use them).
+    ``complete_group``: see :func:`types_by_session` (its group-date runs are skipped).
+    """
+    from django.db import connection
+
+    if not slots:
+        return []
+    keys = neighbourhood_keys(slots)
+    if complete_group is not None:  # the caller holds every session of this group on these dates
+        keys["group"] = [r for r in keys["group"] if r[0] != complete_group]
+    if not any(keys.values()):
+        return []
+    exclude = set(exclude_ids)
+    if sum(len(v) for v in keys.values()) > NEIGHBOURHOOD_MAX_PAIRS:
+        # Most of the range is neighbourhood: read the range once, keep the slots sharing a key in Python.
+        groups = {(s.block_group_id, s.date) for s in slots}
+        rooms = {(norm_room(s.room), s.date) for s in slots if norm_room(s.room)}
+        weeks = {(s.teacher_id, week_start(s.date)) for s in slots if s.teacher_id is not None}
+        teachers = {t for t, _ in weeks}
+        out_ = []
+        for s in load_neighbours(org, slots, exclude_ids=exclude):
+            if (s.block_group_id, s.date) in groups or (s.room and (norm_room(s.room), s.date) in rooms) or (
+                s.teacher_id in teachers and (s.teacher_id, week_start(s.date)) in weeks
+            ):
+                out_.append(s)
+        return out_
+    sql, params = _neighbourhood_sql(connection.vendor, org.pk, keys, codes)
+    if connection.vendor == "postgresql":  # native values: no conversion
+        out: dict = {}
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            for r in cursor.fetchall():
+                if r[0] in out or r[0] in exclude:
+                    continue
+                out[r[0]] = Slot(
+                    r[0], r[1], r[2], r[3], r[4] or "", r[5], r[6], r[7], float(r[8]) if r[8] is not None else 0.0,
+                    r[9], r[10] or "", r[11] or "",
+                )
+        return list(out.values())
+    conv = [_converter(k) for k in _SLOT_KINDS]
+    c_id, c_g, c_u, c_t, _r, c_d, c_s, c_e, c_h = conv[:9]
+    out: dict = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for r in cursor.fetchall():
+            sid = c_id(r[0])
+            if sid in out or sid in exclude:
+                continue
+            out[sid] = Slot(
+                sid, c_g(r[1]), c_u(r[2]), c_t(r[3]), r[4] or "", c_d(r[5]), c_s(r[6]), c_e(r[7]),
+                c_h(r[8]) if r[8] is not None else 0.0, r[9], r[10] or "", r[11] or "",
+            )
+    return list(out.values())
+
+
 def check_changes(org, proposed: list[Slot], originals: list[Slot] = ()) -> tuple[list[Conflict], list[Conflict]]:
     """What writing ``proposed`` (new or changed sessions) would add (decisions.md §4).
 
@@ -515,7 +681,7 @@ def check_changes(org, proposed: list[Slot], originals: list[Slot] = ()) -> tupl
         return [], []
     ids = {s.id for s in proposed}
     everything = list(proposed) + list(originals)
-    others = load_neighbours(org, everything, exclude_ids=ids)
+    others = load_neighbourhood(org, everything, exclude_ids=ids)
     lo, hi = _week_range(s.date for s in everything)
     teacher_ids = {s.teacher_id for s in everything if s.teacher_id is not None}
     data = load_data(org, lo, hi, teacher_ids)
@@ -525,19 +691,26 @@ def check_changes(org, proposed: list[Slot], originals: list[Slot] = ()) -> tupl
     return new_hard, soft(after)
 
 
-def types_by_session(org, slots: list[Slot]) -> dict:
-    """``{session_id: sorted list of conflict types}`` for ``slots`` (the rows of a list), 5 queries."""
+def types_by_session(org, slots: list[Slot], *, complete_group=None) -> dict:
+    """``{session_id: sorted list of conflict types}`` for ``slots`` (the rows of a list), 5 queries.
+
+    Reads only the slots' neighbourhood (:func:`load_neighbourhood`: their block groups and rooms on
+    their dates, their teachers in their weeks), so a 400-row list costs its own neighbours, not the
+    organization. The answer equals a scan of every stored session restricted to ``slots``.
+    ``complete_group``: a block group id whose every session on the slots' dates is among ``slots``
+    (the list of ``?blockGroupId=``); its sessions are not read again.
+    """
     result: dict = {s.id: set() for s in slots}
     if not slots:
         return {}
     ids = set(result)
-    others = load_neighbours(org, slots, exclude_ids=())
+    others = load_neighbourhood(org, slots, codes=False, complete_group=complete_group)
     merged = {s.id: s for s in others}
     merged.update({s.id: s for s in slots})
     lo, hi = _week_range(s.date for s in slots)
     teacher_ids = {s.teacher_id for s in slots if s.teacher_id is not None}
     data = load_data(org, lo, hi, teacher_ids)
-    for c in detect(merged.values(), data, focus=ids):
+    for c in detect(merged.values(), data, focus=ids, messages=False):
         for sid in c.session_ids:
             if sid in result:
                 result[sid].add(c.type)
@@ -547,10 +720,25 @@ def types_by_session(org, slots: list[Slot]) -> dict:
 def scan(org, start: date, end: date, *, block_group_id=None, teacher_id=None) -> list[Conflict]:
     """Every conflict touching a session dated within [start, end] (of the group / teacher when given).
 
-    Loads the organization's sessions of the surrounding weeks in one query and sweeps them
-    (5 queries in all). Conflicts are sorted by date then type.
+    Without a filter, loads the organization's sessions of the surrounding weeks in one query and sweeps
+    them (5 queries in all); with one, the group's or teacher's sessions and their neighbourhood
+    (:func:`load_neighbourhood`, 6 queries). Conflicts are sorted by date then type.
     """
     lo, hi = week_start(start), week_start(end) + timedelta(days=6)
+    if block_group_id is not None or teacher_id is not None:
+        # One group's or teacher's conflicts: its sessions of the range and their neighbourhood only.
+        q = Q(block_group_id=block_group_id) if block_group_id is not None else Q()
+        if teacher_id is not None:
+            q &= Q(teacher_id=teacher_id)
+        mine = load_slots(org, start, end, q)
+        if not mine:
+            return []
+        focus = {s.id for s in mine}
+        merged = {s.id: s for s in load_neighbourhood(org, mine)}
+        merged.update((s.id, s) for s in mine)
+        teacher_ids = {s.teacher_id for s in mine if s.teacher_id is not None}
+        data = load_data(org, lo, hi, teacher_ids)
+        return detect(merged.values(), data, focus=focus)
     slots = load_slots(org, lo, hi)
     focus = {
         s.id for s in slots

@@ -3,6 +3,8 @@
 from decimal import Decimal
 
 from django.db import models
+from django.db.models import F
+from django.db.models.functions import Lower
 
 from project.core.models import TenantModel
 
@@ -60,6 +62,8 @@ class TimetableSession(TenantModel):
             models.Index(fields=["teacher", "actual_date"], name="session_teacher_date"),
             models.Index(fields=["block_group", "actual_date"], name="session_group_date"),
             models.Index(fields=["organization", "room", "actual_date"], name="session_room_date"),
+            # Rooms clash case-insensitively: the conflict neighbourhood reads by LOWER(room) and date.
+            models.Index(F("organization"), Lower("room"), F("actual_date"), name="session_room_lower_date"),
         ]
 
     def __str__(self) -> str:

@@ -63,7 +63,9 @@ def session_list(*, org, block_group_id=None, teacher_id=None, hide_past: bool =
         cf.Slot(r[0], r[1], r[2], r[3], r[7] or "", r[9], r[5], r[6], float(r[11] or 0), r[12], r[18], r[16])
         for r in rows
     ]
-    types = cf.types_by_session(org, slots)
+    # A group's list holds all its sessions of each listed date (hidePast drops whole dates only).
+    complete = block_group_id if block_group_id is not None and teacher_id is None else None
+    types = cf.types_by_session(org, slots, complete_group=complete)
     return [_row_json(r, types.get(r[0])) for r in rows]
 
 
