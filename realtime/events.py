@@ -5,11 +5,13 @@ generation or a bulk allocation is one event with many ids). The function:
 
 1. raises the organization's ``event_seq`` by one in the same transaction (the row lock it takes
    serialises writers of one organization, so commit order is seq order);
-2. registers an ``on_commit`` callback that sends ``{"type": "change.event", "event": {...}}`` to the
-   organization's group on the channel layer. A rolled-back transaction sends nothing.
+2. registers an ``on_commit`` callback that reads the routing data of the written rows (one query) and
+   sends ``{"type": "change.event", "event": {...}}`` to the organization's group on the channel layer. A
+   rolled-back transaction sends nothing.
 
 The event is ``{"entity", "action", "ids", "seq", "actorId", "origin", "at"}``; ``at`` is ISO 8601 in the
-organization's timezone. Sending never fails the write: a channel-layer error is logged, and clients
+organization's timezone. ``timetable_session`` events also carry ``sessions``: ``[{id, blockGroupId,
+teacherId, room, date}]`` of the written rows, or null (see :func:`_routing`). Sending never fails the write: a channel-layer error is logged, and clients
 recover through the seq-gap rule.
 """
 
@@ -99,35 +101,73 @@ def emit_change(ctx, *, entity: str, action: str, ids: Iterable) -> dict:
         "origin": ctx.origin,
         "at": timezone.now().astimezone(tz).isoformat(timespec="seconds"),
     }
-    campus_ids = _campus_ids(entity, ids)
-    if campus_ids is not None:
-        event["campusIds"] = campus_ids  # routing for campus-scoped wall displays; never sent to a client
     group = org_group(org.pk)
-    transaction.on_commit(lambda: _send(group, {"type": CHANGE_EVENT, "event": event}))
+    transaction.on_commit(lambda: _send(group, {"type": CHANGE_EVENT, "event": _with_routing(event)}))
     return event
 
 
-def _campus_ids(entity: str, ids: list[str]) -> list[str] | None:
-    """The campuses of the written sessions' or block groups' rows (one query), or None when no row is
-    left to ask (a delete): then every display of the organization gets the event."""
+def _with_routing(event: dict) -> dict:
+    """The event with its routing data, read after commit so that it describes the rows as written
+    (a service may emit before its bulk UPDATE): ``campusIds`` and, for sessions, ``sessions``."""
+    try:
+        campus_ids, sessions = _routing(event["entity"], event["ids"])
+    except Exception:  # routing is an optimisation: without it clients refetch and displays get everything
+        log.exception("could not read the routing data of a %s event", event["entity"])
+        campus_ids, sessions = None, None
+    out = dict(event)
+    if campus_ids is not None:
+        out["campusIds"] = campus_ids  # routing for campus-scoped wall displays; never sent to a client
+    if event["entity"] == "timetable_session":
+        out["sessions"] = sessions  # None: too many or deleted rows (clients refetch the lists they show)
+    return out
+
+
+MAX_SESSION_DETAILS = 2000
+
+
+def _routing(entity: str, ids: list[str]) -> tuple[list[str] | None, list[dict] | None]:
+    """What screens and displays need to decide whether a change touches them (one query):
+
+    - ``campusIds``: the campuses of the written sessions' or block groups' rows (routing for
+      campus-scoped wall displays; never sent to a client);
+    - ``sessions`` (timetable_session events of at most 2,000 ids): ``[{id, blockGroupId, teacherId,
+      room, date}]`` of the rows as written (issue 15: a list showing none of them and matching none of
+      them does not refetch).
+
+    None for either when no row is left to ask (a delete) or the write is too big: clients then fall back
+    to refetching what the entity touches, and every display of the organization gets the event.
+    """
     from django.core.exceptions import ValidationError
 
     try:
         if entity == "timetable_session":
             from project.timetabling.models import TimetableSession
 
-            found = list(TimetableSession.objects.unscoped().filter(id__in=ids).values_list("block_group__campus_id", flat=True))
+            rows = list(
+                TimetableSession.objects.unscoped()
+                .filter(id__in=ids)
+                .values_list("id", "block_group_id", "teacher_id", "room", "actual_date", "block_group__campus_id")
+            )
+            details = None
+            if len(ids) <= MAX_SESSION_DETAILS:
+                details = [
+                    {"id": str(i), "blockGroupId": str(g), "teacherId": str(t) if t else None, "room": room or "",
+                     "date": d.isoformat() if d else None}
+                    for i, g, t, room, d, _c in rows
+                ]
+            campuses = [row[5] for row in rows]
         elif entity == "block_group":
             from project.planning.models import BlockGroup
 
-            found = list(BlockGroup.objects.unscoped().filter(id__in=ids).values_list("campus_id", flat=True))
+            details = None
+            campuses = list(BlockGroup.objects.unscoped().filter(id__in=ids).values_list("campus_id", flat=True))
         else:
-            return None
+            return None, None
     except (ValidationError, ValueError):  # ids that are not UUIDs (the realtime test hooks send labels)
-        return None
-    if not found:
-        return None
-    return sorted({str(campus) for campus in found if campus is not None})
+        return None, None
+    if not campuses:
+        return None, details
+    return sorted({str(c) for c in campuses if c is not None}), details
 
 
 def close_user_sockets(user_id, reason: str | None = "deactivated") -> None:

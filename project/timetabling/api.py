@@ -70,12 +70,15 @@ def list_sessions(request: HttpRequest, filters: Query[SessionListQuery]):
     """Sessions by date, with unit, blockGroup, teacher and `conflicts` (types, computed at read time).
 
     Query: blockGroupId, teacherId, hidePast=true (actualDate >= today in the user's timezone,
-    default Australia/Melbourne). Fixed number of queries whatever the row count.
+    default Australia/Melbourne), ids=<comma-separated session ids, at most 1,000> (just those rows of
+    the organization, same shape: a live screen patches the rows a change event named; issue 15).
+    Fixed number of queries whatever the row count.
     """
     ctx = request.auth
     rows = selectors.session_list(
         org=ctx.org, block_group_id=filters.block_group_id, teacher_id=filters.teacher_id,
         hide_past=filters.hide_past, today=selectors.user_today(ctx.user, ctx.org),
+        ids=filters.session_ids(),
     )
     return json_response(rows)
 

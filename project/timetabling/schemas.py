@@ -8,6 +8,7 @@ import uuid
 from datetime import date, datetime, time
 from decimal import Decimal
 from typing import Annotated, Any, Literal
+from uuid import UUID
 
 from pydantic import AfterValidator, BeforeValidator, Field, field_validator
 
@@ -163,10 +164,37 @@ class SessionWriteOut(SessionOut):
     warnings: list[ConflictOut]
 
 
+MAX_LIST_IDS = 1000
+
+
+def _session_ids(value: Any) -> list[UUID] | None:
+    """``ids=a,b,c``: at most 1,000 session UUIDs, comma-separated (issue 15: a screen fetches just the
+    rows a change event named)."""
+    if value is None or value == "":
+        return None
+    parts = [p.strip() for p in str(value).split(",") if p.strip()]
+    if len(parts) > MAX_LIST_IDS:
+        raise ValueError(f"At most {MAX_LIST_IDS} ids")
+    try:
+        return [UUID(p) for p in parts]
+    except ValueError:
+        raise ValueError("ids must be comma-separated session ids") from None
+
+
 class SessionListQuery(CamelSchema):
     block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
     teacher_id: Annotated[Any, BlankToNone, BeforeValidator(_teacher), _uuid_or_error("Teacher not found")] = None
     hide_past: bool = False
+    ids: Annotated[str | None, Field(description="Comma-separated session ids (at most 1,000): just those rows")] = None
+
+    def session_ids(self) -> list[UUID] | None:
+        return _session_ids(self.ids)
+
+    @field_validator("ids")
+    @classmethod
+    def _check_ids(cls, value):
+        _session_ids(value)
+        return value
 
 
 class ConflictQuery(CamelSchema):

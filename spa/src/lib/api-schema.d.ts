@@ -1581,7 +1581,9 @@ export interface paths {
          * @description Sessions by date, with unit, blockGroup, teacher and `conflicts` (types, computed at read time).
          *
          *     Query: blockGroupId, teacherId, hidePast=true (actualDate >= today in the user's timezone,
-         *     default Australia/Melbourne). Fixed number of queries whatever the row count.
+         *     default Australia/Melbourne), ids=<comma-separated session ids, at most 1,000> (just those rows of
+         *     the organization, same shape: a live screen patches the rows a change event named; issue 15).
+         *     Fixed number of queries whatever the row count.
          */
         get: operations["project_timetabling_api_list_sessions"];
         put?: never;
@@ -3605,6 +3607,11 @@ export interface components {
              * @default false
              */
             hidePast: boolean;
+            /**
+             * Ids
+             * @description Comma-separated session ids (at most 1,000): just those rows
+             */
+            ids?: string | null;
             /** Teacherid */
             teacherId?: unknown;
         };
@@ -8173,6 +8180,8 @@ export interface operations {
                 blockGroupId?: unknown;
                 teacherId?: unknown;
                 hidePast?: boolean;
+                /** @description Comma-separated session ids (at most 1,000): just those rows */
+                ids?: string | null;
             };
             header?: never;
             path?: never;

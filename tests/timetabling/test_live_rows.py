@@ -1,0 +1,59 @@
+"""A change costs what changed (issue 15): change events of sessions say which rows they wrote (block group,
+teacher, room, date), and ``GET /api/timetables?ids=`` answers exactly those rows in the list's shape."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def rows(org):
+    group = f.make_block_group(org, code="LIVE-1")
+    other = f.make_block_group(org, code="LIVE-2")
+    unit = f.make_unit(org)
+    teacher = f.make_teacher(org)
+    sessions = [f.make_session(org, block_group=group, unit=unit, actual_date=date(2026, 3, d)) for d in (2, 3, 4)]
+    sessions.append(f.make_session(org, block_group=other, unit=unit, actual_date=date(2026, 3, 5), room="B12"))
+    return {"group": group, "other": other, "unit": unit, "teacher": teacher, "sessions": sessions}
+
+
+def test_ids_answers_exactly_those_rows_in_the_list_shape(api, rows):
+    full = {r["id"]: r for r in api.get("/api/timetables").json()}
+    wanted = [str(rows["sessions"][0].id), str(rows["sessions"][3].id)]
+    r = api.get("/api/timetables", {"ids": ",".join(wanted)})
+    assert r.status_code == 200
+    got = r.json()
+    assert sorted(x["id"] for x in got) == sorted(wanted)
+    for row in got:
+        assert row == full[row["id"]]  # same shape and values as the list, conflicts included
+
+
+def test_ids_are_scoped_to_the_organization_and_checked(api, other_api, rows):
+    ids = ",".join(str(s.id) for s in rows["sessions"])
+    assert other_api.get("/api/timetables", {"ids": ids}).json() == []  # foreign ids are simply absent
+    bad = api.get("/api/timetables", {"ids": "not-a-uuid"})
+    assert bad.status_code == 400 and bad.json()["type"] == "validation_error"
+    assert bad.json()["errors"][0]["path"] == ["ids"]
+    too_many = ",".join("00000000-0000-0000-0000-%012d" % n for n in range(1001))
+    r = api.get("/api/timetables", {"ids": too_many})
+    assert r.status_code == 400 and "At most 1000 ids" in r.json()["errors"][0]["message"]
+    assert api.get("/api/timetables", {"ids": ""}).status_code == 200
+
+
+def test_session_events_say_which_rows_they_wrote(api, rows, captured_events, django_capture_on_commit_callbacks):
+    target = rows["sessions"][3]
+    with django_capture_on_commit_callbacks(execute=True):
+        r = api.put("/api/timetables/bulk-allocate", {"sessionIds": [str(target.id)], "teacherId": str(rows["teacher"].id)})
+    assert r.status_code == 200, r.content
+    events = [m["event"] for _g, m in captured_events if m["type"] == "change.event"]
+    assert len(events) == 1
+    assert events[0]["sessions"] == [
+        {"id": str(target.id), "blockGroupId": str(rows["other"].id), "teacherId": str(rows["teacher"].id),
+         "room": "B12", "date": "2026-03-05"}
+    ]
