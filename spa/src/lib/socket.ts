@@ -17,6 +17,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { io, type Socket } from "socket.io-client";
 import { useSyncExternalStore } from "react";
 import { createEventSequencer, REORDER_WINDOW_MS } from "./eventOrder";
+import { applyChange, createCoalescer, type SessionDetail } from "./liveTargets";
 import { entityInvalidates, roots } from "./queryKeys";
 
 export interface ChangeEvent {
@@ -27,6 +28,7 @@ export interface ChangeEvent {
   actorId?: string | null;
   origin?: string | null;
   at?: string;
+  sessions?: SessionDetail[] | null;
 }
 
 export type LiveStatus = "connected" | "offline";
@@ -43,13 +45,15 @@ export function createChangeHandler(queryClient: QueryClient, windowMs: number =
     return "all" as const;
   };
   let applied: "all" | readonly (readonly string[])[] = "all";
+  const coalescer = createCoalescer(queryClient);
   const apply = (event: ChangeEvent) => {
     const targets = entityInvalidates[event?.entity];
     if (!targets) {
       applied = invalidateAll();
       return;
     }
-    for (const key of targets) void queryClient.invalidateQueries({ queryKey: key });
+    // Only what the change concerns: patched timetable rows, coalesced aggregates (lib/liveTargets.ts).
+    void applyChange(queryClient, event, coalescer);
     applied = targets;
   };
   const sequencer = createEventSequencer<ChangeEvent>({ deliver: apply, onGap: invalidateAll, windowMs });

@@ -1,0 +1,102 @@
+import { QueryClient } from "@tanstack/react-query";
+import { applyChange, createCoalescer, type LiveEvent } from "./liveTargets";
+import { roots } from "./queryKeys";
+
+const G1 = "g1";
+const G2 = "g2";
+const T1 = "t1";
+
+function row(id: string, blockGroupId: string, date: string, extra: Record<string, unknown> = {}) {
+  return { id, blockGroupId, teacherId: null, actualDate: date, startTime: "09:00:00", conflicts: [] as string[], ...extra };
+}
+const listKey = (blockGroupId: string | null, teacherId: string | null = null) => [...roots.timetables, "list", { blockGroupId, teacherId, hidePast: false }];
+
+function setup() {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const invalidate = vi.spyOn(queryClient, "invalidateQueries");
+  const fetched: string[][] = [];
+  let answer: ReturnType<typeof row>[] = [];
+  const fetchRows = async (ids: string[]) => {
+    fetched.push(ids);
+    return answer.filter((r) => ids.includes(r.id)) as never;
+  };
+  return { queryClient, invalidate, fetched, fetchRows, setAnswer: (rows: ReturnType<typeof row>[]) => (answer = rows) };
+}
+
+const sessionEvent = (ids: string[], sessions: LiveEvent["sessions"]): LiveEvent => ({ entity: "timetable_session", action: "allocated", ids, sessions });
+
+test("a list showing none of the written rows and matching none of them makes no request", async () => {
+  const { queryClient, invalidate, fetched, fetchRows } = setup();
+  queryClient.setQueryData(listKey(G1), [row("a", G1, "2026-03-02")]);
+  const applied = await applyChange(queryClient, sessionEvent(["z"], [{ id: "z", blockGroupId: G2, teacherId: T1, date: "2026-03-03" }]), createCoalescer(queryClient), fetchRows);
+  expect(applied).toMatchObject({ patched: 0, refetched: 0, untouched: 1, fallback: false });
+  expect(fetched).toEqual([]);
+  expect(invalidate.mock.calls.some((c) => JSON.stringify(c[0]?.queryKey) === JSON.stringify(listKey(G1)))).toBe(false);
+  expect(invalidate.mock.calls.some((c) => c[0]?.queryKey && JSON.stringify(c[0].queryKey) === JSON.stringify(roots.timetables))).toBe(false);
+});
+
+test("a list showing a written row fetches just that row by id and patches its cache", async () => {
+  const { queryClient, fetched, fetchRows, setAnswer } = setup();
+  queryClient.setQueryData(listKey(G1), [row("a", G1, "2026-03-02"), row("b", G1, "2026-03-04")]);
+  setAnswer([row("b", G1, "2026-03-04", { teacherId: T1 })]);
+  const applied = await applyChange(queryClient, sessionEvent(["b"], [{ id: "b", blockGroupId: G1, teacherId: T1, date: "2026-03-04" }]), createCoalescer(queryClient), fetchRows);
+  expect(applied.patched).toBe(1);
+  expect(fetched).toEqual([["b"]]);
+  const data = queryClient.getQueryData(listKey(G1)) as ReturnType<typeof row>[];
+  expect(data.map((r) => [r.id, r.teacherId])).toEqual([["a", null], ["b", T1]]);
+});
+
+test("a created row that matches a list is inserted in date order; one that moved away is removed", async () => {
+  const { queryClient, fetchRows, setAnswer } = setup();
+  queryClient.setQueryData(listKey(null, T1), [row("a", G1, "2026-03-02", { teacherId: T1 }), row("c", G1, "2026-03-09", { teacherId: T1 })]);
+  setAnswer([row("new", G2, "2026-03-05", { teacherId: T1 }), row("a", G1, "2026-03-02", { teacherId: "t2" })]);
+  await applyChange(
+    queryClient,
+    sessionEvent(["new", "a"], [
+      { id: "new", blockGroupId: G2, teacherId: T1, date: "2026-03-05" },
+      { id: "a", blockGroupId: G1, teacherId: "t2", date: "2026-03-02" },
+    ]),
+    createCoalescer(queryClient),
+    fetchRows,
+  );
+  const data = queryClient.getQueryData(listKey(null, T1)) as ReturnType<typeof row>[];
+  expect(data.map((r) => r.id)).toEqual(["new", "c"]);
+});
+
+test("rows with conflicts refetch that list whole (neighbours' flags may change)", async () => {
+  const { queryClient, invalidate, fetchRows, setAnswer } = setup();
+  queryClient.setQueryData(listKey(G1), [row("a", G1, "2026-03-02")]);
+  setAnswer([row("a", G1, "2026-03-02", { conflicts: ["teacher_double_booked"] })]);
+  const applied = await applyChange(queryClient, sessionEvent(["a"], [{ id: "a", blockGroupId: G1, teacherId: T1, date: "2026-03-02" }]), createCoalescer(queryClient), fetchRows);
+  expect(applied.refetched).toBe(1);
+  expect(invalidate.mock.calls.some((c) => JSON.stringify(c[0]?.queryKey) === JSON.stringify(listKey(G1)) && c[0]?.exact)).toBe(true);
+});
+
+test("without row details (a delete, a very large write) the lists are invalidated as before", async () => {
+  const { queryClient, invalidate, fetched, fetchRows } = setup();
+  queryClient.setQueryData(listKey(G1), [row("a", G1, "2026-03-02")]);
+  const applied = await applyChange(queryClient, sessionEvent(["a"], null), createCoalescer(queryClient), fetchRows);
+  expect(applied.fallback).toBe(true);
+  expect(fetched).toEqual([]);
+  expect(invalidate.mock.calls.some((c) => JSON.stringify(c[0]?.queryKey) === JSON.stringify(roots.timetables))).toBe(true);
+});
+
+test("the dashboard refetches at most once every 2 s under a burst (first at once, then trailing)", async () => {
+  vi.useFakeTimers();
+  try {
+    const { queryClient, invalidate, fetchRows } = setup();
+    const coalescer = createCoalescer(queryClient);
+    const dashboardCalls = () => invalidate.mock.calls.filter((c) => JSON.stringify(c[0]?.queryKey) === JSON.stringify(roots.dashboard)).length;
+    for (let i = 0; i < 20; i++) {
+      await applyChange(queryClient, sessionEvent([`s${i}`], [{ id: `s${i}`, blockGroupId: G1, teacherId: T1, date: "2026-03-02" }]), coalescer, fetchRows);
+      vi.advanceTimersByTime(90); // 20 changes within 1.8 s
+    }
+    expect(dashboardCalls()).toBe(1);
+    vi.advanceTimersByTime(2000);
+    expect(dashboardCalls()).toBe(2); // the trailing refetch
+    vi.advanceTimersByTime(10000);
+    expect(dashboardCalls()).toBe(2);
+  } finally {
+    vi.useRealTimers();
+  }
+});
