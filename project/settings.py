@@ -124,8 +124,11 @@ VAR_DIR.mkdir(exist_ok=True)
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'blockplan.sqlite3'}",
-        # Persistent connections, checked before reuse (ADR 0009): a request no longer opens one.
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        # Not persistent by default (ADR 0009, amended): under daphne each concurrent request runs its
+        # sync code on a thread of its own, and a persistent connection outlives that thread: 30 SPA-like
+        # clients on the large organization exhausted PostgreSQL's 100 connections (500s on
+        # bench/collab_bench.py). CONN_MAX_AGE>0 is for one-request-at-a-time deployments only.
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
         conn_health_checks=True,
     )
 }
