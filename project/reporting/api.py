@@ -13,17 +13,22 @@ found" for another organization's teacher.
 
 from __future__ import annotations
 
+from datetime import date
 from uuid import UUID
 
 from django.http import HttpRequest, HttpResponse
+from ninja import Query
 
 from project.core.auth import admin_auth
 from project.core.errors import ValidationFailed
 from project.core.responses import json_response
 from project.core.routers import make_router
+from project.reporting import allocation_grid as compact_grid
 from project.reporting import dashboard, exports, selectors
 from project.reporting.params import parse_iso_date, parse_term, parse_year, today_for
 from project.reporting.schemas import (
+    CompactAllocationGridOut,
+    GridSessionOut,
     AllocationGridOut,
     BlockGroupWithoutTimetableOut,
     DashboardStatsOut,
@@ -101,6 +106,24 @@ def allocation_gantt(request: HttpRequest, year: str | None = None, term: str | 
     y = parse_year(year, ctx.user)
     t = parse_term(term)
     return HttpResponse(selectors.allocation_grid_json(org=ctx.org, year=y, term=t), content_type="application/json")
+
+
+@router.get("/teachers/allocation-grid", response=CompactAllocationGridOut, auth=admin_auth)
+def allocation_grid_compact(request: HttpRequest, year: str | None = None, term: str | None = None):
+    """The allocation grid in compact form (issue 15, ADR 0010): the summary and weeks of
+    ``allocation-gantt`` and per active teacher arrays indexed like ``weeks`` (totalHours, eveningHours,
+    utilizationPercentage, sessions and eveningSessions counts); a cell's sessions come from
+    ``/teachers/{id}/allocation-week``. Admin only (403 otherwise); 400 for a bad year or term."""
+    ctx = request.auth
+    data = compact_grid.allocation_grid_compact(org=ctx.org, year=parse_year(year, ctx.user), term=parse_term(term))
+    return json_response(data)
+
+
+@router.get("/teachers/{uuid:teacher_id}/allocation-week", response=list[GridSessionOut], auth=admin_auth)
+def allocation_week(request: HttpRequest, teacher_id: UUID, week_start: date = Query(..., alias="weekStart")):
+    """One teacher-week's sessions of the allocation grid (the week holding ``weekStart``), in the grid's
+    session shape. Admin only; 404 "Teacher not found" for another organization's teacher."""
+    return compact_grid.week_sessions(org=request.auth.org, teacher_id=teacher_id, week=week_start)
 
 
 @router.get("/teachers/{uuid:teacher_id}/delivery-summary", response=list[DeliverySummaryRowOut])

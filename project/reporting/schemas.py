@@ -198,6 +198,29 @@ class GridSummaryOut(CamelSchema):
     average_utilization: float
 
 
+class CompactGridTeacherOut(CamelSchema):
+    """One active teacher of the compact grid: arrays indexed like ``weeks`` (issue 15, ADR 0010)."""
+
+    teacher_id: UUID
+    teacher_name: str
+    max_weekly_hours: int
+    is_active: bool
+    yearly_stats: GridYearlyStatsOut
+    total_hours: list[float]
+    evening_hours: list[float]
+    utilization_percentage: list[float]
+    sessions: list[int]
+    evening_sessions: list[int]
+
+
+class CompactAllocationGridOut(CamelSchema):
+    year: int
+    term: int | None = None
+    summary: GridSummaryOut
+    weeks: list[GridWeekOut]
+    teachers: list[CompactGridTeacherOut]
+
+
 class AllocationGridOut(CamelSchema):
     year: int
     term: int | None = None

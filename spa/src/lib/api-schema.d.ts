@@ -1500,6 +1500,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/teachers/allocation-grid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Allocation Grid Compact
+         * @description The allocation grid in compact form (issue 15, ADR 0010): the summary and weeks of
+         *     ``allocation-gantt`` and per active teacher arrays indexed like ``weeks`` (totalHours, eveningHours,
+         *     utilizationPercentage, sessions and eveningSessions counts); a cell's sessions come from
+         *     ``/teachers/{id}/allocation-week``. Admin only (403 otherwise); 400 for a bad year or term.
+         */
+        get: operations["project_reporting_api_allocation_grid_compact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/teachers/workload-summary": {
         parameters: {
             query?: never;
@@ -1544,6 +1567,27 @@ export interface paths {
          * @description DELETE /api/teachers/{id}: 204. The teacher's sessions stay, unassigned.
          */
         delete: operations["project_staff_api_delete_teacher"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/{teacher_id}/allocation-week": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Allocation Week
+         * @description One teacher-week's sessions of the allocation grid (the week holding ``weekStart``), in the grid's
+         *     session shape. Admin only; 404 "Teacher not found" for another organization's teacher.
+         */
+        get: operations["project_reporting_api_allocation_week"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2422,6 +2466,46 @@ export interface components {
             code: string;
             /** Name */
             name: string;
+        };
+        /** CompactAllocationGridOut */
+        CompactAllocationGridOut: {
+            summary: components["schemas"]["GridSummaryOut"];
+            /** Teachers */
+            teachers: components["schemas"]["CompactGridTeacherOut"][];
+            /** Term */
+            term?: number | null;
+            /** Weeks */
+            weeks: components["schemas"]["GridWeekOut"][];
+            /** Year */
+            year: number;
+        };
+        /**
+         * CompactGridTeacherOut
+         * @description One active teacher of the compact grid: arrays indexed like ``weeks`` (issue 15, ADR 0010).
+         */
+        CompactGridTeacherOut: {
+            /** Eveninghours */
+            eveningHours: number[];
+            /** Eveningsessions */
+            eveningSessions: number[];
+            /** Isactive */
+            isActive: boolean;
+            /** Maxweeklyhours */
+            maxWeeklyHours: number;
+            /** Sessions */
+            sessions: number[];
+            /**
+             * Teacherid
+             * Format: uuid
+             */
+            teacherId: string;
+            /** Teachername */
+            teacherName: string;
+            /** Totalhours */
+            totalHours: number[];
+            /** Utilizationpercentage */
+            utilizationPercentage: number[];
+            yearlyStats: components["schemas"]["GridYearlyStatsOut"];
         };
         /** ConflictOut */
         ConflictOut: {
@@ -7898,6 +7982,29 @@ export interface operations {
             };
         };
     };
+    project_reporting_api_allocation_grid_compact: {
+        parameters: {
+            query?: {
+                year?: string | null;
+                term?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompactAllocationGridOut"];
+                };
+            };
+        };
+    };
     project_reporting_api_teacher_workload_summary: {
         parameters: {
             query?: {
@@ -8146,6 +8253,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_reporting_api_allocation_week: {
+        parameters: {
+            query: {
+                weekStart: string;
+            };
+            header?: never;
+            path: {
+                teacher_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GridSessionOut"][];
                 };
             };
         };

@@ -7,7 +7,7 @@ import { Notice } from "../../components/Notice";
 import { PageHeader } from "../../components/PageHeader";
 import { CardGridSkeleton } from "../../components/States";
 import { Tag } from "../../components/Tag";
-import { isEvening, MAX_MARKERS, useAllocationGrid, utilisationColor, WARN_ABOVE, type GridWeekStats } from "./api/allocationGrid";
+import { MAX_MARKERS, useAllocationGrid, useWeekSessions, utilisationColor, WARN_ABOVE, type GridTeacher } from "./api/allocationGrid";
 import classes from "./components/AllocationGrid.module.css";
 
 /** Teacher allocation grid (/teacher-allocation-gantt, admin only): delivery.md §2, §9. */
@@ -91,7 +91,6 @@ export default function AllocationGridPage() {
               </thead>
               <tbody>
                 {data.teachers.map((t) => {
-                  const byWeek = new Map(t.weeklyStats.map((w) => [w.weekStart, w]));
                   return (
                     <tr key={t.teacherId} data-testid="grid-teacher">
                       <th className={classes.name} scope="row">
@@ -102,9 +101,9 @@ export default function AllocationGridPage() {
                           Max {t.maxWeeklyHours} h/week · {Math.round(t.yearlyStats.utilizationPercentage)}% this period
                         </Text>
                       </th>
-                      {data.weeks.map((w) => (
+                      {data.weeks.map((w, i) => (
                         <td key={w.weekStart}>
-                          <WeekCell stats={byWeek.get(w.weekStart)} />
+                          <WeekCell teacher={t} index={i} weekStart={w.weekStart} />
                         </td>
                       ))}
                     </tr>
@@ -119,30 +118,45 @@ export default function AllocationGridPage() {
   );
 }
 
-function WeekCell({ stats }: { stats?: GridWeekStats }) {
-  if (!stats || !stats.totalHours) return null;
-  const color = utilisationColor(stats.utilizationPercentage);
-  const shown = stats.sessions.slice(0, MAX_MARKERS);
-  const more = stats.sessions.length - shown.length;
+/** The sessions of one cell, loaded when its tooltip opens (the compact grid carries counts only). */
+function WeekSessions({ teacherId, weekStart }: { teacherId: string; weekStart: string }) {
+  const { data, isLoading } = useWeekSessions(teacherId, weekStart);
+  if (isLoading || !data) return <>Loading sessions...</>;
+  return <>{data.slice(0, 8).map((s) => `${formatDate(s.date)} ${shortTime(s.startTime)} ${s.unitCode} ${s.blockGroupCode}`).join("; ")}</>;
+}
+
+function WeekCell({ teacher, index, weekStart }: { teacher: GridTeacher; index: number; weekStart: string }) {
+  const total = teacher.totalHours[index] ?? 0;
+  if (!total) return null;
+  const utilisation = teacher.utilizationPercentage[index] ?? 0;
+  const evening = teacher.eveningHours[index] ?? 0;
+  const count = teacher.sessions[index] ?? 0;
+  const eveningCount = Math.min(teacher.eveningSessions[index] ?? 0, count);
+  const color = utilisationColor(utilisation);
+  const markers = [...Array(count - eveningCount).fill(false), ...Array(eveningCount).fill(true)] as boolean[];
+  const shown = markers.slice(0, MAX_MARKERS);
+  const more = markers.length - shown.length;
   return (
     <Tooltip
       multiline
       w={260}
-      label={`${hours(stats.totalHours)} h (${Math.round(stats.utilizationPercentage)}%), ${hours(stats.eveningHours)} h evening. ${stats.sessions
-        .slice(0, 8)
-        .map((s) => `${formatDate(s.date)} ${shortTime(s.startTime)} ${s.unitCode} ${s.blockGroupCode}`)
-        .join("; ")}`}
+      label={
+        <>
+          {`${hours(total)} h (${Math.round(utilisation)}%), ${hours(evening)} h evening. `}
+          <WeekSessions teacherId={teacher.teacherId} weekStart={weekStart} />
+        </>
+      }
     >
       <div className={`${classes.cell} ${classes[color]}`} data-testid="grid-cell" tabIndex={0}>
         <Group gap={2} wrap="nowrap">
           <Text size="xs" fw={700}>
-            {hours(stats.totalHours)}h
+            {hours(total)}h
           </Text>
-          {stats.utilizationPercentage > WARN_ABOVE ? <IconAlertTriangle size={12} aria-label="Above 80% of capacity" /> : null}
+          {utilisation > WARN_ABOVE ? <IconAlertTriangle size={12} aria-label="Above 80% of capacity" /> : null}
         </Group>
         <div className={classes.markers}>
-          {shown.map((s) => (
-            <span key={s.id} className={`${classes.marker} ${isEvening(s.startTime, s.endTime) ? classes.evening : ""}`} aria-hidden />
+          {shown.map((isEveningSession, i) => (
+            <span key={i} className={`${classes.marker} ${isEveningSession ? classes.evening : ""}`} aria-hidden />
           ))}
           {more > 0 ? <span className={classes.plus}>+</span> : null}
         </div>

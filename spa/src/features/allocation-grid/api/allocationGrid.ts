@@ -1,4 +1,8 @@
-/** Teacher allocation grid (delivery.md §3, §9): GET /api/teachers/allocation-gantt?year=&term= (admin). */
+/**
+ * Teacher allocation grid (delivery.md §3, §9; admin): the compact form GET /api/teachers/allocation-grid
+ * (per teacher, arrays indexed like `weeks`: hours, utilisation, day and evening session counts; issue 15,
+ * ADR 0010), and a cell's sessions from GET /api/teachers/{id}/allocation-week when the cell is opened.
+ */
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
@@ -6,7 +10,8 @@ import { roots } from "../../../lib/queryKeys";
 
 export type GridSession = components["schemas"]["GridSessionOut"];
 export type GridWeekStats = components["schemas"]["GridWeekStatsOut"];
-export type AllocationGrid = components["schemas"]["AllocationGridOut"];
+export type AllocationGrid = components["schemas"]["CompactAllocationGridOut"];
+export type GridTeacher = components["schemas"]["CompactGridTeacherOut"];
 
 export const MAX_MARKERS = 6;
 export const WARN_ABOVE = 80;
@@ -20,9 +25,20 @@ export function isEvening(start: string, end: string): boolean {
 }
 
 async function fetchAllocationGrid(year: number, term: number | null): Promise<AllocationGrid> {
-  const { data } = await client.GET("/api/teachers/allocation-gantt", { params: { query: { year: String(year), term: term ? String(term) : undefined } } });
+  const { data } = await client.GET("/api/teachers/allocation-grid", { params: { query: { year: String(year), term: term ? String(term) : undefined } } });
   return data!;
 }
+
+async function fetchWeekSessions(teacherId: string, weekStart: string): Promise<GridSession[]> {
+  const { data } = await client.GET("/api/teachers/{teacher_id}/allocation-week", {
+    params: { path: { teacher_id: teacherId }, query: { weekStart } },
+  });
+  return data!;
+}
+
+/** One cell's sessions, loaded when its tooltip opens; refreshed with the grid (same root). */
+export const useWeekSessions = (teacherId: string, weekStart: string) =>
+  useQuery({ queryKey: [...roots.allocationGrid, "week", teacherId, weekStart], queryFn: () => fetchWeekSessions(teacherId, weekStart) });
 
 export const allocationGridQueryOptions = (year: number, term: number | null) =>
   queryOptions({
