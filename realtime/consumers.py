@@ -523,6 +523,22 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         if self.principal is not None and self.principal.user_id is not None and not self.closing:
             await self._send_presence(message.get("version", 0), message.get("viewers", []))
 
+    async def session_rekey(self, message):
+        """``session.rekey`` (the browser session got a new key: a password change there): follow it."""
+        principal = self.principal
+        if principal is None or self.closing or not principal.session_key:
+            return
+        from dataclasses import replace
+
+        old_group = session_group(principal.session_key)
+        new_group = message.get("group")
+        if not new_group:
+            return
+        self.principal = replace(principal, session_key=message.get("key"))
+        await self.channel_layer.group_add(new_group, self.channel_name)
+        await self.channel_layer.group_discard(old_group, self.channel_name)
+        self.groups_joined = [new_group if g == old_group else g for g in self.groups_joined]
+
     async def session_revoke(self, message):
         """``session.revoke`` (logout of this browser, a password change elsewhere, deactivation, a revoked
         display link) → ``session_ended`` ``{reason}`` when a session ended, then ``41`` and close; the

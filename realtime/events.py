@@ -183,6 +183,18 @@ def close_session_sockets(session_key: str | None, reason: str) -> None:
         close_group_sockets(session_group(session_key), reason=reason)
 
 
+REKEY_EVENT = "session.rekey"
+
+
+def rekey_session_sockets(old_key: str | None, new_key: str | None) -> None:
+    """A browser session got a new key (Django cycles it on a password change): its sockets follow it
+    after commit, so that the heartbeat's re-check and a later logout still find them."""
+    if old_key and new_key and old_key != new_key:
+        message = {"type": REKEY_EVENT, "group": session_group(new_key), "key": new_key}
+        group = session_group(old_key)
+        transaction.on_commit(lambda: _send(group, message))
+
+
 def close_group_sockets(group: str, reason: str | None = None) -> None:
     """Close every socket in a channel-layer group (e.g. a revoked display link's boards) after commit."""
     message = {"type": REVOKE_EVENT}

@@ -38,7 +38,7 @@ from project.core.auth import client_origin, ctx_for_request
 from project.core.concurrency import assert_fresh
 from project.core.errors import BadRequest, Conflict, DuplicateCode, NotFound, Unauthorized, ValidationFailed
 from project.core.tenancy import Ctx
-from realtime.events import close_session_sockets, close_user_sockets, emit_change
+from realtime.events import close_session_sockets, close_user_sockets, emit_change, rekey_session_sockets
 
 log = logging.getLogger(__name__)
 
@@ -492,7 +492,10 @@ def change_password(
         row.must_change_password = False
         row.save()
         end_user_sessions(row, keep_session_key=request.session.session_key, reason="password_changed")
-    update_session_auth_hash(request, row)
+    old_key = request.session.session_key
+    update_session_auth_hash(request, row)  # cycles this browser's session key
+    request.session.save()  # stored now, before this browser's sockets follow the new key
+    rekey_session_sockets(old_key, request.session.session_key)
 
 
 def settings_update(*, ctx: Ctx, theme: str | None, preferences: dict | None, if_match: str | None = None) -> dict:

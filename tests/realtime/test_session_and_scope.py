@@ -48,17 +48,26 @@ async def test_a_password_change_ends_the_other_sessions_sockets(server):
     mine, theirs = await connect(server, here), await connect(server, elsewhere)
     try:
         http, headers = await _api(server, here)
-        async with http:
-            async with http.put("/api/auth/change-password", json={"currentPassword": PW1, "newPassword": PW2},
-                                headers=headers) as resp:
-                assert resp.status == 200, await resp.text()
+        async with http.put("/api/auth/change-password", json={"currentPassword": PW1, "newPassword": PW2},
+                            headers=headers) as resp:
+            assert resp.status == 200, await resp.text()
         await asyncio.wait_for(theirs.disconnected.wait(), 3)
         assert theirs.ended == [{"reason": "password_changed"}]
         assert theirs.disconnect_reason == "server disconnect"
-        # The browser that changed the password keeps its session and its live socket.
+        # The browser that changed the password keeps its session (under a new key) and its live socket,
+        # also past the heartbeat's re-checks (one ping a second in these tests).
+        await asyncio.sleep(2.5)
         await hook(server, "emit", {"org": fresh["a"]["id"], "entity": "course", "action": "updated", "ids": ["c1"]})
         assert (await mine.next_change())["ids"] == ["c1"]
         assert mine.sio.connected and mine.ended == []
+        # ...and a logout there (with the new session cookie) still closes it.
+        new_key = {c.key: c.value for c in http.cookie_jar}.get("sessionid")
+        assert new_key and new_key != here
+        async with http.post("/api/auth/logout", headers={**headers, "X-CSRFToken": {c.key: c.value for c in http.cookie_jar}["csrftoken"]}) as resp:
+            assert resp.status == 200, await resp.text()
+        await asyncio.wait_for(mine.disconnected.wait(), 3)
+        assert mine.ended == [{"reason": "logout"}]
+        await http.close()
     finally:
         await mine.close()
         await theirs.close()
