@@ -6,7 +6,8 @@
   catalogue events. Its events carry no ``actorId`` or ``origin`` (who changed what is not for a screen in
   a corridor).
 - A signed-in user who is not an admin gets no admin-only entity (``display_link``, other users'
-  ``user`` events; their own ``user`` events still reach them, e.g. TOTP turned on in another tab).
+  ``user`` events; their own ``user`` events still reach them, e.g. TOTP turned on in another tab): in
+  its place ``{"seq", "hidden": true}``, so the client's sequence has no gap.
 - ``campusIds`` is routing data: no client receives it.
 """
 
@@ -42,5 +43,7 @@ def event_for(principal, event: dict) -> dict | None:
     if principal.role != "admin" and entity in ADMIN_ONLY:
         if entity == "user" and principal.user_id and (event.get("ids") or []) == [principal.user_id]:
             return event
-        return None
+        # Only its place in the sequence: the SPA keeps its seq order without a gap (which would refetch
+        # everything) and learns nothing about what changed.
+        return {"seq": event.get("seq"), "hidden": True}
     return event

@@ -81,3 +81,12 @@ test("the first connect refreshes only what was loaded, never the user", () => {
   expect(queryClient.getQueryState([...roots.courses, "list"])?.isInvalidated).toBe(true);
   expect(queryClient.getQueryState(roots.user)?.isInvalidated).toBe(false);
 });
+
+test("a hidden event (an admin-only change sent to a member) only keeps the seq order", () => {
+  const { handler, spy } = setup();
+  handler.onChange(event("course", 1));
+  spy.mockClear();
+  expect(handler.onChange({ seq: 2, hidden: true } as never)).toEqual([]);
+  expect(handler.onChange(event("holiday", 3))).toBe(entityInvalidates.holiday); // no gap
+  expect(spy.mock.calls.some((c) => c[0] === undefined)).toBe(false);
+});

@@ -29,6 +29,8 @@ export interface ChangeEvent {
   origin?: string | null;
   at?: string;
   sessions?: SessionDetail[] | null;
+  /** An admin-only change sent to a member as its seq only (ADR 0007). */
+  hidden?: boolean;
 }
 
 export type LiveStatus = "connected" | "offline";
@@ -47,6 +49,10 @@ export function createChangeHandler(queryClient: QueryClient, windowMs: number =
   let applied: "all" | readonly (readonly string[])[] = "all";
   const coalescer = createCoalescer(queryClient);
   const apply = (event: ChangeEvent) => {
+    if (event?.hidden) {
+      applied = []; // a change this user may not see (ADR 0007): it only keeps the seq order
+      return;
+    }
     const targets = entityInvalidates[event?.entity];
     if (!targets) {
       applied = invalidateAll();
