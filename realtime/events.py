@@ -110,7 +110,7 @@ def _with_routing(event: dict) -> dict:
     """The event with its routing data, read after commit so that it describes the rows as written
     (a service may emit before its bulk UPDATE): ``campusIds`` and, for sessions, ``sessions``."""
     try:
-        campus_ids, sessions = _routing(event["entity"], event["ids"])
+        campus_ids, sessions = _routing(event["entity"], event["ids"], event.get("action", ""))
     except Exception:  # routing is an optimisation: without it clients refetch and displays get everything
         log.exception("could not read the routing data of a %s event", event["entity"])
         campus_ids, sessions = None, None
@@ -125,7 +125,10 @@ def _with_routing(event: dict) -> dict:
 MAX_SESSION_DETAILS = 2000
 
 
-def _routing(entity: str, ids: list[str]) -> tuple[list[str] | None, list[dict] | None]:
+GROUP_ID_ACTIONS = frozenset({"scheduled", "schedule_cleared"})  # timetable_session events whose ids are block groups'
+
+
+def _routing(entity: str, ids: list[str], action: str = "") -> tuple[list[str] | None, list[dict] | None]:
     """What screens and displays need to decide whether a change touches them (one query):
 
     - ``campusIds``: the campuses of the written sessions' or block groups' rows (routing for
@@ -140,7 +143,13 @@ def _routing(entity: str, ids: list[str]) -> tuple[list[str] | None, list[dict] 
     from django.core.exceptions import ValidationError
 
     try:
-        if entity == "timetable_session":
+        if entity == "timetable_session" and action in GROUP_ID_ACTIONS:
+            # A schedule generated or cleared: the ids are the block group's; every list of it refetches.
+            from project.planning.models import BlockGroup
+
+            details = None
+            campuses = list(BlockGroup.objects.unscoped().filter(id__in=ids).values_list("campus_id", flat=True))
+        elif entity == "timetable_session":
             from project.timetabling.models import TimetableSession
 
             rows = list(

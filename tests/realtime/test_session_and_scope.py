@@ -171,3 +171,31 @@ async def test_the_origin_must_match_scheme_host_and_port(server, seeded, origin
     ok = await PyClient().connect(server, session, origin=f"http://localhost:{server.port}")
     assert ok.sio.connected
     await ok.close()
+
+
+async def test_a_campus_board_gets_only_its_campus_sessions_and_block_groups(server):
+    fresh = await hook(server, "seed", {})
+    org, ada = fresh["a"]["id"], fresh["a"]["users"]["ada"]
+    fx = await hook(server, "scope_fixture", {"org": org})
+    north, south = fx["campuses"]["north"], fx["campuses"]["south"]
+    north_board = await Board().connect(server, fx["links"]["north"]["token"])
+    all_board = await Board().connect(server, fx["links"]["all"]["token"])
+    try:
+        for entity, ids in (("timetable_session", [south["session"]]), ("block_group", [south["blockGroup"]]),
+                            ("timetable_session", [north["session"]]), ("block_group", [north["blockGroup"]]),
+                            ("holiday", ["h-1"])):
+            await hook(server, "emit", {"org": org, "entity": entity, "action": "updated", "ids": ids, "actor": ada["id"]})
+        got_north = [await asyncio.wait_for(north_board.changes.get(), 5) for _ in range(3)]
+        assert [(e["entity"], e["ids"]) for e in got_north] == [
+            ("timetable_session", [north["session"]]), ("block_group", [north["blockGroup"]]), ("holiday", ["h-1"]),
+        ]
+        got_all = [await asyncio.wait_for(all_board.changes.get(), 5) for _ in range(5)]
+        assert [e["ids"] for e in got_all] == [[south["session"]], [south["blockGroup"]], [north["session"]],
+                                               [north["blockGroup"]], ["h-1"]]
+        assert all("campusIds" not in e and "actorId" not in e for e in got_north + got_all)
+        await asyncio.sleep(0.3)
+        assert north_board.changes.empty()
+    finally:
+        for board in (north_board, all_board):
+            if board.sio.connected:
+                await board.sio.disconnect()

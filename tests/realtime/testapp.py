@@ -122,6 +122,28 @@ def end_session(body):
     return {"ok": True}
 
 
+def scope_fixture(body):
+    """``{"org"}``: two campuses with a block group, a session and a display link each, plus a link for the
+    whole organization."""
+    from project.accounts.models import Organization
+    from project.displays.models import DisplayLink
+    from tests.factories import make_block_group, make_campus, make_session, make_unit
+
+    org = Organization.objects.get(pk=body["org"])
+    unit = make_unit(org)
+    out = {"campuses": {}, "links": {}}
+    for key in ("north", "south"):
+        campus = make_campus(org)
+        group = make_block_group(org, campus=campus)
+        session = make_session(org, block_group=group, unit=unit)
+        link = DisplayLink.objects.create(organization=org, name=f"Board {key}", campus=campus)
+        out["campuses"][key] = {"id": str(campus.pk), "blockGroup": str(group.pk), "session": str(session.pk)}
+        out["links"][key] = {"id": str(link.pk), "token": link.token}
+    link = DisplayLink.objects.create(organization=org, name="Board all")
+    out["links"]["all"] = {"id": str(link.pk), "token": link.token}
+    return out
+
+
 def revoke(body):
     from django.db import transaction
 
@@ -151,7 +173,7 @@ from realtime.consumers import register_display_token_hook  # noqa: E402
 register_display_token_hook(display_token_hook)
 
 HOOKS = {"/__rt__/seed": seed, "/__rt__/session": session, "/__rt__/emit": emit, "/__rt__/revoke": revoke,
-         "/__rt__/password": password, "/__rt__/end_session": end_session}
+         "/__rt__/password": password, "/__rt__/end_session": end_session, "/__rt__/scope_fixture": scope_fixture}
 
 
 async def application(scope, receive, send):

@@ -57,3 +57,14 @@ def test_session_events_say_which_rows_they_wrote(api, rows, captured_events, dj
         {"id": str(target.id), "blockGroupId": str(rows["other"].id), "teacherId": str(rows["teacher"].id),
          "room": "B12", "date": "2026-03-05"}
     ]
+
+
+def test_a_generated_or_cleared_schedule_carries_no_row_details(api, org, rows, captured_events,
+                                                               django_capture_on_commit_callbacks):
+    """Its ids are the block group's: screens must refetch that group's lists, not look for session ids."""
+    group = rows["group"]
+    with django_capture_on_commit_callbacks(execute=True):
+        r = api.delete(f"/api/block-groups/{group.id}/schedule")
+    assert r.status_code in (200, 204), r.content
+    events = [m["event"] for _g, m in captured_events if m["type"] == "change.event"]
+    assert [(e["action"], e["ids"], e["sessions"]) for e in events] == [("schedule_cleared", [str(group.id)], None)]
