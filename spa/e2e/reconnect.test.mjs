@@ -47,3 +47,34 @@ test("an open screen is live again and caught up within 2 s of the network retur
   await viewer.context.close();
   await editor.context.close();
 });
+
+test("a password changed in one browser sends the user's other browser to sign-in; the changing one stays", async () => {
+  const { readyUser, apiLoginTotp } = await import("./platform-helpers.mjs");
+  const user = await readyUser(browser, { prefix: "sessionend", firstName: "Sam", lastName: "Session" });
+  const laptop = await newPage(browser);
+  const desktop = await newPage(browser);
+  await apiLoginTotp(laptop.page, user);
+  await apiLoginTotp(desktop.page, user);
+  await laptop.page.goto(`${BASE_URL}/courses`);
+  await desktop.page.goto(`${BASE_URL}/courses`);
+  await laptop.page.getByTestId("user-menu").waitFor({ timeout: 15000 });
+  await desktop.page.getByTestId("user-menu").waitFor({ timeout: 15000 });
+  // Wait until the desktop's socket is live (a change reaches it), then change the password on the laptop.
+  await addCourse(laptop.page, `RCS${RUN}`);
+  await desktop.page.getByText(`Reconnect course RCS${RUN}`).waitFor({ timeout: 10000 });
+  const changed = await apiCall(laptop.page, "PUT", "/api/auth/change-password", {
+    currentPassword: user.password,
+    newPassword: "Another-Horse-43!",
+  });
+  assert.equal(changed.status, 200, changed.text);
+  // The server ends the desktop's socket with session_ended: the SPA shows the sign-in page, no reload.
+  await desktop.page.waitForURL(/\/auth$/, { timeout: 5000 });
+  await desktop.page.getByRole("button", { name: "Sign In", exact: true }).waitFor();
+  // The laptop keeps its session and stays live.
+  await laptop.page.waitForTimeout(1000);
+  await addCourse(laptop.page, `RCT${RUN}`);
+  await laptop.page.getByText(`Reconnect course RCT${RUN}`).waitFor({ timeout: 10000 });
+  assert.equal(new URL(laptop.page.url()).pathname, "/courses");
+  await laptop.context.close();
+  await desktop.context.close();
+});
