@@ -33,7 +33,7 @@ from project.reporting.selectors import (
     _uuid_text,
     bucket_expression,
     delivered,
-    grid_range,
+    grid_teachers_and_weeks,
     percent,
     teacher_name,
 )
@@ -57,20 +57,7 @@ def allocation_grid_compact(*, org, year: int, term: int | None) -> dict:
     yearlyStats: {utilizationPercentage, totalHours}, totalHours: [..], eveningHours: [..],
     utilizationPercentage: [..], sessions: [..], eveningSessions: [..]}]}``; arrays follow ``weeks``.
     Hours are decimal hours; utilisation in percent with one decimal; weeks are Monday-Sunday."""
-    span = grid_range(org=org, year=year, term=term)
-    teachers = list(
-        Teacher.objects.for_org(org)
-        .annotate(key=Cast("id", CharField()))
-        .order_by("first_name", "last_name", "id")
-        .values("key", "first_name", "last_name", "max_weekly_hours", "is_active")
-    )
-    active = [t for t in teachers if t["is_active"]]
-    starts: list[date] = []
-    if span is not None:
-        monday = week_start(span[0])
-        while monday <= span[1]:
-            starts.append(monday)
-            monday += timedelta(days=7)
+    teachers, active, starts = grid_teachers_and_weeks(org=org, year=year, term=term)
     cells: dict[tuple[str, int], tuple[float, float, int, int]] = {}
     if starts and active:
         grid_end = starts[-1] + timedelta(days=6)

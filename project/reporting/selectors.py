@@ -542,6 +542,26 @@ def _uuid_text(value: str) -> str:
     return value
 
 
+def grid_teachers_and_weeks(*, org, year: int, term: int | None) -> tuple[list[dict], list[dict], list[date]]:
+    """The grid's teachers (all, by name: key, first_name, last_name, max_weekly_hours, is_active), the
+    active ones, and the Mondays of its weeks (see :func:`allocation_grid_json`). One query, plus the term
+    breaks when a term is asked."""
+    span = grid_range(org=org, year=year, term=term)
+    teachers = list(
+        Teacher.objects.for_org(org)
+        .annotate(key=Cast("id", CharField()))
+        .order_by("first_name", "last_name", "id")
+        .values("key", "first_name", "last_name", "max_weekly_hours", "is_active")
+    )
+    starts: list[date] = []
+    if span is not None:
+        monday = week_start(span[0])
+        while monday <= span[1]:
+            starts.append(monday)
+            monday += timedelta(days=7)
+    return teachers, [t for t in teachers if t["is_active"]], starts
+
+
 def allocation_grid_json(*, org, year: int, term: int | None) -> str:
     """Teacher allocation grid as a JSON text (delivery.md §3 "Allocation grid response", §9; admin only).
 
@@ -567,20 +587,7 @@ def allocation_grid_json(*, org, year: int, term: int | None) -> str:
     is answered without building and serialising a Python object per session. Six queries at most (term breaks when a
     term is asked, teachers, weekly sums, units, block groups, sessions).
     """
-    span = grid_range(org=org, year=year, term=term)
-    teachers = list(
-        Teacher.objects.for_org(org)
-        .annotate(key=Cast("id", CharField()))
-        .order_by("first_name", "last_name", "id")
-        .values("key", "first_name", "last_name", "max_weekly_hours", "is_active")
-    )
-    active = [t for t in teachers if t["is_active"]]
-    starts: list[date] = []
-    if span is not None:
-        monday = week_start(span[0])
-        while monday <= span[1]:
-            starts.append(monday)
-            monday += timedelta(days=7)
+    teachers, active, starts = grid_teachers_and_weeks(org=org, year=year, term=term)
 
     weekly: dict[tuple[str, int], tuple[float, float]] = {}
     sessions_by: dict[tuple[str, int], list[tuple[str, str]]] = {}
