@@ -227,6 +227,7 @@ def _register_routers() -> None:
     from project.accounts.api import router as accounts_router
     from project.catalogue.api import router as catalogue_router
     from project.displays.api import router as displays_router
+    from project.history.api import router as history_router
     from project.planning.api import router as planning_router
     from project.reporting.api import router as reporting_router
     from project.staff.api import router as staff_router
@@ -245,6 +246,7 @@ def _register_routers() -> None:
         timetabling_router,
         holiday_router,
         displays_router,
+        history_router,
     ):
         api.add_router("/", router)
 

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "project.timetabling",
     "project.reporting",
     "project.displays",
+    "project.history",
     "realtime",
 ]
 

@@ -101,6 +101,9 @@ def emit_change(ctx, *, entity: str, action: str, ids: Iterable) -> dict:
         "origin": ctx.origin,
         "at": timezone.now().astimezone(tz).isoformat(timespec="seconds"),
     }
+    from project.history.services import record
+
+    record(ctx, event)  # the activity of this write, in its transaction (issue 16)
     group = org_group(org.pk)
     transaction.on_commit(lambda: _send(group, {"type": CHANGE_EVENT, "event": _with_routing(event)}))
     return event

@@ -4,6 +4,28 @@
  */
 
 export interface paths {
+    "/api/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Activity
+         * @description The organization's activity, newest first, ``pageSize`` (1-200, default 50) per ``page``. Filters:
+         *     ``entity``, ``id`` (activities that touched that row), ``actorId``, ``start``/``end`` (days, inclusive,
+         *     organization timezone). ``at`` is ISO 8601 in the organization's timezone. Any signed-in member.
+         */
+        get: operations["project_history_api_activity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users": {
         parameters: {
             query?: never;
@@ -1879,6 +1901,66 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** ActivityOut */
+        ActivityOut: {
+            /** Action */
+            action: string;
+            /** Actorid */
+            actorId?: string | null;
+            /** Actorname */
+            actorName: string;
+            /** At */
+            at: string;
+            /** Entity */
+            entity: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Ids */
+            ids: string[];
+            /** Origin */
+            origin?: string | null;
+            /** Seq */
+            seq: number;
+            /** Summary */
+            summary: string;
+        };
+        /** ActivityPageOut */
+        ActivityPageOut: {
+            /** Items */
+            items: components["schemas"]["ActivityOut"][];
+            /** Page */
+            page: number;
+            /** Pagesize */
+            pageSize: number;
+            /** Total */
+            total: number;
+        };
+        /** ActivityQuery */
+        ActivityQuery: {
+            /** Actorid */
+            actorId?: string | null;
+            /** End */
+            end?: string | null;
+            /** Entity */
+            entity?: string | null;
+            /** Id */
+            id?: string | null;
+            /**
+             * Page
+             * @default 1
+             */
+            page: number;
+            /**
+             * Pagesize
+             * @default 50
+             */
+            pageSize: number;
+            /** Start */
+            start?: string | null;
+        };
         /**
          * AddUserIn
          * @description POST /api/admin/users (platform.md §5 "Add user").
@@ -4712,6 +4794,34 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    project_history_api_activity: {
+        parameters: {
+            query?: {
+                entity?: string | null;
+                id?: string | null;
+                actorId?: string | null;
+                start?: string | null;
+                end?: string | null;
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityPageOut"];
+                };
+            };
+        };
+    };
     project_accounts_api_admin_user_list: {
         parameters: {
             query?: never;

@@ -1,0 +1,69 @@
+"""Recording activities (issue 16). Called once per write by ``realtime.events.emit_change``."""
+
+from __future__ import annotations
+
+from project.history.models import Activity
+
+ENTITY_LABELS = {
+    "course": ("course", "courses"),
+    "unit": ("unit of competency", "units of competency"),
+    "study_plan": ("study plan", "study plans"),
+    "study_plan_unit": ("study plan unit", "study plan units"),
+    "campus": ("campus", "campuses"),
+    "block_group": ("block group", "block groups"),
+    "block_group_study_plan": ("block group study plan", "block group study plans"),
+    "linked_block_group": ("linked block group", "linked block groups"),
+    "teacher": ("teacher", "teachers"),
+    "teacher_unit": ("teacher qualification", "teacher qualifications"),
+    "timetable_session": ("session", "sessions"),
+    "holiday": ("holiday", "holidays"),
+    "organization": ("organization", "organizations"),
+    "user": ("user", "users"),
+    "display_link": ("display link", "display links"),
+}
+ACTION_VERBS = {
+    "created": "created",
+    "updated": "updated",
+    "deleted": "deleted",
+    "allocated": "allocated",
+    "imported": "imported",
+}
+
+
+def actor_label(ctx) -> str:
+    """The user's name or email, "Django admin" for support staff's admin writes, else "system"."""
+    user = ctx.user
+    if user is not None:
+        return (user.full_name or user.email)[:200]
+    if ctx.origin == "admin":
+        return "Django admin"
+    return "system"
+
+
+def summary_of(label: str, entity: str, action: str, ids: list[str]) -> str:
+    """A one-line human summary, e.g. "Jordan Lee allocated 12 sessions" or "Ann Admin created a course"."""
+    one, many = ENTITY_LABELS.get(entity, (entity.replace("_", " "), entity.replace("_", " ") + "s"))
+    if entity == "timetable_session" and action == "scheduled":
+        return f"{label} generated the schedule of a block group"
+    if entity == "timetable_session" and action == "schedule_cleared":
+        return f"{label} cleared the schedule of a block group"
+    verb = ACTION_VERBS.get(action, action.replace("_", " "))
+    n = len(ids)
+    what = (f"an {one}" if one[0] in "aeiou" else f"a {one}") if n == 1 else f"{n} {many}"
+    return f"{label} {verb} {what}"[:300]
+
+
+def record(ctx, event: dict) -> Activity:
+    """One activity for the change event being emitted, in the caller's transaction."""
+    label = actor_label(ctx)
+    return Activity.objects.create(
+        organization=ctx.org,
+        seq=event["seq"],
+        actor=ctx.user if ctx.user is not None and ctx.user.pk else None,
+        actor_label=label,
+        origin=(ctx.origin or "")[:100],
+        entity=event["entity"],
+        action=event["action"],
+        ids=event["ids"],
+        summary=summary_of(label, event["entity"], event["action"], event["ids"]),
+    )
