@@ -61,6 +61,10 @@ export const router = createBrowserRouter([
       { path: "/profile", element: page(() => import("../features/profile/ProfilePage")) },
       { path: "/settings", element: page(() => import("../features/settings/SettingsPage")) },
       {
+        path: "/activity",
+        element: <RequireAdmin>{page(() => import("../features/history/ActivityPage"))}</RequireAdmin>,
+      },
+      {
         path: "/organization",
         element: <RequireAdmin message={ORGANIZATION_DENIED_TEXT}>{page(() => import("../features/organization/OrganizationPage"))}</RequireAdmin>,
       },

@@ -168,6 +168,7 @@ export async function applyChange(
   fetchRows: FetchRows = fetchRowsByIds,
 ): Promise<Applied> {
   const applied: Applied = { patched: 0, refetched: 0, untouched: 0, fallback: false };
+  coalescer.invalidate(roots.activity); // every write is an activity (issue 16): history panels stay live
   const targets = entityInvalidates[event?.entity];
   if (!targets) {
     applied.fallback = true;

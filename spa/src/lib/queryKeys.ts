@@ -25,6 +25,7 @@ export const roots = {
   search: ["search"],
   calendarFeeds: ["calendar-feeds"],
   displayLinks: ["display-links"],
+  activity: ["activity"],
 } as const;
 
 type Root = (typeof roots)[keyof typeof roots];

@@ -9,6 +9,7 @@ import { formatDate, hours } from "../../components/Dates";
 import { LivePresence } from "../../components/LivePresence";
 import { notifyError, notifySuccess } from "../../components/Notify";
 import { PageHeader } from "../../components/PageHeader";
+import { HistoryPanel } from "../history/HistoryPanel";
 import { ErrorState, FullPageLoader } from "../../components/States";
 import { daysText, DELIVERY_LABELS, statusColor, statusLabel, STUDY_LABELS, useBlockGroup } from "./api/blockGroups";
 import { usePlanLinks, useReconciliation, useRemovePlan, useTimetabledUnits, type HourReconciliation } from "./api/scheduling";
@@ -234,6 +235,7 @@ export default function BlockGroupDetailPage() {
           </Stack>
         )}
       </Card>
+      <HistoryPanel id={id} />
       <BlockGroupFormModal opened={editOpen} onClose={() => setEditOpen(false)} group={group} />
       <AssignPlanModal groupId={id} opened={assignOpen} onClose={() => setAssignOpen(false)} assignedIds={(links.data ?? []).map((l) => l.studyPlanId)} />
       <ScheduleModal group={scheduleOpen ? group : null} onClose={() => setScheduleOpen(false)} />

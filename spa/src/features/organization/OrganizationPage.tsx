@@ -2,6 +2,7 @@ import { Anchor, Avatar, Badge, Button, Card, Grid, Group, Modal, Skeleton, Stac
 import { modals } from "@mantine/modals";
 import { IconBuilding, IconEdit, IconUserPlus } from "@tabler/icons-react";
 import { useState } from "react";
+import { Link } from "react-router";
 import { EmptyState } from "../../components/States";
 import { errorMessage } from "../../lib/api";
 import { useCurrentUser } from "../../lib/auth";
@@ -129,9 +130,14 @@ export default function OrganizationPage() {
             <Title order={2} size="h4">
               Users ({list.length})
             </Title>
-            <Button size="xs" leftSection={<IconUserPlus size={14} />} onClick={() => setAddOpen(true)}>
-              Add User
-            </Button>
+            <Group gap="xs">
+              <Button size="xs" variant="light" component={Link} to="/activity">
+                Activity
+              </Button>
+              <Button size="xs" leftSection={<IconUserPlus size={14} />} onClick={() => setAddOpen(true)}>
+                Add User
+              </Button>
+            </Group>
           </Group>
           {users.isLoading ? (
             <Skeleton h={200} />
