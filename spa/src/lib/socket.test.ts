@@ -13,7 +13,8 @@ const event = (entity: string, seq: number) => ({ entity, action: "updated", ids
 test("a change invalidates the roots its entity maps to", () => {
   const { handler, spy } = setup();
   expect(handler.onChange(event("course", 10))).toBe(entityInvalidates.course);
-  expect(spy.mock.calls.map((c) => c[0]?.queryKey)).toEqual(entityInvalidates.course);
+  // Plus the activity history (every write is an activity, issue 16).
+  expect(spy.mock.calls.map((c) => c[0]?.queryKey)).toEqual([roots.activity, ...entityInvalidates.course]);
 });
 
 test("consecutive seqs invalidate only the mapped roots; a gap still open after 300 ms invalidates everything", () => {
