@@ -173,6 +173,8 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Blockplan <no-reply@l
 # The address invitation links start with; unset, the address the admin's request came to.
 BLOCKPLAN_BASE_URL = os.environ.get("BLOCKPLAN_BASE_URL", "").rstrip("/")
 INVITATION_VALID_DAYS = 7
+# Activity history is kept this long; `manage.py trim_activity` (run daily by a scheduler) deletes older rows.
+ACTIVITY_RETENTION_DAYS = int(os.environ.get("ACTIVITY_RETENTION_DAYS", "400"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "project.accounts.validators.BlockplanPasswordValidator"},  # the rules of platform.md §5

@@ -88,3 +88,18 @@ def test_reading_activity_takes_a_fixed_number_of_queries(api, member_api):
     with CaptureQueriesContext(connection) as many:
         assert len(member_api.get("/api/activity").json()["items"]) == 30
     assert len(many) == len(few)
+
+
+def test_trim_activity_keeps_the_retention_window(org, settings):
+    from datetime import timedelta
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    settings.ACTIVITY_RETENTION_DAYS = 400
+    emit_change(Ctx(org=org), entity="course", action="updated", ids=["old"])
+    emit_change(Ctx(org=org), entity="course", action="updated", ids=["new"])
+    old = next(a for a in Activity.objects.for_org(org) if a.ids == ["old"])
+    Activity.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=401))
+    call_command("trim_activity")
+    assert [a.ids for a in Activity.objects.for_org(org)] == [["new"]]

@@ -7,6 +7,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { ErrorState, FullPageLoader } from "../../components/States";
 import { LEVEL_LABELS, useCourse } from "./api/courses";
 import { CourseFormModal } from "./components/CourseFormModal";
+import { HistoryPanel } from "../history/HistoryPanel";
 
 /** Course detail (/courses/:id): delivery.md §2 Courses. */
 export default function CourseDetailPage() {
@@ -42,6 +43,7 @@ export default function CourseDetailPage() {
         </Stack>
       </Card>
       <CourseFormModal opened={opened} onClose={() => setOpened(false)} course={course} />
+      <HistoryPanel id={id} />
     </>
   );
 }

@@ -9,6 +9,7 @@ import { ErrorState, FullPageLoader } from "../../components/States";
 import { useStudyPlan } from "./api/studyPlans";
 import { ManageUnitsModal } from "./components/ManageUnitsModal";
 import { StudyPlanFormModal } from "./components/StudyPlanFormModal";
+import { HistoryPanel } from "../history/HistoryPanel";
 
 /** Study plan detail (/study-plans/:id): delivery.md §2 Study plans. */
 export default function StudyPlanDetailPage() {
@@ -68,6 +69,7 @@ export default function StudyPlanDetailPage() {
       </Card>
       <StudyPlanFormModal opened={editOpen} onClose={() => setEditOpen(false)} plan={plan} />
       <ManageUnitsModal plan={manageOpen ? plan : null} onClose={() => setManageOpen(false)} />
+      <HistoryPanel id={id} />
     </>
   );
 }

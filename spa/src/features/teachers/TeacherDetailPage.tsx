@@ -11,6 +11,7 @@ import { ErrorState, FullPageLoader } from "../../components/States";
 import { Tag } from "../../components/Tag";
 import { AVAILABILITY_LABELS, EMPLOYMENT_LABELS, useAddTeacherUnit, useDeliverySummary, useRemoveTeacherUnit, useTeacher, useTeacherUnits, useUnitChoices } from "./api/teachers";
 import { TeacherFormModal } from "./components/TeacherFormModal";
+import { HistoryPanel } from "../history/HistoryPanel";
 
 /** Teacher detail (/teachers/:id): contact, qualifications, Unit Delivery Summary, Teaching Units. */
 export default function TeacherDetailPage() {
@@ -167,6 +168,7 @@ export default function TeacherDetailPage() {
         )}
       </Card>
       <TeacherFormModal opened={editOpen} onClose={() => setEditOpen(false)} teacher={teacher} />
+      <HistoryPanel id={id} />
     </>
   );
 }

@@ -7,6 +7,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { ErrorState, FullPageLoader } from "../../components/States";
 import { useUnit } from "./api/units";
 import { UnitFormModal } from "./components/UnitFormModal";
+import { HistoryPanel } from "../history/HistoryPanel";
 
 /** Unit detail (/units/:id): delivery.md §2 Units. */
 export default function UnitDetailPage() {
@@ -45,6 +46,7 @@ export default function UnitDetailPage() {
         </Stack>
       </Card>
       <UnitFormModal opened={opened} onClose={() => setOpened(false)} unit={unit} />
+      <HistoryPanel id={id} />
     </>
   );
 }

@@ -1,0 +1,73 @@
+"""Benchmark: reading the activity history (issue 16): ``GET /api/activity`` over 100,000 activities.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_bench_history .venv/bin/python bench/history_bench.py
+
+Seeds one organization with 100,000 activities (bulk_create; the database must exist) and times, through
+Django's test client signed in, the newest page, page 100, an entity filter and a row filter (p50 of 15).
+Recording costs one INSERT per write (``emit_change``), whatever the number of rows the write touched.
+Target: a page under 100 ms. Cleans up after itself.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'bench-history.sqlite3'}")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.test import Client  # noqa: E402
+
+call_command("migrate", verbosity=0)
+
+from project.accounts.models import Organization, User  # noqa: E402
+from project.history.models import Activity  # noqa: E402
+
+N = 100_000
+ENTITIES = ["course", "unit", "block_group", "teacher", "timetable_session", "holiday"]
+
+
+def main() -> None:
+    Organization.objects.filter(domain="bench-history.example").delete()
+    org = Organization.objects.create(name="History bench", domain="bench-history.example")
+    user = User.objects.create_user("bench-history@bench-history.example", password=None, organization=org, role="admin")
+    row = str(uuid.uuid4())
+    t0 = time.perf_counter()
+    batch = []
+    for n in range(N):
+        ids = [row] if n % 1000 == 0 else [str(uuid.uuid4())]
+        batch.append(Activity(organization=org, seq=n + 1, actor=user, actor_label="Bench User", origin="bench",
+                              entity=ENTITIES[n % len(ENTITIES)], action="updated", ids=ids,
+                              summary="Bench User updated a course"))
+        if len(batch) == 5000:
+            Activity.objects.bulk_create(batch)
+            batch = []
+    print(f"seeded {N:,} activities in {time.perf_counter() - t0:.1f} s ({os.environ['DATABASE_URL'].split(':')[0]})")
+    client = Client(HTTP_HOST="localhost")
+    client.force_login(user)
+    for label, query in (("newest page (50)", {}), ("page 100", {"page": 100}), ("entity filter", {"entity": "holiday"}),
+                         ("row filter (id)", {"id": row})):
+        times = []
+        for _ in range(15):
+            t = time.perf_counter()
+            r = client.get("/api/activity", query)
+            times.append((time.perf_counter() - t) * 1000)
+            assert r.status_code == 200, r.content
+        print(f"GET /api/activity {label}: p50 {statistics.median(times):.1f} ms, max {max(times):.1f} ms "
+              f"({r.json()['total']:,} matching) — target < 100 ms")
+    org.delete()
+
+
+if __name__ == "__main__":
+    main()
