@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
@@ -349,10 +350,16 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             await self._close()
 
     async def _refresh(self):
-        """Re-check that the socket's session is still valid (ended elsewhere: ``session_ended`` and close),
+        """Re-check that the socket's session is still valid (once per ``session_recheck``; ended elsewhere:
+        ``session_ended`` and close),
         re-join the groups (so ``group_expiry`` never ages a wall display out) and keep presence alive."""
         principal = self.principal
-        if principal is not None and principal.session_key and principal.user_id:
+        now = asyncio.get_running_loop().time()
+        due = getattr(self, "_session_check_at", None)
+        if due is None:  # the first check at a random point of the period: sockets do not check together
+            due = self._session_check_at = now + self.timings.session_recheck / 1000 * random.uniform(0.5, 1.0)
+        if principal is not None and principal.session_key and principal.user_id and now >= due:
+            self._session_check_at = now + self.timings.session_recheck / 1000
             try:
                 valid = await _session_still_valid(self.scope, principal.session_key, principal.user_id)
             except Exception:  # the database is unreachable: keep the socket, check again at the next ping

@@ -51,6 +51,9 @@ class Timings:
     ping_timeout: int = 20000
     max_payload: int = 100000
     connect_timeout: int = 45000
+    # How often a socket re-checks its session (one query): a backstop for a lost revoke message or an
+    # expiry, so once a minute, spread over the sockets, not at every ping (ADR 0007).
+    session_recheck: int = 60000
 
     @classmethod
     def from_settings(cls) -> "Timings":
@@ -59,6 +62,7 @@ class Timings:
             ping_timeout=_setting_int("SOCKETIO_PING_TIMEOUT_MS", cls.ping_timeout),
             max_payload=_setting_int("SOCKETIO_MAX_PAYLOAD", cls.max_payload),
             connect_timeout=_setting_int("SOCKETIO_CONNECT_TIMEOUT_MS", cls.connect_timeout),
+            session_recheck=_setting_int("SOCKETIO_SESSION_RECHECK_MS", cls.session_recheck),
         )
 
 

@@ -112,6 +112,7 @@ class Server:
             REDIS_URL=redis_url,
             SOCKETIO_PING_INTERVAL_MS=env.pop("ping_interval", PING_INTERVAL_MS),
             SOCKETIO_PING_TIMEOUT_MS=env.pop("ping_timeout", PING_TIMEOUT_MS),
+            SOCKETIO_SESSION_RECHECK_MS=env.pop("session_recheck", 1000),
             **env,
         )
         self.log = tempfile.NamedTemporaryFile(prefix="daphne_", suffix=".log", delete=False)

@@ -91,3 +91,14 @@ test("a hidden event (an admin-only change sent to a member) only keeps the seq 
   expect(handler.onChange(event("holiday", 3))).toBe(entityInvalidates.holiday); // no gap
   expect(spy.mock.calls.some((c) => c[0] === undefined)).toBe(false);
 });
+
+test("the first connect also restarts a read still in flight (it may have missed a change)", async () => {
+  const queryClient = new QueryClient();
+  let release: (v: unknown) => void = () => {};
+  void queryClient.fetchQuery({ queryKey: [...roots.courses, "list"], queryFn: () => new Promise((r) => (release = r)) });
+  expect(queryClient.getQueryState([...roots.courses, "list"])?.fetchStatus).toBe("fetching");
+  const handler = createChangeHandler(queryClient);
+  handler.onConnect(true);
+  expect(queryClient.getQueryState([...roots.courses, "list"])?.isInvalidated).toBe(true);
+  release([]);
+});

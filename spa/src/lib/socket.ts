@@ -72,9 +72,12 @@ export function createChangeHandler(queryClient: QueryClient, windowMs: number =
     onConnect(first: boolean) {
       sequencer.reset();
       if (!first) return invalidateAll();
+      // What was fetched, or is still being fetched, before the socket joined may miss a change made in
+      // between: fetch it again now that changes reach this tab (an in-flight read is restarted).
       void queryClient.invalidateQueries({
         predicate: (query) =>
-          query.state.dataUpdatedAt > 0 && JSON.stringify(query.queryKey) !== JSON.stringify(roots.user),
+          (query.state.dataUpdatedAt > 0 || query.state.fetchStatus === "fetching") &&
+          JSON.stringify(query.queryKey) !== JSON.stringify(roots.user),
       });
       return "loaded" as const;
     },
