@@ -109,6 +109,10 @@ test("the same edit made by both: the second sees that someone else changed it, 
   await dialogA.getByLabel("Room").fill(`A-${RUN}`);
   await dialogA.getByRole("button", { name: "Update Entry" }).click();
   await dialogA.waitFor({ state: "hidden" });
+  // Let A's change reach B's open timetable first (the live update that used to reload B's open form and
+  // make this test pass or fail by timing): B's form must keep the version B opened.
+  await rowOf(b.page).getByText(`A-${RUN}`).waitFor({ timeout: 10000 });
+  assert.notEqual(await dialogB.getByLabel("Room").inputValue(), `A-${RUN}`);
 
   await dialogB.getByLabel("Room").fill(`B-${RUN}`);
   await dialogB.getByRole("button", { name: "Update Entry" }).click();

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 /**
  * The state every create/edit dialog keeps besides its form: the record being edited (replaced by the
@@ -12,14 +12,23 @@ export function useRecordDialog<T, V>(opened: boolean, record: T | null | undefi
   const [serverMessages, setServerMessages] = useState<string[]>([]);
   const [stale, setStale] = useState(false);
 
+  // Load the record when the dialog opens (or another record is opened), not when the open record is
+  // refreshed by a live update: the user keeps editing the version they opened; saving over someone
+  // else's change then gets the 412 with the fresh record.
+  const recordRef = useRef(record);
+  recordRef.current = record;
+  const toValuesRef = useRef(toValues);
+  toValuesRef.current = toValues;
+  const recordId = (record as { id?: unknown } | null | undefined)?.id ?? null;
   useEffect(() => {
     if (opened) {
-      setCurrent(record ?? null);
-      reset(toValues(record));
+      const opening = recordRef.current;
+      setCurrent(opening ?? null);
+      reset(toValuesRef.current(opening));
       setServerMessages([]);
       setStale(false);
     }
-  }, [opened, record, reset, toValues]);
+  }, [opened, recordId, reset]);
 
   return {
     current,

@@ -61,12 +61,13 @@ export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolea
       const failure = classifyError(error);
       const title = current ? "Failed to update block group" : "Failed to create block group";
       if (failure.kind === "stale") {
-        setStale(true);
-        notifyError(STALE_TITLE, STALE_MESSAGE);
+        // Load the fresh record before saying it changed: the alert and the fresh values appear together.
         if (current) {
           const fresh = await fetchBlockGroup(current.id);
           load(fresh);
         }
+        setStale(true);
+        notifyError(STALE_TITLE, STALE_MESSAGE);
       } else if (failure.kind === "validation" || failure.kind === "duplicate") {
         const messages = applyFieldErrors(failure.fields, setError, FIELDS);
         setServerMessages(messages.length ? messages : ["message" in failure ? String(failure.message) : ""]);

@@ -44,12 +44,13 @@ export function CourseFormModal({ opened, onClose, course }: { opened: boolean; 
           notifyError("Session Expired", "Please sign in again.");
           break;
         case "stale": {
-          setStale(true);
-          notifyError(STALE_TITLE, STALE_MESSAGE);
+          // Load the fresh record before saying it changed: the alert and the fresh values appear together.
           if (current) {
             const fresh = await fetchCourse(current.id);
             load(fresh);
           }
+          setStale(true);
+          notifyError(STALE_TITLE, STALE_MESSAGE);
           break;
         }
         default: {

@@ -35,12 +35,13 @@ export function HolidayFormModal({ opened, onClose, holiday }: { opened: boolean
         setServerMessages(applyFieldErrors(failure.fields, setError, FIELDS));
         notifyError(title, failure.messages[0] ?? "Please check your information.");
       } else if (failure.kind === "stale") {
-        setStale(true);
-        notifyError(STALE_TITLE, STALE_MESSAGE);
+        // Load the fresh record before saying it changed: the alert and the fresh values appear together.
         if (current) {
           const fresh = await fetchHoliday(current.id);
           load(fresh);
         }
+        setStale(true);
+        notifyError(STALE_TITLE, STALE_MESSAGE);
       } else notifyError(title, ("message" in failure && failure.message) || "Please try again.");
     }
   });

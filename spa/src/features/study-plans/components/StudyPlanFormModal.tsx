@@ -42,12 +42,13 @@ export function StudyPlanFormModal({ opened, onClose, plan }: { opened: boolean;
         notifyError(title, "Please check your form inputs - some fields have validation errors.");
         setServerMessages(applyFieldErrors(failure.fields, setError, FIELDS));
       } else if (failure.kind === "stale") {
-        setStale(true);
-        notifyError(STALE_TITLE, STALE_MESSAGE);
+        // Load the fresh record before saying it changed: the alert and the fresh values appear together.
         if (current) {
           const fresh = await fetchStudyPlan(current.id);
           load(fresh);
         }
+        setStale(true);
+        notifyError(STALE_TITLE, STALE_MESSAGE);
       } else if (failure.kind === "server") notifyError(title, "Server error occurred. Please try again.");
       else notifyError(title, ("message" in failure && failure.message) || "Unable to save the study plan. Please try again.");
     }

@@ -60,12 +60,13 @@ export function TeacherFormModal({ opened, onClose, teacher }: { opened: boolean
         setServerMessages(messages);
         notifyError(title, messages[0] ?? ("message" in failure ? String(failure.message) : "Please check your information."));
       } else if (failure.kind === "stale") {
-        setStale(true);
-        notifyError(STALE_TITLE, STALE_MESSAGE);
+        // Load the fresh record before saying it changed: the alert and the fresh values appear together.
         if (current) {
           const fresh = await fetchTeacher(current.id);
           load(fresh);
         }
+        setStale(true);
+        notifyError(STALE_TITLE, STALE_MESSAGE);
       } else notifyError(title, ("message" in failure && failure.message) || "Please try again.");
     }
   });

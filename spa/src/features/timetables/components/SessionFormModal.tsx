@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, List, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput, Textarea } from "@mantine/core";
 import { Notice } from "../../../components/Notice";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
 import { classifyError, notifyError, notifySuccess, notifyWarning, STALE_MESSAGE, STALE_TITLE, type ConflictItem } from "../../../components/Notify";
@@ -52,15 +52,22 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
     resolver: zodResolver(sessionSchema),
     defaultValues: toValues(session, defaultBlockGroupId),
   });
+  // Load the record when the dialog opens (or another record is opened), not when the open record is
+  // refreshed by a live update: the user keeps editing the version they opened, and a save over someone
+  // else's change gets the 412 and the fresh record (this race made the 412 browser test flaky).
+  const sessionRef = useRef(session);
+  sessionRef.current = session;
+  const sessionId = session?.id ?? null;
   useEffect(() => {
     if (opened) {
-      setCurrent(session);
-      reset(toValues(session, defaultBlockGroupId));
+      const opening = sessionRef.current;
+      setCurrent(opening);
+      reset(toValues(opening, defaultBlockGroupId));
       setServerMessages([]);
       setConflicts([]);
       setStale(false);
     }
-  }, [opened, session, defaultBlockGroupId, reset]);
+  }, [opened, sessionId, defaultBlockGroupId, reset]);
 
   const onSubmit = handleSubmit(async (values) => {
     setServerMessages([]);
@@ -78,13 +85,14 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
         setConflicts(failure.conflicts);
         notifyError(title, failure.message);
       } else if (failure.kind === "stale") {
-        setStale(true);
-        notifyError(STALE_TITLE, STALE_MESSAGE);
+        // Load the fresh record before saying it changed: the alert and the fresh values appear together.
         if (current) {
           const fresh = await fetchSession(current.id);
           setCurrent(fresh);
           reset(toValues(fresh, defaultBlockGroupId));
         }
+        setStale(true);
+        notifyError(STALE_TITLE, STALE_MESSAGE);
       } else if (failure.kind === "validation") {
         setServerMessages(applyFieldErrors(failure.fields, setError, FIELDS));
         notifyError(title, failure.messages[0] ?? "Please check your information.");

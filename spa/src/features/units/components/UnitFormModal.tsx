@@ -49,12 +49,13 @@ export function UnitFormModal({ opened, onClose, unit }: { opened: boolean; onCl
           notifyError(title, "Server error occurred. Please try again.");
           break;
         case "stale":
-          setStale(true);
-          notifyError(STALE_TITLE, STALE_MESSAGE);
+          // Load the fresh record before saying it changed: the alert and the fresh values appear together.
           if (current) {
             const fresh = await fetchUnit(current.id);
             load(fresh);
           }
+          setStale(true);
+          notifyError(STALE_TITLE, STALE_MESSAGE);
           break;
         default:
           notifyError(title, ("message" in failure && failure.message) || "Unable to save the unit. Please try again.");
