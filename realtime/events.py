@@ -71,11 +71,14 @@ def session_group(session_key: str) -> str:
     return "session." + hashlib.sha256(session_key.encode()).hexdigest()[:40]
 
 
-def emit_change(ctx, *, entity: str, action: str, ids: Iterable) -> dict:
+def emit_change(ctx, *, entity: str, action: str, ids: Iterable, summary: str | None = None, undo_of=None) -> dict:
     """Announce one committed change to ``ctx.org``. Returns the event (sent only after commit).
 
     ctx: a :class:`project.core.tenancy.Ctx`. entity / action: from ``ENTITIES`` / ``ACTIONS``
-    (ValueError otherwise). ids: the ids of the rows written (UUIDs or strings).
+    (ValueError otherwise). ids: the ids of the rows written (UUIDs or strings). summary / undo_of: for
+    the activity (an undo names what it reverses). Call it inside the write's ``transaction.atomic()``
+    and before the write: the rows written after it in that block are captured into the activity
+    (issue 16).
     """
     from project.accounts.models import Organization
 
@@ -103,7 +106,7 @@ def emit_change(ctx, *, entity: str, action: str, ids: Iterable) -> dict:
     }
     from project.history.services import record
 
-    record(ctx, event)  # the activity of this write, in its transaction (issue 16)
+    record(ctx, event, summary=summary, undo_of=undo_of)  # the activity of this write, in its transaction (issue 16)
     group = org_group(org.pk)
     transaction.on_commit(lambda: _send(group, {"type": CHANGE_EVENT, "event": _with_routing(event)}))
     return event

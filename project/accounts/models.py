@@ -9,9 +9,12 @@ from django.contrib.auth.models import PermissionsMixin
 from django.db import models
 
 from project.core.models import TimeStampedModel
+from project.history.tracking import HistoryTracked
 
 
-class Organization(TimeStampedModel):
+class Organization(HistoryTracked, TimeStampedModel):
+    history_exclude = ("event_seq",)  # the change sequence is never part of a snapshot nor restored
+
     name = models.CharField(max_length=255)
     domain = models.CharField(max_length=255, unique=True)
     is_active = models.BooleanField(default=True)

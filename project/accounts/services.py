@@ -536,8 +536,9 @@ def organization_update(*, ctx: Ctx, data: dict[str, Any], if_match: str | None 
             org.address = data.get("address") or ""
             org.phone = data.get("phone") or ""
             org.website = data.get("website") or ""
-            org.save()
             emit_change(ctx, entity="organization", action="updated", ids=[org.pk])
+            # Only these fields: the instance's event_seq is older than the one emit_change just raised.
+            org.save(update_fields=["name", "domain", "address", "phone", "website", "updated_at"])
     except IntegrityError:
         raise DuplicateCode("An organization with this domain already exists", field="domain") from None
     return org

@@ -51,8 +51,8 @@ def course_create(*, ctx: Ctx, data: CourseIn) -> Course:
     with transaction.atomic():
         _check_code(Course, ctx, data.code, COURSE_DUPLICATE)
         course = Course(organization=ctx.org, **data.model_dump())
-        _save(course, COURSE_DUPLICATE)
         emit_change(ctx, entity="course", action="created", ids=[course.pk])
+        _save(course, COURSE_DUPLICATE)
     return course
 
 
@@ -64,8 +64,8 @@ def course_update(*, ctx: Ctx, course_id, data: CourseIn, if_match: str | None) 
         _check_code(Course, ctx, data.code, COURSE_DUPLICATE, exclude_pk=course.pk)
         for field, value in data.model_dump().items():
             setattr(course, field, value)
-        _save(course, COURSE_DUPLICATE)
         emit_change(ctx, entity="course", action="updated", ids=[course.pk])
+        _save(course, COURSE_DUPLICATE)
     return course
 
 
@@ -80,12 +80,12 @@ def course_delete(*, ctx: Ctx, course_id) -> None:
                 "Move or delete those block groups first."
             )
         pk = course.pk
+        emit_change(ctx, entity="course", action="deleted", ids=[pk])
         try:
             with transaction.atomic():
                 course.delete()
         except ProtectedError:
             raise Conflict("This course is in use and cannot be deleted.") from None
-        emit_change(ctx, entity="course", action="deleted", ids=[pk])
 
 
 # --- units of competency ----------------------------------------------------------------------------
@@ -96,8 +96,8 @@ def unit_create(*, ctx: Ctx, data: UnitIn) -> Unit:
     with transaction.atomic():
         _check_code(Unit, ctx, data.code, UNIT_DUPLICATE)
         unit = Unit(organization=ctx.org, **data.model_dump())
-        _save(unit, UNIT_DUPLICATE)
         emit_change(ctx, entity="unit", action="created", ids=[unit.pk])
+        _save(unit, UNIT_DUPLICATE)
     return unit
 
 
@@ -109,8 +109,8 @@ def unit_update(*, ctx: Ctx, unit_id, data: UnitIn, if_match: str | None) -> Uni
         _check_code(Unit, ctx, data.code, UNIT_DUPLICATE, exclude_pk=unit.pk)
         for field, value in data.model_dump().items():
             setattr(unit, field, value)
-        _save(unit, UNIT_DUPLICATE)
         emit_change(ctx, entity="unit", action="updated", ids=[unit.pk])
+        _save(unit, UNIT_DUPLICATE)
     return unit
 
 
@@ -133,9 +133,9 @@ def unit_delete(*, ctx: Ctx, unit_id) -> None:
                 f"This unit is used by {' and '.join(parts)} and cannot be deleted. Remove it from those first."
             )
         pk = unit.pk
+        emit_change(ctx, entity="unit", action="deleted", ids=[pk])
         try:
             with transaction.atomic():
                 unit.delete()
         except ProtectedError:
             raise Conflict("This unit is in use and cannot be deleted.") from None
-        emit_change(ctx, entity="unit", action="deleted", ids=[pk])

@@ -21,29 +21,29 @@ class TenantAdmin(admin.ModelAdmin):
             return
         emit_change(Ctx(org=org, user=None, origin="admin"), entity=self.entity, action=action, ids=[obj.pk])
 
+    # Each write emits first, then writes: the rows it writes are captured into its activity (issue 16).
+
     def save_model(self, request, obj, form, change):
         with transaction.atomic():
-            super().save_model(request, obj, form, change)
             self._emit(request, obj, "updated" if change else "created")
+            super().save_model(request, obj, form, change)
 
     def delete_model(self, request, obj):
         with transaction.atomic():
-            org, pk = getattr(obj, "organization", None), obj.pk
+            self._emit(request, obj, "deleted")
             super().delete_model(request, obj)
-            if self.entity and org is not None:
-                emit_change(Ctx(org=org, user=None, origin="admin"), entity=self.entity, action="deleted", ids=[pk])
 
     def delete_queryset(self, request, queryset):
-        with transaction.atomic():
-            rows = list(queryset.values_list("pk", "organization_id"))
-            super().delete_queryset(request, queryset)
-            from project.accounts.models import Organization
+        from project.accounts.models import Organization
 
+        with transaction.atomic():
             by_org: dict = {}
-            for pk, org_id in rows:
+            for pk, org_id in queryset.values_list("pk", "organization_id"):
                 by_org.setdefault(org_id, []).append(pk)
-            for org in Organization.objects.filter(pk__in=by_org):
-                emit_change(Ctx(org=org, origin="admin"), entity=self.entity, action="deleted", ids=by_org[org.pk])
+            for org in Organization.objects.filter(pk__in=by_org):  # one write (activity, event) per organization
+                with transaction.atomic():
+                    emit_change(Ctx(org=org, origin="admin"), entity=self.entity, action="deleted", ids=by_org[org.pk])
+                    super().delete_queryset(request, queryset.filter(pk__in=by_org[org.pk]))
 
     def save_form(self, request, form, change):
         obj = super().save_form(request, form, change)

@@ -13,6 +13,8 @@ import uuid
 
 from django.db import models
 
+from project.history import tracking
+
 
 class TimeStampedModel(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -29,6 +31,49 @@ class TenantQuerySet(models.QuerySet):
         org_id = getattr(org, "pk", org)
         return self.filter(organization_id=org_id)
 
+    # Writes inside a write that recorded an activity capture their rows' before and after states
+    # (issue 16, project.history.tracking); outside one they are Django's own.
+
+    def update(self, **kwargs):  # type: ignore[no-untyped-def]
+        tracker = tracking.active(self.model, self.db)
+        if tracker is None:
+            return super().update(**kwargs)
+        return tracking.tracked_update(tracker, self, lambda: super(TenantQuerySet, self).update(**kwargs))
+
+    update.alters_data = True
+
+    def bulk_update(self, objs, fields, batch_size=None):  # type: ignore[no-untyped-def]
+        tracker = tracking.active(self.model, self.db)
+        if tracker is None:
+            return super().bulk_update(objs, fields, batch_size=batch_size)
+        objs = list(objs)
+        return tracking.tracked_pks(
+            tracker, self.model, [o.pk for o in objs], self.db,
+            lambda: super(TenantQuerySet, self).bulk_update(objs, fields, batch_size=batch_size),
+        )
+
+    bulk_update.alters_data = True
+
+    def bulk_create(self, objs, *args, **kwargs):  # type: ignore[no-untyped-def]
+        tracker = tracking.active(self.model, self.db)
+        if tracker is None:
+            return super().bulk_create(objs, *args, **kwargs)
+        objs = list(objs)
+        return tracking.tracked_pks(
+            tracker, self.model, [o.pk for o in objs], self.db,
+            lambda: super(TenantQuerySet, self).bulk_create(objs, *args, **kwargs),
+        )
+
+    bulk_create.alters_data = True
+
+    def delete(self):  # type: ignore[no-untyped-def]
+        tracker = tracking.active(self.model, self.db)
+        if tracker is None:
+            return super().delete()
+        return tracking.tracked_delete(tracker, self)
+
+    delete.alters_data = True
+
 
 class TenantManager(models.Manager.from_queryset(TenantQuerySet)):
     def unscoped(self) -> TenantQuerySet:
@@ -36,7 +81,7 @@ class TenantManager(models.Manager.from_queryset(TenantQuerySet)):
         return self.get_queryset()
 
 
-class TenantModel(TimeStampedModel):
+class TenantModel(tracking.HistoryTracked, TimeStampedModel):
     organization = models.ForeignKey(
         "accounts.Organization", on_delete=models.CASCADE, related_name="+", editable=False
     )

@@ -13,6 +13,8 @@ def new_token() -> str:
 
 
 class DisplayLink(TenantModel):
+    history_tracked = False  # its token is a secret; a revoked link is never brought back by an undo
+
     class GroupBy(models.TextChoices):
         ROOM = "room", "Room"
         BLOCK_GROUP = "block_group", "Block group"

@@ -12,7 +12,8 @@ from ninja import Field, Query
 from project.core.responses import json_response
 from project.core.routers import make_router
 from project.core.schemas import CamelSchema
-from project.history import selectors
+from project.core.schemas import ErrorOut
+from project.history import selectors, undo
 
 router = make_router(tags=["Activity"])
 
@@ -38,6 +39,9 @@ class ActivityOut(CamelSchema):
     action: str
     ids: list[str]
     summary: str
+    undo_of_id: UUID | None = None
+    undone_by_id: UUID | None = None
+    can_undo: bool = False
 
 
 class ActivityPageOut(CamelSchema):
@@ -55,5 +59,46 @@ def activity(request: HttpRequest, filters: Query[ActivityQuery]) -> Any:
     ctx = request.auth
     return json_response(selectors.activity_page(
         org=ctx.org, entity=filters.entity, entity_id=filters.id, actor_id=filters.actor_id,
-        start=filters.start, end=filters.end, page=filters.page, page_size=filters.page_size,
+        start=filters.start, end=filters.end, page=filters.page, page_size=filters.page_size, user=ctx.user,
     ))
+
+
+class FieldChangeOut(CamelSchema):
+    field: str
+    before: str | None = None
+    after: str | None = None
+
+
+class RowChangeOut(CamelSchema):
+    entity: str
+    id: str
+    label: str
+    change: str
+    fields: list[FieldChangeOut]
+
+
+class ActivityDetailOut(ActivityOut):
+    changes: list[RowChangeOut]
+    rows_total: int
+
+
+@router.get("/activity/{uuid:activity_id}", response={200: ActivityDetailOut, 404: ErrorOut})
+def activity_detail(request: HttpRequest, activity_id: UUID) -> Any:
+    """One activity and what it changed, row by row and field by field (at most 200 rows; ``rowsTotal``
+    counts them all), values readable (related records by code or name). Any signed-in member; 404 for
+    another organization's activity (issue 16)."""
+    ctx = request.auth
+    return json_response(selectors.activity_detail(org=ctx.org, activity_id=activity_id, user=ctx.user))
+
+
+@router.post("/activity/{uuid:activity_id}/undo", response={201: ActivityOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut})
+def undo_activity(request: HttpRequest, activity_id: UUID) -> Any:
+    """Undo an activity (an undo's undo is a redo): restores the rows it touched in one transaction, as a
+    new activity with one change event, answered with 201. 403 when a member undoes someone else's
+    change (admins may undo anyone's); 404 for an unknown or another organization's id; 409
+    ``conflict_state`` when it was already undone, cannot be undone, or a later change touched the same
+    rows (``blockedBy`` {id, seq, summary, at} names it). docs/adr/0012."""
+    ctx = request.auth
+    new = undo.undo(ctx=ctx, activity_id=activity_id)
+    page = selectors.activity_page(org=ctx.org, entity=None, page=1, page_size=1, user=ctx.user, seq=new.seq)
+    return json_response(page["items"][0], status=201)

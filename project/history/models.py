@@ -15,6 +15,8 @@ from project.core.models import TenantModel
 
 
 class Activity(TenantModel):
+    history_tracked = False
+
     seq = models.BigIntegerField()  # the organization's change sequence number of the write's event
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     actor_label = models.CharField(max_length=200)  # the user's name, or "Django admin", "system"
@@ -23,6 +25,10 @@ class Activity(TenantModel):
     action = models.CharField(max_length=40)
     ids = models.JSONField(default=list)
     summary = models.CharField(max_length=300)
+    # Undo (issue 16): the activity this one reverses, and the activity that reversed this one (cleared
+    # again by a redo, the undo of that undo).
+    undo_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    undone_by = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
 
     class Meta:
         ordering = ["-seq"]
@@ -35,3 +41,24 @@ class Activity(TenantModel):
 
     def __str__(self) -> str:
         return self.summary
+
+
+class ActivityChange(TenantModel):
+    """The rows one ORM call of a write touched (project.history.tracking): ``fields`` are the model's
+    attribute names, ``rows`` ``[[pk, before | null, after | null], ...]`` with values as JSON in that
+    order (null before: created; null after: deleted)."""
+
+    history_tracked = False
+
+    activity = models.ForeignKey(Activity, on_delete=models.CASCADE, related_name="changes")
+    position = models.PositiveIntegerField()
+    model = models.CharField(max_length=100)
+    fields = models.JSONField(default=list)
+    rows = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["activity", "position"]
+        indexes = [models.Index(fields=["activity", "position"])]
+
+    def __str__(self) -> str:
+        return f"{self.model} x{len(self.rows)}"

@@ -8,15 +8,18 @@ from zoneinfo import ZoneInfo
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
-from project.history.models import Activity
+from django.db.models import Exists, OuterRef
+
+from project.history.models import Activity, ActivityChange
 
 MAX_PAGE_SIZE = 200
 
 
 def activity_page(*, org, entity: str | None = None, entity_id: str | None = None, actor_id=None,
-                  start: date | None = None, end: date | None = None, page: int = 1, page_size: int = 50) -> dict:
+                  start: date | None = None, end: date | None = None, page: int = 1, page_size: int = 50,
+                  user=None, seq: int | None = None) -> dict:
     """``{items: [{id, seq, at, actorId, actorName, origin, entity, action, ids, summary}], total, page,
-    pageSize}``, newest first. ``start``/``end`` are days (inclusive) in the organization's timezone; ``at``
+    pageSize}``, newest first; each item also ``undoOfId``, ``undoneById`` and ``canUndo`` (for ``user``). ``start``/``end`` are days (inclusive) in the organization's timezone; ``at``
     is ISO 8601 in that timezone. ``entity_id`` keeps activities that touched that row. Two queries."""
     tz = ZoneInfo(org.timezone or "Australia/Melbourne")
     qs = Activity.objects.for_org(org)
@@ -27,28 +30,127 @@ def activity_page(*, org, entity: str | None = None, entity_id: str | None = Non
         qs = qs.annotate(ids_text=Cast("ids", TextField())).filter(ids_text__contains=str(entity_id))
     if actor_id:
         qs = qs.filter(actor_id=actor_id)
+    if seq is not None:
+        qs = qs.filter(seq=seq)
     if start:
         qs = qs.filter(created_at__gte=datetime.combine(start, time.min, tzinfo=tz))
     if end:
         qs = qs.filter(created_at__lt=datetime.combine(end + timedelta(days=1), time.min, tzinfo=tz))
     total = qs.count()
     offset = (page - 1) * page_size
-    rows = qs.order_by("-seq").values(
-        "id", "seq", "created_at", "actor_id", "actor_label", "origin", "entity", "action", "ids", "summary"
-    )[offset: offset + page_size]
-    items = [
-        {
-            "id": str(r["id"]),
-            "seq": r["seq"],
-            "at": r["created_at"].astimezone(tz).isoformat(timespec="seconds"),
-            "actorId": str(r["actor_id"]) if r["actor_id"] else None,
-            "actorName": r["actor_label"],
-            "origin": r["origin"] or None,
-            "entity": r["entity"],
-            "action": r["action"],
-            "ids": r["ids"],
-            "summary": r["summary"],
-        }
-        for r in rows
-    ]
+    rows = (
+        qs.order_by("-seq")
+        .annotate(has_changes=Exists(ActivityChange.objects.for_org(org).filter(activity=OuterRef("pk"))))
+        .values(*FIELDS, "has_changes")[offset: offset + page_size]
+    )
+    items = [_item(r, tz, user) for r in rows]
     return {"items": items, "total": total, "page": page, "pageSize": page_size}
+
+
+FIELDS = (
+    "id", "seq", "created_at", "actor_id", "actor_label", "origin", "entity", "action", "ids", "summary",
+    "undo_of_id", "undone_by_id",
+)
+
+
+def _item(r: dict, tz, user) -> dict:
+    from project.history.undo import NOT_UNDOABLE
+
+    mine = user is not None and (getattr(user, "role", None) == "admin" or r["actor_id"] == user.pk)
+    return {
+        "id": str(r["id"]),
+        "seq": r["seq"],
+        "at": r["created_at"].astimezone(tz).isoformat(timespec="seconds"),
+        "actorId": str(r["actor_id"]) if r["actor_id"] else None,
+        "actorName": r["actor_label"],
+        "origin": r["origin"] or None,
+        "entity": r["entity"],
+        "action": r["action"],
+        "ids": r["ids"],
+        "summary": r["summary"],
+        "undoOfId": str(r["undo_of_id"]) if r["undo_of_id"] else None,
+        "undoneById": str(r["undone_by_id"]) if r["undone_by_id"] else None,
+        # Whether this user may try: an undo can still be refused (409) when a later change is in the way.
+        "canUndo": bool(
+            mine and r["has_changes"] and r["undone_by_id"] is None and r["entity"] not in NOT_UNDOABLE
+        ),
+    }
+
+
+MAX_DETAIL_ROWS = 200
+
+
+def activity_detail(*, org, activity_id, user=None) -> dict:
+    """One activity with what it changed, readable: ``changes: [{entity, id, label, change: created |
+    updated | deleted, fields: [{field, before, after}]}]`` (at most 200 rows; ``rowsTotal`` counts all).
+    Field values are shown as stored (dates ISO, times HH:MM:SS, hours as decimals); secrets are never
+    captured. Raises NotFound."""
+    from django.apps import apps
+
+    from project.core.tenancy import get_in_org
+    from project.history.undo import merged_changes
+
+    tz = ZoneInfo(org.timezone or "Australia/Melbourne")
+    activity = get_in_org(Activity, org, activity_id, "Activity")
+    r = {name: getattr(activity, name) for name in FIELDS}
+    r["has_changes"] = ActivityChange.objects.for_org(org).filter(activity=activity).exists()
+    out = _item(r, tz, user)
+    changes = list(merged_changes(activity).values())
+    names_of = _related_labels(changes[:MAX_DETAIL_ROWS])
+    rows = []
+    for c in changes[:MAX_DETAIL_ROWS]:
+        model = c.model if not isinstance(c.model, str) else apps.get_model(c.model)
+        verbose = {f.attname: str(f.verbose_name) for f in model._meta.concrete_fields}
+        before = dict(zip(c.fields, c.before)) if c.before is not None else {}
+        after = dict(zip(c.fields, c.after)) if c.after is not None else {}
+        kind = "created" if c.before is None else "deleted" if c.after is None else "updated"
+        shown = after or before
+        names = [n for n in c.fields if n not in HIDDEN_FIELDS and (kind != "updated" or before.get(n) != after.get(n))]
+        rows.append({
+            "entity": model._meta.verbose_name.title(),
+            "id": c.pk,
+            "label": str(shown.get("code") or shown.get("name") or shown.get("actual_date") or c.pk),
+            "change": kind,
+            "fields": [
+                {"field": verbose.get(n, n), "before": names_of.get(before.get(n), _text(before.get(n))),
+                 "after": names_of.get(after.get(n), _text(after.get(n)))}
+                for n in names
+            ],
+        })
+    out["changes"] = rows
+    out["rowsTotal"] = len(changes)
+    return out
+
+
+def _related_labels(changes) -> dict:
+    """``{id text: readable name}`` for the related rows the changes point at (a teacher's name, a unit's
+    code): one query per related model."""
+    wanted: dict = {}
+    for c in changes:
+        relations = {f.attname: f.related_model for f in c.model._meta.concrete_fields if f.is_relation}
+        for values in (c.before, c.after):
+            if values is None:
+                continue
+            for name, value in zip(c.fields, values):
+                if value is not None and name in relations and name != "organization_id":
+                    wanted.setdefault(relations[name], set()).add(value)
+    out: dict = {}
+    for model, ids in wanted.items():
+        names = {f.name for f in model._meta.concrete_fields}
+        label = next((n for n in ("code", "full_name", "name", "email") if n in names), None)
+        if label is None:
+            continue
+        for pk, text in model._base_manager.filter(pk__in=list(ids)).values_list("pk", label):
+            out[str(pk)] = text
+    return out
+
+
+HIDDEN_FIELDS = {"id", "organization_id", "created_at", "updated_at"}
+
+
+def _text(value) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    return str(value)

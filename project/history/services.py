@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from project.history import tracking
 from project.history.models import Activity
 
 ENTITY_LABELS = {
@@ -53,10 +54,11 @@ def summary_of(label: str, entity: str, action: str, ids: list[str]) -> str:
     return f"{label} {verb} {what}"[:300]
 
 
-def record(ctx, event: dict) -> Activity:
-    """One activity for the change event being emitted, in the caller's transaction."""
+def record(ctx, event: dict, *, summary: str | None = None, undo_of: Activity | None = None) -> Activity:
+    """One activity for the change event being emitted, in the caller's transaction; the rows the write
+    then touches until its transaction block ends are captured into it (project.history.tracking)."""
     label = actor_label(ctx)
-    return Activity.objects.create(
+    activity = Activity.objects.for_org(ctx.org).create(
         organization=ctx.org,
         seq=event["seq"],
         actor=ctx.user if ctx.user is not None and ctx.user.pk else None,
@@ -65,5 +67,8 @@ def record(ctx, event: dict) -> Activity:
         entity=event["entity"],
         action=event["action"],
         ids=event["ids"],
-        summary=summary_of(label, event["entity"], event["action"], event["ids"]),
+        summary=(summary or summary_of(label, event["entity"], event["action"], event["ids"]))[:300],
+        undo_of=undo_of,
     )
+    tracking.start(activity)
+    return activity

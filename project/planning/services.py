@@ -69,8 +69,9 @@ def _locked(model, ctx: Ctx, pk, label: str):
 def study_plan_create(*, ctx: Ctx, data: StudyPlanIn) -> StudyPlan:
     """Create a study plan of ``ctx.org``."""
     with transaction.atomic():
-        plan = StudyPlan.objects.for_org(ctx.org).create(organization=ctx.org, **data.model_dump())
+        plan = StudyPlan(organization=ctx.org, **data.model_dump())
         emit_change(ctx, entity="study_plan", action="created", ids=[plan.pk])
+        plan.save(force_insert=True)
     return plan
 
 
@@ -81,8 +82,8 @@ def study_plan_update(*, ctx: Ctx, plan_id, data: StudyPlanIn, if_match: str | N
         assert_fresh(plan, if_match)
         for field, value in data.model_dump().items():
             setattr(plan, field, value)
-        plan.save()
         emit_change(ctx, entity="study_plan", action="updated", ids=[plan.pk])
+        plan.save()
     return plan
 
 
@@ -97,21 +98,23 @@ def study_plan_delete(*, ctx: Ctx, plan_id) -> None:
                 "Remove it from those block groups first."
             )
         pk = plan.pk
-        plan.delete()
         emit_change(ctx, entity="study_plan", action="deleted", ids=[pk])
+        plan.delete()
 
 
 def study_plan_clone(*, ctx: Ctx, plan_id, data: StudyPlanCloneIn) -> StudyPlan:
     """Copy a plan under a new name with every unit (all hour fields, order, year level, cluster)."""
     with transaction.atomic():
         source = get_in_org(StudyPlan, ctx.org, plan_id, "Study plan")
-        clone = StudyPlan.objects.for_org(ctx.org).create(
+        clone = StudyPlan(
             organization=ctx.org,
             name=data.name,
             description=source.description,
             total_nominal_hours=source.total_nominal_hours,
             is_active=source.is_active,
         )
+        emit_change(ctx, entity="study_plan", action="created", ids=[clone.pk])
+        clone.save(force_insert=True)
         rows = StudyPlanUnit.objects.for_org(ctx.org).filter(study_plan=source).order_by("sequence_order")
         StudyPlanUnit.objects.for_org(ctx.org).bulk_create(
             [
@@ -123,7 +126,6 @@ def study_plan_clone(*, ctx: Ctx, plan_id, data: StudyPlanCloneIn) -> StudyPlan:
                 for row in rows
             ]
         )
-        emit_change(ctx, entity="study_plan", action="created", ids=[clone.pk])
     return clone
 
 
@@ -150,18 +152,18 @@ def study_plan_unit_add(*, ctx: Ctx, plan_id, data: StudyPlanUnitIn) -> StudyPla
         position = data.insert_position
         if position is None or position > last:
             position = last + 1
-        else:
-            rows.filter(sequence_order__gte=position).update(sequence_order=F("sequence_order") + 1)
         fields = data.model_dump(exclude={"study_plan_id", "unit_id", "insert_position"})
         plan_unit = StudyPlanUnit(
             organization=ctx.org, study_plan=plan, unit=unit, sequence_order=position, **fields
         )
+        emit_change(ctx, entity="study_plan_unit", action="created", ids=[plan_unit.pk])
+        if position <= last:
+            rows.filter(sequence_order__gte=position).update(sequence_order=F("sequence_order") + 1)
         try:
             with transaction.atomic():
                 plan_unit.save()
         except IntegrityError:
             raise Conflict(UNIT_ALREADY_IN_PLAN) from None
-        emit_change(ctx, entity="study_plan_unit", action="created", ids=[plan_unit.pk])
     return plan_unit
 
 
@@ -200,6 +202,7 @@ def study_plan_unit_update(
                 raise Conflict(UNIT_ALREADY_IN_PLAN)
             plan_unit.unit = unit
         target = sent.pop("sequence_order", None)
+        emit_change(ctx, entity="study_plan_unit", action="updated", ids=[plan_unit.pk])
         if target is not None and target != plan_unit.sequence_order:
             _move(ctx, plan_unit, target)
         for field, value in sent.items():
@@ -209,7 +212,6 @@ def study_plan_unit_update(
                 plan_unit.save()
         except IntegrityError:
             raise Conflict(UNIT_ALREADY_IN_PLAN) from None
-        emit_change(ctx, entity="study_plan_unit", action="updated", ids=[plan_unit.pk])
     return plan_unit
 
 
@@ -219,9 +221,9 @@ def study_plan_unit_remove(*, ctx: Ctx, plan_id, plan_unit_id) -> None:
         plan = _locked(StudyPlan, ctx, plan_id, "Study plan")
         plan_unit = get_in_org(_plan_rows(ctx, plan), ctx.org, plan_unit_id, "Study plan unit")
         pk, position = plan_unit.pk, plan_unit.sequence_order
+        emit_change(ctx, entity="study_plan_unit", action="deleted", ids=[pk])
         plan_unit.delete()
         _plan_rows(ctx, plan).filter(sequence_order__gt=position).update(sequence_order=F("sequence_order") - 1)
-        emit_change(ctx, entity="study_plan_unit", action="deleted", ids=[pk])
 
 
 # --- block groups -----------------------------------------------------------------------------------
@@ -251,8 +253,8 @@ def block_group_create(*, ctx: Ctx, data: BlockGroupIn) -> BlockGroup:
     """Create a block group. Raises NotFound (course, campus), DuplicateCode."""
     with transaction.atomic():
         group = BlockGroup(organization=ctx.org, **_block_group_fields(ctx, data))
-        _save_group(group)
         emit_change(ctx, entity="block_group", action="created", ids=[group.pk])
+        _save_group(group)
     return group
 
 
@@ -263,8 +265,8 @@ def block_group_update(*, ctx: Ctx, block_group_id, data: BlockGroupIn, if_match
         assert_fresh(group, if_match)
         for field, value in _block_group_fields(ctx, data, exclude_pk=group.pk).items():
             setattr(group, field, value)
-        _save_group(group)
         emit_change(ctx, entity="block_group", action="updated", ids=[group.pk])
+        _save_group(group)
     return group
 
 
@@ -275,12 +277,12 @@ def block_group_delete(*, ctx: Ctx, block_group_id) -> None:
         group = _locked(BlockGroup, ctx, block_group_id, "Block group")
         membership = LinkedBlockGroupMember.objects.for_org(ctx.org).filter(block_group=group).first()
         pk = group.pk
+        emit_change(ctx, entity="block_group", action="deleted", ids=[pk])
         group.delete()
         if membership is not None:
             linked = LinkedBlockGroup.objects.for_org(ctx.org).filter(pk=membership.linked_group_id).first()
             if linked is not None and linked.members.count() < 2:
                 linked.delete()
-        emit_change(ctx, entity="block_group", action="deleted", ids=[pk])
 
 
 def block_group_assign_plan(*, ctx: Ctx, block_group_id, study_plan_id) -> BlockGroupStudyPlan:
@@ -297,12 +299,12 @@ def block_group_assign_plan(*, ctx: Ctx, block_group_id, study_plan_id) -> Block
         if BlockGroupStudyPlan.objects.for_org(ctx.org).filter(block_group=group, study_plan=plan).exists():
             raise Conflict(PLAN_ALREADY_ASSIGNED)
         link = BlockGroupStudyPlan(organization=ctx.org, block_group=group, study_plan=plan)
+        emit_change(ctx, entity="block_group_study_plan", action="created", ids=[link.pk])
         try:
             with transaction.atomic():
                 link.save()
         except IntegrityError:
             raise Conflict(PLAN_ALREADY_ASSIGNED) from None
-        emit_change(ctx, entity="block_group_study_plan", action="created", ids=[link.pk])
     return link
 
 
@@ -316,8 +318,8 @@ def block_group_unassign_plan(*, ctx: Ctx, block_group_id, study_plan_id) -> Non
         if link is None:
             raise NotFound("Study plan not found")
         pk = link.pk
-        link.delete()
         emit_change(ctx, entity="block_group_study_plan", action="deleted", ids=[pk])
+        link.delete()
 
 
 # --- linked block groups ----------------------------------------------------------------------------
@@ -343,9 +345,9 @@ def linked_group_create(*, ctx: Ctx, data: LinkedBlockGroupIn) -> LinkedBlockGro
                 f"Block group {taken.block_group.code} is already in the linked group "
                 f"\"{taken.linked_group.name}\". A block group can be in only one linked group."
             )
-        linked = LinkedBlockGroup.objects.for_org(ctx.org).create(
-            organization=ctx.org, name=data.name, description=data.description
-        )
+        linked = LinkedBlockGroup(organization=ctx.org, name=data.name, description=data.description)
+        emit_change(ctx, entity="linked_block_group", action="created", ids=[linked.pk])
+        linked.save(force_insert=True)
         try:
             with transaction.atomic():
                 LinkedBlockGroupMember.objects.for_org(ctx.org).bulk_create(
@@ -356,7 +358,6 @@ def linked_group_create(*, ctx: Ctx, data: LinkedBlockGroupIn) -> LinkedBlockGro
                 )
         except IntegrityError:
             raise Conflict("A block group can be in only one linked group.") from None
-        emit_change(ctx, entity="linked_block_group", action="created", ids=[linked.pk])
     return linked
 
 
@@ -369,8 +370,8 @@ def linked_group_update(
         assert_fresh(linked, if_match)
         linked.name = data.name
         linked.description = data.description
-        linked.save()
         emit_change(ctx, entity="linked_block_group", action="updated", ids=[linked.pk])
+        linked.save()
     return linked
 
 
@@ -379,8 +380,8 @@ def linked_group_delete(*, ctx: Ctx, linked_group_id) -> None:
     with transaction.atomic():
         linked = _locked(LinkedBlockGroup, ctx, linked_group_id, "Linked block group")
         pk = linked.pk
-        linked.delete()
         emit_change(ctx, entity="linked_block_group", action="deleted", ids=[pk])
+        linked.delete()
 
 
 def linked_group_remove_member(*, ctx: Ctx, linked_group_id, block_group_id) -> bool:
@@ -395,12 +396,11 @@ def linked_group_remove_member(*, ctx: Ctx, linked_group_id, block_group_id) -> 
         )
         if member is None:
             raise NotFound("Block group not found in this linked group")
+        dissolve = linked.members.exclude(pk=member.pk).count() < 2
+        emit_change(ctx, entity="linked_block_group", action="deleted" if dissolve else "updated", ids=[linked.pk])
         member.delete()
-        if linked.members.count() < 2:
-            pk = linked.pk
+        if dissolve:
             linked.delete()
-            emit_change(ctx, entity="linked_block_group", action="deleted", ids=[pk])
             return True
         linked.save()  # a new updatedAt: the membership changed
-        emit_change(ctx, entity="linked_block_group", action="updated", ids=[linked.pk])
         return False

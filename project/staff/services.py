@@ -74,8 +74,8 @@ def teacher_create(*, ctx: Ctx, data: dict[str, Any]) -> Teacher:
     with transaction.atomic():
         _check_unique(ctx, employee_id=values["employee_id"], email=values["email"])
         teacher = Teacher(organization=ctx.org, **values)
-        _save(teacher)
         emit_change(ctx, entity="teacher", action="created", ids=[teacher.pk])
+        _save(teacher)
     return teacher
 
 
@@ -92,8 +92,8 @@ def teacher_update(*, ctx: Ctx, teacher_id, data: dict[str, Any], if_match: str 
             if key in data:
                 setattr(teacher, key, data[key])
         _check_unique(ctx, employee_id=teacher.employee_id, email=teacher.email, exclude_pk=teacher.pk)
-        _save(teacher)
         emit_change(ctx, entity="teacher", action="updated", ids=[teacher.pk])
+        _save(teacher)
     return teacher
 
 
@@ -103,8 +103,8 @@ def teacher_delete(*, ctx: Ctx, teacher_id) -> None:
     with transaction.atomic():
         teacher = get_in_org(Teacher.objects.for_org(ctx.org).select_for_update(), ctx.org, teacher_id, label="Teacher")
         pk = teacher.pk
-        teacher.delete()
         emit_change(ctx, entity="teacher", action="deleted", ids=[pk])
+        teacher.delete()
 
 
 def teacher_unit_add(*, ctx: Ctx, teacher_id, unit_id, proficiency_level: str | None = None) -> TeacherUnit:
@@ -121,12 +121,12 @@ def teacher_unit_add(*, ctx: Ctx, teacher_id, unit_id, proficiency_level: str | 
         row = TeacherUnit(
             organization=ctx.org, teacher=teacher, unit=unit, proficiency_level=proficiency_level or "competent"
         )
+        emit_change(ctx, entity="teacher_unit", action="created", ids=[row.pk])
         try:
             with transaction.atomic():
                 row.save()
         except IntegrityError:
             raise DuplicateCode(DUPLICATE_UNIT, field="unitId") from None
-        emit_change(ctx, entity="teacher_unit", action="created", ids=[row.pk])
     return row
 
 
@@ -144,5 +144,5 @@ def teacher_unit_remove(*, ctx: Ctx, teacher_id, unit_id) -> None:
         if row is None:
             raise NotFound("Teacher unit not found")
         pk = row.pk
-        row.delete()
         emit_change(ctx, entity="teacher_unit", action="deleted", ids=[pk])
+        row.delete()

@@ -567,6 +567,8 @@ def apply_proposal(
                 s.id: s
                 for s in TimetableSession.objects.for_org(ctx.org).select_for_update().filter(id__in=list(solution.assignment))
             }
+            # First in the write (issue 16): the rows written after it are captured into its activity.
+            emit_change(ctx, entity="timetable_session", action="allocated", ids=list(solution.assignment))
             rows = []
             now = timezone.now()
             for sid, tid in solution.assignment.items():
@@ -577,7 +579,6 @@ def apply_proposal(
                 row.updated_at = now
                 rows.append(row)
             TimetableSession.objects.for_org(ctx.org).bulk_update(rows, ["teacher", "updated_at"])
-            emit_change(ctx, entity="timetable_session", action="allocated", ids=[r.id for r in rows])
         new_version = _version(ctx, problem.lo, problem.hi, [s.id for s in problem.targets])
         return _describe(problem, solution, new_version, applied=True)
 

@@ -32,8 +32,9 @@ def holiday_create(*, ctx: Ctx, data: dict[str, Any]) -> Holiday:
     if values.get("year") is None:
         values["year"] = values["start_date"].year
     with transaction.atomic():
-        holiday = Holiday.objects.for_org(ctx.org).create(organization=ctx.org, **values)
+        holiday = Holiday(organization=ctx.org, **values)
         emit_change(ctx, entity="holiday", action="created", ids=[holiday.pk])
+        holiday.save(force_insert=True)
     return holiday
 
 
@@ -54,8 +55,8 @@ def holiday_update(*, ctx: Ctx, holiday_id, data: dict[str, Any], if_match: str 
             holiday.year = data["year"]
         elif holiday.start_date.year != old_start.year:
             holiday.year = holiday.start_date.year
-        holiday.save()
         emit_change(ctx, entity="holiday", action="updated", ids=[holiday.pk])
+        holiday.save()
     return holiday
 
 
@@ -65,8 +66,8 @@ def holiday_delete(*, ctx: Ctx, holiday_id) -> None:
     with transaction.atomic():
         holiday = get_in_org(Holiday.objects.for_org(ctx.org).select_for_update(), ctx.org, holiday_id, label="Holiday")
         pk = holiday.pk
-        holiday.delete()
         emit_change(ctx, entity="holiday", action="deleted", ids=[pk])
+        holiday.delete()
 
 
 def public_holidays_for(state: str, year: int) -> list[tuple[date, str]]:
@@ -109,6 +110,6 @@ def holiday_import_public(*, ctx: Ctx, state: str, year: int) -> tuple[list[Holi
                 )
             )
         if rows:
-            Holiday.objects.for_org(ctx.org).bulk_create(rows)
             emit_change(ctx, entity="holiday", action="imported", ids=[r.pk for r in rows])
+            Holiday.objects.for_org(ctx.org).bulk_create(rows)
     return rows, skipped

@@ -78,6 +78,8 @@ class CalendarFeed(TenantModel):
     Exactly one of ``teacher`` and ``block_group`` is set.
     """
 
+    history_tracked = False  # its token is a secret (issue 16: not in the history)
+
     user = models.ForeignKey("accounts.User", on_delete=models.CASCADE, related_name="calendar_feeds")
     teacher = models.ForeignKey(
         "staff.Teacher", on_delete=models.CASCADE, related_name="calendar_feeds", null=True, blank=True

@@ -395,8 +395,6 @@ def import_sessions(*, ctx: Ctx, upload) -> dict:
                 )
                 units[ukey] = u
                 new_units.append(u)
-        BlockGroup.objects.for_org(org).bulk_create(new_groups)
-        Unit.objects.for_org(org).bulk_create(new_units)
         terms = TermCalendar.for_org(org)
         sessions = []
         for r in parsed:
@@ -408,6 +406,8 @@ def import_sessions(*, ctx: Ctx, upload) -> dict:
                 actual_date=r.date, term=terms.term_of(r.date), actual_hours=r.hours, status=r.status, notes=r.notes,
             ))
         emit_change(ctx, entity=ENTITY, action="imported", ids=[s.id for s in sessions])
+        BlockGroup.objects.for_org(org).bulk_create(new_groups)
+        Unit.objects.for_org(org).bulk_create(new_units)
         TimetableSession.objects.for_org(org).bulk_create(sessions, batch_size=500)
     return {
         "sessions_created": len(sessions),

@@ -1,0 +1,246 @@
+"""Undo and redo of an activity (issue 16, docs/adr/0012): ``POST /api/activity/{id}/undo``.
+
+An activity's captured rows (project.history.tracking) are merged per row: the state before its first
+capture and after its last. Undo, in one transaction that is itself a write (one activity "undo of ...",
+one change event):
+
+1. refuses (409 ``conflict_state``) when the activity was already undone, when it touched nothing that
+   can be restored (users, display links), or when any of its rows is no longer as the activity left it;
+   the answer names the later activity that changed it (``blockedBy``) so that it can be undone first;
+2. refuses too when removing a row the activity created would take other rows with it (sessions added
+   to a block group since it was created) or is protected (a unit now timetabled);
+3. restores: rows it created are deleted (through the ORM, so cascades are captured), rows it deleted
+   are inserted again with the same id, ``created_at`` and relations, rows it updated get their earlier
+   values back (``updated_at`` is now: an ETag taken before the undo is stale, never valid again).
+
+The undo's own activity captures what it wrote, so undoing it (redo) is the same operation; a redo
+clears the ``undone_by`` of the original, which can then be undone again.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from zoneinfo import ZoneInfo
+
+from django.apps import apps
+from django.db import IntegrityError, connection, transaction
+from django.db.models import ProtectedError, TextField
+from django.db.models.deletion import RestrictedError
+from django.db.models.functions import Cast
+from django.utils import timezone
+
+from project.core.errors import Conflict, Forbidden
+from project.core.tenancy import Ctx, get_in_org
+from project.history import tracking
+from project.history.models import Activity, ActivityChange
+from project.history.services import actor_label
+
+NOT_UNDOABLE = {
+    "user": "Changes to users cannot be undone. Edit the user instead.",
+    "display_link": "Display links cannot be undone. Create a new link instead.",
+}
+INVERSE_ACTION = {"created": "deleted", "deleted": "created", "scheduled": "schedule_cleared", "schedule_cleared": "scheduled"}
+COMPARE_SKIP = {"updated_at"}
+ALREADY_UNDONE = "This change has already been undone."
+NOTHING = "This change has nothing that can be undone."
+
+
+class RowChange:
+    __slots__ = ("model", "pk", "fields", "before", "after")
+
+    def __init__(self, model, pk: str, fields: list[str], before, after):
+        self.model, self.pk, self.fields, self.before, self.after = model, pk, fields, before, after
+
+
+def merged_changes(activity: Activity) -> "OrderedDict[tuple[str, str], RowChange]":
+    """Every row the activity touched: the state before its first capture and after its last."""
+    out: OrderedDict = OrderedDict()
+    for change in ActivityChange.objects.for_org(activity.organization_id).filter(activity=activity).order_by("position"):
+        model = apps.get_model(change.model)
+        for pk, before, after in change.rows:
+            key = (change.model, pk)
+            if key in out:
+                out[key].after = after
+            else:
+                out[key] = RowChange(model, pk, change.fields, before, after)
+    return out
+
+
+def _comparable(fields: list[str], values) -> dict | None:
+    if values is None:
+        return None
+    return {name: v for name, v in zip(fields, values) if name not in COMPARE_SKIP}
+
+
+def _blocked(activity: Activity, pks: list[str], reason: str) -> Conflict:
+    """409 naming the newest later activity that touched any of ``pks`` (when one did)."""
+    org_id = activity.organization_id
+    later = None
+    for pk in pks[:50]:
+        hit = (
+            ActivityChange.objects.for_org(org_id).filter(activity__seq__gt=activity.seq)
+            .annotate(rows_text=Cast("rows", TextField())).filter(rows_text__contains=pk)
+            .select_related("activity").order_by("-activity__seq").first()
+        )
+        if hit is not None and (later is None or hit.activity.seq > later.seq):
+            later = hit.activity
+    if later is None:
+        return Conflict(f"{reason} It was changed since, so it cannot be undone.")
+    tz = ZoneInfo(activity.organization.timezone or "Australia/Melbourne")
+    when = later.created_at.astimezone(tz)
+    return Conflict(
+        f"{reason} A later change touched the same records: “{later.summary}” ({when:%d %b %Y %H:%M}). "
+        "Undo that first.",
+        blockedBy={"id": str(later.id), "seq": later.seq, "summary": later.summary, "at": when.isoformat(timespec="seconds")},
+    )
+
+
+def undo(*, ctx: Ctx, activity_id) -> Activity:
+    """Undo (or, for an undo, redo) one activity of ``ctx.org``; returns the new activity.
+
+    Raises NotFound (another organization's or unknown id), Forbidden (a member undoing someone else's
+    change: only admins may), Conflict (409: already undone, nothing to undo, a later change in the way,
+    or rows that would be lost with it).
+    """
+    from realtime.events import emit_change
+
+    activity = get_in_org(Activity, ctx.org, activity_id, "Activity")
+    if not ctx.is_admin and (ctx.user is None or activity.actor_id != ctx.user.pk):
+        raise Forbidden("You can undo only your own changes. An administrator can undo anyone's.")
+    if activity.entity in NOT_UNDOABLE:
+        raise Conflict(NOT_UNDOABLE[activity.entity])
+    label = actor_label(ctx)
+    if activity.undo_of_id:  # undoing an undo is a redo of what it undid
+        summary = f"{label} redid: {activity.summary.split(': ', 1)[-1]}"
+    else:
+        summary = f"{label} undid: {activity.summary}"
+    with transaction.atomic():
+        # First (it locks the organization's writers, decisions.md §7), then the rows: captured into it.
+        event = emit_change(
+            ctx, entity=activity.entity, action=INVERSE_ACTION.get(activity.action, activity.action),
+            ids=activity.ids, summary=summary, undo_of=activity,
+        )
+        new = Activity.objects.for_org(ctx.org).get(seq=event["seq"])
+        activity = Activity.objects.for_org(ctx.org).select_for_update().get(pk=activity.pk)
+        if activity.undone_by_id is not None:
+            raise Conflict(ALREADY_UNDONE)
+        changes = merged_changes(activity)
+        if not changes:
+            raise Conflict(NOTHING)
+        _check_current(activity, changes)
+        try:
+            with transaction.atomic():
+                _restore(ctx, activity, changes)
+                connection.check_constraints()
+        except (IntegrityError, ProtectedError, RestrictedError):
+            raise Conflict(
+                "This change cannot be undone: a record it would bring back clashes with one created since "
+                "(for example the same code). Rename or remove that record first."
+            ) from None
+        Activity.objects.for_org(ctx.org).filter(pk=activity.pk).update(undone_by=new)
+        if activity.undo_of_id:  # a redo: the original is in effect again and can be undone again
+            Activity.objects.for_org(ctx.org).filter(pk=activity.undo_of_id).update(undone_by=None)
+    new.refresh_from_db()
+    return new
+
+
+def _check_current(activity: Activity, changes) -> None:
+    """409 unless every row is exactly as the activity left it."""
+    by_model: dict = {}
+    for change in changes.values():
+        by_model.setdefault(change.model, []).append(change)
+    changed: list[str] = []
+    for model, items in by_model.items():
+        current = tracking.read_rows(model, [c.pk for c in items])
+        fields_now = [f.attname for f in tracking.snapshot_fields(model)]
+        for c in items:
+            now = current.get(c.pk)
+            if _comparable(fields_now, now) != _comparable(c.fields, c.after):
+                changed.append(c.pk)
+    if changed:
+        raise _blocked(activity, changed, "Some of the records of this change are no longer as it left them.")
+
+
+def _dependency_order(models_: list) -> list:
+    """Models with parents before children (for inserts)."""
+    ordered: list = []
+    pending = list(dict.fromkeys(models_))
+    while pending:
+        for m in pending:
+            parents = {f.related_model for f in m._meta.concrete_fields if f.is_relation and f.related_model is not m}
+            if not (parents & set(pending)):
+                ordered.append(m)
+                pending.remove(m)
+                break
+        else:  # a cycle: constraints are deferred to the end of the transaction anyway
+            ordered.extend(pending)
+            break
+    return ordered
+
+
+def _restore(ctx: Ctx, activity: Activity, changes) -> None:
+    tracker = tracking.active(next(iter(changes.values())).model)
+    created: dict = {}
+    deleted: dict = {}
+    updated: dict = {}
+    for c in changes.values():
+        if c.before is None and c.after is None:
+            continue
+        if c.before is None:
+            created.setdefault(c.model, []).append(c)
+        elif c.after is None:
+            deleted.setdefault(c.model, []).append(c)
+        else:
+            updated.setdefault(c.model, []).append(c)
+
+    # 1. Rows the activity created go, unless they would take other rows with them (rows it touched
+    # itself are restored below anyway).
+    mine = {(c.model, c.pk) for c in changes.values()}
+    for model in reversed(_dependency_order(list(created))):
+        pks = [c.pk for c in created[model]]
+        try:
+            doomed = tracking.collect_delete(model, pks)
+        except (ProtectedError, RestrictedError) as exc:
+            blockers = [str(o.pk) for o in list(getattr(exc, "protected_objects", None) or getattr(exc, "restricted_objects", []))[:50]]
+            raise _blocked(activity, blockers or pks, "Records created by this change are in use now.") from None
+        others = [pk for m, items in doomed.items() for pk in items if (m, pk) not in mine]
+        if others:
+            raise _blocked(activity, others, "Records were added to what this change created.")
+        model.objects.for_org(ctx.org).filter(pk__in=pks).delete()
+
+    # 2. Rows it deleted come back, parents first, with their ids and creation times.
+    for model in _dependency_order(list(deleted)):
+        items = deleted[model]
+        objs = [_instance(model, c.fields, c.before) for c in items]
+        created_at = [o.created_at for o in objs]
+        model._base_manager.bulk_create(objs)  # auto_now_add stamps created_at: put the original back
+        for o, stamp in zip(objs, created_at):
+            o.created_at = stamp
+        model._base_manager.bulk_update(objs, ["created_at"], batch_size=500)
+        if tracker is not None:
+            tracking.add(tracker, model, {}, tracking.read_rows(model, [c.pk for c in items]))
+
+    # 3. Rows it updated get their earlier values back.
+    now = timezone.now()
+    for model, items in updated.items():
+        objs = [_instance(model, c.fields, c.before) for c in items]
+        for o in objs:
+            o.updated_at = now
+        names = [
+            f.name for f in tracking.snapshot_fields(model)
+            if not f.primary_key and f.attname in items[0].fields and f.name != "created_at"
+        ]
+        before = tracking.read_rows(model, [c.pk for c in items])
+        model._base_manager.bulk_update(objs, names, batch_size=500)
+        if tracker is not None:
+            tracking.add(tracker, model, before, tracking.read_rows(model, [c.pk for c in items]))
+
+
+def _instance(model, fields: list[str], values: list):
+    by_attname = {f.attname: f for f in model._meta.concrete_fields}
+    kwargs = {}
+    for name, value in zip(fields, values):
+        f = by_attname.get(name)
+        if f is not None:
+            kwargs[name] = tracking.decode(f, value)
+    return model(**kwargs)
