@@ -82,6 +82,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "axes.middleware.AxesMiddleware",
+    "project.history.middleware.ActivityHeaderMiddleware",
 ]
 
 ROOT_URLCONF = "project.urls"

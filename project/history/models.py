@@ -24,6 +24,9 @@ class Activity(TenantModel):
     entity = models.CharField(max_length=40)
     action = models.CharField(max_length=40)
     ids = models.JSONField(default=list)
+    # The records the touched rows point at (a session's block group, unit and teacher): the History panel
+    # of a block group or teacher shows the writes of its sessions too. Filled as rows are captured.
+    refs = models.JSONField(default=list, blank=True)
     summary = models.CharField(max_length=300)
     # Undo (issue 16): the activity this one reverses, and the activity that reversed this one (cleared
     # again by a redo, the undo of that undo).

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 
 from project.history.models import Activity, ActivityChange
 
@@ -27,7 +27,10 @@ def activity_page(*, org, entity: str | None = None, entity_id: str | None = Non
         qs = qs.filter(entity=entity)
     if entity_id:
         # The ids as JSON text hold the UUID's text exactly when the row was touched (works on SQLite too).
-        qs = qs.annotate(ids_text=Cast("ids", TextField())).filter(ids_text__contains=str(entity_id))
+        # ... or that touched rows pointing at it (a block group's sessions, a teacher's allocations).
+        qs = qs.annotate(ids_text=Cast("ids", TextField()), refs_text=Cast("refs", TextField())).filter(
+            Q(ids_text__contains=str(entity_id)) | Q(refs_text__contains=str(entity_id))
+        )
     if actor_id:
         qs = qs.filter(actor_id=actor_id)
     if seq is not None:

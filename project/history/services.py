@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from project.history import tracking
+from project.history.middleware import note
 from project.history.models import Activity
 
 ENTITY_LABELS = {
@@ -71,4 +72,5 @@ def record(ctx, event: dict, *, summary: str | None = None, undo_of: Activity | 
         undo_of=undo_of,
     )
     tracking.start(activity)
+    note(activity.pk)  # the answer's X-Activity-Id (middleware), for the SPA's "Undo" toast
     return activity

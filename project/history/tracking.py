@@ -37,7 +37,7 @@ class Tracker:
     activity: Any
     atomic: Any  # the write's transaction.atomic() block: the tracker lives while it is open
     position: int = 0
-    touched: set = field(default_factory=set)
+    refs: set = field(default_factory=set)
 
 
 def start(activity, using: str = "default") -> None:
@@ -128,13 +128,24 @@ def add(tracker: Tracker, model, before: dict[str, list | None], after: dict[str
     if not rows:
         return
     tracker.position += 1
-    tracker.touched.update((model._meta.label, pk) for pk, _b, _a in rows)
+    fields = snapshot_fields(model)
+    relations = [i for i, f in enumerate(fields) if f.is_relation and f.attname != "organization_id"]
+    refs = set()
+    for _pk, b, a in rows:
+        for values in (b, a):
+            if values is not None:
+                refs.update(values[i] for i in relations if values[i] is not None)
+    if not refs <= tracker.refs:
+        tracker.refs |= refs
+        type(tracker.activity).objects.for_org(tracker.activity.organization_id).filter(pk=tracker.activity.pk).update(
+            refs=sorted(tracker.refs)
+        )
     ActivityChange.objects.for_org(tracker.activity.organization_id).create(
         organization_id=tracker.activity.organization_id,
         activity=tracker.activity,
         position=tracker.position,
         model=model._meta.label,
-        fields=[f.attname for f in snapshot_fields(model)],
+        fields=[f.attname for f in fields],
         rows=rows,
     )
 

@@ -379,3 +379,25 @@ def test_the_django_admin_writes_are_captured_too(client, org):
     assert act.actor_label == "Django admin" or act.actor_id == staff.pk
     [change] = ActivityChange.objects.filter(activity=act)
     assert dict(zip(change.fields, change.rows[0][2]))["name"] == "After"
+
+
+def test_a_block_groups_and_a_teachers_history_show_their_sessions_writes(api, org):
+    group, unit = f.make_block_group(org), f.make_unit(org)
+    teacher = f.make_teacher(org)
+    other_group = f.make_block_group(org, code="OTHER")
+    s = f.make_session(org, block_group=group, unit=unit)
+    assert api.put("/api/timetables/bulk-allocate", {"sessionIds": [str(s.id)], "teacherId": str(teacher.id)}).status_code == 200
+    act = latest(org)
+    for record_id in (group.id, teacher.id, s.id):
+        items = api.get("/api/activity", {"id": str(record_id)}).json()["items"]
+        assert [i["id"] for i in items][:1] == [str(act.id)]
+    assert api.get("/api/activity", {"id": str(other_group.id)}).json()["total"] == 0
+
+
+def test_a_write_answers_with_its_activity_id(api, org):
+    r = api.post("/api/courses", {"code": "HDR1", "name": "Header"})
+    assert r.status_code == 201
+    assert r["X-Activity-Id"] == str(latest(org).id)
+    assert not api.get("/api/courses").has_header("X-Activity-Id")
+    refused = api.post("/api/courses", {"code": "HDR1", "name": "Again"})
+    assert refused.status_code == 409 and not refused.has_header("X-Activity-Id")

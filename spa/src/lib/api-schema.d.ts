@@ -26,6 +26,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/activity/{activity_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Activity Detail
+         * @description One activity and what it changed, row by row and field by field (at most 200 rows; ``rowsTotal``
+         *     counts them all), values readable (related records by code or name). Any signed-in member; 404 for
+         *     another organization's activity (issue 16).
+         */
+        get: operations["project_history_api_activity_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/activity/{activity_id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo Activity
+         * @description Undo an activity (an undo's undo is a redo): restores the rows it touched in one transaction, as a
+         *     new activity with one change event, answered with 201. 403 when a member undoes someone else's
+         *     change (admins may undo anyone's); 404 for an unknown or another organization's id; 409
+         *     ``conflict_state`` when it was already undone, cannot be undone, or a later change touched the same
+         *     rows (``blockedBy`` {id, seq, summary, at} names it). docs/adr/0012.
+         */
+        post: operations["project_history_api_undo_activity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users": {
         parameters: {
             query?: never;
@@ -1901,6 +1947,45 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** ActivityDetailOut */
+        ActivityDetailOut: {
+            /** Action */
+            action: string;
+            /** Actorid */
+            actorId?: string | null;
+            /** Actorname */
+            actorName: string;
+            /** At */
+            at: string;
+            /**
+             * Canundo
+             * @default false
+             */
+            canUndo: boolean;
+            /** Changes */
+            changes: components["schemas"]["RowChangeOut"][];
+            /** Entity */
+            entity: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Ids */
+            ids: string[];
+            /** Origin */
+            origin?: string | null;
+            /** Rowstotal */
+            rowsTotal: number;
+            /** Seq */
+            seq: number;
+            /** Summary */
+            summary: string;
+            /** Undoofid */
+            undoOfId?: string | null;
+            /** Undonebyid */
+            undoneById?: string | null;
+        };
         /** ActivityOut */
         ActivityOut: {
             /** Action */
@@ -1911,6 +1996,11 @@ export interface components {
             actorName: string;
             /** At */
             at: string;
+            /**
+             * Canundo
+             * @default false
+             */
+            canUndo: boolean;
             /** Entity */
             entity: string;
             /**
@@ -1926,6 +2016,10 @@ export interface components {
             seq: number;
             /** Summary */
             summary: string;
+            /** Undoofid */
+            undoOfId?: string | null;
+            /** Undonebyid */
+            undoneById?: string | null;
         };
         /** ActivityPageOut */
         ActivityPageOut: {
@@ -2779,6 +2873,15 @@ export interface components {
             /** Type */
             type?: string | null;
         };
+        /** FieldChangeOut */
+        FieldChangeOut: {
+            /** After */
+            after?: string | null;
+            /** Before */
+            before?: string | null;
+            /** Field */
+            field: string;
+        };
         /** FiguresOut */
         FiguresOut: {
             /** Continuitypercent */
@@ -3569,6 +3672,19 @@ export interface components {
             id: string;
             /** Name */
             name: string;
+        };
+        /** RowChangeOut */
+        RowChangeOut: {
+            /** Change */
+            change: string;
+            /** Entity */
+            entity: string;
+            /** Fields */
+            fields: components["schemas"]["FieldChangeOut"][];
+            /** Id */
+            id: string;
+            /** Label */
+            label: string;
         };
         /** RuleOut */
         RuleOut: {
@@ -4818,6 +4934,86 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityPageOut"];
+                };
+            };
+        };
+    };
+    project_history_api_activity_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                activity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityDetailOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_history_api_undo_activity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                activity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };

@@ -9,6 +9,7 @@
  */
 import createClient, { type Middleware } from "openapi-fetch";
 import type { paths } from "./api-schema";
+import { rememberActivity } from "./recentActivity";
 
 export const CLIENT_ID: string =
   typeof crypto !== "undefined" && "randomUUID" in crypto
@@ -79,6 +80,7 @@ const middleware: Middleware = {
   },
   async onResponse({ response }) {
     if (!response.ok) throw await toError(response.clone());
+    rememberActivity(response);
     return response;
   },
 };
@@ -106,6 +108,7 @@ export async function apiFetch(path: string, init: RequestInit & { json?: unknow
   }
   const response = await fetch(path, { ...init, method, headers, body, credentials: "same-origin" });
   if (!response.ok) throw await toError(response);
+  rememberActivity(response);
   return response;
 }
 

@@ -1,7 +1,8 @@
-import { Card, Group, Pagination, Select, Stack, Table, Text } from "@mantine/core";
+import { Card, Group, Pagination, Select, Stack, Table, Text, VisuallyHidden } from "@mantine/core";
 import { useState } from "react";
 import { PageHeader } from "../../components/PageHeader";
 import { activityTime, ENTITY_LABELS, useActivity } from "./api";
+import { UndoCell } from "./UndoButton";
 
 const PAGE_SIZE = 50;
 
@@ -41,6 +42,9 @@ export default function ActivityPage() {
                   <Table.Th>When</Table.Th>
                   <Table.Th>Who</Table.Th>
                   <Table.Th>What</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Undo</VisuallyHidden>
+                  </Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -49,6 +53,9 @@ export default function ActivityPage() {
                     <Table.Td>{activityTime(a.at)}</Table.Td>
                     <Table.Td>{a.actorName}</Table.Td>
                     <Table.Td>{a.summary}</Table.Td>
+                    <Table.Td>
+                      <UndoCell activity={a} />
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

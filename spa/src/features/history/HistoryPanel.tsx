@@ -1,5 +1,6 @@
-import { Card, Stack, Text, Title } from "@mantine/core";
+import { Card, Group, Stack, Text, Title } from "@mantine/core";
 import { activityTime, useActivity } from "./api";
+import { UndoCell } from "./UndoButton";
 
 /** "History" of one record (issue 16): who changed it and when, newest first, live. */
 export function HistoryPanel({ id, title = "History" }: { id: string; title?: string }) {
@@ -17,12 +18,15 @@ export function HistoryPanel({ id, title = "History" }: { id: string; title?: st
       ) : (
         <Stack gap={6}>
           {items.map((a) => (
-            <div key={a.id} data-testid="history-row">
-              <Text size="sm">{a.summary}</Text>
-              <Text size="xs" c="dimmed">
-                {activityTime(a.at)}
-              </Text>
-            </div>
+            <Group key={a.id} data-testid="history-row" justify="space-between" wrap="nowrap" align="flex-start">
+              <div>
+                <Text size="sm">{a.summary}</Text>
+                <Text size="xs" c="dimmed">
+                  {activityTime(a.at)}
+                </Text>
+              </div>
+              <UndoCell activity={a} />
+            </Group>
           ))}
         </Stack>
       )}

@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, List, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput, Textarea } from "@mantine/core";
+import { HistoryPanel } from "../../history/HistoryPanel";
 import { Notice } from "../../../components/Notice";
 import { useEffect, useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
@@ -188,6 +189,11 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
           </Group>
         </Stack>
       </form>
+      {current ? (
+        <div style={{ marginTop: "var(--mantine-spacing-lg)" }}>
+          <HistoryPanel id={current.id} />
+        </div>
+      ) : null}
     </Modal>
   );
 }

@@ -1,0 +1,57 @@
+/** Toasts of platform.md §8: success and destructive (failure) styles, one at a time, 5 s. */
+import { Button, Group, Text } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { useState } from "react";
+import { UNDO_TOAST_MS, undoActivity } from "./activityUndo";
+import { takeRecentActivity } from "./recentActivity";
+
+/**
+ * The one place toasts are shown; close-button label and text colour come from the theme (providers).
+ * A success toast that follows a write offers "Undo" for that write for 10 seconds (issue 16).
+ */
+export function showToast(color: "green" | "red" | "blue" | "yellow", title: string, message = "", autoClose = 5000) {
+  const activityId = color === "green" ? takeRecentActivity() : null;
+  if (!activityId) {
+    notifications.show({ title, message, color, autoClose });
+    return;
+  }
+  const id = `undo-${activityId}`;
+  notifications.show({
+    id,
+    title,
+    color,
+    autoClose: Math.max(autoClose, UNDO_TOAST_MS),
+    message: <UndoableMessage message={message} activityId={activityId} toastId={id} />,
+  });
+}
+
+function UndoableMessage({ message, activityId, toastId }: { message: string; activityId: string; toastId: string }) {
+  const [busy, setBusy] = useState(false);
+  const undo = async () => {
+    setBusy(true);
+    const outcome = await undoActivity(activityId);
+    notifications.hide(toastId);
+    if (outcome.ok) showToast("green", "Change undone", outcome.message);
+    else showToast("red", "Could not undo", outcome.message, 8000);
+  };
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="sm">
+      {message ? <Text size="sm">{message}</Text> : <span />}
+      <Button size="compact-sm" variant="light" onClick={undo} loading={busy} data-testid="toast-undo">
+        Undo
+      </Button>
+    </Group>
+  );
+}
+
+export function notifySuccess(title: string, message?: string) {
+  showToast("green", title, message);
+}
+
+export function notifyError(title: string, message?: string) {
+  showToast("red", title, message, 6000);
+}
+
+export function notifyInfo(title: string, message?: string) {
+  showToast("blue", title, message);
+}
