@@ -8,6 +8,11 @@ import { ApiError, apiFetch } from "./api";
 
 export const UNDO_TOAST_MS = 10000;
 
+/** The toast title after an undo: undoing an undo is a redo. */
+export function undoneTitle(summary: string): string {
+  return summary.includes(" redid: ") ? "Change redone" : "Change undone";
+}
+
 export interface UndoOutcome {
   ok: boolean;
   message: string;

@@ -2,7 +2,7 @@
 import { Button, Group, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
-import { UNDO_TOAST_MS, undoActivity } from "./activityUndo";
+import { UNDO_TOAST_MS, undoActivity, undoneTitle } from "./activityUndo";
 import { takeRecentActivity } from "./recentActivity";
 
 /**
@@ -30,8 +30,10 @@ function UndoableMessage({ message, activityId, toastId }: { message: string; ac
   const undo = async () => {
     setBusy(true);
     const outcome = await undoActivity(activityId);
+    // Toasts show one at a time: what was queued about the write (its warnings) is moot once it is undone.
+    notifications.cleanQueue();
     notifications.hide(toastId);
-    if (outcome.ok) showToast("green", "Change undone", outcome.message);
+    if (outcome.ok) showToast("green", undoneTitle(outcome.message), outcome.message);
     else showToast("red", "Could not undo", outcome.message, 8000);
   };
   return (

@@ -1,6 +1,6 @@
 import { Badge, Button } from "@mantine/core";
 import { useState } from "react";
-import { undoActivity } from "../../lib/activityUndo";
+import { undoActivity, undoneTitle } from "../../lib/activityUndo";
 import { showToast } from "../../lib/notify";
 import type { Activity } from "./api";
 
@@ -20,7 +20,7 @@ export function UndoCell({ activity }: { activity: Activity }) {
     setBusy(true);
     const outcome = await undoActivity(activity.id);
     setBusy(false);
-    if (outcome.ok) showToast("green", "Change undone", outcome.message);
+    if (outcome.ok) showToast("green", undoneTitle(outcome.message), outcome.message);
     else showToast("red", "Could not undo", outcome.message, 8000);
   };
   return (

@@ -1,0 +1,116 @@
+// Issue 16: coordinator A bulk-allocates; coordinator B sees it live in the timetable and in the block
+// group's History panel; A clicks Undo in the success toast and both screens return to the previous
+// state without a reload. Then the History row's Undo (a redo of the undo) brings the allocation back.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage, screenshot } from "./lib.mjs";
+
+const RUN = String(Date.now()).slice(-5);
+let browser;
+let a;
+let b;
+let bHistory;
+let group;
+let sessions;
+
+before(async () => {
+  browser = await launch();
+  a = await newPage(browser);
+  b = await newPage(browser);
+  await apiLogin(a.page, DEMO.coordinator);
+  await apiLogin(b.page, DEMO.coordinator2);
+  bHistory = await b.context.newPage();
+  const course = (await apiCall(a.page, "GET", "/api/courses")).json[0];
+  const unit = (await apiCall(a.page, "POST", "/api/units", { code: `UNDU${RUN}`, name: `Undo unit ${RUN}`, nominalHours: 9 })).json;
+  const plan = (await apiCall(a.page, "POST", "/api/study-plans", { name: `Undo plan ${RUN}`, totalNominalHours: 9 })).json;
+  await apiCall(a.page, "POST", `/api/study-plans/${plan.id}/units`, { unitId: unit.id, faceToFaceHours: 9 });
+  group = (await apiCall(a.page, "POST", "/api/block-groups", {
+    code: `UND-${RUN}`, name: `Undo group ${RUN}`, courseId: course.id, cohortSize: 12, startDate: "2027-03-01", preferredDays: "Thursday",
+  })).json;
+  await apiCall(a.page, "POST", `/api/block-groups/${group.id}/study-plans`, { studyPlanId: plan.id });
+  const scheduled = await apiCall(a.page, "POST", `/api/block-groups/${group.id}/schedule`, {
+    sessionTemplates: [{ startTime: "09:00:00", endTime: "12:00:00", duration: 3 }], startDate: "2027-03-01", room: "", notes: "", startNextUnitInNewWeek: false,
+  });
+  assert.equal(scheduled.status, 200, scheduled.text);
+  sessions = (await apiCall(a.page, "GET", `/api/timetables?blockGroupId=${group.id}`)).json.filter((s) => s.status === "scheduled");
+  assert.equal(sessions.length, 3);
+  const created = await apiCall(a.page, "POST", "/api/teachers", {
+    employeeId: `UND${RUN}`, firstName: "Uma", lastName: `Undo${RUN}`, email: `uma.${RUN}@demo.blockplan.edu.au`, availability: "both", maxWeeklyHours: 40,
+  });
+  assert.equal(created.status, 201, created.text);
+});
+after(async () => {
+  await a?.context.close();
+  await b?.context.close();
+  await browser?.close();
+});
+
+const esc = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const combo = (scope, label) => scope.getByRole("combobox", { name: new RegExp(`^${esc(label)}( \\*)?$`) });
+async function openGroup(page) {
+  await page.goto(`${BASE_URL}/timetables`);
+  await combo(page, "Block Group").fill(group.code);
+  await page.getByRole("option", { name: new RegExp(esc(group.code)) }).first().click();
+  await page.getByTestId("session-row").first().waitFor();
+}
+const rows = (page) => page.getByTestId("session-row");
+const teacherName = `Uma Undo${RUN}`;
+
+/** Every session row of the group shows the teacher (true) or none shows it (false). */
+async function allocatedEverywhere(page, allocated) {
+  await page.waitForFunction(
+    ([name, want, count]) => {
+      const found = [...document.querySelectorAll('[data-testid="session-row"]')];
+      if (found.length !== count) return false;
+      return found.every((row) => row.textContent.includes(name) === want);
+    },
+    [teacherName, allocated, sessions.length],
+    { timeout: 10000 },
+  );
+}
+
+test("A's Undo in the toast takes a bulk allocation back on both screens, live; B's History shows both", async () => {
+  await Promise.all([openGroup(a.page), openGroup(b.page)]);
+  await bHistory.goto(`${BASE_URL}/block-groups/${group.id}`);
+  const panel = bHistory.getByTestId("history-panel");
+  await panel.getByText(/generated the schedule/).first().waitFor({ timeout: 15000 });
+  await allocatedEverywhere(b.page, false);
+
+  await a.page.getByRole("checkbox", { name: "Select all sessions" }).check();
+  await a.page.getByRole("button", { name: "Allocate Teacher" }).click();
+  const dialog = a.page.getByRole("dialog", { name: "Allocate Teacher" });
+  await combo(dialog, "Teacher").click();
+  await a.page.getByRole("option", { name: teacherName }).click();
+  await dialog.getByRole("button", { name: "Allocate" }).click();
+  await dialog.waitFor({ state: "hidden" });
+
+  // B: live in the timetable and in the History panel of the block group, no reload.
+  await allocatedEverywhere(b.page, true);
+  await panel.getByText(/allocated 3 sessions/).first().waitFor({ timeout: 10000 });
+  await screenshot(bHistory, "undo-history-allocated");
+
+  // A: the success toast offers Undo; both screens go back.
+  const toast = a.page.locator(".mantine-Notification-root").filter({ hasText: "Teacher allocated to 3 session(s)" });
+  await toast.getByRole("button", { name: "Undo" }).click();
+  await a.page.locator(".mantine-Notification-root").filter({ hasText: "Change undone" }).waitFor({ timeout: 10000 });
+  await Promise.all([allocatedEverywhere(a.page, false), allocatedEverywhere(b.page, false)]);
+  await panel.getByText(/undid: .*allocated 3 sessions/).first().waitFor({ timeout: 10000 });
+  await screenshot(bHistory, "undo-history-undone");
+  const stored = (await apiCall(b.page, "GET", `/api/timetables?blockGroupId=${group.id}`)).json;
+  assert.ok(stored.every((s) => s.teacherId === null), "the server holds the previous state");
+});
+
+test("the History row's Undo on the undo is a redo, live on the other screen", async () => {
+  const panel = bHistory.getByTestId("history-panel");
+  // B may not undo A's change (coordinators undo their own); A opens the group's page and redoes.
+  const aHistory = await a.context.newPage();
+  await aHistory.goto(`${BASE_URL}/block-groups/${group.id}`);
+  const undoRow = aHistory.getByTestId("history-row").filter({ hasText: /undid: / }).first();
+  await undoRow.getByRole("button", { name: /^Undo/ }).click();
+  await aHistory.locator(".mantine-Notification-root").filter({ hasText: "Change redone" }).waitFor({ timeout: 10000 });
+  await allocatedEverywhere(b.page, true);
+  await panel.getByText(/redid: .*allocated 3 sessions/).first().waitFor({ timeout: 10000 });
+  assert.equal(await panel.getByTestId("history-row").filter({ hasText: /redid: / }).getByRole("button", { name: /^Undo/ }).count(), 0,
+    "B sees no Undo on A's change");
+  await aHistory.close();
+});
