@@ -4,7 +4,9 @@
 
 Seeds one organization with 100,000 activities (bulk_create; the database must exist) and times, through
 Django's test client signed in, the newest page, page 100, an entity filter and a row filter (p50 of 15).
-Recording costs one INSERT per write (``emit_change``), whatever the number of rows the write touched.
+Each activity has one captured change (its row before and after, ``refs`` naming the row it points
+at), as a write records it; the row filter also searches those refs (a block group's History shows its
+sessions' writes). What recording costs a write: ``bench/history_recording_bench.py``.
 Target: a page under 100 ms. Cleans up after itself.
 """
 
@@ -32,7 +34,7 @@ from django.test import Client  # noqa: E402
 call_command("migrate", verbosity=0)
 
 from project.accounts.models import Organization, User  # noqa: E402
-from project.history.models import Activity  # noqa: E402
+from project.history.models import Activity, ActivityChange  # noqa: E402
 
 N = 100_000
 ENTITIES = ["course", "unit", "block_group", "teacher", "timetable_session", "holiday"]
@@ -44,15 +46,29 @@ def main() -> None:
     user = User.objects.create_user("bench-history@bench-history.example", password=None, organization=org, role="admin")
     row = str(uuid.uuid4())
     t0 = time.perf_counter()
-    batch = []
+    batch, changes = [], []
     for n in range(N):
         ids = [row] if n % 1000 == 0 else [str(uuid.uuid4())]
-        batch.append(Activity(organization=org, seq=n + 1, actor=user, actor_label="Bench User", origin="bench",
-                              entity=ENTITIES[n % len(ENTITIES)], action="updated", ids=ids,
-                              summary="Bench User updated a course"))
+        activity = Activity(organization=org, seq=n + 1, actor=user, actor_label="Bench User", origin="bench",
+                            entity=ENTITIES[n % len(ENTITIES)], action="updated", ids=ids,
+                            summary="Bench User updated a course", refs=str(uuid.uuid4()))
+        batch.append(activity)
+        # Each activity captured one row (before and after), pointing at a block group: as written.
+        refs = activity.refs
+        values = [ids[0], "2026-11-25T01:02:03.456789+00:00", "Name before", refs]
+        changes.append(ActivityChange(organization=org, activity=activity, position=1, model="catalogue.Course",
+                                      fields=["id", "updated_at", "name", "block_group_id"],
+                                      rows=f'[["{ids[0]}",{values!r},{values!r}]]'.replace("'", '"')))
         if len(batch) == 5000:
             Activity.objects.bulk_create(batch)
-            batch = []
+            ActivityChange.objects.bulk_create(changes)
+            batch, changes = [], []
+    from django.db import connection
+
+    if connection.vendor == "postgresql":  # as autovacuum does after a bulk load (statistics, visibility map)
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE history_activity")
+            cursor.execute("VACUUM ANALYZE history_activitychange")
     print(f"seeded {N:,} activities in {time.perf_counter() - t0:.1f} s ({os.environ['DATABASE_URL'].split(':')[0]})")
     client = Client(HTTP_HOST="localhost")
     client.force_login(user)
@@ -66,6 +82,8 @@ def main() -> None:
             assert r.status_code == 200, r.content
         print(f"GET /api/activity {label}: p50 {statistics.median(times):.1f} ms, max {max(times):.1f} ms "
               f"({r.json()['total']:,} matching) — target < 100 ms")
+    if os.environ.get("KEEP"):
+        return
     org.delete()
 
 

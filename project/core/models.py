@@ -38,7 +38,7 @@ class TenantQuerySet(models.QuerySet):
         tracker = tracking.active(self.model, self.db)
         if tracker is None:
             return super().update(**kwargs)
-        return tracking.tracked_update(tracker, self, lambda: super(TenantQuerySet, self).update(**kwargs))
+        return tracking.tracked_update(tracker, self, lambda: super(TenantQuerySet, self).update(**kwargs), kwargs)
 
     update.alters_data = True
 
@@ -47,8 +47,8 @@ class TenantQuerySet(models.QuerySet):
         if tracker is None:
             return super().bulk_update(objs, fields, batch_size=batch_size)
         objs = list(objs)
-        return tracking.tracked_pks(
-            tracker, self.model, [o.pk for o in objs], self.db,
+        return tracking.tracked_bulk_update(
+            tracker, self.model, objs, list(fields), self.db,
             lambda: super(TenantQuerySet, self).bulk_update(objs, fields, batch_size=batch_size),
         )
 
@@ -59,10 +59,10 @@ class TenantQuerySet(models.QuerySet):
         if tracker is None:
             return super().bulk_create(objs, *args, **kwargs)
         objs = list(objs)
-        return tracking.tracked_pks(
-            tracker, self.model, [o.pk for o in objs], self.db,
-            lambda: super(TenantQuerySet, self).bulk_create(objs, *args, **kwargs),
-        )
+        insert = lambda: super(TenantQuerySet, self).bulk_create(objs, *args, **kwargs)  # noqa: E731
+        if args or kwargs.get("ignore_conflicts") or kwargs.get("update_conflicts"):  # may update existing rows
+            return tracking.tracked_pks(tracker, self.model, [o.pk for o in objs], self.db, insert)
+        return tracking.tracked_create(tracker, self.model, objs, insert)
 
     bulk_create.alters_data = True
 

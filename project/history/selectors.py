@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 
 from project.history.models import Activity, ActivityChange
 
@@ -20,7 +20,8 @@ def activity_page(*, org, entity: str | None = None, entity_id: str | None = Non
                   user=None, seq: int | None = None) -> dict:
     """``{items: [{id, seq, at, actorId, actorName, origin, entity, action, ids, summary}], total, page,
     pageSize}``, newest first; each item also ``undoOfId``, ``undoneById`` and ``canUndo`` (for ``user``). ``start``/``end`` are days (inclusive) in the organization's timezone; ``at``
-    is ISO 8601 in that timezone. ``entity_id`` keeps activities that touched that row. Two queries."""
+    is ISO 8601 in that timezone. ``entity_id`` keeps activities that touched that row or rows pointing
+at it. Three queries."""
     tz = ZoneInfo(org.timezone or "Australia/Melbourne")
     qs = Activity.objects.for_org(org)
     if entity:
@@ -28,8 +29,8 @@ def activity_page(*, org, entity: str | None = None, entity_id: str | None = Non
     if entity_id:
         # The ids as JSON text hold the UUID's text exactly when the row was touched (works on SQLite too).
         # ... or that touched rows pointing at it (a block group's sessions, a teacher's allocations).
-        qs = qs.annotate(ids_text=Cast("ids", TextField()), refs_text=Cast("refs", TextField())).filter(
-            Q(ids_text__contains=str(entity_id)) | Q(refs_text__contains=str(entity_id))
+        qs = qs.annotate(ids_text=Cast("ids", TextField())).filter(
+            Q(ids_text__contains=str(entity_id)) | Q(refs__contains=str(entity_id))
         )
     if actor_id:
         qs = qs.filter(actor_id=actor_id)
@@ -41,11 +42,14 @@ def activity_page(*, org, entity: str | None = None, entity_id: str | None = Non
         qs = qs.filter(created_at__lt=datetime.combine(end + timedelta(days=1), time.min, tzinfo=tz))
     total = qs.count()
     offset = (page - 1) * page_size
-    rows = (
-        qs.order_by("-seq")
-        .annotate(has_changes=Exists(ActivityChange.objects.for_org(org).filter(activity=OuterRef("pk"))))
-        .values(*FIELDS, "has_changes")[offset: offset + page_size]
+    rows = list(qs.order_by("-seq").values(*FIELDS)[offset: offset + page_size])
+    # Which of this page's activities captured rows (undoable): one indexed query for the page only.
+    with_changes = set(
+        ActivityChange.objects.for_org(org).filter(activity_id__in=[r["id"] for r in rows])
+        .values_list("activity_id", flat=True).distinct()
     )
+    for r in rows:
+        r["has_changes"] = r["id"] in with_changes
     items = [_item(r, tz, user) for r in rows]
     return {"items": items, "total": total, "page": page, "pageSize": page_size}
 

@@ -27,6 +27,7 @@ from datetime import date, datetime, time
 from decimal import Decimal
 from typing import Any, Iterable
 
+import orjson
 from django.db import connections, models, router
 
 _ATTR = "_blockplan_history_tracker"
@@ -38,6 +39,7 @@ class Tracker:
     atomic: Any  # the write's transaction.atomic() block: the tracker lives while it is open
     position: int = 0
     refs: set = field(default_factory=set)
+    busy: bool = False  # inside a captured call: the ORM calls it makes itself are not captured again
 
 
 def start(activity, using: str = "default") -> None:
@@ -57,7 +59,7 @@ def active(model, using: str | None = None) -> Tracker | None:
         return None
     conn = connections[using or router.db_for_write(model)]
     tracker = getattr(conn, _ATTR, None)
-    if tracker is None:
+    if tracker is None or tracker.busy:
         return None
     if not any(block is tracker.atomic for block in conn.atomic_blocks):
         setattr(conn, _ATTR, None)  # its transaction ended (committed or rolled back)
@@ -72,10 +74,61 @@ def stop(using: str = "default") -> None:
 # ------------------------------------------------------------------------------------------ values
 
 
+_FIELDS: dict = {}
+
+
 def snapshot_fields(model) -> list:
     """The concrete fields a snapshot keeps, in model order (minus ``history_exclude``)."""
-    exclude = set(getattr(model, "history_exclude", ()))
-    return [f for f in model._meta.concrete_fields if f.name not in exclude and f.attname not in exclude]
+    fields = _FIELDS.get(model)
+    if fields is None:
+        exclude = set(getattr(model, "history_exclude", ()))
+        fields = _FIELDS[model] = [f for f in model._meta.concrete_fields if f.name not in exclude and f.attname not in exclude]
+    return fields
+
+
+def _same(value):
+    return value
+
+
+def _text(value):
+    return None if value is None else str(value)
+
+
+def encoders(model) -> list:
+    """One function per snapshot field turning its Python value into JSON (chosen once per model)."""
+    found = _ENCODERS.get(model)
+    if found is None:
+        found = []
+        for f in snapshot_fields(model):
+            target = f.target_field if f.is_relation else f
+            if isinstance(target, models.DecimalField):
+                found.append(lambda v, f=target: encode(f, v))
+            elif isinstance(target, (models.UUIDField,)):
+                found.append(_text)
+            elif isinstance(target, (models.DateField, models.TimeField)):  # DateTimeField is a DateField
+                found.append(lambda v, f=target: None if v is None else (f.to_python(v) if isinstance(v, str) else v).isoformat())
+            elif isinstance(target, (models.CharField, models.TextField, models.IntegerField, models.BooleanField,
+                                     models.JSONField, models.FloatField)):
+                found.append(_same)
+            else:
+                found.append(lambda v, f=target: encode(f, v))
+        _ENCODERS[model] = found
+    return found
+
+
+_ENCODERS: dict = {}
+
+
+def row_of(obj) -> list:
+    """The snapshot of an instance as it is in memory (values run through their field's ``to_python``
+    first, so that "7.5" and Decimal("7.50") encode alike)."""
+    model = type(obj)
+    values = obj.__dict__
+    out = []
+    for f, enc in zip(snapshot_fields(model), encoders(model)):
+        value = values[f.attname] if f.attname in values else getattr(obj, f.attname)
+        out.append(enc(value))
+    return out
 
 
 def encode(f, value) -> Any:
@@ -112,19 +165,24 @@ def read_rows(model, pks: Iterable, using: str | None = None) -> dict[str, list]
     out: dict[str, list] = {}
     pks = list(pks)
     manager = model._base_manager.db_manager(using) if using else model._base_manager
+    encs = encoders(model)
+    pk_index = names.index(pk_name)
     for i in range(0, len(pks), 2000):
         chunk = pks[i: i + 2000]
-        for row in manager.filter(pk__in=chunk).values(*names):
-            out[str(row[pk_name])] = [encode(f, row[f.attname]) for f in fields]
+        for row in manager.filter(pk__in=chunk).values_list(*names):
+            out[str(row[pk_index])] = [enc(v) for enc, v in zip(encs, row)]
     return out
 
 
 def add(tracker: Tracker, model, before: dict[str, list | None], after: dict[str, list | None]) -> None:
     """Store one captured write: rows present in ``before`` or ``after`` (absent = did not exist)."""
+    pks = list(dict.fromkeys([*before, *after]))
+    _store(tracker, model, [[pk, before.get(pk), after.get(pk)] for pk in pks if before.get(pk) != after.get(pk)])
+
+
+def _store(tracker: Tracker, model, rows: list) -> None:
     from project.history.models import ActivityChange
 
-    pks = list(dict.fromkeys([*before, *after]))
-    rows = [[pk, before.get(pk), after.get(pk)] for pk in pks if before.get(pk) != after.get(pk)]
     if not rows:
         return
     tracker.position += 1
@@ -135,40 +193,132 @@ def add(tracker: Tracker, model, before: dict[str, list | None], after: dict[str
         for values in (b, a):
             if values is not None:
                 refs.update(values[i] for i in relations if values[i] is not None)
-    if not refs <= tracker.refs:
+    org_id = tracker.activity.organization_id
+    refs = {str(r) for r in refs}
+    if not refs <= tracker.refs:  # one UPDATE when the write reaches records it did not point at yet
         tracker.refs |= refs
-        type(tracker.activity).objects.for_org(tracker.activity.organization_id).filter(pk=tracker.activity.pk).update(
-            refs=sorted(tracker.refs)
-        )
-    ActivityChange.objects.for_org(tracker.activity.organization_id).create(
-        organization_id=tracker.activity.organization_id,
+        type(tracker.activity).objects.for_org(org_id).filter(pk=tracker.activity.pk).update(refs=" ".join(sorted(tracker.refs)))
+    ActivityChange.objects.for_org(org_id).create(
+        organization_id=org_id,
         activity=tracker.activity,
         position=tracker.position,
         model=model._meta.label,
         fields=[f.attname for f in fields],
-        rows=rows,
+        rows=orjson.dumps(rows).decode(),
     )
+
+
+def add_created(tracker: Tracker, model, objs: list) -> None:
+    """Store rows just inserted from their instances. orjson writes UUIDs, dates, times and datetimes as
+    ``encode`` does (ISO text); decimals are put at their field's places first, so a later read of the
+    same rows compares equal."""
+    fields = snapshot_fields(model)
+    names = [f.attname for f in fields]
+    encs = encoders(model)
+    decimals = [(i, encs[i]) for i, f in enumerate(fields) if isinstance(f, models.DecimalField)]
+    moments = [(i, encs[i]) for i, f in enumerate(fields) if isinstance(f, (models.DateField, models.TimeField))]
+    rows = []
+    pk_index = names.index(model._meta.pk.attname)
+    for obj in objs:
+        values = obj.__dict__
+        row = [values[n] if n in values else getattr(obj, n) for n in names]
+        for i, enc in decimals:
+            row[i] = enc(row[i])
+        for i, enc in moments:
+            if isinstance(row[i], str):  # a date typed as text: the stored value is the parsed one
+                row[i] = enc(row[i])
+        rows.append([str(row[pk_index]), None, row])
+    _store(tracker, model, rows)
 
 
 # ------------------------------------------------------------------------------------- capturing
 
 
-def tracked_update(tracker: Tracker, qs, do) -> Any:
-    """Run ``do()`` (an UPDATE of the rows of ``qs``), capturing those rows before and after."""
+def _run(tracker: Tracker, do) -> Any:
+    tracker.busy = True
+    try:
+        return do()
+    finally:
+        tracker.busy = False
+
+
+def tracked_update(tracker: Tracker, qs, do, values: dict) -> Any:
+    """Run ``do()`` (``qs.update(**values)``), capturing those rows before and after. Plain values give
+    the after state without a second read; expressions (``F("x") + 1``) are read back."""
     model = qs.model
-    pk_name = model._meta.pk.attname
-    pks = list(qs.order_by().values_list(pk_name, flat=True))
-    before = read_rows(model, pks, qs.db)
-    result = do()
-    add(tracker, model, before, read_rows(model, pks, qs.db))
+    before = read_rows_of(qs)
+    result = _run(tracker, do)
+    if any(hasattr(v, "resolve_expression") for v in values.values()):
+        after = read_rows(model, list(before), qs.db)
+    else:
+        after = _patched(model, before, [(pk, values) for pk in before])
+    add(tracker, model, before, after)
     return result
 
 
+def tracked_bulk_update(tracker: Tracker, model, objs: list, fields: list, using: str | None, do) -> Any:
+    """Run ``do()`` (``bulk_update(objs, fields)``), capturing the rows: before from the database (one
+    read), after as the database holds them then, the read values with ``fields`` taken from ``objs``."""
+    before = read_rows(model, [o.pk for o in objs], using)
+    result = _run(tracker, do)
+    names = [model._meta.get_field(name).attname for name in fields]
+    add(tracker, model, before, _patched(model, before, [(str(o.pk), {n: getattr(o, n) for n in names}) for o in objs]))
+    return result
+
+
+def _patched(model, before: dict, changes: list) -> dict:
+    """``before`` rows with new values (by attribute or field name) put in, encoded as stored."""
+    fields = snapshot_fields(model)
+    index = {}
+    for i, f in enumerate(fields):
+        index[f.attname] = index[f.name] = i
+    encs = encoders(model)
+    out = {}
+    for pk, values in changes:
+        row = before.get(pk)
+        if row is None:
+            continue
+        row = list(row)
+        for name, value in values.items():
+            i = index.get(name)
+            if i is None:
+                continue
+            f = fields[i]
+            if hasattr(value, "pk") and f.is_relation:
+                value = value.pk
+            elif value is not None and not f.is_relation:
+                value = f.to_python(value)
+            row[i] = encs[i](value)
+        out[pk] = row
+    return out
+
+
+def read_rows_of(qs) -> dict[str, list]:
+    """``read_rows`` of the rows a queryset selects (one query)."""
+    model = qs.model
+    fields = snapshot_fields(model)
+    names = [f.attname for f in fields]
+    encs = encoders(model)
+    pk_index = names.index(model._meta.pk.attname)
+    return {
+        str(row[pk_index]): [enc(v) for enc, v in zip(encs, row)]
+        for row in qs.order_by().values_list(*names)
+    }
+
+
 def tracked_pks(tracker: Tracker, model, pks: list, using: str | None, do) -> Any:
-    """Run ``do()`` (a write of the rows ``pks``: bulk create or update, a save), capturing them."""
+    """Run ``do()`` (a write of the rows ``pks``: a save, an upserting bulk create), capturing them."""
     before = read_rows(model, pks, using)
-    result = do()
+    result = _run(tracker, do)
     add(tracker, model, before, read_rows(model, pks, using))
+    return result
+
+
+def tracked_create(tracker: Tracker, model, objs: list, do) -> Any:
+    """Run ``do()`` (a bulk INSERT of ``objs``), capturing the new rows from memory: no query (issue 16's
+    budget: history adds under 20% to a 400-session schedule generation)."""
+    result = _run(tracker, do)
+    add_created(tracker, model, objs)
     return result
 
 
@@ -204,7 +354,7 @@ def tracked_delete(tracker: Tracker, qs) -> tuple[int, dict]:
     before_deleted = {m: read_rows(m, pks, del_query.db) for m, pks in deleted.items()}
     before_nulled = {m: read_rows(m, pks, del_query.db) for m, pks in nulled.items()}
 
-    result = collector.delete()
+    result = _run(tracker, collector.delete)
     qs._result_cache = None
 
     for model, rows in before_deleted.items():
@@ -251,8 +401,14 @@ class HistoryTracked:
             return super().save(*args, **kwargs)  # type: ignore[misc]
         model = type(self)
         before = {} if self._state.adding else read_rows(model, [self.pk], using)
-        result = super().save(*args, **kwargs)  # type: ignore[misc]
-        add(tracker, model, before, read_rows(model, [self.pk], using))
+        result = _run(tracker, lambda: super(HistoryTracked, self).save(*args, **kwargs))  # type: ignore[misc]
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and before:  # only these were written: the rest is as it was read
+            names = {model._meta.get_field(n).attname for n in update_fields}
+            after = _patched(model, before, [(str(self.pk), {n: getattr(self, n) for n in names})])
+        else:  # every field was written from the instance
+            after = {str(self.pk): row_of(self)}
+        add(tracker, model, before, after)
         return result
 
     def delete(self, *args, **kwargs):  # type: ignore[no-untyped-def]

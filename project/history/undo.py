@@ -24,9 +24,8 @@ from zoneinfo import ZoneInfo
 
 from django.apps import apps
 from django.db import IntegrityError, connection, transaction
-from django.db.models import ProtectedError, TextField
+from django.db.models import ProtectedError
 from django.db.models.deletion import RestrictedError
-from django.db.models.functions import Cast
 from django.utils import timezone
 
 from project.core.errors import Conflict, Forbidden
@@ -57,7 +56,7 @@ def merged_changes(activity: Activity) -> "OrderedDict[tuple[str, str], RowChang
     out: OrderedDict = OrderedDict()
     for change in ActivityChange.objects.for_org(activity.organization_id).filter(activity=activity).order_by("position"):
         model = apps.get_model(change.model)
-        for pk, before, after in change.rows:
+        for pk, before, after in change.row_list():
             key = (change.model, pk)
             if key in out:
                 out[key].after = after
@@ -78,8 +77,7 @@ def _blocked(activity: Activity, pks: list[str], reason: str) -> Conflict:
     later = None
     for pk in pks[:50]:
         hit = (
-            ActivityChange.objects.for_org(org_id).filter(activity__seq__gt=activity.seq)
-            .annotate(rows_text=Cast("rows", TextField())).filter(rows_text__contains=pk)
+            ActivityChange.objects.for_org(org_id).filter(activity__seq__gt=activity.seq, rows__contains=pk)
             .select_related("activity").order_by("-activity__seq").first()
         )
         if hit is not None and (later is None or hit.activity.seq > later.seq):

@@ -99,7 +99,7 @@ def test_a_single_edit_records_its_before_and_after(api, org):
     assert r.status_code == 200, r.content
     act = latest(org)
     [change] = ActivityChange.objects.filter(activity=act)
-    [[pk, before, after]] = change.rows
+    [[pk, before, after]] = change.row_list()
     assert pk == str(course.id) and change.model == "catalogue.Course"
     assert dict(zip(change.fields, before))["name"] == "Old name"
     assert dict(zip(change.fields, after))["name"] == "New name"
@@ -111,10 +111,10 @@ def test_a_single_edit_records_its_before_and_after(api, org):
 def test_created_rows_have_no_before_and_deleted_rows_no_after(api, org):
     r = api.post("/api/units", {"code": "U1", "name": "A unit", "nominalHours": 10})
     unit_id = r.json()["id"]
-    [[_pk, before, after]] = ActivityChange.objects.get(activity=latest(org)).rows
+    [[_pk, before, after]] = ActivityChange.objects.get(activity=latest(org)).row_list()
     assert before is None and after is not None
     assert api.delete(f"/api/units/{unit_id}").status_code == 204
-    [[_pk, before, after]] = ActivityChange.objects.get(activity=latest(org)).rows
+    [[_pk, before, after]] = ActivityChange.objects.get(activity=latest(org)).row_list()
     assert before is not None and after is None
 
 
@@ -378,7 +378,7 @@ def test_the_django_admin_writes_are_captured_too(client, org):
     act = latest(org)
     assert act.actor_label == "Django admin" or act.actor_id == staff.pk
     [change] = ActivityChange.objects.filter(activity=act)
-    assert dict(zip(change.fields, change.rows[0][2]))["name"] == "After"
+    assert dict(zip(change.fields, change.row_list()[0][2]))["name"] == "After"
 
 
 def test_a_block_groups_and_a_teachers_history_show_their_sessions_writes(api, org):
