@@ -25,8 +25,9 @@ class Activity(TenantModel):
     entity = models.CharField(max_length=40)
     action = models.CharField(max_length=40)
     ids = models.JSONField(default=list)
-    # The ids the touched rows point at (a session's block group, unit and teacher), space-separated:
-    # the History of a block group or a teacher shows its sessions' writes. Grown as rows are captured.
+    # The ids of the touched rows and of what they point at (a session's block group, unit and teacher),
+    # space-separated: the History of a block group or a teacher shows its sessions' writes, and a
+    # generated session finds its generation. Grown as rows are captured.
     refs = models.TextField(blank=True, default="")
     summary = models.CharField(max_length=300)
     # Undo (issue 16): the activity this one reverses, and the activity that reversed this one (cleared

@@ -194,7 +194,9 @@ def _store(tracker: Tracker, model, rows: list) -> None:
             if values is not None:
                 refs.update(values[i] for i in relations if values[i] is not None)
     org_id = tracker.activity.organization_id
-    refs = {str(r) for r in refs}
+    # The rows themselves too: a session made by a schedule generation (whose ids are the block group's)
+    # finds that generation in its own History.
+    refs = {str(r) for r in refs} | {pk for pk, _b, _a in rows}
     if not refs <= tracker.refs:  # one UPDATE when the write reaches records it did not point at yet
         tracker.refs |= refs
         type(tracker.activity).objects.for_org(org_id).filter(pk=tracker.activity.pk).update(refs=" ".join(sorted(tracker.refs)))

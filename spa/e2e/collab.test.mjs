@@ -3,7 +3,7 @@
 // shows the 412 "changed by someone else" message to the second, with the fresh record loaded.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage, screenshot, seriousA11yViolations } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, apiLogin, combo, launch, newPage, openTimetable, screenshot, seriousA11yViolations } from "./lib.mjs";
 
 const RUN = String(Date.now()).slice(-5);
 let browser;
@@ -44,14 +44,7 @@ after(async () => {
   await browser?.close();
 });
 
-const esc = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const combo = (scope, label) => scope.getByRole("combobox", { name: new RegExp(`^${esc(label)}( \\*)?$`) });
-async function openGroup(page) {
-  await page.goto(`${BASE_URL}/timetables`);
-  await combo(page, "Block Group").fill(target.blockGroup.code);
-  await page.getByRole("option", { name: new RegExp(esc(target.blockGroup.code)) }).first().click();
-  await page.getByTestId("session-row").first().waitFor();
-}
+const openGroup = (page) => openTimetable(page, target.blockGroup.code);
 const rowOf = (page) =>
   page.getByTestId("session-row").filter({ has: page.getByRole("checkbox", { name: `Select session ${target.unit.code} ${target.actualDate} ${target.startTime.slice(0, 5)}` }) });
 

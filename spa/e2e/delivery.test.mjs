@@ -5,7 +5,7 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage, screenshot, seriousA11yViolations } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, apiLogin, combo, esc, launch, newPage, screenshot, seriousA11yViolations } from "./lib.mjs";
 
 const RUN = String(Date.now()).slice(-5);
 const COURSE = { code: `E2E${RUN}`, name: `Certificate IV in E2E Testing ${RUN}` };
@@ -37,10 +37,6 @@ async function expectA11y(name) {
 async function shoot(name) {
   await screenshot(page, name);
   await expectA11y(name);
-}
-const esc = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-function combo(scope, label) {
-  return scope.getByRole("combobox", { name: new RegExp(`^${esc(label)}( \\*)?$`) });
 }
 async function choose(scope, label, option) {
   await combo(scope, label).click();

@@ -108,3 +108,17 @@ export async function seriousA11yViolations(page) {
   });
   return results.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
+
+/** A string as a literal inside a RegExp. */
+export const esc = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A Mantine Select/Autocomplete by its label (a required field's label ends with " *"). */
+export const combo = (scope, label) => scope.getByRole("combobox", { name: new RegExp(`^${esc(label)}( \\*)?$`) });
+
+/** The timetables screen showing one block group's sessions. */
+export async function openTimetable(page, groupCode) {
+  await page.goto(`${BASE_URL}/timetables`);
+  await combo(page, "Block Group").fill(groupCode);
+  await page.getByRole("option", { name: new RegExp(esc(groupCode)) }).first().click();
+  await page.getByTestId("session-row").first().waitFor();
+}

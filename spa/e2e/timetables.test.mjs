@@ -2,7 +2,7 @@
 // allocation grid) and the timetable table with more than 5,000 rows staying virtualised and smooth.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage, screenshot, seriousA11yViolations } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, apiLogin, combo, launch, newPage, screenshot, seriousA11yViolations } from "./lib.mjs";
 
 const RUN = String(Date.now()).slice(-5);
 let browser;
@@ -22,8 +22,6 @@ async function shoot(name) {
   await screenshot(page, name);
   assert.deepEqual(await seriousA11yViolations(page), [], name);
 }
-const esc = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const combo = (scope, label) => scope.getByRole("combobox", { name: new RegExp(`^${esc(label)}( \\*)?$`) });
 
 test("holidays: filters, dd MMM yyyy dates, Recurring badge, validation", async () => {
   await page.goto(`${BASE_URL}/holidays`);

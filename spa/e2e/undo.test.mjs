@@ -3,7 +3,7 @@
 // state without a reload. Then the History row's Undo (a redo of the undo) brings the allocation back.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage, screenshot } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, apiLogin, combo, launch, newPage, openTimetable, screenshot } from "./lib.mjs";
 
 const RUN = String(Date.now()).slice(-5);
 let browser;
@@ -45,14 +45,7 @@ after(async () => {
   await browser?.close();
 });
 
-const esc = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const combo = (scope, label) => scope.getByRole("combobox", { name: new RegExp(`^${esc(label)}( \\*)?$`) });
-async function openGroup(page) {
-  await page.goto(`${BASE_URL}/timetables`);
-  await combo(page, "Block Group").fill(group.code);
-  await page.getByRole("option", { name: new RegExp(esc(group.code)) }).first().click();
-  await page.getByTestId("session-row").first().waitFor();
-}
+const openGroup = (page) => openTimetable(page, group.code);
 const rows = (page) => page.getByTestId("session-row");
 const teacherName = `Uma Undo${RUN}`;
 

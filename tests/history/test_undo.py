@@ -195,6 +195,11 @@ def test_undo_a_schedule_generation_removes_exactly_its_sessions(api, org, plan_
 
     act = check_round_trip(api, org, write)
     assert act.action == "scheduled"
+    act.refresh_from_db()
+    undo(api, act.undone_by)  # generated again, by a redo
+    made = TimetableSession.objects.for_org(org).filter(block_group=group).exclude(pk=keep.pk).first()
+    items = api.get("/api/activity", {"id": str(made.id)}).json()["items"]
+    assert items and "redid" in items[0]["summary"]  # a generated session finds its generation
     assert TimetableSession.objects.for_org(org).filter(pk=keep.pk).exists()
 
 
