@@ -100,5 +100,4 @@ def undo_activity(request: HttpRequest, activity_id: UUID) -> Any:
     rows (``blockedBy`` {id, seq, summary, at} names it). docs/adr/0012."""
     ctx = request.auth
     new = undo.undo(ctx=ctx, activity_id=activity_id)
-    page = selectors.activity_page(org=ctx.org, entity=None, page=1, page_size=1, user=ctx.user, seq=new.seq)
-    return json_response(page["items"][0], status=201)
+    return json_response(selectors.activity_item(org=ctx.org, activity=new, user=ctx.user), status=201)

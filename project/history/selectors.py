@@ -10,14 +10,16 @@ from django.db.models.functions import Cast
 
 from django.db.models import Q
 
+from project.core.tenancy import get_in_org
 from project.history.models import Activity, ActivityChange
+from project.history.undo import NOT_UNDOABLE, merged_changes
 
 MAX_PAGE_SIZE = 200
 
 
 def activity_page(*, org, entity: str | None = None, entity_id: str | None = None, actor_id=None,
                   start: date | None = None, end: date | None = None, page: int = 1, page_size: int = 50,
-                  user=None, seq: int | None = None) -> dict:
+                  user=None) -> dict:
     """``{items: [{id, seq, at, actorId, actorName, origin, entity, action, ids, summary}], total, page,
     pageSize}``, newest first; each item also ``undoOfId``, ``undoneById`` and ``canUndo`` (for ``user``). ``start``/``end`` are days (inclusive) in the organization's timezone; ``at``
     is ISO 8601 in that timezone. ``entity_id`` keeps activities that touched that row or rows pointing
@@ -34,8 +36,6 @@ at it. Three queries."""
         )
     if actor_id:
         qs = qs.filter(actor_id=actor_id)
-    if seq is not None:
-        qs = qs.filter(seq=seq)
     if start:
         qs = qs.filter(created_at__gte=datetime.combine(start, time.min, tzinfo=tz))
     if end:
@@ -61,8 +61,6 @@ FIELDS = (
 
 
 def _item(r: dict, tz, user) -> dict:
-    from project.history.undo import NOT_UNDOABLE
-
     mine = user is not None and (getattr(user, "role", None) == "admin" or r["actor_id"] == user.pk)
     return {
         "id": str(r["id"]),
@@ -87,26 +85,25 @@ def _item(r: dict, tz, user) -> dict:
 MAX_DETAIL_ROWS = 200
 
 
+def activity_item(*, org, activity: Activity, user=None) -> dict:
+    """One activity as the list shows it (``ActivityOut``), for ``user``: one query (whether it captured rows)."""
+    r = {name: getattr(activity, name) for name in FIELDS}
+    r["has_changes"] = ActivityChange.objects.for_org(org).filter(activity=activity).exists()
+    return _item(r, ZoneInfo(org.timezone or "Australia/Melbourne"), user)
+
+
 def activity_detail(*, org, activity_id, user=None) -> dict:
     """One activity with what it changed, readable: ``changes: [{entity, id, label, change: created |
     updated | deleted, fields: [{field, before, after}]}]`` (at most 200 rows; ``rowsTotal`` counts all).
     Field values are shown as stored (dates ISO, times HH:MM:SS, hours as decimals); secrets are never
     captured. Raises NotFound."""
-    from django.apps import apps
-
-    from project.core.tenancy import get_in_org
-    from project.history.undo import merged_changes
-
-    tz = ZoneInfo(org.timezone or "Australia/Melbourne")
     activity = get_in_org(Activity, org, activity_id, "Activity")
-    r = {name: getattr(activity, name) for name in FIELDS}
-    r["has_changes"] = ActivityChange.objects.for_org(org).filter(activity=activity).exists()
-    out = _item(r, tz, user)
+    out = activity_item(org=org, activity=activity, user=user)
     changes = list(merged_changes(activity).values())
     names_of = _related_labels(changes[:MAX_DETAIL_ROWS])
     rows = []
     for c in changes[:MAX_DETAIL_ROWS]:
-        model = c.model if not isinstance(c.model, str) else apps.get_model(c.model)
+        model = c.model
         verbose = {f.attname: str(f.verbose_name) for f in model._meta.concrete_fields}
         before = dict(zip(c.fields, c.before)) if c.before is not None else {}
         after = dict(zip(c.fields, c.after)) if c.after is not None else {}

@@ -67,8 +67,12 @@ def active(model, using: str | None = None) -> Tracker | None:
     return tracker
 
 
-def stop(using: str = "default") -> None:
-    setattr(connections[using], _ATTR, None)
+def current(using: str = "default") -> Tracker | None:
+    """The tracker of the write in progress on this connection, whatever the model (None outside one)."""
+    tracker = getattr(connections[using], _ATTR, None)
+    if tracker is None or not any(block is tracker.atomic for block in connections[using].atomic_blocks):
+        return None
+    return tracker
 
 
 # ------------------------------------------------------------------------------------------ values
@@ -119,18 +123,6 @@ def encoders(model) -> list:
 _ENCODERS: dict = {}
 
 
-def row_of(obj) -> list:
-    """The snapshot of an instance as it is in memory (values run through their field's ``to_python``
-    first, so that "7.5" and Decimal("7.50") encode alike)."""
-    model = type(obj)
-    values = obj.__dict__
-    out = []
-    for f, enc in zip(snapshot_fields(model), encoders(model)):
-        value = values[f.attname] if f.attname in values else getattr(obj, f.attname)
-        out.append(enc(value))
-    return out
-
-
 def encode(f, value) -> Any:
     """A field value as JSON: UUIDs, dates, times and decimals as text (decimals at the field's places)."""
     if value is None:
@@ -159,18 +151,11 @@ def decode(f, value) -> Any:
 def read_rows(model, pks: Iterable, using: str | None = None) -> dict[str, list]:
     """``{pk text: [encoded values in snapshot_fields order]}`` of the rows of ``pks`` that exist (one
     query per 2,000 ids)."""
-    fields = snapshot_fields(model)
-    names = [f.attname for f in fields]
-    pk_name = model._meta.pk.attname
     out: dict[str, list] = {}
     pks = list(pks)
     manager = model._base_manager.db_manager(using) if using else model._base_manager
-    encs = encoders(model)
-    pk_index = names.index(pk_name)
     for i in range(0, len(pks), 2000):
-        chunk = pks[i: i + 2000]
-        for row in manager.filter(pk__in=chunk).values_list(*names):
-            out[str(row[pk_index])] = [enc(v) for enc, v in zip(encs, row)]
+        out.update(read_rows_of(manager.filter(pk__in=pks[i: i + 2000])))
     return out
 
 
@@ -210,16 +195,16 @@ def _store(tracker: Tracker, model, rows: list) -> None:
     )
 
 
-def add_created(tracker: Tracker, model, objs: list) -> None:
-    """Store rows just inserted from their instances. orjson writes UUIDs, dates, times and datetimes as
-    ``encode`` does (ISO text); decimals are put at their field's places first, so a later read of the
-    same rows compares equal."""
+def memory_rows(model, objs: list) -> dict[str, list]:
+    """``{pk text: row}`` of instances just written, from memory (no query), ready for ``_store``: orjson
+    writes UUIDs, dates, times and datetimes as ``encode`` does (ISO text); decimals are put at their
+    field's places and dates typed as text parsed first, so a later read of the same rows compares equal."""
     fields = snapshot_fields(model)
     names = [f.attname for f in fields]
     encs = encoders(model)
     decimals = [(i, encs[i]) for i, f in enumerate(fields) if isinstance(f, models.DecimalField)]
     moments = [(i, encs[i]) for i, f in enumerate(fields) if isinstance(f, (models.DateField, models.TimeField))]
-    rows = []
+    out = {}
     pk_index = names.index(model._meta.pk.attname)
     for obj in objs:
         values = obj.__dict__
@@ -227,10 +212,15 @@ def add_created(tracker: Tracker, model, objs: list) -> None:
         for i, enc in decimals:
             row[i] = enc(row[i])
         for i, enc in moments:
-            if isinstance(row[i], str):  # a date typed as text: the stored value is the parsed one
+            if isinstance(row[i], str):
                 row[i] = enc(row[i])
-        rows.append([str(row[pk_index]), None, row])
-    _store(tracker, model, rows)
+        out[str(row[pk_index])] = row
+    return out
+
+
+def add_created(tracker: Tracker, model, objs: list) -> None:
+    """Store rows just inserted, from their instances."""
+    _store(tracker, model, [[pk, None, row] for pk, row in memory_rows(model, objs).items()])
 
 
 # ------------------------------------------------------------------------------------- capturing
@@ -336,23 +326,7 @@ def tracked_delete(tracker: Tracker, qs) -> tuple[int, dict]:
     del_query.query.clear_ordering(force=True)
     collector = Collector(using=del_query.db, origin=qs)
     collector.collect(del_query)
-
-    deleted: dict = {}
-    for model, instances in collector.data.items():
-        if is_tracked(model):
-            deleted.setdefault(model, set()).update(obj.pk for obj in instances)
-    for fast in collector.fast_deletes:
-        if is_tracked(fast.model):
-            deleted.setdefault(fast.model, set()).update(fast.order_by().values_list("pk", flat=True))
-    nulled: dict = {}
-    for (f, _value), batches in collector.field_updates.items():
-        if not is_tracked(f.model):
-            continue
-        for objs in batches:
-            if isinstance(objs, models.QuerySet):
-                nulled.setdefault(f.model, set()).update(objs.order_by().values_list("pk", flat=True))
-            else:
-                nulled.setdefault(f.model, set()).update(o.pk for o in objs)
+    deleted, nulled = _collected(collector)
     before_deleted = {m: read_rows(m, pks, del_query.db) for m, pks in deleted.items()}
     before_nulled = {m: read_rows(m, pks, del_query.db) for m, pks in nulled.items()}
 
@@ -374,21 +348,29 @@ def collect_delete(model, pks: list, using: str = "default") -> dict:
     collector = Collector(using=using)
     collector.collect(model._base_manager.db_manager(using).filter(pk__in=pks))
     out: dict = {}
-    for m, instances in collector.data.items():
-        if is_tracked(m):
-            out.setdefault(m, set()).update(str(o.pk) for o in instances)
+    for found in _collected(collector):
+        for m, pks_of in found.items():
+            out.setdefault(m, set()).update(str(p) for p in pks_of)
+    return out
+
+
+def _collected(collector) -> tuple[dict, dict]:
+    """The tracked rows a collected delete removes and those it sets to NULL: two ``{model: {pk}}``."""
+    deleted: dict = {}
+    for model, instances in collector.data.items():
+        if is_tracked(model):
+            deleted.setdefault(model, set()).update(obj.pk for obj in instances)
     for fast in collector.fast_deletes:
         if is_tracked(fast.model):
-            out.setdefault(fast.model, set()).update(str(p) for p in fast.order_by().values_list("pk", flat=True))
+            deleted.setdefault(fast.model, set()).update(fast.order_by().values_list("pk", flat=True))
+    nulled: dict = {}
     for (f, _value), batches in collector.field_updates.items():
         if not is_tracked(f.model):
             continue
         for objs in batches:
-            pks_of = (
-                objs.order_by().values_list("pk", flat=True) if isinstance(objs, models.QuerySet) else [o.pk for o in objs]
-            )
-            out.setdefault(f.model, set()).update(str(p) for p in pks_of)
-    return out
+            pks = objs.order_by().values_list("pk", flat=True) if isinstance(objs, models.QuerySet) else [o.pk for o in objs]
+            nulled.setdefault(f.model, set()).update(pks)
+    return deleted, nulled
 
 
 class HistoryTracked:
@@ -408,9 +390,9 @@ class HistoryTracked:
         if update_fields is not None and before:  # only these were written: the rest is as it was read
             names = {model._meta.get_field(n).attname for n in update_fields}
             after = _patched(model, before, [(str(self.pk), {n: getattr(self, n) for n in names})])
+            add(tracker, model, before, after)
         else:  # every field was written from the instance
-            after = {str(self.pk): row_of(self)}
-        add(tracker, model, before, after)
+            _store(tracker, model, [[pk, before.get(pk), row] for pk, row in memory_rows(model, [self]).items()])
         return result
 
     def delete(self, *args, **kwargs):  # type: ignore[no-untyped-def]

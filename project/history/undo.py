@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo
 
 from django.apps import apps
 from django.db import IntegrityError, connection, transaction
-from django.db.models import ProtectedError
+from django.db.models import ProtectedError, Q
 from django.db.models.deletion import RestrictedError
 from django.utils import timezone
 
@@ -73,15 +73,14 @@ def _comparable(fields: list[str], values) -> dict | None:
 
 def _blocked(activity: Activity, pks: list[str], reason: str) -> Conflict:
     """409 naming the newest later activity that touched any of ``pks`` (when one did)."""
-    org_id = activity.organization_id
-    later = None
+    touched = Q()
     for pk in pks[:50]:
-        hit = (
-            ActivityChange.objects.for_org(org_id).filter(activity__seq__gt=activity.seq, rows__contains=pk)
-            .select_related("activity").order_by("-activity__seq").first()
-        )
-        if hit is not None and (later is None or hit.activity.seq > later.seq):
-            later = hit.activity
+        touched |= Q(rows__contains=pk)
+    hit = (
+        ActivityChange.objects.for_org(activity.organization_id).filter(touched, activity__seq__gt=activity.seq)
+        .select_related("activity").order_by("-activity__seq").first()
+    )
+    later = hit.activity if hit is not None else None
     if later is None:
         return Conflict(f"{reason} It was changed since, so it cannot be undone.")
     tz = ZoneInfo(activity.organization.timezone or "Australia/Melbourne")
@@ -177,7 +176,7 @@ def _dependency_order(models_: list) -> list:
 
 
 def _restore(ctx: Ctx, activity: Activity, changes) -> None:
-    tracker = tracking.active(next(iter(changes.values())).model)
+    tracker = tracking.current()  # the undo's own activity, started by its emit_change
     created: dict = {}
     deleted: dict = {}
     updated: dict = {}
@@ -215,8 +214,7 @@ def _restore(ctx: Ctx, activity: Activity, changes) -> None:
         for o, stamp in zip(objs, created_at):
             o.created_at = stamp
         model._base_manager.bulk_update(objs, ["created_at"], batch_size=500)
-        if tracker is not None:
-            tracking.add(tracker, model, {}, tracking.read_rows(model, [c.pk for c in items]))
+        tracking.add_created(tracker, model, objs)
 
     # 3. Rows it updated get their earlier values back.
     now = timezone.now()
@@ -228,10 +226,10 @@ def _restore(ctx: Ctx, activity: Activity, changes) -> None:
             f.name for f in tracking.snapshot_fields(model)
             if not f.primary_key and f.attname in items[0].fields and f.name != "created_at"
         ]
-        before = tracking.read_rows(model, [c.pk for c in items])
-        model._base_manager.bulk_update(objs, names, batch_size=500)
-        if tracker is not None:
-            tracking.add(tracker, model, before, tracking.read_rows(model, [c.pk for c in items]))
+        tracking.tracked_bulk_update(
+            tracker, model, objs, names, None,
+            lambda: model._base_manager.bulk_update(objs, names, batch_size=500),
+        )
 
 
 def _instance(model, fields: list[str], values: list):

@@ -3,7 +3,7 @@
 // shows the 412 "changed by someone else" message to the second, with the fresh record loaded.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, combo, launch, newPage, openTimetable, screenshot, seriousA11yViolations } from "./lib.mjs";
+import { BASE_URL, apiCall, combo, launch, openTimetable, scheduledGroupAndTeacher, screenshot, seriousA11yViolations, twoCoordinators } from "./lib.mjs";
 
 const RUN = String(Date.now()).slice(-5);
 let browser;
@@ -14,29 +14,14 @@ let teacher;
 
 before(async () => {
   browser = await launch();
-  a = await newPage(browser);
-  b = await newPage(browser);
-  await apiLogin(a.page, DEMO.coordinator);
-  await apiLogin(b.page, DEMO.coordinator2);
+  ({ a, b } = await twoCoordinators(browser));
   // A fresh scheduled group of our own, so its first session is at the top of its timetable.
-  const course = (await apiCall(a.page, "GET", "/api/courses")).json[0];
-  const unit = (await apiCall(a.page, "POST", "/api/units", { code: `COLU${RUN}`, name: `Collab unit ${RUN}`, nominalHours: 12 })).json;
-  const plan = (await apiCall(a.page, "POST", "/api/study-plans", { name: `Collab plan ${RUN}`, totalNominalHours: 12 })).json;
-  await apiCall(a.page, "POST", `/api/study-plans/${plan.id}/units`, { unitId: unit.id, faceToFaceHours: 12 });
-  const group = (await apiCall(a.page, "POST", "/api/block-groups", { code: `COL-${RUN}`, name: `Collab group ${RUN}`, courseId: course.id, cohortSize: 12, startDate: "2027-02-01", preferredDays: "Tuesday" })).json;
-  await apiCall(a.page, "POST", `/api/block-groups/${group.id}/study-plans`, { studyPlanId: plan.id });
-  const scheduled = await apiCall(a.page, "POST", `/api/block-groups/${group.id}/schedule`, {
-    sessionTemplates: [{ startTime: "09:00:00", endTime: "12:00:00", duration: 3 }], startDate: "2027-02-01", room: "", notes: "", startNextUnitInNewWeek: false,
+  const made = await scheduledGroupAndTeacher(a.page, {
+    tag: `COL${RUN}`, hours: 12, startDate: "2027-02-01", day: "Tuesday", firstName: "Casey", lastName: `Collab${RUN}`,
   });
-  assert.equal(scheduled.status, 200, scheduled.text);
-  const sessions = (await apiCall(a.page, "GET", `/api/timetables?blockGroupId=${group.id}&hidePast=true`)).json;
-  target = sessions.find((s) => s.status === "scheduled");
+  target = made.sessions.find((s) => s.status === "scheduled");
   assert.ok(target, "a scheduled session of the new group");
-  const created = await apiCall(a.page, "POST", "/api/teachers", {
-    employeeId: `COL${RUN}`, firstName: "Casey", lastName: `Collab${RUN}`, email: `casey.${RUN}@demo.blockplan.edu.au`, availability: "both", maxWeeklyHours: 40,
-  });
-  assert.equal(created.status, 201, created.text);
-  teacher = created.json;
+  teacher = made.teacher;
 });
 after(async () => {
   await a?.context.close();

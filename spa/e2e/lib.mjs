@@ -122,3 +122,37 @@ export async function openTimetable(page, groupCode) {
   await page.getByRole("option", { name: new RegExp(esc(groupCode)) }).first().click();
   await page.getByTestId("session-row").first().waitFor();
 }
+
+/** Two coordinators of the demo organization, signed in, each in their own browser context. */
+export async function twoCoordinators(browser) {
+  const a = await newPage(browser);
+  const b = await newPage(browser);
+  await apiLogin(a.page, DEMO.coordinator);
+  await apiLogin(b.page, DEMO.coordinator2);
+  return { a, b };
+}
+
+/** A fresh block group with a one-unit plan of `hours`, scheduled in 3-hour sessions from `startDate`
+ * on `day`, and a new active teacher (not qualified): what the collaboration tests edit. */
+export async function scheduledGroupAndTeacher(page, { tag, hours, startDate, day, firstName, lastName }) {
+  const must = (r, status) => {
+    if (r.status !== status) throw new Error(`${status} expected: ${r.status} ${r.text}`);
+    return r.json;
+  };
+  const course = must(await apiCall(page, "GET", "/api/courses"), 200)[0];
+  const unit = must(await apiCall(page, "POST", "/api/units", { code: `${tag}U`, name: `Unit ${tag}`, nominalHours: hours }), 201);
+  const plan = must(await apiCall(page, "POST", "/api/study-plans", { name: `Plan ${tag}`, totalNominalHours: hours }), 201);
+  must(await apiCall(page, "POST", `/api/study-plans/${plan.id}/units`, { unitId: unit.id, faceToFaceHours: hours }), 201);
+  const group = must(await apiCall(page, "POST", "/api/block-groups", {
+    code: `${tag}-G`, name: `Group ${tag}`, courseId: course.id, cohortSize: 12, startDate, preferredDays: day,
+  }), 201);
+  must(await apiCall(page, "POST", `/api/block-groups/${group.id}/study-plans`, { studyPlanId: plan.id }), 201);
+  must(await apiCall(page, "POST", `/api/block-groups/${group.id}/schedule`, {
+    sessionTemplates: [{ startTime: "09:00:00", endTime: "12:00:00", duration: 3 }], startDate, room: "", notes: "", startNextUnitInNewWeek: false,
+  }), 200);
+  const sessions = must(await apiCall(page, "GET", `/api/timetables?blockGroupId=${group.id}&hidePast=true`), 200);
+  const teacher = must(await apiCall(page, "POST", "/api/teachers", {
+    employeeId: `${tag}T`, firstName, lastName, email: `${firstName}.${tag}@demo.blockplan.edu.au`.toLowerCase(), availability: "both", maxWeeklyHours: 40,
+  }), 201);
+  return { group, sessions, teacher, unit };
+}

@@ -3,7 +3,7 @@
 // state without a reload. Then the History row's Undo (a redo of the undo) brings the allocation back.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, combo, launch, newPage, openTimetable, screenshot } from "./lib.mjs";
+import { BASE_URL, apiCall, combo, launch, openTimetable, scheduledGroupAndTeacher, screenshot, twoCoordinators } from "./lib.mjs";
 
 const RUN = String(Date.now()).slice(-5);
 let browser;
@@ -15,29 +15,14 @@ let sessions;
 
 before(async () => {
   browser = await launch();
-  a = await newPage(browser);
-  b = await newPage(browser);
-  await apiLogin(a.page, DEMO.coordinator);
-  await apiLogin(b.page, DEMO.coordinator2);
+  ({ a, b } = await twoCoordinators(browser));
   bHistory = await b.context.newPage();
-  const course = (await apiCall(a.page, "GET", "/api/courses")).json[0];
-  const unit = (await apiCall(a.page, "POST", "/api/units", { code: `UNDU${RUN}`, name: `Undo unit ${RUN}`, nominalHours: 9 })).json;
-  const plan = (await apiCall(a.page, "POST", "/api/study-plans", { name: `Undo plan ${RUN}`, totalNominalHours: 9 })).json;
-  await apiCall(a.page, "POST", `/api/study-plans/${plan.id}/units`, { unitId: unit.id, faceToFaceHours: 9 });
-  group = (await apiCall(a.page, "POST", "/api/block-groups", {
-    code: `UND-${RUN}`, name: `Undo group ${RUN}`, courseId: course.id, cohortSize: 12, startDate: "2027-03-01", preferredDays: "Thursday",
-  })).json;
-  await apiCall(a.page, "POST", `/api/block-groups/${group.id}/study-plans`, { studyPlanId: plan.id });
-  const scheduled = await apiCall(a.page, "POST", `/api/block-groups/${group.id}/schedule`, {
-    sessionTemplates: [{ startTime: "09:00:00", endTime: "12:00:00", duration: 3 }], startDate: "2027-03-01", room: "", notes: "", startNextUnitInNewWeek: false,
+  const made = await scheduledGroupAndTeacher(a.page, {
+    tag: `UND${RUN}`, hours: 9, startDate: "2027-03-01", day: "Thursday", firstName: "Uma", lastName: `Undo${RUN}`,
   });
-  assert.equal(scheduled.status, 200, scheduled.text);
-  sessions = (await apiCall(a.page, "GET", `/api/timetables?blockGroupId=${group.id}`)).json.filter((s) => s.status === "scheduled");
+  group = made.group;
+  sessions = made.sessions.filter((s) => s.status === "scheduled");
   assert.equal(sessions.length, 3);
-  const created = await apiCall(a.page, "POST", "/api/teachers", {
-    employeeId: `UND${RUN}`, firstName: "Uma", lastName: `Undo${RUN}`, email: `uma.${RUN}@demo.blockplan.edu.au`, availability: "both", maxWeeklyHours: 40,
-  });
-  assert.equal(created.status, 201, created.text);
 });
 after(async () => {
   await a?.context.close();

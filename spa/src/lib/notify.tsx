@@ -25,16 +25,23 @@ export function showToast(color: "green" | "red" | "blue" | "yellow", title: str
   });
 }
 
+/** Undo an activity and say how it went ("Change undone" / "Change redone", or the server's reason). */
+export async function undoAndTell(activityId: string, beforeTelling?: () => void) {
+  const outcome = await undoActivity(activityId);
+  beforeTelling?.();
+  if (outcome.ok) showToast("green", undoneTitle(outcome.message), outcome.message);
+  else showToast("red", "Could not undo", outcome.message, 8000);
+}
+
 function UndoableMessage({ message, activityId, toastId }: { message: string; activityId: string; toastId: string }) {
   const [busy, setBusy] = useState(false);
-  const undo = async () => {
+  const undo = () => {
     setBusy(true);
-    const outcome = await undoActivity(activityId);
-    // Toasts show one at a time: what was queued about the write (its warnings) is moot once it is undone.
-    notifications.cleanQueue();
-    notifications.hide(toastId);
-    if (outcome.ok) showToast("green", undoneTitle(outcome.message), outcome.message);
-    else showToast("red", "Could not undo", outcome.message, 8000);
+    return undoAndTell(activityId, () => {
+      // Toasts show one at a time: what was queued about the write (its warnings) is moot once it is undone.
+      notifications.cleanQueue();
+      notifications.hide(toastId);
+    });
   };
   return (
     <Group justify="space-between" wrap="nowrap" gap="sm">

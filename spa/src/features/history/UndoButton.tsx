@@ -1,7 +1,6 @@
 import { Badge, Button } from "@mantine/core";
 import { useState } from "react";
-import { undoActivity, undoneTitle } from "../../lib/activityUndo";
-import { showToast } from "../../lib/notify";
+import { undoAndTell } from "../../lib/notify";
 import type { Activity } from "./api";
 
 /** A history row's "Undo" (issue 16): shown when this user may undo it; "Undone" once it was. The lists
@@ -18,10 +17,8 @@ export function UndoCell({ activity }: { activity: Activity }) {
   if (!activity.canUndo) return null;
   const undo = async () => {
     setBusy(true);
-    const outcome = await undoActivity(activity.id);
+    await undoAndTell(activity.id);
     setBusy(false);
-    if (outcome.ok) showToast("green", undoneTitle(outcome.message), outcome.message);
-    else showToast("red", "Could not undo", outcome.message, 8000);
   };
   return (
     <Button size="compact-xs" variant="subtle" onClick={undo} loading={busy} aria-label={`Undo: ${activity.summary}`}>
