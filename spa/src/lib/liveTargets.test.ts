@@ -100,3 +100,27 @@ test("the dashboard refetches at most once every 2 s under a burst (first at onc
     vi.useRealTimers();
   }
 });
+
+test("a change arriving during a screen's first fetch restarts that fetch, so the answer includes it", async () => {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  let version = 1;
+  const reads: number[] = [];
+  const releases: (() => void)[] = [];
+  const queryFn = () => {
+    const seen = version; // what the database held when this read ran
+    reads.push(seen);
+    return new Promise<string>((resolve) => releases.push(() => resolve(`v${seen}`)));
+  };
+  const { QueryObserver } = await import("@tanstack/react-query");
+  const observer = new QueryObserver(queryClient, { queryKey: ["courses"], queryFn });
+  const results: (string | undefined)[] = [];
+  const unsubscribe = observer.subscribe((r) => results.push(r.data));
+  await vi.waitFor(() => expect(reads).toEqual([1]));
+  version = 2; // a change commits while the first read is still on its way
+  await applyChange(queryClient, { entity: "course", action: "created", ids: ["c"] }, createCoalescer(queryClient));
+  await vi.waitFor(() => expect(reads).toEqual([1, 2]));
+  releases.forEach((release) => release());
+  await vi.waitFor(() => expect(queryClient.getQueryData(["courses"])).toBe("v2"));
+  expect(results.filter(Boolean)).not.toContain("v1");
+  unsubscribe();
+});

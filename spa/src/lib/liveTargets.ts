@@ -14,7 +14,7 @@
  *   know) falls back to invalidating what `entityInvalidates` names. A seq gap or a reconnect still
  *   refetches everything (lib/socket.ts).
  */
-import type { QueryClient } from "@tanstack/react-query";
+import type { InvalidateQueryFilters, QueryClient } from "@tanstack/react-query";
 import { client } from "./api";
 import type { components } from "./api-schema";
 import { entityInvalidates, roots } from "./queryKeys";
@@ -44,6 +44,20 @@ interface ListFilters {
 }
 
 export const COALESCE_MS = 2000;
+
+/**
+ * `invalidateQueries` for a change that happened on the server. TanStack restarts an in-flight fetch on
+ * invalidate only when the query already has data; a first fetch still running is left alone, and its
+ * answer, read before the change, is then kept as fresh (a change made while a screen is still loading
+ * never shows). So such first fetches are cancelled (state reverted, silently) before invalidating,
+ * which starts them again.
+ */
+export function invalidateLive(queryClient: QueryClient, filters: InvalidateQueryFilters = {}) {
+  for (const query of queryClient.getQueryCache().findAll(filters)) {
+    if (query.state.fetchStatus === "fetching" && query.state.data === undefined) void query.cancel({ revert: true, silent: true });
+  }
+  return queryClient.invalidateQueries(filters);
+}
 
 /** Screens whose answer sums many rows: refetched at most once every `COALESCE_MS` (leading and trailing). */
 const AGGREGATE_ROOTS: readonly (readonly string[])[] = [
@@ -79,7 +93,7 @@ const byDateAndTime = (a: Session, b: Session) =>
 /** Invalidates a key at once, then at most once per `intervalMs` while calls keep coming (trailing). */
 export function createCoalescer(queryClient: QueryClient, intervalMs = COALESCE_MS) {
   const state = new Map<string, { pending: boolean }>();
-  const fire = (key: readonly unknown[]) => void queryClient.invalidateQueries({ queryKey: key });
+  const fire = (key: readonly unknown[]) => void invalidateLive(queryClient, { queryKey: key });
   return {
     invalidate(key: readonly unknown[]) {
       const id = JSON.stringify(key);
@@ -139,7 +153,7 @@ async function patchTimetableLists(queryClient: QueryClient, event: LiveEvent, f
           const before = data.filter((r) => relevant.includes(r.id));
           if ([...before, ...rows].some((r) => (r.conflicts ?? []).length > 0)) {
             applied.refetched += 1;
-            void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
+            void invalidateLive(queryClient, { queryKey: query.queryKey, exact: true });
             return;
           }
           const keep = rows.filter((r) => matches(filters, { blockGroupId: r.blockGroupId, teacherId: r.teacherId ?? null, date: r.actualDate }, today));
@@ -149,7 +163,7 @@ async function patchTimetableLists(queryClient: QueryClient, event: LiveEvent, f
         },
         () => {
           applied.refetched += 1;
-          void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
+          void invalidateLive(queryClient, { queryKey: query.queryKey, exact: true });
         },
       ),
     );
@@ -172,7 +186,7 @@ export async function applyChange(
   const targets = entityInvalidates[event?.entity];
   if (!targets) {
     applied.fallback = true;
-    void queryClient.invalidateQueries();
+    void invalidateLive(queryClient);
     return applied;
   }
   const isAggregate = (root: readonly string[]) => AGGREGATE_ROOTS.some((a) => JSON.stringify(a) === JSON.stringify(root));
@@ -186,7 +200,7 @@ export async function applyChange(
       continue;
     }
     if (isAggregate(root)) coalescer.invalidate(root);
-    else void queryClient.invalidateQueries({ queryKey: root });
+    else void invalidateLive(queryClient, { queryKey: root });
   }
   if (precise) await patchTimetableLists(queryClient, event, fetchRows, applied);
   else applied.fallback = event.entity === "timetable_session";

@@ -17,7 +17,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { io, type Socket } from "socket.io-client";
 import { useSyncExternalStore } from "react";
 import { createEventSequencer, REORDER_WINDOW_MS } from "./eventOrder";
-import { applyChange, createCoalescer, type SessionDetail } from "./liveTargets";
+import { applyChange, createCoalescer, invalidateLive, type SessionDetail } from "./liveTargets";
 import { entityInvalidates, roots } from "./queryKeys";
 
 export interface ChangeEvent {
@@ -43,7 +43,7 @@ export type LiveStatus = "connected" | "offline";
  */
 export function createChangeHandler(queryClient: QueryClient, windowMs: number = REORDER_WINDOW_MS) {
   const invalidateAll = () => {
-    void queryClient.invalidateQueries();
+    void invalidateLive(queryClient);
     return "all" as const;
   };
   let applied: "all" | readonly (readonly string[])[] = "all";
@@ -74,7 +74,7 @@ export function createChangeHandler(queryClient: QueryClient, windowMs: number =
       if (!first) return invalidateAll();
       // What was fetched, or is still being fetched, before the socket joined may miss a change made in
       // between: fetch it again now that changes reach this tab (an in-flight read is restarted).
-      void queryClient.invalidateQueries({
+      void invalidateLive(queryClient, {
         predicate: (query) =>
           (query.state.dataUpdatedAt > 0 || query.state.fetchStatus === "fetching") &&
           JSON.stringify(query.queryKey) !== JSON.stringify(roots.user),
