@@ -49,14 +49,20 @@ export const COALESCE_MS = 2000;
  * `invalidateQueries` for a change that happened on the server. TanStack restarts an in-flight fetch on
  * invalidate only when the query already has data; a first fetch still running is left alone, and its
  * answer, read before the change, is then kept as fresh (a change made while a screen is still loading
- * never shows). So such first fetches are cancelled (state reverted, silently) before invalidating,
- * which starts them again.
+ * never showed). So the shown queries of `filters` in their first fetch are cancelled (silently, the
+ * state reverted) and fetched again.
  */
-export function invalidateLive(queryClient: QueryClient, filters: InvalidateQueryFilters = {}) {
-  for (const query of queryClient.getQueryCache().findAll(filters)) {
-    if (query.state.fetchStatus === "fetching" && query.state.data === undefined) void query.cancel({ revert: true, silent: true });
+export function invalidateLive(queryClient: QueryClient, filters?: InvalidateQueryFilters) {
+  const firstReads = queryClient
+    .getQueryCache()
+    .findAll(filters ?? {})
+    .filter((query) => query.state.fetchStatus === "fetching" && query.state.data === undefined && query.isActive());
+  const done = filters ? queryClient.invalidateQueries(filters) : queryClient.invalidateQueries();
+  for (const query of firstReads) {
+    void query.cancel({ revert: true, silent: true });
+    void query.fetch().catch(() => undefined); // its observers show this answer; errors reach them as usual
   }
-  return queryClient.invalidateQueries(filters);
+  return done;
 }
 
 /** Screens whose answer sums many rows: refetched at most once every `COALESCE_MS` (leading and trailing). */
