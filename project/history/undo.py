@@ -216,20 +216,23 @@ def _restore(ctx: Ctx, activity: Activity, changes) -> None:
         model._base_manager.bulk_update(objs, ["created_at"], batch_size=500)
         tracking.add_created(tracker, model, objs)
 
-    # 3. Rows it updated get their earlier values back.
+    # 3. Rows it updated get their earlier values back: only the fields it changed (the rows are as it
+    # left them, checked above), one UPDATE per set of values (a bulk allocation undone is one UPDATE).
     now = timezone.now()
     for model, items in updated.items():
-        objs = [_instance(model, c.fields, c.before) for c in items]
-        for o in objs:
-            o.updated_at = now
-        names = [
-            f.name for f in tracking.snapshot_fields(model)
-            if not f.primary_key and f.attname in items[0].fields and f.name != "created_at"
-        ]
-        tracking.tracked_bulk_update(
-            tracker, model, objs, names, None,
-            lambda: model._base_manager.bulk_update(objs, names, batch_size=500),
-        )
+        by_name = {f.attname: f for f in model._meta.concrete_fields}
+        groups: dict = {}
+        for c in items:
+            diff = tuple(
+                (name, b) for name, b, a in zip(c.fields, c.before, c.after)
+                if b != a and name in by_name and name not in ("created_at", "updated_at")
+            )
+            groups.setdefault(diff, []).append(c.pk)
+        for diff, pks in groups.items():
+            values = {name: tracking.decode(by_name[name], b) for name, b in diff}
+            values["updated_at"] = now
+            qs = model._base_manager.filter(pk__in=pks)
+            tracking.tracked_update(tracker, qs, lambda qs=qs, values=values: qs.update(**values), values)
 
 
 def _instance(model, fields: list[str], values: list):
