@@ -90,37 +90,30 @@ def snapshot_fields(model) -> list:
     return fields
 
 
-def _same(value):
-    return value
-
-
-def _text(value):
-    return None if value is None else str(value)
-
-
-def encoders(model) -> list:
-    """One function per snapshot field turning its Python value into JSON (chosen once per model)."""
-    found = _ENCODERS.get(model)
+def _decimals(model) -> list:
+    """``[(index, field)]`` of the snapshot's decimal fields (kept as text at their places: JSON has no
+    decimals, and "7.5" must compare equal to the database's 7.50)."""
+    found = _DECIMALS.get(model)
     if found is None:
-        found = []
-        for f in snapshot_fields(model):
-            target = f.target_field if f.is_relation else f
-            if isinstance(target, models.DecimalField):
-                found.append(lambda v, f=target: encode(f, v))
-            elif isinstance(target, (models.UUIDField,)):
-                found.append(_text)
-            elif isinstance(target, (models.DateField, models.TimeField)):  # DateTimeField is a DateField
-                found.append(lambda v, f=target: None if v is None else (f.to_python(v) if isinstance(v, str) else v).isoformat())
-            elif isinstance(target, (models.CharField, models.TextField, models.IntegerField, models.BooleanField,
-                                     models.JSONField, models.FloatField)):
-                found.append(_same)
-            else:
-                found.append(lambda v, f=target: encode(f, v))
-        _ENCODERS[model] = found
+        found = _DECIMALS[model] = [(i, f) for i, f in enumerate(snapshot_fields(model)) if isinstance(f, models.DecimalField)]
     return found
 
 
-_ENCODERS: dict = {}
+_DECIMALS: dict = {}
+
+
+def normal(model, values) -> list:
+    """A row of values as a snapshot holds it: Python values orjson writes as ``encode`` would (UUIDs,
+    dates, times, datetimes as ISO text), decimals already text. Cheap: only decimals are touched."""
+    row = list(values)
+    for i, f in _decimals(model):
+        row[i] = encode(f, row[i])
+    return row
+
+
+def as_stored(row: list | None) -> list | None:
+    """A row as it reads back from the history (JSON types), to compare with a stored one."""
+    return None if row is None else orjson.loads(orjson.dumps(row))
 
 
 def encode(f, value) -> Any:
@@ -196,24 +189,19 @@ def _store(tracker: Tracker, model, rows: list) -> None:
 
 
 def memory_rows(model, objs: list) -> dict[str, list]:
-    """``{pk text: row}`` of instances just written, from memory (no query), ready for ``_store``: orjson
-    writes UUIDs, dates, times and datetimes as ``encode`` does (ISO text); decimals are put at their
-    field's places and dates typed as text parsed first, so a later read of the same rows compares equal."""
+    """``{pk text: row}`` of instances just written, from memory (no query), as ``normal`` rows; dates
+    and times typed as text are parsed first, as the database stored them."""
     fields = snapshot_fields(model)
     names = [f.attname for f in fields]
-    encs = encoders(model)
-    decimals = [(i, encs[i]) for i, f in enumerate(fields) if isinstance(f, models.DecimalField)]
-    moments = [(i, encs[i]) for i, f in enumerate(fields) if isinstance(f, (models.DateField, models.TimeField))]
+    moments = [(i, f) for i, f in enumerate(fields) if isinstance(f, (models.DateField, models.TimeField))]
     out = {}
     pk_index = names.index(model._meta.pk.attname)
     for obj in objs:
         values = obj.__dict__
-        row = [values[n] if n in values else getattr(obj, n) for n in names]
-        for i, enc in decimals:
-            row[i] = enc(row[i])
-        for i, enc in moments:
+        row = normal(model, [values[n] if n in values else getattr(obj, n) for n in names])
+        for i, f in moments:
             if isinstance(row[i], str):
-                row[i] = enc(row[i])
+                row[i] = f.to_python(row[i])
         out[str(row[pk_index])] = row
     return out
 
@@ -259,12 +247,11 @@ def tracked_bulk_update(tracker: Tracker, model, objs: list, fields: list, using
 
 
 def _patched(model, before: dict, changes: list) -> dict:
-    """``before`` rows with new values (by attribute or field name) put in, encoded as stored."""
+    """``before`` rows with new values (by attribute or field name) put in, as ``normal`` rows."""
     fields = snapshot_fields(model)
     index = {}
     for i, f in enumerate(fields):
         index[f.attname] = index[f.name] = i
-    encs = encoders(model)
     out = {}
     for pk, values in changes:
         row = before.get(pk)
@@ -280,7 +267,7 @@ def _patched(model, before: dict, changes: list) -> dict:
                 value = value.pk
             elif value is not None and not f.is_relation:
                 value = f.to_python(value)
-            row[i] = encs[i](value)
+            row[i] = encode(f, value) if isinstance(f, models.DecimalField) else value
         out[pk] = row
     return out
 
@@ -288,14 +275,9 @@ def _patched(model, before: dict, changes: list) -> dict:
 def read_rows_of(qs) -> dict[str, list]:
     """``read_rows`` of the rows a queryset selects (one query)."""
     model = qs.model
-    fields = snapshot_fields(model)
-    names = [f.attname for f in fields]
-    encs = encoders(model)
+    names = [f.attname for f in snapshot_fields(model)]
     pk_index = names.index(model._meta.pk.attname)
-    return {
-        str(row[pk_index]): [enc(v) for enc, v in zip(encs, row)]
-        for row in qs.order_by().values_list(*names)
-    }
+    return {str(row[pk_index]): normal(model, row) for row in qs.order_by().values_list(*names)}
 
 
 def tracked_pks(tracker: Tracker, model, pks: list, using: str | None, do) -> Any:

@@ -152,7 +152,7 @@ def _check_current(activity: Activity, changes) -> None:
         fields_now = [f.attname for f in tracking.snapshot_fields(model)]
         for c in items:
             now = current.get(c.pk)
-            if _comparable(fields_now, now) != _comparable(c.fields, c.after):
+            if _comparable(fields_now, tracking.as_stored(now)) != _comparable(c.fields, c.after):
                 changed.append(c.pk)
     if changed:
         raise _blocked(activity, changed, "Some of the records of this change are no longer as it left them.")
