@@ -86,10 +86,15 @@ def _blocked(activity: Activity, pks: list[str], reason: str) -> Conflict:
     tz = ZoneInfo(activity.organization.timezone or "Australia/Melbourne")
     when = later.created_at.astimezone(tz)
     return Conflict(
-        f"{reason} A later change touched the same records: “{later.summary}” ({when:%d %b %Y %H:%M}). "
+        f"{reason} A later change touched the same records: “{later.summary}” ({_shown(when)}). "
         "Undo that first.",
         blockedBy={"id": str(later.id), "seq": later.seq, "summary": later.summary, "at": when.isoformat(timespec="seconds")},
     )
+
+
+def _shown(moment) -> str:
+    """"26 Nov 2026, 12:20 am": as the History panels show times."""
+    return f"{moment.day} {moment:%b %Y}, {moment.hour % 12 or 12}:{moment:%M} {'am' if moment.hour < 12 else 'pm'}"
 
 
 def undo(*, ctx: Ctx, activity_id) -> Activity:
