@@ -275,6 +275,11 @@ def test_undo_a_holiday_and_a_settings_change(api, org):
     check_round_trip(api, org, write)
 
 
+def test_undo_a_public_holiday_import(api, org):
+    act = check_round_trip(api, org, lambda: ok(api.post("/api/holidays/import-public", {"state": "VIC", "year": 2027})))
+    assert act.action == "imported" and len(act.ids) > 5
+
+
 def test_undo_a_study_plan_reorder(api, org):
     plan = f.make_study_plan(org)
     rows = [f.add_plan_unit(plan, f.make_unit(org, code=f"U{n}"), sequence_order=n + 1) for n in range(3)]
