@@ -134,6 +134,17 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and int(os.environ.get("DB_POOL_MAX_SIZE", "10")) > 0:
+    # A bounded psycopg pool per process (ADR 0009, second amendment): a request borrows a connection and
+    # returns it when Django closes it at the end of the request, whatever thread daphne ran it on, so
+    # connections are reused without outliving their threads. DB_POOL_MAX_SIZE=0 turns pooling off.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses persistent connections with a pool
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
+        "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "10")),
+        # A request waits this long for a free connection, then fails (503-worthy) instead of hanging.
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several coordinators and the socket share one file: wait rather than fail on a lock.
     DATABASES["default"].setdefault("OPTIONS", {})

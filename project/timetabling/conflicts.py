@@ -17,6 +17,8 @@ Pure building blocks (no database):
 - :func:`detect` ``(slots, data, focus=None) -> list[Conflict]``: every conflict among ``slots``;
   with ``focus`` (a set of session ids) only the conflicts that involve one of them. One sweep per
   (date, teacher), (date, group) and (date, room) bucket, so it is O(n log n) for n slots.
+- :func:`detect_types` ``(slots, data, focus) -> {focus id: set of types}``: the same rules for list
+  rows, without a Conflict object per clashing pair.
 
 Database helpers (a fixed number of queries each):
 
@@ -39,6 +41,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from operator import attrgetter
 from datetime import date, time, timedelta
 from typing import Iterable
 
@@ -203,114 +206,121 @@ def _teacher_name(data: ConflictData, teacher_id) -> str:
     return t.name if t is not None else "The teacher"
 
 
-def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None, *, messages: bool = True) -> list[Conflict]:
-    """All conflicts among ``slots`` (decisions.md §4); with ``focus`` only those touching a focus id.
-
-    Pure: no database access. Slots sharing an id must be deduplicated by the caller. ``messages=False``
-    leaves every message empty (list rows need the types only; formatting is a third of the sweep).
-    """
-    active = [s for s in slots if s.status != CANCELLED]
-    out: list[Conflict] = []
-
-    def touches(a, b=None) -> bool:
-        return focus is None or a in focus or (b is not None and b in focus)
-
-    # Pairwise clashes: sweep each (date, key) bucket in start order.
-    buckets: dict[tuple, list[Slot]] = {"g": defaultdict(list), "t": defaultdict(list), "r": defaultdict(list)}
+def _pair_clashes(active: list[Slot], link_of: dict, focus: set | None):
+    """``(type, earlier, later, date)`` for every overlapping pair of one block group, teacher or room on
+    one date (decisions.md §4); with ``focus`` only pairs with a focus slot. One sweep per bucket in
+    start order, so O(n log n) plus the pairs found."""
+    groups: dict = {}
+    teachers: dict = {}
+    rooms: dict = {}
+    hot: set | None = None if focus is None else set()  # bucket keys holding a focus slot
     for s in active:
-        buckets["g"][(s.date, s.block_group_id)].append(s)
+        infocus = hot is not None and s.id in focus
+        key = ("g", s.date, s.block_group_id)
+        bucket = groups.get(key)
+        if bucket is None:
+            groups[key] = [s]
+        else:
+            bucket.append(s)
+        if infocus:
+            hot.add(key)
         if s.teacher_id is not None:
-            buckets["t"][(s.date, s.teacher_id)].append(s)
+            key = ("t", s.date, s.teacher_id)
+            bucket = teachers.get(key)
+            if bucket is None:
+                teachers[key] = [s]
+            else:
+                bucket.append(s)
+            if infocus:
+                hot.add(key)
         room = norm_room(s.room)
         if room:
-            buckets["r"][(s.date, room)].append(s)
-    for kind, groups in buckets.items():
-        for (day, _key), items in groups.items():
-            if len(items) < 2 or (focus is not None and not any(s.id in focus for s in items)):
+            key = ("r", s.date, room)
+            bucket = rooms.get(key)
+            if bucket is None:
+                rooms[key] = [s]
+            else:
+                bucket.append(s)
+            if infocus:
+                hot.add(key)
+    by_time = attrgetter("start", "end")
+    for kind, buckets in ((GROUP_DOUBLE_BOOKED, groups), (TEACHER_DOUBLE_BOOKED, teachers), (ROOM_DOUBLE_BOOKED, rooms)):
+        same_group_only = kind == GROUP_DOUBLE_BOOKED
+        for key, items in buckets.items():
+            if len(items) < 2 or (hot is not None and key not in hot):
                 continue
-            items.sort(key=lambda s: (s.start, s.end))
+            day = key[1]
+            items.sort(key=by_time)
             open_: list[Slot] = []
             for s in items:
-                open_ = [o for o in open_ if o.end > s.start]
-                for o in open_:
-                    if not overlaps(o.start, o.end, s.start, s.end) or not touches(o.id, s.id):
-                        continue
-                    if kind == "g":
-                        out.append(Conflict(
-                            GROUP_DOUBLE_BOOKED, HARD, [o.id, s.id],
-                            (f"Block group {s.group_code or s.block_group_id} has overlapping sessions on "
-                            f"{day.isoformat()} ({_hm(o.start)}-{_hm(o.end)} and {_hm(s.start)}-{_hm(s.end)})") if messages else "",
-                            day,
-                        ))
-                        continue
-                    if o.block_group_id == s.block_group_id or co_delivered(o.block_group_id, s.block_group_id, data.link_of):
-                        continue
-                    if kind == "t":
-                        out.append(Conflict(
-                            TEACHER_DOUBLE_BOOKED, HARD, [o.id, s.id],
-                            (f"{_teacher_name(data, s.teacher_id)} is booked in two overlapping sessions on "
-                            f"{day.isoformat()} ({_hm(o.start)}-{_hm(o.end)} and {_hm(s.start)}-{_hm(s.end)})") if messages else "",
-                            day,
-                        ))
-                    else:
-                        out.append(Conflict(
-                            ROOM_DOUBLE_BOOKED, HARD, [o.id, s.id],
-                            (f"Room {s.room.strip()} is booked twice on {day.isoformat()} "
-                            f"({_hm(o.start)}-{_hm(o.end)} and {_hm(s.start)}-{_hm(s.end)})") if messages else "",
-                            day,
-                        ))
+                if open_:
+                    start = s.start
+                    open_ = [o for o in open_ if o.end > start]
+                    for o in open_:
+                        if not (o.start < s.end and start < o.end):
+                            continue
+                        if focus is not None and o.id not in focus and s.id not in focus:
+                            continue
+                        if not same_group_only and (
+                            o.block_group_id == s.block_group_id or co_delivered(o.block_group_id, s.block_group_id, link_of)
+                        ):
+                            continue  # the group's own clash is group_double_booked only; linked groups co-deliver
+                        yield kind, o, s, day
                 open_.append(s)
 
-    # Per-session rules.
-    weeks: dict[tuple, list[Slot]] = defaultdict(list)
+
+def _session_rules(active: list[Slot], data: ConflictData, focus: set | None):
+    """``(type, slot, teacher facts, holiday span)`` for each per-session rule a focus slot breaks: a
+    holiday, and its teacher unqualified, unavailable at that time, inactive or past the contract."""
     holidays, teachers, qualified = data.holidays, data.teachers, data.qualified
-    monday_of: dict[date, date] = {}
     for s in active:
+        if focus is not None and s.id not in focus:
+            continue
         if holidays:
             span = holidays.get(s.date)
-            if span is not None and (focus is None or s.id in focus):
-                out.append(Conflict(HOLIDAY, HARD, [s.id], (f"Session on {s.date.isoformat()} falls on {span.name}") if messages else "", s.date))
+            if span is not None:
+                yield HOLIDAY, s, None, span
         tid = s.teacher_id
         if tid is None:
+            continue
+        t = teachers.get(tid)
+        if t is None:
+            continue
+        if (tid, s.unit_id) not in qualified:
+            yield TEACHER_UNQUALIFIED, s, t, None
+        if t.availability != "both":
+            evening = is_evening(s.start, s.end)
+            if (t.availability == "day" and evening) or (t.availability == "evening" and not evening):
+                yield TEACHER_UNAVAILABLE, s, t, None
+        if not t.is_active:
+            yield TEACHER_INACTIVE, s, t, None
+        if t.employment_type == "fixed_term" and t.expiry_date is not None and s.date > t.expiry_date:
+            yield TEACHER_CONTRACT_EXPIRED, s, t, None
+
+
+def _over_capacity(active: list[Slot], data: ConflictData, focus: set | None):
+    """``(teacher facts, monday, slots of the week by date and start, hours)`` for each teacher week over
+    the teacher's maximum weekly hours with a focus slot; co-delivered sessions of linked groups count once."""
+    weeks: dict[tuple, list[Slot]] = defaultdict(list)
+    monday_of: dict[date, date] = {}
+    teachers = data.teachers
+    for s in active:
+        tid = s.teacher_id
+        if tid is None or tid not in teachers:
             continue
         monday = monday_of.get(s.date)
         if monday is None:
             monday = monday_of[s.date] = week_start(s.date)
         weeks[(tid, monday)].append(s)
-        t = teachers.get(tid)
-        if t is None or (focus is not None and s.id not in focus):
-            continue
-        if (tid, s.unit_id) not in qualified:
-            out.append(Conflict(
-                TEACHER_UNQUALIFIED, SOFT, [s.id],
-                (f"{t.name} holds no qualification for unit {s.unit_code}".rstrip()) if messages else "", s.date,
-                        ))
-        if t.availability != "both":
-            evening = is_evening(s.start, s.end)
-            if (t.availability == "day" and evening) or (t.availability == "evening" and not evening):
-                out.append(Conflict(
-                    TEACHER_UNAVAILABLE, SOFT, [s.id],
-                    (f"{t.name} is available for {t.availability} sessions only "
-                    f"({_hm(s.start)}-{_hm(s.end)} is {'an evening' if evening else 'a day'} session)") if messages else "",
-                    s.date,
-                        ))
-        if not t.is_active:
-            out.append(Conflict(TEACHER_INACTIVE, SOFT, [s.id], (f"{t.name} is inactive") if messages else "", s.date))
-        if t.employment_type == "fixed_term" and t.expiry_date is not None and s.date > t.expiry_date:
-            out.append(Conflict(
-                TEACHER_CONTRACT_EXPIRED, SOFT, [s.id],
-                (f"{t.name}'s contract expires on {t.expiry_date.isoformat()}") if messages else "", s.date,
-                        ))
-
-    # Weekly capacity: co-delivered sessions of linked groups count once.
+    link_of = data.link_of
     for (teacher_id, monday), items in weeks.items():
-        t = data.teachers.get(teacher_id)
-        if t is None or (focus is not None and not any(s.id in focus for s in items)):
+        t = teachers[teacher_id]
+        if focus is not None and focus.isdisjoint([s.id for s in items]):
             continue
         seen: set = set()
         total = 0.0
         for s in items:
-            link = data.link_of.get(s.block_group_id)
+            link = link_of.get(s.block_group_id)
             key = (s.date, s.start, s.end, link) if link is not None else (s.id,)
             if key in seen:
                 continue
@@ -318,14 +328,73 @@ def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None, 
             total += s.hours
         if total > t.max_weekly_hours + 1e-9:
             items.sort(key=lambda s: (s.date, s.start))
-            out.append(Conflict(
-                TEACHER_OVER_CAPACITY, SOFT, [s.id for s in items],
-                (f"{t.name} has {total:g} hours in the week of {monday.isoformat()} "
-                f"(maximum {t.max_weekly_hours})") if messages else "",
-                monday,
-            ))
+            yield t, monday, items, total
+
+
+def _pair_message(kind: str, o: Slot, s: Slot, day: date, data: ConflictData) -> str:
+    times = f"({_hm(o.start)}-{_hm(o.end)} and {_hm(s.start)}-{_hm(s.end)})"
+    if kind == GROUP_DOUBLE_BOOKED:
+        return f"Block group {s.group_code or s.block_group_id} has overlapping sessions on {day.isoformat()} {times}"
+    if kind == TEACHER_DOUBLE_BOOKED:
+        return f"{_teacher_name(data, s.teacher_id)} is booked in two overlapping sessions on {day.isoformat()} {times}"
+    return f"Room {s.room.strip()} is booked twice on {day.isoformat()} {times}"
+
+
+def _session_message(kind: str, s: Slot, t: TeacherFacts | None, span: HolidaySpan | None) -> str:
+    if kind == HOLIDAY:
+        return f"Session on {s.date.isoformat()} falls on {span.name}"
+    if kind == TEACHER_UNQUALIFIED:
+        return f"{t.name} holds no qualification for unit {s.unit_code}".rstrip()
+    if kind == TEACHER_UNAVAILABLE:
+        evening = is_evening(s.start, s.end)
+        return (f"{t.name} is available for {t.availability} sessions only "
+                f"({_hm(s.start)}-{_hm(s.end)} is {'an evening' if evening else 'a day'} session)")
+    if kind == TEACHER_INACTIVE:
+        return f"{t.name} is inactive"
+    return f"{t.name}'s contract expires on {t.expiry_date.isoformat()}"
+
+
+def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None, *, messages: bool = True) -> list[Conflict]:
+    """All conflicts among ``slots`` (decisions.md §4); with ``focus`` only those touching a focus id.
+
+    Pure: no database access. Slots sharing an id must be deduplicated by the caller. ``messages=False``
+    leaves every message empty. Sorted by date, then type.
+    """
+    active = [s for s in slots if s.status != CANCELLED]
+    out: list[Conflict] = []
+    for kind, o, s, day in _pair_clashes(active, data.link_of, focus):
+        out.append(Conflict(kind, HARD, [o.id, s.id], _pair_message(kind, o, s, day, data) if messages else "", day))
+    for kind, s, t, span in _session_rules(active, data, focus):
+        out.append(Conflict(kind, SEVERITY[kind], [s.id], _session_message(kind, s, t, span) if messages else "", s.date))
+    for t, monday, items, total in _over_capacity(active, data, focus):
+        out.append(Conflict(
+            TEACHER_OVER_CAPACITY, SOFT, [s.id for s in items],
+            (f"{t.name} has {total:g} hours in the week of {monday.isoformat()} "
+             f"(maximum {t.max_weekly_hours})") if messages else "",
+            monday,
+        ))
     out.sort(key=lambda c: (c.date or date.min, c.type))
     return out
+
+
+def detect_types(slots: Iterable[Slot], data: ConflictData, focus: set) -> dict:
+    """``{focus id: set of conflict types}`` of the conflicts :func:`detect` finds (the same rules and
+    answers), without building a Conflict per pair: a list row needs only its types, and a crowded
+    block group of 5,000 sessions has tens of thousands of clashing pairs."""
+    active = [s for s in slots if s.status != CANCELLED]
+    types: dict = {sid: set() for sid in focus}
+    for kind, o, s, _day in _pair_clashes(active, data.link_of, focus):
+        if o.id in types:
+            types[o.id].add(kind)
+        if s.id in types:
+            types[s.id].add(kind)
+    for kind, s, _t, _span in _session_rules(active, data, focus):
+        types[s.id].add(kind)
+    for _t, _monday, items, _total in _over_capacity(active, data, focus):
+        for s in items:
+            if s.id in types:
+                types[s.id].add(TEACHER_OVER_CAPACITY)
+    return types
 
 
 def hard(conflicts: Iterable[Conflict]) -> list[Conflict]:
@@ -560,7 +629,22 @@ def neighbourhood_keys(slots: Iterable[Slot]) -> dict:
     }
 
 
-def _neighbourhood_sql(vendor: str, org_id, keys: dict, codes: bool = True) -> tuple[str, list]:
+def _text_of(convert):
+    """``convert`` then the canonical text of the UUID it gives (None stays None), memoised."""
+    memo: dict = {}
+
+    def run(value):
+        try:
+            return memo[value]
+        except KeyError:
+            parsed = convert(value)
+            out = memo[value] = None if parsed is None else str(parsed)
+            return out
+
+    return run
+
+
+def _neighbourhood_sql(vendor: str, org_id, keys: dict, codes: bool = True, text_ids: bool = False) -> tuple[str, list]:
     """One UNION read of the sessions matching ``keys``: each part walks its list of (key, lo, hi)
     runs and range-scans the session index of that key for each (``session_group_date``,
     ``session_room_lower_date``, ``session_teacher_date``). PostgreSQL passes each list as three arrays
@@ -572,8 +656,12 @@ def _neighbourhood_sql(vendor: str, org_id, keys: dict, codes: bool = True) -> t
     from project.timetabling.models import TimetableSession
 
     t, g, u = TimetableSession._meta.db_table, BlockGroup._meta.db_table, Unit._meta.db_table
+    ids = (
+        "s.id::text, s.block_group_id::text, s.unit_id::text, s.teacher_id::text" if text_ids and vendor == "postgresql"
+        else "s.id, s.block_group_id, s.unit_id, s.teacher_id"
+    )
     cols = (
-        "s.id, s.block_group_id, s.unit_id, s.teacher_id, s.room, s.actual_date, s.start_time, s.end_time, "
+        f"{ids}, s.room, s.actual_date, s.start_time, s.end_time, "
         "s.actual_hours, s.status, " + ("bg.code, un.code" if codes else "'', ''")
     )
     joins = f" JOIN {g} bg ON bg.id = s.block_group_id JOIN {u} un ON un.id = s.unit_id" if codes else ""
@@ -599,14 +687,22 @@ def _neighbourhood_sql(vendor: str, org_id, keys: dict, codes: bool = True) -> t
                 + joins
             )
             params += [
-                _json.dumps([[k if kind == "room" else k.hex, lo.isoformat(), hi.isoformat()] for k, lo, hi in runs]),
+                _json.dumps([[k if kind == "room" else _hex(k), lo.isoformat(), hi.isoformat()] for k, lo, hi in runs]),
                 org_id.hex,
             ]
-    return " UNION ".join(parts), params  # UNION: a session in several parts is sent once
+    # UNION ALL: a session found by several parts comes once per part; the callers keep the first (cheaper
+    # in Python than PostgreSQL hashing every row to deduplicate).
+    return " UNION ALL ".join(parts), params
+
+
+def _hex(key) -> str:
+    """A UUID (or its text) as SQLite stores it: 32 hex digits."""
+    return key.hex if hasattr(key, "hex") else key.replace("-", "")
 
 
 def load_neighbourhood(
     org, slots: list[Slot], exclude_ids: Iterable = (), *, codes: bool = True, complete_group=None,
+    text_ids: bool = False,
 ) -> list[Slot]:
     """Stored sessions that can share a conflict with ``slots`` (1 query, index-backed).
 
@@ -616,6 +712,8 @@ def load_neighbourhood(
     is read as the date range of the slots' weeks instead and pruned to the same pairs in Python.
     ``codes=False`` leaves the block group and unit codes blank (only messages use them).
     ``complete_group``: see :func:`types_by_session` (its group-date runs are skipped).
+    ``text_ids``: every id of the answer (session, block group, unit, teacher) is its canonical text
+    (``str(uuid)``), and ``slots``/``exclude_ids``/``complete_group`` are given as text too.
     """
     from django.db import connection
 
@@ -640,7 +738,7 @@ def load_neighbourhood(
             ):
                 out_.append(s)
         return out_
-    sql, params = _neighbourhood_sql(connection.vendor, org.pk, keys, codes)
+    sql, params = _neighbourhood_sql(connection.vendor, org.pk, keys, codes, text_ids)
     if connection.vendor == "postgresql":  # native values: no conversion
         out: dict = {}
         with connection.cursor() as cursor:
@@ -655,6 +753,8 @@ def load_neighbourhood(
         return list(out.values())
     conv = [_converter(k) for k in _SLOT_KINDS]
     c_id, c_g, c_u, c_t, _r, c_d, c_s, c_e, c_h = conv[:9]
+    if text_ids:
+        c_id, c_g, c_u, c_t = (_text_of(c) for c in (c_id, c_g, c_u, c_t))
     out: dict = {}
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -700,21 +800,49 @@ def types_by_session(org, slots: list[Slot], *, complete_group=None) -> dict:
     ``complete_group``: a block group id whose every session on the slots' dates is among ``slots``
     (the list of ``?blockGroupId=``); its sessions are not read again.
     """
-    result: dict = {s.id: set() for s in slots}
     if not slots:
         return {}
-    ids = set(result)
-    others = load_neighbourhood(org, slots, codes=False, complete_group=complete_group)
+    # The engine runs on ids as text: a str caches its hash, a UUID computes it in Python at every
+    # dict or set lookup (hundreds of thousands of them for a 5,000-session list, a third of the sweep).
+    original = {}
+    text_slots = []
+    memo: dict = {None: None}
+
+    def text(value):
+        try:
+            return memo[value]
+        except KeyError:
+            out = memo[value] = str(value)
+            return out
+
+    for s in slots:
+        sid = str(s.id)
+        original[sid] = s.id
+        text_slots.append(Slot(
+            sid, text(s.block_group_id), text(s.unit_id), text(s.teacher_id), s.room, s.date, s.start, s.end,
+            s.hours, s.status, s.group_code, s.unit_code,
+        ))
+    others = load_neighbourhood(
+        org, text_slots, codes=False, complete_group=None if complete_group is None else str(complete_group),
+        text_ids=True,
+    )
     merged = {s.id: s for s in others}
-    merged.update({s.id: s for s in slots})
-    lo, hi = _week_range(s.date for s in slots)
+    merged.update({s.id: s for s in text_slots})
+    lo, hi = _week_range(s.date for s in text_slots)
     teacher_ids = {s.teacher_id for s in slots if s.teacher_id is not None}
-    data = load_data(org, lo, hi, teacher_ids)
-    for c in detect(merged.values(), data, focus=ids, messages=False):
-        for sid in c.session_ids:
-            if sid in result:
-                result[sid].add(c.type)
-    return {k: sorted(v) for k, v in result.items()}
+    data = _with_text_keys(load_data(org, lo, hi, teacher_ids))
+    found = detect_types(merged.values(), data, focus=set(original))
+    return {original[k]: sorted(v) for k, v in found.items()}
+
+
+def _with_text_keys(data: ConflictData) -> ConflictData:
+    """``data`` keyed by the text of its ids (for slots whose ids are text, see :func:`types_by_session`)."""
+    return ConflictData(
+        link_of={str(k): v for k, v in data.link_of.items()},
+        holidays=data.holidays,
+        teachers={str(k): v for k, v in data.teachers.items()},
+        qualified={(str(t), str(u)) for t, u in data.qualified},
+    )
 
 
 def scan(org, start: date, end: date, *, block_group_id=None, teacher_id=None) -> list[Conflict]:

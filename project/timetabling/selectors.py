@@ -63,7 +63,7 @@ def session_list(
         qs = qs.filter(actual_date__gte=today or date.today())
     if ids is not None:
         qs = qs.filter(id__in=ids)
-    rows = list(qs.order_by("actual_date", "start_time", "block_group__code").values_list(*_ROW_FIELDS))
+    rows = _fetch_rows(qs.order_by("actual_date", "start_time", "block_group__code"))
     slots = [
         cf.Slot(r[0], r[1], r[2], r[3], r[7] or "", r[9], r[5], r[6], float(r[11] or 0), r[12], r[18], r[16])
         for r in rows
@@ -72,6 +72,34 @@ def session_list(
     complete = block_group_id if block_group_id is not None and teacher_id is None and ids is None else None
     types = cf.types_by_session(org, slots, complete_group=complete)
     return [_row_json(r, types.get(r[0])) for r in rows]
+
+
+_TEXT_IDS = ("id", "block_group_id", "unit_id", "teacher_id")
+
+
+def _fetch_rows(qs) -> list[tuple]:
+    """``qs.values_list(*_ROW_FIELDS)`` rows, read fast on PostgreSQL (issue 15, a 5,000-session list).
+
+    There the ids come as their text (``str(uuid)``, what the JSON says anyway; psycopg builds a UUID in
+    Python for each) and timestamps through psycopg's C loader rather than Django's Python subclass of
+    it (same aware UTC datetimes, same ``isoformat``). SQLite: Django's own ``values_list``."""
+    from django.db import connections
+    from django.db.models import TextField
+    from django.db.models.functions import Cast
+
+    connection = connections[qs.db]
+    if connection.vendor != "postgresql":
+        return list(qs.values_list(*_ROW_FIELDS))
+    from psycopg.types.datetime import TimestamptzLoader
+
+    casts = {f"_t_{name}": Cast(name, TextField()) for name in _TEXT_IDS}
+    fields = [f"_t_{name}" if name in _TEXT_IDS else name for name in _ROW_FIELDS]
+    sql, params = qs.annotate(**casts).values_list(*fields).query.sql_with_params()
+    with connection.cursor() as cursor:
+        raw = cursor.cursor  # psycopg's own cursor: its adapters are a copy of the connection's
+        raw.adapters.register_loader("timestamptz", TimestamptzLoader)  # psycopg swaps in its C loader
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def _row_json(r: tuple, conflict_types: list[str] | None) -> dict:

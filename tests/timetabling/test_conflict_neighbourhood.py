@@ -170,3 +170,21 @@ def test_big_neighbourhoods_fall_back_to_one_range_read(org, monkeypatch):
 
 def _norm(conflicts) -> list:
     return sorted((c.type, tuple(sorted(map(str, c.session_ids))), c.message.lower()) for c in conflicts)
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_detect_types_equals_the_types_of_detect(org, seed):
+    """The list's fast path (types per focus session, no Conflict per pair) answers what detect says."""
+    rng = random.Random(seed)
+    _seed(org, rng, sessions=400)
+    slots = cf.load_slots(org, date(2000, 1, 1), date(2100, 12, 31))
+    data = cf.load_data(org, START - timedelta(days=7), START + timedelta(days=DAYS + 7))
+    for focus in ({s.id for s in slots}, {s.id for s in rng.sample(slots, 60)}):
+        expected: dict = {sid: set() for sid in focus}
+        for c in cf.detect(slots, data, focus=focus, messages=False):
+            for sid in c.session_ids:
+                if sid in expected:
+                    expected[sid].add(c.type)
+        got = cf.detect_types(slots, data, focus)
+        assert got == expected
+        assert sum(1 for v in got.values() if v) > 20
