@@ -4,8 +4,9 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 
-from django.core.asgi import get_asgi_application  # noqa: E402
+from project.core.asgi_handler import get_asgi_application  # noqa: E402
 
+# Django's ASGI handler with one worker-thread hop per request (project/core/asgi_handler.py, ADR 0013).
 django_asgi_app = get_asgi_application()
 
 # Load the URLconf (the whole API) now: done lazily, the first request would stall the event loop for

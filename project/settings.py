@@ -219,6 +219,8 @@ def _immutable_file_test(path: str, url: str) -> bool:
 WHITENOISE_IMMUTABLE_FILE_TEST = _immutable_file_test
 
 # Sessions: Django's database session store (sid / sess / expire of platform.md §3).
+# Django's database sessions, read with one plain SQL statement (project/core/sessions.py).
+SESSION_ENGINE = "project.core.sessions"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # rememberMe: 30 days
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
@@ -282,6 +284,19 @@ else:
         # channels' in-memory layer with its per-receive expiry sweep rate-limited (O(n²) fan-out otherwise)
         "default": {"BACKEND": "realtime.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}
     }
+
+# Hot list answers kept until the organization's next change (project.core.response_cache, ADR 0013).
+RESPONSE_CACHE_SECONDS = int(os.environ.get("RESPONSE_CACHE_SECONDS", "300"))
+RESPONSE_CACHE_MAX_BYTES = int(os.environ.get("RESPONSE_CACHE_MAX_BYTES", str(8 * 1024 * 1024)))
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "responses": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "bp-resp"}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "responses",
+              "OPTIONS": {"MAX_ENTRIES": 200}}
+    ),
+}
 
 LOGGING = {
     "version": 1,

@@ -148,3 +148,7 @@ def pytest_configure(config):
 
     for db in settings.DATABASES.values():
         db["CONN_MAX_AGE"] = 0
+        # Nor a connection pool (ADR 0009, second amendment): a pooled connection still checked out by a
+        # worker thread at the end of the run keeps the test database from being dropped. The daphne
+        # processes of tests/realtime and the browser tests run with the pool.
+        db.get("OPTIONS", {}).pop("pool", None)

@@ -67,14 +67,79 @@ class SessionUserBackend(ModelBackend):
         return None
 
     def get_user(self, user_id):
-        from django.contrib.auth import get_user_model
+        from django.core.exceptions import ValidationError
 
-        model = get_user_model()
         try:
-            user = model._default_manager.select_related("organization").get(pk=user_id)
-        except (model.DoesNotExist, ValueError, TypeError):
+            user = _user_loader().load(user_id)
+        except (ValidationError, ValueError, TypeError):
             return None
-        return user if self.user_can_authenticate(user) else None
+        return user if user is not None and self.user_can_authenticate(user) else None
+
+
+class _UserLoader:
+    """``User.objects.select_related("organization").get(pk=...)`` compiled once, run many times.
+
+    Every signed-in request loads its user with the organization. Building, compiling and hydrating that
+    queryset was half the CPU of a cached list read (py-spy under ``bench/reads_bench.py --clients 32``,
+    issue 15, ADR 0013). This runs the SQL Django compiled for it, converts the row with the compiler's
+    own converters and builds the instances as Django's ``ModelIterable`` does (``from_db`` and the
+    select_related populators): the same objects, one query.
+    """
+
+    def __init__(self, alias: str):
+        from django.contrib.auth import get_user_model
+        from django.db.models.query import get_related_populators
+
+        self.model = model = get_user_model()
+        self.alias = alias
+        placeholder = model._meta.pk.to_python("00000000-0000-0000-0000-000000000000")
+        compiler = (
+            model._default_manager.db_manager(alias).select_related("organization").filter(pk=placeholder)
+            .order_by().query.get_compiler(using=alias)
+        )
+        self.sql, params = compiler.as_sql()
+        if len(params) != 1:  # pragma: no cover - a model change that adds filters (e.g. a default manager)
+            raise RuntimeError(f"unexpected parameters for the user query: {params!r}")
+        select, klass_info = compiler.select, compiler.klass_info
+        self.compiler = compiler
+        self.converters = compiler.get_converters([s[0] for s in select])
+        fields = klass_info["select_fields"]
+        self.start, self.end = fields[0], fields[-1] + 1
+        self.init_list = [f[0].target.attname for f in select[self.start:self.end]]
+        self.populators = get_related_populators(klass_info, select, alias)
+
+    def load(self, user_id):
+        """The user with ``organization`` loaded, or None. Raises ValidationError/ValueError/TypeError
+        for an id that is not one."""
+        from django.db import connections
+
+        connection = connections[self.alias]
+        pk = self.model._meta.pk.get_db_prep_value(self.model._meta.pk.to_python(user_id), connection)
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, [pk])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        if self.converters:
+            row = next(iter(self.compiler.apply_converters([row], self.converters)))
+        user = self.model.from_db(self.alias, self.init_list, row[self.start:self.end])
+        for populator in self.populators:
+            populator.populate(row, user)
+        return user
+
+
+_user_loaders: dict[str, _UserLoader] = {}
+
+
+def _user_loader() -> _UserLoader:
+    from django.db import router
+    from django.contrib.auth import get_user_model
+
+    alias = router.db_for_read(get_user_model())
+    loader = _user_loaders.get(alias)
+    if loader is None:
+        loader = _user_loaders[alias] = _UserLoader(alias)
+    return loader
 
 
 SESSION_BACKEND = "project.core.auth.SessionUserBackend"

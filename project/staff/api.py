@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Query
 
 from project.core.concurrency import if_match_header, set_etag
-from project.core.responses import json_response
+from project.core.response_cache import cached_json
 from project.core.routers import make_router
 from project.core.schemas import ErrorOut
 from project.staff import selectors, services
@@ -28,7 +28,8 @@ def list_teachers(request: HttpRequest, show_inactive: bool = Query(False, alias
     """GET /api/teachers[?showInactive=true]: active teachers (all with showInactive), sorted by first
     then last name. Each carries ``unitCount``."""
     # Rows dumped without per-field validation (issue 15); the declared TeacherOut stays the contract.
-    return json_response(selectors.teacher_list_rows(org=request.auth.org, show_inactive=show_inactive))
+    return cached_json(request, "teachers", {"showInactive": show_inactive},
+                       lambda: selectors.teacher_list_rows(org=request.auth.org, show_inactive=show_inactive))
 
 
 @router.post("/teachers", response={201: TeacherOut, **ERRORS})

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import File, Query, UploadedFile
 
 from project.core.concurrency import if_match_header, set_etag
+from project.core.response_cache import cached_json
 from project.core.responses import json_response
 from project.core.routers import make_router
 from project.core.schemas import ErrorOut
@@ -75,12 +76,21 @@ def list_sessions(request: HttpRequest, filters: Query[SessionListQuery]):
     Fixed number of queries whatever the row count.
     """
     ctx = request.auth
-    rows = selectors.session_list(
-        org=ctx.org, block_group_id=filters.block_group_id, teacher_id=filters.teacher_id,
-        hide_past=filters.hide_past, today=selectors.user_today(ctx.user, ctx.org),
-        ids=filters.session_ids(),
-    )
-    return json_response(rows)
+    today = selectors.user_today(ctx.user, ctx.org)
+    ids = filters.session_ids()
+
+    def build():
+        return selectors.session_list(
+            org=ctx.org, block_group_id=filters.block_group_id, teacher_id=filters.teacher_id,
+            hide_past=filters.hide_past, today=today, ids=ids,
+        )
+
+    if ids is not None:  # a live screen's patch of the rows a change named: never the same twice
+        return json_response(build())
+    return cached_json(request, "timetables", {
+        "blockGroupId": filters.block_group_id, "teacherId": filters.teacher_id,
+        "today": today if filters.hide_past else None,
+    }, build)
 
 
 def _written(request, session, warnings) -> dict:

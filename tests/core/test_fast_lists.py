@@ -79,7 +79,8 @@ def test_block_group_list_equals_the_schema_answer(demo):
 
 
 @pytest.mark.parametrize("path", ["/api/teachers", "/api/block-groups"])
-def test_lists_run_a_fixed_number_of_queries(demo, path):
+def test_lists_run_a_fixed_number_of_queries(demo, path, settings):
+    settings.RESPONSE_CACHE_SECONDS = 0  # the rows below are added without a change event: count the build
     org, api = demo
     with CaptureQueriesContext(connection) as small:
         assert api.get(path).status_code == 200
@@ -113,3 +114,29 @@ def test_a_password_sign_in_stores_the_one_query_backend(anon_api, admin_user):
     with CaptureQueriesContext(connection) as ctx:
         assert anon_api.get("/api/auth/user").status_code == 200
     assert not [q for q in ctx.captured_queries if 'FROM "accounts_organization"' in q["sql"]]
+
+
+def test_the_session_backend_loads_the_same_user_as_the_orm(org, admin_user, other_org):
+    """The precompiled user query (project.core.auth._UserLoader) builds what the ORM builds."""
+    from project.core.auth import SessionUserBackend
+
+    admin_user.settings = {"timezone": "Australia/Perth", "theme": "dark"}
+    admin_user.save(update_fields=["settings"])
+    backend = SessionUserBackend()
+    with CaptureQueriesContext(connection) as ctx:
+        user = backend.get_user(str(admin_user.pk))
+        organization = user.organization
+    assert len(ctx.captured_queries) == 1
+    expected = User.objects.select_related("organization").get(pk=admin_user.pk)
+    for field in User._meta.concrete_fields:
+        assert getattr(user, field.attname) == getattr(expected, field.attname), field.name
+    for field in Organization._meta.concrete_fields:
+        assert getattr(organization, field.attname) == getattr(expected.organization, field.attname), field.name
+    assert user.settings == {"timezone": "Australia/Perth", "theme": "dark"}
+    assert user.created_at.tzinfo is not None and organization.pk == org.pk
+    assert user._state.adding is False and user._state.db == "default"
+    # Not a user: None, whatever the id looks like.
+    for bad in ("00000000-0000-0000-0000-000000000000", "not-a-uuid", None, 42):
+        assert backend.get_user(bad) is None
+    other = f.make_user(other_org, role="user", email="u@other.edu.au", is_active=False)
+    assert backend.get_user(str(other.pk)) is None  # inactive users cannot authenticate

@@ -222,7 +222,9 @@ def test_update_that_adds_a_hard_conflict_changes_nothing(api, org, world):
 def test_holiday_added_later_shows_at_once_and_does_not_block_other_edits(api, org, world):
     s = _existing(org, world)
     assert api.get("/api/timetables").json()[0]["conflicts"] == []
-    f.make_holiday(org, name="Snap closure", start_date=MON)
+    # Added the way a coordinator does (its change event is what makes every open list show it).
+    added = api.post("/api/holidays", {"name": "Snap closure", "startDate": MON.isoformat(), "endDate": MON.isoformat()})
+    assert added.status_code == 201, added.json()
     row = api.get("/api/timetables").json()[0]
     assert row["conflicts"] == ["holiday"]
     # Editing notes keeps the existing clash (it is not a new one); cancelling clears it.

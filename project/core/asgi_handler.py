@@ -1,0 +1,77 @@
+"""Django's ASGI handler with each request's synchronous work on one worker-thread hop (issue 15).
+
+Django's ``ASGIHandler`` runs the middleware chain in async mode. Our chain holds synchronous-only
+middleware (WhiteNoise, our own) and every view is synchronous, so a plain request crosses between the
+event loop and a worker thread five times: ``request_started`` (``close_old_connections``), into the
+sync middleware, back to the loop for the inner async handler, out again for the view, and once more
+for ``response.close()`` (``request_finished``). Under 32 concurrent clients on one process each crossing
+waits for the loop's turn; together they were about a quarter of a cached read's cost
+(``bench/reads_bench.py --clients 32``, ADR 0013).
+
+:class:`OneHopASGIHandler` loads the middleware in sync mode (as under WSGI) and runs, in one
+``sync_to_async`` call on the request's own thread (``ThreadSensitiveContext``, as Django does),
+``request_started``, the chain with the view, and, for a non-streaming answer whose body is already in
+memory, ``response.close()`` (``request_finished``: the database connection goes back to the pool before
+the bytes are sent). Streaming answers (the SPA's ``index.html`` file, WhiteNoise's static files) are closed
+after sending, as Django does. Everything else (request parsing, 400/413 on bad input, sending) is
+Django's own code; disconnects are not watched because no view is asynchronous (a synchronous view cannot
+be cancelled anyway).
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import sync_to_async
+from django.core import signals
+from django.core.handlers import base
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.urls import set_script_prefix
+
+
+class OneHopASGIHandler(ASGIHandler):
+    """``ASGIHandler`` with the middleware in sync mode and one thread hop per request."""
+
+    def __init__(self):
+        base.BaseHandler.__init__(self)
+        self.load_middleware(is_async=False)
+
+    def _respond(self, scope, request):
+        """On the worker thread: ``request_started``, the middleware chain and view, and the close of a
+        non-streaming response. Returns ``(response, closed)``."""
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        response = self.get_response(request)
+        response._handler_class = self.__class__
+        if response.streaming:
+            return response, False
+        response.close()
+        return response, True
+
+    async def handle(self, scope, receive, send):
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
+        request, error_response = self.create_request(scope, body_file)
+        if request is None:
+            body_file.close()
+            await self.send_response(error_response, send)
+            await sync_to_async(error_response.close)()
+            return
+        try:
+            response, closed = await sync_to_async(self._respond, thread_sensitive=True)(scope, request)
+            try:
+                await self.send_response(response, send)
+            finally:
+                if not closed:
+                    await sync_to_async(response.close)()
+        finally:
+            body_file.close()
+
+
+def get_asgi_application() -> OneHopASGIHandler:
+    """Like ``django.core.asgi.get_asgi_application``: set Django up, then the handler."""
+    import django
+
+    django.setup(set_prefix=False)
+    return OneHopASGIHandler()

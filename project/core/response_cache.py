@@ -1,0 +1,127 @@
+"""Answers of the hot list reads kept until the organization's next change (issue 15, ADR 0013).
+
+Every write of an organization raises its ``event_seq`` in the write's own transaction
+(``realtime.events.emit_change``, decisions.md §7), and the signed-in request has already read that
+sequence with its user (one query, ``project.core.auth.SessionUserBackend``). So an answer built for
+sequence S is the answer for every later request that still sees S: between two changes, thirty wall
+displays and coordinators reading the same timetable cost one build, and the first read after a change
+builds it again, once: requests of one process asking for a list being built wait for that build.
+
+:func:`cached_json` keeps one entry per (organization, list, parameters): the sequence it was built at
+and the JSON bytes. A request whose sequence differs rebuilds and replaces it, so memory is bounded by
+the number of distinct lists, not by the rate of writes. The answer is built after the sequence was
+read, so an entry is never older than its sequence (a write racing the build can only make it newer,
+as an uncached read would be). Writes that bypass ``emit_change`` (a management command editing rows
+by hand) are not seen until ``RESPONSE_CACHE_SECONDS`` pass; every API, admin and undo write emits.
+
+Bodies above 1 KB are also kept gzip-compressed (level 5, once per build) and sent that way to clients
+that accept it (every browser): the 5,000-session timetable is 4.4 MB of JSON and 0.3 MB compressed, and
+sending the bytes was most of a cached read's cost.
+
+The store is Django's cache ``responses``: Redis when ``REDIS_URL`` is set (shared by the processes),
+else the process's memory. ``RESPONSE_CACHE_SECONDS=0`` turns it off.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import re
+import threading
+from typing import Any, Callable
+
+from django.conf import settings
+from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse
+
+from project.core.responses import json_dumps
+
+CONTENT_TYPE = "application/json"
+GZIP_FROM_BYTES = 1024
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as Django's GZipMiddleware reads Accept-Encoding
+
+
+def _answer(request: HttpRequest, body: bytes, gz: bytes | None) -> HttpResponse:
+    if gz is not None and _ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")):
+        response = HttpResponse(gz, content_type=CONTENT_TYPE)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(body, content_type=CONTENT_TYPE)
+    if gz is not None:
+        response["Vary"] = "Accept-Encoding"
+    return response
+
+
+class _Build:
+    """One build in progress in this process: requests for the same list and sequence wait for it."""
+
+    __slots__ = ("seq", "done", "result")
+
+    def __init__(self, seq: int):
+        self.seq = seq
+        self.done = threading.Event()
+        self.result: tuple[bytes, bytes | None] | None = None
+
+
+_building: dict[str, _Build] = {}
+_building_lock = threading.Lock()
+FOLLOWER_WAIT_SECONDS = 30
+
+
+def _key(org_id, name: str, params: dict) -> str:
+    text = "&".join(f"{k}={params[k]}" for k in sorted(params))
+    return f"{org_id}:{name}:{hashlib.blake2s(text.encode(), digest_size=12).hexdigest()}"
+
+
+def cached_json(request: HttpRequest, name: str, params: dict[str, Any], build: Callable[[], Any]) -> HttpResponse:
+    """A 200 JSON answer of ``build()`` (JSON-ready rows), served from the cache while the organization's
+    ``event_seq`` is the one it was built at.
+
+    ``name`` names the list; ``params`` must hold everything else the answer depends on (filters, and
+    the user's "today" where a filter uses it); values are compared as text. Bodies above
+    ``RESPONSE_CACHE_MAX_BYTES`` are not kept. Never raises for the cache: a store that fails answers
+    uncached. Sent gzip-compressed (``Content-Encoding: gzip``, ``Vary: Accept-Encoding``) when the body
+    is 1 KB or more and the client accepts it.
+    """
+    org = request.auth.org
+    seconds = settings.RESPONSE_CACHE_SECONDS
+    if seconds <= 0:
+        return HttpResponse(json_dumps(build()), content_type=CONTENT_TYPE)
+    cache = caches["responses"]
+    key = _key(org.pk, name, params)
+    seq = org.event_seq
+    try:
+        hit = cache.get(key)
+    except Exception:  # noqa: BLE001 — the cache is an optimisation: a broken store answers uncached
+        hit = None
+    if hit is not None and hit[0] == seq:
+        return _answer(request, hit[1], hit[2])
+    # Single flight: after a change every open screen asks for the same list at once; one request of
+    # this process builds it, the others of the same sequence wait for that answer.
+    with _building_lock:
+        current = _building.get(key)
+        leader = current is None or current.seq != seq
+        if leader:
+            current = _building[key] = _Build(seq)
+    if not leader:
+        if current.done.wait(FOLLOWER_WAIT_SECONDS) and current.result is not None:
+            return _answer(request, *current.result)
+        return _answer(request, *_encode(build()))  # the leader failed or is stuck: build it here
+    try:
+        body, gz = current.result = _encode(build())
+        if len(body) <= settings.RESPONSE_CACHE_MAX_BYTES:
+            try:
+                cache.set(key, (seq, body, gz), seconds)
+            except Exception:  # noqa: BLE001
+                pass
+    finally:
+        current.done.set()
+        with _building_lock:
+            if _building.get(key) is current:
+                del _building[key]
+    return _answer(request, body, gz)
+
+
+def _encode(rows) -> tuple[bytes, bytes | None]:
+    body = json_dumps(rows)
+    return body, (gzip.compress(body, compresslevel=5, mtime=0) if len(body) >= GZIP_FROM_BYTES else None)
