@@ -231,6 +231,7 @@ def _register_routers() -> None:
     from project.planning.api import router as planning_router
     from project.reporting.api import router as reporting_router
     from project.staff.api import router as staff_router
+    from project.staff.leave_api import router as leave_router
     from project.timetabling.api import router as timetabling_router
     from project.timetabling.auto_allocation_api import router as auto_allocation_router
     from project.timetabling.holiday_api import router as holiday_router
@@ -242,6 +243,7 @@ def _register_routers() -> None:
         catalogue_router,
         planning_router,
         staff_router,
+        leave_router,
         auto_allocation_router,
         timetabling_router,
         holiday_router,

@@ -41,6 +41,7 @@ ENTITIES = frozenset(
         "linked_block_group",
         "teacher",
         "teacher_unit",
+        "teacher_leave",
         "timetable_session",
         "holiday",
         "organization",

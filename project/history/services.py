@@ -17,6 +17,7 @@ ENTITY_LABELS = {
     "linked_block_group": ("linked block group", "linked block groups"),
     "teacher": ("teacher", "teachers"),
     "teacher_unit": ("teacher qualification", "teacher qualifications"),
+    "teacher_leave": ("leave period", "leave periods"),
     "timetable_session": ("session", "sessions"),
     "holiday": ("holiday", "holidays"),
     "organization": ("organization", "organizations"),

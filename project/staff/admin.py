@@ -1,7 +1,7 @@
 from django.contrib import admin
 
 from project.core.admin import TenantAdmin
-from project.staff.models import Teacher, TeacherUnit
+from project.staff.models import Teacher, TeacherLeave, TeacherUnit
 
 
 @admin.register(Teacher)
@@ -17,3 +17,10 @@ class TeacherUnitAdmin(TenantAdmin):
     entity = "teacher_unit"
     list_display = ("teacher", "unit", "proficiency_level")
     list_select_related = ("teacher", "unit")
+
+
+@admin.register(TeacherLeave)
+class TeacherLeaveAdmin(TenantAdmin):
+    entity = "teacher_leave"
+    list_display = ("teacher", "start_date", "end_date", "start_time", "end_time", "reason")
+    list_select_related = ("teacher",)

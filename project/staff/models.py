@@ -54,3 +54,23 @@ class TeacherUnit(TenantModel):
     class Meta:
         ordering = ["created_at"]
         constraints = [models.UniqueConstraint(fields=["teacher", "unit"], name="teacher_unit_once")]
+
+
+class TeacherLeave(TenantModel):
+    """A period a teacher is away (issue 17): whole days from ``start_date`` to ``end_date`` inclusive, or,
+    with ``start_time`` and ``end_time``, those hours of each of those days (part-day leave). A teaching
+    session of the teacher that overlaps it is a hard ``teacher_on_leave`` conflict (ADR 0014)."""
+
+    teacher = models.ForeignKey(Teacher, on_delete=models.CASCADE, related_name="leave")
+    start_date = models.DateField()
+    end_date = models.DateField()
+    start_time = models.TimeField(null=True, blank=True)
+    end_time = models.TimeField(null=True, blank=True)
+    reason = models.CharField(max_length=255, blank=True, default="")
+
+    class Meta:
+        ordering = ["start_date", "start_time", "created_at"]
+        indexes = [models.Index(fields=["organization", "teacher", "start_date"], name="leave_teacher_start")]
+
+    def __str__(self) -> str:
+        return f"{self.teacher} on leave {self.start_date}..{self.end_date}"

@@ -10,6 +10,7 @@ Hard rules (a proposal never breaks one; checked independently by ``conflicts.de
 - the teacher holds a qualification for the session's unit;
 - the teacher is active, and within contract (a fixed-term teacher's ``expiryDate`` is on or after
   the session date);
+- the teacher is not on leave at the session's time (issue 17, ``teacher_on_leave``);
 - the teacher is available (a day-only teacher takes no evening session, an evening-only teacher no
   day session; evening = starts at or after 17:00 or ends after 17:00, ``conflicts.is_evening``);
 - the teacher is never in two overlapping sessions, existing ones included, unless both sessions'
@@ -25,9 +26,11 @@ Soft goals, in priority order (weights make the order strict):
 3. balance: the lowest highest weekly utilisation (percent of ``maxWeeklyHours``);
 4. the least spread: the fewest (teacher, day) pairs, so a teacher's classes sit on fewer days.
 
-The solve has a time limit (default 8 s, at most 30 s); the best solution found is returned with the
-solver status (OPTIMAL or FEASIBLE). A greedy pass seeds the solver with a hint so a feasible answer
-exists from the start.
+The solve has a time limit (default 8 s, at most 30 s) and stops before it when it is done (issue 15):
+at optimality, or when allocation and continuity have not improved for
+``SETTLE_SECONDS`` (3 s) once the search has run ``SETTLE_AFTER_SECONDS`` (2 s). The best solution found
+is returned with the solver status (OPTIMAL or FEASIBLE). A greedy pass seeds the solver with a hint so a
+feasible answer exists from the start.
 
 Staleness: a proposal carries ``version``, a digest of the sessions of the organization in the
 scope's weeks (ids, teachers, update times) and of the teachers and qualifications. Applying a
@@ -57,6 +60,11 @@ from realtime.events import emit_change
 
 DEFAULT_TIME_LIMIT = 8.0
 MAX_TIME_LIMIT = 30.0
+# The search stops when the first two goals (sessions allocated, continuity) have not improved for this
+# long, once it has run SETTLE_AFTER_SECONDS (bench/allocation_bench.py, docs/benchmarks.md: the later
+# gains are balance and spread refinements, or a rare continuity point at a doubled wait).
+SETTLE_SECONDS = 3.0
+SETTLE_AFTER_SECONDS = 2.0
 MAX_RANGE_DAYS = 400
 CENTI = 100  # hours are modelled in hundredths
 
@@ -204,7 +212,8 @@ def _eligibility(problem: Problem) -> None:
     for s in problem.targets:
         qualified = [data.teachers[t] for t in by_unit.get(s.unit_id, []) if t in data.teachers]
         stage = [t for t in qualified if t.is_active and _in_contract(t, s.date)]
-        available = [t for t in stage if _available(t, s)]
+        present = [t for t in stage if data.leave_of(t.id, s) is None]
+        available = [t for t in present if _available(t, s)]
         free = [
             t
             for t in available
@@ -223,6 +232,8 @@ def _eligibility(problem: Problem) -> None:
             problem.reasons[s.id] = f"No teacher holds a qualification for unit {s.unit_code}"
         elif not stage:
             problem.reasons[s.id] = f"Every teacher qualified for {s.unit_code} is inactive or past their contract end"
+        elif not present:
+            problem.reasons[s.id] = f"Every teacher qualified for {s.unit_code} is on leave on {s.date.isoformat()}"
         elif not available:
             kind = "evening" if cf.is_evening(s.start, s.end) else "day"
             problem.reasons[s.id] = f"No teacher qualified for {s.unit_code} is available for {kind} sessions"
@@ -399,7 +410,8 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
     remaining = min(float(time_limit), MAX_TIME_LIMIT) - (clock.perf_counter() - started)
     solver.parameters.max_time_in_seconds = max(0.5, remaining)
     solver.parameters.num_search_workers = 2
-    status = solver.Solve(model)
+    settle = _Settle(solver, big, w1)
+    status = settle.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         # The greedy hint satisfies every constraint, so this only happens on a timeout before search.
         return Solution(hint, "FEASIBLE", (clock.perf_counter() - started) * 1000)
@@ -409,6 +421,50 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
         # Cut short (a busy machine), the search may not have reached the greedy start: keep the better.
         assignment = hint
     return Solution(assignment, name, (clock.perf_counter() - started) * 1000)
+
+
+class _Settle(cp_model.CpSolverSolutionCallback):
+    """Stops the search when sessions allocated and continuity have not improved for SETTLE_SECONDS.
+
+    The objective is ``big * allocated - w1 * new_pairs - (less than w1)``, so each solution's first two
+    goals are read back from its objective value. A watcher thread calls ``StopSearch`` (thread-safe in
+    CP-SAT) when the quiet window has passed; solutions alone cannot, as none may come."""
+
+    def __init__(self, solver: cp_model.CpSolver, big: int, w1: int):
+        super().__init__()
+        self.solver, self.big, self.w1 = solver, big, w1
+        self.best: tuple | None = None
+        self.last_gain = clock.perf_counter()
+
+    def on_solution_callback(self) -> None:
+        objective = int(round(self.ObjectiveValue()))
+        allocated = -((-objective) // self.big)  # ceil: the rest is below big
+        new_pairs = (self.big * allocated - objective) // self.w1
+        key = (allocated, -new_pairs)
+        if self.best is None or key > self.best:
+            self.best = key
+            self.last_gain = clock.perf_counter()
+
+    def solve(self, model: cp_model.CpModel):
+        import threading
+
+        done = threading.Event()
+        began = clock.perf_counter()
+
+        def watch():
+            while not done.wait(0.1):
+                now = clock.perf_counter()
+                if now - began >= SETTLE_AFTER_SECONDS and now - self.last_gain >= SETTLE_SECONDS:
+                    self.solver.StopSearch()
+                    return
+
+        watcher = threading.Thread(target=watch, name="allocation-settle", daemon=True)
+        watcher.start()
+        try:
+            return self.solver.Solve(model, self)
+        finally:
+            done.set()
+            watcher.join()
 
 
 def _rank(problem: Problem, assignment: dict) -> tuple:
@@ -602,8 +658,8 @@ def recommend(ctx: Ctx, session_id) -> dict:
 
     Answer: ``{"sessionId", "recommendations": [{"teacherId", "teacherName", "rank", "eligible",
     "rules": [{"rule", "met", "message"}], "weekHours", "maxWeeklyHours", "utilisationAfter",
-    "continuity"}]}``. Rules: qualified, active, contract, available, no_clash, capacity (all hard for
-    allocation); ``continuity`` says the teacher already teaches this unit to this block group.
+    "continuity"}]}``. Rules: qualified, active, contract, not_on_leave, available, no_clash, capacity
+    (all hard for allocation); ``continuity`` says the teacher already teaches this unit to this block group.
     Ranking: teachers meeting every rule first, then by rules met, continuity, and the lowest
     utilisation the session would bring.
     """
@@ -654,6 +710,14 @@ def recommend(ctx: Ctx, session_id) -> dict:
                 "message": "Within contract"
                 if _in_contract(t, target.date)
                 else f"Contract ended on {t.expiry_date.isoformat() if t.expiry_date else ''}",
+            },
+            {
+                "rule": "not_on_leave",
+                "met": (leave := data.leave_of(t.id, target)) is None,
+                "message": "Not on leave" if leave is None else (
+                    f"On leave {leave.start_date.isoformat()} to {leave.end_date.isoformat()}"
+                    + (f" ({leave.reason})" if leave.reason else "")
+                ),
             },
             {
                 "rule": "available",

@@ -45,6 +45,8 @@ export const entityInvalidates: Record<string, Root[]> = {
   linked_block_group: [roots.linkedGroups, roots.blockGroups],
   teacher: [roots.teachers, roots.teacherUnits, roots.timetables, roots.allocationGrid, roots.reports, roots.dashboard, roots.search],
   teacher_unit: [roots.teacherUnits, roots.teachers],
+  // Leave lives under the teacher's key; the sessions it hits change their conflicts (issue 17).
+  teacher_leave: [roots.teachers, roots.timetables, roots.allocationGrid, roots.dashboard],
   timetable_session: [roots.timetables, roots.blockGroups, roots.allocationGrid, roots.reports, roots.dashboard, roots.teachers],
   holiday: [roots.holidays, roots.timetables, roots.reports],
   organization: [roots.organization],

@@ -35,6 +35,7 @@ export const ENTITY_LABELS: Record<string, string> = {
   linked_block_group: "Linked block groups",
   teacher: "Teachers",
   teacher_unit: "Teacher qualifications",
+  teacher_leave: "Teacher leave",
   timetable_session: "Sessions",
   holiday: "Holidays",
   organization: "Organization",

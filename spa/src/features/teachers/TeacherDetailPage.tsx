@@ -10,6 +10,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { ErrorState, FullPageLoader } from "../../components/States";
 import { Tag } from "../../components/Tag";
 import { AVAILABILITY_LABELS, EMPLOYMENT_LABELS, useAddTeacherUnit, useDeliverySummary, useRemoveTeacherUnit, useTeacher, useTeacherUnits, useUnitChoices } from "./api/teachers";
+import { LeaveCard } from "./components/LeaveCard";
 import { TeacherFormModal } from "./components/TeacherFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
 
@@ -100,6 +101,7 @@ export default function TeacherDetailPage() {
           </Text>
         </Card>
       </SimpleGrid>
+      <LeaveCard teacherId={id} />
       <Card withBorder mb="md" data-testid="delivery-summary">
         <Group justify="space-between" mb="sm">
           <Title order={2} size="h4">

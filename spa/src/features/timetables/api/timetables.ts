@@ -32,8 +32,9 @@ export const CONFLICT_LABELS: Record<string, string> = {
   teacher_unavailable: "Outside teacher availability",
   teacher_inactive: "Teacher inactive",
   teacher_contract_expired: "Teacher contract expired",
+  teacher_on_leave: "Teacher on leave",
 };
-export const HARD_CONFLICTS = new Set(["teacher_double_booked", "group_double_booked", "room_double_booked", "holiday"]);
+export const HARD_CONFLICTS = new Set(["teacher_double_booked", "group_double_booked", "room_double_booked", "holiday", "teacher_on_leave"]);
 export const STATUS_LABELS: Record<string, string> = { scheduled: "Scheduled", confirmed: "Confirmed", cancelled: "Cancelled", completed: "Completed" };
 export const DAY_LABELS = ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 

@@ -1,0 +1,84 @@
+"""Teacher leave schemas (issue 17, ADR 0014).
+
+``LeaveIn`` is the body of POST and PUT /api/teachers/{id}/leave[/{leaveId}] (the same form):
+``startDate`` and ``endDate`` required (``YYYY-MM-DD``, inclusive, the end on or after the start), and
+optionally ``startTime`` and ``endTime`` together (``HH:MM`` or ``HH:MM:SS``, the end after the start):
+part-day leave, those hours of each day of the period. ``reason`` is free text (at most 255 characters).
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, time
+from typing import Annotated
+
+from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
+
+from project.core.schemas import BlankToNone, FormIn, StampedOut, in_date_range, max_length, required
+
+MSG_START = "Start date is required"
+MSG_END = "End date is required"
+MSG_ORDER = "End date must be on or after start date"
+MSG_END_TIME = "End time is required with a start time"
+MSG_START_TIME = "Start time is required with an end time"
+MSG_TIME_ORDER = "End time must be after start time"
+
+
+def _clean(value):
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError("Text must not contain NUL characters")
+        return value.strip()
+    return value
+
+
+Clean = BeforeValidator(_clean)
+
+
+class LeaveIn(FormIn):
+    """POST and PUT /api/teachers/{id}/leave body."""
+
+    start_date: Annotated[date | None, BlankToNone, required(MSG_START), in_date_range("Start date")] = Field(
+        default=None, validate_default=True
+    )
+    end_date: Annotated[date | None, BlankToNone, required(MSG_END), in_date_range("End date")] = Field(
+        default=None, validate_default=True
+    )
+    start_time: Annotated[time | None, BlankToNone] = None
+    end_time: Annotated[time | None, BlankToNone] = None
+    reason: Annotated[str | None, Clean, max_length(255, "Reason must be at most 255 characters")] = ""
+
+    @field_validator("end_date")
+    @classmethod
+    def _end_not_before_start(cls, value: date | None, info: ValidationInfo) -> date | None:
+        start = info.data.get("start_date")
+        if value is not None and start is not None and value < start:
+            raise ValueError(MSG_ORDER)
+        return value
+
+    @field_validator("reason")
+    @classmethod
+    def _reason_text(cls, value: str | None) -> str:
+        return value or ""
+
+    def time_errors(self) -> list[dict]:
+        """``[{path, message}]`` for the times: both or neither, the end after the start."""
+        if self.start_time is not None and self.end_time is None:
+            return [{"path": ["endTime"], "message": MSG_END_TIME}]
+        if self.end_time is not None and self.start_time is None:
+            return [{"path": ["startTime"], "message": MSG_START_TIME}]
+        if self.start_time is not None and self.end_time is not None and self.end_time <= self.start_time:
+            return [{"path": ["endTime"], "message": MSG_TIME_ORDER}]
+        return []
+
+
+class LeaveOut(StampedOut):
+    """A teacher's leave: dates ``YYYY-MM-DD`` inclusive; times ``HH:MM:SS`` or null for whole days."""
+
+    id: uuid.UUID
+    teacher_id: uuid.UUID
+    start_date: date
+    end_date: date
+    start_time: time | None
+    end_time: time | None
+    reason: str

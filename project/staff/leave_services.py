@@ -1,0 +1,73 @@
+"""Writes of teacher leave (issue 17, ADR 0014).
+
+Each service runs in one transaction, reaches the teacher and the leave only through the organization
+(404 "Teacher not found" / "Leave not found" otherwise) and emits one ``teacher_leave`` change event
+before it writes (so the history captures the row). Saving leave never refuses: sessions it hits show
+the hard ``teacher_on_leave`` conflict until they are re-allocated or re-planned, as a holiday added
+after scheduling does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from project.core.concurrency import assert_fresh
+from project.core.errors import ValidationFailed
+from project.core.tenancy import Ctx, get_in_org
+from project.staff.models import Teacher, TeacherLeave
+from realtime.events import emit_change
+
+FIELDS = ("start_date", "end_date", "start_time", "end_time", "reason")
+
+
+def _checked(data: dict[str, Any], time_errors: list[dict]) -> dict[str, Any]:
+    if time_errors:
+        raise ValidationFailed(time_errors)
+    return {k: data[k] for k in FIELDS if k in data}
+
+
+def leave_create(*, ctx: Ctx, teacher_id, data: dict[str, Any], time_errors: list[dict] = ()) -> TeacherLeave:
+    """Add a leave period to a teacher of ``ctx.org`` from validated ``LeaveIn`` fields (snake_case).
+    Raises NotFound (404 "Teacher not found"), ValidationFailed (400, the times). Emits
+    ``teacher_leave created``."""
+    values = _checked(data, list(time_errors))
+    with transaction.atomic():
+        teacher = get_in_org(Teacher.objects.for_org(ctx.org), ctx.org, teacher_id, label="Teacher")
+        leave = TeacherLeave(organization=ctx.org, teacher=teacher, **values)
+        emit_change(ctx, entity="teacher_leave", action="created", ids=[leave.pk])
+        leave.save(force_insert=True)
+    return leave
+
+
+def _locked(ctx: Ctx, teacher_id, leave_id) -> TeacherLeave:
+    get_in_org(Teacher.objects.for_org(ctx.org), ctx.org, teacher_id, label="Teacher")
+    qs = TeacherLeave.objects.for_org(ctx.org).filter(teacher_id=teacher_id).select_for_update()
+    return get_in_org(qs, ctx.org, leave_id, label="Leave")
+
+
+def leave_update(
+    *, ctx: Ctx, teacher_id, leave_id, data: dict[str, Any], if_match: str | None, time_errors: list[dict] = ()
+) -> TeacherLeave:
+    """Replace a leave period's fields (the whole form). A stale ``if_match`` raises StaleWrite (412) and
+    nothing changes. Raises NotFound (404), ValidationFailed (400). Emits ``teacher_leave updated``."""
+    values = _checked(data, list(time_errors))
+    with transaction.atomic():
+        leave = _locked(ctx, teacher_id, leave_id)
+        assert_fresh(leave, if_match)
+        for key, value in values.items():
+            setattr(leave, key, value)
+        emit_change(ctx, entity="teacher_leave", action="updated", ids=[leave.pk])
+        leave.save()
+    return leave
+
+
+def leave_delete(*, ctx: Ctx, teacher_id, leave_id, if_match: str | None = None) -> None:
+    """Delete a leave period (its sessions' ``teacher_on_leave`` conflicts go with it). A stale
+    ``if_match`` raises StaleWrite (412). Raises NotFound (404). Emits ``teacher_leave deleted``."""
+    with transaction.atomic():
+        leave = _locked(ctx, teacher_id, leave_id)
+        assert_fresh(leave, if_match)
+        emit_change(ctx, entity="teacher_leave", action="deleted", ids=[leave.pk])
+        leave.delete()
