@@ -329,6 +329,12 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
         model.AddAtMostOne(vars_)
 
     slot_of = {s.id: s for s in problem.targets}
+    hint = _greedy(problem)
+    # Auxiliary variables with the x variables they are the "any of" of, so the hint can be complete:
+    # CP-SAT takes a complete, feasible hint as its first solution at once; with the auxiliaries left
+    # out it searched from scratch and, on a loaded machine, had not allocated every session by the time
+    # limit (continuity then fell back to the greedy start's 5-8%, issue 15).
+    any_of: list[tuple] = []
 
     # No teacher in two overlapping sessions (co-delivered sessions of a linked group may share one).
     for clique in _cliques([s for s in problem.targets if problem.eligible.get(s.id)]):
@@ -352,6 +358,7 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
                     for v in p:
                         model.AddImplication(v, u)
                     terms.append(u)
+                    any_of.append((u, p))
             model.AddAtMostOne(terms)
 
     # Weekly capacity, and the highest utilisation (percent) for the balance goal.
@@ -360,6 +367,8 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
         s = slot_of[sid]
         week_vars[(t, week_start(s.date))].append((var, int(round(s.hours * CENTI))))
     peak = model.NewIntVar(0, 1000, "peak")
+    hinted_x = {var: hint.get(sid) == t for (sid, t), var in x.items()}
+    peak_hint = 0
     for (t, monday), items in week_vars.items():
         facts = data.teachers[t]
         existing = int(round(problem.existing_week_hours.get((t, monday), 0.0) * CENTI))
@@ -368,6 +377,9 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
         model.Add(load + existing <= cap)
         # peak * cap >= 100 * (existing + load)
         model.Add(peak * cap >= 100 * (existing + load))
+        if cap > 0:
+            hinted_load = existing + sum(c for v, c in items if hinted_x[v])
+            peak_hint = max(peak_hint, -((-100 * hinted_load) // cap))
 
     # Continuity: distinct teachers per (block group, unit).
     z_terms = []
@@ -383,6 +395,7 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
             for v in vars_:
                 model.AddImplication(v, z)
             z_terms.append(z)
+            any_of.append((z, vars_))
 
     # Spread: (teacher, day) pairs used.
     day_vars: dict = defaultdict(list)
@@ -394,6 +407,7 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
         for v in vars_:
             model.AddImplication(v, w)
         w_terms.append(w)
+        any_of.append((w, vars_))
 
     w3 = 1
     w2 = len(w_terms) + 1
@@ -401,9 +415,11 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
     big = w1 * (len(z_terms) + 1)
     model.Maximize(big * sum(x.values()) - w1 * sum(z_terms) - w2 * peak - w3 * sum(w_terms))
 
-    hint = _greedy(problem)
-    for (sid, t), var in x.items():
-        model.AddHint(var, 1 if hint.get(sid) == t else 0)
+    for var, on in hinted_x.items():
+        model.AddHint(var, 1 if on else 0)
+    for aux, vars_ in any_of:
+        model.AddHint(aux, 1 if any(hinted_x[v] for v in vars_) else 0)
+    model.AddHint(peak, min(1000, peak_hint))
 
     solver = cp_model.CpSolver()
     # The limit covers building the model too: the solver gets what is left of it.
