@@ -235,6 +235,7 @@ def _register_routers() -> None:
     from project.timetabling.api import router as timetabling_router
     from project.timetabling.auto_allocation_api import router as auto_allocation_router
     from project.timetabling.holiday_api import router as holiday_router
+    from project.timetabling.replan_api import router as replan_router
 
     # Reporting first: its fixed paths (/teachers/workload-summary) sit beside /teachers/{id}.
     for router in (
@@ -247,6 +248,7 @@ def _register_routers() -> None:
         auto_allocation_router,
         timetabling_router,
         holiday_router,
+        replan_router,
         displays_router,
         history_router,
     ):

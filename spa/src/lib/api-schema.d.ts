@@ -1217,6 +1217,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/replan/impact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Replan Impact
+         * @description GET /api/replan/impact: the sessions a change hits (not cancelled), by block group and by teacher,
+         *     with ``actualHours`` summed (issue 17, ``project.timetabling.replan``). 400 "Start date is required",
+         *     "End date is required", "End date must be on or after start date", "The range can be at most 400
+         *     days", part-day times; 404 "Holiday not found" / "Leave not found" / "Teacher not found" / "Campus not
+         *     found". Reads only.
+         */
+        get: operations["project_timetabling_replan_api_replan_impact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports/block-groups-without-timetables": {
         parameters: {
             query?: never;
@@ -3075,6 +3099,44 @@ export interface components {
             /** Utilizationpercentage */
             utilizationPercentage: number;
         };
+        /** HitSessionOut */
+        HitSessionOut: {
+            /**
+             * Actualdate
+             * Format: date
+             */
+            actualDate: string;
+            /** Actualhours */
+            actualHours: number;
+            /** Blockgroupcode */
+            blockGroupCode: string;
+            /**
+             * Blockgroupid
+             * Format: uuid
+             */
+            blockGroupId: string;
+            /** Blockgroupname */
+            blockGroupName: string;
+            /**
+             * Endtime
+             * Format: time
+             */
+            endTime: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Starttime
+             * Format: time
+             */
+            startTime: string;
+            /** Teacherid */
+            teacherId: string | null;
+            /** Teachername */
+            teacherName: string;
+        };
         /**
          * HolidayFilters
          * @description GET /api/holidays query: ``year`` (a recurring holiday shows in every year) and ``type``.
@@ -3232,6 +3294,90 @@ export interface components {
             blockGroupId?: unknown;
             /** Teacherid */
             teacherId?: unknown;
+        };
+        /** ImpactGroupOut */
+        ImpactGroupOut: {
+            /**
+             * Blockgroupid
+             * Format: uuid
+             */
+            blockGroupId: string;
+            /** Code */
+            code: string;
+            /** Hours */
+            hours: number;
+            /** Name */
+            name: string;
+            /** Sessioncount */
+            sessionCount: number;
+            /** Sessionids */
+            sessionIds: string[];
+        };
+        /** ImpactOut */
+        ImpactOut: {
+            /** Blockgroupcount */
+            blockGroupCount: number;
+            /** Byblockgroup */
+            byBlockGroup: components["schemas"]["ImpactGroupOut"][];
+            /** Byteacher */
+            byTeacher: components["schemas"]["ImpactTeacherOut"][];
+            /** Description */
+            description: string;
+            /**
+             * End
+             * Format: date
+             */
+            end: string;
+            /** Hours */
+            hours: number;
+            /** Kind */
+            kind: string;
+            /** Sessioncount */
+            sessionCount: number;
+            /** Sessions */
+            sessions: components["schemas"]["HitSessionOut"][];
+            /**
+             * Start
+             * Format: date
+             */
+            start: string;
+            /** Teachercount */
+            teacherCount: number;
+        };
+        /**
+         * ImpactQuery
+         * @description Which change: ``holidayId`` (a saved holiday or term break), ``leaveId`` (saved leave),
+         *     ``teacherId`` with ``start``/``end`` and optional ``startTime``/``endTime`` (proposed leave), or
+         *     ``start``/``end`` with optional ``campusId`` (a proposed closure).
+         */
+        ImpactQuery: {
+            /** Campusid */
+            campusId?: string | null;
+            /** End */
+            end?: string | null;
+            /** Endtime */
+            endTime?: string | null;
+            /** Holidayid */
+            holidayId?: string | null;
+            /** Leaveid */
+            leaveId?: string | null;
+            /** Start */
+            start?: string | null;
+            /** Starttime */
+            startTime?: string | null;
+            /** Teacherid */
+            teacherId?: string | null;
+        };
+        /** ImpactTeacherOut */
+        ImpactTeacherOut: {
+            /** Hours */
+            hours: number;
+            /** Name */
+            name: string;
+            /** Sessioncount */
+            sessionCount: number;
+            /** Teacherid */
+            teacherId: string | null;
         };
         /** ImportOut */
         ImportOut: {
@@ -7475,6 +7621,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrganizationOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_replan_api_replan_impact: {
+        parameters: {
+            query?: {
+                holidayId?: string | null;
+                leaveId?: string | null;
+                teacherId?: string | null;
+                campusId?: string | null;
+                start?: string | null;
+                end?: string | null;
+                startTime?: string | null;
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImpactOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
