@@ -56,6 +56,8 @@ test("leave added on the teacher page shows as a conflict in another coordinator
   assert.deepEqual(await seriousA11yViolations(a.page), []);
   await dialog.getByRole("button", { name: "Add Leave" }).click();
   await dialog.waitFor({ state: "hidden" });
+  // The impact of the leave (GET /api/replan/impact) is said at once.
+  await a.page.getByText("1 session of 1 block group falls in this leave", { exact: false }).waitFor();
   await card.getByRole("cell", { name: "Conference" }).waitFor();
   await card.getByRole("cell", { name: "All day" }).waitFor();
 

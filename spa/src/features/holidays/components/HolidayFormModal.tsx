@@ -5,6 +5,7 @@ import { useRecordDialog } from "../../../components/useRecordDialog";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
 import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import { warnOfImpact } from "../../replan/warnOfImpact";
 import { fetchHoliday, formYears, holidayDefaults, holidaySchema, TYPE_LABELS, useSaveHoliday, type Holiday, type HolidayFormValues, type HolidayInput } from "../api/holidays";
 
 const FIELDS = ["name", "type", "startDate", "endDate", "description", "isRecurring", "year", "isActive"];
@@ -25,9 +26,10 @@ export function HolidayFormModal({ opened, onClose, holiday }: { opened: boolean
   const onSubmit = handleSubmit(async (values) => {
     clearServerState();
     try {
-      await save.mutateAsync({ holiday: current, values });
+      const saved = await save.mutateAsync({ holiday: current, values });
       notifySuccess(current ? "Holiday updated successfully" : "Holiday created successfully");
       onClose();
+      if (saved.isActive) void warnOfImpact({ holidayId: saved.id }, saved.type === "term_break" ? "term break" : "holiday");
     } catch (error) {
       const failure = classifyError(error);
       const title = current ? "Failed to update holiday" : "Failed to create holiday";

@@ -5,6 +5,7 @@ import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors"
 import { Notice } from "../../../components/Notice";
 import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
 import { useRecordDialog } from "../../../components/useRecordDialog";
+import { warnOfImpact } from "../../replan/warnOfImpact";
 import { fetchLeave, leaveSchema, leaveValues, useSaveLeave, type Leave, type LeaveFormValues, type LeaveInput } from "../api/leave";
 
 const FIELDS = ["startDate", "endDate", "startTime", "endTime", "reason"];
@@ -21,9 +22,10 @@ export function LeaveFormModal({ opened, onClose, teacherId, leave }: { opened: 
   const onSubmit = handleSubmit(async (values) => {
     clearServerState();
     try {
-      await save.mutateAsync({ leave: current, values });
+      const saved = await save.mutateAsync({ leave: current, values });
       notifySuccess(current ? "Leave updated" : "Leave added");
       onClose();
+      void warnOfImpact({ leaveId: saved.id }, "leave");
     } catch (error) {
       const failure = classifyError(error);
       const title = current ? "Failed to update leave" : "Failed to add leave";

@@ -1,0 +1,14 @@
+import { impactSentence, type Impact } from "./api";
+
+const impact = (sessionCount: number, blockGroupCount: number) => ({ sessionCount, blockGroupCount }) as Impact;
+
+describe("impactSentence", () => {
+  it("counts sessions and block groups in words", () => {
+    expect(impactSentence(impact(3, 2), "holiday")).toBe("3 sessions of 2 block groups fall on this holiday");
+    expect(impactSentence(impact(1, 1), "leave")).toBe("1 session of 1 block group falls in this leave");
+    expect(impactSentence(impact(4, 1), "term break")).toBe("4 sessions of 1 block group fall on this term break");
+  });
+  it("says nothing when nothing is hit", () => {
+    expect(impactSentence(impact(0, 0), "holiday")).toBeNull();
+  });
+});
