@@ -50,7 +50,7 @@ ENTITIES = frozenset(
     }
 )
 ACTIONS = frozenset(
-    {"created", "updated", "deleted", "scheduled", "schedule_cleared", "allocated", "imported"}
+    {"created", "updated", "deleted", "scheduled", "schedule_cleared", "allocated", "imported", "replanned"}
 )
 
 CHANGE_EVENT = "change.event"

@@ -30,6 +30,7 @@ ACTION_VERBS = {
     "deleted": "deleted",
     "allocated": "allocated",
     "imported": "imported",
+    "replanned": "re-planned",
 }
 
 

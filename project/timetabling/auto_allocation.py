@@ -156,6 +156,18 @@ def load_problem(ctx: Ctx, scope: Scope) -> Problem:
         missing = [str(i) for i in scope.session_ids if i not in known]
         if missing:
             raise NotFound("Timetable session not found")
+    return _problem_of(ctx, target_ids)
+
+
+def reallocation_problem(ctx: Ctx, session_ids: list, extra_leave: dict | None = None) -> Problem:
+    """The problem of giving other teachers to sessions that have one (re-planning around a teacher's
+    leave, issue 17): the sessions become targets without their teacher; the rest is as in
+    :func:`load_problem` (the teacher on leave is not eligible where the leave covers a session).
+    ``extra_leave`` ``{teacher id: [LeaveSpan]}``: leave not saved yet (a proposed change)."""
+    return _problem_of(ctx, list(session_ids), clear_teachers=True, extra_leave=extra_leave)
+
+
+def _problem_of(ctx: Ctx, target_ids: list, clear_teachers: bool = False, extra_leave: dict | None = None) -> Problem:
     if not target_ids:
         return Problem([], [], cf.ConflictData(), date.today(), date.today())
     dates = TimetableSession.objects.for_org(ctx.org).filter(id__in=target_ids).aggregate(
@@ -165,8 +177,13 @@ def load_problem(ctx: Ctx, scope: Scope) -> Problem:
     slots = cf.load_slots(ctx.org, lo, hi)
     ids = set(target_ids)
     targets = [s for s in slots if s.id in ids]
+    if clear_teachers:
+        for s in targets:
+            s.teacher_id = None
     others = [s for s in slots if s.id not in ids]
     data = cf.load_data(ctx.org, lo, hi, None)
+    for teacher_id, spans in (extra_leave or {}).items():
+        data.leave.setdefault(teacher_id, []).extend(spans)
     problem = Problem(targets=targets, others=others, data=data, lo=lo, hi=hi)
     _existing_keys(ctx, problem)
     _eligibility(problem)

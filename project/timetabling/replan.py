@@ -16,14 +16,14 @@ Reads only: 3-4 queries whatever the number of sessions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, time
+from datetime import date, time, timedelta
 
 from django.db.models import Max, Min, Q
 
 from project.core.errors import ValidationFailed
 from project.core.tenancy import get_in_org
 from project.timetabling import conflicts as cf
-from project.timetabling.calendar import holiday_spans
+from project.timetabling.calendar import holiday_spans, week_start
 from project.timetabling.models import Holiday, TimetableSession
 
 CLOSURE = "closure"
@@ -169,3 +169,340 @@ def impact(org, change: Change) -> dict:
         ),
         "sessions": sessions,
     }
+
+
+# ----------------------------------------------------------------------------------------- proposal
+
+SEARCH_MONTHS = 3  # how far past a block group's end date a moved session may go (the end then extends)
+REALLOCATION_SECONDS = 5.0
+STALE = "The timetable changed since this proposal was made. Make a new proposal and try again."
+
+
+def _window(change: Change, hits: list[dict], groups) -> tuple[date, date]:
+    """The dates a proposal reads: from the first hit session (or the change) to ``SEARCH_MONTHS`` past
+    the latest end date of the hit groups (closures) or the end of the last hit week (leave)."""
+    first = min([change.start] + [s["actualDate"] for s in hits])
+    if change.kind == LEAVE:
+        last = max([change.end] + [s["actualDate"] for s in hits])
+        return week_start(first), week_start(last) + timedelta(days=6)
+    ends = [cf.add_months(g.end_date or first, SEARCH_MONTHS) for g in groups]
+    return first, max(ends + [cf.add_months(change.end, SEARCH_MONTHS)])
+
+
+def _groups_of(org, hits: list[dict]) -> list:
+    from project.planning.models import BlockGroup
+
+    return list(BlockGroup.objects.for_org(org).filter(pk__in={s["blockGroupId"] for s in hits}))
+
+
+def _version(org, lo: date, hi: date, session_ids: list) -> str:
+    """Digest of what a proposal depends on: the sessions of [lo, hi], teachers, qualifications, holidays
+    and leave (aggregates, 5 queries), and the sessions it changes."""
+    import hashlib
+
+    from django.db.models import Count
+
+    from project.staff.models import Teacher, TeacherLeave, TeacherUnit
+
+    parts = [lo.isoformat(), hi.isoformat(), ",".join(sorted(str(i) for i in session_ids))]
+    parts.append(str(TimetableSession.objects.for_org(org).filter(actual_date__gte=lo, actual_date__lte=hi).aggregate(
+        n=Count("id"), last=Max("updated_at"), assigned=Count("teacher_id"))))
+    for model in (Teacher, TeacherUnit, Holiday, TeacherLeave):
+        parts.append(str(model.objects.for_org(org).aggregate(n=Count("id"), last=Max("updated_at"))))
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
+
+
+def _hms(t: time | None) -> str | None:
+    return None if t is None else t.strftime("%H:%M:%S")
+
+
+def _month_after(day: date) -> date:
+    return cf.add_months(day, 1)
+
+
+def _scope(sessions: list[dict], block_group_ids=None, session_ids=None) -> list[dict]:
+    if block_group_ids:
+        wanted = {str(i) for i in block_group_ids}
+        sessions = [s for s in sessions if str(s["blockGroupId"]) in wanted]
+    if session_ids:
+        wanted = {str(i) for i in session_ids}
+        sessions = [s for s in sessions if str(s["id"]) in wanted]
+    return sessions
+
+
+def propose(ctx, change: Change, *, block_group_ids=None, session_ids=None) -> dict:
+    """A proposal that fixes every session ``change`` hits (of the chosen block groups or sessions), with
+    the least disruption (issue 17). Writes nothing.
+
+    Closure: each hit session moves to the earliest free slot after its date on its block group's
+    preferred days, same start and end time, never on a holiday or closed day, never double-booking the
+    group, its room or its teacher, nor into the teacher's leave, and before the block group's next unit
+    starts (the unit order of the timetable is kept); the group's last unit may go past the end date (up
+    to ``SEARCH_MONTHS``), which then becomes the last teaching day plus one month (decisions.md §3).
+    Leave: each hit session keeps its time and gets another qualified, available teacher under the
+    auto-allocation rules (CP-SAT; a teacher already teaching that unit to the group is preferred).
+    Sessions it cannot fix are listed with the reason.
+
+    Answer: ``{version, kind, description, start, end, changes: [{sessionId, blockGroupId, blockGroupCode,
+    unitCode, reason, from: {actualDate, startTime, endTime, teacherId, teacherName}, to: {...}}],
+    unresolved: [{sessionId, blockGroupCode, unitCode, actualDate, startTime, endTime, reason}],
+    figures: {sessionsHit, sessionsMoved, teachersChanged, unresolved, endDatesExtended: [{blockGroupId,
+    code, from, to}]}}``.
+    """
+    hits = _scope(hit_sessions(ctx.org, change), block_group_ids, session_ids)
+    lo, hi = _window(change, hits, _groups_of(ctx.org, hits))
+    version = _version(ctx.org, lo, hi, [s["id"] for s in hits])
+    if change.kind == LEAVE:
+        changes, unresolved, extended, _hi = _reallocate(ctx, change, hits)
+    else:
+        changes, unresolved, extended, _hi = _moves(ctx.org, change, hits)
+    return {
+        "version": version,
+        "kind": change.kind,
+        "description": change.description,
+        "start": change.start,
+        "end": change.end,
+        "changes": changes,
+        "unresolved": unresolved,
+        "figures": {
+            "sessionsHit": len(hits),
+            "sessionsMoved": sum(1 for c in changes if c["from"]["actualDate"] != c["to"]["actualDate"]),
+            "teachersChanged": sum(1 for c in changes if c["from"]["teacherId"] != c["to"]["teacherId"]),
+            "unresolved": len(unresolved),
+            "endDatesExtended": extended,
+        },
+    }
+
+
+def _unresolved(s: dict, unit_code: str, reason: str) -> dict:
+    return {
+        "sessionId": s["id"], "blockGroupCode": s["blockGroupCode"], "unitCode": unit_code,
+        "actualDate": s["actualDate"], "startTime": _hms(s["startTime"]), "endTime": _hms(s["endTime"]), "reason": reason,
+    }
+
+
+def _change(s: dict, unit_code: str, reason: str, *, day: date, teacher_id, teacher_name: str) -> dict:
+    return {
+        "sessionId": s["id"], "blockGroupId": s["blockGroupId"], "blockGroupCode": s["blockGroupCode"],
+        "unitCode": unit_code, "reason": reason,
+        "from": {"actualDate": s["actualDate"], "startTime": _hms(s["startTime"]), "endTime": _hms(s["endTime"]),
+                 "teacherId": s["teacherId"], "teacherName": s["teacherName"]},
+        "to": {"actualDate": day, "startTime": _hms(s["startTime"]), "endTime": _hms(s["endTime"]),
+               "teacherId": teacher_id, "teacherName": teacher_name},
+    }
+
+
+def _reallocate(ctx, change: Change, hits: list[dict]):
+    from project.timetabling import auto_allocation as aa
+
+    if not hits:
+        return [], [], [], change.end
+    problem = aa.reallocation_problem(ctx, [s["id"] for s in hits], {change.teacher_id: [change.leave]})
+    solution = aa.solve(problem, REALLOCATION_SECONDS)
+    slot_of = {s.id: s for s in problem.targets}
+    reason = f"{hits[0]['teacherName']} is on leave"
+    changes, unresolved = [], []
+    for s in hits:
+        slot = slot_of.get(s["id"])
+        unit = slot.unit_code if slot is not None else ""
+        teacher = solution.assignment.get(s["id"])
+        if teacher is None:
+            why = problem.reasons.get(s["id"]) or (
+                f"Every teacher qualified for {unit} is needed elsewhere or would exceed their maximum weekly hours")
+            unresolved.append(_unresolved(s, unit, why))
+        else:
+            changes.append(_change(s, unit, reason, day=s["actualDate"], teacher_id=teacher,
+                                   teacher_name=problem.data.teachers[teacher].name))
+    return changes, unresolved, [], problem.hi
+
+
+def _fits(day: date, days: set, closed: set, data: cf.ConflictData, free, group_id, slot: cf.Slot, room: str,
+          teacher) -> bool:
+    """``slot`` of ``group_id`` can move to ``day``: a preferred day, not closed nor a holiday, and the
+    group, the room and the teacher free at its time, the teacher not on leave."""
+    if day.isoweekday() not in days or day in closed or day in data.holidays:
+        return False
+    if not free("g", group_id, day, slot.start, slot.end):
+        return False
+    if room and not free("r", room, day, slot.start, slot.end):
+        return False
+    if teacher is not None:
+        if not free("t", teacher, day, slot.start, slot.end):
+            return False
+        if any(span.covers(day, slot.start, slot.end) for span in data.leave.get(teacher, ())):
+            return False
+    return True
+
+
+def _moves(org, change: Change, hits: list[dict]):
+    """Greedy earliest-slot moves for a closure (see :func:`propose`), in date order."""
+    from project.planning.days import parse_preferred_days
+    from project.planning.models import BlockGroup
+
+    if not hits:
+        return [], [], [], change.end
+    group_ids = {s["blockGroupId"] for s in hits}
+    groups = {g.pk: g for g in BlockGroup.objects.for_org(org).filter(pk__in=group_ids)}
+    first_hit, horizon = _window(change, hits, groups.values())
+    slots = cf.load_slots(org, first_hit, horizon)
+    data = cf.load_data(org, first_hit, horizon, None)
+    closed = set()
+    for lo, hi in change.spans:
+        day = lo
+        while day <= hi:
+            closed.add(day)
+            day += timedelta(days=1)
+    moving = {s["id"] for s in hits}
+    busy: dict = {}  # (kind, key, date) -> [(start, end)]
+
+    def book(kind, key, day, start, end):
+        busy.setdefault((kind, key, day), []).append((start, end))
+
+    def free(kind, key, day, start, end) -> bool:
+        return not any(cf.overlaps(a, b, start, end) for a, b in busy.get((kind, key, day), ()))
+
+    units_first: dict = {}  # (group, unit) -> first date among the group's kept sessions
+    for s in slots:
+        if s.status == cf.CANCELLED or s.id in moving:
+            continue
+        book("g", s.block_group_id, s.date, s.start, s.end)
+        if s.teacher_id is not None:
+            book("t", s.teacher_id, s.date, s.start, s.end)
+        room = cf.norm_room(s.room)
+        if room:
+            book("r", room, s.date, s.start, s.end)
+    # The group's whole timetable (not only the search range) orders its units.
+    for gid, unit_id, first in (
+        TimetableSession.objects.for_org(org).filter(block_group_id__in=group_ids)
+        .exclude(status=TimetableSession.Status.CANCELLED).values("block_group_id", "unit_id")
+        .annotate(first=Min("actual_date")).values_list("block_group_id", "unit_id", "first")
+    ):
+        units_first[(gid, unit_id)] = first
+    slot_of = {s.id: s for s in slots}
+    last_day: dict = {}
+    for s in slots:
+        if s.status != cf.CANCELLED and s.id not in moving:
+            last_day[s.block_group_id] = max(last_day.get(s.block_group_id, s.date), s.date)
+
+    changes, unresolved = [], []
+    new_last: dict = {}
+    for s in sorted(hits, key=lambda h: (h["actualDate"], h["startTime"], h["blockGroupCode"])):
+        slot = slot_of[s["id"]]
+        group = groups[s["blockGroupId"]]
+        days = set(parse_preferred_days(group.preferred_days)) or {s["actualDate"].isoweekday()}
+        mine = units_first.get((group.pk, slot.unit_id), s["actualDate"])
+        later_units = [d for (g, u), d in units_first.items()
+                       if g == group.pk and u != slot.unit_id and d > max(mine, s["actualDate"])]
+        next_unit = min(later_units) if later_units else None
+        limit = next_unit - timedelta(days=1) if next_unit else cf.add_months(group.end_date or s["actualDate"], SEARCH_MONTHS)
+        room = cf.norm_room(slot.room)
+        found = None
+        day = s["actualDate"] + timedelta(days=1)
+        teacher = slot.teacher_id
+        while day <= limit:
+            if _fits(day, days, closed, data, free, group.pk, slot, room, teacher):
+                found = day
+                break
+            day += timedelta(days=1)
+        closed_name = data.holidays[s["actualDate"]].name if s["actualDate"] in data.holidays else change.description
+        if found is None:
+            why = (f"No free slot on the group's preferred days before the next unit starts on {next_unit.isoformat()}"
+                   if next_unit else f"No free slot on the group's preferred days within {SEARCH_MONTHS} months of its end date")
+            unresolved.append(_unresolved(s, slot.unit_code, why))
+            continue
+        book("g", group.pk, found, slot.start, slot.end)
+        if slot.teacher_id is not None:
+            book("t", slot.teacher_id, found, slot.start, slot.end)
+        if room:
+            book("r", room, found, slot.start, slot.end)
+        new_last[group.pk] = max(new_last.get(group.pk, found), found)
+        changes.append(_change(s, slot.unit_code, f"Falls on {closed_name}", day=found,
+                               teacher_id=s["teacherId"], teacher_name=s["teacherName"]))
+    extended = []
+    for gid, last in sorted(new_last.items(), key=lambda kv: groups[kv[0]].code):
+        group = groups[gid]
+        if group.end_date is not None and last > group.end_date:
+            extended.append({"blockGroupId": gid, "code": group.code, "from": group.end_date, "to": _month_after(max(last, last_day.get(gid, last)))})
+    return changes, unresolved, extended, horizon
+
+
+# ------------------------------------------------------------------------------------------- apply
+
+
+def apply(ctx, change: Change, *, version: str | None, changes: list[dict], block_group_ids=None,
+          session_ids=None) -> dict:
+    """Write a reviewed proposal all-or-nothing with one change event (entity ``timetable_session``,
+    action ``replanned``): one activity in the history, undone as one step.
+
+    ``changes``: ``[{sessionId, actualDate, teacherId}]`` as the proposal's ``to`` (times are kept).
+    Refused with StaleWrite (412) when anything the proposal read changed since (``version``), with
+    ValidationFailed (400) when a change is not of a session the change hits, and with a 409 conflict
+    when the result would hold a hard conflict; nothing is written then. Block groups whose last teaching
+    day moves past their end date get the last day plus one month (decisions.md §3).
+    Answer: ``{applied: true, sessionIds, endDatesExtended: [{blockGroupId, code, from, to}]}``.
+    """
+    from django.db import transaction
+    from django.utils import timezone
+
+    from project.core.errors import StaleWrite
+    from project.planning.models import BlockGroup
+    from project.timetabling.calendar import TermCalendar
+    from project.timetabling.services import _refuse
+    from realtime.events import emit_change
+
+    with transaction.atomic():
+        hits = _scope(hit_sessions(ctx.org, change), block_group_ids, session_ids)
+        groups = {g.pk: g for g in BlockGroup.objects.for_org(ctx.org).select_for_update().filter(
+            pk__in={s["blockGroupId"] for s in hits})}
+        lo, hi = _window(change, hits, groups.values())
+        if not version or version != _version(ctx.org, lo, hi, [s["id"] for s in hits]):
+            raise StaleWrite(STALE)
+        hit_ids = {str(s["id"]) for s in hits}
+        wanted = {}
+        for c in changes:
+            if str(c["session_id"]) not in hit_ids:
+                raise ValidationFailed.field("changes", "A change in the proposal is no longer possible. Make a new proposal.")
+            wanted[str(c["session_id"])] = c
+        if not wanted:
+            return {"applied": True, "sessionIds": [], "endDatesExtended": []}
+        rows = {str(r.pk): r for r in TimetableSession.objects.for_org(ctx.org).select_for_update()
+                .select_related("block_group", "unit").filter(pk__in=list(wanted))}
+        originals = [cf.Slot.of(r) for r in rows.values()]
+        proposed = []
+        for sid, c in wanted.items():
+            row = rows[sid]
+            slot = cf.Slot.of(row)
+            slot.date = c["actual_date"]
+            slot.teacher_id = c["teacher_id"]
+            proposed.append(slot)
+        new_hard, _soft = cf.check_changes(ctx.org, proposed, originals)
+        if new_hard:
+            _refuse(new_hard)
+        emit_change(ctx, entity="timetable_session", action="replanned", ids=[rows[sid].pk for sid in wanted])
+        terms = TermCalendar.for_org(ctx.org)
+        now = timezone.now()
+        last: dict = {}
+        for sid, c in wanted.items():
+            row = rows[sid]
+            day = c["actual_date"]
+            row.actual_date = day
+            row.day_of_week = day.isoweekday()
+            start = row.block_group.start_date or day
+            row.week_number = (week_start(day) - week_start(start)).days // 7 + 1
+            row.term = terms.term_of(day)
+            row.teacher_id = c["teacher_id"]
+            row.updated_at = now
+            last[row.block_group_id] = max(last.get(row.block_group_id, day), day)
+        TimetableSession.objects.for_org(ctx.org).bulk_update(
+            list(rows.values()), ["actual_date", "day_of_week", "week_number", "term", "teacher", "updated_at"])
+        extended = []
+        for gid, day in sorted(last.items(), key=lambda kv: groups[kv[0]].code):
+            group = groups[gid]
+            if group.end_date is not None and day > group.end_date:
+                latest = TimetableSession.objects.for_org(ctx.org).filter(block_group_id=gid).exclude(
+                    status=TimetableSession.Status.CANCELLED).aggregate(hi=Max("actual_date"))["hi"] or day
+                extended.append({"blockGroupId": gid, "code": group.code, "from": group.end_date,
+                                 "to": _month_after(latest)})
+                group.end_date = _month_after(latest)
+                group.save(update_fields=["end_date", "updated_at"])
+        return {"applied": True, "sessionIds": [rows[sid].pk for sid in wanted], "endDatesExtended": extended}

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from django.http import HttpRequest
 from ninja import Query
+from pydantic import Field
 
 from project.core.responses import json_response
 from project.core.routers import make_router
@@ -75,6 +76,126 @@ class ImpactOut(CamelSchema):
     by_block_group: list[ImpactGroupOut]
     by_teacher: list[ImpactTeacherOut]
     sessions: list[HitSessionOut]
+
+
+class ChangeIn(CamelSchema):
+    """The change to re-plan around (as ``GET /api/replan/impact``'s query) and optionally the block
+    groups or sessions to fix (default: every session it hits)."""
+
+    holiday_id: uuid.UUID | None = None
+    leave_id: uuid.UUID | None = None
+    teacher_id: uuid.UUID | None = None
+    campus_id: uuid.UUID | None = None
+    start: Annotated[date | None, BlankToNone, in_date_range("Start date")] = None
+    end: Annotated[date | None, BlankToNone, in_date_range("End date")] = None
+    start_time: Annotated[time | None, BlankToNone] = None
+    end_time: Annotated[time | None, BlankToNone] = None
+    block_group_ids: list[uuid.UUID] | None = Field(default=None, max_length=2000)
+    session_ids: list[uuid.UUID] | None = Field(default=None, max_length=20000)
+
+
+class SessionPlaceOut(CamelSchema):
+    actual_date: date
+    start_time: str
+    end_time: str
+    teacher_id: uuid.UUID | None
+    teacher_name: str
+
+
+class ReplanChangeOut(CamelSchema):
+    session_id: uuid.UUID
+    block_group_id: uuid.UUID
+    block_group_code: str
+    unit_code: str
+    reason: str
+    from_: SessionPlaceOut = Field(alias="from")
+    to: SessionPlaceOut
+
+
+class UnresolvedOut(CamelSchema):
+    session_id: uuid.UUID
+    block_group_code: str
+    unit_code: str
+    actual_date: date
+    start_time: str
+    end_time: str
+    reason: str
+
+
+class ExtendedOut(CamelSchema):
+    block_group_id: uuid.UUID
+    code: str
+    from_: date = Field(alias="from")
+    to: date
+
+
+class FiguresOut(CamelSchema):
+    sessions_hit: int
+    sessions_moved: int
+    teachers_changed: int
+    unresolved: int
+    end_dates_extended: list[ExtendedOut]
+
+
+class ProposalOut(CamelSchema):
+    version: str
+    kind: str
+    description: str
+    start: date
+    end: date
+    changes: list[ReplanChangeOut]
+    unresolved: list[UnresolvedOut]
+    figures: FiguresOut
+
+
+class ChangeToIn(CamelSchema):
+    session_id: uuid.UUID
+    actual_date: Annotated[date, in_date_range("Date")]
+    teacher_id: uuid.UUID | None = None
+
+
+class ApplyIn(ChangeIn):
+    version: str = Field(max_length=64)
+    changes: list[ChangeToIn] = Field(max_length=20000)
+
+
+class AppliedOut(CamelSchema):
+    applied: bool
+    session_ids: list[uuid.UUID]
+    end_dates_extended: list[ExtendedOut]
+
+
+def _change(request: HttpRequest, body) -> replan.Change:
+    return replan.change_of(
+        request.auth.org, holiday_id=body.holiday_id, leave_id=body.leave_id, teacher_id=body.teacher_id,
+        campus_id=body.campus_id, start=body.start, end=body.end, start_time=body.start_time, end_time=body.end_time,
+    )
+
+
+@router.post("/replan/propose", response={200: ProposalOut, **ERRORS})
+def replan_propose(request: HttpRequest, payload: ChangeIn) -> Any:
+    """POST /api/replan/propose: a proposal fixing every session the change hits (closures: moved to the
+    earliest free slot; leave: another teacher), the sessions it cannot fix with reasons, and the
+    figures; ``version`` for the apply (issue 17, ``replan.propose``). Writes nothing. Errors as
+    ``GET /api/replan/impact``."""
+    change = _change(request, payload)
+    return json_response(replan.propose(
+        request.auth, change, block_group_ids=payload.block_group_ids, session_ids=payload.session_ids,
+    ))
+
+
+@router.post("/replan/apply", response={200: AppliedOut, **ERRORS, 409: dict, 412: ErrorOut})
+def replan_apply(request: HttpRequest, payload: ApplyIn) -> Any:
+    """POST /api/replan/apply ``{...the change, version, changes: [{sessionId, actualDate, teacherId}]}``:
+    writes the reviewed proposal all-or-nothing with one change event (one activity, undone as one step).
+    412 when the timetable changed since the proposal; 409 ``conflict`` when it would hold a hard
+    conflict; 400 when a change is not of a hit session. Nothing is written on an error."""
+    change = _change(request, payload)
+    return json_response(replan.apply(
+        request.auth, change, version=payload.version,
+        changes=[c.model_dump() for c in payload.changes],
+        block_group_ids=payload.block_group_ids, session_ids=payload.session_ids,
+    ))
 
 
 @router.get("/replan/impact", response={200: ImpactOut, **ERRORS})

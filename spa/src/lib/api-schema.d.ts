@@ -1217,6 +1217,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/replan/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replan Apply
+         * @description POST /api/replan/apply ``{...the change, version, changes: [{sessionId, actualDate, teacherId}]}``:
+         *     writes the reviewed proposal all-or-nothing with one change event (one activity, undone as one step).
+         *     412 when the timetable changed since the proposal; 409 ``conflict`` when it would hold a hard
+         *     conflict; 400 when a change is not of a hit session. Nothing is written on an error.
+         */
+        post: operations["project_timetabling_replan_api_replan_apply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/replan/impact": {
         parameters: {
             query?: never;
@@ -1235,6 +1258,29 @@ export interface paths {
         get: operations["project_timetabling_replan_api_replan_impact"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/replan/propose": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replan Propose
+         * @description POST /api/replan/propose: a proposal fixing every session the change hits (closures: moved to the
+         *     earliest free slot; leave: another teacher), the sessions it cannot fix with reasons, and the
+         *     figures; ``version`` for the apply (issue 17, ``replan.propose``). Writes nothing. Errors as
+         *     ``GET /api/replan/impact``.
+         */
+        post: operations["project_timetabling_replan_api_replan_propose"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2248,6 +2294,42 @@ export interface components {
             /** Unitname */
             unitName: string;
         };
+        /** AppliedOut */
+        AppliedOut: {
+            /** Applied */
+            applied: boolean;
+            /** Enddatesextended */
+            endDatesExtended: components["schemas"]["ExtendedOut"][];
+            /** Sessionids */
+            sessionIds: string[];
+        };
+        /** ApplyIn */
+        ApplyIn: {
+            /** Blockgroupids */
+            blockGroupIds?: string[] | null;
+            /** Campusid */
+            campusId?: string | null;
+            /** Changes */
+            changes: components["schemas"]["ChangeToIn"][];
+            /** End */
+            end?: string | null;
+            /** Endtime */
+            endTime?: string | null;
+            /** Holidayid */
+            holidayId?: string | null;
+            /** Leaveid */
+            leaveId?: string | null;
+            /** Sessionids */
+            sessionIds?: string[] | null;
+            /** Start */
+            start?: string | null;
+            /** Starttime */
+            startTime?: string | null;
+            /** Teacherid */
+            teacherId?: string | null;
+            /** Version */
+            version: string;
+        };
         /** AssignmentIn */
         AssignmentIn: {
             /**
@@ -2699,6 +2781,33 @@ export interface components {
             name: string;
         };
         /**
+         * ChangeIn
+         * @description The change to re-plan around (as ``GET /api/replan/impact``'s query) and optionally the block
+         *     groups or sessions to fix (default: every session it hits).
+         */
+        ChangeIn: {
+            /** Blockgroupids */
+            blockGroupIds?: string[] | null;
+            /** Campusid */
+            campusId?: string | null;
+            /** End */
+            end?: string | null;
+            /** Endtime */
+            endTime?: string | null;
+            /** Holidayid */
+            holidayId?: string | null;
+            /** Leaveid */
+            leaveId?: string | null;
+            /** Sessionids */
+            sessionIds?: string[] | null;
+            /** Start */
+            start?: string | null;
+            /** Starttime */
+            startTime?: string | null;
+            /** Teacherid */
+            teacherId?: string | null;
+        };
+        /**
          * ChangePasswordIn
          * @description POST or PUT /api/auth/change-password. ``confirmPassword`` is optional (the profile dialog checks it).
          */
@@ -2715,6 +2824,21 @@ export interface components {
              * @default
              */
             newPassword: string;
+        };
+        /** ChangeToIn */
+        ChangeToIn: {
+            /**
+             * Actualdate
+             * Format: date
+             */
+            actualDate: string;
+            /**
+             * Sessionid
+             * Format: uuid
+             */
+            sessionId: string;
+            /** Teacherid */
+            teacherId?: string | null;
         };
         /** CodeNameOut */
         CodeNameOut: {
@@ -2953,6 +3077,26 @@ export interface components {
             /** Type */
             type?: string | null;
         };
+        /** ExtendedOut */
+        ExtendedOut: {
+            /**
+             * Blockgroupid
+             * Format: uuid
+             */
+            blockGroupId: string;
+            /** Code */
+            code: string;
+            /**
+             * From
+             * Format: date
+             */
+            from: string;
+            /**
+             * To
+             * Format: date
+             */
+            to: string;
+        };
         /** FieldChangeOut */
         FieldChangeOut: {
             /** After */
@@ -2964,12 +3108,16 @@ export interface components {
         };
         /** FiguresOut */
         FiguresOut: {
-            /** Continuitypercent */
-            continuityPercent: number;
-            /** Highestutilisation */
-            highestUtilisation: number;
-            /** Meanutilisation */
-            meanUtilisation: number;
+            /** Enddatesextended */
+            endDatesExtended: components["schemas"]["ExtendedOut"][];
+            /** Sessionshit */
+            sessionsHit: number;
+            /** Sessionsmoved */
+            sessionsMoved: number;
+            /** Teacherschanged */
+            teachersChanged: number;
+            /** Unresolved */
+            unresolved: number;
         };
         /**
          * FirstTimeLoginIn
@@ -3870,6 +4018,30 @@ export interface components {
              */
             lastName: string;
         };
+        /** ProposalOut */
+        ProposalOut: {
+            /** Changes */
+            changes: components["schemas"]["ReplanChangeOut"][];
+            /** Description */
+            description: string;
+            /**
+             * End
+             * Format: date
+             */
+            end: string;
+            figures: components["schemas"]["FiguresOut"];
+            /** Kind */
+            kind: string;
+            /**
+             * Start
+             * Format: date
+             */
+            start: string;
+            /** Unresolved */
+            unresolved: components["schemas"]["UnresolvedOut"][];
+            /** Version */
+            version: string;
+        };
         /**
          * ReauthIn
          * @description POST /api/auth/reauthenticate: the current password, or a code of the user's authenticator.
@@ -3935,6 +4107,27 @@ export interface components {
             id: string;
             /** Name */
             name: string;
+        };
+        /** ReplanChangeOut */
+        ReplanChangeOut: {
+            /** Blockgroupcode */
+            blockGroupCode: string;
+            /**
+             * Blockgroupid
+             * Format: uuid
+             */
+            blockGroupId: string;
+            from: components["schemas"]["SessionPlaceOut"];
+            /** Reason */
+            reason: string;
+            /**
+             * Sessionid
+             * Format: uuid
+             */
+            sessionId: string;
+            to: components["schemas"]["SessionPlaceOut"];
+            /** Unitcode */
+            unitCode: string;
         };
         /** RowChangeOut */
         RowChangeOut: {
@@ -4217,6 +4410,22 @@ export interface components {
             updatedAt: string;
             /** Weeknumber */
             weekNumber: number;
+        };
+        /** SessionPlaceOut */
+        SessionPlaceOut: {
+            /**
+             * Actualdate
+             * Format: date
+             */
+            actualDate: string;
+            /** Endtime */
+            endTime: string;
+            /** Starttime */
+            startTime: string;
+            /** Teacherid */
+            teacherId: string | null;
+            /** Teachername */
+            teacherName: string;
         };
         /** SessionTemplateIn */
         SessionTemplateIn: {
@@ -5011,6 +5220,29 @@ export interface components {
             name: string;
             /** Nominalhours */
             nominalHours: number;
+        };
+        /** UnresolvedOut */
+        UnresolvedOut: {
+            /**
+             * Actualdate
+             * Format: date
+             */
+            actualDate: string;
+            /** Blockgroupcode */
+            blockGroupCode: string;
+            /** Endtime */
+            endTime: string;
+            /** Reason */
+            reason: string;
+            /**
+             * Sessionid
+             * Format: uuid
+             */
+            sessionId: string;
+            /** Starttime */
+            startTime: string;
+            /** Unitcode */
+            unitCode: string;
         };
         /** UpcomingSessionOut */
         UpcomingSessionOut: {
@@ -7625,6 +7857,86 @@ export interface operations {
             };
         };
     };
+    project_timetabling_replan_api_replan_apply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppliedOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     project_timetabling_replan_api_replan_impact: {
         parameters: {
             query?: {
@@ -7650,6 +7962,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImpactOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_replan_api_replan_propose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalOut"];
                 };
             };
             /** @description Bad Request */
