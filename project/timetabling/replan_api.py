@@ -35,7 +35,7 @@ class ImpactQuery(CamelSchema):
     end_time: Annotated[time | None, BlankToNone] = None
 
 
-class HitSessionOut(CamelSchema):
+class ImpactSessionOut(CamelSchema):
     id: uuid.UUID
     block_group_id: uuid.UUID
     block_group_code: str
@@ -75,10 +75,10 @@ class ImpactOut(CamelSchema):
     teacher_count: int
     by_block_group: list[ImpactGroupOut]
     by_teacher: list[ImpactTeacherOut]
-    sessions: list[HitSessionOut]
+    sessions: list[ImpactSessionOut]
 
 
-class ChangeIn(CamelSchema):
+class ReplanChangeIn(CamelSchema):
     """The change to re-plan around (as ``GET /api/replan/impact``'s query) and optionally the block
     groups or sessions to fix (default: every session it hits)."""
 
@@ -94,7 +94,7 @@ class ChangeIn(CamelSchema):
     session_ids: list[uuid.UUID] | None = Field(default=None, max_length=20000)
 
 
-class SessionPlaceOut(CamelSchema):
+class ReplanPlaceOut(CamelSchema):
     actual_date: date
     start_time: str
     end_time: str
@@ -108,11 +108,11 @@ class ReplanChangeOut(CamelSchema):
     block_group_code: str
     unit_code: str
     reason: str
-    from_: SessionPlaceOut = Field(alias="from")
-    to: SessionPlaceOut
+    from_: ReplanPlaceOut = Field(alias="from")
+    to: ReplanPlaceOut
 
 
-class UnresolvedOut(CamelSchema):
+class ReplanUnresolvedOut(CamelSchema):
     session_id: uuid.UUID
     block_group_code: str
     unit_code: str
@@ -122,47 +122,47 @@ class UnresolvedOut(CamelSchema):
     reason: str
 
 
-class ExtendedOut(CamelSchema):
+class EndDateExtendedOut(CamelSchema):
     block_group_id: uuid.UUID
     code: str
     from_: date = Field(alias="from")
     to: date
 
 
-class FiguresOut(CamelSchema):
+class ReplanFiguresOut(CamelSchema):
     sessions_hit: int
     sessions_moved: int
     teachers_changed: int
     unresolved: int
-    end_dates_extended: list[ExtendedOut]
+    end_dates_extended: list[EndDateExtendedOut]
 
 
-class ProposalOut(CamelSchema):
+class ReplanProposalOut(CamelSchema):
     version: str
     kind: str
     description: str
     start: date
     end: date
     changes: list[ReplanChangeOut]
-    unresolved: list[UnresolvedOut]
-    figures: FiguresOut
+    unresolved: list[ReplanUnresolvedOut]
+    figures: ReplanFiguresOut
 
 
-class ChangeToIn(CamelSchema):
+class ReplanChangeToIn(CamelSchema):
     session_id: uuid.UUID
     actual_date: Annotated[date, in_date_range("Date")]
     teacher_id: uuid.UUID | None = None
 
 
-class ApplyIn(ChangeIn):
+class ReplanApplyIn(ReplanChangeIn):
     version: str = Field(max_length=64)
-    changes: list[ChangeToIn] = Field(max_length=20000)
+    changes: list[ReplanChangeToIn] = Field(max_length=20000)
 
 
-class AppliedOut(CamelSchema):
+class ReplanAppliedOut(CamelSchema):
     applied: bool
     session_ids: list[uuid.UUID]
-    end_dates_extended: list[ExtendedOut]
+    end_dates_extended: list[EndDateExtendedOut]
 
 
 def _change(request: HttpRequest, body) -> replan.Change:
@@ -172,8 +172,8 @@ def _change(request: HttpRequest, body) -> replan.Change:
     )
 
 
-@router.post("/replan/propose", response={200: ProposalOut, **ERRORS})
-def replan_propose(request: HttpRequest, payload: ChangeIn) -> Any:
+@router.post("/replan/propose", response={200: ReplanProposalOut, **ERRORS})
+def replan_propose(request: HttpRequest, payload: ReplanChangeIn) -> Any:
     """POST /api/replan/propose: a proposal fixing every session the change hits (closures: moved to the
     earliest free slot; leave: another teacher), the sessions it cannot fix with reasons, and the
     figures; ``version`` for the apply (issue 17, ``replan.propose``). Writes nothing. Errors as
@@ -184,8 +184,8 @@ def replan_propose(request: HttpRequest, payload: ChangeIn) -> Any:
     ))
 
 
-@router.post("/replan/apply", response={200: AppliedOut, **ERRORS, 409: dict, 412: ErrorOut})
-def replan_apply(request: HttpRequest, payload: ApplyIn) -> Any:
+@router.post("/replan/apply", response={200: ReplanAppliedOut, **ERRORS, 409: dict, 412: ErrorOut})
+def replan_apply(request: HttpRequest, payload: ReplanApplyIn) -> Any:
     """POST /api/replan/apply ``{...the change, version, changes: [{sessionId, actualDate, teacherId}]}``:
     writes the reviewed proposal all-or-nothing with one change event (one activity, undone as one step).
     412 when the timetable changed since the proposal; 409 ``conflict`` when it would hold a hard

@@ -2294,42 +2294,6 @@ export interface components {
             /** Unitname */
             unitName: string;
         };
-        /** AppliedOut */
-        AppliedOut: {
-            /** Applied */
-            applied: boolean;
-            /** Enddatesextended */
-            endDatesExtended: components["schemas"]["ExtendedOut"][];
-            /** Sessionids */
-            sessionIds: string[];
-        };
-        /** ApplyIn */
-        ApplyIn: {
-            /** Blockgroupids */
-            blockGroupIds?: string[] | null;
-            /** Campusid */
-            campusId?: string | null;
-            /** Changes */
-            changes: components["schemas"]["ChangeToIn"][];
-            /** End */
-            end?: string | null;
-            /** Endtime */
-            endTime?: string | null;
-            /** Holidayid */
-            holidayId?: string | null;
-            /** Leaveid */
-            leaveId?: string | null;
-            /** Sessionids */
-            sessionIds?: string[] | null;
-            /** Start */
-            start?: string | null;
-            /** Starttime */
-            startTime?: string | null;
-            /** Teacherid */
-            teacherId?: string | null;
-            /** Version */
-            version: string;
-        };
         /** AssignmentIn */
         AssignmentIn: {
             /**
@@ -2781,33 +2745,6 @@ export interface components {
             name: string;
         };
         /**
-         * ChangeIn
-         * @description The change to re-plan around (as ``GET /api/replan/impact``'s query) and optionally the block
-         *     groups or sessions to fix (default: every session it hits).
-         */
-        ChangeIn: {
-            /** Blockgroupids */
-            blockGroupIds?: string[] | null;
-            /** Campusid */
-            campusId?: string | null;
-            /** End */
-            end?: string | null;
-            /** Endtime */
-            endTime?: string | null;
-            /** Holidayid */
-            holidayId?: string | null;
-            /** Leaveid */
-            leaveId?: string | null;
-            /** Sessionids */
-            sessionIds?: string[] | null;
-            /** Start */
-            start?: string | null;
-            /** Starttime */
-            startTime?: string | null;
-            /** Teacherid */
-            teacherId?: string | null;
-        };
-        /**
          * ChangePasswordIn
          * @description POST or PUT /api/auth/change-password. ``confirmPassword`` is optional (the profile dialog checks it).
          */
@@ -2824,21 +2761,6 @@ export interface components {
              * @default
              */
             newPassword: string;
-        };
-        /** ChangeToIn */
-        ChangeToIn: {
-            /**
-             * Actualdate
-             * Format: date
-             */
-            actualDate: string;
-            /**
-             * Sessionid
-             * Format: uuid
-             */
-            sessionId: string;
-            /** Teacherid */
-            teacherId?: string | null;
         };
         /** CodeNameOut */
         CodeNameOut: {
@@ -3061,24 +2983,8 @@ export interface components {
             /** Url */
             url: string;
         };
-        /** ErrorItem */
-        ErrorItem: {
-            /** Message */
-            message: string;
-            /** Path */
-            path: (string | number)[];
-        };
-        /** ErrorOut */
-        ErrorOut: {
-            /** Errors */
-            errors?: components["schemas"]["ErrorItem"][] | null;
-            /** Message */
-            message: string;
-            /** Type */
-            type?: string | null;
-        };
-        /** ExtendedOut */
-        ExtendedOut: {
+        /** EndDateExtendedOut */
+        EndDateExtendedOut: {
             /**
              * Blockgroupid
              * Format: uuid
@@ -3097,6 +3003,22 @@ export interface components {
              */
             to: string;
         };
+        /** ErrorItem */
+        ErrorItem: {
+            /** Message */
+            message: string;
+            /** Path */
+            path: (string | number)[];
+        };
+        /** ErrorOut */
+        ErrorOut: {
+            /** Errors */
+            errors?: components["schemas"]["ErrorItem"][] | null;
+            /** Message */
+            message: string;
+            /** Type */
+            type?: string | null;
+        };
         /** FieldChangeOut */
         FieldChangeOut: {
             /** After */
@@ -3108,16 +3030,12 @@ export interface components {
         };
         /** FiguresOut */
         FiguresOut: {
-            /** Enddatesextended */
-            endDatesExtended: components["schemas"]["ExtendedOut"][];
-            /** Sessionshit */
-            sessionsHit: number;
-            /** Sessionsmoved */
-            sessionsMoved: number;
-            /** Teacherschanged */
-            teachersChanged: number;
-            /** Unresolved */
-            unresolved: number;
+            /** Continuitypercent */
+            continuityPercent: number;
+            /** Highestutilisation */
+            highestUtilisation: number;
+            /** Meanutilisation */
+            meanUtilisation: number;
         };
         /**
          * FirstTimeLoginIn
@@ -3246,44 +3164,6 @@ export interface components {
             totalHours: number;
             /** Utilizationpercentage */
             utilizationPercentage: number;
-        };
-        /** HitSessionOut */
-        HitSessionOut: {
-            /**
-             * Actualdate
-             * Format: date
-             */
-            actualDate: string;
-            /** Actualhours */
-            actualHours: number;
-            /** Blockgroupcode */
-            blockGroupCode: string;
-            /**
-             * Blockgroupid
-             * Format: uuid
-             */
-            blockGroupId: string;
-            /** Blockgroupname */
-            blockGroupName: string;
-            /**
-             * Endtime
-             * Format: time
-             */
-            endTime: string;
-            /**
-             * Id
-             * Format: uuid
-             */
-            id: string;
-            /**
-             * Starttime
-             * Format: time
-             */
-            startTime: string;
-            /** Teacherid */
-            teacherId: string | null;
-            /** Teachername */
-            teacherName: string;
         };
         /**
          * HolidayFilters
@@ -3483,7 +3363,7 @@ export interface components {
             /** Sessioncount */
             sessionCount: number;
             /** Sessions */
-            sessions: components["schemas"]["HitSessionOut"][];
+            sessions: components["schemas"]["ImpactSessionOut"][];
             /**
              * Start
              * Format: date
@@ -3515,6 +3395,44 @@ export interface components {
             startTime?: string | null;
             /** Teacherid */
             teacherId?: string | null;
+        };
+        /** ImpactSessionOut */
+        ImpactSessionOut: {
+            /**
+             * Actualdate
+             * Format: date
+             */
+            actualDate: string;
+            /** Actualhours */
+            actualHours: number;
+            /** Blockgroupcode */
+            blockGroupCode: string;
+            /**
+             * Blockgroupid
+             * Format: uuid
+             */
+            blockGroupId: string;
+            /** Blockgroupname */
+            blockGroupName: string;
+            /**
+             * Endtime
+             * Format: time
+             */
+            endTime: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Starttime
+             * Format: time
+             */
+            startTime: string;
+            /** Teacherid */
+            teacherId: string | null;
+            /** Teachername */
+            teacherName: string;
         };
         /** ImpactTeacherOut */
         ImpactTeacherOut: {
@@ -4018,30 +3936,6 @@ export interface components {
              */
             lastName: string;
         };
-        /** ProposalOut */
-        ProposalOut: {
-            /** Changes */
-            changes: components["schemas"]["ReplanChangeOut"][];
-            /** Description */
-            description: string;
-            /**
-             * End
-             * Format: date
-             */
-            end: string;
-            figures: components["schemas"]["FiguresOut"];
-            /** Kind */
-            kind: string;
-            /**
-             * Start
-             * Format: date
-             */
-            start: string;
-            /** Unresolved */
-            unresolved: components["schemas"]["UnresolvedOut"][];
-            /** Version */
-            version: string;
-        };
         /**
          * ReauthIn
          * @description POST /api/auth/reauthenticate: the current password, or a code of the user's authenticator.
@@ -4108,6 +4002,69 @@ export interface components {
             /** Name */
             name: string;
         };
+        /** ReplanAppliedOut */
+        ReplanAppliedOut: {
+            /** Applied */
+            applied: boolean;
+            /** Enddatesextended */
+            endDatesExtended: components["schemas"]["EndDateExtendedOut"][];
+            /** Sessionids */
+            sessionIds: string[];
+        };
+        /** ReplanApplyIn */
+        ReplanApplyIn: {
+            /** Blockgroupids */
+            blockGroupIds?: string[] | null;
+            /** Campusid */
+            campusId?: string | null;
+            /** Changes */
+            changes: components["schemas"]["ReplanChangeToIn"][];
+            /** End */
+            end?: string | null;
+            /** Endtime */
+            endTime?: string | null;
+            /** Holidayid */
+            holidayId?: string | null;
+            /** Leaveid */
+            leaveId?: string | null;
+            /** Sessionids */
+            sessionIds?: string[] | null;
+            /** Start */
+            start?: string | null;
+            /** Starttime */
+            startTime?: string | null;
+            /** Teacherid */
+            teacherId?: string | null;
+            /** Version */
+            version: string;
+        };
+        /**
+         * ReplanChangeIn
+         * @description The change to re-plan around (as ``GET /api/replan/impact``'s query) and optionally the block
+         *     groups or sessions to fix (default: every session it hits).
+         */
+        ReplanChangeIn: {
+            /** Blockgroupids */
+            blockGroupIds?: string[] | null;
+            /** Campusid */
+            campusId?: string | null;
+            /** End */
+            end?: string | null;
+            /** Endtime */
+            endTime?: string | null;
+            /** Holidayid */
+            holidayId?: string | null;
+            /** Leaveid */
+            leaveId?: string | null;
+            /** Sessionids */
+            sessionIds?: string[] | null;
+            /** Start */
+            start?: string | null;
+            /** Starttime */
+            startTime?: string | null;
+            /** Teacherid */
+            teacherId?: string | null;
+        };
         /** ReplanChangeOut */
         ReplanChangeOut: {
             /** Blockgroupcode */
@@ -4117,7 +4074,7 @@ export interface components {
              * Format: uuid
              */
             blockGroupId: string;
-            from: components["schemas"]["SessionPlaceOut"];
+            from: components["schemas"]["ReplanPlaceOut"];
             /** Reason */
             reason: string;
             /**
@@ -4125,7 +4082,98 @@ export interface components {
              * Format: uuid
              */
             sessionId: string;
-            to: components["schemas"]["SessionPlaceOut"];
+            to: components["schemas"]["ReplanPlaceOut"];
+            /** Unitcode */
+            unitCode: string;
+        };
+        /** ReplanChangeToIn */
+        ReplanChangeToIn: {
+            /**
+             * Actualdate
+             * Format: date
+             */
+            actualDate: string;
+            /**
+             * Sessionid
+             * Format: uuid
+             */
+            sessionId: string;
+            /** Teacherid */
+            teacherId?: string | null;
+        };
+        /** ReplanFiguresOut */
+        ReplanFiguresOut: {
+            /** Enddatesextended */
+            endDatesExtended: components["schemas"]["EndDateExtendedOut"][];
+            /** Sessionshit */
+            sessionsHit: number;
+            /** Sessionsmoved */
+            sessionsMoved: number;
+            /** Teacherschanged */
+            teachersChanged: number;
+            /** Unresolved */
+            unresolved: number;
+        };
+        /** ReplanPlaceOut */
+        ReplanPlaceOut: {
+            /**
+             * Actualdate
+             * Format: date
+             */
+            actualDate: string;
+            /** Endtime */
+            endTime: string;
+            /** Starttime */
+            startTime: string;
+            /** Teacherid */
+            teacherId: string | null;
+            /** Teachername */
+            teacherName: string;
+        };
+        /** ReplanProposalOut */
+        ReplanProposalOut: {
+            /** Changes */
+            changes: components["schemas"]["ReplanChangeOut"][];
+            /** Description */
+            description: string;
+            /**
+             * End
+             * Format: date
+             */
+            end: string;
+            figures: components["schemas"]["ReplanFiguresOut"];
+            /** Kind */
+            kind: string;
+            /**
+             * Start
+             * Format: date
+             */
+            start: string;
+            /** Unresolved */
+            unresolved: components["schemas"]["ReplanUnresolvedOut"][];
+            /** Version */
+            version: string;
+        };
+        /** ReplanUnresolvedOut */
+        ReplanUnresolvedOut: {
+            /**
+             * Actualdate
+             * Format: date
+             */
+            actualDate: string;
+            /** Blockgroupcode */
+            blockGroupCode: string;
+            /** Endtime */
+            endTime: string;
+            /** Reason */
+            reason: string;
+            /**
+             * Sessionid
+             * Format: uuid
+             */
+            sessionId: string;
+            /** Starttime */
+            startTime: string;
             /** Unitcode */
             unitCode: string;
         };
@@ -4410,22 +4458,6 @@ export interface components {
             updatedAt: string;
             /** Weeknumber */
             weekNumber: number;
-        };
-        /** SessionPlaceOut */
-        SessionPlaceOut: {
-            /**
-             * Actualdate
-             * Format: date
-             */
-            actualDate: string;
-            /** Endtime */
-            endTime: string;
-            /** Starttime */
-            startTime: string;
-            /** Teacherid */
-            teacherId: string | null;
-            /** Teachername */
-            teacherName: string;
         };
         /** SessionTemplateIn */
         SessionTemplateIn: {
@@ -5220,29 +5252,6 @@ export interface components {
             name: string;
             /** Nominalhours */
             nominalHours: number;
-        };
-        /** UnresolvedOut */
-        UnresolvedOut: {
-            /**
-             * Actualdate
-             * Format: date
-             */
-            actualDate: string;
-            /** Blockgroupcode */
-            blockGroupCode: string;
-            /** Endtime */
-            endTime: string;
-            /** Reason */
-            reason: string;
-            /**
-             * Sessionid
-             * Format: uuid
-             */
-            sessionId: string;
-            /** Starttime */
-            startTime: string;
-            /** Unitcode */
-            unitCode: string;
         };
         /** UpcomingSessionOut */
         UpcomingSessionOut: {
@@ -7866,7 +7875,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ApplyIn"];
+                "application/json": components["schemas"]["ReplanApplyIn"];
             };
         };
         responses: {
@@ -7876,7 +7885,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AppliedOut"];
+                    "application/json": components["schemas"]["ReplanAppliedOut"];
                 };
             };
             /** @description Bad Request */
@@ -8011,7 +8020,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ChangeIn"];
+                "application/json": components["schemas"]["ReplanChangeIn"];
             };
         };
         responses: {
@@ -8021,7 +8030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProposalOut"];
+                    "application/json": components["schemas"]["ReplanProposalOut"];
                 };
             };
             /** @description Bad Request */

@@ -53,6 +53,32 @@ function UndoableMessage({ message, activityId, toastId }: { message: string; ac
   );
 }
 
+/** A toast with one action button (e.g. "Review re-plan" after saving a holiday that hits sessions). */
+export function showActionToast(color: "green" | "red" | "blue" | "yellow", title: string, message: string, action: { label: string; onClick: () => void }, autoClose = 10000) {
+  const id = `action-${Date.now()}`;
+  notifications.show({
+    id,
+    title,
+    color,
+    autoClose,
+    message: (
+      <Group justify="space-between" wrap="nowrap" gap="sm">
+        <Text size="sm">{message}</Text>
+        <Button
+          size="compact-sm"
+          variant="light"
+          onClick={() => {
+            notifications.hide(id);
+            action.onClick();
+          }}
+        >
+          {action.label}
+        </Button>
+      </Group>
+    ),
+  });
+}
+
 export function notifySuccess(title: string, message?: string) {
   showToast("green", title, message);
 }

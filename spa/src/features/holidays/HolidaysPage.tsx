@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Card, Group, Select, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
 import { modals } from "@mantine/modals";
-import { IconBeach, IconCalendarEvent, IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
+import { IconArrowsShuffle, IconBeach, IconCalendarEvent, IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
 import { formatDateLong } from "../../components/Dates";
 import { notifyError, notifySuccess } from "../../components/Notify";
@@ -9,6 +9,7 @@ import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/State
 import { Tag } from "../../components/Tag";
 import { filterYears, TYPE_LABELS, useDeleteHoliday, useHolidays, type Holiday, type HolidayFilters, type HolidayType } from "./api/holidays";
 import { HolidayFormModal } from "./components/HolidayFormModal";
+import { openReplan } from "../replan/openReplan";
 
 /** Holidays and term breaks (/holidays): delivery.md §2. */
 export default function HolidaysPage() {
@@ -111,6 +112,11 @@ export default function HolidaysPage() {
                   {!h.isActive ? <Tag color="red">Inactive</Tag> : null}
                 </Group>
                 <Group justify="flex-end" gap="xs" mt="auto">
+                  {h.isActive ? (
+                    <ActionIcon variant="light" color="yellow" aria-label={`Re-plan around ${h.name}`} onClick={() => openReplan({ holidayId: h.id })}>
+                      <IconArrowsShuffle size={16} />
+                    </ActionIcon>
+                  ) : null}
                   <ActionIcon variant="light" aria-label={`Edit ${h.name}`} onClick={() => open(h)}>
                     <IconEdit size={16} />
                   </ActionIcon>

@@ -3,10 +3,14 @@
  * GET /api/replan/impact answers which sessions a holiday, term break, campus closure or teacher leave
  * hits, by block group and by teacher, with hours.
  */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { client } from "../../lib/api";
 import type { components, operations } from "../../lib/api-schema";
+import { roots } from "../../lib/queryKeys";
 
 export type Impact = components["schemas"]["ImpactOut"];
+export type Proposal = components["schemas"]["ReplanProposalOut"];
+export type ReplanChange = components["schemas"]["ReplanChangeOut"];
 export type ImpactQuery = NonNullable<operations["project_timetabling_replan_api_replan_impact"]["parameters"]["query"]>;
 
 export async function fetchImpact(query: ImpactQuery): Promise<Impact> {
@@ -23,4 +27,34 @@ export function impactSentence(impact: Impact, what: "holiday" | "term break" | 
   const groups = plural(impact.blockGroupCount, "block group", "block groups");
   const verb = impact.sessionCount === 1 ? "falls" : "fall";
   return `${sessions} of ${groups} ${verb} ${what === "leave" ? "in this leave" : `on this ${what}`}`;
+}
+
+/** The change a re-plan is about, as POST /api/replan/propose and /apply take it (the impact's query). */
+export type ChangeQuery = Omit<components["schemas"]["ReplanChangeIn"], "blockGroupIds" | "sessionIds">;
+
+/** POST /api/replan/propose: a proposal, computed once per opening of the review (it writes nothing). */
+export const useProposal = (change: ChangeQuery) =>
+  useQuery({
+    queryKey: ["replan", "proposal", change],
+    queryFn: async (): Promise<Proposal> => {
+      const { data } = await client.POST("/api/replan/propose", { body: change });
+      return data!;
+    },
+    staleTime: Infinity,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+    retry: false,
+  });
+
+/** POST /api/replan/apply with the reviewed proposal's version and changes. */
+export function useApplyReplan() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ change, proposal }: { change: ChangeQuery; proposal: Proposal }) => {
+      const changes = proposal.changes.map((c) => ({ sessionId: c.sessionId, actualDate: c.to.actualDate, teacherId: c.to.teacherId ?? null }));
+      const { data } = await client.POST("/api/replan/apply", { body: { ...change, version: proposal.version, changes } });
+      return data!;
+    },
+    onSettled: () => Promise.all([roots.timetables, roots.blockGroups, roots.dashboard].map((queryKey) => qc.invalidateQueries({ queryKey }))),
+  });
 }

@@ -1,9 +1,10 @@
 import { ActionIcon, Button, Card, Group, Table, Text, Title } from "@mantine/core";
 import { modals } from "@mantine/modals";
-import { IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
+import { IconArrowsShuffle, IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
 import { formatDate } from "../../../components/Dates";
 import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
+import { openReplan } from "../../replan/openReplan";
 import { useDeleteLeave, useLeave, type Leave } from "../api/leave";
 import { LeaveFormModal } from "./LeaveFormModal";
 
@@ -74,6 +75,9 @@ export function LeaveCard({ teacherId }: { teacherId: string }) {
                   <Table.Td>{l.reason || "—"}</Table.Td>
                   <Table.Td>
                     <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <ActionIcon variant="light" color="yellow" aria-label={`Re-plan around leave from ${formatDate(l.startDate)}`} onClick={() => openReplan({ leaveId: l.id })}>
+                        <IconArrowsShuffle size={16} />
+                      </ActionIcon>
                       <ActionIcon variant="light" aria-label={`Edit leave from ${formatDate(l.startDate)}`} onClick={() => edit(l)}>
                         <IconEdit size={16} />
                       </ActionIcon>

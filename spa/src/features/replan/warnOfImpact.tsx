@@ -1,10 +1,11 @@
-import { notifyWarning } from "../../components/Notify";
+import { showActionToast } from "../../lib/notify";
 import { fetchImpact, impactSentence, type ImpactQuery } from "./api";
+import { openReplan } from "./openReplan";
 
 const ADVICE = {
-  holiday: "They show the holiday conflict in the timetable until they are moved.",
-  "term break": "They show the holiday conflict in the timetable until they are moved.",
-  leave: "They show “Teacher on leave” in the timetable until another teacher is allocated (Suggest allocation).",
+  holiday: "Review a re-plan that moves them to free slots.",
+  "term break": "Review a re-plan that moves them to free slots.",
+  leave: "Review a re-plan that gives them another teacher.",
 } as const;
 
 /**
@@ -15,7 +16,9 @@ const ADVICE = {
 export async function warnOfImpact(query: ImpactQuery, what: keyof typeof ADVICE): Promise<void> {
   try {
     const sentence = impactSentence(await fetchImpact(query), what);
-    if (sentence) notifyWarning("Sessions affected", `${sentence}. ${ADVICE[what]}`);
+    if (sentence) {
+      showActionToast("yellow", "Sessions affected", `${sentence}. ${ADVICE[what]}`, { label: "Review re-plan", onClick: () => openReplan(query) }, 12000);
+    }
   } catch {
     /* the save itself succeeded and said so */
   }
