@@ -1,0 +1,108 @@
+"""Benchmark: re-planning on the large organization (issue 17).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_reads_large .venv/bin/python bench/replan_bench.py
+
+Uses the organization of ``bench/reads_bench.py`` (seeded on first use: 35,000 sessions, 80 block groups
+sharing 41 rooms, 150 teachers). Measures, through the service functions (``project.timetabling.replan``,
+no HTTP):
+
+- a closure of the three consecutive days with the most sessions (about 400 sessions of every block
+  group; the seed has 80): the impact, the proposal (moves), and the apply, which is rolled back after
+  it is timed so that the organization stays as seeded;
+- the teacher with the most sessions on leave for three weeks: the proposal (re-allocation by CP-SAT)
+  and the apply (rolled back).
+
+Targets: a proposal under 5 s, an apply under 2 s. Prints p50 of ``--runs`` (default 3) and the
+proposal's figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.reads_bench import setup  # noqa: E402
+
+
+class Rollback(Exception):
+    pass
+
+
+def timed(fn):
+    t0 = time.perf_counter()
+    out = fn()
+    return (time.perf_counter() - t0) * 1000, out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    _url, org = setup(False)
+
+    from django.db import connection, transaction
+
+    from project.accounts.models import User
+    from project.core.tenancy import Ctx
+    from project.timetabling import replan
+
+    user = User.objects.filter(organization=org, role="admin").first()
+    ctx = Ctx(org=org, user=user, origin="bench")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT d, (SELECT count(*) FROM timetabling_timetablesession s WHERE s.organization_id = %s "
+            "AND s.status <> 'cancelled' AND s.actual_date BETWEEN d AND d + 2) AS n "
+            "FROM (SELECT DISTINCT actual_date AS d FROM timetabling_timetablesession WHERE organization_id = %s) x "
+            "ORDER BY n DESC, d LIMIT 1",
+            [org.pk, org.pk],
+        )
+        start, _n = cursor.fetchone()
+        cursor.execute(
+            "SELECT teacher_id, min(actual_date) FROM timetabling_timetablesession WHERE organization_id = %s "
+            "AND teacher_id IS NOT NULL AND status <> 'cancelled' GROUP BY teacher_id ORDER BY count(*) DESC LIMIT 1",
+            [org.pk],
+        )
+        teacher_id, first = cursor.fetchone()
+
+    cases = [
+        ("closure of 3 days", replan.change_of(org, start=start, end=start + timedelta(days=2))),
+        ("3 weeks of leave", replan.change_of(org, teacher_id=teacher_id, start=first, end=first + timedelta(days=20))),
+    ]
+    for label, change in cases:
+        impact_ms, impact = [], None
+        propose_ms, proposal = [], None
+        apply_ms = []
+        for _ in range(args.runs):
+            ms, impact = timed(lambda: replan.impact(org, change))
+            impact_ms.append(ms)
+            ms, proposal = timed(lambda: replan.propose(ctx, change))
+            propose_ms.append(ms)
+            changes = [{"session_id": c["sessionId"], "actual_date": c["to"]["actualDate"], "teacher_id": c["to"]["teacherId"]}
+                       for c in proposal["changes"]]
+            try:
+                with transaction.atomic():
+                    ms, _done = timed(lambda: replan.apply(ctx, change, version=proposal["version"], changes=changes))
+                    apply_ms.append(ms)
+                    raise Rollback
+            except Rollback:
+                pass
+        f = proposal["figures"]
+        print(f"\n{label}: {change.description}, {change.start} to {change.end}")
+        print(f"  hits {impact['sessionCount']} sessions of {impact['blockGroupCount']} block groups, {impact['hours']} hours")
+        print(f"  proposal: {f['sessionsMoved']} moved, {f['teachersChanged']} teachers changed, {f['unresolved']} unresolved, "
+              f"{len(f['endDatesExtended'])} end dates extended")
+        print(f"  impact p50 {statistics.median(impact_ms):.0f} ms; proposal p50 {statistics.median(propose_ms):.0f} ms "
+              f"(target < 5,000); apply p50 {statistics.median(apply_ms):.0f} ms (target < 2,000), {args.runs} runs")
+    print(f"\nmachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
