@@ -334,6 +334,81 @@ def _fits(day: date, days: set, closed: set, data: cf.ConflictData, free, group_
     return True
 
 
+def _as_hit(slot: cf.Slot, group, teacher_names: dict) -> dict:
+    """A session a re-flow moves, in the shape of :func:`hit_sessions` rows."""
+    return {
+        "id": slot.id, "blockGroupId": slot.block_group_id, "blockGroupCode": group.code, "blockGroupName": group.name,
+        "teacherId": slot.teacher_id,
+        "teacherName": teacher_names.get(slot.teacher_id, "Unassigned") if slot.teacher_id else "Unassigned",
+        "actualDate": slot.date, "startTime": slot.start, "endTime": slot.end, "actualHours": slot.hours,
+    }
+
+
+class _Reflow:
+    """Re-flow of one block group's sessions of one time (see :func:`propose`): when a hit session has no
+    free day before its group's next unit starts, it takes the next date of the sessions at its time, each
+    of those the next one's, until one of them can take a free date; the sessions after it keep theirs.
+    Every moved session keeps its time, teacher and room; each new date is a preferred day, not closed nor
+    a holiday, with the group, room and teacher free and the teacher not on leave. Refused (None) when a
+    date cannot be found before the limit or the group's unit order would be broken."""
+
+    def __init__(self, slots, units_first, closed, data, free, book_slot, placed, moving):
+        self.slots, self.units_first, self.closed, self.data = slots, units_first, closed, data
+        self.free, self.book_slot, self.placed, self.moving = free, book_slot, placed, moving
+
+    def _date(self, s: cf.Slot) -> date:
+        return self.placed.get(s.id, s.date)
+
+    def _group_sessions(self, group_id) -> list[cf.Slot]:
+        return [s for s in self.slots if s.block_group_id == group_id and s.status != cf.CANCELLED]
+
+    def _inversions(self, group_id, moves: dict) -> int:
+        rank = lambda s: self.units_first.get((group_id, s.unit_id), s.date)  # noqa: E731
+        seq = sorted(self._group_sessions(group_id), key=lambda s: (moves.get(s.id, self._date(s)), s.start))
+        return sum(1 for a, b in zip(seq, seq[1:]) if rank(b) < rank(a))
+
+    def plan(self, group_id, hit: cf.Slot, days: set, limit: date) -> list[tuple[cf.Slot, date]] | None:
+        lane = sorted(
+            (s for s in self._group_sessions(group_id)
+             if s.id != hit.id and s.start == hit.start and s.end == hit.end and self._date(s) > hit.date
+             and s.id not in self.moving),
+            key=self._date,
+        )
+        chain = [hit, *lane]
+        for s in lane:  # they may move: they do not block themselves
+            self.book_slot(s, self._date(s), add=False)
+        moves: dict = {}
+        day = hit.date + timedelta(days=1)
+        ok = True
+        for s in chain:
+            if s is not hit and day <= self._date(s):
+                break  # the one before landed before its date: it stays, and so do the ones after it
+            while day <= limit and not _fits(day, days, self.closed, self.data, self.free, group_id, s,
+                                             cf.norm_room(s.room), s.teacher_id):
+                day += timedelta(days=1)
+            if day > limit:
+                ok = False
+                break
+            moves[s.id] = day
+            self.book_slot(s, day)
+            day += timedelta(days=1)
+        before = self._inversions(group_id, {})
+        if ok and self._inversions(group_id, moves) > before:
+            ok = False
+        if not ok:
+            for s in chain:
+                if s.id in moves:
+                    self.book_slot(s, moves[s.id], add=False)
+            for s in lane:
+                self.book_slot(s, self._date(s))
+            return None
+        for s in lane:
+            if s.id not in moves:
+                self.book_slot(s, self._date(s))
+        by_id = {s.id: s for s in chain}
+        return [(by_id[i], d) for i, d in moves.items()]
+
+
 def _moves(org, change: Change, hits: list[dict]):
     """Greedy earliest-slot moves for a closure (see :func:`propose`), in date order."""
     from project.planning.days import parse_preferred_days
@@ -361,6 +436,15 @@ def _moves(org, change: Change, hits: list[dict]):
     def free(kind, key, day, start, end) -> bool:
         return not any(cf.overlaps(a, b, start, end) for a, b in busy.get((kind, key, day), ()))
 
+    def book_slot(slot: cf.Slot, day: date, add: bool = True):
+        for kind, key in (("g", slot.block_group_id), ("t", slot.teacher_id), ("r", cf.norm_room(slot.room))):
+            if not key:
+                continue
+            if add:
+                book(kind, key, day, slot.start, slot.end)
+            else:
+                busy[(kind, key, day)].remove((slot.start, slot.end))
+
     units_first: dict = {}  # (group, unit) -> first date among the group's kept sessions
     for s in slots:
         if s.status == cf.CANCELLED or s.id in moving:
@@ -379,6 +463,7 @@ def _moves(org, change: Change, hits: list[dict]):
     ):
         units_first[(gid, unit_id)] = first
     slot_of = {s.id: s for s in slots}
+    teacher_names = {tid: t.name for tid, t in data.teachers.items()}
     last_day: dict = {}
     for s in slots:
         if s.status != cf.CANCELLED and s.id not in moving:
@@ -386,7 +471,12 @@ def _moves(org, change: Change, hits: list[dict]):
 
     changes, unresolved = [], []
     new_last: dict = {}
+    placed: dict = {}  # session id -> date, for sessions a re-flow already moved
+    hit_of = {h["id"]: h for h in hits}
+    reflow = _Reflow(slots, units_first, closed, data, free, book_slot, placed, moving)
     for s in sorted(hits, key=lambda h: (h["actualDate"], h["startTime"], h["blockGroupCode"])):
+        if s["id"] in placed:
+            continue  # moved by an earlier re-flow of its group
         slot = slot_of[s["id"]]
         group = groups[s["blockGroupId"]]
         days = set(parse_preferred_days(group.preferred_days)) or {s["actualDate"].isoweekday()}
@@ -405,16 +495,30 @@ def _moves(org, change: Change, hits: list[dict]):
                 break
             day += timedelta(days=1)
         closed_name = data.holidays[s["actualDate"]].name if s["actualDate"] in data.holidays else change.description
+        if found is None and next_unit is not None:
+            # No free day before the next unit: shift the group's later sessions of this time one slot each.
+            end_limit = cf.add_months(group.end_date or s["actualDate"], SEARCH_MONTHS)
+            chain = reflow.plan(group.pk, slot, days, end_limit)
+            if chain:
+                for moved, day in chain:
+                    placed[moved.id] = day
+                    new_last[group.pk] = max(new_last.get(group.pk, day), day)
+                    original = hit_of.get(moved.id)
+                    if original is None:
+                        original = _as_hit(moved, group, teacher_names)
+                        why = "Moved one slot later to make room (the unit order is kept)"
+                    else:
+                        why = f"Falls on {closed_name}"
+                    changes.append(_change(original, moved.unit_code, why, day=day, teacher_id=original["teacherId"],
+                                           teacher_name=original["teacherName"]))
+                continue
         if found is None:
             why = (f"No free slot on the group's preferred days before the next unit starts on {next_unit.isoformat()}"
-                   if next_unit else f"No free slot on the group's preferred days within {SEARCH_MONTHS} months of its end date")
+                   if next_unit else f"No free slot on the group's preferred days until {limit.isoformat()}")
             unresolved.append(_unresolved(s, slot.unit_code, why))
             continue
-        book("g", group.pk, found, slot.start, slot.end)
-        if slot.teacher_id is not None:
-            book("t", slot.teacher_id, found, slot.start, slot.end)
-        if room:
-            book("r", room, found, slot.start, slot.end)
+        book_slot(slot, found)
+        placed[slot.id] = found
         new_last[group.pk] = max(new_last.get(group.pk, found), found)
         changes.append(_change(s, slot.unit_code, f"Falls on {closed_name}", day=found,
                                teacher_id=s["teacherId"], teacher_name=s["teacherName"]))
@@ -458,15 +562,19 @@ def apply(ctx, change: Change, *, version: str | None, changes: list[dict], bloc
         if not version or version != _version(ctx.org, lo, hi, [s["id"] for s in hits]):
             raise StaleWrite(STALE)
         hit_ids = {str(s["id"]) for s in hits}
-        wanted = {}
-        for c in changes:
-            if str(c["session_id"]) not in hit_ids:
-                raise ValidationFailed.field("changes", "A change in the proposal is no longer possible. Make a new proposal.")
-            wanted[str(c["session_id"])] = c
+        hit_groups = {s["blockGroupId"] for s in hits}
+        wanted = {str(c["session_id"]): c for c in changes}
         if not wanted:
             return {"applied": True, "sessionIds": [], "endDatesExtended": []}
         rows = {str(r.pk): r for r in TimetableSession.objects.for_org(ctx.org).select_for_update()
                 .select_related("block_group", "unit").filter(pk__in=list(wanted))}
+        for sid, c in wanted.items():
+            row = rows.get(sid)
+            # A hit session, or a re-flow: a later date for another session of a hit group, same teacher.
+            reflowed = (row is not None and row.block_group_id in hit_groups and c["actual_date"] > row.actual_date
+                        and c["teacher_id"] == row.teacher_id)
+            if sid not in hit_ids and not reflowed:
+                raise ValidationFailed.field("changes", "A change in the proposal is no longer possible. Make a new proposal.")
         originals = [cf.Slot.of(r) for r in rows.values()]
         proposed = []
         for sid, c in wanted.items():

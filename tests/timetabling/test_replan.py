@@ -103,9 +103,37 @@ def test_the_last_unit_moves_past_the_end_and_the_end_date_follows(api, org):
     assert group.end_date == date(2026, 4, 18)
 
 
-def test_no_free_slot_before_the_next_unit_is_reported_not_forced(api, org):
+def test_a_packed_timetable_reflows_keeping_the_unit_order(api, org):
     group, a, b = _group(org, api, new_week=False)
-    # A: 2, 4, 9 Feb; B: 11, 16 Feb. A closure on the 4th leaves A no day before B starts on the 11th.
+    # A: 2, 4, 9 Feb; B: 11, 16 Feb, no free day between. A closure on the 4th: that session and every
+    # later one take the next date of the group's sessions at that time; the last one a free Monday.
+    before = _timetable(group)
+    body = {"start": "2026-02-04", "end": "2026-02-04"}
+    proposal = api.post("/api/replan/propose", body).json()
+    assert proposal["unresolved"] == []
+    moves = [(c["from"]["actualDate"], c["to"]["actualDate"], c["unitCode"]) for c in proposal["changes"]]
+    assert moves == [("2026-02-04", "2026-02-09", "RP-G-A"), ("2026-02-09", "2026-02-11", "RP-G-A"),
+                     ("2026-02-11", "2026-02-16", "RP-G-B"), ("2026-02-16", "2026-02-18", "RP-G-B")]
+    assert proposal["changes"][0]["reason"] == "Falls on Closure"
+    assert proposal["changes"][1]["reason"] == "Moved one slot later to make room (the unit order is kept)"
+    assert proposal["figures"]["sessionsMoved"] == 4
+    assert _apply(api, body, proposal).status_code == 200
+    after = _timetable(group)
+    assert [d for d, *_ in after] == [date(2026, 2, 2), date(2026, 2, 9), date(2026, 2, 11), date(2026, 2, 16), date(2026, 2, 18)]
+    assert [u for _, u, _ in after] == [u for _, u, _ in before]  # same units in the same order
+    assert api.get("/api/timetables/conflicts", {"start": "2026-02-01", "end": "2026-03-31"}).json() == []
+
+
+def test_a_session_with_no_date_left_is_reported(api, org):
+    group, a, b = _group(org, api, new_week=False)
+    TimetableSession.objects.unscoped().filter(block_group=group).update(room="LAB-1")
+    other = f.make_block_group(org, code="RP-OTHER", start_date=date(2026, 2, 2), preferred_days="Monday, Wednesday")
+    # The lab is taken every Monday and Wednesday morning after the 4th for three months by another group.
+    day = date(2026, 2, 5)
+    while day <= date(2026, 6, 30):
+        if day.isoweekday() in (1, 3):
+            f.make_session(org, block_group=other, unit=a, actual_date=day, room="LAB-1")
+        day += timedelta(days=1)
     proposal = api.post("/api/replan/propose", {"start": "2026-02-04", "end": "2026-02-04"}).json()
     assert proposal["changes"] == []
     [unresolved] = proposal["unresolved"]
@@ -159,13 +187,16 @@ def test_a_stale_proposal_is_412_and_writes_nothing(api, org):
 
 def test_changes_outside_the_hit_sessions_are_refused(api, org):
     group, a, b = _group(org, api, new_week=True)
+    stranger = f.make_session(org, block_group=f.make_block_group(org, code="RP-ELSE"), unit=a, actual_date=date(2026, 2, 16))
     holiday = _holiday(api, "2026-02-04")
     proposal = api.post("/api/replan/propose", {"holidayId": holiday["id"]}).json()
     untouched = TimetableSession.objects.unscoped().filter(block_group=group, actual_date=date(2026, 2, 16)).get()
-    r = api.post("/api/replan/apply", {"holidayId": holiday["id"], "version": proposal["version"],
-                                       "changes": [{"sessionId": str(untouched.pk), "actualDate": "2026-02-25"}]})
-    assert r.status_code == 400
+    for move in ({"sessionId": str(untouched.pk), "actualDate": "2026-02-10"},  # earlier: not a re-flow
+                 {"sessionId": str(stranger.pk), "actualDate": "2026-02-25"}):  # a group the change does not hit
+        r = api.post("/api/replan/apply", {"holidayId": holiday["id"], "version": proposal["version"], "changes": [move]})
+        assert r.status_code == 400, move
     assert TimetableSession.objects.unscoped().get(pk=untouched.pk).actual_date == date(2026, 2, 16)
+    assert TimetableSession.objects.unscoped().get(pk=stranger.pk).actual_date == date(2026, 2, 16)
 
 
 def test_another_organizations_change_is_404(api, other_api, org, other_org):
@@ -174,7 +205,7 @@ def test_another_organizations_change_is_404(api, other_api, org, other_org):
     assert api.post("/api/replan/apply", {"holidayId": str(theirs.pk), "version": "x", "changes": []}).status_code == 404
 
 
-@pytest.mark.parametrize("seed", [3, 4])
+@pytest.mark.parametrize("seed", [3, 4, 5, 6])
 def test_no_proposal_holds_a_hard_conflict(api, org, seed):
     """Random groups sharing rooms and teachers; a closure on the busiest day; the applied proposal adds
     no hard conflict (checked by the conflict engine over everything stored)."""
