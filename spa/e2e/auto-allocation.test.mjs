@@ -7,7 +7,7 @@ import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { DEMO, apiCall, apiLogin, launch, newPage } from "./lib.mjs";
 
-const RULES = ["qualified", "active", "contract", "available", "no_clash", "capacity"];
+const RULES = ["qualified", "active", "contract", "not_on_leave", "available", "no_clash", "capacity"];
 
 let browser;
 let page;

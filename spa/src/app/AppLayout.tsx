@@ -41,6 +41,7 @@ import { notifyError, notifySuccess } from "../lib/notify";
 import { usePresenceReporter } from "../lib/presence";
 import { useLiveStatus } from "../lib/socket";
 import { headerTitle, NAV_ITEMS, QUICK_ACTIONS } from "./navigation";
+import { OfflineBanner } from "./OfflineBanner";
 import { clearSession } from "./session";
 
 /** Sidebar widths: 64 units expanded, 16 collapsed (platform.md §9; a unit is 4 px). */
@@ -326,6 +327,7 @@ export function AppLayout() {
       </AppShell.Navbar>
 
       <AppShell.Main>
+        <OfflineBanner />
         <Outlet />
       </AppShell.Main>
     </AppShell>

@@ -8,6 +8,7 @@ import { createBrowserRouter } from "react-router";
 import { FullPageLoader } from "../components/States";
 import { AppLayout } from "./AppLayout";
 import { NotFoundPage, ORGANIZATION_DENIED_TEXT, RedirectIfSignedIn, RequireAdmin, RequireAuth } from "./guards";
+import { RouteError } from "./RouteError";
 import { installUnauthorizedHandler } from "./session";
 
 const page = (loader: () => Promise<{ default: React.ComponentType }>) => {
@@ -38,37 +39,44 @@ export const router = createBrowserRouter([
       </RequireAuth>
     ),
     children: [
-      { path: "/", element: page(() => import("../features/dashboard/DashboardPage")) },
-      { path: "/courses", element: page(() => import("../features/courses/CoursesPage")) },
-      { path: "/courses/:id", element: page(() => import("../features/courses/CourseDetailPage")) },
-      { path: "/units", element: page(() => import("../features/units/UnitsPage")) },
-      { path: "/units/:id", element: page(() => import("../features/units/UnitDetailPage")) },
-      { path: "/study-plans", element: page(() => import("../features/study-plans/StudyPlansPage")) },
-      { path: "/study-plans/:id", element: page(() => import("../features/study-plans/StudyPlanDetailPage")) },
-      { path: "/block-groups", element: page(() => import("../features/block-groups/BlockGroupsPage")) },
-      { path: "/block-groups/:id", element: page(() => import("../features/block-groups/BlockGroupDetailPage")) },
-      { path: "/linked-block-groups", element: page(() => import("../features/linked-groups/LinkedGroupsPage")) },
-      { path: "/teachers", element: page(() => import("../features/teachers/TeachersPage")) },
-      { path: "/teachers/:id", element: page(() => import("../features/teachers/TeacherDetailPage")) },
       {
-        path: "/teacher-allocation-gantt",
-        element: guarded(page(() => import("../features/allocation-grid/AllocationGridPage"))),
+        // Errors of a screen (a chunk that cannot load offline or after a deploy, a render error) show
+        // inside the shell with Retry (RouteError), not React Router's developer page (issue 18).
+        errorElement: <RouteError />,
+        children: [
+          { path: "/", element: page(() => import("../features/dashboard/DashboardPage")) },
+          { path: "/courses", element: page(() => import("../features/courses/CoursesPage")) },
+          { path: "/courses/:id", element: page(() => import("../features/courses/CourseDetailPage")) },
+          { path: "/units", element: page(() => import("../features/units/UnitsPage")) },
+          { path: "/units/:id", element: page(() => import("../features/units/UnitDetailPage")) },
+          { path: "/study-plans", element: page(() => import("../features/study-plans/StudyPlansPage")) },
+          { path: "/study-plans/:id", element: page(() => import("../features/study-plans/StudyPlanDetailPage")) },
+          { path: "/block-groups", element: page(() => import("../features/block-groups/BlockGroupsPage")) },
+          { path: "/block-groups/:id", element: page(() => import("../features/block-groups/BlockGroupDetailPage")) },
+          { path: "/linked-block-groups", element: page(() => import("../features/linked-groups/LinkedGroupsPage")) },
+          { path: "/teachers", element: page(() => import("../features/teachers/TeachersPage")) },
+          { path: "/teachers/:id", element: page(() => import("../features/teachers/TeacherDetailPage")) },
+          {
+            path: "/teacher-allocation-gantt",
+            element: guarded(page(() => import("../features/allocation-grid/AllocationGridPage"))),
+          },
+          { path: "/timetables", element: page(() => import("../features/timetables/TimetablesPage")) },
+          { path: "/timetables/:id", element: page(() => import("../features/timetables/TimetablesPage")) },
+          { path: "/holidays", element: page(() => import("../features/holidays/HolidaysPage")) },
+          { path: "/reports", element: page(() => import("../features/reports/ReportsPage")) },
+          { path: "/profile", element: page(() => import("../features/profile/ProfilePage")) },
+          { path: "/settings", element: page(() => import("../features/settings/SettingsPage")) },
+          {
+            path: "/activity",
+            element: <RequireAdmin>{page(() => import("../features/history/ActivityPage"))}</RequireAdmin>,
+          },
+          {
+            path: "/organization",
+            element: <RequireAdmin message={ORGANIZATION_DENIED_TEXT}>{page(() => import("../features/organization/OrganizationPage"))}</RequireAdmin>,
+          },
+          { path: "*", element: <NotFoundPage /> },
+        ],
       },
-      { path: "/timetables", element: page(() => import("../features/timetables/TimetablesPage")) },
-      { path: "/timetables/:id", element: page(() => import("../features/timetables/TimetablesPage")) },
-      { path: "/holidays", element: page(() => import("../features/holidays/HolidaysPage")) },
-      { path: "/reports", element: page(() => import("../features/reports/ReportsPage")) },
-      { path: "/profile", element: page(() => import("../features/profile/ProfilePage")) },
-      { path: "/settings", element: page(() => import("../features/settings/SettingsPage")) },
-      {
-        path: "/activity",
-        element: <RequireAdmin>{page(() => import("../features/history/ActivityPage"))}</RequireAdmin>,
-      },
-      {
-        path: "/organization",
-        element: <RequireAdmin message={ORGANIZATION_DENIED_TEXT}>{page(() => import("../features/organization/OrganizationPage"))}</RequireAdmin>,
-      },
-      { path: "*", element: <NotFoundPage /> },
     ],
   },
 ]);

@@ -1,5 +1,7 @@
-import { Alert, Card, Center, Loader, SimpleGrid, Skeleton, Stack, Text, Title } from "@mantine/core";
+import { Alert, Button, Card, Center, Group, Loader, SimpleGrid, Skeleton, Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { ApiError } from "../lib/api";
 
 /** The skeleton grid shown while a card list loads (delivery.md §9: 6 cards, 3 in the manage dialog). */
 export function CardGridSkeleton({ count = 6 }: { count?: number }) {
@@ -34,12 +36,42 @@ export function EmptyState({ title, description, action }: { title: string; desc
   );
 }
 
-export function ErrorState({ message }: { message: string }) {
+export function ErrorState({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
     <Alert color="red" title="Error" role="alert">
-      {message}
+      <Stack gap="sm" align="flex-start">
+        <span>{message}</span>
+        {onRetry ? (
+          <Button size="compact-sm" variant="light" color="red" onClick={onRetry}>
+            Retry
+          </Button>
+        ) : null}
+      </Stack>
     </Alert>
   );
+}
+
+/**
+ * A record page that could not load (issue 18): a 404 says the record was not found (the server's
+ * "Teacher not found") with a way back to its list; anything else keeps the page's "Failed to load ..."
+ * message and offers Retry.
+ */
+export function RecordLoadError({ error, message, onRetry, back }: { error: unknown; message: string; onRetry: () => void; back: { to: string; label: string } }) {
+  if (error instanceof ApiError && error.status === 404) {
+    return (
+      <Alert color="yellow" title="Not found" role="alert" data-testid="record-not-found">
+        <Stack gap="sm" align="flex-start">
+          <span>{error.serverMessage || "This record was not found."} It may have been deleted, or the link is wrong.</span>
+          <Group>
+            <Button size="compact-sm" variant="light" component={Link} to={back.to}>
+              {back.label}
+            </Button>
+          </Group>
+        </Stack>
+      </Alert>
+    );
+  }
+  return <ErrorState message={message} onRetry={onRetry} />;
 }
 
 export function FullPageLoader({ label = "Loading..." }: { label?: string }) {

@@ -10,7 +10,7 @@ import { LivePresence } from "../../components/LivePresence";
 import { notifyError, notifySuccess } from "../../components/Notify";
 import { PageHeader } from "../../components/PageHeader";
 import { HistoryPanel } from "../history/HistoryPanel";
-import { ErrorState, FullPageLoader } from "../../components/States";
+import { FullPageLoader, RecordLoadError } from "../../components/States";
 import { daysText, DELIVERY_LABELS, statusColor, statusLabel, STUDY_LABELS, useBlockGroup } from "./api/blockGroups";
 import { usePlanLinks, useReconciliation, useRemovePlan, useTimetabledUnits, type HourReconciliation } from "./api/scheduling";
 import { AssignPlanModal } from "./components/AssignPlanModal";
@@ -31,7 +31,7 @@ const BREAKDOWN_LABELS: [keyof HourReconciliation["breakdown"], string][] = [
 export default function BlockGroupDetailPage() {
   const { id = "" } = useParams();
   const location = useLocation();
-  const { data: group, isLoading, isError } = useBlockGroup(id);
+  const { data: group, isLoading, isError, error, refetch } = useBlockGroup(id);
   const links = usePlanLinks(id);
   const recon = useReconciliation(id);
   const timetabled = useTimetabledUnits(id);
@@ -40,7 +40,8 @@ export default function BlockGroupDetailPage() {
   const [assignOpen, setAssignOpen] = useState(false);
   const [scheduleOpen, setScheduleOpen] = useState(false);
   if (isLoading) return <FullPageLoader />;
-  if (isError || !group) return <ErrorState message="Failed to load block groups. Please try again." />;
+  if (isError || !group)
+    return <RecordLoadError error={error} message="Failed to load block groups. Please try again." onRetry={() => void refetch()} back={{ to: "/block-groups", label: "Back to Block Groups" }} />;
   const schedulable = canSchedule(group.status);
 
   const confirmRemove = (studyPlanId: string, name: string) =>

@@ -4,7 +4,7 @@ import { IconEdit } from "@tabler/icons-react";
 import { useState } from "react";
 import { useParams } from "react-router";
 import { PageHeader } from "../../components/PageHeader";
-import { ErrorState, FullPageLoader } from "../../components/States";
+import { FullPageLoader, RecordLoadError } from "../../components/States";
 import { LEVEL_LABELS, useCourse } from "./api/courses";
 import { CourseFormModal } from "./components/CourseFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
@@ -12,10 +12,11 @@ import { HistoryPanel } from "../history/HistoryPanel";
 /** Course detail (/courses/:id): delivery.md §2 Courses. */
 export default function CourseDetailPage() {
   const { id = "" } = useParams();
-  const { data: course, isLoading, isError } = useCourse(id);
+  const { data: course, isLoading, isError, error, refetch } = useCourse(id);
   const [opened, setOpened] = useState(false);
   if (isLoading) return <FullPageLoader />;
-  if (isError || !course) return <ErrorState message="Failed to load courses. Please try again." />;
+  if (isError || !course)
+    return <RecordLoadError error={error} message="Failed to load courses. Please try again." onRetry={() => void refetch()} back={{ to: "/courses", label: "Back to Courses" }} />;
   return (
     <>
       <PageHeader

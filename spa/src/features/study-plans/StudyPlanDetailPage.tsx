@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useParams } from "react-router";
 import { formatDate } from "../../components/Dates";
 import { PageHeader } from "../../components/PageHeader";
-import { ErrorState, FullPageLoader } from "../../components/States";
+import { FullPageLoader, RecordLoadError } from "../../components/States";
 import { useStudyPlan } from "./api/studyPlans";
 import { ManageUnitsModal } from "./components/ManageUnitsModal";
 import { StudyPlanFormModal } from "./components/StudyPlanFormModal";
@@ -14,11 +14,12 @@ import { HistoryPanel } from "../history/HistoryPanel";
 /** Study plan detail (/study-plans/:id): delivery.md §2 Study plans. */
 export default function StudyPlanDetailPage() {
   const { id = "" } = useParams();
-  const { data: plan, isLoading, isError } = useStudyPlan(id);
+  const { data: plan, isLoading, isError, error, refetch } = useStudyPlan(id);
   const [editOpen, setEditOpen] = useState(false);
   const [manageOpen, setManageOpen] = useState(false);
   if (isLoading) return <FullPageLoader />;
-  if (isError || !plan) return <ErrorState message="Failed to load study plans. Please try again." />;
+  if (isError || !plan)
+    return <RecordLoadError error={error} message="Failed to load study plans. Please try again." onRetry={() => void refetch()} back={{ to: "/study-plans", label: "Back to Study Plans" }} />;
   return (
     <>
       <PageHeader

@@ -7,7 +7,7 @@ import { useParams } from "react-router";
 import { formatDate, hours } from "../../components/Dates";
 import { notifyError, notifySuccess } from "../../components/Notify";
 import { PageHeader } from "../../components/PageHeader";
-import { ErrorState, FullPageLoader } from "../../components/States";
+import { FullPageLoader, RecordLoadError } from "../../components/States";
 import { Tag } from "../../components/Tag";
 import { AVAILABILITY_LABELS, EMPLOYMENT_LABELS, useAddTeacherUnit, useDeliverySummary, useRemoveTeacherUnit, useTeacher, useTeacherUnits, useUnitChoices } from "./api/teachers";
 import { LeaveCard } from "./components/LeaveCard";
@@ -17,7 +17,7 @@ import { HistoryPanel } from "../history/HistoryPanel";
 /** Teacher detail (/teachers/:id): contact, qualifications, Unit Delivery Summary, Teaching Units. */
 export default function TeacherDetailPage() {
   const { id = "" } = useParams();
-  const { data: teacher, isLoading, isError } = useTeacher(id);
+  const { data: teacher, isLoading, isError, error, refetch } = useTeacher(id);
   const units = useTeacherUnits(id);
   const allUnits = useUnitChoices();
   const [year, setYear] = useState(dayjs().year());
@@ -28,7 +28,8 @@ export default function TeacherDetailPage() {
   const [unitError, setUnitError] = useState<string | null>(null);
   const [editOpen, setEditOpen] = useState(false);
   if (isLoading) return <FullPageLoader />;
-  if (isError || !teacher) return <ErrorState message="Failed to load teachers. Please try again." />;
+  if (isError || !teacher)
+    return <RecordLoadError error={error} message="Failed to load teachers. Please try again." onRetry={() => void refetch()} back={{ to: "/teachers", label: "Back to Teachers" }} />;
   const held = new Set((units.data ?? []).map((u) => u.unitId));
   const choices = (allUnits.data ?? []).filter((u) => !held.has(u.id)).map((u) => ({ value: u.id, label: `${u.code} - ${u.name}` }));
   const addUnit = () => {

@@ -4,7 +4,7 @@ import { IconEdit } from "@tabler/icons-react";
 import { useState } from "react";
 import { useParams } from "react-router";
 import { PageHeader } from "../../components/PageHeader";
-import { ErrorState, FullPageLoader } from "../../components/States";
+import { FullPageLoader, RecordLoadError } from "../../components/States";
 import { useUnit } from "./api/units";
 import { UnitFormModal } from "./components/UnitFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
@@ -12,10 +12,11 @@ import { HistoryPanel } from "../history/HistoryPanel";
 /** Unit detail (/units/:id): delivery.md §2 Units. */
 export default function UnitDetailPage() {
   const { id = "" } = useParams();
-  const { data: unit, isLoading, isError } = useUnit(id);
+  const { data: unit, isLoading, isError, error, refetch } = useUnit(id);
   const [opened, setOpened] = useState(false);
   if (isLoading) return <FullPageLoader />;
-  if (isError || !unit) return <ErrorState message="Failed to load units. Please try again." />;
+  if (isError || !unit)
+    return <RecordLoadError error={error} message="Failed to load units. Please try again." onRetry={() => void refetch()} back={{ to: "/units", label: "Back to Units" }} />;
   return (
     <>
       <PageHeader

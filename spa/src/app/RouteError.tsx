@@ -1,0 +1,58 @@
+import { Alert, Button, Group, Stack, Text } from "@mantine/core";
+import { IconRefresh } from "@tabler/icons-react";
+import { useEffect } from "react";
+import { useNavigate, useRouteError } from "react-router";
+
+const RELOADED_KEY = "blockplan.chunkReload";
+
+/** A code chunk that could not be loaded (offline, or gone after a deploy), as browsers word it. */
+export function isChunkError(error: unknown): boolean {
+  const text = error instanceof Error ? `${error.name} ${error.message}` : String(error ?? "");
+  return /dynamically imported module|Importing a module script failed|Failed to fetch|ChunkLoadError|error loading dynamically imported module/i.test(text);
+}
+
+/**
+ * The error screen of a route, inside the shell (issue 18): a plain message and Retry instead of React
+ * Router's developer page. Offline, it says so and reloads by itself when the connection returns. A
+ * missing code chunk while online (a new version was deployed) reloads the page once.
+ */
+export function RouteError() {
+  const error = useRouteError();
+  const navigate = useNavigate();
+  const chunk = isChunkError(error);
+  const offline = typeof navigator !== "undefined" && navigator.onLine === false;
+
+  useEffect(() => {
+    const reload = () => window.location.reload();
+    window.addEventListener("online", reload);
+    // Once per page and minute: a chunk still missing after the reload shows the message instead of looping.
+    const [path, at] = (sessionStorage.getItem(RELOADED_KEY) ?? "|0").split("|");
+    if (chunk && !offline && (path !== window.location.pathname || Date.now() - Number(at) > 60_000)) {
+      sessionStorage.setItem(RELOADED_KEY, `${window.location.pathname}|${Date.now()}`);
+      reload();
+    }
+    return () => window.removeEventListener("online", reload);
+  }, [chunk, offline]);
+
+  return (
+    <Alert color={offline ? "yellow" : "red"} title={offline ? "You are offline" : "This page could not be shown"} role="alert" data-testid="route-error">
+      <Stack gap="sm">
+        <Text size="sm">
+          {offline
+            ? "This page could not be loaded without a connection. It will load by itself when the connection returns."
+            : chunk
+              ? "A new version of Blockplan may have been installed. Reload to continue."
+              : "Something went wrong while showing this page. Try again; if it keeps happening, tell your administrator."}
+        </Text>
+        <Group gap="sm">
+          <Button leftSection={<IconRefresh size={16} />} onClick={() => window.location.reload()}>
+            Retry
+          </Button>
+          <Button variant="default" onClick={() => navigate("/")}>
+            Go to Dashboard
+          </Button>
+        </Group>
+      </Stack>
+    </Alert>
+  );
+}
