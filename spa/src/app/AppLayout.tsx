@@ -41,6 +41,7 @@ import { notifyError, notifySuccess } from "../lib/notify";
 import { usePresenceReporter } from "../lib/presence";
 import { useLiveStatus } from "../lib/socket";
 import { headerTitle, NAV_ITEMS, QUICK_ACTIONS } from "./navigation";
+import { ImpactNotice } from "../features/replan/ImpactNotice";
 import { OfflineBanner } from "./OfflineBanner";
 import { clearSession } from "./session";
 
@@ -328,6 +329,7 @@ export function AppLayout() {
 
       <AppShell.Main>
         <OfflineBanner />
+        <ImpactNotice />
         <Outlet />
       </AppShell.Main>
     </AppShell>

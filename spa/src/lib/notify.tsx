@@ -10,6 +10,10 @@ import { takeRecentActivity } from "./recentActivity";
  * A success toast that follows a write offers "Undo" for that write for 10 seconds (issue 16).
  */
 export function showToast(color: "green" | "red" | "blue" | "yellow", title: string, message = "", autoClose = 5000) {
+  // The outcome of an action (success or failure) replaces what is shown or queued at once (issue 18): a
+  // retry's success is not hidden behind the stale error of the failed try, nor a newer error behind an
+  // older one. Information (blue, yellow) queues behind it, so a success's Undo stays reachable.
+  if (color === "green" || color === "red") notifications.clean();
   const activityId = color === "green" ? takeRecentActivity() : null;
   if (!activityId) {
     notifications.show({ title, message, color, autoClose });
@@ -51,32 +55,6 @@ function UndoableMessage({ message, activityId, toastId }: { message: string; ac
       </Button>
     </Group>
   );
-}
-
-/** A toast with one action button (e.g. "Review re-plan" after saving a holiday that hits sessions). */
-export function showActionToast(color: "green" | "red" | "blue" | "yellow", title: string, message: string, action: { label: string; onClick: () => void }, autoClose = 10000) {
-  const id = `action-${Date.now()}`;
-  notifications.show({
-    id,
-    title,
-    color,
-    autoClose,
-    message: (
-      <Group justify="space-between" wrap="nowrap" gap="sm">
-        <Text size="sm">{message}</Text>
-        <Button
-          size="compact-sm"
-          variant="light"
-          onClick={() => {
-            notifications.hide(id);
-            action.onClick();
-          }}
-        >
-          {action.label}
-        </Button>
-      </Group>
-    ),
-  });
 }
 
 export function notifySuccess(title: string, message?: string) {
