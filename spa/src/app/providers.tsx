@@ -42,7 +42,17 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => {
       light[`--mantine-color-${name}-filled-hover`] = darken(shades[9], 0.3);
     }
   }
-  return { variables: {}, light, dark: { "--mantine-color-dimmed": t.colors.dark[1] } };
+  // Dark theme (issue 18): filled buttons and badges keep white text above 4.5:1 with the same dark fills
+  // as the light theme (Mantine's dark fills, e.g. the primary indigo.6, measured 4.0:1).
+  const dark: Record<string, string> = { "--mantine-color-dimmed": t.colors.dark[1] };
+  for (const [name, shades] of Object.entries(t.colors)) {
+    if (name === "dark") continue;
+    dark[`--mantine-color-${name}-filled`] = darken(shades[9], 0.15);
+    dark[`--mantine-color-${name}-filled-hover`] = darken(shades[9], 0.3);
+  }
+  dark["--mantine-primary-color-filled"] = darken(t.colors[t.primaryColor][9], 0.15);
+  dark["--mantine-primary-color-filled-hover"] = darken(t.colors[t.primaryColor][9], 0.3);
+  return { variables: {}, light, dark };
 };
 
 const colorSchemeManager = themeColorSchemeManager();

@@ -1,9 +1,11 @@
 /**
- * A Badge whose text always meets WCAG AA contrast (axe "color-contrast"): Mantine's light badges of
- * green, orange and yellow are too pale, so light tags take a dark shade for their text and filled tags
- * a dark shade (or a light one with dark text) for their background.
+ * A Badge whose text always meets WCAG AA contrast (axe "color-contrast") in both themes: Mantine's light
+ * badges of green, orange and yellow are too pale on white, so in the light theme light tags take a dark
+ * shade for their text; on the dark theme's tinted background they take a light shade (issue 18: ACTIVE
+ * measured 1.41:1 with the dark text). Filled tags take a dark shade (or a light one with dark text) for
+ * their background in both.
  */
-import { Badge, type BadgeProps } from "@mantine/core";
+import { Badge, useComputedColorScheme, type BadgeProps } from "@mantine/core";
 import { forwardRef, type ComponentPropsWithoutRef } from "react";
 
 const DARK_TEXT = new Set(["green", "orange", "yellow", "lime", "teal"]);
@@ -23,7 +25,14 @@ const FILLED: Record<string, string> = {
 
 export type TagProps = Omit<BadgeProps, "variant"> & { variant?: "light" | "filled" | "outline" | "dot" } & Omit<ComponentPropsWithoutRef<"div">, "color" | "style">;
 
+/** The text colour of a light tag of `base` colour in a theme. */
+export function lightTagText(base: string, scheme: "light" | "dark"): string {
+  if (scheme === "dark") return base === "gray" || base === "dark" ? "gray.3" : `${base}.3`;
+  return DARK_TEXT.has(base) ? "dark.7" : `${base}.9`;
+}
+
 export const Tag = forwardRef<HTMLDivElement, TagProps>(function Tag({ color = "indigo", variant = "light", style, ...rest }, ref) {
+  const scheme = useComputedColorScheme("light");
   const merged = { flexShrink: 0, ...(typeof style === "object" ? style : {}) };
   const base = String(color).split(".")[0];
   if (variant === "filled") {
@@ -31,5 +40,5 @@ export const Tag = forwardRef<HTMLDivElement, TagProps>(function Tag({ color = "
     const pale = FILLED[base]?.endsWith(".4");
     return <Badge ref={ref} color={FILLED[base] ?? `${base}.9`} variant="filled" c={pale ? "dark.9" : "white"} style={merged} {...rest} />;
   }
-  return <Badge ref={ref} color={base} variant="light" c={DARK_TEXT.has(base) ? "dark.7" : `${base}.9`} style={merged} {...rest} />;
+  return <Badge ref={ref} color={base} variant="light" c={lightTagText(base, scheme)} style={merged} {...rest} />;
 });

@@ -3,7 +3,8 @@
  * and per session with the before → after figures and the sessions nobody can take, and applies it on
  * request. A proposal that went out of date (412) is never applied: the dialog offers a new suggestion.
  */
-import { Alert, Badge, Button, Group, Loader, Modal, Paper, ScrollArea, SimpleGrid, Stack, Table, Tabs, Text, Title } from "@mantine/core";
+import { Alert, Badge, Button, Group, Loader, Modal, Paper, ScrollArea, SimpleGrid, Stack, Table, Tabs, Text, Title, useComputedColorScheme } from "@mantine/core";
+import { lightTagText } from "../../../components/Tag";
 import { IconArrowRight } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
 import { formatDate, shortTime } from "../../../components/Dates";
@@ -260,10 +261,11 @@ function ProposalView({ scope, onClose, onApplied }: { scope: AllocationScope; o
 
 const FIGURE_COLORS: Record<string, string> = { gray: "gray.8", green: "green.9", red: "red.9", blue: "blue.9" };
 
-/** A light badge whose text is dark enough for WCAG AA. */
+/** A light badge whose text meets WCAG AA in both themes (dark text on light, light text on dark). */
 function Pill({ color, children }: { color: keyof typeof FIGURE_COLORS; children: ReactNode }) {
+  const scheme = useComputedColorScheme("light");
   return (
-    <Badge color={color} variant="light" c={FIGURE_COLORS[color]} size="lg" tt="none">
+    <Badge color={color} variant="light" c={scheme === "dark" ? lightTagText(color, "dark") : FIGURE_COLORS[color]} size="lg" tt="none">
       {children}
     </Badge>
   );

@@ -3,9 +3,10 @@
  * Teacher dialog. Clicking a row (or its radio) selects the teacher. Teachers who break a rule stay
  * selectable: a coordinator may override a soft rule, and the server refuses hard clashes with 409.
  */
-import { Alert, Badge, Group, List, Paper, Radio, Skeleton, Stack, Text, ThemeIcon, VisuallyHidden } from "@mantine/core";
+import { Alert, Badge, Group, List, Paper, Radio, Skeleton, Stack, Text, ThemeIcon, useComputedColorScheme, VisuallyHidden } from "@mantine/core";
 import { IconCheck, IconX } from "@tabler/icons-react";
 import type { MouseEvent } from "react";
+import { lightTagText } from "../../../components/Tag";
 import { errorMessage } from "../../../lib/api";
 import { useRecommendations, type Recommendation } from "./api";
 import { percent, plural } from "./format";
@@ -55,6 +56,7 @@ export function TeacherRecommendations({ sessionId, selectedTeacherId, onSelect 
 }
 
 function RecommendationRow({ item, selected, onSelect }: { item: Recommendation; selected: boolean; onSelect: (id: string) => void }) {
+  const scheme = useComputedColorScheme("light");
   const broken = item.rules.filter((r) => !r.met);
   // The radio and its label select through Radio.Group; anywhere else on the row selects too.
   const onClick = (e: MouseEvent<HTMLDivElement>) => {
@@ -95,7 +97,7 @@ function RecommendationRow({ item, selected, onSelect }: { item: Recommendation;
                 </Badge>
               ) : null}
               {item.continuity ? (
-                <Badge color="blue" variant="light" c="blue.9" tt="none">
+                <Badge color="blue" variant="light" c={lightTagText("blue", scheme)} tt="none">
                   Teaches this unit to this group
                 </Badge>
               ) : null}
