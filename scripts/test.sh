@@ -8,6 +8,9 @@ scripts/setup.sh --test || exit 1
 export DJANGO_SETTINGS_MODULE=project.settings
 
 failed=()
+echo "==> migrations match the models (a model change without its migration fails here)"
+.venv/bin/python manage.py makemigrations --check --dry-run || failed+=(migrations)
+
 echo "==> Django test suite (database: ${DATABASE_URL:-sqlite})"
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@" || failed+=(pytest)
 
