@@ -30,9 +30,7 @@ def create_leave(request: HttpRequest, response: HttpResponse, teacher_id: uuid.
     leave and its ``ETag``. 400 "Start date is required", "End date is required", "End date must be on
     or after start date", "End time is required with a start time", "Start time is required with an end
     time", "End time must be after start time"; 404 "Teacher not found"."""
-    leave = services.leave_create(
-        ctx=request.auth, teacher_id=teacher_id, data=payload.model_dump(), time_errors=payload.time_errors()
-    )
+    leave = services.leave_create(ctx=request.auth, teacher_id=teacher_id, data=payload.model_dump())
     set_etag(response, leave)
     return 201, leave
 
@@ -52,7 +50,7 @@ def update_leave(
     """PUT: the same form as POST. ``If-Match`` stale: 412 and nothing changes."""
     leave = services.leave_update(
         ctx=request.auth, teacher_id=teacher_id, leave_id=leave_id, data=payload.model_dump(),
-        if_match=if_match_header(request), time_errors=payload.time_errors(),
+        if_match=if_match_header(request),
     )
     set_etag(response, leave)
     return leave

@@ -61,16 +61,6 @@ class LeaveIn(FormIn):
     def _reason_text(cls, value: str | None) -> str:
         return value or ""
 
-    def time_errors(self) -> list[dict]:
-        """``[{path, message}]`` for the times: both or neither, the end after the start."""
-        if self.start_time is not None and self.end_time is None:
-            return [{"path": ["endTime"], "message": MSG_END_TIME}]
-        if self.end_time is not None and self.start_time is None:
-            return [{"path": ["startTime"], "message": MSG_START_TIME}]
-        if self.start_time is not None and self.end_time is not None and self.end_time <= self.start_time:
-            return [{"path": ["endTime"], "message": MSG_TIME_ORDER}]
-        return []
-
 
 class LeaveOut(StampedOut):
     """A teacher's leave: dates ``YYYY-MM-DD`` inclusive; times ``HH:MM:SS`` or null for whole days."""

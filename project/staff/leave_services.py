@@ -22,17 +22,30 @@ from realtime.events import emit_change
 FIELDS = ("start_date", "end_date", "start_time", "end_time", "reason")
 
 
-def _checked(data: dict[str, Any], time_errors: list[dict]) -> dict[str, Any]:
-    if time_errors:
-        raise ValidationFailed(time_errors)
+def check_leave_times(start_time, end_time) -> None:
+    """Part-day leave has both times, the end after the start; whole-day leave has neither. Raises
+    ValidationFailed (400) at ``startTime``/``endTime``. Also the rule of a proposed leave in
+    ``project.timetabling.replan``."""
+    from project.staff.leave_schemas import MSG_END_TIME, MSG_START_TIME, MSG_TIME_ORDER
+
+    if start_time is not None and end_time is None:
+        raise ValidationFailed.field("endTime", MSG_END_TIME)
+    if end_time is not None and start_time is None:
+        raise ValidationFailed.field("startTime", MSG_START_TIME)
+    if start_time is not None and end_time <= start_time:
+        raise ValidationFailed.field("endTime", MSG_TIME_ORDER)
+
+
+def _checked(data: dict[str, Any]) -> dict[str, Any]:
+    check_leave_times(data.get("start_time"), data.get("end_time"))
     return {k: data[k] for k in FIELDS if k in data}
 
 
-def leave_create(*, ctx: Ctx, teacher_id, data: dict[str, Any], time_errors: list[dict] = ()) -> TeacherLeave:
+def leave_create(*, ctx: Ctx, teacher_id, data: dict[str, Any]) -> TeacherLeave:
     """Add a leave period to a teacher of ``ctx.org`` from validated ``LeaveIn`` fields (snake_case).
     Raises NotFound (404 "Teacher not found"), ValidationFailed (400, the times). Emits
     ``teacher_leave created``."""
-    values = _checked(data, list(time_errors))
+    values = _checked(data)
     with transaction.atomic():
         teacher = get_in_org(Teacher.objects.for_org(ctx.org), ctx.org, teacher_id, label="Teacher")
         leave = TeacherLeave(organization=ctx.org, teacher=teacher, **values)
@@ -48,11 +61,11 @@ def _locked(ctx: Ctx, teacher_id, leave_id) -> TeacherLeave:
 
 
 def leave_update(
-    *, ctx: Ctx, teacher_id, leave_id, data: dict[str, Any], if_match: str | None, time_errors: list[dict] = ()
+    *, ctx: Ctx, teacher_id, leave_id, data: dict[str, Any], if_match: str | None
 ) -> TeacherLeave:
     """Replace a leave period's fields (the whole form). A stale ``if_match`` raises StaleWrite (412) and
     nothing changes. Raises NotFound (404), ValidationFailed (400). Emits ``teacher_leave updated``."""
-    values = _checked(data, list(time_errors))
+    values = _checked(data)
     with transaction.atomic():
         leave = _locked(ctx, teacher_id, leave_id)
         assert_fresh(leave, if_match)

@@ -72,6 +72,7 @@ def change_of(
     proposed closure (``start``/``end``, optional ``campus_id``). Raises NotFound for ids of another
     organization and ValidationFailed (400) for a missing or bad range."""
     from project.catalogue.models import Campus
+    from project.staff.leave_services import check_leave_times
     from project.staff.models import Teacher, TeacherLeave
 
     if holiday_id is not None:
@@ -92,11 +93,7 @@ def change_of(
     start, end = _range(start, end)
     if teacher_id is not None:
         teacher = get_in_org(Teacher.objects.for_org(org), org, teacher_id, label="Teacher")
-        if (start_time is None) != (end_time is None):
-            raise ValidationFailed.field("endTime" if end_time is None else "startTime",
-                                         "Give both times for part-day leave, or neither")
-        if start_time is not None and end_time <= start_time:
-            raise ValidationFailed.field("endTime", "End time must be after start time")
+        check_leave_times(start_time, end_time)
         span = cf.LeaveSpan(start, end, start_time, end_time, "")
         return Change(LEAVE, f"{teacher.full_name}'s leave", spans=[(start, end)], teacher_id=teacher.pk, leave=span)
     campus = get_in_org(Campus.objects.for_org(org), org, campus_id, label="Campus") if campus_id is not None else None
@@ -214,10 +211,6 @@ def _version(org, lo: date, hi: date, session_ids: list) -> str:
 
 def _hms(t: time | None) -> str | None:
     return None if t is None else t.strftime("%H:%M:%S")
-
-
-def _month_after(day: date) -> date:
-    return cf.add_months(day, 1)
 
 
 def _scope(sessions: list[dict], block_group_ids=None, session_ids=None) -> list[dict]:
@@ -484,7 +477,8 @@ def _moves(org, change: Change, hits: list[dict]):
         later_units = [d for (g, u), d in units_first.items()
                        if g == group.pk and u != slot.unit_id and d > max(mine, s["actualDate"])]
         next_unit = min(later_units) if later_units else None
-        limit = next_unit - timedelta(days=1) if next_unit else cf.add_months(group.end_date or s["actualDate"], SEARCH_MONTHS)
+        end_limit = cf.add_months(group.end_date or s["actualDate"], SEARCH_MONTHS)
+        limit = next_unit - timedelta(days=1) if next_unit else end_limit
         room = cf.norm_room(slot.room)
         found = None
         day = s["actualDate"] + timedelta(days=1)
@@ -497,7 +491,6 @@ def _moves(org, change: Change, hits: list[dict]):
         closed_name = data.holidays[s["actualDate"]].name if s["actualDate"] in data.holidays else change.description
         if found is None and next_unit is not None:
             # No free day before the next unit: shift the group's later sessions of this time one slot each.
-            end_limit = cf.add_months(group.end_date or s["actualDate"], SEARCH_MONTHS)
             chain = reflow.plan(group.pk, slot, days, end_limit)
             if chain:
                 for moved, day in chain:
@@ -526,7 +519,7 @@ def _moves(org, change: Change, hits: list[dict]):
     for gid, last in sorted(new_last.items(), key=lambda kv: groups[kv[0]].code):
         group = groups[gid]
         if group.end_date is not None and last > group.end_date:
-            extended.append({"blockGroupId": gid, "code": group.code, "from": group.end_date, "to": _month_after(max(last, last_day.get(gid, last)))})
+            extended.append({"blockGroupId": gid, "code": group.code, "from": group.end_date, "to": cf.add_months(max(last, last_day.get(gid, last)), 1)})
     return changes, unresolved, extended, horizon
 
 
@@ -551,7 +544,7 @@ def apply(ctx, change: Change, *, version: str | None, changes: list[dict], bloc
     from project.core.errors import StaleWrite
     from project.planning.models import BlockGroup
     from project.timetabling.calendar import TermCalendar
-    from project.timetabling.services import _refuse
+    from project.timetabling.services import refuse_conflicts
     from realtime.events import emit_change
 
     with transaction.atomic():
@@ -585,7 +578,7 @@ def apply(ctx, change: Change, *, version: str | None, changes: list[dict], bloc
             proposed.append(slot)
         new_hard, _soft = cf.check_changes(ctx.org, proposed, originals)
         if new_hard:
-            _refuse(new_hard)
+            refuse_conflicts(new_hard)
         emit_change(ctx, entity="timetable_session", action="replanned", ids=[rows[sid].pk for sid in wanted])
         terms = TermCalendar.for_org(ctx.org)
         now = timezone.now()
@@ -610,7 +603,7 @@ def apply(ctx, change: Change, *, version: str | None, changes: list[dict], bloc
                 latest = TimetableSession.objects.for_org(ctx.org).filter(block_group_id=gid).exclude(
                     status=TimetableSession.Status.CANCELLED).aggregate(hi=Max("actual_date"))["hi"] or day
                 extended.append({"blockGroupId": gid, "code": group.code, "from": group.end_date,
-                                 "to": _month_after(latest)})
-                group.end_date = _month_after(latest)
+                                 "to": cf.add_months(latest, 1)})
+                group.end_date = cf.add_months(latest, 1)
                 group.save(update_fields=["end_date", "updated_at"])
         return {"applied": True, "sessionIds": [rows[sid].pk for sid in wanted], "endDatesExtended": extended}

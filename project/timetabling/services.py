@@ -44,7 +44,8 @@ SCHEDULABLE = {BlockGroup.Status.PLANNED, BlockGroup.Status.ACTIVE}
 TWO = Decimal("0.01")
 
 
-def _refuse(conflicts: list[cf.Conflict]) -> None:
+def refuse_conflicts(conflicts: list[cf.Conflict]) -> None:
+    """Raise SchedulingConflict (409 ``conflict`` with every conflict) when ``conflicts`` is not empty."""
     if not conflicts:
         return
     message = (
@@ -140,7 +141,7 @@ def session_create(*, ctx: Ctx, data: SessionIn) -> tuple[TimetableSession, list
     with transaction.atomic():
         emit_change(ctx, entity=ENTITY, action="created", ids=[s.id])
         new_hard, warnings = cf.check_changes(ctx.org, [_slot(s, s.block_group.code, s.unit.code)], [])
-        _refuse(new_hard)
+        refuse_conflicts(new_hard)
         s.save(force_insert=True)
     return s, warnings
 
@@ -157,7 +158,7 @@ def session_update(*, ctx: Ctx, session_id, data: SessionIn, if_match: str | Non
         emit_change(ctx, entity=ENTITY, action="updated", ids=[s.id])
         _apply(ctx, s, data, s)
         new_hard, warnings = cf.check_changes(ctx.org, [_slot(s, s.block_group.code, s.unit.code)], [before])
-        _refuse(new_hard)
+        refuse_conflicts(new_hard)
         s.save()
     return s, warnings
 
@@ -195,7 +196,7 @@ def bulk_allocate(*, ctx: Ctx, session_ids: list | None, teacher_id) -> tuple[li
         originals = [_slot(s, s.block_group.code, s.unit.code) for s in rows]
         proposed = [replace(o, teacher_id=teacher.id) for o in originals]
         new_hard, warnings = cf.check_changes(ctx.org, proposed, originals)
-        _refuse(new_hard)
+        refuse_conflicts(new_hard)
         TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).update(teacher=teacher, updated_at=timezone.now())
     return [str(i) for i in ids], warnings
 

@@ -1,12 +1,11 @@
 import { Alert, Button, Group, Loader, Stack, Table, Tabs, Text } from "@mantine/core";
 import { IconAlertTriangle } from "@tabler/icons-react";
-import { formatDate } from "../../components/Dates";
+import { formatDate, shortTime } from "../../components/Dates";
+import { plural } from "../timetables/auto-allocation/format";
 import { classifyError, notifySuccess } from "../../components/Notify";
 import { useApplyReplan, useProposal, type ChangeQuery, type Proposal, type ReplanChange } from "./api";
 
-const hm = (t: string | null | undefined) => (t ? t.slice(0, 5) : "");
-const place = (p: ReplanChange["from"]) => `${formatDate(p.actualDate)} ${hm(p.startTime)}–${hm(p.endTime)} · ${p.teacherName}`;
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const place = (p: ReplanChange["from"]) => `${formatDate(p.actualDate)} ${shortTime(p.startTime)}–${shortTime(p.endTime)} · ${p.teacherName}`;
 
 function groupBy<T>(items: T[], key: (item: T) => string): [string, T[]][] {
   const out = new Map<string, T[]>();
@@ -94,7 +93,7 @@ export function ReplanReview({ change, onClose }: { change: ChangeQuery; onClose
           <Stack gap={4}>
             {p.unresolved.map((u) => (
               <Text key={u.sessionId} size="sm" data-testid="replan-unresolved">
-                <b>{u.unitCode}</b> {u.blockGroupCode} {formatDate(u.actualDate)} {hm(u.startTime)}: {u.reason}
+                <b>{u.unitCode}</b> {u.blockGroupCode} {formatDate(u.actualDate)} {shortTime(u.startTime)}: {u.reason}
               </Text>
             ))}
           </Stack>

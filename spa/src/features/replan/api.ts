@@ -7,6 +7,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { client } from "../../lib/api";
 import type { components, operations } from "../../lib/api-schema";
 import { roots } from "../../lib/queryKeys";
+import { plural } from "../timetables/auto-allocation/format";
 
 export type Impact = components["schemas"]["ImpactOut"];
 export type Proposal = components["schemas"]["ReplanProposalOut"];
@@ -17,8 +18,6 @@ export async function fetchImpact(query: ImpactQuery): Promise<Impact> {
   const { data } = await client.GET("/api/replan/impact", { params: { query } });
   return data!;
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** "3 sessions of 2 block groups fall on this holiday" (null when nothing is hit). */
 export function impactSentence(impact: Impact, what: "holiday" | "term break" | "leave"): string | null {

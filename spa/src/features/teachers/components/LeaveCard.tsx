@@ -2,13 +2,11 @@ import { ActionIcon, Button, Card, Group, Table, Text, Title } from "@mantine/co
 import { modals } from "@mantine/modals";
 import { IconArrowsShuffle, IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
-import { formatDate } from "../../../components/Dates";
+import { formatDate, shortTime } from "../../../components/Dates";
 import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
 import { openReplan } from "../../replan/openReplan";
 import { useDeleteLeave, useLeave, type Leave } from "../api/leave";
 import { LeaveFormModal } from "./LeaveFormModal";
-
-const hm = (t: string | null | undefined) => (t ? t.slice(0, 5) : "");
 
 /** The teacher page's Leave card (issue 17): periods by start date; add, edit, delete. */
 export function LeaveCard({ teacherId }: { teacherId: string }) {
@@ -71,7 +69,7 @@ export function LeaveCard({ teacherId }: { teacherId: string }) {
                 <Table.Tr key={l.id}>
                   <Table.Td>{formatDate(l.startDate)}</Table.Td>
                   <Table.Td>{formatDate(l.endDate)}</Table.Td>
-                  <Table.Td>{l.startTime ? `${hm(l.startTime)}–${hm(l.endTime)}` : "All day"}</Table.Td>
+                  <Table.Td>{l.startTime ? `${shortTime(l.startTime)}–${shortTime(l.endTime)}` : "All day"}</Table.Td>
                   <Table.Td>{l.reason || "—"}</Table.Td>
                   <Table.Td>
                     <Group gap={4} justify="flex-end" wrap="nowrap">
