@@ -25,6 +25,7 @@ from project.core.tenancy import get_in_org
 from project.timetabling import conflicts as cf
 from project.timetabling.calendar import holiday_spans, week_start
 from project.timetabling.models import Holiday, TimetableSession
+from project.timetabling.replan_moves import SEARCH_MONTHS, closure_moves
 
 CLOSURE = "closure"
 LEAVE = "leave"
@@ -170,7 +171,6 @@ def impact(org, change: Change) -> dict:
 
 # ----------------------------------------------------------------------------------------- proposal
 
-SEARCH_MONTHS = 3  # how far past a block group's end date a moved session may go (the end then extends)
 REALLOCATION_SECONDS = 5.0
 STALE = "The timetable changed since this proposal was made. Make a new proposal and try again."
 
@@ -227,11 +227,13 @@ def propose(ctx, change: Change, *, block_group_ids=None, session_ids=None) -> d
     """A proposal that fixes every session ``change`` hits (of the chosen block groups or sessions), with
     the least disruption (issue 17). Writes nothing.
 
-    Closure: each hit session moves to the earliest free slot after its date on its block group's
-    preferred days, same start and end time, never on a holiday or closed day, never double-booking the
-    group, its room or its teacher, nor into the teacher's leave, and before the block group's next unit
-    starts (the unit order of the timetable is kept); the group's last unit may go past the end date (up
-    to ``SEARCH_MONTHS``), which then becomes the last teaching day plus one month (decisions.md §3).
+    Closure (``replan_moves``): each hit session moves to a later date on its block group's preferred
+    days, same start and end time, never on a holiday or closed day, never double-booking the group, its
+    room or its teacher, nor into the teacher's leave, and before the block group's next unit starts (the
+    unit order of the timetable is kept); later sessions of the group at that time may shift to make room.
+    CP-SAT, hinted with the greedy earliest-slot plan, chooses the fewest unresolved, then fewest moved
+    sessions, then least added length. The group's last unit may go past the end date (up to
+    ``SEARCH_MONTHS``), which then becomes the last teaching day plus one month (decisions.md §3).
     Leave: each hit session keeps its time and gets another qualified, available teacher under the
     auto-allocation rules (CP-SAT; a teacher already teaching that unit to the group is preferred).
     Sessions it cannot fix are listed with the reason.
@@ -246,9 +248,9 @@ def propose(ctx, change: Change, *, block_group_ids=None, session_ids=None) -> d
     lo, hi = _window(change, hits, _groups_of(ctx.org, hits))
     version = _version(ctx.org, lo, hi, [s["id"] for s in hits])
     if change.kind == LEAVE:
-        changes, unresolved, extended, _hi = _reallocate(ctx, change, hits)
+        changes, unresolved, extended = _reallocate(ctx, change, hits)
     else:
-        changes, unresolved, extended, _hi = _moves(ctx.org, change, hits)
+        changes, unresolved, extended = closure_moves(ctx.org, change, hits, (lo, hi))
     return {
         "version": version,
         "kind": change.kind,
@@ -267,14 +269,14 @@ def propose(ctx, change: Change, *, block_group_ids=None, session_ids=None) -> d
     }
 
 
-def _unresolved(s: dict, unit_code: str, reason: str) -> dict:
+def unresolved_row(s: dict, unit_code: str, reason: str) -> dict:
     return {
         "sessionId": s["id"], "blockGroupCode": s["blockGroupCode"], "unitCode": unit_code,
         "actualDate": s["actualDate"], "startTime": _hms(s["startTime"]), "endTime": _hms(s["endTime"]), "reason": reason,
     }
 
 
-def _change(s: dict, unit_code: str, reason: str, *, day: date, teacher_id, teacher_name: str) -> dict:
+def change_row(s: dict, unit_code: str, reason: str, *, day: date, teacher_id, teacher_name: str) -> dict:
     return {
         "sessionId": s["id"], "blockGroupId": s["blockGroupId"], "blockGroupCode": s["blockGroupCode"],
         "unitCode": unit_code, "reason": reason,
@@ -289,7 +291,7 @@ def _reallocate(ctx, change: Change, hits: list[dict]):
     from project.timetabling import auto_allocation as aa
 
     if not hits:
-        return [], [], [], change.end
+        return [], [], []
     problem = aa.reallocation_problem(ctx, [s["id"] for s in hits], {change.teacher_id: [change.leave]})
     solution = aa.solve(problem, REALLOCATION_SECONDS)
     slot_of = {s.id: s for s in problem.targets}
@@ -302,225 +304,11 @@ def _reallocate(ctx, change: Change, hits: list[dict]):
         if teacher is None:
             why = problem.reasons.get(s["id"]) or (
                 f"Every teacher qualified for {unit} is needed elsewhere or would exceed their maximum weekly hours")
-            unresolved.append(_unresolved(s, unit, why))
+            unresolved.append(unresolved_row(s, unit, why))
         else:
-            changes.append(_change(s, unit, reason, day=s["actualDate"], teacher_id=teacher,
-                                   teacher_name=problem.data.teachers[teacher].name))
-    return changes, unresolved, [], problem.hi
-
-
-def _fits(day: date, days: set, closed: set, data: cf.ConflictData, free, group_id, slot: cf.Slot, room: str,
-          teacher) -> bool:
-    """``slot`` of ``group_id`` can move to ``day``: a preferred day, not closed nor a holiday, and the
-    group, the room and the teacher free at its time, the teacher not on leave."""
-    if day.isoweekday() not in days or day in closed or day in data.holidays:
-        return False
-    if not free("g", group_id, day, slot.start, slot.end):
-        return False
-    if room and not free("r", room, day, slot.start, slot.end):
-        return False
-    if teacher is not None:
-        if not free("t", teacher, day, slot.start, slot.end):
-            return False
-        if any(span.covers(day, slot.start, slot.end) for span in data.leave.get(teacher, ())):
-            return False
-    return True
-
-
-def _as_hit(slot: cf.Slot, group, teacher_names: dict) -> dict:
-    """A session a re-flow moves, in the shape of :func:`hit_sessions` rows."""
-    return {
-        "id": slot.id, "blockGroupId": slot.block_group_id, "blockGroupCode": group.code, "blockGroupName": group.name,
-        "teacherId": slot.teacher_id,
-        "teacherName": teacher_names.get(slot.teacher_id, "Unassigned") if slot.teacher_id else "Unassigned",
-        "actualDate": slot.date, "startTime": slot.start, "endTime": slot.end, "actualHours": slot.hours,
-    }
-
-
-class _Reflow:
-    """Re-flow of one block group's sessions of one time (see :func:`propose`): when a hit session has no
-    free day before its group's next unit starts, it takes the next date of the sessions at its time, each
-    of those the next one's, until one of them can take a free date; the sessions after it keep theirs.
-    Every moved session keeps its time, teacher and room; each new date is a preferred day, not closed nor
-    a holiday, with the group, room and teacher free and the teacher not on leave. Refused (None) when a
-    date cannot be found before the limit or the group's unit order would be broken."""
-
-    def __init__(self, slots, units_first, closed, data, free, book_slot, placed, moving):
-        self.slots, self.units_first, self.closed, self.data = slots, units_first, closed, data
-        self.free, self.book_slot, self.placed, self.moving = free, book_slot, placed, moving
-
-    def _date(self, s: cf.Slot) -> date:
-        return self.placed.get(s.id, s.date)
-
-    def _group_sessions(self, group_id) -> list[cf.Slot]:
-        return [s for s in self.slots if s.block_group_id == group_id and s.status != cf.CANCELLED]
-
-    def _inversions(self, group_id, moves: dict) -> int:
-        rank = lambda s: self.units_first.get((group_id, s.unit_id), s.date)  # noqa: E731
-        seq = sorted(self._group_sessions(group_id), key=lambda s: (moves.get(s.id, self._date(s)), s.start))
-        return sum(1 for a, b in zip(seq, seq[1:]) if rank(b) < rank(a))
-
-    def plan(self, group_id, hit: cf.Slot, days: set, limit: date) -> list[tuple[cf.Slot, date]] | None:
-        lane = sorted(
-            (s for s in self._group_sessions(group_id)
-             if s.id != hit.id and s.start == hit.start and s.end == hit.end and self._date(s) > hit.date
-             and s.id not in self.moving),
-            key=self._date,
-        )
-        chain = [hit, *lane]
-        for s in lane:  # they may move: they do not block themselves
-            self.book_slot(s, self._date(s), add=False)
-        moves: dict = {}
-        day = hit.date + timedelta(days=1)
-        ok = True
-        for s in chain:
-            if s is not hit and day <= self._date(s):
-                break  # the one before landed before its date: it stays, and so do the ones after it
-            while day <= limit and not _fits(day, days, self.closed, self.data, self.free, group_id, s,
-                                             cf.norm_room(s.room), s.teacher_id):
-                day += timedelta(days=1)
-            if day > limit:
-                ok = False
-                break
-            moves[s.id] = day
-            self.book_slot(s, day)
-            day += timedelta(days=1)
-        before = self._inversions(group_id, {})
-        if ok and self._inversions(group_id, moves) > before:
-            ok = False
-        if not ok:
-            for s in chain:
-                if s.id in moves:
-                    self.book_slot(s, moves[s.id], add=False)
-            for s in lane:
-                self.book_slot(s, self._date(s))
-            return None
-        for s in lane:
-            if s.id not in moves:
-                self.book_slot(s, self._date(s))
-        by_id = {s.id: s for s in chain}
-        return [(by_id[i], d) for i, d in moves.items()]
-
-
-def _moves(org, change: Change, hits: list[dict]):
-    """Greedy earliest-slot moves for a closure (see :func:`propose`), in date order."""
-    from project.planning.days import parse_preferred_days
-    from project.planning.models import BlockGroup
-
-    if not hits:
-        return [], [], [], change.end
-    group_ids = {s["blockGroupId"] for s in hits}
-    groups = {g.pk: g for g in BlockGroup.objects.for_org(org).filter(pk__in=group_ids)}
-    first_hit, horizon = _window(change, hits, groups.values())
-    slots = cf.load_slots(org, first_hit, horizon)
-    data = cf.load_data(org, first_hit, horizon, None)
-    closed = set()
-    for lo, hi in change.spans:
-        day = lo
-        while day <= hi:
-            closed.add(day)
-            day += timedelta(days=1)
-    moving = {s["id"] for s in hits}
-    busy: dict = {}  # (kind, key, date) -> [(start, end)]
-
-    def book(kind, key, day, start, end):
-        busy.setdefault((kind, key, day), []).append((start, end))
-
-    def free(kind, key, day, start, end) -> bool:
-        return not any(cf.overlaps(a, b, start, end) for a, b in busy.get((kind, key, day), ()))
-
-    def book_slot(slot: cf.Slot, day: date, add: bool = True):
-        for kind, key in (("g", slot.block_group_id), ("t", slot.teacher_id), ("r", cf.norm_room(slot.room))):
-            if not key:
-                continue
-            if add:
-                book(kind, key, day, slot.start, slot.end)
-            else:
-                busy[(kind, key, day)].remove((slot.start, slot.end))
-
-    units_first: dict = {}  # (group, unit) -> first date among the group's kept sessions
-    for s in slots:
-        if s.status == cf.CANCELLED or s.id in moving:
-            continue
-        book("g", s.block_group_id, s.date, s.start, s.end)
-        if s.teacher_id is not None:
-            book("t", s.teacher_id, s.date, s.start, s.end)
-        room = cf.norm_room(s.room)
-        if room:
-            book("r", room, s.date, s.start, s.end)
-    # The group's whole timetable (not only the search range) orders its units.
-    for gid, unit_id, first in (
-        TimetableSession.objects.for_org(org).filter(block_group_id__in=group_ids)
-        .exclude(status=TimetableSession.Status.CANCELLED).values("block_group_id", "unit_id")
-        .annotate(first=Min("actual_date")).values_list("block_group_id", "unit_id", "first")
-    ):
-        units_first[(gid, unit_id)] = first
-    slot_of = {s.id: s for s in slots}
-    teacher_names = {tid: t.name for tid, t in data.teachers.items()}
-    last_day: dict = {}
-    for s in slots:
-        if s.status != cf.CANCELLED and s.id not in moving:
-            last_day[s.block_group_id] = max(last_day.get(s.block_group_id, s.date), s.date)
-
-    changes, unresolved = [], []
-    new_last: dict = {}
-    placed: dict = {}  # session id -> date, for sessions a re-flow already moved
-    hit_of = {h["id"]: h for h in hits}
-    reflow = _Reflow(slots, units_first, closed, data, free, book_slot, placed, moving)
-    for s in sorted(hits, key=lambda h: (h["actualDate"], h["startTime"], h["blockGroupCode"])):
-        if s["id"] in placed:
-            continue  # moved by an earlier re-flow of its group
-        slot = slot_of[s["id"]]
-        group = groups[s["blockGroupId"]]
-        days = set(parse_preferred_days(group.preferred_days)) or {s["actualDate"].isoweekday()}
-        mine = units_first.get((group.pk, slot.unit_id), s["actualDate"])
-        later_units = [d for (g, u), d in units_first.items()
-                       if g == group.pk and u != slot.unit_id and d > max(mine, s["actualDate"])]
-        next_unit = min(later_units) if later_units else None
-        end_limit = cf.add_months(group.end_date or s["actualDate"], SEARCH_MONTHS)
-        limit = next_unit - timedelta(days=1) if next_unit else end_limit
-        room = cf.norm_room(slot.room)
-        found = None
-        day = s["actualDate"] + timedelta(days=1)
-        teacher = slot.teacher_id
-        while day <= limit:
-            if _fits(day, days, closed, data, free, group.pk, slot, room, teacher):
-                found = day
-                break
-            day += timedelta(days=1)
-        closed_name = data.holidays[s["actualDate"]].name if s["actualDate"] in data.holidays else change.description
-        if found is None and next_unit is not None:
-            # No free day before the next unit: shift the group's later sessions of this time one slot each.
-            chain = reflow.plan(group.pk, slot, days, end_limit)
-            if chain:
-                for moved, day in chain:
-                    placed[moved.id] = day
-                    new_last[group.pk] = max(new_last.get(group.pk, day), day)
-                    original = hit_of.get(moved.id)
-                    if original is None:
-                        original = _as_hit(moved, group, teacher_names)
-                        why = "Moved one slot later to make room (the unit order is kept)"
-                    else:
-                        why = f"Falls on {closed_name}"
-                    changes.append(_change(original, moved.unit_code, why, day=day, teacher_id=original["teacherId"],
-                                           teacher_name=original["teacherName"]))
-                continue
-        if found is None:
-            why = (f"No free slot on the group's preferred days before the next unit starts on {next_unit.isoformat()}"
-                   if next_unit else f"No free slot on the group's preferred days until {limit.isoformat()}")
-            unresolved.append(_unresolved(s, slot.unit_code, why))
-            continue
-        book_slot(slot, found)
-        placed[slot.id] = found
-        new_last[group.pk] = max(new_last.get(group.pk, found), found)
-        changes.append(_change(s, slot.unit_code, f"Falls on {closed_name}", day=found,
-                               teacher_id=s["teacherId"], teacher_name=s["teacherName"]))
-    extended = []
-    for gid, last in sorted(new_last.items(), key=lambda kv: groups[kv[0]].code):
-        group = groups[gid]
-        if group.end_date is not None and last > group.end_date:
-            extended.append({"blockGroupId": gid, "code": group.code, "from": group.end_date, "to": cf.add_months(max(last, last_day.get(gid, last)), 1)})
-    return changes, unresolved, extended, horizon
+            changes.append(change_row(s, unit, reason, day=s["actualDate"], teacher_id=teacher,
+                                      teacher_name=problem.data.teachers[teacher].name))
+    return changes, unresolved, []
 
 
 # ------------------------------------------------------------------------------------------- apply

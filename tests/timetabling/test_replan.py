@@ -105,23 +105,42 @@ def test_the_last_unit_moves_past_the_end_and_the_end_date_follows(api, org):
 
 def test_a_packed_timetable_reflows_keeping_the_unit_order(api, org):
     group, a, b = _group(org, api, new_week=False)
-    # A: 2, 4, 9 Feb; B: 11, 16 Feb, no free day between. A closure on the 4th: that session and every
-    # later one take the next date of the group's sessions at that time; the last one a free Monday.
+    # A: 2, 4, 9 Feb; B: 11, 16 Feb, no free day between. A closure on the 4th: the fewest moves that keep
+    # the unit order are two (the greedy re-flow shifts all four later sessions one slot each): the A
+    # session takes B's first date, the 11th, and that B session the free Wednesday after B's last.
     before = _timetable(group)
     body = {"start": "2026-02-04", "end": "2026-02-04"}
     proposal = api.post("/api/replan/propose", body).json()
     assert proposal["unresolved"] == []
-    moves = [(c["from"]["actualDate"], c["to"]["actualDate"], c["unitCode"]) for c in proposal["changes"]]
-    assert moves == [("2026-02-04", "2026-02-09", "RP-G-A"), ("2026-02-09", "2026-02-11", "RP-G-A"),
-                     ("2026-02-11", "2026-02-16", "RP-G-B"), ("2026-02-16", "2026-02-18", "RP-G-B")]
-    assert proposal["changes"][0]["reason"] == "Falls on Closure"
-    assert proposal["changes"][1]["reason"] == "Moved one slot later to make room (the unit order is kept)"
-    assert proposal["figures"]["sessionsMoved"] == 4
+    moves = [(c["from"]["actualDate"], c["to"]["actualDate"], c["unitCode"], c["reason"]) for c in proposal["changes"]]
+    assert moves == [("2026-02-04", "2026-02-11", "RP-G-A", "Falls on Closure"),
+                     ("2026-02-11", "2026-02-18", "RP-G-B", "Moved later to make room (the unit order is kept)")]
+    assert proposal["figures"]["sessionsMoved"] == 2
     assert _apply(api, body, proposal).status_code == 200
     after = _timetable(group)
     assert [d for d, *_ in after] == [date(2026, 2, 2), date(2026, 2, 9), date(2026, 2, 11), date(2026, 2, 16), date(2026, 2, 18)]
     assert [u for _, u, _ in after] == [u for _, u, _ in before]  # same units in the same order
     assert api.get("/api/timetables/conflicts", {"start": "2026-02-01", "end": "2026-03-31"}).json() == []
+
+
+def test_sessions_competing_for_a_room_get_the_fewest_moves(api, org):
+    """In date order, X's session of Tue 3 Feb would take the lab's first free morning, Mon 9 Feb, the only
+    date Y's session of Wed 4 Feb has before Y's next unit, and Y would then push its next unit's
+    sessions along (four moves). The model gives X Tue 10 Feb instead: two sessions move, nothing else."""
+    a, b = f.make_unit(org, code="RP-CA"), f.make_unit(org, code="RP-CB")
+    x = f.make_block_group(org, code="RP-X", preferred_days="Mon Tue Wed Thu Fri")
+    y = f.make_block_group(org, code="RP-Y", preferred_days="Monday, Wednesday")
+    for day, unit in ((3, a), (5, a), (6, a), (20, b)):
+        f.make_session(org, block_group=x, unit=unit, actual_date=date(2026, 2, day), room="LAB-1")
+    for day, unit in ((2, a), (4, a), (11, b), (16, b)):
+        f.make_session(org, block_group=y, unit=unit, actual_date=date(2026, 2, day), room="lab-1 ")
+    body = {"start": "2026-02-03", "end": "2026-02-04"}
+    proposal = api.post("/api/replan/propose", body).json()
+    moves = sorted((c["blockGroupCode"], c["from"]["actualDate"], c["to"]["actualDate"]) for c in proposal["changes"])
+    assert moves == [("RP-X", "2026-02-03", "2026-02-10"), ("RP-Y", "2026-02-04", "2026-02-09")]
+    assert proposal["unresolved"] == [] and proposal["figures"]["sessionsMoved"] == 2
+    assert _apply(api, body, proposal).status_code == 200
+    assert not cf.hard(cf.scan(org, date(2026, 2, 1), date(2026, 3, 31)))
 
 
 def test_a_session_with_no_date_left_is_reported(api, org):
@@ -139,6 +158,22 @@ def test_a_session_with_no_date_left_is_reported(api, org):
     [unresolved] = proposal["unresolved"]
     assert unresolved["actualDate"] == "2026-02-04" and unresolved["unitCode"] == "RP-G-A"
     assert unresolved["reason"] == "No free slot on the group's preferred days before the next unit starts on 2026-02-11"
+
+
+def test_an_open_ended_packed_group_moves_nothing_past_what_was_read(api, org):
+    """A group with no end date taught every weekday from 4 Mar to 30 Jun: a closure on 4 Mar finds no
+    free date within three months (4 Jun, the last date the proposal reads), so the session is unresolved;
+    no session is shifted onto a date past that, where the group is busy too."""
+    a = f.make_unit(org, code="RP-OPEN")
+    group = f.make_block_group(org, code="RP-OPEN", preferred_days="Mon Tue Wed Thu Fri", end_date=None)
+    day = date(2026, 3, 4)
+    while day <= date(2026, 6, 30):
+        if day.isoweekday() <= 5:
+            f.make_session(org, block_group=group, unit=a, actual_date=day)
+        day += timedelta(days=1)
+    proposal = api.post("/api/replan/propose", {"start": "2026-03-04", "end": "2026-03-04"}).json()
+    assert proposal["changes"] == []
+    assert [u["reason"] for u in proposal["unresolved"]] == ["No free slot on the group's preferred days until 2026-06-04"]
 
 
 def test_leave_gives_the_sessions_the_teacher_already_teaching_the_unit(api, org):
@@ -205,21 +240,23 @@ def test_another_organizations_change_is_404(api, other_api, org, other_org):
     assert api.post("/api/replan/apply", {"holidayId": str(theirs.pk), "version": "x", "changes": []}).status_code == 404
 
 
-@pytest.mark.parametrize("seed", [3, 4, 5, 6])
-def test_no_proposal_holds_a_hard_conflict(api, org, seed):
+@pytest.mark.parametrize("seed,open_ended", [(3, False), (4, False), (5, False), (6, False), (7, True), (8, True)])
+def test_no_proposal_holds_a_hard_conflict(api, org, seed, open_ended):
     """Random groups sharing rooms and teachers; a closure on the busiest day; the applied proposal adds
-    no hard conflict (checked by the conflict engine over everything stored)."""
+    no hard conflict (checked by the conflict engine over everything stored). Open-ended groups (no end
+    date) have sessions months on, past the dates a proposal reads for them."""
     rng = random.Random(seed)
     units = [f.make_unit(org, code=f"R{seed}U{i}", name=f"Unit {i}") for i in range(3)]
     teachers = [f.make_teacher(org, first_name=f"T{i}", last_name="R", availability="both", max_weekly_hours=40) for i in range(4)]
     groups = [f.make_block_group(org, code=f"R{seed}G{i}", start_date=date(2026, 2, 2),
                                  preferred_days=rng.choice(["Monday, Wednesday", "Tuesday, Thursday", "Mon Tue Wed Thu Fri"]),
-                                 end_date=date(2026, 6, 30)) for i in range(6)]
+                                 end_date=None if open_ended else date(2026, 6, 30)) for i in range(6)]
     slots = [(time(9), time(12)), (time(13), time(16))]
     busiest = date(2026, 3, 4)
     taken: set = set()  # (date, start, "t"/"r"/"g", key): nothing booked twice
     for g in groups:
-        days = [busiest] * 2 + [busiest + timedelta(days=rng.choice([1, 2, 5, 7, 8, 9, 12, 14, 16])) for _ in range(6)]
+        later = [1, 2, 5, 7, 8, 9, 12, 14, 16] + ([*range(17, 40), *range(85, 100)] if open_ended else [])
+        days = [busiest] * 2 + [busiest + timedelta(days=rng.choice(later)) for _ in range(6 + 24 * open_ended)]
         for k, day in enumerate(days):
             start, end = rng.choice(slots)
             teacher = rng.choice(teachers + [None])
