@@ -1,6 +1,7 @@
 // Two coordinators of one organization in two browser contexts: a change by one shows up in the other's
 // open timetable and dashboard without a reload (the realtime socket), and the same edit made by both
-// shows the 412 "changed by someone else" message to the second, with the fresh record loaded.
+// shows the 412 "changed by someone else" message to the second, who keeps the typing, sees the other
+// change next to theirs and keeps their own.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { BASE_URL, apiCall, combo, launch, openTimetable, scheduledGroupAndTeacher, screenshot, seriousA11yViolations, twoCoordinators } from "./lib.mjs";
@@ -97,16 +98,18 @@ test("the same edit made by both: the second sees that someone else changed it, 
   const stale = dialogB.getByTestId("stale-alert");
   await stale.waitFor();
   assert.match(await stale.innerText(), /Someone else changed this record/);
-  // The fresh record (A's room) is loaded into B's form; nothing of B's was written.
-  assert.equal(await dialogB.getByLabel("Room").inputValue(), `A-${RUN}`);
+  // B's typing is kept and the clash is shown: theirs (A's room) next to B's (issue 18, ADR 0017).
+  assert.equal(await dialogB.getByLabel("Room").inputValue(), `B-${RUN}`);
+  const clash = stale.getByTestId("stale-fields").locator('tr[data-field="room"] td');
+  assert.deepEqual(await clash.allInnerTexts(), ["Room", `A-${RUN}`, `B-${RUN}`]);
+  // Nothing of B's was written.
   const fresh = (await apiCall(b.page, "GET", `/api/timetables/${target.id}`)).json;
   assert.equal(fresh.room, `A-${RUN}`);
   await screenshot(b.page, "collab-stale-412");
   assert.deepEqual(await seriousA11yViolations(b.page), []);
 
-  // Saving again now succeeds (B's form carries the fresh updatedAt).
-  await dialogB.getByLabel("Room").fill(`B-${RUN}`);
-  await dialogB.getByRole("button", { name: "Update Entry" }).click();
+  // "Keep mine" saves B's version with the fresh If-Match.
+  await stale.getByRole("button", { name: "Keep mine" }).click();
   await dialogB.waitFor({ state: "hidden" });
   assert.equal((await apiCall(b.page, "GET", `/api/timetables/${target.id}`)).json.room, `B-${RUN}`);
 });

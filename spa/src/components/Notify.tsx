@@ -20,10 +20,10 @@ export function notifyWarning(title: string, message: string) {
   showToast("yellow", title, message, 8000);
 }
 
-/** decisions.md §6: the second writer of a record sees this and the fresh record is loaded. */
+/** decisions.md §6 (amended by ADR 0017): the second writer of a record sees this; the dialog keeps the
+ * typing and shows what the other person changed. */
 export const STALE_TITLE = "Changed by someone else";
-export const STALE_MESSAGE =
-  "Someone else changed this record while you were editing it. The latest version has been loaded; review it and save again.";
+export const STALE_MESSAGE = "Someone else changed this record while you were editing it. Your changes are kept; review theirs and save again.";
 
 export interface ConflictItem {
   type: string;

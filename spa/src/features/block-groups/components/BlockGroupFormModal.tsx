@@ -1,10 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput } from "@mantine/core";
-import { Notice } from "../../../components/Notice";
-import { useRecordDialog } from "../../../components/useRecordDialog";
+import { StaleChanges } from "../../../components/StaleChanges";
+import { showValue, useRecordDialog } from "../../../components/useRecordDialog";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
-import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
 import {
   BLOCK_GROUP_DEFAULTS,
   blockGroupSchema,
@@ -45,11 +45,20 @@ export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolea
   const courses = useCourseOptions();
   const campuses = useCampusOptions();
   const save = useSaveBlockGroup();
-  const { register, handleSubmit, control, reset, setError, formState } = useForm<BlockGroupFormValues, unknown, BlockGroupInput>({
+  const { register, handleSubmit, control, reset, setError, formState, getValues } = useForm<BlockGroupFormValues, unknown, BlockGroupInput>({
     resolver: zodResolver(blockGroupSchema),
     defaultValues: toValues(group),
   });
-  const { current, serverMessages, setServerMessages, stale, setStale, clearServerState, load } = useRecordDialog(opened, group, reset, toValues);
+  const dialog = useRecordDialog(opened, group, reset, toValues, {
+    getValues,
+    fetchFresh: (g) => fetchBlockGroup(g.id),
+    labels: { code: "Code", name: "Name", courseId: "Course", campusId: "Campus", deliveryMode: "Delivery Mode", studyMode: "Study Load", cohortSize: "Cohort Size", status: "Status", startDate: "Start Date", endDate: "End Date", preferredDays: "Preferred Days", sessionDuration: "Session Duration (hours)", sessionsPerDay: "Sessions Per Day" },
+    display: {
+      courseId: (v: unknown) => courses.data?.find((c) => c.id === v)?.code ?? showValue(v),
+      campusId: (v: unknown) => campuses.data?.find((c) => c.id === v)?.name ?? showValue(v),
+    },
+  });
+  const { current, serverMessages, setServerMessages, clearServerState, formRef } = dialog;
 
   const onSubmit = handleSubmit(async (values) => {
     clearServerState();
@@ -61,13 +70,7 @@ export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolea
       const failure = classifyError(error);
       const title = current ? "Failed to update block group" : "Failed to create block group";
       if (failure.kind === "stale") {
-        // Load the fresh record before saying it changed: the alert and the fresh values appear together.
-        if (current) {
-          const fresh = await fetchBlockGroup(current.id);
-          load(fresh);
-        }
-        setStale(true);
-        notifyError(STALE_TITLE, STALE_MESSAGE);
+        await dialog.onStale();
       } else if (failure.kind === "validation" || failure.kind === "duplicate") {
         const messages = applyFieldErrors(failure.fields, setError, FIELDS);
         setServerMessages(messages.length ? messages : ["message" in failure ? String(failure.message) : ""]);
@@ -99,13 +102,9 @@ export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolea
 
   return (
     <Modal opened={opened} onClose={onClose} title={current ? "Edit Block Group" : "Create Block Group"} size="xl">
-      <form onSubmit={onSubmit} noValidate>
+      <form ref={formRef} onSubmit={onSubmit} noValidate>
         <Stack>
-          {stale ? (
-            <Notice color="yellow" title={STALE_TITLE} role="alert">
-              {STALE_MESSAGE}
-            </Notice>
-          ) : null}
+          <StaleChanges dialog={dialog} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="Code" withAsterisk placeholder="e.g. ICT30120-2026-A" {...register("code")} error={formState.errors.code?.message} />
             <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />

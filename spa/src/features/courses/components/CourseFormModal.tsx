@@ -1,10 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, Select, Stack, Switch, TextInput, Textarea } from "@mantine/core";
-import { Notice } from "../../../components/Notice";
+import { StaleChanges } from "../../../components/StaleChanges";
 import { useRecordDialog } from "../../../components/useRecordDialog";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
-import { classifyError, isRawStatusMessage, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import { classifyError, isRawStatusMessage, notifyError, notifySuccess } from "../../../components/Notify";
 import { COURSE_DEFAULTS, courseSchema, fetchCourse, LEVEL_LABELS, useSaveCourse, type Course, type CourseInput } from "../api/courses";
 
 const FIELDS = ["code", "name", "level", "description", "isActive"] as const;
@@ -18,9 +18,15 @@ function toInput(course: Course | null | undefined): CourseInput {
 export function CourseFormModal({ opened, onClose, course }: { opened: boolean; onClose: () => void; course?: Course | null }) {
   const save = useSaveCourse();
   const form = useForm<CourseInput>({ resolver: zodResolver(courseSchema), defaultValues: toInput(course) });
-  const { register, handleSubmit, control, reset, setError, formState } = form;
+  const { register, handleSubmit, control, reset, setError, formState, getValues } = form;
 
-  const { current, serverMessages, setServerMessages, stale, setStale, clearServerState, load } = useRecordDialog(opened, course, reset, toInput);
+  const dialog = useRecordDialog(opened, course, reset, toInput, {
+    getValues,
+    fetchFresh: (c) => fetchCourse(c.id),
+    labels: { code: "Code", name: "Name", level: "Level", description: "Description", isActive: "Active" },
+    display: { level: (v: unknown) => LEVEL_LABELS[v as keyof typeof LEVEL_LABELS] ?? String(v) },
+  });
+  const { current, serverMessages, setServerMessages, clearServerState, formRef } = dialog;
 
   const onSubmit = handleSubmit(async (values) => {
     clearServerState();
@@ -44,13 +50,7 @@ export function CourseFormModal({ opened, onClose, course }: { opened: boolean; 
           notifyError("Session Expired", "Please sign in again.");
           break;
         case "stale": {
-          // Load the fresh record before saying it changed: the alert and the fresh values appear together.
-          if (current) {
-            const fresh = await fetchCourse(current.id);
-            load(fresh);
-          }
-          setStale(true);
-          notifyError(STALE_TITLE, STALE_MESSAGE);
+        await dialog.onStale();
           break;
         }
         default: {
@@ -66,13 +66,9 @@ export function CourseFormModal({ opened, onClose, course }: { opened: boolean; 
 
   return (
     <Modal opened={opened} onClose={onClose} title={current ? "Edit Course" : "Create New Course"} size="lg">
-      <form onSubmit={onSubmit} noValidate>
+      <form ref={formRef} onSubmit={onSubmit} noValidate>
         <Stack>
-          {stale ? (
-            <Notice color="yellow" title={STALE_TITLE} role="alert">
-              {STALE_MESSAGE}
-            </Notice>
-          ) : null}
+          <StaleChanges dialog={dialog} />
           <TextInput label="Code" placeholder="e.g. ICT30120" withAsterisk {...register("code")} error={formState.errors.code?.message} />
           <TextInput label="Name" placeholder="e.g. Certificate III in Information Technology" withAsterisk {...register("name")} error={formState.errors.name?.message} />
           <Controller

@@ -1,10 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, Select, SimpleGrid, Stack, Switch, TextInput, Textarea } from "@mantine/core";
-import { Notice } from "../../../components/Notice";
+import { StaleChanges } from "../../../components/StaleChanges";
 import { useRecordDialog } from "../../../components/useRecordDialog";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
-import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
 import { warnOfImpact } from "../../replan/warnOfImpact";
 import { fetchHoliday, formYears, holidayDefaults, holidaySchema, TYPE_LABELS, useSaveHoliday, type Holiday, type HolidayFormValues, type HolidayInput } from "../api/holidays";
 
@@ -17,11 +17,17 @@ const toValues = (h?: Holiday | null): HolidayFormValues =>
 /** "Add New Holiday" / "Edit Holiday" (delivery.md §2 Holidays, §5 Holiday). */
 export function HolidayFormModal({ opened, onClose, holiday }: { opened: boolean; onClose: () => void; holiday: Holiday | null }) {
   const save = useSaveHoliday();
-  const { register, control, handleSubmit, reset, setError, formState } = useForm<HolidayFormValues, unknown, HolidayInput>({
+  const { register, control, handleSubmit, reset, setError, formState, getValues } = useForm<HolidayFormValues, unknown, HolidayInput>({
     resolver: zodResolver(holidaySchema),
     defaultValues: toValues(holiday),
   });
-  const { current, serverMessages, setServerMessages, stale, setStale, clearServerState, load } = useRecordDialog(opened, holiday, reset, toValues);
+  const dialog = useRecordDialog(opened, holiday, reset, toValues, {
+    getValues,
+    fetchFresh: (h) => fetchHoliday(h.id),
+    labels: { name: "Name", type: "Type", year: "Year", startDate: "Start Date", endDate: "End Date", description: "Description", isRecurring: "Recurring every year", isActive: "Active" },
+    display: { type: (v: unknown) => TYPE_LABELS[v as keyof typeof TYPE_LABELS] ?? String(v) },
+  });
+  const { current, serverMessages, setServerMessages, clearServerState, formRef } = dialog;
 
   const onSubmit = handleSubmit(async (values) => {
     clearServerState();
@@ -37,26 +43,16 @@ export function HolidayFormModal({ opened, onClose, holiday }: { opened: boolean
         setServerMessages(applyFieldErrors(failure.fields, setError, FIELDS));
         notifyError(title, failure.messages[0] ?? "Please check your information.");
       } else if (failure.kind === "stale") {
-        // Load the fresh record before saying it changed: the alert and the fresh values appear together.
-        if (current) {
-          const fresh = await fetchHoliday(current.id);
-          load(fresh);
-        }
-        setStale(true);
-        notifyError(STALE_TITLE, STALE_MESSAGE);
+        await dialog.onStale();
       } else notifyError(title, ("message" in failure && failure.message) || "Please try again.");
     }
   });
 
   return (
     <Modal opened={opened} onClose={onClose} title={current ? "Edit Holiday" : "Add New Holiday"} size="lg">
-      <form onSubmit={onSubmit} noValidate>
+      <form ref={formRef} onSubmit={onSubmit} noValidate>
         <Stack>
-          {stale ? (
-            <Notice color="yellow" title={STALE_TITLE} role="alert">
-              {STALE_MESSAGE}
-            </Notice>
-          ) : null}
+          <StaleChanges dialog={dialog} />
           <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <Controller

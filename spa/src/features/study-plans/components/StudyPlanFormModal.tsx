@@ -1,10 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, NumberInput, Stack, Switch, TextInput, Textarea } from "@mantine/core";
-import { Notice } from "../../../components/Notice";
+import { StaleChanges } from "../../../components/StaleChanges";
 import { useRecordDialog } from "../../../components/useRecordDialog";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
-import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
 import {
   fetchStudyPlan,
   STUDY_PLAN_DEFAULTS,
@@ -22,11 +22,16 @@ const toValues = (plan?: StudyPlan | null): StudyPlanFormValues =>
 /** Create / edit a study plan (delivery.md §2 Study plans, §5, §8). */
 export function StudyPlanFormModal({ opened, onClose, plan }: { opened: boolean; onClose: () => void; plan?: StudyPlan | null }) {
   const save = useSaveStudyPlan();
-  const { register, handleSubmit, control, reset, setError, formState } = useForm<StudyPlanFormValues, unknown, StudyPlanInput>({
+  const { register, handleSubmit, control, reset, setError, formState, getValues } = useForm<StudyPlanFormValues, unknown, StudyPlanInput>({
     resolver: zodResolver(studyPlanSchema),
     defaultValues: toValues(plan),
   });
-  const { current, serverMessages, setServerMessages, stale, setStale, clearServerState, load } = useRecordDialog(opened, plan, reset, toValues);
+  const dialog = useRecordDialog(opened, plan, reset, toValues, {
+    getValues,
+    fetchFresh: (p) => fetchStudyPlan(p.id),
+    labels: { name: "Name", description: "Description", totalNominalHours: "Total Nominal Hours", isActive: "Active" },
+  });
+  const { current, serverMessages, setServerMessages, clearServerState, formRef } = dialog;
 
   const onSubmit = handleSubmit(async (values) => {
     clearServerState();
@@ -42,13 +47,7 @@ export function StudyPlanFormModal({ opened, onClose, plan }: { opened: boolean;
         notifyError(title, "Please check your form inputs - some fields have validation errors.");
         setServerMessages(applyFieldErrors(failure.fields, setError, FIELDS));
       } else if (failure.kind === "stale") {
-        // Load the fresh record before saying it changed: the alert and the fresh values appear together.
-        if (current) {
-          const fresh = await fetchStudyPlan(current.id);
-          load(fresh);
-        }
-        setStale(true);
-        notifyError(STALE_TITLE, STALE_MESSAGE);
+        await dialog.onStale();
       } else if (failure.kind === "server") notifyError(title, "Server error occurred. Please try again.");
       else notifyError(title, ("message" in failure && failure.message) || "Unable to save the study plan. Please try again.");
     }
@@ -56,13 +55,9 @@ export function StudyPlanFormModal({ opened, onClose, plan }: { opened: boolean;
 
   return (
     <Modal opened={opened} onClose={onClose} title={current ? "Edit Study Plan" : "Create Study Plan"} size="lg">
-      <form onSubmit={onSubmit} noValidate>
+      <form ref={formRef} onSubmit={onSubmit} noValidate>
         <Stack>
-          {stale ? (
-            <Notice color="yellow" title={STALE_TITLE} role="alert">
-              {STALE_MESSAGE}
-            </Notice>
-          ) : null}
+          <StaleChanges dialog={dialog} />
           <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
           <Textarea label="Description" autosize minRows={2} {...register("description")} />
           <Controller

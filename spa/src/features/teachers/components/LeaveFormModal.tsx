@@ -2,8 +2,8 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, SimpleGrid, Stack, TextInput } from "@mantine/core";
 import { useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
-import { Notice } from "../../../components/Notice";
-import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
+import { StaleChanges } from "../../../components/StaleChanges";
 import { useRecordDialog } from "../../../components/useRecordDialog";
 import { warnOfImpact } from "../../replan/warnOfImpact";
 import { fetchLeave, leaveSchema, leaveValues, useSaveLeave, type Leave, type LeaveFormValues, type LeaveInput } from "../api/leave";
@@ -13,11 +13,16 @@ const FIELDS = ["startDate", "endDate", "startTime", "endTime", "reason"];
 /** "Add Leave" / "Edit Leave" on the teacher page (issue 17): dates, optional hours, reason. */
 export function LeaveFormModal({ opened, onClose, teacherId, leave }: { opened: boolean; onClose: () => void; teacherId: string; leave: Leave | null }) {
   const save = useSaveLeave(teacherId);
-  const { register, handleSubmit, reset, setError, formState } = useForm<LeaveFormValues, unknown, LeaveInput>({
+  const { register, handleSubmit, reset, setError, formState, getValues } = useForm<LeaveFormValues, unknown, LeaveInput>({
     resolver: zodResolver(leaveSchema),
     defaultValues: leaveValues(leave),
   });
-  const { current, serverMessages, setServerMessages, stale, setStale, clearServerState, load } = useRecordDialog(opened, leave, reset, leaveValues);
+  const dialog = useRecordDialog(opened, leave, reset, leaveValues, {
+    getValues,
+    fetchFresh: (l) => fetchLeave(teacherId, l.id),
+    labels: { startDate: "Start Date", endDate: "End Date", startTime: "From (part day)", endTime: "Until (part day)", reason: "Reason" },
+  });
+  const { current, serverMessages, setServerMessages, clearServerState, formRef } = dialog;
 
   const onSubmit = handleSubmit(async (values) => {
     clearServerState();
@@ -33,22 +38,16 @@ export function LeaveFormModal({ opened, onClose, teacherId, leave }: { opened: 
         setServerMessages(applyFieldErrors(failure.fields, setError, FIELDS));
         notifyError(title, failure.messages[0] ?? "Please check your information.");
       } else if (failure.kind === "stale") {
-        if (current) load(await fetchLeave(teacherId, current.id));
-        setStale(true);
-        notifyError(STALE_TITLE, STALE_MESSAGE);
+        await dialog.onStale();
       } else notifyError(title, ("message" in failure && failure.message) || "Please try again.");
     }
   });
 
   return (
     <Modal opened={opened} onClose={onClose} title={current ? "Edit Leave" : "Add Leave"} size="lg">
-      <form onSubmit={onSubmit} noValidate>
+      <form ref={formRef} onSubmit={onSubmit} noValidate>
         <Stack>
-          {stale ? (
-            <Notice color="yellow" title={STALE_TITLE} role="alert">
-              {STALE_MESSAGE}
-            </Notice>
-          ) : null}
+          <StaleChanges dialog={dialog} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput type="date" label="Start Date" withAsterisk {...register("startDate")} error={formState.errors.startDate?.message} />
             <TextInput type="date" label="End Date" withAsterisk {...register("endDate")} error={formState.errors.endDate?.message} />

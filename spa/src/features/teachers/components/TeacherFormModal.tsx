@@ -1,10 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, TextInput, Textarea } from "@mantine/core";
-import { Notice } from "../../../components/Notice";
-import { useRecordDialog } from "../../../components/useRecordDialog";
+import { StaleChanges } from "../../../components/StaleChanges";
+import { showValue, useRecordDialog } from "../../../components/useRecordDialog";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
-import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
 import {
   AVAILABILITY_LABELS,
   EMPLOYMENT_LABELS,
@@ -39,12 +39,18 @@ const toValues = (t?: Teacher | null): TeacherFormValues =>
 /** Add Teacher / Edit Teacher (delivery.md §5 Teacher). */
 export function TeacherFormModal({ opened, onClose, teacher }: { opened: boolean; onClose: () => void; teacher: Teacher | null }) {
   const save = useSaveTeacher();
-  const { register, control, handleSubmit, reset, setError, formState } = useForm<TeacherFormValues, unknown, TeacherInput>({
+  const { register, control, handleSubmit, reset, setError, formState, getValues } = useForm<TeacherFormValues, unknown, TeacherInput>({
     resolver: zodResolver(teacherSchema),
     defaultValues: toValues(teacher),
   });
   const employment = useWatch({ control, name: "employmentType" });
-  const { current, serverMessages, setServerMessages, stale, setStale, clearServerState, load } = useRecordDialog(opened, teacher, reset, toValues);
+  const dialog = useRecordDialog(opened, teacher, reset, toValues, {
+    getValues,
+    fetchFresh: (t) => fetchTeacher(t.id),
+    labels: { employeeId: "Employee ID", email: "Email", firstName: "First Name", lastName: "Last Name", phone: "Phone", jobTitle: "Job Title", employmentType: "Employment Type", expiryDate: "Contract Expiry Date", availability: "Availability", maxWeeklyHours: "Max Weekly Hours", qualifications: "Qualifications", isActive: "Active" },
+    display: { employmentType: (v: unknown) => EMPLOYMENT_LABELS[String(v)] ?? showValue(v), availability: (v: unknown) => AVAILABILITY_LABELS[String(v)] ?? showValue(v) },
+  });
+  const { current, serverMessages, setServerMessages, clearServerState, formRef } = dialog;
 
   const onSubmit = handleSubmit(async (values) => {
     clearServerState();
@@ -60,26 +66,16 @@ export function TeacherFormModal({ opened, onClose, teacher }: { opened: boolean
         setServerMessages(messages);
         notifyError(title, messages[0] ?? ("message" in failure ? String(failure.message) : "Please check your information."));
       } else if (failure.kind === "stale") {
-        // Load the fresh record before saying it changed: the alert and the fresh values appear together.
-        if (current) {
-          const fresh = await fetchTeacher(current.id);
-          load(fresh);
-        }
-        setStale(true);
-        notifyError(STALE_TITLE, STALE_MESSAGE);
+        await dialog.onStale();
       } else notifyError(title, ("message" in failure && failure.message) || "Please try again.");
     }
   });
 
   return (
     <Modal opened={opened} onClose={onClose} title={current ? "Edit Teacher" : "Add Teacher"} size="xl">
-      <form onSubmit={onSubmit} noValidate>
+      <form ref={formRef} onSubmit={onSubmit} noValidate>
         <Stack>
-          {stale ? (
-            <Notice color="yellow" title={STALE_TITLE} role="alert">
-              {STALE_MESSAGE}
-            </Notice>
-          ) : null}
+          <StaleChanges dialog={dialog} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="Employee ID" withAsterisk {...register("employeeId")} error={formState.errors.employeeId?.message} />
             <TextInput label="Email" type="email" withAsterisk {...register("email")} error={formState.errors.email?.message} />

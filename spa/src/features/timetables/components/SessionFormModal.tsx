@@ -2,10 +2,12 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, List, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput, Textarea } from "@mantine/core";
 import { HistoryPanel } from "../../history/HistoryPanel";
 import { Notice } from "../../../components/Notice";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
-import { classifyError, notifyError, notifySuccess, notifyWarning, STALE_MESSAGE, STALE_TITLE, type ConflictItem } from "../../../components/Notify";
+import { classifyError, notifyError, notifySuccess, notifyWarning, type ConflictItem } from "../../../components/Notify";
+import { StaleChanges } from "../../../components/StaleChanges";
+import { showValue, useRecordDialog } from "../../../components/useRecordDialog";
 import {
   DAY_LABELS,
   fetchSession,
@@ -41,39 +43,41 @@ function toValues(s: Session | null, blockGroupId: string | null): SessionFormVa
 
 /** Add / edit a timetable session (delivery.md §5 "Timetable session"; 409 conflicts; 412 stale). */
 export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId }: { opened: boolean; onClose: () => void; session: Session | null; defaultBlockGroupId: string | null }) {
-  const [current, setCurrent] = useState<Session | null>(session);
-  const [serverMessages, setServerMessages] = useState<string[]>([]);
   const [conflicts, setConflicts] = useState<ConflictItem[]>([]);
-  const [stale, setStale] = useState(false);
   const groups = useBlockGroupChoices();
   const teachers = useTeacherChoices();
   const units = useUnitChoices();
   const save = useSaveSession();
-  const { control, register, handleSubmit, reset, setError, formState } = useForm<SessionFormValues, unknown, SessionInput>({
+  const { control, register, handleSubmit, reset, setError, formState, getValues } = useForm<SessionFormValues, unknown, SessionInput>({
     resolver: zodResolver(sessionSchema),
     defaultValues: toValues(session, defaultBlockGroupId),
   });
-  // Load the record when the dialog opens (or another record is opened), not when the open record is
-  // refreshed by a live update: the user keeps editing the version they opened, and a save over someone
-  // else's change gets the 412 and the fresh record (this race made the 412 browser test flaky).
-  const sessionRef = useRef(session);
-  sessionRef.current = session;
-  const sessionId = session?.id ?? null;
+  const teacherName = (v: unknown) => {
+    const t = teachers.data?.find((x) => x.id === v);
+    return t ? `${t.firstName} ${t.lastName}` : "Unassigned";
+  };
+  // The record loads when the dialog opens (or another record is opened), not when a live update
+  // refreshes it: the user keeps editing the version they opened (the 412 browser test's old race).
+  const dialog = useRecordDialog(opened, session, reset, (s) => toValues(s ?? null, defaultBlockGroupId), {
+    getValues,
+    fetchFresh: (s) => fetchSession(s.id),
+    labels: { blockGroupId: "Block Group", unitId: "Unit", teacherId: "Teacher", weekNumber: "Week Number", dayOfWeek: "Day of Week", startTime: "Start Time", endTime: "End Time", actualHours: "Actual Hours", room: "Room", status: "Status", notes: "Notes" },
+    display: {
+      blockGroupId: (v: unknown) => groups.data?.find((g) => g.id === v)?.code ?? showValue(v),
+      unitId: (v: unknown) => units.data?.find((u) => u.id === v)?.code ?? showValue(v),
+      teacherId: teacherName,
+      dayOfWeek: (v: unknown) => DAY_LABELS[Number(v)] ?? showValue(v),
+      status: (v: unknown) => STATUS_LABELS[String(v) as keyof typeof STATUS_LABELS] ?? showValue(v),
+    },
+  });
+  const { current, serverMessages, setServerMessages, clearServerState, formRef } = dialog;
   useEffect(() => {
-    if (opened) {
-      const opening = sessionRef.current;
-      setCurrent(opening);
-      reset(toValues(opening, defaultBlockGroupId));
-      setServerMessages([]);
-      setConflicts([]);
-      setStale(false);
-    }
-  }, [opened, sessionId, defaultBlockGroupId, reset]);
+    if (opened) setConflicts([]);
+  }, [opened, session?.id]);
 
   const onSubmit = handleSubmit(async (values) => {
-    setServerMessages([]);
+    clearServerState();
     setConflicts([]);
-    setStale(false);
     try {
       const saved = await save.mutateAsync({ session: current, values });
       notifySuccess(current ? "Timetable entry updated successfully" : "Timetable entry created successfully");
@@ -86,14 +90,7 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
         setConflicts(failure.conflicts);
         notifyError(title, failure.message);
       } else if (failure.kind === "stale") {
-        // Load the fresh record before saying it changed: the alert and the fresh values appear together.
-        if (current) {
-          const fresh = await fetchSession(current.id);
-          setCurrent(fresh);
-          reset(toValues(fresh, defaultBlockGroupId));
-        }
-        setStale(true);
-        notifyError(STALE_TITLE, STALE_MESSAGE);
+        await dialog.onStale();
       } else if (failure.kind === "validation") {
         setServerMessages(applyFieldErrors(failure.fields, setError, FIELDS));
         notifyError(title, failure.messages[0] ?? "Please check your information.");
@@ -113,13 +110,9 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
 
   return (
     <Modal opened={opened} onClose={onClose} title={current ? "Edit Timetable Entry" : "Add Timetable Entry"} size="xl">
-      <form onSubmit={onSubmit} noValidate>
+      <form ref={formRef} onSubmit={onSubmit} noValidate>
         <Stack>
-          {stale ? (
-            <Notice color="yellow" title={STALE_TITLE} role="alert" data-testid="stale-alert">
-              {STALE_MESSAGE}
-            </Notice>
-          ) : null}
+          <StaleChanges dialog={dialog} />
           {conflicts.length ? (
             <Notice color="red" title="This change clashes with another session" role="alert" data-testid="conflict-alert">
               <List size="sm">

@@ -1,10 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, NumberInput, Stack, Switch, TextInput, Textarea } from "@mantine/core";
-import { Notice } from "../../../components/Notice";
+import { StaleChanges } from "../../../components/StaleChanges";
 import { useRecordDialog } from "../../../components/useRecordDialog";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
-import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
 import { fetchUnit, UNIT_DEFAULTS, unitSchema, useSaveUnit, type Unit, type UnitFormValues, type UnitInput } from "../api/units";
 
 const FIELDS = ["code", "name", "description", "nominalHours", "isCore", "prerequisites"] as const;
@@ -17,12 +17,17 @@ function toValues(unit: Unit | null | undefined): UnitFormValues {
 /** Create / edit a unit of competency (delivery.md §2 Units, §8 Units). */
 export function UnitFormModal({ opened, onClose, unit }: { opened: boolean; onClose: () => void; unit?: Unit | null }) {
   const save = useSaveUnit();
-  const { register, handleSubmit, control, reset, setError, formState } = useForm<UnitFormValues, unknown, UnitInput>({
+  const { register, handleSubmit, control, reset, setError, formState, getValues } = useForm<UnitFormValues, unknown, UnitInput>({
     resolver: zodResolver(unitSchema),
     defaultValues: toValues(unit),
   });
 
-  const { current, serverMessages, setServerMessages, stale, setStale, clearServerState, load } = useRecordDialog(opened, unit, reset, toValues);
+  const dialog = useRecordDialog(opened, unit, reset, toValues, {
+    getValues,
+    fetchFresh: (u) => fetchUnit(u.id),
+    labels: { code: "Code", name: "Name", nominalHours: "Nominal Hours", isCore: "Core Unit", description: "Description", prerequisites: "Prerequisites" },
+  });
+  const { current, serverMessages, setServerMessages, clearServerState, formRef } = dialog;
 
   const onSubmit = handleSubmit(async (values) => {
     clearServerState();
@@ -49,13 +54,7 @@ export function UnitFormModal({ opened, onClose, unit }: { opened: boolean; onCl
           notifyError(title, "Server error occurred. Please try again.");
           break;
         case "stale":
-          // Load the fresh record before saying it changed: the alert and the fresh values appear together.
-          if (current) {
-            const fresh = await fetchUnit(current.id);
-            load(fresh);
-          }
-          setStale(true);
-          notifyError(STALE_TITLE, STALE_MESSAGE);
+        await dialog.onStale();
           break;
         default:
           notifyError(title, ("message" in failure && failure.message) || "Unable to save the unit. Please try again.");
@@ -65,13 +64,9 @@ export function UnitFormModal({ opened, onClose, unit }: { opened: boolean; onCl
 
   return (
     <Modal opened={opened} onClose={onClose} title={current ? "Edit Unit of Competency" : "Create Unit of Competency"} size="lg">
-      <form onSubmit={onSubmit} noValidate>
+      <form ref={formRef} onSubmit={onSubmit} noValidate>
         <Stack>
-          {stale ? (
-            <Notice color="yellow" title={STALE_TITLE} role="alert">
-              {STALE_MESSAGE}
-            </Notice>
-          ) : null}
+          <StaleChanges dialog={dialog} />
           <TextInput label="Code" placeholder="e.g. ICTICT214" withAsterisk {...register("code")} error={formState.errors.code?.message} />
           <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
           <Controller
