@@ -425,6 +425,7 @@ class TimetabledUnitOut(CamelSchema):
     unit_name: str
     nominal_hours: int
     timetabled_hours: float
+    planned_hours: float | None = None
 
 
 class BlockGroupUnitOut(CamelSchema):

@@ -320,12 +320,14 @@ def block_group_hour_reconciliation(*, org, block_group_id) -> dict:
 def block_group_timetabled_units(*, org, block_group_id) -> list[dict]:
     """GET /api/block-groups/{id}/timetabled-units: units of the assigned plans (assignment then sequence
     order, each unit once) then any other unit with sessions of this group (by code). timetabledHours is
-    the sum of actualHours of the group's non-cancelled sessions of that unit (decisions.md §2)."""
+    the sum of actualHours of the group's non-cancelled sessions of that unit (decisions.md §2).
+    plannedHours: the facilitated hours the assigned plans give the unit (what scheduling aims for,
+    summed when two plans hold it); null for a unit of no assigned plan (issue 18)."""
     group = get_in_org(BlockGroup, org, block_group_id, "Block group")
     rows: dict = OrderedDict()
     for link in _plan_links(org=org, block_group=group):
         for pu in link.study_plan.plan_units.all():
-            rows.setdefault(
+            row = rows.setdefault(
                 pu.unit_id,
                 {
                     "unit_id": pu.unit_id,
@@ -333,8 +335,10 @@ def block_group_timetabled_units(*, org, block_group_id) -> list[dict]:
                     "unit_name": pu.unit.name,
                     "nominal_hours": pu.unit.nominal_hours,
                     "timetabled_hours": ZERO,
+                    "planned_hours": ZERO,
                 },
             )
+            row["planned_hours"] += pu.facilitated_hours
     sessions = (
         TimetableSession.objects.for_org(org)
         .filter(block_group=group)
@@ -357,6 +361,7 @@ def block_group_timetabled_units(*, org, block_group_id) -> list[dict]:
                     "unit_name": s["unit__name"],
                     "nominal_hours": s["unit__nominal_hours"],
                     "timetabled_hours": s["hours"],
+                    "planned_hours": None,
                 }
             )
         else:

@@ -162,11 +162,32 @@ test("block group: create, assign the plan, generate the schedule", async () => 
   await schedule.getByText("Total Facilitated Hours").waitFor();
   await schedule.getByLabel("Start Date").waitFor();
   assert.equal(await schedule.getByLabel("Start Date").inputValue(), START);
+  // One template per session of the group's day (sessionsPerDay 2 by default), shown as HH:MM (issue 18).
+  assert.equal(await schedule.getByTestId("session-template").count(), 2);
+  assert.deepEqual(
+    [await schedule.getByLabel("Template 1 start").inputValue(), await schedule.getByLabel("Template 1 end").inputValue(),
+      await schedule.getByLabel("Template 2 start").inputValue(), await schedule.getByLabel("Template 2 end").inputValue()],
+    ["09:00", "12:00", "13:00", "16:00"],
+  );
   await screenshot(page, "delivery-schedule-dialog");
   await expectA11y("delivery-schedule-dialog");
+  // Typed as H:MM, hours follow; a bad time says how to type it.
+  await schedule.getByLabel("Template 2 end").fill("15:30");
+  assert.equal(await schedule.getByLabel("Hours").nth(1).inputValue(), "2.5");
+  await schedule.getByLabel("Template 2 start").fill("1pm");
   await schedule.getByRole("button", { name: "Generate Schedule" }).click();
-  await toast("Block group scheduled");
+  await schedule.getByText("Invalid time format, use HH:MM (24-hour)").waitFor();
+  await schedule.getByRole("button", { name: "Remove template 2" }).click();
+  await schedule.getByLabel("Template 1 start").fill("9:00");
+  await schedule.getByRole("button", { name: "Generate Schedule" }).click();
+  const note = page.locator(".mantine-Notification-root").filter({ hasText: "Block group scheduled" }).first();
+  await note.waitFor({ timeout: 15000 });
+  const done = await note.innerText();
+  // The success names the last class and the group's end date (a month later, decisions.md §3).
+  assert.match(done, /Last class on \d{2}\/\d{2}\/\d{4}\. The group's end date is \d{2}\/\d{2}\/\d{4}\./);
   await page.getByTestId("timetabled-units").getByText(UNIT_A.code).waitFor();
+  // Against the plan's hours: a fully scheduled unit is 100%, not "-40%" against its nominal hours.
+  await page.getByRole("progressbar", { name: `${UNIT_A.code} timetabled 100%` }).waitFor();
   await shoot("delivery-block-group-detail");
 });
 

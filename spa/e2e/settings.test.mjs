@@ -44,6 +44,24 @@ test("theme, date format and compact view are saved automatically and survive a 
   assert.equal(await page.getByRole("textbox", { name: "Date format" }).or(page.getByRole("combobox", { name: "Date format" })).inputValue(), "YYYY-MM-DD");
   assert.equal(await page.getByRole("switch", { name: /Compact view/ }).isChecked(), true);
 
+  // The formats apply to the screens (issue 18): the timetable's dates read YYYY-MM-DD; with the
+  // 12 hour format its times read "9:00 am".
+  await page.getByRole("textbox", { name: "Time format" }).or(page.getByRole("combobox", { name: "Time format" })).click();
+  await page.getByRole("option", { name: /12 hour/ }).click();
+  await page.getByText("Settings saved").last().waitFor();
+  await page.waitForTimeout(800);
+  await page.goto(`${BASE_URL}/timetables`);
+  await page.getByLabel("Hide past sessions").uncheck();
+  const row = page.getByTestId("session-row").first();
+  await row.waitFor();
+  const text = await row.innerText();
+  assert.match(text, /\b\d{4}-\d{2}-\d{2}\b/);
+  assert.match(text, /\b\d{1,2}:\d{2} (am|pm) - \d{1,2}:\d{2} (am|pm)\b/);
+  // The sidebar footer names the user's real role (platform.md's "Administrator for everyone" overridden).
+  assert.equal(await page.getByTestId("sidebar-role").innerText(), "Administrator");
+  await page.goto(`${BASE_URL}/settings`);
+  await page.getByRole("heading", { name: "Danger Zone" }).waitFor();
+
   // Export: a JSON file named with the current date.
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: "Export your data" }).click();
@@ -71,5 +89,6 @@ test("members do not see the Danger Zone", async () => {
   await page.goto(`${BASE_URL}/settings`);
   await page.getByRole("heading", { name: "Regional & Language" }).waitFor();
   assert.equal(await page.getByRole("heading", { name: "Danger Zone" }).count(), 0);
+  assert.equal(await page.getByTestId("sidebar-role").innerText(), "Organization Member");
   await context.close();
 });

@@ -387,10 +387,11 @@ def test_timetabled_units(api, scheduled):
     r = api.get(f"/api/block-groups/{scheduled['group'].pk}/timetabled-units")
     assert r.status_code == 200
     assert r.json() == [
-        {"unitId": str(u1.pk), "unitCode": "U1", "unitName": "One", "nominalHours": 20, "timetabledHours": 6.0},
-        {"unitId": str(u2.pk), "unitCode": "U2", "unitName": "Two", "nominalHours": 30, "timetabledHours": 0.0},
-        {"unitId": str(u3.pk), "unitCode": "U3", "unitName": "Three", "nominalHours": 10, "timetabledHours": 0.0},
-        {"unitId": str(stray.pk), "unitCode": "A0", "unitName": "Stray", "nominalHours": 5, "timetabledHours": 3.0},
+        {"unitId": str(u1.pk), "unitCode": "U1", "unitName": "One", "nominalHours": 20, "timetabledHours": 6.0, "plannedHours": 13.0},
+        {"unitId": str(u2.pk), "unitCode": "U2", "unitName": "Two", "nominalHours": 30, "timetabledHours": 0.0, "plannedHours": 6.0},
+        {"unitId": str(u3.pk), "unitCode": "U3", "unitName": "Three", "nominalHours": 10, "timetabledHours": 0.0, "plannedHours": 3.0},
+        # Not in an assigned plan: nothing planned to compare with (issue 18).
+        {"unitId": str(stray.pk), "unitCode": "A0", "unitName": "Stray", "nominalHours": 5, "timetabledHours": 3.0, "plannedHours": None},
     ]
 
 

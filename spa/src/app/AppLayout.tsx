@@ -33,7 +33,8 @@ import { useCallback, useState } from "react";
 import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import { logout } from "../features/auth/api";
 import { HeaderSearch } from "../features/search/HeaderSearch";
-import { useApplySavedAppearance, type UserSettings } from "../features/settings/api";
+import { useApplySavedAppearance, useSettings, type UserSettings } from "../features/settings/api";
+import { setDisplayFormats } from "../components/Dates";
 import { applyCompact, toMantineScheme } from "../lib/theme";
 import { errorMessage } from "../lib/api";
 import { displayName, useCurrentUser, type CurrentUser } from "../lib/auth";
@@ -177,6 +178,9 @@ export function AppLayout() {
     [setColorScheme],
   );
   useApplySavedAppearance(applyAppearance);
+  // The user's date and time formats, set before the pages below render (they read them while rendering).
+  const preferences = useSettings().data?.preferences;
+  setDisplayFormats(preferences?.dateFormat, preferences?.timeFormat);
   if (!user) return null;
   const { title, subtitle } = headerTitle(location.pathname);
   const isActive = (to: string) => (to === "/" ? location.pathname === "/" : location.pathname === to || location.pathname.startsWith(`${to}/`));
@@ -304,8 +308,8 @@ export function AppLayout() {
                   <Text size="sm" fw={500} truncate data-testid="sidebar-user">
                     {displayName(user)}
                   </Text>
-                  <Text size="xs" c="dimmed">
-                    Administrator
+                  <Text size="xs" c="dimmed" data-testid="sidebar-role">
+                    {roleLabel(user.role)}
                   </Text>
                 </Box>
               </Group>

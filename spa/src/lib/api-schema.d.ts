@@ -5090,6 +5090,8 @@ export interface components {
         TimetabledUnitOut: {
             /** Nominalhours */
             nominalHours: number;
+            /** Plannedhours */
+            plannedHours?: number | null;
             /** Timetabledhours */
             timetabledHours: number;
             /** Unitcode */

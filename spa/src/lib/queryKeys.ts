@@ -42,13 +42,15 @@ export const entityInvalidates: Record<string, Root[]> = {
   campus: [roots.campuses, roots.blockGroups],
   block_group: [roots.blockGroups, roots.linkedGroups, roots.timetables, roots.reports, roots.dashboard, roots.search],
   block_group_study_plan: [roots.blockGroups, roots.reports],
-  linked_block_group: [roots.linkedGroups, roots.blockGroups],
+  // Open timetables' conflict badges depend on qualifications and on linked groups (issue 18).
+  linked_block_group: [roots.linkedGroups, roots.blockGroups, roots.timetables],
   teacher: [roots.teachers, roots.teacherUnits, roots.timetables, roots.allocationGrid, roots.reports, roots.dashboard, roots.search],
-  teacher_unit: [roots.teacherUnits, roots.teachers],
+  teacher_unit: [roots.teacherUnits, roots.teachers, roots.timetables],
   // Leave lives under the teacher's key; the sessions it hits change their conflicts (issue 17).
   teacher_leave: [roots.teachers, roots.timetables, roots.allocationGrid, roots.dashboard],
   timetable_session: [roots.timetables, roots.blockGroups, roots.allocationGrid, roots.reports, roots.dashboard, roots.teachers],
-  holiday: [roots.holidays, roots.timetables, roots.reports],
+  // The allocation grid's weeks show holidays (issue 18).
+  holiday: [roots.holidays, roots.timetables, roots.reports, roots.allocationGrid],
   organization: [roots.organization],
   user: [roots.adminUsers, roots.user],
   display_link: [roots.displayLinks],

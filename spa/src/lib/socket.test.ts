@@ -102,3 +102,13 @@ test("the first connect also restarts a read still in flight (it may have missed
   expect(queryClient.getQueryState([...roots.courses, "list"])?.isInvalidated).toBe(true);
   release([]);
 });
+
+test("live where the data is: qualification and linked-group events refresh open timetables, holidays the allocation grid (issue 18)", () => {
+  const { handler, spy } = setup();
+  handler.onChange(event("teacher_unit", 1));
+  handler.onChange(event("linked_block_group", 2));
+  handler.onChange(event("holiday", 3));
+  const keys = spy.mock.calls.map((c) => c[0]?.queryKey);
+  expect(keys.filter((k) => k === roots.timetables)).toHaveLength(3);
+  expect(keys).toContain(roots.allocationGrid);
+});

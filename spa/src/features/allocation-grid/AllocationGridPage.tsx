@@ -2,7 +2,7 @@ import { Card, Group, Select, SimpleGrid, Stack, Text, Tooltip } from "@mantine/
 import { IconAlertTriangle } from "@tabler/icons-react";
 import dayjs from "dayjs";
 import { useState } from "react";
-import { formatDate, hours, shortTime } from "../../components/Dates";
+import { formatDate, hours, displayTime } from "../../components/Dates";
 import { Notice } from "../../components/Notice";
 import { PageHeader } from "../../components/PageHeader";
 import { CardGridSkeleton } from "../../components/States";
@@ -122,7 +122,7 @@ export default function AllocationGridPage() {
 function WeekSessions({ teacherId, weekStart }: { teacherId: string; weekStart: string }) {
   const { data, isLoading } = useWeekSessions(teacherId, weekStart);
   if (isLoading || !data) return <>Loading sessions...</>;
-  return <>{data.slice(0, 8).map((s) => `${formatDate(s.date)} ${shortTime(s.startTime)} ${s.unitCode} ${s.blockGroupCode}`).join("; ")}</>;
+  return <>{data.slice(0, 8).map((s) => `${formatDate(s.date)} ${displayTime(s.startTime)} ${s.unitCode} ${s.blockGroupCode}`).join("; ")}</>;
 }
 
 function WeekCell({ teacher, index, weekStart }: { teacher: GridTeacher; index: number; weekStart: string }) {

@@ -163,14 +163,18 @@ export default function BlockGroupDetailPage() {
                 <Table.Tr>
                   <Table.Th>Unit</Table.Th>
                   <Table.Th>Nominal</Table.Th>
+                  <Table.Th>Planned</Table.Th>
                   <Table.Th>Timetabled</Table.Th>
                   <Table.Th>Progress</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {timetabled.data.map((u) => {
-                  const pct = u.nominalHours ? (u.timetabledHours / u.nominalHours) * 100 : 0;
-                  const variance = u.nominalHours ? Math.abs(u.timetabledHours - u.nominalHours) / u.nominalHours > 0.1 : false;
+                  // Against the hours the study plan plans for the unit (what scheduling aims for), not its
+                  // nominal hours: a fully scheduled unit is 100% (issue 18). A unit of no plan: nominal.
+                  const target = u.plannedHours ?? u.nominalHours;
+                  const pct = target ? (u.timetabledHours / target) * 100 : 0;
+                  const variance = target ? Math.abs(u.timetabledHours - target) / target > 0.1 : false;
                   return (
                     <Table.Tr key={u.unitCode}>
                       <Table.Td>
@@ -182,10 +186,11 @@ export default function BlockGroupDetailPage() {
                         </Text>
                       </Table.Td>
                       <Table.Td>{u.nominalHours}</Table.Td>
+                      <Table.Td>{u.plannedHours === null || u.plannedHours === undefined ? "-" : hours(u.plannedHours)}</Table.Td>
                       <Table.Td>
                         {hours(u.timetabledHours)}{" "}
                         {variance ? (
-                          <Tag size="xs" color="orange" variant="light">
+                          <Tag size="xs" color="orange" variant="light" title={`${Math.round(pct)}% of the ${hours(target)} hours planned`}>
                             {pct >= 100 ? "+" : ""}
                             {Math.round(pct - 100)}%
                           </Tag>

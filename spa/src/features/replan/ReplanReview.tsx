@@ -1,11 +1,11 @@
 import { Alert, Button, Group, Loader, Stack, Table, Tabs, Text } from "@mantine/core";
 import { IconAlertTriangle } from "@tabler/icons-react";
-import { formatDate, shortTime } from "../../components/Dates";
+import { formatDate, displayTime } from "../../components/Dates";
 import { plural } from "../timetables/auto-allocation/format";
 import { classifyError, notifySuccess } from "../../components/Notify";
 import { useApplyReplan, useProposal, type ChangeQuery, type Proposal, type ReplanChange } from "./api";
 
-const place = (p: ReplanChange["from"]) => `${formatDate(p.actualDate)} ${shortTime(p.startTime)}–${shortTime(p.endTime)} · ${p.teacherName}`;
+const place = (p: ReplanChange["from"]) => `${formatDate(p.actualDate)} ${displayTime(p.startTime)}–${displayTime(p.endTime)} · ${p.teacherName}`;
 
 function groupBy<T>(items: T[], key: (item: T) => string): [string, T[]][] {
   const out = new Map<string, T[]>();
@@ -93,7 +93,7 @@ export function ReplanReview({ change, onClose }: { change: ChangeQuery; onClose
           <Stack gap={4}>
             {p.unresolved.map((u) => (
               <Text key={u.sessionId} size="sm" data-testid="replan-unresolved">
-                <b>{u.unitCode}</b> {u.blockGroupCode} {formatDate(u.actualDate)} {shortTime(u.startTime)}: {u.reason}
+                <b>{u.unitCode}</b> {u.blockGroupCode} {formatDate(u.actualDate)} {displayTime(u.startTime)}: {u.reason}
               </Text>
             ))}
           </Stack>

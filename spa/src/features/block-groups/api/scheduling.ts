@@ -16,10 +16,22 @@ export type TimetabledUnit = components["schemas"]["TimetabledUnitOut"];
 export type ScheduleResult = components["schemas"]["ScheduleOut"];
 export type StudyPlanOption = components["schemas"]["StudyPlanOut"];
 
-const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
+/**
+ * Times are typed and shown as HH:MM; the wire keeps HH:MM:SS (delivery.md §6), so seconds are added on
+ * the way out (issue 18, ADR 0018). H:MM and HH:MM:SS are accepted too.
+ */
+const TIME_TYPED = /^([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
+export const TIME_MESSAGE = "Invalid time format, use HH:MM (24-hour)";
+export function toWireTime(typed: string): string {
+  const [h, m, sec] = typed.trim().split(":");
+  return `${h.padStart(2, "0")}:${m}:${sec ?? "00"}`;
+}
+/** HH:MM of a wire time (HH:MM:SS) for showing and editing. */
+export const shownTime = (wire: string) => wire.slice(0, 5);
+const typedTime = z.string().trim().regex(TIME_TYPED, TIME_MESSAGE).transform(toWireTime);
 export const templateSchema = z.object({
-  startTime: z.string().regex(TIME, "Invalid time format, use HH:MM:SS"),
-  endTime: z.string().regex(TIME, "Invalid time format, use HH:MM:SS"),
+  startTime: typedTime,
+  endTime: typedTime,
   duration: z.coerce.number<unknown>().positive("Duration must be positive"),
 });
 export const scheduleSchema = z.object({
@@ -31,13 +43,28 @@ export const scheduleSchema = z.object({
 });
 export type ScheduleFormValues = z.input<typeof scheduleSchema>;
 export type ScheduleInput = z.output<typeof scheduleSchema>;
-export const FIRST_TEMPLATE = { startTime: "09:00:00", endTime: "12:00:00", duration: 3 };
-export const NEXT_TEMPLATE = { startTime: "13:00:00", endTime: "16:00:00", duration: 3 };
+/** delivery.md §6 defaults: the first template 09:00-12:00, added ones 13:00-16:00 (3 hours each). */
+export const FIRST_TEMPLATE = { startTime: "09:00", endTime: "12:00", duration: 3 };
+export const NEXT_TEMPLATE = { startTime: "13:00", endTime: "16:00", duration: 3 };
+
+/**
+ * The templates a schedule dialog starts with: one per session of the group's day (`sessionsPerDay`,
+ * issue 18): 09:00-12:00, 13:00-16:00, 17:00-20:00, then one-hour evening slots from 20:00 (up to 23:00).
+ */
+export function defaultTemplates(sessionsPerDay: number | null | undefined) {
+  const n = Math.max(1, Math.min(Number(sessionsPerDay) || 1, 6));
+  const slots = [FIRST_TEMPLATE, NEXT_TEMPLATE, { startTime: "17:00", endTime: "20:00", duration: 3 }];
+  for (let h = 20; h < 23; h++) slots.push({ startTime: `${h}:00`, endTime: `${h + 1}:00`, duration: 1 });
+  return slots.slice(0, n).map((t) => ({ ...t }));
+}
 
 /** decisions.md §4: hours from start to end, rounded to half hours, when end is after start. */
 export function templateHours(start: string, end: string): number | null {
-  if (!TIME.test(start) || !TIME.test(end)) return null;
-  const toMin = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5)) + Number(t.slice(6, 8)) / 60;
+  if (!TIME_TYPED.test(start.trim()) || !TIME_TYPED.test(end.trim())) return null;
+  const toMin = (t: string) => {
+    const [h, m, sec] = toWireTime(t).split(":").map(Number);
+    return h * 60 + m + sec / 60;
+  };
   const diff = toMin(end) - toMin(start);
   if (diff <= 0) return null;
   return Math.round((diff / 60) * 2) / 2;

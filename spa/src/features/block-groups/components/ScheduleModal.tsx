@@ -10,7 +10,7 @@ import { formatDate, hours } from "../../../components/Dates";
 import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
 import { daysText, type BlockGroup } from "../api/blockGroups";
 import {
-  FIRST_TEMPLATE,
+  defaultTemplates,
   NEXT_TEMPLATE,
   scheduleSchema,
   templateHours,
@@ -33,13 +33,13 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
   const clear = useClearSchedule(id);
   const { control, register, handleSubmit, reset, setValue, formState } = useForm<ScheduleFormValues, unknown, ScheduleInput>({
     resolver: zodResolver(scheduleSchema),
-    defaultValues: { sessionTemplates: [FIRST_TEMPLATE], startDate: "", room: "", notes: "", startNextUnitInNewWeek: false },
+    defaultValues: { sessionTemplates: defaultTemplates(group?.sessionsPerDay), startDate: "", room: "", notes: "", startNextUnitInNewWeek: false },
   });
   const templates = useFieldArray({ control, name: "sessionTemplates" });
   const watched = useWatch({ control, name: "sessionTemplates" });
 
   useEffect(() => {
-    if (group) reset({ sessionTemplates: [FIRST_TEMPLATE], startDate: group.startDate ?? "", room: "", notes: "", startNextUnitInNewWeek: false });
+    if (group) reset({ sessionTemplates: defaultTemplates(group.sessionsPerDay), startDate: group.startDate ?? "", room: "", notes: "", startNextUnitInNewWeek: false });
   }, [group, reset]);
 
   // Hours of each template follow its start and end (rounded to half hours) when end is after start.
@@ -59,8 +59,12 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
     generate.mutate(values, {
       onSuccess: (result) => {
         const skipped = result.holidaysSkipped?.length ? ` ${result.holidaysSkipped.length} holiday day(s) skipped.` : "";
+        // The last class and the group's end date (last class + 1 month, decisions.md §3) are different
+        // dates: both are named (issue 18).
+        const last = result.lastTeachingDate ? ` Last class on ${formatDate(result.lastTeachingDate)}.` : "";
+        const end = result.endDate ? ` The group's end date is ${formatDate(result.endDate)}.` : "";
         notifySuccess(
-          `Scheduled ${result.sessionsCreated} sessions (${hours(result.hoursScheduled)} hours) from ${formatDate(result.startDate)} to ${formatDate(result.endDate)}.${skipped}${
+          `Scheduled ${result.sessionsCreated} sessions (${hours(result.hoursScheduled)} hours) from ${formatDate(result.startDate)}.${last}${end}${skipped}${
             result.warnings?.length ? ` ${result.warnings.join(" ")}` : ""
           }`,
           "Block group scheduled",
@@ -152,8 +156,8 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
             {templates.fields.map((t, i) => (
               <Paper withBorder p="sm" key={t.id} data-testid="session-template">
                 <Group align="flex-end" wrap="nowrap">
-                  <TextInput label={`Template ${i + 1} start`} placeholder="09:00:00" {...register(`sessionTemplates.${i}.startTime`)} error={formState.errors.sessionTemplates?.[i]?.startTime?.message} />
-                  <TextInput label={`Template ${i + 1} end`} placeholder="12:00:00" {...register(`sessionTemplates.${i}.endTime`)} error={formState.errors.sessionTemplates?.[i]?.endTime?.message} />
+                  <TextInput label={`Template ${i + 1} start`} placeholder="09:00" maxLength={8} {...register(`sessionTemplates.${i}.startTime`)} error={formState.errors.sessionTemplates?.[i]?.startTime?.message} />
+                  <TextInput label={`Template ${i + 1} end`} placeholder="12:00" maxLength={8} {...register(`sessionTemplates.${i}.endTime`)} error={formState.errors.sessionTemplates?.[i]?.endTime?.message} />
                   <TextInput label="Hours" readOnly {...register(`sessionTemplates.${i}.duration`)} error={formState.errors.sessionTemplates?.[i]?.duration?.message} w={90} />
                   <ActionIcon
                     variant="light"

@@ -2,7 +2,7 @@ import { ActionIcon, Button, Card, Group, Table, Text, Title } from "@mantine/co
 import { modals } from "@mantine/modals";
 import { IconArrowsShuffle, IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
-import { formatDate, shortTime } from "../../../components/Dates";
+import { formatDate, displayTime } from "../../../components/Dates";
 import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
 import { openReplan } from "../../replan/openReplan";
 import { useDeleteLeave, useLeave, type Leave } from "../api/leave";
@@ -69,7 +69,7 @@ export function LeaveCard({ teacherId }: { teacherId: string }) {
                 <Table.Tr key={l.id}>
                   <Table.Td>{formatDate(l.startDate)}</Table.Td>
                   <Table.Td>{formatDate(l.endDate)}</Table.Td>
-                  <Table.Td>{l.startTime ? `${shortTime(l.startTime)}–${shortTime(l.endTime)}` : "All day"}</Table.Td>
+                  <Table.Td>{l.startTime ? `${displayTime(l.startTime)}–${displayTime(l.endTime)}` : "All day"}</Table.Td>
                   <Table.Td>{l.reason || "—"}</Table.Td>
                   <Table.Td>
                     <Group gap={4} justify="flex-end" wrap="nowrap">

@@ -7,7 +7,7 @@ import { Alert, Badge, Button, Group, Loader, Modal, Paper, ScrollArea, SimpleGr
 import { lightTagText } from "../../../components/Tag";
 import { IconArrowRight } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
-import { formatDate, shortTime } from "../../../components/Dates";
+import { formatDate, displayTime } from "../../../components/Dates";
 import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
 import { ApiError, errorMessage } from "../../../lib/api";
 import { useAllocationProposal, useApplyProposal, type AllocationFigures, type AllocationScope, type Proposal } from "./api";
@@ -184,7 +184,7 @@ function ProposalView({ scope, onClose, onApplied }: { scope: AllocationScope; o
                     <Table.Tr key={a.sessionId}>
                       <Table.Td>{formatDate(a.date)}</Table.Td>
                       <Table.Td>
-                        {shortTime(a.startTime)}–{shortTime(a.endTime)}
+                        {displayTime(a.startTime)}–{displayTime(a.endTime)}
                       </Table.Td>
                       <Table.Td>{a.blockGroupCode}</Table.Td>
                       <Table.Td>{a.unitCode}</Table.Td>
@@ -221,7 +221,7 @@ function ProposalView({ scope, onClose, onApplied }: { scope: AllocationScope; o
                   <Table.Tr key={u.sessionId}>
                     <Table.Td>{formatDate(u.date)}</Table.Td>
                     <Table.Td>
-                      {shortTime(u.startTime)}–{shortTime(u.endTime)}
+                      {displayTime(u.startTime)}–{displayTime(u.endTime)}
                     </Table.Td>
                     <Table.Td>{u.blockGroupCode}</Table.Td>
                     <Table.Td>{u.unitCode}</Table.Td>

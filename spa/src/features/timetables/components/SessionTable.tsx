@@ -3,7 +3,7 @@ import { Tag } from "../../../components/Tag";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { IconAlertTriangle, IconEdit, IconTrash } from "@tabler/icons-react";
 import { memo, useRef } from "react";
-import { formatDate, hours, shortTime } from "../../../components/Dates";
+import { displayTime, formatDate, hours, shortTime } from "../../../components/Dates";
 import { CONFLICT_LABELS, DAY_LABELS, HARD_CONFLICTS, STATUS_LABELS, type Session } from "../api/timetables";
 import classes from "./SessionTable.module.css";
 
@@ -114,7 +114,7 @@ const SessionRow = memo(function SessionRow({
   onDelete: (s: Session) => void;
 }) {
   const cancelled = s.status === "cancelled";
-  const time = `${shortTime(s.startTime)} - ${shortTime(s.endTime)}`;
+  const time = `${displayTime(s.startTime)} - ${displayTime(s.endTime)}`;
   return (
     <tr data-index={index} aria-rowindex={index + 2} className={cancelled ? classes.cancelled : undefined} data-testid="session-row" style={{ height: ROW_HEIGHT }}>
       <td className={classes.check}>
