@@ -8,15 +8,17 @@ row still in use, 412 ``stale`` when ``If-Match`` no longer matches ``updatedAt`
 
 from __future__ import annotations
 
+from typing import Annotated
 from uuid import UUID
 
 from django.http import HttpRequest, HttpResponse
+from ninja import Field, Query
 
 from project.catalogue import selectors, services
 from project.catalogue.schemas import CampusOut, CourseIn, CourseOut, UnitIn, UnitOut
 from project.core.concurrency import if_match_header, set_etag
 from project.core.routers import make_router
-from project.core.schemas import ErrorOut
+from project.core.schemas import CamelSchema, ErrorOut
 
 router = make_router(tags=["catalogue"])
 
@@ -66,10 +68,17 @@ def delete_course(request: HttpRequest, course_id: UUID):
 # --- units -----------------------------------------------------------------------------------------
 
 
+class UnitFilters(CamelSchema):
+    search: Annotated[str | None, Field(max_length=100)] = None
+    course_id: UUID | None = None
+
+
 @router.get("/units", response=list[UnitOut])
-def list_units(request: HttpRequest):
-    """All units of competency of the organization, ordered by code (one query)."""
-    return selectors.unit_list(org=request.auth.org)
+def list_units(request: HttpRequest, filters: Query[UnitFilters]):
+    """Units of competency of the organization, ordered by code (one query). ``search``: code or name
+    contains it (any case); ``courseId``: the units of the study plans assigned to the block groups of that
+    course (its qualification; issue 18). No parameter: every unit."""
+    return selectors.unit_list(org=request.auth.org, search=filters.search, course_id=filters.course_id)
 
 
 @router.get("/units/{uuid:unit_id}", response={200: UnitOut, 404: ErrorOut})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from project.catalogue.models import Campus, Course, Unit
 from project.core.tenancy import get_in_org
@@ -18,9 +18,22 @@ def course_get(*, org, course_id) -> Course:
     return get_in_org(Course, org, course_id, "Course")
 
 
-def unit_list(*, org) -> QuerySet[Unit]:
-    """The organization's units of competency ordered by code."""
-    return Unit.objects.for_org(org).order_by("code")
+def unit_list(*, org, search: str | None = None, course_id=None) -> QuerySet[Unit]:
+    """The organization's units of competency ordered by code; with ``search``, those whose code or name
+    contains it (any case); with ``course_id``, those in a study plan assigned to a block group of that
+    course (an unknown or another organization's course: none)."""
+    qs = Unit.objects.for_org(org).order_by("code")
+    if search and search.strip():
+        term = search.strip()
+        qs = qs.filter(Q(code__icontains=term) | Q(name__icontains=term))
+    if course_id is not None:
+        from project.planning.models import StudyPlanUnit
+
+        in_course = StudyPlanUnit.objects.for_org(org).filter(
+            study_plan__block_group_links__block_group__course_id=course_id
+        ).values("unit_id")
+        qs = qs.filter(pk__in=in_course)
+    return qs
 
 
 def unit_get(*, org, unit_id) -> Unit:

@@ -121,10 +121,11 @@ def block_group_queryset(*, org) -> QuerySet[BlockGroup]:
 
 def block_group_list(
     *, org, statuses: list[str] | None = None, course_codes: list[str] | None = None,
-    study_modes: list[str] | None = None,
+    study_modes: list[str] | None = None, study_plan_ids: list | None = None,
 ) -> QuerySet[BlockGroup]:
-    """Block groups filtered by any of ``statuses``, course codes and study modes (each filter applies when
-    given; values within one filter are alternatives). Ordered by code."""
+    """Block groups filtered by any of ``statuses``, course codes, study modes and study plan ids (the
+    groups a plan is assigned to) (each filter applies when given; values within one filter are
+    alternatives). Ordered by code."""
     qs = block_group_queryset(org=org)
     if statuses:
         qs = qs.filter(status__in=statuses)
@@ -132,6 +133,9 @@ def block_group_list(
         qs = qs.filter(course__code__in=course_codes)
     if study_modes:
         qs = qs.filter(study_mode__in=study_modes)
+    if study_plan_ids:
+        linked = BlockGroupStudyPlan.objects.for_org(org).filter(study_plan_id__in=study_plan_ids)
+        qs = qs.filter(pk__in=linked.values("block_group_id"))
     return qs
 
 
@@ -145,7 +149,7 @@ _GROUP_FIELDS = (
 
 def block_group_list_rows(
     *, org, statuses: list[str] | None = None, course_codes: list[str] | None = None,
-    study_modes: list[str] | None = None,
+    study_modes: list[str] | None = None, study_plan_ids: list | None = None,
 ) -> list[dict]:
     """:func:`block_group_list` as JSON-ready camelCase dicts of exactly the ``BlockGroupOut`` shape.
 
@@ -154,7 +158,8 @@ def block_group_list_rows(
     per-field schema validation (issue 15). ``tests/core/test_fast_lists.py`` pins the answer equal to
     ``BlockGroupOut`` over the model rows.
     """
-    qs = block_group_list(org=org, statuses=statuses, course_codes=course_codes, study_modes=study_modes)
+    qs = block_group_list(org=org, statuses=statuses, course_codes=course_codes, study_modes=study_modes,
+                          study_plan_ids=study_plan_ids)
     rows = list(qs.prefetch_related(None).values_list(*_GROUP_FIELDS))
     names: dict = defaultdict(list)
     if rows:

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from django.db.models import DecimalField, Exists, F, OuterRef, Subquery, Sum
+from django.db.models import Count, DecimalField, Exists, F, OuterRef, Q, Subquery, Sum
+from django.utils import timezone
 
 from project.catalogue.models import Course
 from project.planning.models import ACTUAL_HOUR_FIELDS, BlockGroup, StudyPlan
@@ -40,7 +41,8 @@ def dashboard_stats(*, org, today: date) -> dict:
     activeCourses (courses with isActive), activeTeachers (teachers with isActive), blockGroups (block
     groups with status active), weeklyHours (hours of non-cancelled sessions dated in the Monday-Sunday
     week holding ``today``), efficiency (the mean efficiency of the active study plans, one decimal;
-    87 when there is no active plan). Five queries.
+    87 when there is no active plan). thirtyDaysAgo: of the counted courses, teachers and block groups,
+    those created more than 30 days ago (records deactivated or deleted since are not known). Five queries.
     """
     monday = week_start(today)
     actual_sum = sum((F(f"plan_units__{f}") for f in ACTUAL_HOUR_FIELDS[1:]), F(f"plan_units__{ACTUAL_HOUR_FIELDS[0]}"))
@@ -54,12 +56,24 @@ def dashboard_stats(*, org, today: date) -> dict:
     weekly = delivered(org).filter(actual_date__range=(monday, monday + timedelta(days=6))).aggregate(
         h=Sum("actual_hours")
     )["h"]
+    # Each count now and of those records, how many existed 30 days ago (created before): the cards'
+    # change against 30 days ago (issue 18). One query per count, as before.
+    cut = timezone.now() - timedelta(days=30)
+
+    def counted(qs) -> tuple[int, int]:
+        got = qs.aggregate(now=Count("id"), before=Count("id", filter=Q(created_at__lt=cut)))
+        return got["now"], got["before"]
+
+    courses, courses_before = counted(Course.objects.for_org(org).filter(is_active=True))
+    teachers, teachers_before = counted(Teacher.objects.for_org(org).filter(is_active=True))
+    groups, groups_before = counted(BlockGroup.objects.for_org(org).filter(status=BlockGroup.Status.ACTIVE))
     return {
-        "activeCourses": Course.objects.for_org(org).filter(is_active=True).count(),
-        "activeTeachers": Teacher.objects.for_org(org).filter(is_active=True).count(),
-        "blockGroups": BlockGroup.objects.for_org(org).filter(status=BlockGroup.Status.ACTIVE).count(),
+        "activeCourses": courses,
+        "activeTeachers": teachers,
+        "blockGroups": groups,
         "weeklyHours": hours(weekly),
         "efficiency": round(sum(rates) / len(rates), 1) if rates else DEFAULT_EFFICIENCY,
+        "thirtyDaysAgo": {"activeCourses": courses_before, "activeTeachers": teachers_before, "blockGroups": groups_before},
     }
 
 

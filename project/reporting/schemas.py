@@ -232,12 +232,19 @@ class AllocationGridOut(CamelSchema):
 # ---------------------------------------------------------------- dashboard
 
 
+class DashboardCountsOut(CamelSchema):
+    active_courses: int
+    active_teachers: int
+    block_groups: int
+
+
 class DashboardStatsOut(CamelSchema):
     active_courses: int
     active_teachers: int
     block_groups: int
     weekly_hours: float
     efficiency: float
+    thirty_days_ago: DashboardCountsOut | None = None
 
 
 class AllocationOut(CamelSchema):

@@ -1,7 +1,7 @@
 // The dashboard (platform.md §2 Dashboard): stat cards, planner navigation, workload, upcoming sessions, actions.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiLogin, launch, newPage } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage } from "./lib.mjs";
 import { captureScreen, waitForShell } from "./platform-helpers.mjs";
 
 let browser;
@@ -21,7 +21,13 @@ test("the dashboard shows its cards, planner, workload and upcoming sessions", a
     await page.getByTestId(`stat-${label}`).waitFor();
   }
   await page.getByText("Average efficiency").waitFor();
-  await page.getByText(/from last month/).first().waitFor();
+  // The first three cards show the change against 30 days ago from the data (issue 18), not fixed numbers.
+  const stats = (await apiCall(page, "GET", "/api/dashboard/stats")).json;
+  const courses = page.getByTestId("trend-Active Courses");
+  await courses.waitFor();
+  const [now, before] = [stats.activeCourses, stats.thirtyDaysAgo.activeCourses];
+  const expected = now === before ? "No change in 30 days" : !before ? `+${now} in the last 30 days` : `${now > before ? "+" : ""}${Math.round(((now - before) / before) * 100)}% from 30 days ago`;
+  assert.equal(await courses.innerText(), expected);
   await page.getByRole("heading", { name: "Teacher Allocation Planner" }).waitFor();
   await page.getByText("Teachers Not Scheduled").waitFor();
   await page.getByRole("heading", { name: "Teacher Workload" }).waitFor();

@@ -542,3 +542,16 @@ def test_no_malformed_body_gives_a_500(api, org):
             assert r.status_code == 400, (method, path, raw, r.status_code, r.content)
     plan_unit.refresh_from_db()
     assert plan_unit.sequence_order == 1
+
+
+def test_block_groups_filtered_by_study_plan(api, org):
+    """Issue 18: a study plan's detail page lists the block groups it is assigned to."""
+    plan = f.make_study_plan(org, name="Filtered plan")
+    a, b, c = (f.make_block_group(org, code=code) for code in ("SP-A", "SP-B", "SP-C"))
+    f.assign_plan(a, plan)
+    f.assign_plan(c, plan)
+    f.assign_plan(b, f.make_study_plan(org, name="Another plan"))
+    r = api.get("/api/block-groups", {"studyPlan": str(plan.pk)})
+    assert r.status_code == 200
+    assert [g["code"] for g in r.json()] == ["SP-A", "SP-C"]
+    assert [g["code"] for g in api.get("/api/block-groups").json()] == ["SP-A", "SP-B", "SP-C"]

@@ -323,3 +323,29 @@ def test_lists_of_1000_rows_use_a_fixed_number_of_queries(api, org, django_asser
     assert len(_count(django_assert_max_num_queries, api, "/api/courses", 4)) == 1000
     assert len(_count(django_assert_max_num_queries, api, "/api/units", 4)) == 1000
     assert len(_count(django_assert_max_num_queries, api, "/api/campuses", 4)) == 1001
+
+
+def test_units_search_by_code_or_name_and_filter_by_qualification(api, other_api, org, other_org):
+    """Issue 18: the Units page searches by code and name and filters by qualification (course): the
+    units of the study plans assigned to that course's block groups."""
+    web = f.make_unit(org, code="ICTWEB301", name="Create web pages")
+    net = f.make_unit(org, code="ICTNWK305", name="Install network")
+    other = f.make_unit(org, code="BSBOPS304", name="Deliver and monitor a service")
+    course = f.make_course(org, code="ICT30120")
+    plan = f.make_study_plan(org, name="Cert III plan")
+    f.add_plan_unit(plan, web)
+    f.add_plan_unit(plan, net)
+    f.assign_plan(f.make_block_group(org, course=course), plan)
+    f.assign_plan(f.make_block_group(org, course=course), plan)  # two groups: each unit once
+    f.add_plan_unit(f.make_study_plan(org, name="Unassigned plan"), other)
+
+    codes = lambda r: [u["code"] for u in r.json()]  # noqa: E731
+    assert codes(api.get("/api/units", {"search": "ict"})) == ["ICTNWK305", "ICTWEB301"]
+    assert codes(api.get("/api/units", {"search": "NETWORK"})) == ["ICTNWK305"]
+    assert codes(api.get("/api/units", {"courseId": str(course.pk)})) == ["ICTNWK305", "ICTWEB301"]
+    assert codes(api.get("/api/units", {"courseId": str(course.pk), "search": "web"})) == ["ICTWEB301"]
+    assert codes(api.get("/api/units")) == ["BSBOPS304", "ICTNWK305", "ICTWEB301"]
+    # Another organization's course gives nothing of ours; a malformed id is the documented 400.
+    assert other_api.get("/api/units", {"courseId": str(course.pk)}).json() == []
+    r = api.get("/api/units", {"courseId": "not-a-uuid"})
+    assert r.status_code == 400 and "message" in r.json()

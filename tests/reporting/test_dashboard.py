@@ -40,6 +40,15 @@ def test_stats(api, world, this_week):
     f.add_plan_unit(p2, world.u3, face_to_face_hours=Decimal("30"), work_integrated_learning_hours=Decimal("10"))  # 80 %
     p3 = f.make_study_plan(world.org, total_nominal_hours=10, is_active=False)
     f.add_plan_unit(p3, world.u4, face_to_face_hours=Decimal("1"))  # inactive: ignored
+    # One active course and one teacher existed 40 days ago; everything else is new (issue 18).
+    from django.utils import timezone
+
+    from project.catalogue.models import Course
+    from project.staff.models import Teacher
+
+    old = timezone.now() - timedelta(days=40)
+    Course.objects.unscoped().filter(pk=Course.objects.unscoped().filter(organization=world.org, is_active=True).order_by("code").first().pk).update(created_at=old)
+    Teacher.objects.unscoped().filter(pk=world.t1.pk).update(created_at=old)
     res = api.get("/api/dashboard/stats")
     assert res.status_code == 200
     assert res.json() == {
@@ -48,12 +57,14 @@ def test_stats(api, world, this_week):
         "blockGroups": 3,  # G4 is planned
         "weeklyHours": 5.0,  # Monday 3 h + Sunday 2 h; cancelled, last and next week left out
         "efficiency": 85.0,
+        "thirtyDaysAgo": {"activeCourses": 1, "activeTeachers": 1, "blockGroups": 0},
     }
 
 
 def test_stats_default_efficiency_and_empty(api):
     assert api.get("/api/dashboard/stats").json() == {
         "activeCourses": 0, "activeTeachers": 0, "blockGroups": 0, "weeklyHours": 0.0, "efficiency": 87,
+        "thirtyDaysAgo": {"activeCourses": 0, "activeTeachers": 0, "blockGroups": 0},
     }
 
 

@@ -556,7 +556,8 @@ export interface paths {
         /**
          * List Block Groups
          * @description Block groups ordered by code, filtered by repeated query parameters ``status``, ``course`` (course
-         *     code) and ``studyMode`` (no parameter: no filter). Three queries whatever the count.
+         *     code), ``studyMode`` and ``studyPlan`` (study plan id: the groups it is assigned to; issue 18) (no
+         *     parameter: no filter). Three queries whatever the count.
          */
         get: operations["project_planning_api_list_block_groups"];
         put?: never;
@@ -2025,7 +2026,9 @@ export interface paths {
         };
         /**
          * List Units
-         * @description All units of competency of the organization, ordered by code (one query).
+         * @description Units of competency of the organization, ordered by code (one query). ``search``: code or name
+         *     contains it (any case); ``courseId``: the units of the study plans assigned to the block groups of that
+         *     course (its qualification; issue 18). No parameter: every unit.
          */
         get: operations["project_catalogue_api_list_units"];
         put?: never;
@@ -2379,6 +2382,8 @@ export interface components {
             status?: string[];
             /** Studymode */
             studyMode?: string[];
+            /** Studyplan */
+            studyPlan?: string[];
         };
         /**
          * BlockGroupIn
@@ -2899,6 +2904,15 @@ export interface components {
             /** Name */
             name: string;
         };
+        /** DashboardCountsOut */
+        DashboardCountsOut: {
+            /** Activecourses */
+            activeCourses: number;
+            /** Activeteachers */
+            activeTeachers: number;
+            /** Blockgroups */
+            blockGroups: number;
+        };
         /** DashboardStatsOut */
         DashboardStatsOut: {
             /** Activecourses */
@@ -2909,6 +2923,7 @@ export interface components {
             blockGroups: number;
             /** Efficiency */
             efficiency: number;
+            thirtyDaysAgo?: components["schemas"]["DashboardCountsOut"] | null;
             /** Weeklyhours */
             weeklyHours: number;
         };
@@ -5182,6 +5197,13 @@ export interface components {
             /** Unitcode */
             unitCode: string;
         };
+        /** UnitFilters */
+        UnitFilters: {
+            /** Courseid */
+            courseId?: string | null;
+            /** Search */
+            search?: string | null;
+        };
         /**
          * UnitIn
          * @description POST/PUT /api/units body. ``nominalHours`` is an integer of at least 1 (delivery.md §5).
@@ -6080,6 +6102,7 @@ export interface operations {
                 status?: string[];
                 course?: string[];
                 studyMode?: string[];
+                studyPlan?: string[];
             };
             header?: never;
             path?: never;
@@ -10075,7 +10098,10 @@ export interface operations {
     };
     project_catalogue_api_list_units: {
         parameters: {
-            query?: never;
+            query?: {
+                search?: string | null;
+                courseId?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -1,7 +1,7 @@
 import { Card, Group, Select, SimpleGrid, Stack, Text, Tooltip } from "@mantine/core";
 import { IconAlertTriangle } from "@tabler/icons-react";
 import dayjs from "dayjs";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { formatDate, hours, displayTime } from "../../components/Dates";
 import { Notice } from "../../components/Notice";
 import { PageHeader } from "../../components/PageHeader";
@@ -16,6 +16,18 @@ export default function AllocationGridPage() {
   const [year, setYear] = useState(current);
   const [term, setTerm] = useState<number | null>(null);
   const { data, isLoading, isError } = useAllocationGrid(year, term);
+  // The grid opens at the current week (issue 18): scrolled so that its column comes first after the
+  // teacher names, and marked.
+  const thisWeek = dayjs().startOf("day").subtract((dayjs().day() + 6) % 7, "day").format("YYYY-MM-DD");
+  const scroller = useRef<HTMLDivElement>(null);
+  const hasThisWeek = !!data?.weeks.some((w) => w.weekStart === thisWeek);
+  useEffect(() => {
+    const box = scroller.current;
+    if (!box || !hasThisWeek) return;
+    const column = box.querySelector<HTMLElement>("th[data-current-week]");
+    const names = box.querySelector<HTMLElement>("thead th");
+    if (column) box.scrollLeft = Math.max(0, column.offsetLeft - (names?.offsetWidth ?? 0));
+  }, [hasThisWeek, year, term]);
 
   return (
     <>
@@ -72,7 +84,7 @@ export default function AllocationGridPage() {
               <Text size="xs">Week above 80%</Text>
             </Group>
           </Group>
-          <div className={classes.scroller} tabIndex={0} role="region" aria-label="Weekly allocation grid">
+          <div ref={scroller} className={classes.scroller} tabIndex={0} role="region" aria-label="Weekly allocation grid" data-testid="grid-scroller">
             <table className={classes.grid}>
               <thead>
                 <tr>
@@ -80,9 +92,16 @@ export default function AllocationGridPage() {
                     Teacher
                   </th>
                   {data.weeks.map((w) => (
-                    <th key={w.weekStart} scope="col">
+                    <th
+                      key={w.weekStart}
+                      scope="col"
+                      data-current-week={w.weekStart === thisWeek || undefined}
+                      aria-current={w.weekStart === thisWeek ? "date" : undefined}
+                      style={w.weekStart === thisWeek ? { boxShadow: "inset 0 -3px 0 var(--mantine-color-blue-6)" } : undefined}
+                    >
                       <Text size="xs" fw={700}>
                         W{w.weekNumber}
+                        {w.weekStart === thisWeek ? " · this week" : ""}
                       </Text>
                       <Text size="xs">{dayjs(w.weekStart).format("DD MMM")}</Text>
                     </th>

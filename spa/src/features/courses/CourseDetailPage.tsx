@@ -8,12 +8,19 @@ import { FullPageLoader, RecordLoadError } from "../../components/States";
 import { LEVEL_LABELS, useCourse } from "./api/courses";
 import { CourseFormModal } from "./components/CourseFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
+import { CodeLink, RelatedRecords } from "../../components/RelatedRecords";
+import { formatDate } from "../../components/Dates";
+import { useBlockGroups } from "../block-groups/api/blockGroups";
+import { useUnits } from "../units/api/units";
 
 /** Course detail (/courses/:id): delivery.md §2 Courses. */
 export default function CourseDetailPage() {
   const { id = "" } = useParams();
   const { data: course, isLoading, isError, error, refetch } = useCourse(id);
   const [opened, setOpened] = useState(false);
+  // Its block groups, and the units of the study plans they are assigned (issue 18).
+  const groups = useBlockGroups({ course: course ? [course.code] : [] }, !!course);
+  const units = useUnits(id);
   if (isLoading) return <FullPageLoader />;
   if (isError || !course)
     return <RecordLoadError error={error} message="Failed to load courses. Please try again." onRetry={() => void refetch()} back={{ to: "/courses", label: "Back to Courses" }} />;
@@ -43,6 +50,34 @@ export default function CourseDetailPage() {
           <Field label="Description" value={course.description || "No description"} />
         </Stack>
       </Card>
+      <SimpleGrid cols={{ base: 1, lg: 2 }} mt="md">
+        <RelatedRecords
+          title="Units of Competency"
+          testId="course-units"
+          rows={units.data}
+          loading={units.isLoading}
+          empty="No units yet: assign a study plan to one of this course's block groups."
+          columns={[
+            { label: "Code", cell: (u) => <CodeLink to={`/units/${u.id}`} code={u.code} /> },
+            { label: "Name", cell: (u) => u.name },
+            { label: "Nominal Hours", cell: (u) => u.nominalHours },
+            { label: "Type", cell: (u) => (u.isCore ? "Core" : "Elective") },
+          ]}
+        />
+        <RelatedRecords
+          title="Block Groups"
+          testId="course-block-groups"
+          rows={course ? groups.data : undefined}
+          loading={groups.isLoading}
+          empty="No block groups of this course yet."
+          columns={[
+            { label: "Code", cell: (g) => <CodeLink to={`/block-groups/${g.id}`} code={g.code} /> },
+            { label: "Name", cell: (g) => g.name },
+            { label: "Start", cell: (g) => formatDate(g.startDate, "-") },
+            { label: "Status", cell: (g) => g.status },
+          ]}
+        />
+      </SimpleGrid>
       <CourseFormModal opened={opened} onClose={() => setOpened(false)} course={course} />
       <HistoryPanel id={id} />
     </>

@@ -60,10 +60,19 @@ import {
   type PlannerView,
 } from "./dates";
 
-/** The fixed "from last month" trends of the first three cards (platform.md §2: not data). */
-export const TRENDS = { courses: 12, teachers: 5, blockGroups: 8 };
+/**
+ * The change of a count against 30 days ago (issue 18, overriding platform.md's fixed trends):
+ * "+25% from 30 days ago", "+3 in the last 30 days" when there were none, "No change in 30 days".
+ */
+export function trendText(now: number, before: number | undefined): { text: string; up: boolean } {
+  if (before === undefined) return { text: "", up: false };
+  if (now === before) return { text: "No change in 30 days", up: false };
+  if (!before) return { text: `+${now} in the last 30 days`, up: true };
+  const pct = Math.round(((now - before) / before) * 100);
+  return { text: `${pct > 0 ? "+" : ""}${pct}% from 30 days ago`, up: pct > 0 };
+}
 
-function StatCard({ label, value, icon: IconC, footer, loading }: { label: string; value: string; icon: Icon; footer: string; loading: boolean }) {
+function StatCard({ label, value, icon: IconC, footer, loading, up = true }: { label: string; value: string; icon: Icon; footer: string; loading: boolean; up?: boolean }) {
   return (
     <Card withBorder radius="md" padding="lg">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
@@ -78,8 +87,8 @@ function StatCard({ label, value, icon: IconC, footer, loading }: { label: strin
         </ThemeIcon>
       </Group>
       <Group gap={4} mt="sm">
-        <IconTrendingUp size={16} color="var(--mantine-color-green-8)" aria-hidden />
-        <Text size="sm" c="dimmed">
+        {up ? <IconTrendingUp size={16} color="var(--mantine-color-green-8)" aria-hidden /> : null}
+        <Text size="sm" c="dimmed" data-testid={`trend-${label}`}>
           {footer}
         </Text>
       </Group>
@@ -94,9 +103,16 @@ function StatCards() {
   const efficiency = s?.efficiency ?? DEFAULT_EFFICIENCY;
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
-      <StatCard label="Active Courses" value={String(s?.activeCourses ?? 0)} icon={IconSchool} footer={`+${TRENDS.courses}% from last month`} loading={loading} />
-      <StatCard label="Active Teachers" value={String(s?.activeTeachers ?? 0)} icon={IconUsers} footer={`+${TRENDS.teachers}% from last month`} loading={loading} />
-      <StatCard label="Block Groups" value={String(s?.blockGroups ?? 0)} icon={IconUsersGroup} footer={`+${TRENDS.blockGroups}% from last month`} loading={loading} />
+      {(
+        [
+          ["Active Courses", "activeCourses", IconSchool],
+          ["Active Teachers", "activeTeachers", IconUsers],
+          ["Block Groups", "blockGroups", IconUsersGroup],
+        ] as const
+      ).map(([label, key, icon]) => {
+        const trend = trendText(s?.[key] ?? 0, s?.thirtyDaysAgo?.[key]);
+        return <StatCard key={key} label={label} value={String(s?.[key] ?? 0)} icon={icon} footer={trend.text} up={trend.up} loading={loading} />;
+      })}
       <StatCard
         label="Weekly Hours"
         value={String(Math.round((s?.weeklyHours ?? 0) * 10) / 10)}

@@ -17,3 +17,12 @@ test("the stats answer is the server's", async () => {
   mockFetch((url) => (url === "/api/dashboard/stats" ? { body: stats } : undefined));
   await expect(fetchDashboardStats()).resolves.toEqual(stats);
 });
+
+test("the cards' change against 30 days ago (issue 18)", async () => {
+  const { trendText } = await import("./DashboardPage");
+  expect(trendText(12, 10)).toEqual({ text: "+20% from 30 days ago", up: true });
+  expect(trendText(3, 0)).toEqual({ text: "+3 in the last 30 days", up: true });
+  expect(trendText(5, 5)).toEqual({ text: "No change in 30 days", up: false });
+  expect(trendText(4, 5)).toEqual({ text: "-20% from 30 days ago", up: false });
+  expect(trendText(4, undefined).text).toBe("");
+});

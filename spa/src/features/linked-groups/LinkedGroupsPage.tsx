@@ -24,7 +24,15 @@ export default function LinkedGroupsPage() {
 
   const linkedIds = useMemo(() => new Set((linked.data ?? []).flatMap((l) => l.members.map((m) => m.blockGroupId))), [linked.data]);
   const available = useMemo(() => (groups.data ?? []).filter((g) => !linkedIds.has(g.id)), [groups.data, linkedIds]);
-  const similar = useMemo(() => new Set(available.filter((g) => available.some((o) => isSimilarCode(g.code, o.code))).map((g) => g.id)), [available]);
+  // Each group's similar codes, named on its card (issue 18: "similar to which group").
+  const similar = useMemo(() => {
+    const out = new Map<string, string[]>();
+    for (const g of available) {
+      const codes = available.filter((o) => isSimilarCode(g.code, o.code)).map((o) => o.code);
+      if (codes.length) out.set(g.id, codes);
+    }
+    return out;
+  }, [available]);
 
   const confirmDelete = (l: LinkedGroup) =>
     modals.openConfirmModal({
@@ -129,8 +137,17 @@ export default function LinkedGroupsPage() {
                         setPicked((p) => (checked ? [...p, g.id] : p.filter((x) => x !== g.id)));
                       }}
                     />
-                    {similar.has(g.id) ? <Tag color="orange">Similar code exists</Tag> : null}
+                    {similar.has(g.id) ? (
+                      <Tag color="orange" title={`Similar to ${similar.get(g.id)!.join(", ")}`}>
+                        Similar code exists
+                      </Tag>
+                    ) : null}
                   </Group>
+                  {similar.has(g.id) ? (
+                    <Text size="xs" c="dimmed" mt={4} data-testid="similar-to">
+                      Similar to {similar.get(g.id)!.join(", ")}
+                    </Text>
+                  ) : null}
                   <Group gap={6} mt="xs">
                     <Tag color="cyan">{MODES[g.deliveryMode] ?? g.deliveryMode}</Tag>
                     <Tag color="grape">{MODES[g.studyMode] ?? g.studyMode}</Tag>

@@ -10,6 +10,10 @@ import { useStudyPlan } from "./api/studyPlans";
 import { ManageUnitsModal } from "./components/ManageUnitsModal";
 import { StudyPlanFormModal } from "./components/StudyPlanFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
+import { CodeLink, RelatedRecords } from "../../components/RelatedRecords";
+import { hours } from "../../components/Dates";
+import { useBlockGroups } from "../block-groups/api/blockGroups";
+import { sumActual, usePlanUnits } from "./api/planUnits";
 
 /** Study plan detail (/study-plans/:id): delivery.md §2 Study plans. */
 export default function StudyPlanDetailPage() {
@@ -17,6 +21,9 @@ export default function StudyPlanDetailPage() {
   const { data: plan, isLoading, isError, error, refetch } = useStudyPlan(id);
   const [editOpen, setEditOpen] = useState(false);
   const [manageOpen, setManageOpen] = useState(false);
+  // Its units in delivery order and the block groups it is assigned to (issue 18).
+  const units = usePlanUnits(id);
+  const groups = useBlockGroups({ studyPlan: [id] });
   if (isLoading) return <FullPageLoader />;
   if (isError || !plan)
     return <RecordLoadError error={error} message="Failed to load study plans. Please try again." onRetry={() => void refetch()} back={{ to: "/study-plans", label: "Back to Study Plans" }} />;
@@ -68,6 +75,35 @@ export default function StudyPlanDetailPage() {
           </Stack>
         </Stack>
       </Card>
+      <SimpleGrid cols={{ base: 1, lg: 2 }} mt="md">
+        <RelatedRecords
+          title="Units of Competency"
+          testId="plan-units"
+          rows={units.data ? [...units.data].sort((a, b) => a.sequenceOrder - b.sequenceOrder) : undefined}
+          loading={units.isLoading}
+          empty="No units yet: use Manage Units to add them."
+          columns={[
+            { label: "#", cell: (u) => u.sequenceOrder },
+            { label: "Code", cell: (u) => <CodeLink to={`/units/${u.unitId}`} code={u.unit.code} /> },
+            { label: "Name", cell: (u) => u.unit.name },
+            { label: "Nominal Hours", cell: (u) => u.unit.nominalHours },
+            { label: "Actual Hours", cell: (u) => hours(sumActual(u)) },
+          ]}
+        />
+        <RelatedRecords
+          title="Block Groups"
+          testId="plan-block-groups"
+          rows={groups.data}
+          loading={groups.isLoading}
+          empty="Not assigned to a block group yet."
+          columns={[
+            { label: "Code", cell: (g) => <CodeLink to={`/block-groups/${g.id}`} code={g.code} /> },
+            { label: "Name", cell: (g) => g.name },
+            { label: "Start", cell: (g) => formatDate(g.startDate, "-") },
+            { label: "Status", cell: (g) => g.status },
+          ]}
+        />
+      </SimpleGrid>
       <StudyPlanFormModal opened={editOpen} onClose={() => setEditOpen(false)} plan={plan} />
       <ManageUnitsModal plan={manageOpen ? plan : null} onClose={() => setManageOpen(false)} />
       <HistoryPanel id={id} />

@@ -1,8 +1,9 @@
-import { ActionIcon, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { ActionIcon, Button, Card, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { Tag } from "../../components/Tag";
 import { modals } from "@mantine/modals";
-import { IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
-import { useState } from "react";
+import { IconEdit, IconPlus, IconSearch, IconTrash } from "@tabler/icons-react";
+import { useMemo, useState } from "react";
+import { useCourses } from "../courses/api/courses";
 import { Link } from "react-router";
 import { notifyError, notifySuccess } from "../../components/Notify";
 import { PageHeader } from "../../components/PageHeader";
@@ -12,7 +13,18 @@ import { UnitFormModal } from "./components/UnitFormModal";
 
 /** Units of competency (/units): delivery.md §2 Units. */
 export default function UnitsPage() {
-  const { data, isLoading, isError } = useUnits();
+  // Search by code or name (as you type, on the loaded list) and filter by qualification (issue 18).
+  const [search, setSearch] = useState("");
+  const [courseId, setCourseId] = useState<string | null>(null);
+  const all = useUnits();
+  const inCourse = useUnits(courseId);
+  const courses = useCourses();
+  const { isLoading, isError } = all;
+  const data = useMemo(() => {
+    const term = search.trim().toLowerCase();
+    const rows = (courseId ? inCourse.data : all.data) ?? [];
+    return term ? rows.filter((u) => u.code.toLowerCase().includes(term) || u.name.toLowerCase().includes(term)) : rows;
+  }, [search, courseId, all.data, inCourse.data]);
   const [editing, setEditing] = useState<Unit | null>(null);
   const [opened, setOpened] = useState(false);
   const remove = useDeleteUnit();
@@ -48,7 +60,7 @@ export default function UnitsPage() {
         <CardGridSkeleton count={6} />
       ) : isError ? (
         <ErrorState message="Failed to load units. Please try again." />
-      ) : !data?.length ? (
+      ) : !all.data?.length ? (
         <EmptyState
           title="No units found"
           description="Get started by creating your first unit of competency."
@@ -59,6 +71,31 @@ export default function UnitsPage() {
           }
         />
       ) : (
+        <Stack>
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            label="Search units"
+            placeholder="Code or name"
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+            w={{ base: "100%", sm: 320 }}
+          />
+          <Select
+            label="Qualification"
+            placeholder="All qualifications"
+            clearable
+            searchable
+            data={(courses.data ?? []).map((c) => ({ value: c.id, label: `${c.code} - ${c.name}` }))}
+            value={courseId}
+            onChange={setCourseId}
+            w={{ base: "100%", sm: 360 }}
+          />
+          <Text size="sm" c="dimmed" data-testid="unit-count" aria-live="polite">
+            {courseId && inCourse.isLoading ? "Loading..." : `${data.length} of ${all.data.length} units`}
+          </Text>
+        </Group>
+        {!data.length && !(courseId && inCourse.isLoading) ? <Text c="dimmed">No units match the search.</Text> : null}
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
           {data.map((unit) => (
             <Card key={unit.id} withBorder padding="lg" data-testid="unit-card">
@@ -98,6 +135,7 @@ export default function UnitsPage() {
             </Card>
           ))}
         </SimpleGrid>
+        </Stack>
       )}
       <UnitFormModal opened={opened} onClose={() => setOpened(false)} unit={editing} />
     </>

@@ -25,7 +25,7 @@ export const daysText = (days: number[] | undefined) => (days ?? []).map((d) => 
 export type BlockGroup = components["schemas"]["BlockGroupOut"];
 
 /** The list's repeated filters (GET /api/block-groups?status=&course=&studyMode=); all present, maybe empty. */
-export type BlockGroupFilters = Required<components["schemas"]["BlockGroupFilters"]>;
+export type BlockGroupFilters = components["schemas"]["BlockGroupFilters"];
 
 export const blockGroupSchema = z.object({
   code: z.string().trim().min(1, "Code is required").max(50, "Code must be at most 50 characters"),
@@ -75,7 +75,7 @@ export async function fetchBlockGroup(id: string): Promise<BlockGroup> {
 export const blockGroupsQueryOptions = (filters: BlockGroupFilters) =>
   queryOptions({ queryKey: [...roots.blockGroups, "list", filters], queryFn: () => fetchBlockGroups(filters) });
 export const blockGroupQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.blockGroups, "detail", id], queryFn: () => fetchBlockGroup(id) });
-export const useBlockGroups = (filters: BlockGroupFilters) => useQuery({ ...blockGroupsQueryOptions(filters), placeholderData: keepPreviousData });
+export const useBlockGroups = (filters: BlockGroupFilters, enabled = true) => useQuery({ ...blockGroupsQueryOptions(filters), placeholderData: keepPreviousData, enabled });
 export const useBlockGroup = (id: string) => useQuery(blockGroupQueryOptions(id));
 
 export type CourseOption = components["schemas"]["CourseOut"];

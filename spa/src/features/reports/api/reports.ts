@@ -27,8 +27,8 @@ async function fetchSchedulingSummary(year: number): Promise<SchedulingSummary> 
   const { data } = await client.GET("/api/reports/scheduling-summary", { params: { query: { year: String(year) } } });
   return data!;
 }
-async function fetchLoadPlanning(): Promise<LoadPlanning> {
-  const { data } = await client.GET("/api/reports/load-planning");
+async function fetchLoadPlanning(year: number): Promise<LoadPlanning> {
+  const { data } = await client.GET("/api/reports/load-planning", { params: { query: { year: String(year) } } });
   return data!;
 }
 
@@ -57,16 +57,16 @@ export const schedulingSummaryQueryOptions = (year: number) =>
       }
     },
   });
-export const loadPlanningQueryOptions = () => queryOptions({ queryKey: key("load-planning"), queryFn: fetchLoadPlanning });
+export const loadPlanningQueryOptions = (year: number) => queryOptions({ queryKey: key("load-planning", year), queryFn: () => fetchLoadPlanning(year) });
 
 export const useWithoutTimetables = () => useQuery(withoutTimetablesQueryOptions());
 export const useWorkload = (year: number) => useQuery(workloadQueryOptions(year));
 export const useSchedulingSummary = (year: number) => useQuery(schedulingSummaryQueryOptions(year));
-export const useLoadPlanning = (enabled: boolean) => useQuery({ ...loadPlanningQueryOptions(), enabled });
+export const useLoadPlanning = (year: number, enabled: boolean) => useQuery({ ...loadPlanningQueryOptions(year), enabled });
 
 /** GET /api/reports/load-planning/export?format=csv|xlsx, saved as load-planning-report.{format}. */
-export async function fetchLoadPlanningExport(format: "csv" | "xlsx"): Promise<Blob> {
-  const response = await apiFetch(`/api/reports/load-planning/export?format=${format}`);
+export async function fetchLoadPlanningExport(format: "csv" | "xlsx", year: number): Promise<Blob> {
+  const response = await apiFetch(`/api/reports/load-planning/export?format=${format}&year=${year}`);
   return response.blob();
 }
 

@@ -1,16 +1,20 @@
-import { Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { Button, Card, Group, Select, Stack, Table, Text, Title } from "@mantine/core";
 import { IconDownload, IconFileSpreadsheet } from "@tabler/icons-react";
-import { Fragment } from "react";
+import dayjs from "dayjs";
+import { Fragment, useState } from "react";
 import { downloadBlob } from "../../../components/Csv";
 import { hours } from "../../../components/Dates";
 import { fetchLoadPlanningExport, useLoadPlanning } from "../api/reports";
 
 /** Load Planning (delivery.md §2 Reports, tab 4): per term, by course and block group, with totals. */
 export function LoadPlanningTab() {
-  const { data, isLoading } = useLoadPlanning(true);
+  // One calendar year at a time, next year included: load is planned ahead (decisions.md §5).
+  const current = dayjs().year();
+  const [year, setYear] = useState(current);
+  const { data, isLoading } = useLoadPlanning(year, true);
   const exportAs = async (format: "csv" | "xlsx") => {
     try {
-      downloadBlob(await fetchLoadPlanningExport(format), `load-planning-report.${format}`);
+      downloadBlob(await fetchLoadPlanningExport(format, year), `load-planning-report.${format}`);
     } catch (error) {
       // delivery.md §8: a load planning export failure is only logged.
       console.error("Load planning export failed", error);
@@ -19,13 +23,23 @@ export function LoadPlanningTab() {
   const terms = Object.entries(data?.termData ?? {}).sort(([a], [b]) => Number(a) - Number(b));
   return (
     <Stack>
-      <Group justify="flex-end">
+      <Group justify="space-between" align="flex-end">
+        <Select
+          label="Year"
+          w={140}
+          data={[current - 2, current - 1, current, current + 1].map(String)}
+          value={String(year)}
+          onChange={(v) => setYear(Number(v ?? current))}
+          allowDeselect={false}
+        />
+        <Group>
         <Button variant="light" leftSection={<IconDownload size={16} />} onClick={() => exportAs("csv")}>
           Export CSV
         </Button>
         <Button variant="light" leftSection={<IconFileSpreadsheet size={16} />} onClick={() => exportAs("xlsx")}>
           Export Excel
         </Button>
+        </Group>
       </Group>
       {isLoading ? (
         <Text>Loading report data...</Text>

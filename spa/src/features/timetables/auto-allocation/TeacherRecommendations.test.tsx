@@ -93,3 +93,23 @@ test("an unknown session shows the server's message", async () => {
   renderWithProviders(<TeacherRecommendations sessionId="missing" selectedTeacherId={null} onSelect={() => {}} />);
   expect(await screen.findByText("Timetable session not found")).toBeInTheDocument();
 });
+
+test("shows the top five, and every teacher after Show all; a chosen teacher further down stays shown", async () => {
+  const base = recommendations.recommendations[1];
+  const many = {
+    ...recommendations,
+    recommendations: Array.from({ length: 8 }, (_, i) => ({ ...base, teacherId: `t-${i + 1}`, teacherName: `Teacher ${i + 1}`, rank: i + 1 })),
+  };
+  stubFetch((url) => (url.endsWith("/recommendations") ? { body: many } : undefined));
+  function Harness() {
+    const [chosen, setChosen] = useState<string | null>("t-7");
+    return <TeacherRecommendations sessionId="s-1" selectedTeacherId={chosen} onSelect={setChosen} />;
+  }
+  renderWithProviders(<Harness />);
+  await screen.findByTestId("recommendations");
+  expect(rows().map((r) => r.getAttribute("data-teacher-id"))).toEqual(["t-1", "t-2", "t-3", "t-4", "t-5", "t-7"]);
+  await userEvent.click(screen.getByRole("button", { name: "Show all 8 teachers" }));
+  expect(rows()).toHaveLength(8);
+  await userEvent.click(screen.getByRole("button", { name: "Show the top 5" }));
+  expect(rows()).toHaveLength(6);
+});

@@ -3,9 +3,9 @@
  * Teacher dialog. Clicking a row (or its radio) selects the teacher. Teachers who break a rule stay
  * selectable: a coordinator may override a soft rule, and the server refuses hard clashes with 409.
  */
-import { Alert, Badge, Group, List, Paper, Radio, Skeleton, Stack, Text, ThemeIcon, useComputedColorScheme, VisuallyHidden } from "@mantine/core";
+import { Alert, Badge, Button, Group, List, Paper, Radio, Skeleton, Stack, Text, ThemeIcon, useComputedColorScheme, VisuallyHidden } from "@mantine/core";
 import { IconCheck, IconX } from "@tabler/icons-react";
-import type { MouseEvent } from "react";
+import { useState, type MouseEvent } from "react";
 import { lightTagText } from "../../../components/Tag";
 import { errorMessage } from "../../../lib/api";
 import { useRecommendations, type Recommendation } from "./api";
@@ -17,8 +17,12 @@ export interface TeacherRecommendationsProps {
   onSelect: (teacherId: string) => void;
 }
 
+/** How many teachers show before "Show all" (issue 18: the dialog's Allocate button stays in view). */
+export const TOP = 5;
+
 export function TeacherRecommendations({ sessionId, selectedTeacherId, onSelect }: TeacherRecommendationsProps) {
   const { data, isPending, isError, error } = useRecommendations(sessionId);
+  const [all, setAll] = useState(false);
 
   if (isPending) {
     return (
@@ -47,9 +51,17 @@ export function TeacherRecommendations({ sessionId, selectedTeacherId, onSelect 
       description="Ranked by the allocation rules: eligible teachers first, then continuity and the lightest week."
     >
       <Stack gap="xs" mt="xs" data-testid="recommendations">
-        {rows.map((r) => (
-          <RecommendationRow key={r.teacherId} item={r} selected={r.teacherId === selectedTeacherId} onSelect={onSelect} />
-        ))}
+        {/* The top five, and the chosen teacher wherever it ranks. */}
+        {rows
+          .filter((r, i) => all || i < TOP || r.teacherId === selectedTeacherId)
+          .map((r) => (
+            <RecommendationRow key={r.teacherId} item={r} selected={r.teacherId === selectedTeacherId} onSelect={onSelect} />
+          ))}
+        {rows.length > TOP ? (
+          <Button variant="subtle" size="compact-sm" onClick={() => setAll((v) => !v)} style={{ alignSelf: "flex-start" }}>
+            {all ? `Show the top ${TOP}` : `Show all ${rows.length} teachers`}
+          </Button>
+        ) : null}
       </Stack>
     </Radio.Group>
   );

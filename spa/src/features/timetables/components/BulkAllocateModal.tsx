@@ -1,4 +1,4 @@
-import { Button, Group, List, Modal, Select, Stack, Text } from "@mantine/core";
+import { Button, Group, List, Modal, ScrollArea, Select, Stack, Text } from "@mantine/core";
 import { Notice } from "../../../components/Notice";
 import { useEffect, useState } from "react";
 import { classifyError, notifyError, notifySuccess, notifyWarning, type ConflictItem } from "../../../components/Notify";
@@ -46,6 +46,8 @@ export function BulkAllocateModal({ opened, onClose, sessionIds, onAllocated }: 
   };
   return (
     <Modal opened={opened} onClose={onClose} title="Allocate Teacher" size="lg">
+      {/* The teacher choice, its error and the Allocate button stay in view; the ranking scrolls between
+          them (issue 18). */}
       <Stack>
         <Text size="sm">{sessionIds.length} session(s) selected.</Text>
         <Select
@@ -56,9 +58,6 @@ export function BulkAllocateModal({ opened, onClose, sessionIds, onAllocated }: 
           value={teacherId}
           onChange={setTeacherId}
         />
-        {sessionIds.length === 1 ? (
-          <TeacherRecommendations sessionId={sessionIds[0]} selectedTeacherId={teacherId} onSelect={setTeacherId} />
-        ) : null}
         {error ? (
           <Notice color="red" role="alert">
             {error}
@@ -72,6 +71,11 @@ export function BulkAllocateModal({ opened, onClose, sessionIds, onAllocated }: 
               ))}
             </List>
           </Notice>
+        ) : null}
+        {sessionIds.length === 1 ? (
+          <ScrollArea.Autosize mah="45vh" type="auto" offsetScrollbars data-testid="recommendations-scroll">
+            <TeacherRecommendations sessionId={sessionIds[0]} selectedTeacherId={teacherId} onSelect={setTeacherId} />
+          </ScrollArea.Autosize>
         ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

@@ -21,8 +21,9 @@ export type UnitFormValues = z.input<typeof unitSchema>;
 export type UnitInput = z.output<typeof unitSchema>;
 export const UNIT_DEFAULTS: UnitFormValues = { code: "", name: "", description: "", nominalHours: 1, isCore: true, prerequisites: "" };
 
-export async function fetchUnits(): Promise<Unit[]> {
-  const { data } = await client.GET("/api/units");
+/** Every unit, or those of a qualification: the study plans assigned to the course's block groups. */
+export async function fetchUnits(courseId?: string | null): Promise<Unit[]> {
+  const { data } = await client.GET("/api/units", { params: { query: courseId ? { courseId } : {} } });
   return data!;
 }
 export async function fetchUnit(id: string): Promise<Unit> {
@@ -30,9 +31,10 @@ export async function fetchUnit(id: string): Promise<Unit> {
   return data!;
 }
 
-export const unitsQueryOptions = () => queryOptions({ queryKey: [...roots.units, "list"], queryFn: fetchUnits });
+export const unitsQueryOptions = (courseId?: string | null) =>
+  queryOptions({ queryKey: courseId ? [...roots.units, "list", { courseId }] : [...roots.units, "list"], queryFn: () => fetchUnits(courseId) });
 export const unitQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.units, "detail", id], queryFn: () => fetchUnit(id) });
-export const useUnits = () => useQuery(unitsQueryOptions());
+export const useUnits = (courseId?: string | null) => useQuery(unitsQueryOptions(courseId));
 export const useUnit = (id: string) => useQuery(unitQueryOptions(id));
 
 export function useSaveUnit() {
