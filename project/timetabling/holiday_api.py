@@ -40,9 +40,13 @@ def create_holiday(request: HttpRequest, response: HttpResponse, payload: Holida
 def import_public_holidays(request: HttpRequest, payload: HolidayImportIn):
     """POST /api/holidays/import-public ``{"state": "VIC", "year": 2027}``: adds the state's public
     holidays of that year (states ACT, NSW, NT, QLD, SA, TAS, VIC, WA), skipping dates already present.
-    Answers ``{"added": [holiday...], "skipped": n}``."""
-    added, skipped = services.holiday_import_public(ctx=request.auth, state=payload.state, year=payload.year)
-    return {"added": added, "skipped": skipped}
+    Answers ``{"added": [holiday...], "skipped": n}``. With ``"preview": true`` nothing is written and the
+    answer is ``{"added": [], "skipped": n, "wouldAdd": [{date, name}]}`` (the Holidays page's preview)."""
+    rows, skipped = services.holiday_import_public(
+        ctx=request.auth, state=payload.state, year=payload.year, preview=payload.preview)
+    if payload.preview:
+        return {"added": [], "skipped": skipped, "would_add": [{"date": r.start_date, "name": r.name} for r in rows]}
+    return {"added": rows, "skipped": skipped}
 
 
 @router.get("/holidays/{uuid:holiday_id}", response={200: HolidayOut, **ERRORS})

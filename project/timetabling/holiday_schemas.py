@@ -92,7 +92,8 @@ class HolidayIn(FormIn):
 
 
 class HolidayImportIn(FormIn):
-    """POST /api/holidays/import-public body: ``{"state": "VIC", "year": 2027}``."""
+    """POST /api/holidays/import-public body: ``{"state": "VIC", "year": 2027}``; ``"preview": true``
+    answers what would be added and writes nothing."""
 
     state: Annotated[
         str | None,
@@ -105,6 +106,7 @@ class HolidayImportIn(FormIn):
     year: Annotated[int | None, BlankToNone, required("Year is required"), *YearRange] = Field(
         default=None, validate_default=True
     )
+    preview: bool = False
 
 
 class HolidayFilters(CamelSchema):
@@ -130,8 +132,17 @@ class HolidayOut(CamelSchema):
     updated_at: datetime
 
 
+class PublicHolidayPreviewOut(CamelSchema):
+    """A public holiday an import would add (preview)."""
+
+    date: date
+    name: str
+
+
 class HolidayImportOut(CamelSchema):
-    """Answer of the public holiday import: the holidays added and how many dates were already present."""
+    """Answer of the public holiday import: the holidays added and how many dates were already present;
+    with ``preview``, nothing is added and ``wouldAdd`` lists what would be."""
 
     added: list[HolidayOut]
     skipped: int
+    would_add: list[PublicHolidayPreviewOut] = []

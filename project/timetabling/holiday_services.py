@@ -77,12 +77,13 @@ def public_holidays_for(state: str, year: int) -> list[tuple[date, str]]:
     return [(day, "; ".join(calendar.get_list(day))) for day in sorted(calendar)]
 
 
-def holiday_import_public(*, ctx: Ctx, state: str, year: int) -> tuple[list[Holiday], int]:
+def holiday_import_public(*, ctx: Ctx, state: str, year: int, preview: bool = False) -> tuple[list[Holiday], int]:
     """Add ``state``'s public holidays of ``year`` to ``ctx.org``, skipping dates already covered by one of
     its public holidays (active or not, recurring ones included). Returns (added, skipped count).
 
     Added rows: type public_holiday, one day, not recurring, active, ``year``, description naming the
     state and source. Emits one ``holiday imported`` event with every new id (none when nothing added).
+    ``preview``: the rows it would add, unsaved, and nothing is written or emitted (issue 18's preview).
     """
     wanted = public_holidays_for(state, year)
     with transaction.atomic():
@@ -109,6 +110,8 @@ def holiday_import_public(*, ctx: Ctx, state: str, year: int) -> tuple[list[Holi
                     is_active=True,
                 )
             )
+        if preview:
+            return rows, skipped
         if rows:
             emit_change(ctx, entity="holiday", action="imported", ids=[r.pk for r in rows])
             Holiday.objects.for_org(ctx.org).bulk_create(rows)

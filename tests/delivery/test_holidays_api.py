@@ -300,7 +300,20 @@ def test_import_skips_dates_already_present(api, org):
     assert "2026-03-09" not in added and "2026-12-25" not in added
     assert "2026-04-03" in added  # Good Friday, inside the term break
     again = api.post("/api/holidays/import-public", {"state": "VIC", "year": 2026}).json()
-    assert again == {"added": [], "skipped": first["skipped"] + len(first["added"])}
+    assert again == {"added": [], "skipped": first["skipped"] + len(first["added"]), "wouldAdd": []}
+
+
+def test_import_preview_lists_what_would_be_added_and_writes_nothing(api, org, captured_events, django_capture_on_commit_callbacks):
+    """Issue 18: the Holidays page previews an import before adding it."""
+    f.make_holiday(org, name="Labour Day", start_date=date(2027, 3, 8))
+    with django_capture_on_commit_callbacks(execute=True):
+        body = api.post("/api/holidays/import-public", {"state": "VIC", "year": 2027, "preview": True}).json()
+    assert body["added"] == [] and body["skipped"] == 1
+    preview = {h["date"]: h["name"] for h in body["wouldAdd"]}
+    assert preview["2027-11-02"] == "Melbourne Cup Day" and "2027-03-08" not in preview
+    assert Holiday.objects.for_org(org).count() == 1 and captured_events == []
+    added = api.post("/api/holidays/import-public", {"state": "VIC", "year": 2027}).json()["added"]
+    assert sorted(h["startDate"] for h in added) == sorted(preview)
 
 
 def test_import_other_state(api, org):

@@ -1083,7 +1083,8 @@ export interface paths {
          * Import Public Holidays
          * @description POST /api/holidays/import-public ``{"state": "VIC", "year": 2027}``: adds the state's public
          *     holidays of that year (states ACT, NSW, NT, QLD, SA, TAS, VIC, WA), skipping dates already present.
-         *     Answers ``{"added": [holiday...], "skipped": n}``.
+         *     Answers ``{"added": [holiday...], "skipped": n}``. With ``"preview": true`` nothing is written and the
+         *     answer is ``{"added": [], "skipped": n, "wouldAdd": [{date, name}]}`` (the Holidays page's preview).
          */
         post: operations["project_timetabling_holiday_api_import_public_holidays"];
         delete?: never;
@@ -3192,9 +3193,15 @@ export interface components {
         };
         /**
          * HolidayImportIn
-         * @description POST /api/holidays/import-public body: ``{"state": "VIC", "year": 2027}``.
+         * @description POST /api/holidays/import-public body: ``{"state": "VIC", "year": 2027}``; ``"preview": true``
+         *     answers what would be added and writes nothing.
          */
         HolidayImportIn: {
+            /**
+             * Preview
+             * @default false
+             */
+            preview: boolean;
             /** State */
             state?: string | null;
             /** Year */
@@ -3202,13 +3209,19 @@ export interface components {
         };
         /**
          * HolidayImportOut
-         * @description Answer of the public holiday import: the holidays added and how many dates were already present.
+         * @description Answer of the public holiday import: the holidays added and how many dates were already present;
+         *     with ``preview``, nothing is added and ``wouldAdd`` lists what would be.
          */
         HolidayImportOut: {
             /** Added */
             added: components["schemas"]["HolidayOut"][];
             /** Skipped */
             skipped: number;
+            /**
+             * Wouldadd
+             * @default []
+             */
+            wouldAdd: components["schemas"]["PublicHolidayPreviewOut"][];
         };
         /**
          * HolidayIn
@@ -3950,6 +3963,19 @@ export interface components {
              * @default
              */
             lastName: string;
+        };
+        /**
+         * PublicHolidayPreviewOut
+         * @description A public holiday an import would add (preview).
+         */
+        PublicHolidayPreviewOut: {
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /** Name */
+            name: string;
         };
         /**
          * ReauthIn

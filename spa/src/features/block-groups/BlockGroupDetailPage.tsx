@@ -10,6 +10,7 @@ import { LivePresence } from "../../components/LivePresence";
 import { notifyError, notifySuccess } from "../../components/Notify";
 import { PageHeader } from "../../components/PageHeader";
 import { HistoryPanel } from "../history/HistoryPanel";
+import { SubscribeButton } from "../calendar-feeds/SubscribeButton";
 import { FullPageLoader, RecordLoadError } from "../../components/States";
 import { daysText, DELIVERY_LABELS, statusColor, statusLabel, STUDY_LABELS, useBlockGroup } from "./api/blockGroups";
 import { usePlanLinks, useReconciliation, useRemovePlan, useTimetabledUnits, type HourReconciliation } from "./api/scheduling";
@@ -89,6 +90,7 @@ export default function BlockGroupDetailPage() {
                 Schedule
               </Button>
             </Tooltip>
+            <SubscribeButton target={{ blockGroupId: group.id }} name={group.code} />
             <Button leftSection={<IconEdit size={16} />} onClick={() => setEditOpen(true)}>
               Edit
             </Button>

@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Card, Group, Select, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
 import { modals } from "@mantine/modals";
-import { IconArrowsShuffle, IconBeach, IconCalendarEvent, IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
+import { IconArrowsShuffle, IconBeach, IconCalendarEvent, IconDownload, IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
 import { formatDateLong } from "../../components/Dates";
 import { notifyError, notifySuccess } from "../../components/Notify";
@@ -9,6 +9,7 @@ import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/State
 import { Tag } from "../../components/Tag";
 import { filterYears, TYPE_LABELS, useDeleteHoliday, useHolidays, type Holiday, type HolidayFilters, type HolidayType } from "./api/holidays";
 import { HolidayFormModal } from "./components/HolidayFormModal";
+import { ImportPublicHolidaysModal } from "./components/ImportPublicHolidaysModal";
 import { openReplan } from "../replan/openReplan";
 
 /** Holidays and term breaks (/holidays): delivery.md §2. */
@@ -18,6 +19,7 @@ export default function HolidaysPage() {
   const remove = useDeleteHoliday();
   const [opened, setOpened] = useState(false);
   const [editing, setEditing] = useState<Holiday | null>(null);
+  const [importing, setImporting] = useState(false);
   const open = (h: Holiday | null) => {
     setEditing(h);
     setOpened(true);
@@ -41,11 +43,17 @@ export default function HolidaysPage() {
         title="Holidays and Term Breaks"
         subtitle="Manage public holidays and school term breaks that timetabling skips"
         actions={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
-            Add Holiday
-          </Button>
+          <>
+            <Button variant="light" leftSection={<IconDownload size={16} />} onClick={() => setImporting(true)}>
+              Import public holidays
+            </Button>
+            <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
+              Add Holiday
+            </Button>
+          </>
         }
       />
+      <ImportPublicHolidaysModal opened={importing} onClose={() => setImporting(false)} />
       <Group mb="md">
         <Select
           label="Year"

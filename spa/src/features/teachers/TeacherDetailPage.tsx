@@ -13,6 +13,7 @@ import { AVAILABILITY_LABELS, EMPLOYMENT_LABELS, useAddTeacherUnit, useDeliveryS
 import { LeaveCard } from "./components/LeaveCard";
 import { TeacherFormModal } from "./components/TeacherFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
+import { SubscribeButton } from "../calendar-feeds/SubscribeButton";
 
 /** Teacher detail (/teachers/:id): contact, qualifications, Unit Delivery Summary, Teaching Units. */
 export default function TeacherDetailPage() {
@@ -73,6 +74,7 @@ export default function TeacherDetailPage() {
             <Tag color={teacher.isActive ? "green" : "gray"} size="lg">
               {teacher.isActive ? "Active" : "Inactive"}
             </Tag>
+            <SubscribeButton target={{ teacherId: teacher.id }} name={`${teacher.firstName} ${teacher.lastName}`} />
             <Button leftSection={<IconEdit size={16} />} onClick={() => setEditOpen(true)}>
               Edit
             </Button>

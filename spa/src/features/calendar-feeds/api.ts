@@ -1,0 +1,49 @@
+/**
+ * Calendar subscriptions (issue 4's /api/calendar-feeds, given a screen by issue 18): a secret .ics URL
+ * per teacher or block group that calendar clients (Outlook, Google, Apple) poll; revoking it makes the
+ * URL answer 404.
+ */
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { client } from "../../lib/api";
+import type { components } from "../../lib/api-schema";
+import { roots } from "../../lib/queryKeys";
+
+export type CalendarFeed = components["schemas"]["CalendarFeedOut"];
+export type FeedTarget = { teacherId: string } | { blockGroupId: string };
+
+async function fetchFeeds(): Promise<CalendarFeed[]> {
+  const { data } = await client.GET("/api/calendar-feeds");
+  return data!;
+}
+
+export const feedsQueryOptions = () => queryOptions({ queryKey: [...roots.calendarFeeds], queryFn: fetchFeeds });
+
+/** The signed-in user's feeds of one teacher or block group (not revoked). */
+export function useFeedsOf(target: FeedTarget) {
+  const query = useQuery(feedsQueryOptions());
+  const feeds = (query.data ?? []).filter((f) =>
+    "teacherId" in target ? f.teacherId === target.teacherId : f.blockGroupId === target.blockGroupId,
+  );
+  return { ...query, feeds };
+}
+
+export function useCreateFeed() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (target: FeedTarget): Promise<CalendarFeed> => {
+      const { data } = await client.POST("/api/calendar-feeds", { body: target });
+      return data!;
+    },
+    onSuccess: () => qc.invalidateQueries({ queryKey: roots.calendarFeeds }),
+  });
+}
+
+export function useRevokeFeed() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => {
+      await client.DELETE("/api/calendar-feeds/{feed_id}", { params: { path: { feed_id: id } } });
+    },
+    onSuccess: () => qc.invalidateQueries({ queryKey: roots.calendarFeeds }),
+  });
+}
