@@ -236,19 +236,54 @@ test("Allocate Teacher: the top five teachers, Show all, and the button stays in
 test("dense screens: the dashboard, a block group and the timetable at 1440 px and 390 px", async () => {
   const groups = (await apiCall(page, "GET", "/api/block-groups")).json;
   const group = groups.find((g) => g.timetableCount > 0);
-  for (const [width, height] of [[1440, 900], [390, 844]]) {
-    await page.setViewportSize({ width, height });
-    await page.goto(`${BASE_URL}/`);
-    await waitForShell(page);
-    await page.getByRole("heading", { name: "Upcoming Sessions" }).waitFor();
-    await page.waitForLoadState("networkidle");
-    await screenshot(page, `dense-${width}-dashboard`);
-    await page.goto(`${BASE_URL}/block-groups/${group.id}`);
-    await page.getByRole("heading", { name: group.name }).waitFor();
-    await page.waitForLoadState("networkidle");
-    await screenshot(page, `dense-${width}-block-group`);
-    await openTimetable(page, group.code);
-    await screenshot(page, `dense-${width}-timetables`);
-  }
+  const fits = (locator) => locator.evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
+  const untruncated = (locator) =>
+    locator.evaluateAll((els) => els.every((el) => [el, ...el.querySelectorAll("*")].every((e) => e.scrollWidth <= e.clientWidth + 1)));
+
+  // 1440 px: the Upcoming Sessions table shows every column; the timetable shows Status and Conflicts
+  // whole, each row's actions without scrolling sideways, and its action buttons on one row.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${BASE_URL}/`);
+  await waitForShell(page);
+  const upcoming = page.getByRole("region", { name: "Upcoming sessions table" });
+  await upcoming.locator("tbody tr").first().waitFor();
+  assert.ok(await fits(upcoming), "every Upcoming Sessions column shows");
+  await page.waitForLoadState("networkidle");
+  await screenshot(page, "dense-1440-dashboard");
+  await page.goto(`${BASE_URL}/block-groups/${group.id}`);
+  await page.getByRole("heading", { name: group.name }).waitFor();
+  await page.waitForLoadState("networkidle");
+  await screenshot(page, "dense-1440-block-group");
+  const conflicted = (await apiCall(page, "GET", "/api/timetables?hidePast=true")).json.find((s) => s.conflicts.length);
+  await openTimetable(page, conflicted?.blockGroup.code ?? group.code);
+  assert.ok(await fits(page.getByTestId("sessions-scroller")), "no sideways scrolling");
+  assert.ok(await untruncated(page.getByTestId("session-row").locator("td:nth-child(8) .mantine-Badge-root")), "Status whole");
+  if (conflicted) assert.ok(await untruncated(page.getByTestId("conflict-badge")), "Conflicts whole");
+  const tops = await Promise.all(["Suggest allocation", "Allocate Teacher", "Import", "Export CSV", "Add Session"].map(
+    async (name) => (await page.getByRole("button", { name, exact: true }).boundingBox()).y));
+  assert.equal(new Set(tops.map(Math.round)).size, 1, `the action buttons on one row: ${tops}`);
+  await screenshot(page, "dense-1440-timetables");
+
+  // 390 px: Quick Actions and the search stay reachable; the planner and the timetable are stacked cards.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${BASE_URL}/`);
+  await waitForShell(page);
+  await page.getByRole("button", { name: "Quick Actions" }).click();
+  await page.getByRole("menuitem", { name: "Create Block Group" }).waitFor();
+  await page.keyboard.press("Escape");
+  await page.getByTestId("planner-stacked").waitFor();
+  await page.waitForLoadState("networkidle");
+  await screenshot(page, "dense-390-dashboard");
+  await page.getByRole("button", { name: "Toggle navigation" }).click();
+  const search = page.getByRole("textbox", { name: "Search courses, teachers, units" });
+  await search.fill(group.code);
+  await page.getByRole("option", { name: new RegExp(group.code) }).first().click();
+  await page.getByRole("heading", { name: group.name }).waitFor();
+  await page.waitForLoadState("networkidle");
+  await screenshot(page, "dense-390-block-group");
+  await openTimetable(page, group.code);
+  assert.equal(await page.getByTestId("session-row").first().getAttribute("role"), "listitem");
+  assert.ok(await fits(page.getByTestId("sessions-scroller")), "cards, not a table scrolled sideways");
+  await screenshot(page, "dense-390-timetables");
   await page.setViewportSize({ width: 1440, height: 900 });
 });

@@ -1,3 +1,4 @@
+import { useMediaQuery } from "@mantine/hooks";
 import {
   ActionIcon,
   AppShell,
@@ -69,6 +70,7 @@ export function LiveIndicator() {
         data-testid="live-status"
         data-status={status}
         aria-label={live ? "Live" : "Offline"}
+        style={{ flexShrink: 0, overflow: "visible" }}
       >
         {live ? "Live" : "Offline"}
       </Badge>
@@ -143,12 +145,20 @@ function UserMenu({ user, isAdmin }: { user: CurrentUser; isAdmin: boolean }) {
 
 function QuickActionsMenu() {
   const navigate = useNavigate();
+  // On a phone the menu stays reachable as an icon (issue 18: dense screens at 390 px).
+  const phone = useMediaQuery("(max-width: 48em)") ?? false;
   return (
     <Menu position="bottom-end" shadow="md">
       <Menu.Target>
-        <Button variant="light" leftSection={<IconBolt size={16} />} rightSection={<IconChevronDown size={14} />} visibleFrom="sm">
-          Quick Actions
-        </Button>
+        {phone ? (
+          <ActionIcon variant="light" size="lg" aria-label="Quick Actions">
+            <IconBolt size={18} />
+          </ActionIcon>
+        ) : (
+          <Button variant="light" leftSection={<IconBolt size={16} />} rightSection={<IconChevronDown size={14} />}>
+            Quick Actions
+          </Button>
+        )}
       </Menu.Target>
       <Menu.Dropdown>
         {QUICK_ACTIONS.map((action) => (
@@ -218,6 +228,10 @@ export function AppLayout() {
       </AppShell.Header>
 
       <AppShell.Navbar p={narrow ? 6 : "sm"} aria-label="Main navigation" data-collapsed={narrow}>
+        {/* On a phone the header has no room for the search: it opens with the menu (issue 18). */}
+        <AppShell.Section hiddenFrom="sm" mb="sm">
+          {mobileOpen ? <HeaderSearch fullWidth onOpen={() => setMobileOpen(false)} /> : null}
+        </AppShell.Section>
         <AppShell.Section>
           <Group justify={narrow ? "center" : "space-between"} wrap="nowrap" mb="sm">
             {!narrow ? (

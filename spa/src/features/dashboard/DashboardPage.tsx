@@ -1,10 +1,10 @@
+import { useMediaQuery } from "@mantine/hooks";
 import {
   Avatar,
   Badge,
   Box,
   Button,
   Card,
-  Grid,
   Group,
   Paper,
   Progress,
@@ -163,6 +163,8 @@ function AllocationEntry({ allocation, compact }: { allocation: Allocation; comp
   );
 }
 
+const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
 function AllocationPlanner({ view, setView, plannerRef }: { view: PlannerView; setView: (v: PlannerView) => void; plannerRef: React.RefObject<HTMLDivElement | null> }) {
   const [anchor, setAnchor] = useState(() => new Date());
   const { start, end } = plannerRange(anchor, view);
@@ -189,6 +191,79 @@ function AllocationPlanner({ view, setView, plannerRef }: { view: PlannerView; s
   const todayKey = isoDate(new Date());
   const allocations = query.data?.allocations ?? [];
   const unallocated = query.data?.unallocatedTeachers ?? [];
+
+  const phone = useMediaQuery("(max-width: 48em)") ?? false;
+  const dayCell = (day: Date, stacked: boolean) => {
+    const key = isoDate(day);
+    const items = byDate.get(key) ?? [];
+    const outside = view === "month" && day.getMonth() !== start.getMonth();
+    const shown = view === "month" && !stacked ? items.slice(0, 2) : items;
+    return (
+      <Paper
+        key={key}
+        withBorder
+        p={6}
+        radius="sm"
+        mih={stacked ? undefined : view === "week" ? 140 : 84}
+        bg={outside ? "var(--mantine-color-default-hover)" : undefined}
+        style={{ borderColor: key === todayKey ? "var(--mantine-color-indigo-5)" : undefined }}
+        data-date={key}
+      >
+        <Text size="xs" fw={key === todayKey ? 700 : 500} mb={4} c={outside ? "dimmed" : undefined}>
+          {stacked ? `${WEEKDAYS[(day.getDay() + 6) % 7]} ${formatDayMonth(day)}` : view === "week" ? formatDayMonth(day) : day.getDate()}
+        </Text>
+        <Stack gap={4}>
+          {stacked && !items.length ? (
+            <Text size="xs" c="dimmed">
+              No sessions
+            </Text>
+          ) : null}
+          {shown.map((a) => (
+            <AllocationEntry key={a.id} allocation={a} compact={view === "month" && !stacked} />
+          ))}
+          {items.length > shown.length ? (
+            <Text size="xs" c="dimmed">
+              +{items.length - shown.length} more
+            </Text>
+          ) : null}
+        </Stack>
+      </Paper>
+    );
+  };
+  const unscheduledPanel = (width: number | string) => (
+        <Paper withBorder p="sm" radius="sm" w={width} style={{ flexShrink: 0 }}>
+          <Text size="sm" fw={600} mb="xs">
+            Teachers Not Scheduled
+          </Text>
+          {query.isLoading ? (
+            <Skeleton h={60} />
+          ) : unallocated.length === 0 ? (
+            <Text size="xs" c="dimmed">
+              Every active teacher has sessions in this {view}.
+            </Text>
+          ) : (
+            <Stack gap={6} mah={360} style={{ overflowY: "auto" }} tabIndex={0} role="region" aria-label="Teachers not scheduled">
+              {unallocated.map((t) => (
+                <Group key={t.id} gap="xs" wrap="nowrap">
+                  <Avatar size="sm" radius="xl" color="gray">
+                    {t.initials}
+                  </Avatar>
+                  <Box miw={0}>
+                    <Text size="xs" fw={500} truncate>
+                      {t.name}
+                    </Text>
+                    {t.maxWeeklyHours != null ? (
+                      <Text size="xs" c="dimmed">
+                        Max {t.maxWeeklyHours}h/week
+                      </Text>
+                    ) : null}
+                  </Box>
+                </Group>
+              ))}
+            </Stack>
+          )}
+        </Paper>
+  );
 
   return (
     <Card withBorder radius="md" padding="lg" ref={plannerRef} id="allocation-planner">
@@ -223,86 +298,37 @@ function AllocationPlanner({ view, setView, plannerRef }: { view: PlannerView; s
           </ActionIcon>
         </Group>
       </Group>
-      <Group align="flex-start" gap="md" wrap="nowrap" style={{ overflowX: "auto" }} tabIndex={0} role="region" aria-label="Allocation calendar">
-        <Box style={{ flex: 1, minWidth: 560 }}>
-          <SimpleGrid cols={7} spacing={6}>
-            {["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map((d) => (
-              <Text key={d} size="xs" fw={700} c="dimmed" ta="center">
-                {d}
-              </Text>
-            ))}
-            {days.map((day) => {
-              const key = isoDate(day);
-              const items = byDate.get(key) ?? [];
-              const outside = view === "month" && day.getMonth() !== start.getMonth();
-              const shown = view === "month" ? items.slice(0, 2) : items;
-              return (
-                <Paper
-                  key={key}
-                  withBorder
-                  p={6}
-                  radius="sm"
-                  mih={view === "week" ? 140 : 84}
-                  bg={outside ? "var(--mantine-color-default-hover)" : undefined}
-                  style={{ borderColor: key === todayKey ? "var(--mantine-color-indigo-5)" : undefined }}
-                  data-date={key}
-                >
-                  <Text size="xs" fw={key === todayKey ? 700 : 500} mb={4} c={outside ? "dimmed" : undefined}>
-                    {view === "week" ? formatDayMonth(day) : day.getDate()}
-                  </Text>
-                  <Stack gap={4}>
-                    {shown.map((a) => (
-                      <AllocationEntry key={a.id} allocation={a} compact={view === "month"} />
-                    ))}
-                    {items.length > shown.length ? (
-                      <Text size="xs" c="dimmed">
-                        +{items.length - shown.length} more
-                      </Text>
-                    ) : null}
-                  </Stack>
-                </Paper>
-              );
-            })}
-          </SimpleGrid>
+      {phone ? (
+        // A phone reads the planner as stacked day cards (issue 18); the month shows only its days with sessions.
+        <Stack gap="xs" role="region" aria-label="Allocation calendar" data-testid="planner-stacked">
+          {days.filter((day) => view === "week" || (byDate.get(isoDate(day)) ?? []).length).map((day) => dayCell(day, true))}
           {!query.isLoading && allocations.length === 0 ? (
             <Text size="sm" c="dimmed" ta="center" mt="md">
               No sessions scheduled for this {view}
             </Text>
           ) : null}
-        </Box>
-        <Paper withBorder p="sm" radius="sm" w={220} style={{ flexShrink: 0 }}>
-          <Text size="sm" fw={600} mb="xs">
-            Teachers Not Scheduled
-          </Text>
-          {query.isLoading ? (
-            <Skeleton h={60} />
-          ) : unallocated.length === 0 ? (
-            <Text size="xs" c="dimmed">
-              Every active teacher has sessions in this {view}.
-            </Text>
-          ) : (
-            <Stack gap={6} mah={360} style={{ overflowY: "auto" }} tabIndex={0} role="region" aria-label="Teachers not scheduled">
-              {unallocated.map((t) => (
-                <Group key={t.id} gap="xs" wrap="nowrap">
-                  <Avatar size="sm" radius="xl" color="gray">
-                    {t.initials}
-                  </Avatar>
-                  <Box miw={0}>
-                    <Text size="xs" fw={500} truncate>
-                      {t.name}
-                    </Text>
-                    {t.maxWeeklyHours != null ? (
-                      <Text size="xs" c="dimmed">
-                        Max {t.maxWeeklyHours}h/week
-                      </Text>
-                    ) : null}
-                  </Box>
-                </Group>
+          {unscheduledPanel("100%")}
+        </Stack>
+      ) : (
+        <Group align="flex-start" gap="md" wrap="nowrap" style={{ overflowX: "auto" }} tabIndex={0} role="region" aria-label="Allocation calendar">
+          <Box style={{ flex: 1, minWidth: 560 }}>
+            <SimpleGrid cols={7} spacing={6}>
+              {WEEKDAYS.map((d) => (
+                <Text key={d} size="xs" fw={700} c="dimmed" ta="center">
+                  {d}
+                </Text>
               ))}
-            </Stack>
-          )}
-        </Paper>
-      </Group>
+              {days.map((day) => dayCell(day, false))}
+            </SimpleGrid>
+            {!query.isLoading && allocations.length === 0 ? (
+              <Text size="sm" c="dimmed" ta="center" mt="md">
+                No sessions scheduled for this {view}
+              </Text>
+            ) : null}
+          </Box>
+          {unscheduledPanel(220)}
+        </Group>
+      )}
     </Card>
   );
 }
@@ -330,7 +356,7 @@ function WorkloadPanel() {
           No teacher workload data available
         </Text>
       ) : (
-        <Stack gap="sm" mah={420} style={{ overflowY: "auto" }} tabIndex={0} role="region" aria-label="Teacher workload list">
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" verticalSpacing="sm" mah={420} style={{ overflowY: "auto" }} tabIndex={0} role="region" aria-label="Teacher workload list">
           {entries.map((entry) => {
             const color = workloadColor(entry.percentage);
             return (
@@ -352,7 +378,7 @@ function WorkloadPanel() {
               </Box>
             );
           })}
-        </Stack>
+        </SimpleGrid>
       )}
       <Button variant="light" fullWidth mt="md" onClick={() => navigate("/teachers")}>
         View All Teachers
@@ -459,14 +485,9 @@ export default function DashboardPage() {
     <Stack gap="lg">
       <StatCards />
       <AllocationPlanner view={view} setView={setView} plannerRef={plannerRef} />
-      <Grid>
-        <Grid.Col span={{ base: 12, lg: 4 }}>
-          <WorkloadPanel />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 8 }}>
-          <UpcomingSessions onWeekView={showWeek} />
-        </Grid.Col>
-      </Grid>
+      {/* Upcoming Sessions takes the full width so that every column shows at 1440 px (issue 18). */}
+      <UpcomingSessions onWeekView={showWeek} />
+      <WorkloadPanel />
       <SimpleGrid cols={{ base: 1, md: 3 }}>
         {ACTION_CARDS.map((card) => (
           <Card key={card.title} withBorder radius="md" padding="lg">

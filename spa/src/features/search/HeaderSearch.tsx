@@ -12,7 +12,7 @@ const GROUPS: { kind: SearchKind; label: string }[] = [
 ];
 
 /** The header search: courses, units, teachers and block groups as you type; Enter or click opens the record. */
-export function HeaderSearch() {
+export function HeaderSearch({ fullWidth = false, onOpen }: { fullWidth?: boolean; onOpen?: () => void } = {}) {
   const [query, setQuery] = useState("");
   const [touched, setTouched] = useState(false);
   const navigate = useNavigate();
@@ -24,13 +24,14 @@ export function HeaderSearch() {
     setQuery("");
     combobox.closeDropdown();
     navigate(path);
+    onOpen?.();
   };
 
   return (
-    <Combobox store={combobox} onOptionSubmit={open} withinPortal width={440} position="bottom-end">
+    <Combobox store={combobox} onOptionSubmit={open} withinPortal width={fullWidth ? "target" : 440} position={fullWidth ? "bottom" : "bottom-end"}>
       <Combobox.Target>
         <TextInput
-          w={{ base: 180, md: 320 }}
+          w={fullWidth ? "100%" : { base: 180, md: 320 }}
           placeholder="Search courses, teachers, units..."
           aria-label="Search courses, teachers, units"
           leftSection={<IconSearch size={16} aria-hidden />}

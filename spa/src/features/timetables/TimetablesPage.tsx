@@ -1,4 +1,5 @@
 import { Button, Card, Chip, Group, Paper, Select, Stack, Switch, Text } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
 import { Tag } from "../../components/Tag";
 import { modals } from "@mantine/modals";
 import { IconDownload, IconFilterOff, IconPlus, IconUpload, IconUserPlus } from "@tabler/icons-react";
@@ -13,12 +14,13 @@ import { BulkAllocateModal } from "./components/BulkAllocateModal";
 import { exportFileName, exportSessions } from "./components/exportCsv";
 import { ImportModal } from "./components/ImportModal";
 import { SessionFormModal } from "./components/SessionFormModal";
-import { SessionTable } from "./components/SessionTable";
+import { SessionCards, SessionTable } from "./components/SessionTable";
 import { SuggestAllocationButton } from "./auto-allocation";
 
 /** Timetable sessions (/timetables): delivery.md §2 Timetables. */
 export default function TimetablesPage() {
   const location = useLocation();
+  const phone = useMediaQuery("(max-width: 48em)") ?? false;
   const [filters, setFilters] = useState<TimetableFilters>({ blockGroupId: null, teacherId: null, hidePast: true });
   const { data, isLoading, isError, isFetching } = useTimetables(filters);
   const conflicts = useConflicts(filters);
@@ -180,7 +182,8 @@ export default function TimetablesPage() {
       ) : !sessions.length ? (
         <EmptyState title="No sessions found" description="Change the filters, generate a schedule from a block group, or import a timetable." />
       ) : (
-        <SessionTable
+        <SessionView
+          phone={phone}
           sessions={sessions}
           selected={selected}
           conflictMessages={conflictMessages}
@@ -205,4 +208,9 @@ export default function TimetablesPage() {
       <SessionFormModal opened={formOpen} onClose={() => setFormOpen(false)} session={editing} defaultBlockGroupId={filters.blockGroupId} />
     </>
   );
+}
+
+/** The sessions as a table, or as stacked cards on a phone (issue 18). */
+function SessionView({ phone, onToggleAll, ...props }: Parameters<typeof SessionTable>[0] & { phone: boolean }) {
+  return phone ? <SessionCards {...props} /> : <SessionTable {...props} onToggleAll={onToggleAll} />;
 }

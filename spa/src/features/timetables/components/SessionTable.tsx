@@ -50,13 +50,11 @@ export function SessionTable({
             </th>
             <th>Date</th>
             <th>Time</th>
-            <th>Week</th>
             <th>Unit</th>
             <th>Block Group</th>
             <th>Teacher</th>
             <th>Room</th>
             <th>Status</th>
-            <th>Hours</th>
             <th>Conflicts</th>
             <th>
               <span className={classes.srOnly}>Actions</span>
@@ -66,7 +64,7 @@ export function SessionTable({
         <tbody>
           {paddingTop > 0 ? (
             <tr aria-hidden="true">
-              <td colSpan={12} style={{ height: paddingTop, padding: 0, border: 0 }} />
+              <td colSpan={10} style={{ height: paddingTop, padding: 0, border: 0 }} />
             </tr>
           ) : null}
           {items.map((item) => {
@@ -86,12 +84,44 @@ export function SessionTable({
           })}
           {paddingBottom > 0 ? (
             <tr aria-hidden="true">
-              <td colSpan={12} style={{ height: paddingBottom, padding: 0, border: 0 }} />
+              <td colSpan={10} style={{ height: paddingBottom, padding: 0, border: 0 }} />
             </tr>
           ) : null}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The status badge, never truncated (issue 18: dense screens). */
+export function SessionStatus({ status }: { status: string }) {
+  return (
+    <Tag size="sm" color={STATUS_COLORS[status] ?? "gray"} tt="none" style={{ overflow: "visible" }} styles={{ label: { overflow: "visible" } }}>
+      {STATUS_LABELS[status] ?? status}
+    </Tag>
+  );
+}
+
+/** A session's conflict badges with the engine's message on hover, never truncated. */
+export function Conflicts({ s, messages = [] }: { s: Session; messages?: string[] }) {
+  return (
+    <Group gap={4}>
+      {(s.conflicts ?? []).map((type) => (
+        <Tooltip key={type} label={messages.find(Boolean) ?? CONFLICT_LABELS[type] ?? type} multiline w={280}>
+          <Tag
+            size="sm"
+            tt="none"
+            color={HARD_CONFLICTS.has(type) ? "red" : "yellow"}
+            leftSection={<IconAlertTriangle size={12} />}
+            data-testid="conflict-badge"
+            style={{ overflow: "visible", maxWidth: "none" }}
+            styles={{ label: { overflow: "visible" } }}
+          >
+            {CONFLICT_LABELS[type] ?? type}
+          </Tag>
+        </Tooltip>
+      ))}
+    </Group>
   );
 }
 
@@ -128,16 +158,18 @@ const SessionRow = memo(function SessionRow({
           />
         )}
       </td>
-      <td>
+      <td className={classes.nowrap}>
         <div>{formatDate(s.actualDate)}</div>
-        <div className={classes.sub}>{DAY_LABELS[s.dayOfWeek] ?? ""}</div>
+        <div className={classes.sub}>
+          {DAY_LABELS[s.dayOfWeek] ?? ""} · Week {s.weekNumber}
+        </div>
       </td>
-      <td>
+      <td className={classes.nowrap}>
         <span className={cancelled ? classes.struck : undefined} data-testid="session-time">
           {time}
         </span>
+        <div className={classes.sub}>{hours(s.actualHours)} h</div>
       </td>
-      <td>{s.weekNumber}</td>
       <td>
         {cancelled ? (
           <strong>Holiday/Term Break</strong>
@@ -151,22 +183,11 @@ const SessionRow = memo(function SessionRow({
       <td>{s.blockGroup.code}</td>
       <td>{s.teacher ? s.teacher.name || `${s.teacher.firstName} ${s.teacher.lastName}` : "Unassigned"}</td>
       <td>{cancelled ? "N/A" : s.room || "-"}</td>
-      <td>
-        <Tag size="sm" color={STATUS_COLORS[s.status] ?? "gray"}>
-          {STATUS_LABELS[s.status] ?? s.status}
-        </Tag>
+      <td className={classes.nowrap}>
+        <SessionStatus status={s.status} />
       </td>
-      <td>{hours(s.actualHours)}</td>
-      <td>
-        <Group gap={4}>
-          {(s.conflicts ?? []).map((type) => (
-            <Tooltip key={type} label={messages.find(Boolean) ?? CONFLICT_LABELS[type] ?? type} multiline w={280}>
-              <Tag size="sm" color={HARD_CONFLICTS.has(type) ? "red" : "yellow"} leftSection={<IconAlertTriangle size={12} />} data-testid="conflict-badge">
-                {CONFLICT_LABELS[type] ?? type}
-              </Tag>
-            </Tooltip>
-          ))}
-        </Group>
+      <td className={classes.conflicts}>
+        <Conflicts s={s} messages={messages} />
       </td>
       <td>
         <Group gap={4} wrap="nowrap">
@@ -181,3 +202,96 @@ const SessionRow = memo(function SessionRow({
     </tr>
   );
 });
+
+const CARD_HEIGHT = 150;
+
+/**
+ * The sessions as stacked cards for a phone (issue 18: at 390 px the timetable reads as cards, not a table
+ * scrolled sideways). Virtualised like the table; each card is measured, so cards of any height stack.
+ */
+export function SessionCards({
+  sessions,
+  selected,
+  onToggle,
+  onEdit,
+  onDelete,
+  conflictMessages,
+}: {
+  sessions: Session[];
+  selected: Set<string>;
+  onToggle: (id: string) => void;
+  onEdit: (s: Session) => void;
+  onDelete: (s: Session) => void;
+  conflictMessages: Map<string, string[]>;
+}) {
+  const parentRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: sessions.length, getScrollElement: () => parentRef.current, estimateSize: () => CARD_HEIGHT, overscan: 4, useFlushSync: false });
+  return (
+    <div ref={parentRef} className={classes.scroller} data-testid="sessions-scroller" tabIndex={0} role="region" aria-label="Timetable sessions">
+      <div style={{ height: virtualizer.getTotalSize(), position: "relative" }} role="list">
+        {virtualizer.getVirtualItems().map((item) => {
+          const s = sessions[item.index];
+          const cancelled = s.status === "cancelled";
+          return (
+            <div
+              key={s.id}
+              ref={virtualizer.measureElement}
+              data-index={item.index}
+              role="listitem"
+              data-testid="session-row"
+              className={`${classes.card} ${cancelled ? classes.cancelled : ""}`}
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
+              <Group justify="space-between" wrap="nowrap" align="flex-start">
+                <Group gap="xs" wrap="nowrap" align="flex-start">
+                  {cancelled ? null : (
+                    <input
+                      type="checkbox"
+                      className={classes.box}
+                      aria-label={`Select session ${s.unit.code} ${s.actualDate} ${shortTime(s.startTime)}`}
+                      checked={selected.has(s.id)}
+                      onChange={() => onToggle(s.id)}
+                    />
+                  )}
+                  <div>
+                    <strong>{formatDate(s.actualDate)}</strong>{" "}
+                    <span className={cancelled ? classes.struck : undefined} data-testid="session-time">
+                      {displayTime(s.startTime)} - {displayTime(s.endTime)}
+                    </span>
+                    <div className={classes.sub}>
+                      {DAY_LABELS[s.dayOfWeek] ?? ""} · Week {s.weekNumber} · {hours(s.actualHours)} h
+                    </div>
+                  </div>
+                </Group>
+                <SessionStatus status={s.status} />
+              </Group>
+              <div className={classes.cardBody}>
+                {cancelled ? (
+                  <strong>Holiday/Term Break</strong>
+                ) : (
+                  <>
+                    <strong>{s.unit.code}</strong> {s.unit.name}
+                  </>
+                )}
+                <div className={classes.sub}>
+                  {s.blockGroup.code} · {s.teacher ? s.teacher.name || `${s.teacher.firstName} ${s.teacher.lastName}` : "Unassigned"} · {cancelled ? "N/A" : s.room || "-"}
+                </div>
+              </div>
+              <Group justify="space-between" wrap="nowrap" align="flex-end">
+                <Conflicts s={s} messages={conflictMessages.get(s.id)} />
+                <Group gap={4} wrap="nowrap">
+                  <ActionIcon variant="subtle" aria-label={`Edit session ${s.unit.code} ${s.actualDate}`} onClick={() => onEdit(s)}>
+                    <IconEdit size={16} />
+                  </ActionIcon>
+                  <ActionIcon variant="subtle" color="red" aria-label={`Delete session ${s.unit.code} ${s.actualDate}`} onClick={() => onDelete(s)}>
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Group>
+              </Group>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
