@@ -50,3 +50,75 @@ for (const theme of ["light", "dark"]) {
     await audit(page, theme, "timetable");
   });
 }
+
+// Every route of the SPA, signed in as an administrator (who sees every page), in both themes; the sign-in
+// page and a wall display signed out; each report tab (issue 18: "dark-theme axe ... on every route").
+for (const theme of ["light", "dark"]) {
+  test(`every route reads in the ${theme} theme`, async () => {
+    const ctx = await newPage(browser);
+    await ctx.context.addInitScript((value) => window.localStorage.setItem("blockplan-theme", value), theme);
+    const { page } = ctx;
+    try {
+      await page.goto(`${BASE_URL}/auth`);
+      await page.getByRole("button", { name: /sign in/i }).first().waitFor();
+      await audit(page, theme, "sign-in");
+
+      await apiLogin(page, DEMO.admin);
+      const first = async (path) => (await apiCall(page, "GET", path)).json[0];
+      const [course, unit, plan, group, teacher] = await Promise.all(
+        ["/api/courses", "/api/units", "/api/study-plans", "/api/block-groups", "/api/teachers"].map(first),
+      );
+      const routes = [
+        ["dashboard", "/"],
+        ["courses", "/courses"],
+        ["course", `/courses/${course.id}`],
+        ["units", "/units"],
+        ["unit", `/units/${unit.id}`],
+        ["study-plans", "/study-plans"],
+        ["study-plan", `/study-plans/${plan.id}`],
+        ["block-groups", "/block-groups"],
+        ["block-group", `/block-groups/${group.id}`],
+        ["linked-groups", "/linked-block-groups"],
+        ["teachers", "/teachers"],
+        ["teacher", `/teachers/${teacher.id}`],
+        ["allocation-grid", "/teacher-allocation-gantt"],
+        ["timetables", "/timetables"],
+        ["holidays", "/holidays"],
+        ["reports", "/reports"],
+        ["profile", "/profile"],
+        ["settings", "/settings"],
+        ["activity", "/activity"],
+        ["organization", "/organization"],
+        ["not-found", "/no-such-page"],
+      ];
+      for (const [name, path] of routes) {
+        await page.goto(`${BASE_URL}${path}`);
+        await page.locator("main h1, main h2").first().waitFor();
+        await page.waitForLoadState("networkidle");
+        await audit(page, theme, name);
+      }
+      await page.goto(`${BASE_URL}/reports`);
+      for (const tab of await page.getByRole("tab").allInnerTexts()) {
+        await page.getByRole("tab", { name: tab }).click();
+        await page.waitForLoadState("networkidle");
+        await audit(page, theme, `reports-${tab}`);
+      }
+
+      const link = await apiCall(page, "POST", "/api/display-links", { name: `Axe ${theme}`, groupBy: "room" });
+      assert.equal(link.status, 201);
+      const board = await newPage(browser);
+      try {
+        await board.context.addInitScript((value) => window.localStorage.setItem("blockplan-theme", value), theme);
+        await board.page.goto(new URL(link.json.url, BASE_URL).href.replace(/^https?:\/\/[^/]+/, BASE_URL));
+        await board.page.getByText(link.json.name).first().waitFor();
+        await board.page.waitForLoadState("networkidle");
+        const violations = await seriousA11yViolations(board.page);
+        assert.deepEqual(violations, [], `the wall display in the ${theme} theme`);
+      } finally {
+        await board.context.close();
+      }
+    } finally {
+      await ctx.context.close();
+    }
+  });
+}

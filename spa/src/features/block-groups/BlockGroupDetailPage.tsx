@@ -85,6 +85,7 @@ export default function BlockGroupDetailPage() {
                 color="teal"
                 leftSection={<IconCalendarPlus size={16} />}
                 data-disabled={!schedulable || undefined}
+                aria-disabled={!schedulable || undefined}
                 onClick={schedulable ? () => setScheduleOpen(true) : (e) => e.preventDefault()}
               >
                 Schedule
