@@ -4,7 +4,7 @@
 // exist says "not found" with a way back.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiLogin, launch, newPage } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage } from "./lib.mjs";
 
 let browser;
 let ctx;
@@ -51,4 +51,22 @@ test("a record that does not exist says not found, with a way back", async () =>
   assert.match(await notFound.textContent(), /Teacher not found/);
   await notFound.getByRole("link", { name: "Back to Teachers" }).click();
   await page.waitForURL(`${BASE_URL}/teachers`);
+});
+
+test("a failed save's red message goes when the retry succeeds (feedback that tells the truth)", async () => {
+  const { page } = ctx;
+  const taken = (await apiCall(page, "GET", "/api/courses")).json[0].code;
+  await page.goto(`${BASE_URL}/courses`);
+  await page.getByRole("button", { name: "Add Course" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create New Course" });
+  await dialog.getByLabel("Code").fill(taken);
+  await dialog.getByLabel("Name").fill(`Retry course ${Date.now()}`);
+  await dialog.getByRole("button", { name: "Create Course" }).click();
+  const failed = page.locator(".mantine-Notification-root").filter({ hasText: "Course Code Already Exists" });
+  await failed.waitFor();
+  await dialog.getByLabel("Code").fill(`RTY${Date.now().toString().slice(-6)}`);
+  await dialog.getByRole("button", { name: "Create Course" }).click();
+  await page.locator(".mantine-Notification-root").filter({ hasText: "Course created successfully" }).waitFor();
+  // The error of the action that then succeeded is gone at once, not after its 9 s.
+  await failed.waitFor({ state: "detached", timeout: 2000 });
 });
