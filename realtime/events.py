@@ -47,6 +47,7 @@ ENTITIES = frozenset(
         "organization",
         "user",
         "display_link",
+        "room",
     }
 )
 ACTIONS = frozenset(

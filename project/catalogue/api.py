@@ -15,7 +15,8 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Field, Query
 
 from project.catalogue import selectors, services
-from project.catalogue.schemas import CampusOut, CourseIn, CourseOut, UnitIn, UnitOut
+from project.catalogue.schemas import CampusOut, CourseIn, CourseOut, RoomIn, RoomOut, RoomType, UnitIn, UnitOut
+from project.core.auth import admin_auth
 from project.core.concurrency import if_match_header, set_etag
 from project.core.routers import make_router
 from project.core.schemas import CamelSchema, ErrorOut
@@ -118,3 +119,55 @@ def delete_unit(request: HttpRequest, unit_id: UUID):
 def list_campuses(request: HttpRequest):
     """Active campuses of the organization ordered by name: ``[{id, name, abbreviation}]``."""
     return selectors.campus_list(org=request.auth.org)
+
+
+# --- rooms (issue 19, ADR 0019) ----------------------------------------------------------------------
+
+
+class RoomFilters(CamelSchema):
+    campus_id: UUID | None = None
+    type: RoomType | None = None
+    active: bool | None = None
+
+
+@router.get("/rooms", response=list[RoomOut])
+def list_rooms(request: HttpRequest, filters: Query[RoomFilters]):
+    """The organization's rooms by code (readable by every user), filtered by ``campusId``, ``type`` and
+    ``active`` when given; each with its campus and ``sessionCount``. One query."""
+    return selectors.room_list(org=request.auth.org, campus_id=filters.campus_id, type=filters.type, active=filters.active)
+
+
+@router.get("/rooms/{uuid:room_id}", response={200: RoomOut, 404: ErrorOut})
+def get_room(request: HttpRequest, room_id: UUID, response: HttpResponse):
+    """One room; sends ``ETag``. 404 "Room not found"."""
+    room = selectors.room_get(org=request.auth.org, room_id=room_id)
+    set_etag(response, room)
+    return room
+
+
+@router.post("/rooms", response={201: RoomOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut}, auth=admin_auth)
+def create_room(request: HttpRequest, payload: RoomIn, response: HttpResponse):
+    """Create a room (admin only): 201 with ``ETag``; 409 ``duplicate_code`` when the code names a room
+    already (case and spacing ignored); 404 for another organization's campus. Sessions whose room text
+    names it are linked to it."""
+    room = services.room_create(ctx=request.auth, data=payload)
+    room = selectors.room_get(org=request.auth.org, room_id=room.pk)
+    set_etag(response, room)
+    return 201, room
+
+
+@router.put("/rooms/{uuid:room_id}", response={200: RoomOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 412: ErrorOut}, auth=admin_auth)
+def update_room(request: HttpRequest, room_id: UUID, payload: RoomIn, response: HttpResponse):
+    """Replace a room (admin only; body as POST). ``If-Match`` stale: 412 and nothing changes. Its
+    sessions follow a new code."""
+    services.room_update(ctx=request.auth, room_id=room_id, data=payload, if_match=if_match_header(request))
+    room = selectors.room_get(org=request.auth.org, room_id=room_id)
+    set_etag(response, room)
+    return room
+
+
+@router.delete("/rooms/{uuid:room_id}", response={204: None, 404: ErrorOut, 409: ErrorOut}, auth=admin_auth)
+def delete_room(request: HttpRequest, room_id: UUID):
+    """Delete a room (admin only): 204; 409 while sessions name it (make it inactive instead)."""
+    services.room_delete(ctx=request.auth, room_id=room_id)
+    return 204, None

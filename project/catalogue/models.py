@@ -66,3 +66,42 @@ class Campus(TenantModel):
 
     def __str__(self) -> str:
         return self.name
+
+
+def room_key(text: str | None) -> str:
+    """How a room is matched (issue 19): case and spacing ignored ("CBD-3.12", "cbd 3.12" and "CBD_3.12"
+    are one room): lower case without whitespace, hyphens or underscores."""
+    return "".join(ch for ch in (text or "").casefold() if not ch.isspace() and ch not in "-_")
+
+
+class Room(TenantModel):
+    """A teaching space of a campus (issue 19, ADR 0019): its code is what a session's ``room`` says."""
+
+    class Type(models.TextChoices):
+        CLASSROOM = "classroom", "Classroom"
+        COMPUTER_LAB = "computer_lab", "Computer lab"
+        WORKSHOP = "workshop", "Workshop"
+        KITCHEN = "kitchen", "Kitchen"
+        ONLINE = "online", "Online"
+        OTHER = "other", "Other"
+
+    campus = models.ForeignKey(Campus, on_delete=models.PROTECT, related_name="rooms", null=True, blank=True)
+    code = models.CharField(max_length=50)
+    # The matching key of ``code`` (room_key), unique per organization: two spellings are one room.
+    key = models.CharField(max_length=50, editable=False)
+    name = models.CharField(max_length=255, blank=True, default="")
+    capacity = models.PositiveIntegerField(null=True, blank=True)  # none for online rooms
+    type = models.CharField(max_length=20, choices=Type.choices, default=Type.CLASSROOM)
+    features = models.JSONField(default=list, blank=True)
+    is_active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["code"]
+        constraints = [models.UniqueConstraint(fields=["organization", "key"], name="room_key_unique_per_org")]
+
+    def save(self, *args, **kwargs):
+        self.key = room_key(self.code)
+        super().save(*args, **kwargs)
+
+    def __str__(self) -> str:
+        return self.code

@@ -130,3 +130,69 @@ class CampusOut(CamelSchema):
     id: UUID
     name: str
     abbreviation: str
+
+
+# --- rooms (issue 19) ------------------------------------------------------------------------------
+
+RoomType = Literal["classroom", "computer_lab", "workshop", "kitchen", "online", "other"]
+MAX_CAPACITY = 1000
+MAX_FEATURES = 30
+
+
+def _features(value: Any) -> Any:
+    """Free tags ("Cisco rack", "welding bays"): trimmed, blanks and repeats dropped, each at most 50."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError("Features must be a list of texts")
+    out: list[str] = []
+    for v in value:
+        tag = _clean_text(v)
+        if tag and tag.casefold() not in {o.casefold() for o in out}:
+            if len(tag) > 50:
+                raise ValueError("A feature must be at most 50 characters")
+            out.append(tag)
+    if len(out) > MAX_FEATURES:
+        raise ValueError(f"A room can have at most {MAX_FEATURES} features")
+    return out
+
+
+class RoomIn(FormIn):
+    """POST/PUT /api/rooms body (PUT replaces every field). An online room has no capacity."""
+
+    code: required_text("Code", 50) = Field(default=None, validate_default=True)
+    name: text("Name", 255) = ""
+    campus_id: UUID | None = None
+    capacity: Annotated[
+        int | None,
+        at_least(1, "Capacity must be at least 1"),
+        at_most(MAX_CAPACITY, f"Capacity cannot exceed {MAX_CAPACITY}"),
+    ] = None
+    type: Annotated[RoomType, _none_to("classroom")] = "classroom"
+    features: Annotated[list[str], BeforeValidator(_features)] = Field(default_factory=list)
+    is_active: flag(True) = True
+
+    @model_validator(mode="after")
+    def _online_has_no_capacity(self):
+        if self.type == "online":
+            self.capacity = None
+        return self
+
+
+class RoomCampusOut(CamelSchema):
+    id: UUID
+    name: str
+    abbreviation: str
+
+
+class RoomOut(StampedOut):
+    id: UUID
+    code: str
+    name: str
+    campus_id: UUID | None
+    campus: RoomCampusOut | None
+    capacity: int | None
+    type: str
+    features: list[str]
+    is_active: bool
+    session_count: int = 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
-from project.catalogue.models import Campus, Course, Unit
+from project.catalogue.models import Campus, Course, Room, Unit
 from project.core.tenancy import get_in_org
 
 
@@ -49,3 +49,26 @@ def campus_list(*, org) -> QuerySet[Campus]:
 def campus_get(*, org, campus_id) -> Campus:
     """One campus of ``org`` (active or not); NotFound "Campus not found" otherwise."""
     return get_in_org(Campus, org, campus_id, "Campus")
+
+
+def room_list(*, org, campus_id=None, type: str | None = None, active: bool | None = None) -> QuerySet[Room]:
+    """The organization's rooms by code, with their campus and how many sessions name them
+    (``session_count``); filtered by campus, type and active when given. One query."""
+    from django.db.models import Count
+
+    qs = Room.objects.for_org(org).select_related("campus").annotate(session_count=Count("sessions")).order_by("code")
+    if campus_id is not None:
+        qs = qs.filter(campus_id=campus_id)
+    if type:
+        qs = qs.filter(type=type)
+    if active is not None:
+        qs = qs.filter(is_active=active)
+    return qs
+
+
+def room_get(*, org, room_id) -> Room:
+    """One room of ``org``; NotFound "Room not found" otherwise."""
+    from django.db.models import Count
+
+    qs = Room.objects.for_org(org).select_related("campus").annotate(session_count=Count("sessions"))
+    return get_in_org(qs, org, room_id, "Room")

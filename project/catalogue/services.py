@@ -15,8 +15,8 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
-from project.catalogue.models import Course, Unit
-from project.catalogue.schemas import CourseIn, UnitIn
+from project.catalogue.models import Course, Room, Unit, room_key
+from project.catalogue.schemas import CourseIn, RoomIn, UnitIn
 from project.core.concurrency import assert_fresh
 from project.core.errors import Conflict, DuplicateCode
 from project.core.tenancy import Ctx, get_in_org
@@ -139,3 +139,103 @@ def unit_delete(*, ctx: Ctx, unit_id) -> None:
                 unit.delete()
         except ProtectedError:
             raise Conflict("This unit is in use and cannot be deleted.") from None
+
+
+# --- rooms (issue 19, ADR 0019) ------------------------------------------------------------------------
+
+ROOM_DUPLICATE = "A room with this code already exists in your organization."
+
+
+def _room_key_sql():
+    """``room_key`` of a session's room text in SQL: lower case without spaces, hyphens, underscores."""
+    from django.db.models import Value
+    from django.db.models.functions import Lower, Replace
+
+    expr = Lower("room")
+    for ch in (" ", "-", "_"):
+        expr = Replace(expr, Value(ch), Value(""))
+    return expr
+
+
+def _check_room_code(ctx: Ctx, code: str, exclude_pk=None) -> None:
+    qs = Room.objects.for_org(ctx.org).filter(key=room_key(code))
+    if exclude_pk is not None:
+        qs = qs.exclude(pk=exclude_pk)
+    if qs.exists():
+        raise DuplicateCode(ROOM_DUPLICATE)
+
+
+def _room_fields(ctx: Ctx, room: Room, data: RoomIn) -> None:
+    from project.catalogue.models import Campus
+
+    values = data.model_dump()
+    campus_id = values.pop("campus_id")
+    room.campus = get_in_org(Campus.objects.for_org(ctx.org), ctx.org, campus_id, "Campus") if campus_id else None
+    for field, value in values.items():
+        setattr(room, field, value)
+
+
+def _link_sessions(ctx: Ctx, room: Room) -> int:
+    """Sessions whose room text names ``room`` (by key) point at it and say its code. Returns how many."""
+    from project.timetabling.models import TimetableSession
+
+    sessions = TimetableSession.objects.for_org(ctx.org)
+    named = sessions.annotate(_key=_room_key_sql()).filter(_key=room.key).exclude(room_record=room)
+    count = sessions.filter(pk__in=list(named.values_list("pk", flat=True))).update(room_record=room, room=room.code)
+    return count + sessions.filter(room_record=room).exclude(room=room.code).update(room=room.code)
+
+
+def room_create(*, ctx: Ctx, data: RoomIn) -> Room:
+    """Create a room of ``ctx.org``; sessions whose room text matches its code (case and spacing ignored)
+    are linked to it. Raises DuplicateCode (409), NotFound for another organization's campus."""
+    with transaction.atomic():
+        _check_room_code(ctx, data.code)
+        room = Room(organization=ctx.org)
+        _room_fields(ctx, room, data)
+        emit_change(ctx, entity="room", action="created", ids=[room.pk])
+        _save(room, ROOM_DUPLICATE)
+        _link_sessions(ctx, room)
+    return room
+
+
+def room_update(*, ctx: Ctx, room_id, data: RoomIn, if_match: str | None) -> Room:
+    """Replace every field of a room; its sessions follow a new code. Raises NotFound, StaleWrite (412),
+    DuplicateCode (409)."""
+    with transaction.atomic():
+        room = get_in_org(Room.objects.for_org(ctx.org).select_for_update(), ctx.org, room_id, "Room")
+        assert_fresh(room, if_match)
+        _check_room_code(ctx, data.code, exclude_pk=room.pk)
+        _room_fields(ctx, room, data)
+        emit_change(ctx, entity="room", action="updated", ids=[room.pk])
+        _save(room, ROOM_DUPLICATE)
+        _link_sessions(ctx, room)
+    return room
+
+
+def room_delete(*, ctx: Ctx, room_id) -> None:
+    """Delete a room that no session names. Raises NotFound, or Conflict (409) while sessions use it
+    (make it inactive instead: its sessions keep it)."""
+    with transaction.atomic():
+        room = get_in_org(Room.objects.for_org(ctx.org).select_for_update(), ctx.org, room_id, "Room")
+        used = room.sessions.count()
+        if used:
+            raise Conflict(
+                f"This room is used by {used} timetable session(s) and cannot be deleted. Make it inactive instead."
+            )
+        emit_change(ctx, entity="room", action="deleted", ids=[room.pk])
+        room.delete()
+
+
+def resolve_room(org, room_id, text: str | None) -> tuple[str, object | None]:
+    """The ``(room text, room record id)`` a session write stores (issue 19): a ``room_id`` of the
+    organization wins (its code is the text); else a text that matches a room's code, case and spacing
+    ignored, is linked and spelled as the code; else the text as given, unlinked. NotFound "Room not
+    found" for an unknown or another organization's ``room_id``."""
+    if room_id is not None:
+        room = get_in_org(Room.objects.for_org(org), org, room_id, "Room")
+        return room.code, room.pk
+    text = (text or "").strip()
+    if not text:
+        return "", None
+    room = Room.objects.for_org(org).filter(key=room_key(text)).only("pk", "code").first()
+    return (room.code, room.pk) if room is not None else (text, None)

@@ -23,6 +23,7 @@ ENTITY_LABELS = {
     "organization": ("organization", "organizations"),
     "user": ("user", "users"),
     "display_link": ("display link", "display links"),
+    "room": ("room", "rooms"),
 }
 ACTION_VERBS = {
     "created": "created",

@@ -48,6 +48,11 @@ class TimetableSession(TenantModel):
     start_time = models.TimeField()
     end_time = models.TimeField()
     room = models.CharField(max_length=50, blank=True, default="")
+    # The Room record the room text names (issue 19): set when the text matches a room's code; the text
+    # then holds the room's code. A deleted room leaves the text.
+    room_record = models.ForeignKey(
+        "catalogue.Room", on_delete=models.SET_NULL, related_name="sessions", null=True, blank=True
+    )
     week_number = models.IntegerField(default=1)
     actual_date = models.DateField()
     term = models.SmallIntegerField(default=1)
@@ -68,6 +73,11 @@ class TimetableSession(TenantModel):
 
     def __str__(self) -> str:
         return f"{self.actual_date} {self.start_time}-{self.end_time}"
+
+    @property
+    def room_id(self):
+        """``roomId`` of the API: the id of the Room record, or None for free text."""
+        return self.room_record_id
 
 
 class CalendarFeed(TenantModel):

@@ -90,6 +90,9 @@ class SessionIn(CamelSchema):
     start_time: TimeText = Field(default=None, validate_default=True)
     end_time: TimeText = Field(default=None, validate_default=True)
     room: Annotated[str | None, BeforeValidator(_strip), max_length(50, "Room must be at most 50 characters")] = ""
+    # A room record (issue 19): sets ``room`` to its code; without it a room text matching a room's code
+    # (case and spacing ignored) is linked to that room.
+    room_id: Annotated[Any, _uuid_or_error("Room not found")] = None
     week_number: Annotated[int | None, at_least(1, "Week number must be at least 1")] = None
     actual_date: Annotated[date | None, BlankToNone, in_date_range()] = None
     actual_hours: Annotated[Decimal | None, BlankToNone, at_least(Decimal("0.5"), "Hours must be at least 0.5"),
@@ -144,6 +147,7 @@ class SessionOut(CamelSchema):
     start_time: str
     end_time: str
     room: str
+    room_id: uuid.UUID | None = None
     week_number: int
     actual_date: date
     term: int

@@ -40,7 +40,7 @@ _ROW_FIELDS = (
     "id", "block_group_id", "unit_id", "teacher_id", "day_of_week", "start_time", "end_time", "room",
     "week_number", "actual_date", "term", "actual_hours", "status", "notes", "created_at", "updated_at",
     "unit__code", "unit__name", "block_group__code", "block_group__name", "teacher__first_name",
-    "teacher__last_name",
+    "teacher__last_name", "room_record_id",
 )
 
 
@@ -74,7 +74,7 @@ def session_list(
     return [_row_json(r, types.get(r[0])) for r in rows]
 
 
-_TEXT_IDS = ("id", "block_group_id", "unit_id", "teacher_id")
+_TEXT_IDS = ("id", "block_group_id", "unit_id", "teacher_id", "room_record_id")
 
 
 def _fetch_rows(qs) -> list[tuple]:
@@ -113,6 +113,7 @@ def _row_json(r: tuple, conflict_types: list[str] | None) -> dict:
         "startTime": _hms(r[5]),
         "endTime": _hms(r[6]),
         "room": r[7],
+        "roomId": r[22],
         "weekNumber": r[8],
         "actualDate": r[9],
         "term": r[10],

@@ -19,7 +19,8 @@ from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
 
-from project.catalogue.models import Unit
+from project.catalogue.models import Room, Unit, room_key
+from project.catalogue.services import resolve_room
 from project.core.concurrency import assert_fresh
 from project.core.errors import BadRequest, NotFound, SchedulingConflict, ValidationFailed
 from project.core.schemas import date_range_message, ensure_date_in_range
@@ -124,7 +125,7 @@ def _apply(ctx: Ctx, s: TimetableSession, data: SessionIn, existing: TimetableSe
     s.actual_date, s.day_of_week, s.week_number = day, dow, week
     s.start_time, s.end_time = data.start_time, data.end_time
     s.actual_hours = _check_hours(Decimal(hours))
-    s.room = data.room or ""
+    s.room, s.room_record_id = resolve_room(org, data.room_id, data.room)
     s.status = data.status
     s.notes = data.notes or ""
     s.term = TermCalendar.for_org(org).term_of(day)
@@ -247,7 +248,7 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
     days = set(parse_preferred_days(group.preferred_days))
     templates = [sch.Template(t.start_time, t.end_time, Decimal(t.duration)) for t in data.session_templates]
     start = data.start_date or group.start_date
-    room = (data.room or "").strip()
+    room, room_record_id = resolve_room(org, None, data.room)
     with transaction.atomic():
         emit_change(ctx, entity=ENTITY, action="scheduled", ids=[group.id])
         group = BlockGroup.objects.for_org(org).select_for_update().get(pk=group.pk)
@@ -290,7 +291,7 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
                 TimetableSession(
                     organization=org, block_group=group, unit_id=p.unit_id, teacher=None,
                     day_of_week=p.day_of_week, start_time=p.start, end_time=p.end, room=room,
-                    week_number=p.week_number, actual_date=p.date, term=p.term, actual_hours=p.hours,
+                    room_record_id=room_record_id, week_number=p.week_number, actual_date=p.date, term=p.term, actual_hours=p.hours,
                     status=TimetableSession.Status.CANCELLED if p.cancelled else TimetableSession.Status.SCHEDULED,
                     notes=p.notes,
                 )
@@ -397,13 +398,16 @@ def import_sessions(*, ctx: Ctx, upload) -> dict:
                 units[ukey] = u
                 new_units.append(u)
         terms = TermCalendar.for_org(org)
+        rooms = {key: (code, pk) for key, code, pk in Room.objects.for_org(org).values_list("key", "code", "pk")}
         sessions = []
         for r in parsed:
             g = groups[r.group_code.casefold()]
             week = r.week_number or max(1, sch.week_number(r.date, g.start_date))
+            room_text, room_record_id = rooms.get(room_key(r.room), (r.room, None)) if r.room else ("", None)
             sessions.append(TimetableSession(
                 id=uuid.uuid4(), organization=org, block_group=g, unit=units[r.unit_code.casefold()], teacher_id=r.teacher_id,
-                day_of_week=r.date.isoweekday(), start_time=r.start, end_time=r.end, room=r.room, week_number=week,
+                day_of_week=r.date.isoweekday(), start_time=r.start, end_time=r.end, room=room_text,
+                room_record_id=room_record_id, week_number=week,
                 actual_date=r.date, term=terms.term_of(r.date), actual_hours=r.hours, status=r.status, notes=r.notes,
             ))
         emit_change(ctx, entity=ENTITY, action="imported", ids=[s.id for s in sessions])

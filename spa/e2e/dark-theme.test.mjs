@@ -84,6 +84,7 @@ for (const theme of ["light", "dark"]) {
         ["allocation-grid", "/teacher-allocation-gantt"],
         ["timetables", "/timetables"],
         ["holidays", "/holidays"],
+        ["rooms", "/rooms"],
         ["reports", "/reports"],
         ["profile", "/profile"],
         ["settings", "/settings"],

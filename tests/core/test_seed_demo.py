@@ -179,3 +179,20 @@ def test_block_groups_and_timetables(seeded):
     for code in with_sessions:
         last = max(s.actual_date for s in sessions if s.block_group.code == code and s.status != "cancelled")
         assert groups[code].end_date - last in {timedelta(days=d) for d in range(28, 32)}
+
+
+def test_the_demo_has_rooms_and_its_sessions_name_them(db):
+    """Issue 19: the demo campuses' rooms, every demo session with a room linked to its record."""
+    from project.catalogue.models import Room
+    from project.core.demo import seed
+    from project.timetabling.models import TimetableSession
+
+    org, _stats = seed.seed_demo()
+    rooms = {r.code: r for r in Room.objects.for_org(org)}
+    assert {"CBD-3.12", "FTS-G.07", "DAN-1.04", "Online"} <= set(rooms)
+    assert rooms["CBD-3.12"].capacity == 24 and rooms["CBD-3.12"].campus.abbreviation == "CBD"
+    assert rooms["Online"].type == "online" and rooms["Online"].capacity is None
+    with_room = TimetableSession.objects.for_org(org).exclude(room="")
+    assert with_room.exists() and not with_room.filter(room_record=None).exists()
+    seed.seed_demo()  # idempotent
+    assert Room.objects.for_org(org).count() == len(rooms)

@@ -57,6 +57,19 @@ CAMPUSES = (
     ("DAN", "Dandenong Campus", "12 Cheltenham Road, Dandenong VIC 3175"),
 )
 
+# Rooms of the campuses (issue 19): (code, name, campus, capacity, type, features). The demo groups' rooms
+# are among them; capacities are typical of a TAFE's IT labs.
+ROOMS = (
+    ("CBD-2.01", "General classroom", "CBD", 32, "classroom", ()),
+    ("CBD-3.12", "Cyber security lab", "CBD", 24, "computer_lab", ("Cisco rack", "Isolated network")),
+    ("CBD-3.14", "Computer lab", "CBD", 30, "computer_lab", ("Dual monitors",)),
+    ("FTS-1.10", "Classroom", "FTS", 28, "classroom", ()),
+    ("FTS-G.07", "Networking lab", "FTS", 24, "computer_lab", ("Cisco rack",)),
+    ("DAN-1.04", "Computer lab", "DAN", 20, "computer_lab", ()),
+    ("DAN-WS1", "Hardware workshop", "DAN", 16, "workshop", ("Workbenches", "ESD mats")),
+    ("Online", "Online classroom (Teams)", None, None, "online", ()),
+)
+
 # Plan hour split of a unit's nominal hours (made-up but typical): the rest is self-directed.
 SPLIT = {"face_to_face_hours": Decimal("0.60"), "facilitated_e_learning_hours": Decimal("0.15"), "in_class_assessment_hours": Decimal("0.10")}
 # Units whose plan hours deliberately differ from nominal, so the "Hour Mismatch" warning has content.
@@ -663,4 +676,21 @@ def seed_demo() -> tuple[Organization, Stats]:
         seed_teachers(org, units_by_code, plan_unit_objs, stats)
         groups = seed_block_groups(org, campuses, courses, plans, stats)
         seed_timetables(org, groups, plans, holidays, stats)
+        seed_rooms(org, campuses, stats)
     return org, stats
+
+
+def seed_rooms(org, campuses, stats: Stats) -> None:
+    """The campuses' rooms (``ROOMS``), and the sessions that name them linked to them (issue 19)."""
+    from project.catalogue.models import Room, room_key
+
+    by_abbr = {c.abbreviation: c for c in campuses.values()}
+    rooms = sync(
+        Room.objects.for_org(org), ("code",),
+        ({"code": code, "key": room_key(code), "name": name, "campus": by_abbr.get(campus) if campus else None,
+          "capacity": capacity, "type": kind, "features": list(features), "is_active": True}
+         for code, name, campus, capacity, kind, features in ROOMS),
+        org=org, stats=stats, label="rooms",
+    )
+    for (code,), room in rooms.items():
+        TimetableSession.objects.for_org(org).filter(room=code, room_record=None).update(room_record=room)

@@ -50,6 +50,7 @@ const EXTRA_TITLES: Record<string, { title: string; subtitle: string }> = {
   "/profile": { title: "Profile", subtitle: "Your account and security" },
   "/settings": { title: "Settings", subtitle: "Appearance, regional and data preferences" },
   "/organization": { title: "Organization", subtitle: "Organization details and users" },
+  "/rooms": { title: "Rooms", subtitle: "Teaching spaces of the campuses" },
 };
 
 /** The header's title and subtitle for a path. */

@@ -63,6 +63,7 @@ export const router = createBrowserRouter([
           { path: "/timetables", element: page(() => import("../features/timetables/TimetablesPage")) },
           { path: "/timetables/:id", element: page(() => import("../features/timetables/TimetablesPage")) },
           { path: "/holidays", element: page(() => import("../features/holidays/HolidaysPage")) },
+          { path: "/rooms", element: page(() => import("../features/rooms/RoomsPage")) },
           { path: "/reports", element: page(() => import("../features/reports/ReportsPage")) },
           { path: "/profile", element: page(() => import("../features/profile/ProfilePage")) },
           { path: "/settings", element: page(() => import("../features/settings/SettingsPage")) },

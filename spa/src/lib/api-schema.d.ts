@@ -1371,6 +1371,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rooms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Rooms
+         * @description The organization's rooms by code (readable by every user), filtered by ``campusId``, ``type`` and
+         *     ``active`` when given; each with its campus and ``sessionCount``. One query.
+         */
+        get: operations["project_catalogue_api_list_rooms"];
+        put?: never;
+        /**
+         * Create Room
+         * @description Create a room (admin only): 201 with ``ETag``; 409 ``duplicate_code`` when the code names a room
+         *     already (case and spacing ignored); 404 for another organization's campus. Sessions whose room text
+         *     names it are linked to it.
+         */
+        post: operations["project_catalogue_api_create_room"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rooms/{room_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Room
+         * @description One room; sends ``ETag``. 404 "Room not found".
+         */
+        get: operations["project_catalogue_api_get_room"];
+        /**
+         * Update Room
+         * @description Replace a room (admin only; body as POST). ``If-Match`` stale: 412 and nothing changes. Its
+         *     sessions follow a new code.
+         */
+        put: operations["project_catalogue_api_update_room"];
+        post?: never;
+        /**
+         * Delete Room
+         * @description Delete a room (admin only): 204; 409 while sessions name it (make it inactive instead).
+         */
+        delete: operations["project_catalogue_api_delete_room"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/study-plan-units/{plan_unit_id}": {
         parameters: {
             query?: never;
@@ -4218,6 +4274,95 @@ export interface components {
             /** Unitcode */
             unitCode: string;
         };
+        /** RoomCampusOut */
+        RoomCampusOut: {
+            /** Abbreviation */
+            abbreviation: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+        };
+        /** RoomFilters */
+        RoomFilters: {
+            /** Active */
+            active?: boolean | null;
+            /** Campusid */
+            campusId?: string | null;
+            /** Type */
+            type?: ("classroom" | "computer_lab" | "workshop" | "kitchen" | "online" | "other") | null;
+        };
+        /**
+         * RoomIn
+         * @description POST/PUT /api/rooms body (PUT replaces every field). An online room has no capacity.
+         */
+        RoomIn: {
+            /** Campusid */
+            campusId?: string | null;
+            /** Capacity */
+            capacity?: number | null;
+            /** Code */
+            code?: string | null;
+            /** Features */
+            features?: string[];
+            /**
+             * Isactive
+             * @default true
+             */
+            isActive: boolean;
+            /**
+             * Name
+             * @default
+             */
+            name: string | null;
+            /**
+             * Type
+             * @default classroom
+             * @enum {string}
+             */
+            type: "classroom" | "computer_lab" | "workshop" | "kitchen" | "online" | "other";
+        };
+        /** RoomOut */
+        RoomOut: {
+            campus: components["schemas"]["RoomCampusOut"] | null;
+            /** Campusid */
+            campusId: string | null;
+            /** Capacity */
+            capacity: number | null;
+            /** Code */
+            code: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Features */
+            features: string[];
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Isactive */
+            isActive: boolean;
+            /** Name */
+            name: string;
+            /**
+             * Sessioncount
+             * @default 0
+             */
+            sessionCount: number;
+            /** Type */
+            type: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
         /** RowChangeOut */
         RowChangeOut: {
             /** Change */
@@ -4409,6 +4554,8 @@ export interface components {
              * @default
              */
             room: string | null;
+            /** Roomid */
+            roomId?: unknown;
             /** Starttime */
             startTime?: unknown;
             /**
@@ -4477,6 +4624,8 @@ export interface components {
             notes: string;
             /** Room */
             room: string;
+            /** Roomid */
+            roomId?: string | null;
             /** Starttime */
             startTime: string;
             /** Status */
@@ -4547,6 +4696,8 @@ export interface components {
             notes: string;
             /** Room */
             room: string;
+            /** Roomid */
+            roomId?: string | null;
             /** Starttime */
             startTime: string;
             /** Status */
@@ -8203,6 +8354,212 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SchedulingSummaryOut"];
+                };
+            };
+        };
+    };
+    project_catalogue_api_list_rooms: {
+        parameters: {
+            query?: {
+                campusId?: string | null;
+                type?: ("classroom" | "computer_lab" | "workshop" | "kitchen" | "online" | "other") | null;
+                active?: boolean | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomOut"][];
+                };
+            };
+        };
+    };
+    project_catalogue_api_create_room: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoomIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_catalogue_api_get_room: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                room_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_catalogue_api_update_room: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                room_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoomIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_catalogue_api_delete_room: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                room_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };

@@ -26,6 +26,7 @@ export const roots = {
   calendarFeeds: ["calendar-feeds"],
   displayLinks: ["display-links"],
   activity: ["activity"],
+  rooms: ["rooms"],
 } as const;
 
 type Root = (typeof roots)[keyof typeof roots];
@@ -54,4 +55,6 @@ export const entityInvalidates: Record<string, Root[]> = {
   organization: [roots.organization],
   user: [roots.adminUsers, roots.user],
   display_link: [roots.displayLinks],
+  // A room's code is its sessions' room text (issue 19).
+  room: [roots.rooms, roots.timetables],
 };

@@ -123,6 +123,21 @@ export default function OrganizationPage() {
             <Text c="dimmed">{errorMessage(organization.error, "Failed to load organization")}</Text>
           )}
         </Card>
+        <Card withBorder radius="md" padding="lg" mt="md">
+          <Group justify="space-between">
+            <div>
+              <Title order={2} size="h4">
+                Rooms
+              </Title>
+              <Text size="sm" c="dimmed">
+                Capacity, type and features of the campuses' teaching spaces
+              </Text>
+            </div>
+            <Button size="xs" variant="light" component={Link} to="/rooms">
+              Manage rooms
+            </Button>
+          </Group>
+        </Card>
       </Grid.Col>
       <Grid.Col span={{ base: 12, lg: 7 }}>
         <Card withBorder radius="md" padding="lg">

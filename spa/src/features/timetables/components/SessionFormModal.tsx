@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Group, List, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput, Textarea } from "@mantine/core";
+import { Autocomplete, Button, Group, List, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput, Textarea } from "@mantine/core";
+import { ROOM_TYPES, useRooms } from "../../rooms/api";
 import { HistoryPanel } from "../../history/HistoryPanel";
 import { Notice } from "../../../components/Notice";
 import { useEffect, useState } from "react";
@@ -47,6 +48,7 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
   const groups = useBlockGroupChoices();
   const teachers = useTeacherChoices();
   const units = useUnitChoices();
+  const rooms = useRooms();
   const save = useSaveSession();
   const { control, register, handleSubmit, reset, setError, formState, getValues } = useForm<SessionFormValues, unknown, SessionInput>({
     resolver: zodResolver(sessionSchema),
@@ -161,7 +163,31 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
                 clampBehavior="none" label="Actual Hours" min={0.5} max={12} step={0.5} decimalScale={2} value={field.value as number} onChange={field.onChange} error={formState.errors.actualHours?.message} />
               )}
             />
-            <TextInput label="Room" maxLength={50} {...register("room")} error={formState.errors.room?.message} />
+            <Controller
+              control={control}
+              name="room"
+              render={({ field }) => (
+                // The recorded rooms, or any text for a room not recorded yet (the server links a text
+                // that matches a room's code, case and spacing ignored; issue 19).
+                <Autocomplete
+                  label="Room"
+                  maxLength={50}
+                  data={(rooms.data ?? []).filter((r) => r.isActive).map((r) => r.code)}
+                  renderOption={({ option }) => {
+                    const r = rooms.data?.find((x) => x.code === option.value);
+                    return (
+                      <span>
+                        {option.value}
+                        {r ? ` · ${r.name || ROOM_TYPES[r.type]}${r.capacity ? ` · ${r.capacity} seats` : ""}` : ""}
+                      </span>
+                    );
+                  }}
+                  value={field.value ?? ""}
+                  onChange={field.onChange}
+                  error={formState.errors.room?.message}
+                />
+              )}
+            />
             <Controller
               control={control}
               name="status"

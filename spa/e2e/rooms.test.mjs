@@ -1,0 +1,65 @@
+// Issue 19 (first slice): rooms are records. An administrator adds a room on the Rooms page; a session's
+// room typed in another spelling is saved as that room; members read the rooms without the write buttons.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage, openTimetable } from "./lib.mjs";
+import { captureScreen } from "./platform-helpers.mjs";
+
+const RUN = Date.now().toString().slice(-5);
+let browser;
+
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test("an administrator adds a room; a session's room typed another way is saved as that room", async () => {
+  const { context, page } = await newPage(browser);
+  try {
+    await apiLogin(page, DEMO.admin);
+    await page.goto(`${BASE_URL}/organization`);
+    await page.getByRole("link", { name: "Manage rooms" }).click();
+    await page.getByTestId("room-row").filter({ hasText: "CBD-3.12" }).waitFor();
+    await page.getByRole("button", { name: "Add Room" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add Room" });
+    await dialog.getByLabel("Code").fill(`LAB-${RUN}`);
+    await dialog.getByLabel("Name", { exact: true }).fill("Robotics lab");
+    await dialog.getByLabel("Capacity").fill("18");
+    await dialog.getByLabel("Features").fill("Robot arms, 3D printers");
+    await dialog.getByRole("button", { name: "Create Room" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    const row = page.getByTestId("room-row").filter({ hasText: `LAB-${RUN}` });
+    await row.getByText("3D printers").waitFor();
+    await captureScreen(page, "rooms");
+
+    const upcoming = (await apiCall(page, "GET", "/api/timetables?hidePast=true")).json.find((s) => s.status !== "cancelled");
+    await openTimetable(page, upcoming.blockGroup.code);
+    await page.getByRole("button", { name: `Edit session ${upcoming.unit.code} ${upcoming.actualDate}` }).first().click();
+    const form = page.getByRole("dialog", { name: "Edit Timetable Entry" });
+    await form.getByLabel("Room").fill(`lab ${RUN}`);
+    await page.keyboard.press("Escape"); // close the suggestions, not the dialog
+    await form.getByRole("button", { name: "Update Entry" }).click();
+    await form.waitFor({ state: "hidden" });
+    const rooms = (await apiCall(page, "GET", "/api/rooms")).json;
+    const mine = rooms.find((r) => r.code === `LAB-${RUN}`);
+    const saved = (await apiCall(page, "GET", `/api/timetables/${upcoming.id}`)).json;
+    assert.deepEqual([saved.room, saved.roomId], [`LAB-${RUN}`, mine.id]);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a member reads the rooms without the write buttons", async () => {
+  const { context, page } = await newPage(browser);
+  try {
+    await apiLogin(page, DEMO.coordinator);
+    await page.goto(`${BASE_URL}/rooms`);
+    await page.getByTestId("room-row").first().waitFor();
+    assert.equal(await page.getByRole("button", { name: "Add Room" }).count(), 0);
+    assert.equal(await page.getByRole("button", { name: /^Edit room/ }).count(), 0);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,136 @@
+"""Rooms as records (issue 19, ADR 0019): ``/api/rooms`` CRUD (admins write, everyone reads), a session's
+room matched to a room by code with case and spacing ignored (so "CBD-3.12" and "cbd 3.12" clash), rooms
+made from the room texts already in use, tenancy and the documented error shapes."""
+
+from __future__ import annotations
+
+from datetime import date, time
+
+from project.catalogue.models import Room
+from project.timetabling.models import TimetableSession
+from tests import factories as f
+
+
+def _room(api, **body):
+    r = api.post("/api/rooms", {"code": "CBD-3.12", "name": "Lab 3.12", "capacity": 24, "type": "computer_lab", **body})
+    assert r.status_code == 201, r.json()
+    return r.json()
+
+
+def test_room_create_read_update_delete(api, member_api, org, captured_events, django_capture_on_commit_callbacks):
+    campus = f.make_campus(org, name="City", abbreviation="CBD")
+    with django_capture_on_commit_callbacks(execute=True):
+        room = _room(api, campusId=str(campus.pk), features=[" Cisco rack ", "cisco RACK", "", "Projector"])
+    assert room["code"] == "CBD-3.12" and room["campus"] == {"id": str(campus.pk), "name": "City", "abbreviation": "CBD"}
+    assert room["features"] == ["Cisco rack", "Projector"] and room["sessionCount"] == 0
+    assert [(m["event"]["entity"], m["event"]["action"]) for _g, m in captured_events] == [("room", "created")]
+    # Everyone reads; only administrators write.
+    assert [r["code"] for r in member_api.get("/api/rooms").json()] == ["CBD-3.12"]
+    assert member_api.post("/api/rooms", {"code": "X1"}).status_code == 403
+    got = api.get(f"/api/rooms/{room['id']}")
+    assert got.status_code == 200 and got.headers["ETag"]
+    body = {"code": "CBD-3.14", "name": "Lab 3.14", "capacity": 30, "type": "computer_lab", "campusId": str(campus.pk)}
+    stale = api.put(f"/api/rooms/{room['id']}", body, headers={"If-Match": "2000-01-01T00:00:00Z"})
+    assert stale.status_code == 412 and Room.objects.get(pk=room["id"]).code == "CBD-3.12"
+    updated = api.put(f"/api/rooms/{room['id']}", body, headers={"If-Match": got.headers["ETag"]})
+    assert updated.status_code == 200 and updated.json()["code"] == "CBD-3.14"
+    assert [r["code"] for r in api.get("/api/rooms", {"type": "computer_lab", "campusId": str(campus.pk)}).json()] == ["CBD-3.14"]
+    assert api.get("/api/rooms", {"type": "kitchen"}).json() == []
+    assert api.delete(f"/api/rooms/{room['id']}").status_code == 204
+    assert api.get(f"/api/rooms/{room['id']}").status_code == 404
+
+
+def test_room_validation_and_duplicates(api, other_api, other_org):
+    _room(api)
+    # The same code spelled another way is the same room.
+    for code in ("cbd 3.12", "CBD_3.12", " Cbd-3.12 "):
+        r = api.post("/api/rooms", {"code": code})
+        assert r.status_code == 409 and r.json()["type"] == "duplicate_code", code
+    assert other_api.post("/api/rooms", {"code": "CBD-3.12"}).status_code == 201  # another organization
+    for body, message in [
+        ({"code": ""}, "Code is required"),
+        ({"code": "X" * 51}, "Code must be at most 50 characters"),
+        ({"code": "X2", "capacity": 0}, "Capacity must be at least 1"),
+        ({"code": "X2", "type": "ballroom"}, None),
+        ({"code": "X2", "features": "wifi"}, "Features must be a list of texts"),
+    ]:
+        r = api.post("/api/rooms", body)
+        assert r.status_code == 400, body
+        if message:
+            assert message in [e["message"] for e in r.json()["errors"]], r.json()
+    online = _room(api, code="ONLINE-1", type="online", capacity=40)
+    assert online["capacity"] is None  # an online room has no capacity
+    theirs = f.make_campus(other_org)
+    assert api.post("/api/rooms", {"code": "X3", "campusId": str(theirs.pk)}).status_code == 404
+
+
+def test_a_session_room_is_matched_by_code_ignoring_case_and_spacing(api, org):
+    room = _room(api)
+    group = f.make_block_group(org)
+    other = f.make_block_group(org)
+    unit = f.make_unit(org)
+    body = {"blockGroupId": str(group.pk), "unitId": str(unit.pk), "actualDate": "2026-03-02", "startTime": "09:00:00",
+            "endTime": "12:00:00", "room": "cbd 3.12"}
+    first = api.post("/api/timetables", body)
+    assert first.status_code == 201, first.json()
+    assert first.json()["room"] == "CBD-3.12" and first.json()["roomId"] == room["id"]
+    # "CBD_3.12" at the same time is the same room: a room clash, refused (it was two rooms by spelling).
+    clash = api.post("/api/timetables", {**body, "blockGroupId": str(other.pk), "room": "CBD_3.12"})
+    assert clash.status_code == 409 and "room_double_booked" in [c["type"] for c in clash.json()["conflicts"]]
+    # roomId picks the room; free text for a room not recorded stays as typed.
+    by_id = api.post("/api/timetables", {**body, "blockGroupId": str(other.pk), "startTime": "13:00:00", "endTime": "15:00:00",
+                                          "room": "", "roomId": room["id"]})
+    assert by_id.status_code == 201 and by_id.json()["room"] == "CBD-3.12"
+    free = api.post("/api/timetables", {**body, "startTime": "13:00:00", "endTime": "15:00:00", "room": "Gym hall"})
+    assert free.json()["room"] == "Gym hall" and free.json()["roomId"] is None
+    listed = {s["id"]: s["roomId"] for s in api.get("/api/timetables", {"blockGroupId": str(group.pk)}).json()}
+    assert listed == {first.json()["id"]: room["id"], free.json()["id"]: None}
+    assert api.post("/api/timetables", {**body, "roomId": "00000000-0000-4000-8000-000000000000"}).status_code in (400, 404)
+
+
+def test_a_new_room_links_the_sessions_that_name_it_and_a_renamed_room_renames_them(api, org):
+    group = f.make_block_group(org)
+    unit = f.make_unit(org)
+    a = f.make_session(org, block_group=group, unit=unit, room="lab-7", actual_date=date(2026, 3, 2))
+    b = f.make_session(org, block_group=group, unit=unit, room="LAB 7", actual_date=date(2026, 3, 3))
+    c = f.make_session(org, block_group=group, unit=unit, room="LAB 8", actual_date=date(2026, 3, 4))
+    room = _room(api, code="LAB-7")
+    rows = {s.pk: (s.room, s.room_record_id) for s in TimetableSession.objects.unscoped().filter(block_group=group)}
+    assert rows[a.pk] == rows[b.pk] == ("LAB-7", room_pk := Room.objects.get(pk=room["id"]).pk)
+    assert rows[c.pk] == ("LAB 8", None)
+    etag = api.get(f"/api/rooms/{room['id']}").headers["ETag"]
+    assert api.put(f"/api/rooms/{room['id']}", {"code": "LAB-7A"}, headers={"If-Match": etag}).status_code == 200
+    assert set(TimetableSession.objects.unscoped().filter(room_record_id=room_pk).values_list("room", flat=True)) == {"LAB-7A"}
+    # A room in use is not deleted (its sessions would lose it): 409, make it inactive instead.
+    r = api.delete(f"/api/rooms/{room['id']}")
+    assert r.status_code == 409 and "inactive" in r.json()["message"]
+
+
+def test_the_migration_makes_rooms_of_the_room_texts_in_use(org, other_org):
+    """timetabling 0005: one room per distinct text (case and spacing ignored) per organization, spelled as
+    most sessions spell it, on the campus most of them are taught at; sessions linked and respelled."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    city = f.make_campus(org, name="City", abbreviation="CTY")
+    unit = f.make_unit(org)
+    group = f.make_block_group(org, campus=city)
+    for day, text in enumerate(["B2.14", "b2.14", "B2.14", "Workshop A", ""], start=2):
+        f.make_session(org, block_group=group, unit=unit, room=text, actual_date=date(2026, 3, day), start=time(9))
+    theirs = f.make_session(other_org, block_group=f.make_block_group(other_org), unit=f.make_unit(other_org), room="b2.14")
+    import_module("project.timetabling.migrations.0005_link_rooms").link_rooms(apps, None)
+    rooms = {r.code: r for r in Room.objects.unscoped().filter(organization=org)}
+    assert set(rooms) == {"B2.14", "Workshop A"} and rooms["B2.14"].campus_id == city.pk
+    texts = TimetableSession.objects.unscoped().filter(block_group=group).exclude(room="")
+    assert {(s.room, s.room_record_id) for s in texts} == {("B2.14", rooms["B2.14"].pk), ("Workshop A", rooms["Workshop A"].pk)}
+    theirs.refresh_from_db()
+    assert theirs.room_record.organization_id == other_org.pk and theirs.room == "b2.14"
+
+
+def test_another_organizations_room_is_404(api, other_api):
+    room = _room(other_api)
+    assert api.get(f"/api/rooms/{room['id']}").status_code == 404
+    assert api.put(f"/api/rooms/{room['id']}", {"code": "X"}).status_code == 404
+    assert api.delete(f"/api/rooms/{room['id']}").status_code == 404
+    assert api.get("/api/rooms").json() == []
