@@ -1,4 +1,5 @@
-import { Button, Group, List, Modal, ScrollArea, Select, Stack, Text } from "@mantine/core";
+import { ConflictAlert } from "../../../components/ConflictAlert";
+import { Button, Group, Modal, ScrollArea, Select, Stack, Text } from "@mantine/core";
 import { Notice } from "../../../components/Notice";
 import { useEffect, useState } from "react";
 import { classifyError, notifyError, notifySuccess, notifyWarning, type ConflictItem } from "../../../components/Notify";
@@ -63,15 +64,7 @@ export function BulkAllocateModal({ opened, onClose, sessionIds, onAllocated }: 
             {error}
           </Notice>
         ) : null}
-        {conflicts.length ? (
-          <Notice color="red" title="Allocation refused: it clashes with another session" role="alert" data-testid="conflict-alert">
-            <List size="sm">
-              {conflicts.map((c, i) => (
-                <List.Item key={i}>{c.message}</List.Item>
-              ))}
-            </List>
-          </Notice>
-        ) : null}
+        <ConflictAlert title="Allocation refused: it clashes with another session" conflicts={conflicts} />
         {sessionIds.length === 1 ? (
           <ScrollArea.Autosize mah="45vh" type="auto" offsetScrollbars data-testid="recommendations-scroll">
             <TeacherRecommendations sessionId={sessionIds[0]} selectedTeacherId={teacherId} onSelect={setTeacherId} />

@@ -1,14 +1,13 @@
-import { zodResolver } from "@hookform/resolvers/zod";
-import { Autocomplete, Button, Group, List, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput, Textarea } from "@mantine/core";
+import { ConflictAlert } from "../../../components/ConflictAlert";
+import { FormNumber, FormSelect } from "../../../components/FormFields";
+import { RecordFormDialog, standardFailure, useRecordForm } from "../../../components/RecordFormDialog";
+import { Autocomplete, Select, SimpleGrid, TextInput, Textarea } from "@mantine/core";
 import { ROOM_TYPES, useRooms } from "../../rooms/api";
 import { HistoryPanel } from "../../history/HistoryPanel";
-import { Notice } from "../../../components/Notice";
 import { useEffect, useState } from "react";
-import { Controller, useForm } from "react-hook-form";
-import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
-import { classifyError, notifyError, notifySuccess, notifyWarning, type ConflictItem } from "../../../components/Notify";
-import { StaleChanges } from "../../../components/StaleChanges";
-import { showValue, useRecordDialog } from "../../../components/useRecordDialog";
+import { Controller } from "react-hook-form";
+import { notifyError, notifyWarning, type ConflictItem } from "../../../components/Notify";
+import { showValue } from "../../../components/useRecordDialog";
 import {
   DAY_LABELS,
   fetchSession,
@@ -20,7 +19,6 @@ import {
   useUnitChoices,
   type Session,
   type SessionFormValues,
-  type SessionInput,
 } from "../api/timetables";
 
 const FIELDS = ["blockGroupId", "unitId", "teacherId", "weekNumber", "dayOfWeek", "startTime", "endTime", "room", "actualHours", "status", "notes"];
@@ -50,55 +48,45 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
   const units = useUnitChoices();
   const rooms = useRooms();
   const save = useSaveSession();
-  const { control, register, handleSubmit, reset, setError, formState, getValues } = useForm<SessionFormValues, unknown, SessionInput>({
-    resolver: zodResolver(sessionSchema),
-    defaultValues: toValues(session, defaultBlockGroupId),
-  });
   const teacherName = (v: unknown) => {
     const t = teachers.data?.find((x) => x.id === v);
     return t ? `${t.firstName} ${t.lastName}` : "Unassigned";
   };
   // The record loads when the dialog opens (or another record is opened), not when a live update
   // refreshes it: the user keeps editing the version they opened (the 412 browser test's old race).
-  const dialog = useRecordDialog(opened, session, reset, (s) => toValues(s ?? null, defaultBlockGroupId), {
-    getValues,
-    fetchFresh: (s) => fetchSession(s.id),
-    labels: { blockGroupId: "Block Group", unitId: "Unit", teacherId: "Teacher", weekNumber: "Week Number", dayOfWeek: "Day of Week", startTime: "Start Time", endTime: "End Time", actualHours: "Actual Hours", room: "Room", status: "Status", notes: "Notes" },
-    display: {
-      blockGroupId: (v: unknown) => groups.data?.find((g) => g.id === v)?.code ?? showValue(v),
-      unitId: (v: unknown) => units.data?.find((u) => u.id === v)?.code ?? showValue(v),
-      teacherId: teacherName,
-      dayOfWeek: (v: unknown) => DAY_LABELS[Number(v)] ?? showValue(v),
-      status: (v: unknown) => STATUS_LABELS[String(v) as keyof typeof STATUS_LABELS] ?? showValue(v),
+  const record = useRecordForm({
+    opened, record: session, schema: sessionSchema, toValues: (s) => toValues(s ?? null, defaultBlockGroupId), fields: FIELDS,
+    stale: {
+      fetchFresh: (s) => fetchSession(s.id),
+      labels: { blockGroupId: "Block Group", unitId: "Unit", teacherId: "Teacher", weekNumber: "Week Number", dayOfWeek: "Day of Week", startTime: "Start Time", endTime: "End Time", actualHours: "Actual Hours", room: "Room", status: "Status", notes: "Notes" },
+      display: {
+        blockGroupId: (v: unknown) => groups.data?.find((g) => g.id === v)?.code ?? showValue(v),
+        unitId: (v: unknown) => units.data?.find((u) => u.id === v)?.code ?? showValue(v),
+        teacherId: teacherName,
+        dayOfWeek: (v: unknown) => DAY_LABELS[Number(v)] ?? showValue(v),
+        status: (v: unknown) => STATUS_LABELS[String(v) as keyof typeof STATUS_LABELS] ?? showValue(v),
+      },
     },
-  });
-  const { current, serverMessages, setServerMessages, clearServerState, formRef } = dialog;
-  useEffect(() => {
-    if (opened) setConflicts([]);
-  }, [opened, session?.id]);
-
-  const onSubmit = handleSubmit(async (values) => {
-    clearServerState();
-    setConflicts([]);
-    try {
-      const saved = await save.mutateAsync({ session: current, values });
-      notifySuccess(current ? "Timetable entry updated successfully" : "Timetable entry created successfully");
+    save: (current, values) => save.mutateAsync({ session: current, values }),
+    onSubmitting: () => setConflicts([]),
+    onClose,
+    savedText: ["Timetable entry created successfully", "Timetable entry updated successfully"],
+    onSaved: (saved) => {
       if (saved?.warnings?.length) notifyWarning("Saved with warnings", saved.warnings.map((w) => w.message).join(" "));
-      onClose();
-    } catch (error) {
-      const failure = classifyError(error);
-      const title = current ? "Failed to update timetable entry" : "Failed to create timetable entry";
+    },
+    onFailed: (failure, helpers) => {
+      const title = helpers.editing ? "Failed to update timetable entry" : "Failed to create timetable entry";
       if (failure.kind === "conflict") {
         setConflicts(failure.conflicts);
         notifyError(title, failure.message);
-      } else if (failure.kind === "stale") {
-        await dialog.onStale();
-      } else if (failure.kind === "validation") {
-        setServerMessages(applyFieldErrors(failure.fields, setError, FIELDS));
-        notifyError(title, failure.messages[0] ?? "Please check your information.");
-      } else notifyError(title, ("message" in failure && failure.message) || "Please try again.");
-    }
+      } else standardFailure(title)(failure, helpers);
+    },
   });
+  const { control, register, formState } = record.form;
+  const current = record.current;
+  useEffect(() => {
+    if (opened) setConflicts([]);
+  }, [opened, session?.id]);
 
   const select = (name: "blockGroupId" | "unitId" | "teacherId", label: string, data: { value: string; label: string }[], required = true) => (
     <Controller
@@ -111,19 +99,23 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
   );
 
   return (
-    <Modal opened={opened} onClose={onClose} title={current ? "Edit Timetable Entry" : "Add Timetable Entry"} size="xl">
-      <form ref={formRef} onSubmit={onSubmit} noValidate>
-        <Stack>
-          <StaleChanges dialog={dialog} />
-          {conflicts.length ? (
-            <Notice color="red" title="This change clashes with another session" role="alert" data-testid="conflict-alert">
-              <List size="sm">
-                {conflicts.map((c, i) => (
-                  <List.Item key={i}>{c.message}</List.Item>
-                ))}
-              </List>
-            </Notice>
-          ) : null}
+    <RecordFormDialog
+      opened={opened}
+      onClose={onClose}
+      title={current ? "Edit Timetable Entry" : "Add Timetable Entry"}
+      size="xl"
+      record={record}
+      submitLabel={current ? "Update Entry" : "Add Entry"}
+      saving={save.isPending}
+      after={
+        current ? (
+          <div style={{ marginTop: "var(--mantine-spacing-lg)" }}>
+            <HistoryPanel id={current.id} />
+          </div>
+        ) : null
+      }
+    >
+          <ConflictAlert title="This change clashes with another session" conflicts={conflicts} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {select("blockGroupId", "Block Group", (groups.data ?? []).map((g) => ({ value: g.id, label: `${g.code} - ${g.name}` })))}
             {select("unitId", "Unit", (units.data ?? []).map((u) => ({ value: u.id, label: `${u.code} - ${u.name}` })))}
@@ -140,12 +132,7 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
                 <Select label="Year Level" data={["1", "2", "3", "4"]} value={String(field.value)} onChange={(v) => field.onChange(Number(v ?? 1))} allowDeselect={false} />
               )}
             />
-            <Controller
-              control={control}
-              name="weekNumber"
-              render={({ field }) => <NumberInput
-                clampBehavior="none" label="Week Number" min={1} value={field.value as number} onChange={field.onChange} error={formState.errors.weekNumber?.message} />}
-            />
+            <FormNumber control={control} name="weekNumber" label="Week Number" min={1} error={formState.errors.weekNumber?.message} />
             <Controller
               control={control}
               name="dayOfWeek"
@@ -155,14 +142,7 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
             />
             <TextInput label="Start Time" placeholder="09:00:00" maxLength={8} {...register("startTime")} error={formState.errors.startTime?.message} />
             <TextInput label="End Time" placeholder="12:00:00" maxLength={8} {...register("endTime")} error={formState.errors.endTime?.message} />
-            <Controller
-              control={control}
-              name="actualHours"
-              render={({ field }) => (
-                <NumberInput
-                clampBehavior="none" label="Actual Hours" min={0.5} max={12} step={0.5} decimalScale={2} value={field.value as number} onChange={field.onChange} error={formState.errors.actualHours?.message} />
-              )}
-            />
+            <FormNumber control={control} name="actualHours" label="Actual Hours" min={0.5} max={12} step={0.5} decimalScale={2} error={formState.errors.actualHours?.message} />
             <Controller
               control={control}
               name="room"
@@ -188,31 +168,9 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
                 />
               )}
             />
-            <Controller
-              control={control}
-              name="status"
-              render={({ field }) => (
-                <Select label="Status" data={Object.entries(STATUS_LABELS).map(([value, label]) => ({ value, label }))} value={field.value} onChange={(v) => field.onChange(v ?? "scheduled")} allowDeselect={false} />
-              )}
-            />
+            <FormSelect control={control} name="status" label="Status" data={Object.entries(STATUS_LABELS).map(([value, label]) => ({ value, label }))} fallback="scheduled" />
           </SimpleGrid>
           <Textarea label="Notes" autosize minRows={2} {...register("notes")} />
-          <FormErrorList messages={serverMessages} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {current ? "Update Entry" : "Add Entry"}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-      {current ? (
-        <div style={{ marginTop: "var(--mantine-spacing-lg)" }}>
-          <HistoryPanel id={current.id} />
-        </div>
-      ) : null}
-    </Modal>
+    </RecordFormDialog>
   );
 }
