@@ -60,6 +60,8 @@ TEACHER_UNAVAILABLE = "teacher_unavailable"
 TEACHER_INACTIVE = "teacher_inactive"
 TEACHER_CONTRACT_EXPIRED = "teacher_contract_expired"
 TEACHER_ON_LEAVE = "teacher_on_leave"  # issue 17, ADR 0014
+ROOM_OVER_CAPACITY = "room_over_capacity"  # issue 19, ADR 0019
+ROOM_OTHER_CAMPUS = "room_other_campus"  # issue 19, ADR 0019
 
 HARD = "hard"
 SOFT = "soft"
@@ -74,6 +76,8 @@ SEVERITY = {
     TEACHER_UNAVAILABLE: SOFT,
     TEACHER_INACTIVE: SOFT,
     TEACHER_CONTRACT_EXPIRED: SOFT,
+    ROOM_OVER_CAPACITY: SOFT,
+    ROOM_OTHER_CAMPUS: SOFT,
 }
 CANCELLED = "cancelled"
 EVENING_FROM = time(17, 0)
@@ -184,15 +188,34 @@ class LeaveSpan:
         return self.start_time is None or overlaps(self.start_time, self.end_time, start, end)
 
 
+@dataclass(slots=True)
+class RoomFacts:
+    """A recorded room (issue 19), found by its code as sessions spell it (``norm_room``)."""
+
+    code: str
+    type: str
+    capacity: int | None
+    campus_id: object | None
+    campus_name: str
+
+
 @dataclass
 class ConflictData:
-    """Everything besides the sessions: linked groups, holidays by date, teachers, qualifications, leave."""
+    """Everything besides the sessions: linked groups, holidays by date, teachers, qualifications, leave,
+    rooms and the block groups' cohort sizes and campuses."""
 
     link_of: dict = field(default_factory=dict)
     holidays: dict[date, HolidaySpan] = field(default_factory=dict)
     teachers: dict = field(default_factory=dict)  # teacher id -> TeacherFacts
     qualified: set = field(default_factory=set)  # {(teacher_id, unit_id)}
     leave: dict = field(default_factory=dict)  # teacher id -> [LeaveSpan]
+    rooms: dict = field(default_factory=dict)  # norm_room(code) -> RoomFacts
+    groups: dict = field(default_factory=dict)  # block group id -> (cohort size, campus id, campus name)
+
+    @property
+    def online_rooms(self) -> frozenset:
+        """Rooms that never clash: online rooms hold any number of classes at once."""
+        return frozenset(k for k, r in self.rooms.items() if r.type == "online")
 
     def leave_of(self, teacher_id, slot: "Slot") -> LeaveSpan | None:
         """The leave of ``teacher_id`` that ``slot``'s time falls in, if any."""
@@ -234,7 +257,7 @@ def _teacher_name(data: ConflictData, teacher_id) -> str:
     return t.name if t is not None else "The teacher"
 
 
-def _pair_clashes(active: list[Slot], link_of: dict, focus: set | None):
+def _pair_clashes(active: list[Slot], link_of: dict, focus: set | None, online: frozenset = frozenset()):
     """``(type, earlier, later, date)`` for every overlapping pair of one block group, teacher or room on
     one date (decisions.md §4); with ``focus`` only pairs with a focus slot. One sweep per bucket in
     start order, so O(n log n) plus the pairs found."""
@@ -262,7 +285,7 @@ def _pair_clashes(active: list[Slot], link_of: dict, focus: set | None):
             if infocus:
                 hot.add(key)
         room = norm_room(s.room)
-        if room:
+        if room and room not in online:
             key = ("r", s.date, room)
             bucket = rooms.get(key)
             if bucket is None:
@@ -298,10 +321,12 @@ def _pair_clashes(active: list[Slot], link_of: dict, focus: set | None):
 
 
 def _session_rules(active: list[Slot], data: ConflictData, focus: set | None):
-    """``(type, slot, teacher facts, holiday or leave span)`` for each per-session rule a focus slot
-    breaks: a holiday, its teacher on leave, and its teacher unqualified, unavailable at that time,
-    inactive or past the contract."""
+    """``(type, slot, teacher facts, holiday or leave span or (room, group facts))`` for each per-session
+    rule a focus slot breaks: a holiday, its room too small for the cohort or of another campus than the
+    block group's, its teacher on leave, and its teacher unqualified, unavailable at that time, inactive or
+    past the contract."""
     holidays, teachers, qualified, leave = data.holidays, data.teachers, data.qualified, data.leave
+    rooms, groups = data.rooms, data.groups
     for s in active:
         if focus is not None and s.id not in focus:
             continue
@@ -309,6 +334,15 @@ def _session_rules(active: list[Slot], data: ConflictData, focus: set | None):
             span = holidays.get(s.date)
             if span is not None:
                 yield HOLIDAY, s, None, span
+        if rooms and s.room:
+            room = rooms.get(norm_room(s.room))
+            group = groups.get(s.block_group_id) if room is not None else None
+            if group is not None and room.type != "online":
+                cohort, campus_id, _campus_name = group
+                if room.capacity is not None and cohort > room.capacity:
+                    yield ROOM_OVER_CAPACITY, s, None, (room, group)
+                if room.campus_id is not None and campus_id is not None and room.campus_id != campus_id:
+                    yield ROOM_OTHER_CAMPUS, s, None, (room, group)
         tid = s.teacher_id
         if tid is None:
             continue
@@ -376,6 +410,12 @@ def _pair_message(kind: str, o: Slot, s: Slot, day: date, data: ConflictData) ->
 def _session_message(kind: str, s: Slot, t: TeacherFacts | None, span) -> str:
     if kind == HOLIDAY:
         return f"Session on {s.date.isoformat()} falls on {span.name}"
+    if kind == ROOM_OVER_CAPACITY:
+        room, (cohort, _campus, _name) = span
+        return f"Room {room.code} seats {room.capacity}; block group {s.group_code or s.block_group_id} has {cohort} students"
+    if kind == ROOM_OTHER_CAMPUS:
+        room, (_cohort, _campus, name) = span
+        return f"Room {room.code} is at {room.campus_name}; block group {s.group_code or s.block_group_id} is taught at {name}"
     if kind == TEACHER_ON_LEAVE:
         name = t.name if t is not None else "The teacher"
         hours = f" {_hm(span.start_time)}-{_hm(span.end_time)}" if span.start_time is not None else ""
@@ -400,7 +440,7 @@ def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None, 
     """
     active = [s for s in slots if s.status != CANCELLED]
     out: list[Conflict] = []
-    for kind, o, s, day in _pair_clashes(active, data.link_of, focus):
+    for kind, o, s, day in _pair_clashes(active, data.link_of, focus, data.online_rooms):
         out.append(Conflict(kind, HARD, [o.id, s.id], _pair_message(kind, o, s, day, data) if messages else "", day))
     for kind, s, t, span in _session_rules(active, data, focus):
         out.append(Conflict(kind, SEVERITY[kind], [s.id], _session_message(kind, s, t, span) if messages else "", s.date))
@@ -421,7 +461,7 @@ def detect_types(slots: Iterable[Slot], data: ConflictData, focus: set) -> dict:
     block group of 5,000 sessions has tens of thousands of clashing pairs."""
     active = [s for s in slots if s.status != CANCELLED]
     types: dict = {sid: set() for sid in focus}
-    for kind, o, s, _day in _pair_clashes(active, data.link_of, focus):
+    for kind, o, s, _day in _pair_clashes(active, data.link_of, focus, data.online_rooms):
         if o.id in types:
             types[o.id].add(kind)
         if s.id in types:
@@ -463,12 +503,33 @@ def load_holidays(org, start: date, end: date) -> dict[date, HolidaySpan]:
     return {d: s for d, s in holiday_by_date(holiday_spans(rows, start, end)).items() if start <= d <= end}
 
 
+def load_rooms(org, data: ConflictData) -> None:
+    """The organization's active rooms into ``data.rooms`` and, when one has a capacity or a campus, the
+    block groups' cohort sizes and campuses into ``data.groups`` (issue 19). 1-2 queries."""
+    from project.catalogue.models import Room
+    from project.planning.models import BlockGroup
+
+    for code, kind, capacity, campus_id, campus_name in Room.objects.for_org(org).filter(is_active=True).values_list(
+        "code", "type", "capacity", "campus_id", "campus__name"
+    ):
+        data.rooms[norm_room(code)] = RoomFacts(code, kind, capacity, campus_id, campus_name or "")
+    if any(r.type != "online" and (r.capacity is not None or r.campus_id is not None) for r in data.rooms.values()):
+        data.groups = {
+            gid: (cohort or 0, campus_id, campus_name or "")
+            for gid, cohort, campus_id, campus_name in BlockGroup.objects.for_org(org).values_list(
+                "id", "cohort_size", "campus_id", "campus__name"
+            )
+        }
+
+
 def load_data(org, start: date, end: date, teacher_ids: Iterable | None = None) -> ConflictData:
-    """Linked groups, holidays of [start, end], facts, qualifications and leave overlapping [start, end] of
-    ``teacher_ids`` (all when None). 5 queries (2 when ``teacher_ids`` is empty)."""
+    """Linked groups, holidays of [start, end], rooms and block group facts (:func:`load_rooms`), facts,
+    qualifications and leave overlapping [start, end] of ``teacher_ids`` (all when None). 6-7 queries
+    (3-4 when ``teacher_ids`` is empty)."""
     from project.staff.models import Teacher, TeacherLeave, TeacherUnit
 
     data = ConflictData(link_of=linked_groups(org), holidays=load_holidays(org, start, end))
+    load_rooms(org, data)
     ids = None if teacher_ids is None else {i for i in teacher_ids if i is not None}
     if ids is not None and not ids:
         return data
@@ -887,6 +948,8 @@ def _with_text_keys(data: ConflictData) -> ConflictData:
         teachers={str(k): v for k, v in data.teachers.items()},
         qualified={(str(t), str(u)) for t, u in data.qualified},
         leave={str(k): v for k, v in data.leave.items()},
+        rooms=data.rooms,
+        groups={str(k): v for k, v in data.groups.items()},
     )
 
 

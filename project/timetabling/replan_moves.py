@@ -135,15 +135,17 @@ class _Bookings:
     """Who is busy when: (kind, key, date) -> [(start, end)] for the group ("g"), teacher ("t") and room
     ("r") of the sessions booked."""
 
-    def __init__(self, slots, exclude: set):
+    def __init__(self, slots, exclude: set, online: frozenset = frozenset()):
         self.busy: dict = defaultdict(list)
+        self.online = online  # online rooms never clash (issue 19)
         for s in slots:
             if s.status != cf.CANCELLED and s.id not in exclude:
                 self.book(s, s.date)
 
-    @staticmethod
-    def keys(slot: cf.Slot):
+    def keys(self, slot: cf.Slot):
         room = cf.norm_room(slot.room)
+        if room in self.online:
+            room = ""
         return [k for k in (("g", slot.block_group_id), ("t", slot.teacher_id), ("r", room)) if k[1]]
 
     def book(self, slot: cf.Slot, day: date, add: bool = True) -> None:
@@ -226,7 +228,7 @@ class _Reflow:
 
 def _greedy(board: _Board) -> Plan:
     """Earliest free date per hit session, in date order; a re-flow where the group is full (see module)."""
-    bookings = _Bookings(board.slots, board.hit_ids)
+    bookings = _Bookings(board.slots, board.hit_ids, board.data.online_rooms)
     plan = Plan()
     reflow = _Reflow(board, bookings, plan)
     for s in sorted(board.hits, key=lambda h: (h["actualDate"], h["startTime"], h["blockGroupCode"])):
@@ -301,7 +303,7 @@ def _optimise(board: _Board, greedy: Plan, time_limit: float) -> Plan | None:
     started = clock.perf_counter()
     movable = _movable(board)
     moving = {s.id for s in movable}
-    fixed = _Bookings(board.slots, moving)
+    fixed = _Bookings(board.slots, moving, board.data.online_rooms)
     base = min(s.date for s in movable).toordinal()
     model = cp_model.CpModel()
     x: dict = {}  # (session id, date) -> var; a kept date is an option of the sessions not hit
@@ -359,7 +361,7 @@ def _optimise(board: _Board, greedy: Plan, time_limit: float) -> Plan | None:
         s = board.slot_of[sid]
         if day == s.date:
             kept.add(var.Index())
-        for key in _Bookings.keys(s):
+        for key in fixed.keys(s):
             per_resource[(*key, day)].append((s.start, s.end, var))
     for options in per_resource.values():
         if len(options) > 1:

@@ -264,7 +264,8 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
         ):
             group_busy.setdefault(d, []).append((s, e, status == TimetableSession.Status.CANCELLED))
         room_busy: dict = {}
-        if room:
+        online = room_record_id is not None and Room.objects.for_org(org).filter(pk=room_record_id, type=Room.Type.ONLINE).exists()
+        if room and not online:  # an online room holds any number of classes at once (issue 19)
             link = LinkedBlockGroupMember.objects.for_org(org).filter(block_group=group).values_list("linked_group_id", flat=True).first()
             friends = {group.id}
             if link is not None:

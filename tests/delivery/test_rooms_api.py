@@ -134,3 +134,33 @@ def test_another_organizations_room_is_404(api, other_api):
     assert api.put(f"/api/rooms/{room['id']}", {"code": "X"}).status_code == 404
     assert api.delete(f"/api/rooms/{room['id']}").status_code == 404
     assert api.get("/api/rooms").json() == []
+
+
+def test_room_conflicts_capacity_campus_and_online(api, org):
+    """A room smaller than the cohort and a room of another campus are soft conflicts (warnings, listed on
+    the row); an online room never clashes (issue 19)."""
+    city, west = f.make_campus(org, name="City", abbreviation="CTY"), f.make_campus(org, name="West", abbreviation="WST")
+    lab = _room(api, code="LAB-1", capacity=20, campusId=str(city.pk))
+    _room(api, code="Online", type="online", capacity=None)
+    big = f.make_block_group(org, code="BIG", cohort_size=30, campus=west)
+    small = f.make_block_group(org, code="SMALL", cohort_size=12, campus=city)
+    unit = f.make_unit(org)
+    body = {"unitId": str(unit.pk), "actualDate": "2026-03-02", "startTime": "09:00:00", "endTime": "12:00:00"}
+    r = api.post("/api/timetables", {**body, "blockGroupId": str(big.pk), "room": "lab 1"})
+    assert r.status_code == 201, r.json()
+    warnings = {w["type"]: w["message"] for w in r.json()["warnings"]}
+    assert warnings == {
+        "room_over_capacity": "Room LAB-1 seats 20; block group BIG has 30 students",
+        "room_other_campus": "Room LAB-1 is at City; block group BIG is taught at West",
+    }
+    [row] = api.get("/api/timetables", {"blockGroupId": str(big.pk)}).json()
+    assert set(row["conflicts"]) == {"room_over_capacity", "room_other_campus"}
+    fits = api.post("/api/timetables", {**body, "blockGroupId": str(small.pk), "room": "LAB-1", "startTime": "13:00:00", "endTime": "15:00:00"})
+    assert fits.status_code == 201 and fits.json()["warnings"] == [] and fits.json()["roomId"] == lab["id"]
+    # Two groups online at the same time: no room clash.
+    for group in (big, small):
+        online = api.post("/api/timetables", {**body, "blockGroupId": str(group.pk), "room": "online", "actualDate": "2026-03-03"})
+        assert online.status_code == 201, online.json()
+        assert online.json()["warnings"] == [] and online.json()["room"] == "Online"
+    listed = api.get("/api/timetables/conflicts", {"start": "2026-03-01", "end": "2026-03-31"}).json()
+    assert sorted(c["type"] for c in listed) == ["room_other_campus", "room_over_capacity"]

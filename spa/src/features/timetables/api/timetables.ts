@@ -33,6 +33,8 @@ export const CONFLICT_LABELS: Record<string, string> = {
   teacher_inactive: "Teacher inactive",
   teacher_contract_expired: "Teacher contract expired",
   teacher_on_leave: "Teacher on leave",
+  room_over_capacity: "Room too small",
+  room_other_campus: "Room at another campus",
 };
 export const HARD_CONFLICTS = new Set(["teacher_double_booked", "group_double_booked", "room_double_booked", "holiday", "teacher_on_leave"]);
 export const STATUS_LABELS: Record<string, string> = { scheduled: "Scheduled", confirmed: "Confirmed", cancelled: "Cancelled", completed: "Completed" };
