@@ -10,7 +10,7 @@ generation or a bulk allocation is one event with many ids). The function:
    rolled-back transaction sends nothing.
 
 The event is ``{"entity", "action", "ids", "seq", "actorId", "origin", "at"}``; ``at`` is ISO 8601 in the
-organization's timezone. ``timetable_session`` events also carry ``sessions``: ``[{id, blockGroupId,
+organization's timezone. ``timetable_session`` events also carry ``sessions``: ``[{id, blockGroupId, roomId,
 teacherId, room, date}]`` of the written rows, or null (see :func:`_routing`). Sending never fails the write: a channel-layer error is logged, and clients
 recover through the seq-gap rule.
 """
@@ -163,14 +163,15 @@ def _routing(entity: str, ids: list[str], action: str = "") -> tuple[list[str] |
             rows = list(
                 TimetableSession.objects.unscoped()
                 .filter(id__in=ids)
-                .values_list("id", "block_group_id", "teacher_id", "room", "actual_date", "block_group__campus_id")
+                .values_list("id", "block_group_id", "teacher_id", "room", "actual_date", "block_group__campus_id",
+                             "room_record_id")
             )
             details = None
             if len(ids) <= MAX_SESSION_DETAILS:
                 details = [
                     {"id": str(i), "blockGroupId": str(g), "teacherId": str(t) if t else None, "room": room or "",
-                     "date": d.isoformat() if d else None}
-                    for i, g, t, room, d, _c in rows
+                     "roomId": str(r) if r else None, "date": d.isoformat() if d else None}
+                    for i, g, t, room, d, _c, r in rows
                 ]
             campuses = [row[5] for row in rows]
         elif entity == "block_group":

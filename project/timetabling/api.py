@@ -70,7 +70,8 @@ def clear_block_group_schedule(request: HttpRequest, block_group_id):
 def list_sessions(request: HttpRequest, filters: Query[SessionListQuery]):
     """Sessions by date, with unit, blockGroup, teacher and `conflicts` (types, computed at read time).
 
-    Query: blockGroupId, teacherId, hidePast=true (actualDate >= today in the user's timezone,
+    Query: blockGroupId, teacherId, roomId (a recorded room's sessions; issue 19), hidePast=true
+    (actualDate >= today in the user's timezone,
     default Australia/Melbourne), ids=<comma-separated session ids, at most 1,000> (just those rows of
     the organization, same shape: a live screen patches the rows a change event named; issue 15).
     Fixed number of queries whatever the row count.
@@ -82,13 +83,13 @@ def list_sessions(request: HttpRequest, filters: Query[SessionListQuery]):
     def build():
         return selectors.session_list(
             org=ctx.org, block_group_id=filters.block_group_id, teacher_id=filters.teacher_id,
-            hide_past=filters.hide_past, today=today, ids=ids,
+            hide_past=filters.hide_past, today=today, ids=ids, room_id=filters.room_id,
         )
 
     if ids is not None:  # a live screen's patch of the rows a change named: never the same twice
         return json_response(build())
     return cached_json(request, "timetables", {
-        "blockGroupId": filters.block_group_id, "teacherId": filters.teacher_id,
+        "blockGroupId": filters.block_group_id, "teacherId": filters.teacher_id, "roomId": filters.room_id,
         "today": today if filters.hide_past else None,
     }, build)
 

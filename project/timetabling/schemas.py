@@ -188,6 +188,7 @@ def _session_ids(value: Any) -> list[UUID] | None:
 class SessionListQuery(CamelSchema):
     block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
     teacher_id: Annotated[Any, BlankToNone, BeforeValidator(_teacher), _uuid_or_error("Teacher not found")] = None
+    room_id: Annotated[Any, BlankToNone, _uuid_or_error("Room not found")] = None  # issue 19: a room's timetable
     hide_past: bool = False
     ids: Annotated[str | None, Field(description="Comma-separated session ids (at most 1,000): just those rows")] = None
 

@@ -45,7 +45,8 @@ _ROW_FIELDS = (
 
 
 def session_list(
-    *, org, block_group_id=None, teacher_id=None, hide_past: bool = False, today: date | None = None, ids=None
+    *, org, block_group_id=None, teacher_id=None, hide_past: bool = False, today: date | None = None, ids=None,
+    room_id=None,
 ) -> list[dict]:
     """Sessions of ``org`` by date and start time, filtered, as session JSON rows with their conflict
     types (camelCase, the shape of ``SessionOut``). ``hide_past`` keeps actualDate >= today; ``ids``
@@ -59,6 +60,8 @@ def session_list(
         qs = qs.filter(block_group_id=block_group_id)
     if teacher_id is not None:
         qs = qs.filter(teacher_id=teacher_id)
+    if room_id is not None:
+        qs = qs.filter(room_record_id=room_id)
     if hide_past:
         qs = qs.filter(actual_date__gte=today or date.today())
     if ids is not None:

@@ -46,6 +46,13 @@ test("an administrator adds a room; a session's room typed another way is saved 
     const mine = rooms.find((r) => r.code === `LAB-${RUN}`);
     const saved = (await apiCall(page, "GET", `/api/timetables/${upcoming.id}`)).json;
     assert.deepEqual([saved.room, saved.roomId], [`LAB-${RUN}`, mine.id]);
+
+    // The room's timetable: from the Rooms page, its session count opens the timetable of that room.
+    await page.goto(`${BASE_URL}/rooms`);
+    await page.getByRole("link", { name: new RegExp(`timetable of LAB-${RUN}$`) }).click();
+    await page.getByTestId("session-row").first().waitFor();
+    assert.equal(await page.getByTestId("session-row").count(), 1);
+    assert.match(await page.getByTestId("session-row").first().innerText(), new RegExp(`LAB-${RUN}`));
   } finally {
     await context.close();
   }

@@ -164,3 +164,16 @@ def test_room_conflicts_capacity_campus_and_online(api, org):
         assert online.json()["warnings"] == [] and online.json()["room"] == "Online"
     listed = api.get("/api/timetables/conflicts", {"start": "2026-03-01", "end": "2026-03-31"}).json()
     assert sorted(c["type"] for c in listed) == ["room_other_campus", "room_over_capacity"]
+
+
+def test_a_rooms_timetable(api, org, other_api):
+    """GET /api/timetables?roomId= lists a recorded room's sessions (issue 19: room timetables)."""
+    room = _room(api, code="LAB-9")
+    group, unit = f.make_block_group(org), f.make_unit(org)
+    mine = [f.make_session(org, block_group=group, unit=unit, room="LAB-9", actual_date=date(2026, 3, d)) for d in (2, 3)]
+    f.make_session(org, block_group=group, unit=unit, room="LAB-10", actual_date=date(2026, 3, 4))
+    TimetableSession.objects.unscoped().filter(pk__in=[s.pk for s in mine]).update(room_record_id=room["id"])
+    rows = api.get("/api/timetables", {"roomId": room["id"]}).json()
+    assert [r["id"] for r in rows] == [str(s.pk) for s in mine] and {r["roomId"] for r in rows} == {room["id"]}
+    assert other_api.get("/api/timetables", {"roomId": room["id"]}).json() == []  # another organization's room
+    assert api.get("/api/timetables", {"roomId": "nope"}).status_code == 400

@@ -1876,7 +1876,8 @@ export interface paths {
          * List Sessions
          * @description Sessions by date, with unit, blockGroup, teacher and `conflicts` (types, computed at read time).
          *
-         *     Query: blockGroupId, teacherId, hidePast=true (actualDate >= today in the user's timezone,
+         *     Query: blockGroupId, teacherId, roomId (a recorded room's sessions; issue 19), hidePast=true
+         *     (actualDate >= today in the user's timezone,
          *     default Australia/Melbourne), ids=<comma-separated session ids, at most 1,000> (just those rows of
          *     the organization, same shape: a live screen patches the rows a change event named; issue 15).
          *     Fixed number of queries whatever the row count.
@@ -4586,6 +4587,8 @@ export interface components {
              * @description Comma-separated session ids (at most 1,000): just those rows
              */
             ids?: string | null;
+            /** Roomid */
+            roomId?: unknown;
             /** Teacherid */
             teacherId?: unknown;
         };
@@ -10077,6 +10080,7 @@ export interface operations {
             query?: {
                 blockGroupId?: unknown;
                 teacherId?: unknown;
+                roomId?: unknown;
                 hidePast?: boolean;
                 /** @description Comma-separated session ids (at most 1,000): just those rows */
                 ids?: string | null;

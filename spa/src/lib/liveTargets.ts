@@ -26,6 +26,7 @@ export interface SessionDetail {
   blockGroupId: string;
   teacherId: string | null;
   room?: string;
+  roomId?: string | null;
   date: string | null;
 }
 
@@ -40,6 +41,7 @@ export interface LiveEvent {
 interface ListFilters {
   blockGroupId?: string | null;
   teacherId?: string | null;
+  roomId?: string | null;
   hidePast?: boolean;
 }
 
@@ -86,9 +88,10 @@ function localToday(): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
 }
 
-function matches(filters: ListFilters, row: { blockGroupId: string; teacherId: string | null; date: string | null }, today: string) {
+function matches(filters: ListFilters, row: { blockGroupId: string; teacherId: string | null; roomId?: string | null; date: string | null }, today: string) {
   if (filters.blockGroupId && filters.blockGroupId !== row.blockGroupId) return false;
   if (filters.teacherId && filters.teacherId !== row.teacherId) return false;
+  if (filters.roomId && filters.roomId !== (row.roomId ?? null)) return false;
   if (filters.hidePast && row.date !== null && row.date < today) return false;
   return true;
 }
@@ -162,7 +165,7 @@ async function patchTimetableLists(queryClient: QueryClient, event: LiveEvent, f
             void invalidateLive(queryClient, { queryKey: query.queryKey, exact: true });
             return;
           }
-          const keep = rows.filter((r) => matches(filters, { blockGroupId: r.blockGroupId, teacherId: r.teacherId ?? null, date: r.actualDate }, today));
+          const keep = rows.filter((r) => matches(filters, { blockGroupId: r.blockGroupId, teacherId: r.teacherId ?? null, roomId: r.roomId ?? null, date: r.actualDate }, today));
           const next = [...data.filter((r) => !relevant.includes(r.id)), ...keep].sort(byDateAndTime);
           queryClient.setQueryData(query.queryKey, next);
           applied.patched += 1;

@@ -3,7 +3,8 @@
  * sessions use them; administrators add, edit and delete, everyone reads. Linked from the Organization
  * page and the timetables.
  */
-import { ActionIcon, Button, Card, Group, Select, Table, Text, TextInput } from "@mantine/core";
+import { ActionIcon, Anchor, Button, Card, Group, Select, Table, Text, TextInput } from "@mantine/core";
+import { Link } from "react-router";
 import { modals } from "@mantine/modals";
 import { IconEdit, IconPlus, IconSearch, IconTrash } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
@@ -113,7 +114,15 @@ export default function RoomsPage() {
                         ))}
                       </Group>
                     </Table.Td>
-                    <Table.Td>{r.sessionCount}</Table.Td>
+                    <Table.Td>
+                      {r.sessionCount ? (
+                        <Anchor component={Link} to={`/timetables?roomId=${r.id}`} aria-label={`${r.sessionCount} sessions: timetable of ${r.code}`}>
+                          {r.sessionCount}
+                        </Anchor>
+                      ) : (
+                        0
+                      )}
+                    </Table.Td>
                     {isAdmin ? (
                       <Table.Td>
                         <Group gap={4} wrap="nowrap">

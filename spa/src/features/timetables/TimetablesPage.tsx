@@ -1,10 +1,11 @@
 import { Button, Card, Chip, Group, Paper, Select, Stack, Switch, Text } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
+import { useRooms } from "../rooms/api";
 import { Tag } from "../../components/Tag";
 import { modals } from "@mantine/modals";
 import { IconDownload, IconFilterOff, IconPlus, IconUpload, IconUserPlus } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
-import { useLocation } from "react-router";
+import { useLocation, useSearchParams } from "react-router";
 import { LivePresence } from "../../components/LivePresence";
 import { notifyError, notifySuccess } from "../../components/Notify";
 import { PageHeader } from "../../components/PageHeader";
@@ -21,7 +22,10 @@ import { SuggestAllocationButton } from "./auto-allocation";
 export default function TimetablesPage() {
   const location = useLocation();
   const phone = useMediaQuery("(max-width: 48em)") ?? false;
-  const [filters, setFilters] = useState<TimetableFilters>({ blockGroupId: null, teacherId: null, hidePast: true });
+  // /timetables?roomId= opens a room's timetable (the Rooms page links here; issue 19).
+  const [params] = useSearchParams();
+  const [filters, setFilters] = useState<TimetableFilters>({ blockGroupId: null, teacherId: null, roomId: params.get("roomId"), hidePast: true });
+  const rooms = useRooms();
   const { data, isLoading, isError, isFetching } = useTimetables(filters);
   const conflicts = useConflicts(filters);
   const groups = useBlockGroupChoices();
@@ -119,8 +123,18 @@ export default function TimetablesPage() {
               value={filters.teacherId}
               onChange={(v) => set({ teacherId: v })}
             />
+            <Select
+              label="Room"
+              placeholder="All rooms"
+              searchable
+              clearable
+              w={200}
+              data={(rooms.data ?? []).map((r) => ({ value: r.id, label: r.capacity ? `${r.code} (${r.capacity} seats)` : r.code }))}
+              value={filters.roomId ?? null}
+              onChange={(v) => set({ roomId: v })}
+            />
             <Switch label="Hide past sessions" checked={filters.hidePast} onChange={(e) => set({ hidePast: e.currentTarget.checked })} mb={8} />
-            <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={() => set({ blockGroupId: null, teacherId: null, hidePast: true })}>
+            <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={() => set({ blockGroupId: null, teacherId: null, roomId: null, hidePast: true })}>
               Clear Filters
             </Button>
           </Group>

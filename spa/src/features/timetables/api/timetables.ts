@@ -19,6 +19,8 @@ export type UnitChoice = components["schemas"]["UnitOut"];
 export interface TimetableFilters {
   blockGroupId: string | null;
   teacherId: string | null;
+  /** A recorded room's sessions (issue 19). */
+  roomId?: string | null;
   hidePast: boolean;
 }
 
@@ -65,7 +67,7 @@ export function sessionBody(values: SessionInput) {
 }
 
 async function fetchTimetables(f: TimetableFilters): Promise<Session[]> {
-  const query = { blockGroupId: f.blockGroupId || undefined, teacherId: f.teacherId || undefined, hidePast: f.hidePast || undefined };
+  const query = { blockGroupId: f.blockGroupId || undefined, teacherId: f.teacherId || undefined, roomId: f.roomId || undefined, hidePast: f.hidePast || undefined };
   const { data } = await client.GET("/api/timetables", { params: { query } });
   return data!;
 }
