@@ -27,6 +27,7 @@ from project.reporting import allocation_grid as compact_grid
 from project.reporting import dashboard, exports, selectors
 from project.reporting.params import parse_iso_date, parse_term, parse_year, today_for
 from project.reporting.schemas import (
+    RoomUtilisationOut,
     CompactAllocationGridOut,
     GridSessionOut,
     AllocationGridOut,
@@ -69,6 +70,29 @@ def load_planning(request: HttpRequest, year: str | None = None):
     """Load planning of ``year`` (default: current year): termData by term, course, block group."""
     ctx = request.auth
     return _json(selectors.load_planning(org=ctx.org, year=parse_year(year, ctx.user)))
+
+
+@router.get("/reports/room-utilisation", response=RoomUtilisationOut)
+def room_utilisation_report(request: HttpRequest, year: str | None = None):
+    """Room utilisation of ``year`` (default: the current year in the user's timezone; issue 19): per
+    recorded room and per room type, hours booked against hours available (50 a teaching week)."""
+    from project.reporting.room_utilisation import room_utilisation
+
+    ctx = request.auth
+    return room_utilisation(org=ctx.org, year=parse_year(year, ctx.user))
+
+
+@router.get("/reports/room-utilisation/export")
+def room_utilisation_export(request: HttpRequest, format: str | None = None, year: str | None = None):
+    """The room utilisation report as ``room-utilisation-{year}.csv`` or ``.xlsx`` (an attachment);
+    ``format`` must be ``csv`` or ``xlsx`` (400 otherwise)."""
+    from project.reporting.room_utilisation import room_utilisation
+
+    ctx = request.auth
+    fmt = (format or "").strip().lower()
+    if fmt not in exports.FORMATS:
+        raise ValidationFailed.field("format", "Format must be csv or xlsx")
+    return exports.room_utilisation_file(room_utilisation(org=ctx.org, year=parse_year(year, ctx.user)), fmt)
 
 
 @router.get("/reports/load-planning/export")

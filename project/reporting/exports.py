@@ -68,21 +68,22 @@ def load_planning_rows(report: dict) -> list[list]:
     return out
 
 
-def _csv_bytes(rows: list[list]) -> bytes:
+def _csv_bytes(rows: list[list], header: list[str] = HEADER) -> bytes:
     buf = io.StringIO()
     writer = csv.writer(buf)
-    writer.writerow(HEADER)
+    writer.writerow(header)
     writer.writerows(neutralise_row(row) for row in rows)
     return buf.getvalue().encode("utf-8")
 
 
-def _xlsx_bytes(rows: list[list]) -> bytes:
+def _xlsx_bytes(rows: list[list], header: list[str] = HEADER, sheet: str = "Load Planning",
+                widths: tuple = (8, 14, 40, 18, 40, 15, 14, 14), is_total=None) -> bytes:
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
     wb = Workbook(write_only=True)  # streams rows: no cell objects kept for the whole sheet
-    ws = wb.create_sheet("Load Planning")
-    for letter, width in zip("ABCDEFGH", (8, 14, 40, 18, 40, 15, 14, 14)):
+    ws = wb.create_sheet(sheet)
+    for letter, width in zip("ABCDEFGHIJKLMN", widths):
         ws.column_dimensions[letter].width = width
     bold = Font(bold=True)
 
@@ -95,10 +96,10 @@ def _xlsx_bytes(rows: list[list]) -> bytes:
             out.append(cell)
         return out
 
-    ws.append(cells(HEADER, bold))
+    ws.append(cells(header, bold))
+    total = is_total or (lambda row: row[4] == "Total" or row[2].endswith(" total"))
     for row in rows:
-        is_total = row[4] == "Total" or row[2].endswith(" total")
-        ws.append(cells(row, bold if is_total else None))
+        ws.append(cells(row, bold if total(row) else None))
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()
@@ -110,5 +111,42 @@ def load_planning_file(report: dict, fmt: str) -> HttpResponse:
     body = _csv_bytes(rows) if fmt == "csv" else _xlsx_bytes(rows)
     response = HttpResponse(body, content_type=FORMATS[fmt])
     response["Content-Disposition"] = f'attachment; filename="load-planning-report.{fmt}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# --------------------------------------------------------------------------- room utilisation (issue 19)
+
+ROOM_HEADER = [
+    "Room", "Name", "Type", "Campus", "Capacity", "Booked Hours", "Teaching Weeks", "Available Hours",
+    "Utilisation %", "Average Weekly Hours", "Peak Week Hours",
+]
+
+
+def room_utilisation_rows(report: dict) -> list[list]:
+    """One row per room, then one "Type total" row per room type (Name column "<Type> total")."""
+    out = []
+    for r in report["rooms"]:
+        out.append([r["code"], r["name"], r["typeLabel"], r["campus"] or "", r["capacity"] if r["capacity"] is not None else "",
+                    r["bookedHours"], report["teachingWeeks"], r["availableHours"] if r["availableHours"] is not None else "",
+                    r["utilisationPercent"] if r["utilisationPercent"] is not None else "", r["averageWeeklyHours"],
+                    r["peakWeekHours"]])
+    for t in report["byType"]:
+        out.append(["", f"{t['typeLabel']} total", t["typeLabel"], "", "", t["bookedHours"], report["teachingWeeks"],
+                    t["availableHours"] if t["availableHours"] is not None else "",
+                    t["utilisationPercent"] if t["utilisationPercent"] is not None else "", "", ""])
+    return out
+
+
+def room_utilisation_file(report: dict, fmt: str) -> HttpResponse:
+    """The room utilisation report as an attachment ``room-utilisation-{year}.{fmt}`` (csv or xlsx)."""
+    rows = room_utilisation_rows(report)
+    if fmt == "csv":
+        body = _csv_bytes(rows, ROOM_HEADER)
+    else:
+        body = _xlsx_bytes(rows, ROOM_HEADER, "Room Utilisation", (12, 28, 14, 24, 10, 14, 15, 16, 14, 20, 16),
+                           is_total=lambda row: str(row[1]).endswith(" total"))
+    response = HttpResponse(body, content_type=FORMATS[fmt])
+    response["Content-Disposition"] = f'attachment; filename="room-utilisation-{report["year"]}.{fmt}"'
     response["Cache-Control"] = "no-store"
     return response

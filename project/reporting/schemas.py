@@ -296,3 +296,37 @@ class UpcomingSessionOut(CamelSchema):
     teacher: str | None = None
     room: str | None = None
     status: str
+
+
+class RoomUtilisationRowOut(CamelSchema):
+    room_id: UUID
+    code: str
+    name: str
+    type: str
+    type_label: str
+    campus: str | None
+    capacity: int | None
+    booked_hours: float
+    available_hours: float | None
+    utilisation_percent: float | None
+    average_weekly_hours: float
+    peak_week_hours: float
+
+
+class RoomTypeUtilisationOut(CamelSchema):
+    type: str
+    type_label: str
+    rooms: int
+    booked_hours: float
+    available_hours: float | None
+    utilisation_percent: float | None
+
+
+class RoomUtilisationOut(CamelSchema):
+    """GET /api/reports/room-utilisation (issue 19): hours booked against available hours per room and type."""
+
+    year: int
+    teaching_weeks: int
+    hours_per_week: int
+    rooms: list[RoomUtilisationRowOut]
+    by_type: list[RoomTypeUtilisationOut]

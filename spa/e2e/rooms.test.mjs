@@ -70,3 +70,25 @@ test("a member reads the rooms without the write buttons", async () => {
     await context.close();
   }
 });
+
+test("the Reports page's Room Utilisation: booked hours against available hours, and its export", async () => {
+  const { context, page } = await newPage(browser);
+  try {
+    await apiLogin(page, DEMO.admin);
+    const report = (await apiCall(page, "GET", "/api/reports/room-utilisation")).json;
+    await page.goto(`${BASE_URL}/reports`);
+    await page.getByRole("tab", { name: "Room Utilisation" }).click();
+    const table = page.getByTestId("room-utilisation");
+    await table.locator("tbody tr").first().waitFor();
+    assert.equal(await table.locator("tbody tr").count(), report.rooms.length);
+    const lab = report.rooms.find((r) => r.code === "CBD-3.12");
+    assert.ok(lab.bookedHours > 0, "the demo's cyber lab is booked");
+    await table.getByRole("progressbar", { name: `CBD-3.12 utilisation ${lab.utilisationPercent}%` }).waitFor();
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export CSV" }).click();
+    assert.match((await download).suggestedFilename(), /^room-utilisation-\d{4}\.csv$/);
+    await captureScreen(page, "reports-room-utilisation");
+  } finally {
+    await context.close();
+  }
+});

@@ -1351,6 +1351,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports/room-utilisation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Room Utilisation Report
+         * @description Room utilisation of ``year`` (default: the current year in the user's timezone; issue 19): per
+         *     recorded room and per room type, hours booked against hours available (50 a teaching week).
+         */
+        get: operations["project_reporting_api_room_utilisation_report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/room-utilisation/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Room Utilisation Export
+         * @description The room utilisation report as ``room-utilisation-{year}.csv`` or ``.xlsx`` (an attachment);
+         *     ``format`` must be ``csv`` or ``xlsx`` (400 otherwise).
+         */
+        get: operations["project_reporting_api_room_utilisation_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports/scheduling-summary": {
         parameters: {
             query?: never;
@@ -4363,6 +4405,67 @@ export interface components {
              * Format: date-time
              */
             updatedAt: string;
+        };
+        /** RoomTypeUtilisationOut */
+        RoomTypeUtilisationOut: {
+            /** Availablehours */
+            availableHours: number | null;
+            /** Bookedhours */
+            bookedHours: number;
+            /** Rooms */
+            rooms: number;
+            /** Type */
+            type: string;
+            /** Typelabel */
+            typeLabel: string;
+            /** Utilisationpercent */
+            utilisationPercent: number | null;
+        };
+        /**
+         * RoomUtilisationOut
+         * @description GET /api/reports/room-utilisation (issue 19): hours booked against available hours per room and type.
+         */
+        RoomUtilisationOut: {
+            /** Bytype */
+            byType: components["schemas"]["RoomTypeUtilisationOut"][];
+            /** Hoursperweek */
+            hoursPerWeek: number;
+            /** Rooms */
+            rooms: components["schemas"]["RoomUtilisationRowOut"][];
+            /** Teachingweeks */
+            teachingWeeks: number;
+            /** Year */
+            year: number;
+        };
+        /** RoomUtilisationRowOut */
+        RoomUtilisationRowOut: {
+            /** Availablehours */
+            availableHours: number | null;
+            /** Averageweeklyhours */
+            averageWeeklyHours: number;
+            /** Bookedhours */
+            bookedHours: number;
+            /** Campus */
+            campus: string | null;
+            /** Capacity */
+            capacity: number | null;
+            /** Code */
+            code: string;
+            /** Name */
+            name: string;
+            /** Peakweekhours */
+            peakWeekHours: number;
+            /**
+             * Roomid
+             * Format: uuid
+             */
+            roomId: string;
+            /** Type */
+            type: string;
+            /** Typelabel */
+            typeLabel: string;
+            /** Utilisationpercent */
+            utilisationPercent: number | null;
         };
         /** RowChangeOut */
         RowChangeOut: {
@@ -8319,6 +8422,49 @@ export interface operations {
         };
     };
     project_reporting_api_load_planning_export: {
+        parameters: {
+            query?: {
+                format?: string | null;
+                year?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    project_reporting_api_room_utilisation_report: {
+        parameters: {
+            query?: {
+                year?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomUtilisationOut"];
+                };
+            };
+        };
+    };
+    project_reporting_api_room_utilisation_export: {
         parameters: {
             query?: {
                 format?: string | null;

@@ -2,6 +2,7 @@ import { Tabs } from "@mantine/core";
 import { useState } from "react";
 import { PageHeader } from "../../components/PageHeader";
 import { LoadPlanningTab } from "./components/LoadPlanningTab";
+import { RoomUtilisationTab } from "./components/RoomUtilisationTab";
 import { SchedulingSummaryTab } from "./components/SchedulingSummaryTab";
 import { WithoutTimetablesTab } from "./components/WithoutTimetablesTab";
 import { WorkloadTab } from "./components/WorkloadTab";
@@ -18,6 +19,7 @@ export default function ReportsPage() {
           <Tabs.Tab value="workload">Teacher Workload Summary</Tabs.Tab>
           <Tabs.Tab value="scheduling">Scheduling Summary</Tabs.Tab>
           <Tabs.Tab value="load">Load Planning</Tabs.Tab>
+          <Tabs.Tab value="rooms">Room Utilisation</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="without">
           <WithoutTimetablesTab />
@@ -30,6 +32,9 @@ export default function ReportsPage() {
         </Tabs.Panel>
         <Tabs.Panel value="load">
           <LoadPlanningTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="rooms">
+          <RoomUtilisationTab />
         </Tabs.Panel>
       </Tabs>
     </>
