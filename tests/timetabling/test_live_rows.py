@@ -55,7 +55,7 @@ def test_session_events_say_which_rows_they_wrote(api, rows, captured_events, dj
     assert len(events) == 1
     assert events[0]["sessions"] == [
         {"id": str(target.id), "blockGroupId": str(rows["other"].id), "teacherId": str(rows["teacher"].id),
-         "room": "B12", "date": "2026-03-05"}
+         "room": "B12", "roomId": None, "date": "2026-03-05"}  # B12 is not a recorded room
     ]
 
 
