@@ -142,7 +142,8 @@ def import_sessions(request: HttpRequest, file: UploadedFile = File(None)):
 def session_calendar(request: HttpRequest, filters: Query[IcalQuery]):
     """text/calendar of a teacher's (?teacherId=) or a block group's (?blockGroupId=) sessions."""
     ctx = request.auth
-    return _calendar_response(ctx.org, teacher_id=filters.teacher_id, block_group_id=filters.block_group_id)
+    return _calendar_response(ctx.org, teacher_id=filters.teacher_id, block_group_id=filters.block_group_id,
+                              room_id=filters.room_id)
 
 
 @router.put("/timetables/bulk-allocate", response={200: BulkAllocateOut, 400: ErrorOut, 404: ErrorOut, 409: dict})
@@ -180,18 +181,23 @@ def delete_session(request: HttpRequest, session_id):
 # ------------------------------------------------------------------------------ calendar feeds
 
 
-def _calendar_response(org, *, teacher_id=None, block_group_id=None) -> HttpResponse:
-    if teacher_id is None and block_group_id is None or teacher_id is not None and block_group_id is not None:
+def _calendar_response(org, *, teacher_id=None, block_group_id=None, room_id=None) -> HttpResponse:
+    if sum(x is not None for x in (teacher_id, block_group_id, room_id)) != 1:
         from project.core.errors import ValidationFailed
 
         raise ValidationFailed.field("teacherId", "Choose either a teacher or a block group")
     if teacher_id is not None:
         target = get_in_org(Teacher, org, teacher_id, "Teacher")
         name = f"{target.full_name} timetable"
-    else:
+    elif block_group_id is not None:
         target = get_in_org(BlockGroup, org, block_group_id, "Block group")
         name = f"{target.code} {target.name} timetable"
-    sessions = selectors.sessions_for_calendar(org=org, teacher_id=teacher_id, block_group_id=block_group_id)
+    else:
+        from project.catalogue.models import Room
+
+        target = get_in_org(Room, org, room_id, "Room")
+        name = f"Room {target.code} timetable"
+    sessions = selectors.sessions_for_calendar(org=org, teacher_id=teacher_id, block_group_id=block_group_id, room_id=room_id)
     body = ical.build_calendar(org=org, sessions=sessions, name=name)
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="timetable.ics"'
@@ -200,13 +206,19 @@ def _calendar_response(org, *, teacher_id=None, block_group_id=None) -> HttpResp
 
 
 def _feed_dict(request, feed: CalendarFeed) -> dict:
-    target = feed.teacher.full_name if feed.teacher_id else f"{feed.block_group.code} {feed.block_group.name}"
+    if feed.teacher_id:
+        target = feed.teacher.full_name
+    elif feed.block_group_id:
+        target = f"{feed.block_group.code} {feed.block_group.name}"
+    else:
+        target = f"Room {feed.room.code}"
     return {
         "id": feed.id,
         "url": request.build_absolute_uri(f"/api/calendar-feeds/{feed.token}.ics"),
         "token": feed.token,
         "teacher_id": feed.teacher_id,
         "block_group_id": feed.block_group_id,
+        "room_id": feed.room_id,
         "name": target,
         "created_at": feed.created_at,
         "last_accessed_at": feed.last_accessed_at,
@@ -216,7 +228,8 @@ def _feed_dict(request, feed: CalendarFeed) -> dict:
 @router.post("/calendar-feeds", response={201: CalendarFeedOut, 400: ErrorOut, 404: ErrorOut})
 def create_feed(request: HttpRequest, payload: CalendarFeedIn):
     """A secret subscription URL ({id, url, token, ...}) for a teacher or a block group; keep it private."""
-    feed = services.feed_create(ctx=request.auth, teacher_id=payload.teacher_id, block_group_id=payload.block_group_id)
+    feed = services.feed_create(ctx=request.auth, teacher_id=payload.teacher_id, block_group_id=payload.block_group_id,
+                                room_id=payload.room_id)
     return 201, _feed_dict(request, feed)
 
 
@@ -239,6 +252,7 @@ def public_feed(request: HttpRequest, token: str):
     """Public text/calendar for calendar clients (no session; the token is the secret). 404 when the
     token is unknown or revoked, its owner inactive, or the organization inactive."""
     feed = selectors.feed_for_token(token)
-    response = _calendar_response(feed.organization, teacher_id=feed.teacher_id, block_group_id=feed.block_group_id)
+    response = _calendar_response(feed.organization, teacher_id=feed.teacher_id, block_group_id=feed.block_group_id,
+                                  room_id=feed.room_id)
     services.feed_touch(feed)
     return response

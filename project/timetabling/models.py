@@ -81,11 +81,11 @@ class TimetableSession(TenantModel):
 
 
 class CalendarFeed(TenantModel):
-    """A per-user secret iCalendar subscription URL for one teacher's or one block group's sessions.
+    """A per-user secret iCalendar subscription URL for one teacher's, block group's or room's sessions.
 
     ``token`` is the secret in ``/api/calendar-feeds/{token}.ics`` (no session needed, so Outlook or
     Google Calendar can poll it). Revoking sets ``revoked_at``; a revoked token answers 404.
-    Exactly one of ``teacher`` and ``block_group`` is set.
+    Exactly one of ``teacher``, ``block_group`` and ``room`` is set.
     """
 
     history_tracked = False  # its token is a secret (issue 16: not in the history)
@@ -96,6 +96,9 @@ class CalendarFeed(TenantModel):
     )
     block_group = models.ForeignKey(
         "planning.BlockGroup", on_delete=models.CASCADE, related_name="calendar_feeds", null=True, blank=True
+    )
+    room = models.ForeignKey(  # issue 19: a room's sessions
+        "catalogue.Room", on_delete=models.CASCADE, related_name="calendar_feeds", null=True, blank=True
     )
     token = models.CharField(max_length=64, unique=True)
     revoked_at = models.DateTimeField(null=True, blank=True)

@@ -302,10 +302,11 @@ class ImportOut(CamelSchema):
 
 
 class CalendarFeedIn(CamelSchema):
-    """Exactly one of teacherId and blockGroupId (checked by the service)."""
+    """Exactly one of teacherId, blockGroupId and roomId (checked by the service)."""
 
     teacher_id: Annotated[Any, BlankToNone, _uuid_or_error("Teacher not found")] = None
     block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
+    room_id: Annotated[Any, BlankToNone, _uuid_or_error("Room not found")] = None
 
 
 class CalendarFeedOut(CamelSchema):
@@ -314,6 +315,7 @@ class CalendarFeedOut(CamelSchema):
     token: str
     teacher_id: uuid.UUID | None
     block_group_id: uuid.UUID | None
+    room_id: uuid.UUID | None = None
     name: str
     created_at: datetime
     last_accessed_at: datetime | None
@@ -322,6 +324,7 @@ class CalendarFeedOut(CamelSchema):
 class IcalQuery(CamelSchema):
     teacher_id: Annotated[Any, BlankToNone, _uuid_or_error("Teacher not found")] = None
     block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
+    room_id: Annotated[Any, BlankToNone, _uuid_or_error("Room not found")] = None
 
 
 ScheduleStatus = Literal["planned", "active"]

@@ -167,13 +167,15 @@ def conflict_list(*, org, start: date | None, end: date | None, block_group_id=N
     return [c.to_dict() for c in cf.scan(org, start, end, block_group_id=block_group_id, teacher_id=teacher_id)]
 
 
-def sessions_for_calendar(*, org, teacher_id=None, block_group_id=None) -> list[TimetableSession]:
-    """Every session of a teacher or a block group for an iCalendar feed, by date."""
+def sessions_for_calendar(*, org, teacher_id=None, block_group_id=None, room_id=None) -> list[TimetableSession]:
+    """Every session of a teacher, a block group or a recorded room for an iCalendar feed, by date."""
     qs = session_queryset(org)
     if teacher_id is not None:
         qs = qs.filter(teacher_id=teacher_id)
     if block_group_id is not None:
         qs = qs.filter(block_group_id=block_group_id)
+    if room_id is not None:
+        qs = qs.filter(room_record_id=room_id)
     return list(qs.order_by("actual_date", "start_time"))
 
 
@@ -183,7 +185,7 @@ def feed_list(*, org, user) -> list:
     from project.timetabling.models import CalendarFeed
 
     return list(
-        CalendarFeed.objects.for_org(org).filter(user=user, revoked_at__isnull=True).select_related("teacher", "block_group")
+        CalendarFeed.objects.for_org(org).filter(user=user, revoked_at__isnull=True).select_related("teacher", "block_group", "room")
     )
 
 

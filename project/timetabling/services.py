@@ -425,18 +425,20 @@ def import_sessions(*, ctx: Ctx, upload) -> dict:
 # ---------------------------------------------------------------------------------- calendar feeds
 
 
-def feed_create(*, ctx: Ctx, teacher_id=None, block_group_id=None) -> CalendarFeed:
-    """A secret subscription URL for a teacher's or a block group's sessions, owned by the acting user.
+def feed_create(*, ctx: Ctx, teacher_id=None, block_group_id=None, room_id=None) -> CalendarFeed:
+    """A secret subscription URL for a teacher's, a block group's or a room's sessions (issue 19), owned
+    by the acting user.
 
     Raises ValidationFailed unless exactly one target is given, NotFound for another organization's id.
     Feeds are private to their owner, so no change event is sent (no entity of decisions.md §7 shows them).
     """
-    if (teacher_id is None) == (block_group_id is None):
+    if sum(x is not None for x in (teacher_id, block_group_id, room_id)) != 1:
         raise ValidationFailed.field("teacherId", "Choose either a teacher or a block group")
     teacher = get_in_org(Teacher, ctx.org, teacher_id, "Teacher") if teacher_id is not None else None
     group = get_in_org(BlockGroup, ctx.org, block_group_id, "Block group") if block_group_id is not None else None
+    room = get_in_org(Room, ctx.org, room_id, "Room") if room_id is not None else None
     return CalendarFeed.objects.create(
-        organization=ctx.org, user=ctx.user, teacher=teacher, block_group=group, token=secrets.token_urlsafe(32)
+        organization=ctx.org, user=ctx.user, teacher=teacher, block_group=group, room=room, token=secrets.token_urlsafe(32)
     )
 
 

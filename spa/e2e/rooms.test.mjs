@@ -66,6 +66,16 @@ test("a member reads the rooms without the write buttons", async () => {
     await page.getByTestId("room-row").first().waitFor();
     assert.equal(await page.getByRole("button", { name: "Add Room" }).count(), 0);
     assert.equal(await page.getByRole("button", { name: /^Edit room/ }).count(), 0);
+    // Anyone can subscribe to a room's timetable in their calendar.
+    await page.getByRole("button", { name: "Subscribe to room CBD-3.12 in calendar" }).click();
+    const dialog = page.getByRole("dialog", { name: "Subscribe in calendar - room CBD-3.12" });
+    await dialog.getByRole("button", { name: "Create subscription link" }).click();
+    const url = await dialog.getByLabel("Subscription URL", { exact: true }).inputValue();
+    const ics = await fetch(url);
+    assert.equal(ics.status, 200);
+    const body = await ics.text();
+    assert.match(body, /X-WR-CALNAME:Room CBD-3\.12 timetable/);
+    assert.match(body, /BEGIN:VEVENT/);
   } finally {
     await context.close();
   }

@@ -177,3 +177,20 @@ def test_a_rooms_timetable(api, org, other_api):
     assert [r["id"] for r in rows] == [str(s.pk) for s in mine] and {r["roomId"] for r in rows} == {room["id"]}
     assert other_api.get("/api/timetables", {"roomId": room["id"]}).json() == []  # another organization's room
     assert api.get("/api/timetables", {"roomId": "nope"}).status_code == 400
+
+
+def test_a_rooms_calendar_feed(api, org, anon_api):
+    """A room's sessions as an iCalendar feed (issue 19), by the signed-in export and a subscription URL."""
+    room = _room(api, code="LAB-5")
+    group, unit = f.make_block_group(org, code="ICAL-G"), f.make_unit(org, code="ICALU")
+    f.make_session(org, block_group=group, unit=unit, room="lab 5", actual_date=date(2026, 3, 2))
+    TimetableSession.objects.unscoped().filter(block_group=group).update(room_record_id=room["id"], room="LAB-5")
+    f.make_session(org, block_group=group, unit=unit, room="Elsewhere", actual_date=date(2026, 3, 3))
+    ics = api.get("/api/timetables/ical", {"roomId": room["id"]})
+    assert ics.status_code == 200 and ics.content.decode().count("BEGIN:VEVENT") == 1
+    feed = api.post("/api/calendar-feeds", {"roomId": room["id"]})
+    assert feed.status_code == 201 and feed.json()["roomId"] == room["id"] and feed.json()["name"] == "Room LAB-5"
+    public = anon_api.get(f"/api/calendar-feeds/{feed.json()['token']}.ics")
+    assert public.status_code == 200 and "X-WR-CALNAME:Room LAB-5 timetable" in public.content.decode()
+    assert public.content.decode().count("BEGIN:VEVENT") == 1
+    assert api.post("/api/calendar-feeds", {"roomId": room["id"], "teacherId": str(f.make_teacher(org).pk)}).status_code == 400

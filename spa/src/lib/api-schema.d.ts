@@ -2779,11 +2779,13 @@ export interface components {
         };
         /**
          * CalendarFeedIn
-         * @description Exactly one of teacherId and blockGroupId (checked by the service).
+         * @description Exactly one of teacherId, blockGroupId and roomId (checked by the service).
          */
         CalendarFeedIn: {
             /** Blockgroupid */
             blockGroupId?: unknown;
+            /** Roomid */
+            roomId?: unknown;
             /** Teacherid */
             teacherId?: unknown;
         };
@@ -2805,6 +2807,8 @@ export interface components {
             lastAccessedAt: string | null;
             /** Name */
             name: string;
+            /** Roomid */
+            roomId?: string | null;
             /** Teacherid */
             teacherId: string | null;
             /** Token */
@@ -3447,6 +3451,8 @@ export interface components {
         IcalQuery: {
             /** Blockgroupid */
             blockGroupId?: unknown;
+            /** Roomid */
+            roomId?: unknown;
             /** Teacherid */
             teacherId?: unknown;
         };
@@ -10408,6 +10414,7 @@ export interface operations {
             query?: {
                 teacherId?: unknown;
                 blockGroupId?: unknown;
+                roomId?: unknown;
             };
             header?: never;
             path?: never;

@@ -10,13 +10,19 @@ import { Notice } from "../../components/Notice";
 import { notifyError, notifySuccess } from "../../components/Notify";
 import { useCreateFeed, useFeedsOf, useRevokeFeed, type FeedTarget } from "./api";
 
-export function SubscribeButton({ target, name }: { target: FeedTarget; name: string }) {
+export function SubscribeButton({ target, name, compact = false }: { target: FeedTarget; name: string; compact?: boolean }) {
   const [opened, setOpened] = useState(false);
   return (
     <>
-      <Button variant="light" leftSection={<IconCalendarPlus size={16} />} onClick={() => setOpened(true)}>
-        Subscribe in calendar
-      </Button>
+      {compact ? (
+        <ActionIcon variant="subtle" aria-label={`Subscribe to ${name} in calendar`} onClick={() => setOpened(true)}>
+          <IconCalendarPlus size={16} />
+        </ActionIcon>
+      ) : (
+        <Button variant="light" leftSection={<IconCalendarPlus size={16} />} onClick={() => setOpened(true)}>
+          Subscribe in calendar
+        </Button>
+      )}
       <Modal opened={opened} onClose={() => setOpened(false)} title={`Subscribe in calendar - ${name}`} size="lg">
         {opened ? <FeedPanel target={target} /> : null}
       </Modal>

@@ -9,7 +9,7 @@ import type { components } from "../../lib/api-schema";
 import { roots } from "../../lib/queryKeys";
 
 export type CalendarFeed = components["schemas"]["CalendarFeedOut"];
-export type FeedTarget = { teacherId: string } | { blockGroupId: string };
+export type FeedTarget = { teacherId: string } | { blockGroupId: string } | { roomId: string };
 
 async function fetchFeeds(): Promise<CalendarFeed[]> {
   const { data } = await client.GET("/api/calendar-feeds");
@@ -22,7 +22,7 @@ export const feedsQueryOptions = () => queryOptions({ queryKey: [...roots.calend
 export function useFeedsOf(target: FeedTarget) {
   const query = useQuery(feedsQueryOptions());
   const feeds = (query.data ?? []).filter((f) =>
-    "teacherId" in target ? f.teacherId === target.teacherId : f.blockGroupId === target.blockGroupId,
+    "teacherId" in target ? f.teacherId === target.teacherId : "roomId" in target ? f.roomId === target.roomId : f.blockGroupId === target.blockGroupId,
   );
   return { ...query, feeds };
 }

@@ -16,6 +16,7 @@ import { classifyError } from "../../components/Notify";
 import { useCurrentUser } from "../../lib/auth";
 import { ROOM_TYPES, useDeleteRoom, useRooms, type Room } from "./api";
 import { RoomFormModal } from "./components/RoomFormModal";
+import { SubscribeButton } from "../calendar-feeds/SubscribeButton";
 
 export default function RoomsPage() {
   const { isAdmin } = useCurrentUser();
@@ -89,7 +90,7 @@ export default function RoomsPage() {
                   <Table.Th>Capacity</Table.Th>
                   <Table.Th>Features</Table.Th>
                   <Table.Th>Sessions</Table.Th>
-                  {isAdmin ? <Table.Th aria-label="Actions" /> : null}
+                  <Table.Th aria-label="Actions" />
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -123,18 +124,21 @@ export default function RoomsPage() {
                         0
                       )}
                     </Table.Td>
-                    {isAdmin ? (
-                      <Table.Td>
-                        <Group gap={4} wrap="nowrap">
-                          <ActionIcon variant="subtle" aria-label={`Edit room ${r.code}`} onClick={() => open(r)}>
-                            <IconEdit size={16} />
-                          </ActionIcon>
-                          <ActionIcon variant="subtle" color="red" aria-label={`Delete room ${r.code}`} onClick={() => confirmDelete(r)}>
-                            <IconTrash size={16} />
-                          </ActionIcon>
-                        </Group>
-                      </Table.Td>
-                    ) : null}
+                    <Table.Td>
+                      <Group gap={4} wrap="nowrap">
+                        <SubscribeButton target={{ roomId: r.id }} name={`room ${r.code}`} compact />
+                        {isAdmin ? (
+                          <>
+                            <ActionIcon variant="subtle" aria-label={`Edit room ${r.code}`} onClick={() => open(r)}>
+                              <IconEdit size={16} />
+                            </ActionIcon>
+                            <ActionIcon variant="subtle" color="red" aria-label={`Delete room ${r.code}`} onClick={() => confirmDelete(r)}>
+                              <IconTrash size={16} />
+                            </ActionIcon>
+                          </>
+                        ) : null}
+                      </Group>
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
