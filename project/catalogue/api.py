@@ -8,6 +8,8 @@ row still in use, 412 ``stale`` when ``If-Match`` no longer matches ``updatedAt`
 
 from __future__ import annotations
 
+from datetime import date as date_type
+from datetime import time as time_type
 from typing import Annotated
 from uuid import UUID
 
@@ -135,6 +137,33 @@ def list_rooms(request: HttpRequest, filters: Query[RoomFilters]):
     """The organization's rooms by code (readable by every user), filtered by ``campusId``, ``type`` and
     ``active`` when given; each with its campus and ``sessionCount``. One query."""
     return selectors.room_list(org=request.auth.org, campus_id=filters.campus_id, type=filters.type, active=filters.active)
+
+
+class AvailabilityQuery(CamelSchema):
+    date: date_type
+    start_time: time_type
+    end_time: time_type
+    exclude_session_id: UUID | None = None
+
+
+class RoomAvailabilityOut(CamelSchema):
+    room_id: UUID
+    code: str
+    free: bool
+    booked_by: str | None
+
+
+@router.get("/rooms/availability", response={200: list[RoomAvailabilityOut], 400: ErrorOut})
+def room_availability(request: HttpRequest, query: Query[AvailabilityQuery]):
+    """Which active rooms are free on ``date`` from ``startTime`` to ``endTime`` (HH:MM:SS), for the room
+    pickers (issue 19): ``[{roomId, code, free, bookedBy}]``; ``excludeSessionId``: the session being
+    edited. 400 when the end is not after the start."""
+    from project.core.errors import ValidationFailed
+
+    if query.end_time <= query.start_time:
+        raise ValidationFailed.field("endTime", "End time must be after start time")
+    return selectors.room_availability(org=request.auth.org, day=query.date, start=query.start_time, end=query.end_time,
+                                       exclude_session_id=query.exclude_session_id)
 
 
 @router.get("/rooms/{uuid:room_id}", response={200: RoomOut, 404: ErrorOut})

@@ -72,3 +72,29 @@ def room_get(*, org, room_id) -> Room:
 
     qs = Room.objects.for_org(org).select_related("campus").annotate(session_count=Count("sessions"))
     return get_in_org(qs, org, room_id, "Room")
+
+
+def room_availability(*, org, day, start, end, exclude_session_id=None) -> list[dict]:
+    """Which active rooms are free on ``day`` from ``start`` to ``end`` (wall-clock times; issue 19's room
+    pickers): ``[{roomId, code, free, bookedBy}]`` by code; ``bookedBy`` names the first overlapping
+    session ("ICT30120-A ICTICT214 09:00-12:00"). Online rooms are always free. A session being edited
+    (``exclude_session_id``) does not block its own room. 2 queries."""
+    from project.timetabling.models import TimetableSession
+
+    busy: dict = {}
+    rows = (
+        TimetableSession.objects.for_org(org)
+        .filter(actual_date=day, room_record__isnull=False, start_time__lt=end, end_time__gt=start)
+        .exclude(status=TimetableSession.Status.CANCELLED)
+        .order_by("start_time")
+        .values_list("room_record_id", "block_group__code", "unit__code", "start_time", "end_time", "id")
+    )
+    for room_id, group, unit, a, b, sid in rows:
+        if exclude_session_id is not None and str(sid) == str(exclude_session_id):
+            continue
+        busy.setdefault(room_id, f"{group} {unit} {a:%H:%M}-{b:%H:%M}")
+    out = []
+    for room in Room.objects.for_org(org).filter(is_active=True).order_by("code").only("id", "code", "type"):
+        booked = None if room.type == Room.Type.ONLINE else busy.get(room.pk)
+        out.append({"roomId": room.pk, "code": room.code, "free": booked is None, "bookedBy": booked})
+    return out

@@ -38,6 +38,9 @@ test("an administrator adds a room; a session's room typed another way is saved 
     await openTimetable(page, upcoming.blockGroup.code);
     await page.getByRole("button", { name: `Edit session ${upcoming.unit.code} ${upcoming.actualDate}` }).first().click();
     const form = page.getByRole("dialog", { name: "Edit Timetable Entry" });
+    await form.getByLabel("Room").fill("");
+    // The picker lists the recorded rooms with seats and whether they are free at this session's time.
+    await page.getByRole("option", { name: new RegExp(`^LAB-${RUN} · Robotics lab · 18 seats · free$`) }).waitFor();
     await form.getByLabel("Room").fill(`lab ${RUN}`);
     await page.keyboard.press("Escape"); // close the suggestions, not the dialog
     await form.getByRole("button", { name: "Update Entry" }).click();

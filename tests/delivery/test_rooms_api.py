@@ -194,3 +194,23 @@ def test_a_rooms_calendar_feed(api, org, anon_api):
     assert public.status_code == 200 and "X-WR-CALNAME:Room LAB-5 timetable" in public.content.decode()
     assert public.content.decode().count("BEGIN:VEVENT") == 1
     assert api.post("/api/calendar-feeds", {"roomId": room["id"], "teacherId": str(f.make_teacher(org).pk)}).status_code == 400
+
+
+def test_room_availability_for_the_pickers(api, org, member_api):
+    """Which rooms are free at a time (issue 19): a booked room names what books it; the session being
+    edited does not block its own room; online rooms are always free; bad times are 400."""
+    lab, room2 = _room(api, code="LAB-A"), _room(api, code="LAB-B")
+    _room(api, code="Online", type="online", capacity=None)
+    group, unit = f.make_block_group(org, code="AV-G"), f.make_unit(org, code="AVU")
+    s = f.make_session(org, block_group=group, unit=unit, room="LAB-A", actual_date=date(2026, 3, 2), start=time(9), end=time(12))
+    TimetableSession.objects.unscoped().filter(pk=s.pk).update(room_record_id=lab["id"])
+    q = {"date": "2026-03-02", "startTime": "11:00:00", "endTime": "13:00:00"}
+    got = {r["code"]: r for r in member_api.get("/api/rooms/availability", q).json()}
+    assert got["LAB-A"]["free"] is False and got["LAB-A"]["bookedBy"] == "AV-G AVU 09:00-12:00"
+    assert got["LAB-B"]["free"] is True and got["Online"]["free"] is True
+    assert {r["code"]: r["free"] for r in api.get("/api/rooms/availability", {**q, "startTime": "12:00:00"}).json()}["LAB-A"] is True
+    mine = {r["code"]: r["free"] for r in api.get("/api/rooms/availability", {**q, "excludeSessionId": str(s.pk)}).json()}
+    assert mine["LAB-A"] is True
+    assert api.get("/api/rooms/availability", {**q, "endTime": "10:00:00"}).status_code == 400
+    assert api.get("/api/rooms/availability", {"date": "soon"}).status_code == 400
+    assert room2["code"] == "LAB-B"

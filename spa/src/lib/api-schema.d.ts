@@ -1440,6 +1440,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rooms/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Room Availability
+         * @description Which active rooms are free on ``date`` from ``startTime`` to ``endTime`` (HH:MM:SS), for the room
+         *     pickers (issue 19): ``[{roomId, code, free, bookedBy}]``; ``excludeSessionId``: the session being
+         *     edited. 400 when the end is not after the start.
+         */
+        get: operations["project_catalogue_api_room_availability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rooms/{room_id}": {
         parameters: {
             query?: never;
@@ -2473,6 +2495,26 @@ export interface components {
             unassignable: components["schemas"]["UnassignableOut"][];
             /** Version */
             version: string;
+        };
+        /** AvailabilityQuery */
+        AvailabilityQuery: {
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /**
+             * Endtime
+             * Format: time
+             */
+            endTime: string;
+            /** Excludesessionid */
+            excludeSessionId?: string | null;
+            /**
+             * Starttime
+             * Format: time
+             */
+            startTime: string;
         };
         /** BlockGroupFilters */
         BlockGroupFilters: {
@@ -4322,6 +4364,20 @@ export interface components {
             startTime: string;
             /** Unitcode */
             unitCode: string;
+        };
+        /** RoomAvailabilityOut */
+        RoomAvailabilityOut: {
+            /** Bookedby */
+            bookedBy: string | null;
+            /** Code */
+            code: string;
+            /** Free */
+            free: boolean;
+            /**
+             * Roomid
+             * Format: uuid
+             */
+            roomId: string;
         };
         /** RoomCampusOut */
         RoomCampusOut: {
@@ -8579,6 +8635,40 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_catalogue_api_room_availability: {
+        parameters: {
+            query: {
+                date: string;
+                startTime: string;
+                endTime: string;
+                excludeSessionId?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomAvailabilityOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -58,6 +58,23 @@ export async function fetchRoom(id: string): Promise<Room> {
 }
 
 export const roomsQueryOptions = () => queryOptions({ queryKey: [...roots.rooms, "list"], queryFn: fetchRooms });
+
+export type RoomAvailability = components["schemas"]["RoomAvailabilityOut"];
+
+/** Which rooms are free on a date at a time (the session form's picker); off without a date. */
+export function useRoomAvailability(date: string | null | undefined, startTime: string, endTime: string, excludeSessionId?: string) {
+  const valid = !!date && /^\d{2}:\d{2}:\d{2}$/.test(startTime) && /^\d{2}:\d{2}:\d{2}$/.test(endTime) && endTime > startTime;
+  return useQuery({
+    queryKey: [...roots.rooms, "availability", date, startTime, endTime, excludeSessionId ?? null],
+    queryFn: async (): Promise<RoomAvailability[]> => {
+      const { data } = await client.GET("/api/rooms/availability", {
+        params: { query: { date: date!, startTime, endTime, excludeSessionId: excludeSessionId ?? undefined } },
+      });
+      return data!;
+    },
+    enabled: valid,
+  });
+}
 export const useRooms = () => useQuery(roomsQueryOptions());
 
 export function useSaveRoom() {

@@ -2,7 +2,8 @@ import { ConflictAlert } from "../../../components/ConflictAlert";
 import { FormNumber, FormSelect } from "../../../components/FormFields";
 import { RecordFormDialog, standardFailure, useRecordForm } from "../../../components/RecordFormDialog";
 import { Autocomplete, Select, SimpleGrid, TextInput, Textarea } from "@mantine/core";
-import { ROOM_TYPES, useRooms } from "../../rooms/api";
+import { ROOM_TYPES, useRoomAvailability, useRooms } from "../../rooms/api";
+import { useWatch } from "react-hook-form";
 import { HistoryPanel } from "../../history/HistoryPanel";
 import { useEffect, useState } from "react";
 import { Controller } from "react-hook-form";
@@ -84,6 +85,11 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
   });
   const { control, register, formState } = record.form;
   const current = record.current;
+  // Free or booked at this session's time (issue 19): known for a session whose date is not being moved.
+  const [startTime, endTime, weekNumber, dayOfWeek] = useWatch({ control, name: ["startTime", "endTime", "weekNumber", "dayOfWeek"] });
+  const sameDate = current && Number(weekNumber) === current.weekNumber && Number(dayOfWeek) === current.dayOfWeek;
+  const availability = useRoomAvailability(sameDate ? current.actualDate : null, String(startTime ?? ""), String(endTime ?? ""), current?.id);
+  const roomState = new Map((availability.data ?? []).map((a) => [a.code, a]));
   useEffect(() => {
     if (opened) setConflicts([]);
   }, [opened, session?.id]);
@@ -155,10 +161,12 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
                   data={(rooms.data ?? []).filter((r) => r.isActive).map((r) => r.code)}
                   renderOption={({ option }) => {
                     const r = rooms.data?.find((x) => x.code === option.value);
+                    const state = roomState.get(option.value);
                     return (
                       <span>
                         {option.value}
                         {r ? ` · ${r.name || ROOM_TYPES[r.type]}${r.capacity ? ` · ${r.capacity} seats` : ""}` : ""}
+                        {state ? (state.free ? " · free" : ` · booked: ${state.bookedBy}`) : ""}
                       </span>
                     );
                   }}
