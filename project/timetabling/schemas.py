@@ -255,6 +255,9 @@ class ScheduleIn(CamelSchema):
     session_templates: list[SessionTemplateIn] | None = Field(default=None, validate_default=True)
     start_date: Annotated[date | None, BlankToNone, in_date_range("Start date")] = None
     room: Annotated[str | None, BeforeValidator(_strip), max_length(50, "Room must be at most 50 characters")] = ""
+    # Issue 19: without a room, a room type makes the generation choose a free room of that type for each
+    # session (of the group's campus, seating its cohort).
+    room_type: Literal["classroom", "computer_lab", "workshop", "kitchen", "online", "other"] | None = None
     notes: Annotated[str | None, BlankToNone] = None
     start_next_unit_in_new_week: bool = False
 

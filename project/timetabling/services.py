@@ -278,6 +278,11 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
                 .values_list("actual_date", "start_time", "end_time").order_by()
             ):
                 room_busy.setdefault(d, []).append((s, e))
+        choosing = room_type_choice = (not room and data.room_type) or None
+        if choosing:
+            from project.timetabling import room_choice
+
+            candidates = room_choice.candidate_rooms(org, group, room_type_choice)
         terms = TermCalendar.for_org(org)
         try:
             plan = sch.plan_schedule(
@@ -287,16 +292,31 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
             )
         except sch.ScheduleTooLong as exc:
             raise BadRequest(str(exc)) from None
+        rooms_of: dict = {}
+        unroomed = 0
+        if choosing:
+            teaching_plan = [i for i, p in enumerate(plan.sessions) if not p.cancelled]
+            friends = set(LinkedBlockGroupMember.objects.for_org(org).filter(
+                linked_group_id__in=LinkedBlockGroupMember.objects.for_org(org).filter(block_group=group).values("linked_group_id")
+            ).values_list("block_group_id", flat=True)) | {group.id}
+            busy = room_choice.room_bookings(org, candidates, start, limit, exclude_groups=friends)
+            chosen = room_choice.choose_rooms(
+                [(plan.sessions[i].unit_id, plan.sessions[i].date, plan.sessions[i].start, plan.sessions[i].end) for i in teaching_plan],
+                candidates, busy,
+            )
+            rooms_of = {i: r for i, r in zip(teaching_plan, chosen) if r is not None}
+            unroomed = sum(1 for r in chosen if r is None)
         TimetableSession.objects.for_org(org).bulk_create(
             [
                 TimetableSession(
                     organization=org, block_group=group, unit_id=p.unit_id, teacher=None,
-                    day_of_week=p.day_of_week, start_time=p.start, end_time=p.end, room=room,
-                    room_record_id=room_record_id, week_number=p.week_number, actual_date=p.date, term=p.term, actual_hours=p.hours,
+                    day_of_week=p.day_of_week, start_time=p.start, end_time=p.end,
+                    room=rooms_of[i].code if i in rooms_of else room,
+                    room_record_id=rooms_of[i].id if i in rooms_of else room_record_id, week_number=p.week_number, actual_date=p.date, term=p.term, actual_hours=p.hours,
                     status=TimetableSession.Status.CANCELLED if p.cancelled else TimetableSession.Status.SCHEDULED,
                     notes=p.notes,
                 )
-                for p in plan.sessions
+                for i, p in enumerate(plan.sessions)
             ],
             batch_size=500,
         )
@@ -321,6 +341,11 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
     if plan.slots_skipped:
         where = f"the block group or room {room}" if room else "the block group"
         warnings.append(f"{plan.slots_skipped} slot(s) were skipped because {where} was already booked.")
+    if choosing and not candidates:
+        warnings.append(f"No active {data.room_type.replace('_', ' ')} room of the group's campus seats {group.cohort_size}: "
+                        "the sessions have no room.")
+    elif choosing and unroomed:
+        warnings.append(f"{unroomed} session(s) have no room: every {data.room_type.replace('_', ' ')} room was booked at their time.")
     return {
         "sessions_created": len(teaching),
         "hours_scheduled": float(sum((p.hours for p in teaching), Decimal("0"))),

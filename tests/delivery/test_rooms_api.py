@@ -214,3 +214,43 @@ def test_room_availability_for_the_pickers(api, org, member_api):
     assert api.get("/api/rooms/availability", {**q, "endTime": "10:00:00"}).status_code == 400
     assert api.get("/api/rooms/availability", {"date": "soon"}).status_code == 400
     assert room2["code"] == "LAB-B"
+
+
+def test_schedule_generation_chooses_rooms_by_type(api, org):
+    """A schedule request with a room type and no room gives each session a free room of that type on the
+    group's campus that seats the cohort, one room per unit where it can (issue 19)."""
+    from decimal import Decimal
+
+    city, west = f.make_campus(org, name="City", abbreviation="CTY"), f.make_campus(org, name="West", abbreviation="WST")
+    for code, capacity, campus in (("LAB-S", 16, city), ("LAB-M", 24, city), ("LAB-L", 30, city), ("LAB-X", 30, west)):
+        _room(api, code=code, capacity=capacity, campusId=str(campus.pk))
+    a = f.make_unit(org, code="RC-A", nominal_hours=9)
+    b = f.make_unit(org, code="RC-B", nominal_hours=6)
+    plan = f.make_study_plan(org, name="Rooms plan")
+    f.add_plan_unit(plan, a, face_to_face_hours=Decimal("9"))
+    f.add_plan_unit(plan, b, face_to_face_hours=Decimal("6"))
+    group = f.make_block_group(org, code="RC-G", cohort_size=20, campus=city, start_date=date(2026, 2, 2), preferred_days="Monday, Wednesday")
+    f.assign_plan(group, plan)
+    # Another group holds LAB-M on the first Monday morning.
+    other = f.make_block_group(org, code="RC-O")
+    busy = f.make_session(org, block_group=other, unit=a, room="LAB-M", actual_date=date(2026, 2, 2))
+    TimetableSession.objects.unscoped().filter(pk=busy.pk).update(room_record=Room.objects.get(code="LAB-M"))
+    r = api.post(f"/api/block-groups/{group.pk}/schedule", {
+        "sessionTemplates": [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}], "roomType": "computer_lab",
+        "startNextUnitInNewWeek": False})
+    assert r.status_code == 200, r.json()
+    rows = TimetableSession.objects.unscoped().filter(block_group=group).exclude(status="cancelled").order_by("actual_date")
+    by_unit = {}
+    for s in rows:
+        by_unit.setdefault(s.unit_id, set()).add(s.room)
+        assert s.room_record_id is not None and s.room == s.room_record.code
+    # LAB-M was taken on the first day: unit A keeps LAB-L; unit B gets the smallest free lab that seats 20.
+    assert by_unit == {a.pk: {"LAB-L"}, b.pk: {"LAB-M"}}
+    assert not {c["type"] for c in api.get("/api/timetables/conflicts", {"start": "2026-02-01", "end": "2026-03-31"}).json()} & {
+        "room_double_booked", "room_over_capacity", "room_other_campus"}
+    # No lab seats 40: the sessions are scheduled without a room and the answer says so.
+    big = f.make_block_group(org, code="RC-BIG", cohort_size=40, campus=city, start_date=date(2026, 2, 2), preferred_days="Tuesday")
+    f.assign_plan(big, plan)
+    r = api.post(f"/api/block-groups/{big.pk}/schedule", {
+        "sessionTemplates": [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}], "roomType": "computer_lab"})
+    assert r.status_code == 200 and any("seats 40" in w for w in r.json()["warnings"])

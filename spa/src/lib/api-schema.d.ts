@@ -4570,6 +4570,8 @@ export interface components {
              * @default
              */
             room: string | null;
+            /** Roomtype */
+            roomType?: ("classroom" | "computer_lab" | "workshop" | "kitchen" | "online" | "other") | null;
             /** Sessiontemplates */
             sessionTemplates?: components["schemas"]["SessionTemplateIn"][] | null;
             /** Startdate */

@@ -38,6 +38,8 @@ export const scheduleSchema = z.object({
   sessionTemplates: z.array(templateSchema).min(1, "At least one session template is required"),
   startDate: z.string().min(1, "Start date is required"),
   room: z.string().max(50, "Room must be at most 50 characters"),
+  // Issue 19: without a room, the generation chooses a free room of this type for each session.
+  roomType: z.enum(["classroom", "computer_lab", "workshop", "kitchen", "online", "other"]).nullable().optional(),
   notes: z.string(),
   startNextUnitInNewWeek: z.boolean(),
 });

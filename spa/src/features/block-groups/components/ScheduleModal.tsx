@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { ActionIcon, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Switch, Table, Text, TextInput, Textarea, Title } from "@mantine/core";
+import { ActionIcon, Button, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, Textarea, Title } from "@mantine/core";
 import { Notice } from "../../../components/Notice";
 import { Tag } from "../../../components/Tag";
 import { modals } from "@mantine/modals";
@@ -9,6 +9,7 @@ import { Controller, useFieldArray, useForm, useWatch } from "react-hook-form";
 import { formatDate, hours } from "../../../components/Dates";
 import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
 import { daysText, type BlockGroup } from "../api/blockGroups";
+import { ROOM_TYPES } from "../../rooms/api";
 import {
   defaultTemplates,
   NEXT_TEMPLATE,
@@ -36,6 +37,7 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
     defaultValues: { sessionTemplates: defaultTemplates(group?.sessionsPerDay), startDate: "", room: "", notes: "", startNextUnitInNewWeek: false },
   });
   const templates = useFieldArray({ control, name: "sessionTemplates" });
+  const roomText = useWatch({ control, name: "room" });
   const watched = useWatch({ control, name: "sessionTemplates" });
 
   useEffect(() => {
@@ -56,7 +58,7 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
   const allowed = group ? canSchedule(group.status) : false;
 
   const onSubmit = handleSubmit((values) =>
-    generate.mutate(values, {
+    generate.mutate({ ...values, roomType: values.room ? null : (values.roomType ?? null) }, {
       onSuccess: (result) => {
         const skipped = result.holidaysSkipped?.length ? ` ${result.holidaysSkipped.length} holiday day(s) skipped.` : "";
         // The last class and the group's end date (last class + 1 month, decisions.md §3) are different
@@ -152,6 +154,22 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <TextInput type="date" label="Start Date" withAsterisk {...register("startDate")} error={formState.errors.startDate?.message} />
               <TextInput label="Room" placeholder="e.g. B2.14" maxLength={50} {...register("room")} error={formState.errors.room?.message} />
+              <Controller
+                control={control}
+                name="roomType"
+                render={({ field }) => (
+                  <Select
+                    label="Or a room type"
+                    description="Without a room: a free room of this type on the group's campus, seating the cohort, for each session"
+                    placeholder="No room"
+                    clearable
+                    disabled={!!roomText}
+                    data={Object.entries(ROOM_TYPES).map(([value, label]) => ({ value, label }))}
+                    value={field.value ?? null}
+                    onChange={(v) => field.onChange(v)}
+                  />
+                )}
+              />
             </SimpleGrid>
             {templates.fields.map((t, i) => (
               <Paper withBorder p="sm" key={t.id} data-testid="session-template">
