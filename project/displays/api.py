@@ -55,6 +55,8 @@ class BoardSessionOut(CamelSchema):
     start_time: str
     end_time: str
     room: str
+    room_name: str | None = None
+    room_capacity: int | None = None
     status: str
     unit: BoardRef
     block_group: BoardRef

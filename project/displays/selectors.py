@@ -56,7 +56,7 @@ def board(token: str, day: date | None = None) -> dict:
     """Today's sessions of a link's scope, in the organization's timezone (3 queries).
 
     Answer: ``{"name", "organizationName", "timezone", "campus": {id, name} | None, "groupBy",
-    "date", "serverTime", "sessions": [{id, startTime, endTime, room, status, unit {code, name},
+    "date", "serverTime", "sessions": [{id, startTime, endTime, room, roomName, roomCapacity, status, unit {code, name},
     blockGroup {code, name}, teacherName | None}]}``; sessions ordered by start time then room.
     """
     link = link_for_token(token)
@@ -66,7 +66,7 @@ def board(token: str, day: date | None = None) -> dict:
     qs = (
         TimetableSession.objects.for_org(org)
         .filter(actual_date=day)
-        .select_related("unit", "block_group", "teacher")
+        .select_related("unit", "block_group", "teacher", "room_record")
         .order_by("start_time", "room", "block_group__code")
     )
     if link.campus_id is not None:
@@ -86,6 +86,9 @@ def board(token: str, day: date | None = None) -> dict:
                 "startTime": s.start_time.strftime("%H:%M:%S"),
                 "endTime": s.end_time.strftime("%H:%M:%S"),
                 "room": s.room,
+                # The room record's name and seats for a board grouped by room (issue 19).
+                "roomName": s.room_record.name if s.room_record else None,
+                "roomCapacity": s.room_record.capacity if s.room_record else None,
                 "status": s.status,
                 "unit": {"code": s.unit.code, "name": s.unit.name},
                 "blockGroup": {"code": s.block_group.code, "name": s.block_group.name},

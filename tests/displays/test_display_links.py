@@ -101,3 +101,13 @@ def test_revoked_and_unknown_tokens(api, anon_api, board_setup):
     assert r.json() == {"message": "This display link has been revoked", "type": "revoked"}
     assert anon_api.get("/api/display/not-a-real-token").status_code == 404
     assert DisplayLink.objects.unscoped().get(pk=link["id"]).revoked_at <= timezone.now()
+
+
+def test_a_board_by_room_names_the_room_record(api, anon_api, org, board_setup):
+    """Issue 19: a board grouped by room shows each recorded room's name and seats."""
+    main, _north, s_main, _s_north = board_setup
+    r = api.post("/api/rooms", {"code": "A1.01", "name": "Lecture room", "capacity": 40, "campusId": str(main.id)})
+    assert r.status_code == 201, r.json()
+    link = api.post("/api/display-links", {"name": "Rooms TV", "campusId": str(main.id)}).json()
+    [session] = anon_api.get(f"/api/display/{link['token']}").json()["sessions"]
+    assert (session["room"], session["roomName"], session["roomCapacity"]) == ("A1.01", "Lecture room", 40)

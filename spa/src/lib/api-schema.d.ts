@@ -2787,6 +2787,10 @@ export interface components {
             id: string;
             /** Room */
             room: string;
+            /** Roomcapacity */
+            roomCapacity?: number | null;
+            /** Roomname */
+            roomName?: string | null;
             /** Starttime */
             startTime: string;
             /** Status */

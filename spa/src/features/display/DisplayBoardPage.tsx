@@ -211,6 +211,11 @@ export default function DisplayBoardPage() {
             return (
               <article key={key} className={classes.card} data-testid="display-group">
                 <h2 className={classes.cardTitle}>{data.groupBy === "room" ? `Room ${key}` : key}</h2>
+                {data.groupBy === "room" && (sessions[0].roomName || sessions[0].roomCapacity) ? (
+                  <div className={classes.roomFacts} data-testid="room-facts">
+                    {[sessions[0].roomName, sessions[0].roomCapacity ? `${sessions[0].roomCapacity} seats` : null].filter(Boolean).join(" · ")}
+                  </div>
+                ) : null}
                 <div className={classes.nowNext}>
                   <span className={classes.nowLabel}>Now</span>{" "}
                   {now ? `${now.unit.code} · ${now.blockGroup.code}` : "Free"}
