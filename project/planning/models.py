@@ -107,6 +107,9 @@ class BlockGroup(TenantModel):
     preferred_days = models.CharField(max_length=255, blank=True, default="")  # free text, as entered
     session_duration = models.DecimalField(max_digits=4, decimal_places=2, default=Decimal("3"))  # hours
     sessions_per_day = models.IntegerField(default=2)
+    # Issue 19: the room type schedule generation chooses rooms of when a request names neither a room nor
+    # a type ("" for none; the values of catalogue.Room.Type).
+    preferred_room_type = models.CharField(max_length=20, blank=True, default="")
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
 
     class Meta:

@@ -260,6 +260,10 @@ class BlockGroupIn(FormIn):
     status: Annotated[
         Literal["planned", "active", "consolidated", "completed"], BeforeValidator(lambda v: v or "active")
     ] = "active"
+    # Issue 19: the room type schedule generation picks rooms of by default ("" or null: none).
+    preferred_room_type: Annotated[
+        Literal["", "classroom", "computer_lab", "workshop", "kitchen", "online", "other"], BeforeValidator(lambda v: v or "")
+    ] = ""
 
     @model_validator(mode="after")
     def _end_after_start(self):
@@ -307,6 +311,7 @@ class BlockGroupOut(StampedOut):
     status: str
     timetable_count: int
     study_plan_names: list[str]
+    preferred_room_type: str = ""
 
     @staticmethod
     def resolve_preferred_days(obj) -> list[int]:

@@ -143,7 +143,7 @@ _GROUP_FIELDS = (
     "id", "code", "name", "course_id", "campus_id", "course__code", "course__name", "campus__name",
     "campus__abbreviation", "delivery_mode", "study_mode", "cohort_size", "start_date", "end_date",
     "preferred_days", "session_duration", "sessions_per_day", "status", "timetable_count", "created_at",
-    "updated_at",
+    "updated_at", "preferred_room_type",
 )
 
 
@@ -180,7 +180,7 @@ def block_group_list_rows(
             "preferredDays": parse_preferred_days(r[14]), "preferredDaysText": r[14] or "",
             "sessionDuration": float(r[15]), "sessionsPerDay": r[16], "status": r[17],
             "timetableCount": r[18] or 0, "studyPlanNames": names.get(r[0], []), "createdAt": r[19],
-            "updatedAt": r[20],
+            "updatedAt": r[20], "preferredRoomType": r[21] or "",
         }
         for r in rows
     ]

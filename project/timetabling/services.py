@@ -278,7 +278,8 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
                 .values_list("actual_date", "start_time", "end_time").order_by()
             ):
                 room_busy.setdefault(d, []).append((s, e))
-        choosing = room_type_choice = (not room and data.room_type) or None
+        # The request's room type, else the group's preferred one (issue 19), when no room is named.
+        choosing = room_type_choice = (not room and (data.room_type or group.preferred_room_type)) or None
         if choosing:
             from project.timetabling import room_choice
 
@@ -342,10 +343,10 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
         where = f"the block group or room {room}" if room else "the block group"
         warnings.append(f"{plan.slots_skipped} slot(s) were skipped because {where} was already booked.")
     if choosing and not candidates:
-        warnings.append(f"No active {data.room_type.replace('_', ' ')} room of the group's campus seats {group.cohort_size}: "
+        warnings.append(f"No active {room_type_choice.replace('_', ' ')} room of the group's campus seats {group.cohort_size}: "
                         "the sessions have no room.")
     elif choosing and unroomed:
-        warnings.append(f"{unroomed} session(s) have no room: every {data.room_type.replace('_', ' ')} room was booked at their time.")
+        warnings.append(f"{unroomed} session(s) have no room: every {room_type_choice.replace('_', ' ')} room was booked at their time.")
     return {
         "sessions_created": len(teaching),
         "hours_scheduled": float(sum((p.hours for p in teaching), Decimal("0"))),

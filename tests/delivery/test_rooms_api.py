@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date, time
 
 from project.catalogue.models import Room
+from project.planning.models import BlockGroup
 from project.timetabling.models import TimetableSession
 from tests import factories as f
 
@@ -254,3 +255,30 @@ def test_schedule_generation_chooses_rooms_by_type(api, org):
     r = api.post(f"/api/block-groups/{big.pk}/schedule", {
         "sessionTemplates": [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}], "roomType": "computer_lab"})
     assert r.status_code == 200 and any("seats 40" in w for w in r.json()["warnings"])
+
+
+def test_a_block_groups_preferred_room_type_is_used_when_a_request_names_no_room(api, org):
+    """Issue 19: a block group's preferred room type (set through the API) chooses its rooms when the
+    schedule request names neither a room nor a type."""
+    from decimal import Decimal
+
+    city = f.make_campus(org, name="City", abbreviation="CTY")
+    _room(api, code="WS-1", type="workshop", capacity=12, campusId=str(city.pk))
+    unit = f.make_unit(org, code="PREF-U", nominal_hours=6)
+    plan = f.make_study_plan(org, name="Pref plan")
+    f.add_plan_unit(plan, unit, face_to_face_hours=Decimal("6"))
+    course = f.make_course(org)
+    r = api.post("/api/block-groups", {"code": "PREF-G", "name": "Workshop group", "courseId": str(course.pk), "campusId": str(city.pk),
+                                       "cohortSize": 10, "startDate": "2026-02-02", "preferredDays": "Friday",
+                                       "preferredRoomType": "workshop"})
+    assert r.status_code == 201, r.json()
+    assert r.json()["preferredRoomType"] == "workshop"
+    assert api.get("/api/block-groups").json()[0]["preferredRoomType"] == "workshop"
+    group_id = r.json()["id"]
+    f.assign_plan(BlockGroup.objects.get(pk=group_id), plan)
+    done = api.post(f"/api/block-groups/{group_id}/schedule", {"sessionTemplates": [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}]})
+    assert done.status_code == 200, done.json()
+    rooms = set(TimetableSession.objects.unscoped().filter(block_group_id=group_id).exclude(status="cancelled").values_list("room", flat=True))
+    assert rooms == {"WS-1"}
+    assert api.post("/api/block-groups", {"code": "PREF-H", "name": "x", "cohortSize": 1, "startDate": "2026-02-02",
+                                          "preferredRoomType": "ballroom"}).status_code == 400

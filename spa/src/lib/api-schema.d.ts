@@ -2561,6 +2561,12 @@ export interface components {
              */
             preferredDays: string;
             /**
+             * Preferredroomtype
+             * @default
+             * @enum {string}
+             */
+            preferredRoomType: "" | "classroom" | "computer_lab" | "workshop" | "kitchen" | "online" | "other";
+            /**
              * Sessionduration
              * @default 3
              */
@@ -2624,6 +2630,11 @@ export interface components {
             preferredDays: number[];
             /** Preferreddaystext */
             preferredDaysText: string;
+            /**
+             * Preferredroomtype
+             * @default
+             */
+            preferredRoomType: string;
             /** Sessionduration */
             sessionDuration: number;
             /** Sessionsperday */

@@ -44,6 +44,8 @@ export const blockGroupSchema = z.object({
   sessionDuration: z.coerce.number<unknown>().min(1, "Session duration must be at least 1 hour"),
   sessionsPerDay: z.coerce.number<unknown>().int().min(1, "Sessions per day must be at least 1"),
   status: z.enum(["planned", "active", "consolidated", "completed"]),
+  // Issue 19: the room type schedule generation picks rooms of ("" none).
+  preferredRoomType: z.enum(["", "classroom", "computer_lab", "workshop", "kitchen", "online", "other"]),
 });
 export type BlockGroupFormValues = z.input<typeof blockGroupSchema>;
 export type BlockGroupInput = z.output<typeof blockGroupSchema>;
@@ -61,6 +63,7 @@ export const BLOCK_GROUP_DEFAULTS: BlockGroupFormValues = {
   sessionDuration: 3,
   sessionsPerDay: 2,
   status: "active",
+  preferredRoomType: "",
 };
 
 async function fetchBlockGroups(filters: BlockGroupFilters): Promise<BlockGroup[]> {

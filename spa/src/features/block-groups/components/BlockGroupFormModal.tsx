@@ -1,3 +1,4 @@
+import { ROOM_TYPES } from "../../rooms/api";
 import { FormSelect } from "../../../components/FormFields";
 import { RecordFormDialog, standardFailure, useRecordForm } from "../../../components/RecordFormDialog";
 import { NumberInput, Select, SimpleGrid, TextInput } from "@mantine/core";
@@ -35,6 +36,7 @@ function toValues(group?: BlockGroup | null): BlockGroupFormValues {
     sessionDuration: group.sessionDuration,
     sessionsPerDay: group.sessionsPerDay,
     status: blockGroupSchema.shape.status.catch(BLOCK_GROUP_DEFAULTS.status).parse(group.status),
+    preferredRoomType: blockGroupSchema.shape.preferredRoomType.catch("").parse(group.preferredRoomType ?? ""),
   };
 }
 
@@ -47,7 +49,7 @@ export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolea
     opened, record: group, schema: blockGroupSchema, toValues, fields: FIELDS,
     stale: {
       fetchFresh: (g) => fetchBlockGroup(g.id),
-      labels: { code: "Code", name: "Name", courseId: "Course", campusId: "Campus", deliveryMode: "Delivery Mode", studyMode: "Study Load", cohortSize: "Cohort Size", status: "Status", startDate: "Start Date", endDate: "End Date", preferredDays: "Preferred Days", sessionDuration: "Session Duration (hours)", sessionsPerDay: "Sessions Per Day" },
+      labels: { code: "Code", name: "Name", courseId: "Course", campusId: "Campus", deliveryMode: "Delivery Mode", studyMode: "Study Load", cohortSize: "Cohort Size", status: "Status", startDate: "Start Date", endDate: "End Date", preferredDays: "Preferred Days", sessionDuration: "Session Duration (hours)", sessionsPerDay: "Sessions Per Day", preferredRoomType: "Preferred room type" },
       display: {
         courseId: (v: unknown) => courses.data?.find((c) => c.id === v)?.code ?? showValue(v),
         campusId: (v: unknown) => campuses.data?.find((c) => c.id === v)?.name ?? showValue(v),
@@ -100,6 +102,14 @@ export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolea
             <FormSelect control={control} name="studyMode" label="Study Load" data={[{ value: "full_time", label: "Full Time" }, { value: "part_time", label: "Part Time" }]} fallback="full_time" />
             {numberField("cohortSize", "Cohort Size")}
             <FormSelect control={control} name="status" label="Status" data={STATUSES.map((s) => ({ value: s.value, label: s.label }))} fallback="active" />
+            <FormSelect
+              control={control}
+              name="preferredRoomType"
+              label="Preferred room type"
+              description="Scheduling picks free rooms of this type when no room is given"
+              data={[{ value: "", label: "None" }, ...Object.entries(ROOM_TYPES).map(([value, label]) => ({ value, label }))]}
+              fallback=""
+            />
             <TextInput type="date" label="Start Date" withAsterisk {...register("startDate")} error={formState.errors.startDate?.message} />
             <TextInput type="date" label="End Date" description="Optional; calculated when scheduled" {...register("endDate")} error={formState.errors.endDate?.message} />
             <TextInput label="Preferred Days" placeholder="e.g. Monday, Wednesday" {...register("preferredDays")} error={formState.errors.preferredDays?.message} />
