@@ -69,6 +69,22 @@ test("a member reads the rooms without the write buttons", async () => {
     await page.getByTestId("room-row").first().waitFor();
     assert.equal(await page.getByRole("button", { name: "Add Room" }).count(), 0);
     assert.equal(await page.getByRole("button", { name: /^Edit room/ }).count(), 0);
+    // A room's week: its sessions of this week, Monday to Sunday, as the API lists them.
+    const rooms = (await apiCall(page, "GET", "/api/rooms")).json;
+    const lab = rooms.find((r) => r.code === "CBD-3.12");
+    const all = (await apiCall(page, "GET", `/api/timetables?roomId=${lab.id}`)).json;
+    await page.getByRole("button", { name: "Week of room CBD-3.12" }).click();
+    const week = page.getByRole("dialog", { name: "Room CBD-3.12 - week" });
+    const days = await week.getByTestId("room-week-day").evaluateAll((els) => els.map((e) => e.getAttribute("data-date")));
+    assert.equal(days.length, 7);
+    const expected = all.filter((x) => x.status !== "cancelled" && x.actualDate >= days[0] && x.actualDate <= days[6]).length;
+    await page.waitForFunction(
+      ([n]) => document.querySelectorAll('[data-testid="room-week-session"]').length === n, [expected], { timeout: 10000 });
+    await week.getByRole("button", { name: "Next week" }).click();
+    assert.notEqual(await week.getByTestId("room-week-day").first().getAttribute("data-date"), days[0]);
+    await page.keyboard.press("Escape");
+    await week.waitFor({ state: "hidden" });
+
     // Anyone can subscribe to a room's timetable in their calendar.
     await page.getByRole("button", { name: "Subscribe to room CBD-3.12 in calendar" }).click();
     const dialog = page.getByRole("dialog", { name: "Subscribe in calendar - room CBD-3.12" });

@@ -16,6 +16,7 @@ import { classifyError } from "../../components/Notify";
 import { useCurrentUser } from "../../lib/auth";
 import { ROOM_TYPES, useDeleteRoom, useRooms, type Room } from "./api";
 import { RoomFormModal } from "./components/RoomFormModal";
+import { RoomWeekButton } from "./components/RoomWeek";
 import { SubscribeButton } from "../calendar-feeds/SubscribeButton";
 
 export default function RoomsPage() {
@@ -126,6 +127,7 @@ export default function RoomsPage() {
                     </Table.Td>
                     <Table.Td>
                       <Group gap={4} wrap="nowrap">
+                        <RoomWeekButton room={r} />
                         <SubscribeButton target={{ roomId: r.id }} name={`room ${r.code}`} compact />
                         {isAdmin ? (
                           <>
