@@ -121,3 +121,81 @@ test("the Reports page's Room Utilisation: booked hours against available hours,
     await context.close();
   }
 });
+
+test("a coordinator's room week updates live, and picking a booked room shows the clash", async () => {
+  const admin = await newPage(browser);
+  const coord = await newPage(browser);
+  try {
+    await apiLogin(admin.page, DEMO.admin);
+    await apiLogin(coord.page, DEMO.coordinator);
+    const code = `LIVE-${RUN}`;
+    const made = await apiCall(admin.page, "POST", "/api/rooms", { code, name: "Live lab", capacity: 30, type: "computer_lab" });
+    assert.equal(made.status, 201);
+    // Two upcoming sessions of different groups at the same date and time.
+    const upcoming = (await apiCall(admin.page, "GET", "/api/timetables?hidePast=true")).json.filter((s) => s.status !== "cancelled");
+    let pair = null;
+    for (const a of upcoming) {
+      const b = upcoming.find((x) => x.actualDate === a.actualDate && x.startTime === a.startTime && x.blockGroupId !== a.blockGroupId);
+      if (b) {
+        pair = [a, b];
+        break;
+      }
+    }
+    assert.ok(pair, "the demo has two groups taught at the same time");
+    const [first, second] = pair;
+
+    // The coordinator watches the room's week holding that date.
+    await coord.page.goto(`${BASE_URL}/rooms`);
+    await coord.page.getByRole("button", { name: `Week of room ${code}` }).click();
+    const week = coord.page.getByRole("dialog", { name: `Room ${code} - week` });
+    for (let i = 0; i < 8 && !(await week.locator(`[data-date="${first.actualDate}"]`).count()); i++) {
+      await week.getByRole("button", { name: "Next week" }).click();
+    }
+    const day = week.locator(`[data-date="${first.actualDate}"]`);
+    await day.getByText("Free").waitFor();
+
+    // The administrator books the first session into the room: the coordinator's week shows it, no reload.
+    const fresh = (await apiCall(admin.page, "GET", `/api/timetables/${first.id}`)).json;
+    const put = await admin.page.evaluate(
+      async ({ id, body, etag }) => {
+        const token = document.cookie.match(/csrftoken=([^;]+)/)?.[1] ?? "";
+        const r = await fetch(`/api/timetables/${id}`, {
+          method: "PUT", credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "X-CSRFToken": token, "If-Match": etag },
+          body: JSON.stringify(body),
+        });
+        return r.status;
+      },
+      {
+        id: first.id,
+        etag: fresh.updatedAt,
+        body: {
+          blockGroupId: fresh.blockGroupId, unitId: fresh.unitId, teacherId: fresh.teacherId, weekNumber: fresh.weekNumber,
+          dayOfWeek: fresh.dayOfWeek, startTime: fresh.startTime, endTime: fresh.endTime, room: code, actualHours: fresh.actualHours,
+          status: fresh.status, notes: fresh.notes, actualDate: fresh.actualDate,
+        },
+      },
+    );
+    assert.equal(put, 200);
+    await day.getByTestId("room-week-session").filter({ hasText: first.blockGroup.code }).waitFor({ timeout: 10000 });
+    await coord.page.keyboard.press("Escape");
+    await week.waitFor({ state: "hidden" });
+
+    // The coordinator picks the room for the other group's session at that time: booked, and refused.
+    await openTimetable(coord.page, second.blockGroup.code);  // upcoming sessions first: the row is in view
+    await coord.page.getByRole("button", { name: `Edit session ${second.unit.code} ${second.actualDate}` }).first().click();
+    const form = coord.page.getByRole("dialog", { name: "Edit Timetable Entry" });
+    await form.getByLabel("Room").fill("");
+    await coord.page.getByRole("option", { name: new RegExp(`^${code} · Live lab · 30 seats · booked: ${first.blockGroup.code}`) }).waitFor();
+    await form.getByLabel("Room").fill(code);
+    await coord.page.keyboard.press("Escape");
+    await form.getByRole("button", { name: "Update Entry" }).click();
+    const clash = form.getByTestId("conflict-alert");
+    await clash.waitFor();
+    assert.match(await clash.innerText(), new RegExp(`Room ${code} is booked twice on ${second.actualDate}`));
+    await captureScreen(coord.page, "rooms-clash");
+  } finally {
+    await admin.context.close();
+    await coord.context.close();
+  }
+});
