@@ -75,13 +75,16 @@ test("a member reads the rooms without the write buttons", async () => {
     const all = (await apiCall(page, "GET", `/api/timetables?roomId=${lab.id}`)).json;
     await page.getByRole("button", { name: "Week of room CBD-3.12" }).click();
     const week = page.getByRole("dialog", { name: "Room CBD-3.12 - week" });
+    // The week renders once the room's timetable is loaded: wait for it before reading its days.
+    await week.getByTestId("room-week-day").first().waitFor();
     const days = await week.getByTestId("room-week-day").evaluateAll((els) => els.map((e) => e.getAttribute("data-date")));
     assert.equal(days.length, 7);
     const expected = all.filter((x) => x.status !== "cancelled" && x.actualDate >= days[0] && x.actualDate <= days[6]).length;
     await page.waitForFunction(
       ([n]) => document.querySelectorAll('[data-testid="room-week-session"]').length === n, [expected], { timeout: 10000 });
     await week.getByRole("button", { name: "Next week" }).click();
-    assert.notEqual(await week.getByTestId("room-week-day").first().getAttribute("data-date"), days[0]);
+    await page.waitForFunction(
+      ([first]) => document.querySelector('[data-testid="room-week-day"]')?.getAttribute("data-date") !== first, [days[0]]);
     await page.keyboard.press("Escape");
     await week.waitFor({ state: "hidden" });
 
@@ -148,8 +151,12 @@ test("a coordinator's room week updates live, and picking a booked room shows th
     await coord.page.goto(`${BASE_URL}/rooms`);
     await coord.page.getByRole("button", { name: `Week of room ${code}` }).click();
     const week = coord.page.getByRole("dialog", { name: `Room ${code} - week` });
+    await week.getByTestId("room-week-day").first().waitFor();
     for (let i = 0; i < 8 && !(await week.locator(`[data-date="${first.actualDate}"]`).count()); i++) {
+      const shown = await week.getByTestId("room-week-day").first().getAttribute("data-date");
       await week.getByRole("button", { name: "Next week" }).click();
+      await coord.page.waitForFunction(
+        ([was]) => document.querySelector('[data-testid="room-week-day"]')?.getAttribute("data-date") !== was, [shown]);
     }
     const day = week.locator(`[data-date="${first.actualDate}"]`);
     await day.getByText("Free").waitFor();
