@@ -165,7 +165,7 @@ SELECT coalesce(json_agg(json_build_object(
   'timetableCount', (SELECT count(*) FROM timetabling_timetablesession s WHERE s.block_group_id = g.id),
   'studyPlanNames', ARRAY(SELECT p.name FROM planning_blockgroupstudyplan l JOIN planning_studyplan p ON p.id = l.study_plan_id
                           WHERE l.block_group_id = g.id ORDER BY l.created_at, l.id),
-  'createdAt', {ts.format('g.created_at')}, 'updatedAt', {ts.format('g.updated_at')}
+  'createdAt', {ts.format('g.created_at')}, 'updatedAt', {ts.format('g.updated_at')}, 'preferredRoomType', g.preferred_room_type
 ) ORDER BY g.code), '[]')::text
 FROM planning_blockgroup g LEFT JOIN catalogue_course c ON c.id = g.course_id LEFT JOIN catalogue_campus k ON k.id = g.campus_id
 WHERE g.organization_id = %(org)s"""
@@ -224,7 +224,7 @@ types AS (SELECT id, array_agg(DISTINCT t ORDER BY t) AS types FROM hits GROUP B
 SELECT coalesce(json_agg(json_build_object(
   'id', s.id, 'blockGroupId', s.block_group_id, 'unitId', s.unit_id, 'teacherId', s.teacher_id,
   'dayOfWeek', s.day_of_week, 'startTime', to_char(s.start_time, 'HH24:MI:SS'), 'endTime', to_char(s.end_time, 'HH24:MI:SS'),
-  'room', s.room, 'weekNumber', s.week_number, 'actualDate', s.actual_date, 'term', s.term,
+  'room', s.room, 'roomId', s.room_record_id, 'weekNumber', s.week_number, 'actualDate', s.actual_date, 'term', s.term,
   'actualHours', s.actual_hours::float8, 'status', s.status, 'notes', s.notes,
   'createdAt', {ts.format('s.created_at')}, 'updatedAt', {ts.format('s.updated_at')},
   'unit', json_build_object('id', u.id, 'code', u.code, 'name', u.name),

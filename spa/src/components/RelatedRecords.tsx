@@ -61,3 +61,15 @@ export const CodeLink = ({ to, code }: { to: string; code: string }) => (
     {code}
   </Link>
 );
+
+/** The columns of a related block group row: code (linked), name, start, status. */
+export function blockGroupColumns<T extends { id: string; code: string; name: string; startDate?: string | null; status: string }>(
+  formatStart: (value: string | null | undefined) => string,
+): RelatedColumn<T>[] {
+  return [
+    { label: "Code", cell: (g) => <CodeLink to={`/block-groups/${g.id}`} code={g.code} /> },
+    { label: "Name", cell: (g) => g.name },
+    { label: "Start", cell: (g) => formatStart(g.startDate) },
+    { label: "Status", cell: (g) => g.status },
+  ];
+}

@@ -8,7 +8,7 @@ import { FullPageLoader, RecordLoadError } from "../../components/States";
 import { LEVEL_LABELS, useCourse } from "./api/courses";
 import { CourseFormModal } from "./components/CourseFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
-import { CodeLink, RelatedRecords } from "../../components/RelatedRecords";
+import { blockGroupColumns, CodeLink, RelatedRecords } from "../../components/RelatedRecords";
 import { formatDate } from "../../components/Dates";
 import { useBlockGroups } from "../block-groups/api/blockGroups";
 import { useUnits } from "../units/api/units";
@@ -70,12 +70,7 @@ export default function CourseDetailPage() {
           rows={course ? groups.data : undefined}
           loading={groups.isLoading}
           empty="No block groups of this course yet."
-          columns={[
-            { label: "Code", cell: (g) => <CodeLink to={`/block-groups/${g.id}`} code={g.code} /> },
-            { label: "Name", cell: (g) => g.name },
-            { label: "Start", cell: (g) => formatDate(g.startDate, "-") },
-            { label: "Status", cell: (g) => g.status },
-          ]}
+          columns={blockGroupColumns((d) => formatDate(d, "-"))}
         />
       </SimpleGrid>
       <CourseFormModal opened={opened} onClose={() => setOpened(false)} course={course} />

@@ -10,7 +10,7 @@ import { useStudyPlan } from "./api/studyPlans";
 import { ManageUnitsModal } from "./components/ManageUnitsModal";
 import { StudyPlanFormModal } from "./components/StudyPlanFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
-import { CodeLink, RelatedRecords } from "../../components/RelatedRecords";
+import { blockGroupColumns, CodeLink, RelatedRecords } from "../../components/RelatedRecords";
 import { hours } from "../../components/Dates";
 import { useBlockGroups } from "../block-groups/api/blockGroups";
 import { sumActual, usePlanUnits } from "./api/planUnits";
@@ -96,12 +96,7 @@ export default function StudyPlanDetailPage() {
           rows={groups.data}
           loading={groups.isLoading}
           empty="Not assigned to a block group yet."
-          columns={[
-            { label: "Code", cell: (g) => <CodeLink to={`/block-groups/${g.id}`} code={g.code} /> },
-            { label: "Name", cell: (g) => g.name },
-            { label: "Start", cell: (g) => formatDate(g.startDate, "-") },
-            { label: "Status", cell: (g) => g.status },
-          ]}
+          columns={blockGroupColumns((d) => formatDate(d, "-"))}
         />
       </SimpleGrid>
       <StudyPlanFormModal opened={editOpen} onClose={() => setEditOpen(false)} plan={plan} />

@@ -1,6 +1,6 @@
-import { Button, Card, Group, Select, Stack, Table, Text, Title } from "@mantine/core";
-import { IconDownload, IconFileSpreadsheet } from "@tabler/icons-react";
+import { Card, Stack, Table, Text, Title } from "@mantine/core";
 import dayjs from "dayjs";
+import { ReportToolbar } from "./ReportToolbar";
 import { Fragment, useState } from "react";
 import { downloadBlob } from "../../../components/Csv";
 import { hours } from "../../../components/Dates";
@@ -23,24 +23,7 @@ export function LoadPlanningTab() {
   const terms = Object.entries(data?.termData ?? {}).sort(([a], [b]) => Number(a) - Number(b));
   return (
     <Stack>
-      <Group justify="space-between" align="flex-end">
-        <Select
-          label="Year"
-          w={140}
-          data={[current - 2, current - 1, current, current + 1].map(String)}
-          value={String(year)}
-          onChange={(v) => setYear(Number(v ?? current))}
-          allowDeselect={false}
-        />
-        <Group>
-        <Button variant="light" leftSection={<IconDownload size={16} />} onClick={() => exportAs("csv")}>
-          Export CSV
-        </Button>
-        <Button variant="light" leftSection={<IconFileSpreadsheet size={16} />} onClick={() => exportAs("xlsx")}>
-          Export Excel
-        </Button>
-        </Group>
-      </Group>
+      <ReportToolbar years={[current - 2, current - 1, current, current + 1]} year={year} onYear={setYear} onExport={exportAs} />
       {isLoading ? (
         <Text>Loading report data...</Text>
       ) : !terms.length ? (

@@ -2,10 +2,10 @@
  * Room Utilisation (issue 19): per recorded room and per room type, the year's booked hours against the
  * hours available (50 a teaching week), with CSV and Excel exports. Online rooms have no availability.
  */
-import { Button, Card, Group, Progress, Select, Stack, Table, Text, Title } from "@mantine/core";
+import { Card, Progress, Stack, Table, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
-import { IconDownload, IconFileSpreadsheet } from "@tabler/icons-react";
 import dayjs from "dayjs";
+import { ReportToolbar } from "./ReportToolbar";
 import { useState } from "react";
 import { downloadBlob } from "../../../components/Csv";
 import { hours } from "../../../components/Dates";
@@ -37,17 +37,7 @@ export function RoomUtilisationTab() {
   };
   return (
     <Stack>
-      <Group justify="space-between" align="flex-end">
-        <Select label="Year" w={140} data={[current - 2, current - 1, current, current + 1].map(String)} value={String(year)} onChange={(v) => setYear(Number(v ?? current))} allowDeselect={false} />
-        <Group>
-          <Button variant="light" leftSection={<IconDownload size={16} />} onClick={() => exportAs("csv")}>
-            Export CSV
-          </Button>
-          <Button variant="light" leftSection={<IconFileSpreadsheet size={16} />} onClick={() => exportAs("xlsx")}>
-            Export Excel
-          </Button>
-        </Group>
-      </Group>
+      <ReportToolbar years={[current - 2, current - 1, current, current + 1]} year={year} onYear={setYear} onExport={exportAs} />
       {isLoading ? (
         <Text>Loading report data...</Text>
       ) : isError || !data ? (
