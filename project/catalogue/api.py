@@ -166,6 +166,25 @@ def room_availability(request: HttpRequest, query: Query[AvailabilityQuery]):
                                        exclude_session_id=query.exclude_session_id)
 
 
+class SessionsAvailabilityIn(CamelSchema):
+    """``{sessionIds}``: the sessions a bulk action would move into one room (at most 2,000)."""
+
+    session_ids: list[UUID] = Field(..., min_length=1, max_length=2000)
+
+
+class RoomSessionsAvailabilityOut(RoomAvailabilityOut):
+    busy_for: int
+
+
+@router.post("/rooms/availability", response={200: list[RoomSessionsAvailabilityOut], 400: ErrorOut})
+def room_availability_for_sessions(request: HttpRequest, payload: SessionsAvailabilityIn):
+    """Which active rooms are free at the times of every listed session (the bulk "Set Room" picker,
+    issue 19): ``[{roomId, code, free, bookedBy, busyFor}]``, ``busyFor`` the number of listed sessions
+    the room is booked against. A read sent as POST because the ids do not fit a URL; writes nothing.
+    400 for an empty list, more than 2,000 ids or an id that is not a UUID."""
+    return selectors.room_availability_for_sessions(org=request.auth.org, session_ids=payload.session_ids)
+
+
 @router.get("/rooms/{uuid:room_id}", response={200: RoomOut, 404: ErrorOut})
 def get_room(request: HttpRequest, room_id: UUID, response: HttpResponse):
     """One room; sends ``ETag``. 404 "Room not found"."""

@@ -98,3 +98,46 @@ def room_availability(*, org, day, start, end, exclude_session_id=None) -> list[
         booked = None if room.type == Room.Type.ONLINE else busy.get(room.pk)
         out.append({"roomId": room.pk, "code": room.code, "free": booked is None, "bookedBy": booked})
     return out
+
+
+def room_availability_for_sessions(*, org, session_ids: list) -> list[dict]:
+    """Which active rooms are free at the times of every listed session (issue 19's bulk "Set Room"
+    picker): ``[{roomId, code, free, bookedBy, busyFor}]`` by code. ``busyFor`` counts the listed sessions
+    a room is booked against by another session (the listed ones never block each other's room: moving
+    them together is the point); ``bookedBy`` names the first such booking. Online rooms are always
+    free. Ids not of the organization are ignored. 3 queries, whatever the number of sessions.
+    """
+    from project.timetabling.models import TimetableSession
+
+    wanted = {str(i) for i in session_ids}
+    chosen = list(
+        TimetableSession.objects.for_org(org).filter(id__in=list(wanted))
+        .exclude(status=TimetableSession.Status.CANCELLED)
+        .values_list("id", "actual_date", "start_time", "end_time")
+    )
+    by_day: dict = {}
+    for sid, day, a, b in chosen:
+        by_day.setdefault(day, []).append((a, b, sid))
+    busy: dict = {}  # room id -> set of chosen session ids it is booked against
+    first: dict = {}
+    if by_day:
+        rows = (
+            TimetableSession.objects.for_org(org)
+            .filter(actual_date__in=list(by_day), room_record__isnull=False)
+            .exclude(status=TimetableSession.Status.CANCELLED)
+            .exclude(id__in=[sid for sid, *_ in chosen])
+            .order_by("actual_date", "start_time")
+            .values_list("room_record_id", "block_group__code", "unit__code", "actual_date", "start_time", "end_time")
+        )
+        for room_id, group, unit, day, a, b in rows:
+            for start, end, sid in by_day[day]:
+                if a < end and b > start:
+                    busy.setdefault(room_id, set()).add(sid)
+                    first.setdefault(room_id, f"{group} {unit} {day:%d/%m} {a:%H:%M}-{b:%H:%M}")
+    out = []
+    for room in Room.objects.for_org(org).filter(is_active=True).order_by("code").only("id", "code", "type"):
+        online = room.type == Room.Type.ONLINE
+        count = 0 if online else len(busy.get(room.pk, ()))
+        out.append({"roomId": room.pk, "code": room.code, "free": count == 0,
+                    "bookedBy": None if online else first.get(room.pk), "busyFor": count})
+    return out

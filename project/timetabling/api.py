@@ -21,6 +21,8 @@ from project.timetabling.models import CalendarFeed
 from project.timetabling.schemas import (
     BulkAllocateIn,
     BulkAllocateOut,
+    BulkRoomIn,
+    BulkRoomOut,
     CalendarFeedIn,
     CalendarFeedOut,
     ConflictOut,
@@ -151,6 +153,15 @@ def bulk_allocate(request: HttpRequest, payload: BulkAllocateIn):
     """Give one teacher every listed session, all or nothing (409 with the conflicts on any hard one)."""
     ids, warnings = services.bulk_allocate(ctx=request.auth, session_ids=payload.session_ids, teacher_id=payload.teacher_id)
     return {"updated": len(ids), "session_ids": ids, "teacher_id": payload.teacher_id, "warnings": [w.to_dict() for w in warnings]}
+
+
+@router.put("/timetables/bulk-room", response={200: BulkRoomOut, 400: ErrorOut, 404: ErrorOut, 409: dict})
+def bulk_room(request: HttpRequest, payload: BulkRoomIn):
+    """Put every listed session in one room, all or nothing (issue 19): ``{updated, sessionIds, roomId,
+    room, warnings}``; 409 with the conflicts when the room is booked at any of their times."""
+    ids, room, warnings = services.bulk_set_room(ctx=request.auth, session_ids=payload.session_ids, room_id=payload.room_id)
+    return {"updated": len(ids), "session_ids": ids, "room_id": room.pk, "room": room.code,
+            "warnings": [w.to_dict() for w in warnings]}
 
 
 @router.get("/timetables/{uuid:session_id}", response={200: SessionOut, 404: ErrorOut})

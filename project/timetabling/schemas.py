@@ -223,6 +223,21 @@ class BulkAllocateOut(CamelSchema):
     warnings: list[ConflictOut]
 
 
+class BulkRoomIn(CamelSchema):
+    """``{sessionIds, roomId}``; both needed ("Please select sessions and a room", checked by the service)."""
+
+    session_ids: list[Any] | None = None
+    room_id: Annotated[Any, BlankToNone, _uuid_or_error("Room not found")] = None
+
+
+class BulkRoomOut(CamelSchema):
+    updated: int
+    session_ids: list[str]
+    room_id: uuid.UUID
+    room: str
+    warnings: list[ConflictOut]
+
+
 # ------------------------------------------------------------------------------------- scheduling
 
 

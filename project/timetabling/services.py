@@ -202,6 +202,40 @@ def bulk_allocate(*, ctx: Ctx, session_ids: list | None, teacher_id) -> tuple[li
     return [str(i) for i in ids], warnings
 
 
+def bulk_set_room(*, ctx: Ctx, session_ids: list | None, room_id) -> tuple[list[str], Room, list[cf.Conflict]]:
+    """Put every session of ``session_ids`` in the room ``room_id``, all or nothing (PUT
+    /api/timetables/bulk-room, issue 19): each gets ``room`` = the room's code and ``roomId``.
+
+    Raises ValidationFailed "Please select sessions and a room" when either is missing, NotFound when a
+    session or the room is not the organization's, SchedulingConflict (409, nothing written) when any
+    session would double-book the room (with another session or with another listed one). Soft conflicts
+    (capacity below the cohort, another campus) come back as warnings. One ``updated`` event with all ids.
+    """
+    if not session_ids or room_id is None:
+        raise ValidationFailed.field("sessionIds" if not session_ids else "roomId", "Please select sessions and a room")
+    try:
+        ids = list(dict.fromkeys(uuid.UUID(str(i)) for i in session_ids))
+    except (ValueError, TypeError, AttributeError):
+        raise NotFound("Timetable session not found") from None
+    room = get_in_org(Room.objects.for_org(ctx.org), ctx.org, room_id, "Room")
+    with transaction.atomic():
+        emit_change(ctx, entity=ENTITY, action="updated", ids=ids, summary=f"Room {room.code} for {len(ids)} session(s)")
+        rows = list(
+            TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).select_for_update()
+            .select_related("block_group", "unit")
+        )
+        if len(rows) != len(ids):
+            raise NotFound("Timetable session not found")
+        originals = [_slot(s, s.block_group.code, s.unit.code) for s in rows]
+        proposed = [replace(o, room=room.code) for o in originals]
+        new_hard, warnings = cf.check_changes(ctx.org, proposed, originals)
+        refuse_conflicts(new_hard)
+        TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).update(
+            room=room.code, room_record=room, updated_at=timezone.now()
+        )
+    return [str(i) for i in ids], room, warnings
+
+
 # --------------------------------------------------------------------------------------- schedule
 
 

@@ -2,7 +2,7 @@
 // room typed in another spelling is saved as that room; members read the rooms without the write buttons.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage, openTimetable } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage, openTimetable, scheduledGroupAndTeacher } from "./lib.mjs";
 import { captureScreen } from "./platform-helpers.mjs";
 
 const RUN = Date.now().toString().slice(-5);
@@ -204,5 +204,50 @@ test("a coordinator's room week updates live, and picking a booked room shows th
   } finally {
     await admin.context.close();
     await coord.context.close();
+  }
+});
+
+test("Set Room for the selected sessions: the picker says which rooms are free at their times; a booked one is refused", async () => {
+  const { context, page } = await newPage(browser);
+  try {
+    await apiLogin(page, DEMO.coordinator);
+    // Two fresh groups taught at the same times (two 3-hour Thursdays each), and two fresh rooms.
+    const mine = await scheduledGroupAndTeacher(page, { tag: `BRA${RUN}`, hours: 6, startDate: "2027-03-04", day: "Thursday", firstName: "Bea", lastName: `Rooms${RUN}` });
+    const theirs = await scheduledGroupAndTeacher(page, { tag: `BRB${RUN}`, hours: 6, startDate: "2027-03-04", day: "Thursday", firstName: "Ben", lastName: `Rooms${RUN}` });
+    const admin = await newPage(browser);
+    await apiLogin(admin.page, DEMO.admin);
+    const busy = (await apiCall(admin.page, "POST", "/api/rooms", { code: `BUSY-${RUN}`, name: "Busy lab", capacity: 20, type: "computer_lab" })).json;
+    await apiCall(admin.page, "POST", "/api/rooms", { code: `FREE-${RUN}`, name: "Free lab", capacity: 20, type: "computer_lab" });
+    await admin.context.close();
+    // The other group's first Thursday is in the busy lab.
+    const booked = await apiCall(page, "PUT", "/api/timetables/bulk-room", { sessionIds: [theirs.sessions[0].id], roomId: busy.id });
+    assert.equal(booked.status, 200, booked.text);
+
+    await openTimetable(page, mine.group.code);
+    await page.getByRole("checkbox", { name: "Select all sessions" }).check();
+    await page.getByRole("button", { name: "Set Room" }).click();
+    const dialog = page.getByRole("dialog", { name: "Set Room" });
+    await dialog.getByText("2 session(s) selected.").waitFor();
+    await dialog.getByRole("combobox", { name: "Room" }).click();
+    await page.getByRole("option", { name: `FREE-${RUN} · Free lab · 20 seats · free` }).waitFor();
+    const busyOption = page.getByRole("option", { name: new RegExp(`^BUSY-${RUN} · Busy lab · 20 seats · booked for 1 of 2 \\(BRB${RUN}-G`) });
+    await busyOption.click();
+    await dialog.getByRole("button", { name: "Set Room" }).click();
+    const clash = dialog.getByTestId("conflict-alert");
+    await clash.waitFor();
+    assert.match(await clash.innerText(), new RegExp(`Room BUSY-${RUN} is booked twice`));
+
+    await dialog.getByRole("combobox", { name: "Room" }).click();
+    await page.getByRole("option", { name: new RegExp(`^FREE-${RUN} `) }).click();
+    await dialog.getByRole("button", { name: "Set Room" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    // Both rows show the room (the list patches itself from the change event), and the server agrees.
+    await page.waitForFunction(
+      ([code]) => [...document.querySelectorAll('[data-testid="session-row"]')].filter((r) => r.textContent.includes(code)).length === 2,
+      [`FREE-${RUN}`], { timeout: 10000 });
+    const saved = (await apiCall(page, "GET", `/api/timetables?blockGroupId=${mine.group.id}`)).json.filter((s) => s.status !== "cancelled");
+    assert.deepEqual([...new Set(saved.map((s) => s.room))], [`FREE-${RUN}`]);
+  } finally {
+    await context.close();
   }
 });

@@ -282,3 +282,73 @@ def test_a_block_groups_preferred_room_type_is_used_when_a_request_names_no_room
     assert rooms == {"WS-1"}
     assert api.post("/api/block-groups", {"code": "PREF-H", "name": "x", "cohortSize": 1, "startDate": "2026-02-02",
                                           "preferredRoomType": "ballroom"}).status_code == 400
+
+
+def test_bulk_set_room_with_availability_for_the_selection(api, org, other_api, captured_events, django_capture_on_commit_callbacks):
+    """Issue 19: the bulk "Set Room" action. The picker lists each room as free or busy at the times of
+    every selected session (the selected ones never block each other); the write is all or nothing,
+    refused with 409 when the room is booked at any of their times, and sets both ``room`` and ``roomId``."""
+    city = f.make_campus(org, name="City", abbreviation="CTY")
+    lab = _room(api, code="LAB-A", capacity=30, campusId=str(city.pk))
+    small = _room(api, code="LAB-S", capacity=10, campusId=str(city.pk))
+    zoom = _room(api, code="ZOOM", type="online")
+    group = f.make_block_group(org, code="BR-G", cohort_size=20, campus=city)
+    other = f.make_block_group(org, code="BR-O")
+    unit = f.make_unit(org, code="BR-U")
+    mine = [f.make_session(org, block_group=group, unit=unit, room="", actual_date=date(2026, 3, d)) for d in (2, 3, 4)]
+    # Another group holds LAB-A on 3 March in the morning, and ZOOM at the same time (online never clashes).
+    theirs = f.make_session(org, block_group=other, unit=unit, room="LAB-A", actual_date=date(2026, 3, 3))
+    online = f.make_session(org, block_group=other, unit=unit, room="ZOOM", actual_date=date(2026, 3, 3))
+    for session, code in ((theirs, "LAB-A"), (online, "ZOOM")):
+        TimetableSession.objects.unscoped().filter(pk=session.pk).update(room_record=Room.objects.get(code=code))
+    ids = [str(s.pk) for s in mine]
+
+    picker = api.post("/api/rooms/availability", {"sessionIds": ids})
+    assert picker.status_code == 200, picker.json()
+    by_code = {r["code"]: r for r in picker.json()}
+    assert by_code["LAB-A"]["free"] is False and by_code["LAB-A"]["busyFor"] == 1
+    assert by_code["LAB-A"]["bookedBy"].startswith("BR-O BR-U 03/03")
+    assert by_code["LAB-S"] == {"roomId": small["id"], "code": "LAB-S", "free": True, "bookedBy": None, "busyFor": 0}
+    assert by_code["ZOOM"]["free"] is True
+    for bad in ({"sessionIds": []}, {"sessionIds": ["nope"]}, {}):
+        assert api.post("/api/rooms/availability", bad).status_code == 400, bad
+
+    # Booked on one of the dates: 409 with the clash, nothing written.
+    refused = api.put("/api/timetables/bulk-room", {"sessionIds": ids, "roomId": lab["id"]})
+    assert refused.status_code == 409 and "room_double_booked" in [c["type"] for c in refused.json()["conflicts"]]
+    assert set(TimetableSession.objects.filter(pk__in=ids).values_list("room", flat=True)) == {""}
+    # A room too small for the cohort is allowed with a warning; both room and roomId are set; one event.
+    with django_capture_on_commit_callbacks(execute=True):
+        done = api.put("/api/timetables/bulk-room", {"sessionIds": ids, "roomId": small["id"]})
+    assert done.status_code == 200, done.json()
+    body = done.json()
+    assert body["updated"] == 3 and body["room"] == "LAB-S" and body["roomId"] == small["id"]
+    assert "room_over_capacity" in {w["type"] for w in body["warnings"]}
+    assert set(TimetableSession.objects.filter(pk__in=ids).values_list("room", "room_record_id")) == {("LAB-S", Room.objects.get(code="LAB-S").pk)}
+    events = [m["event"] for _g, m in captured_events if m["event"]["entity"] == "timetable_session"]
+    assert [(e["action"], sorted(e["ids"])) for e in events] == [("updated", sorted(ids))]
+    assert {s["room"] for s in events[0]["sessions"]} == {"LAB-S"}
+    # Every documented read still answers `room` as text.
+    listed = api.get("/api/timetables", {"blockGroupId": str(group.pk)}).json()
+    assert {(s["room"], s["roomId"]) for s in listed} == {("LAB-S", small["id"])}
+    # Online rooms never clash.
+    assert api.put("/api/timetables/bulk-room", {"sessionIds": ids, "roomId": zoom["id"]}).status_code == 200
+    # Missing parts, unknown ids, another organization's room.
+    assert api.put("/api/timetables/bulk-room", {"sessionIds": [], "roomId": lab["id"]}).json()["errors"][0]["message"] == "Please select sessions and a room"
+    assert api.put("/api/timetables/bulk-room", {"sessionIds": ids}).status_code == 400
+    assert api.put("/api/timetables/bulk-room", {"sessionIds": ids, "roomId": "x"}).status_code == 400
+    foreign = other_api.post("/api/rooms", {"code": "THEIRS"}).json()
+    assert api.put("/api/timetables/bulk-room", {"sessionIds": ids, "roomId": foreign["id"]}).status_code == 404
+    assert api.put("/api/timetables/bulk-room", {"sessionIds": [*ids, "00000000-0000-0000-0000-000000000000"], "roomId": lab["id"]}).status_code == 404
+    assert set(TimetableSession.objects.filter(pk__in=ids).values_list("room", flat=True)) == {"ZOOM"}
+
+
+def test_bulk_room_sessions_that_overlap_each_other_are_refused(api, org):
+    """Two selected sessions at the same time cannot share one room: 409, nothing written."""
+    lab = _room(api, code="LAB-B")
+    unit = f.make_unit(org, code="BR-U2")
+    a = f.make_session(org, block_group=f.make_block_group(org, code="BR-1"), unit=unit, room="", actual_date=date(2026, 3, 2))
+    b = f.make_session(org, block_group=f.make_block_group(org, code="BR-2"), unit=unit, room="", actual_date=date(2026, 3, 2))
+    r = api.put("/api/timetables/bulk-room", {"sessionIds": [str(a.pk), str(b.pk)], "roomId": lab["id"]})
+    assert r.status_code == 409 and "room_double_booked" in [c["type"] for c in r.json()["conflicts"]]
+    assert set(TimetableSession.objects.filter(pk__in=[a.pk, b.pk]).values_list("room", flat=True)) == {""}

@@ -226,6 +226,24 @@ def test_undo_a_bulk_allocation(api, org):
     assert TimetableSession.objects.for_org(org).filter(teacher=old).count() == 2
 
 
+def test_undo_a_bulk_room(api, org):
+    """Issue 19's Set Room for selected sessions is one undoable change: undo restores each session's own
+    room text and link."""
+    from project.catalogue.models import Room
+
+    group, unit = f.make_block_group(org), f.make_unit(org)
+    lab = Room.objects.create(organization=org, code="LAB-U", key="labu")
+    sessions = [f.make_session(org, block_group=group, unit=unit, actual_date=MON + timedelta(days=d), room=f"OLD-{d}") for d in range(3)]
+
+    def write():
+        r = api.put("/api/timetables/bulk-room", {"sessionIds": [str(s.id) for s in sessions], "roomId": str(lab.id)})
+        assert r.status_code == 200, r.content
+
+    act = check_round_trip(api, org, write)
+    assert act.summary == "Room LAB-U for 3 session(s)"
+    assert sorted(TimetableSession.objects.for_org(org).filter(block_group=group).values_list("room", flat=True)) == ["OLD-0", "OLD-1", "OLD-2"]
+
+
 def test_undo_an_auto_allocation_apply(api, org):
     group, unit = f.make_block_group(org), f.make_unit(org)
     teacher = f.make_teacher(org)

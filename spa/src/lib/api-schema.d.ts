@@ -1455,7 +1455,14 @@ export interface paths {
          */
         get: operations["project_catalogue_api_room_availability"];
         put?: never;
-        post?: never;
+        /**
+         * Room Availability For Sessions
+         * @description Which active rooms are free at the times of every listed session (the bulk "Set Room" picker,
+         *     issue 19): ``[{roomId, code, free, bookedBy, busyFor}]``, ``busyFor`` the number of listed sessions
+         *     the room is booked against. A read sent as POST because the ids do not fit a URL; writes nothing.
+         *     400 for an empty list, more than 2,000 ids or an id that is not a UUID.
+         */
+        post: operations["project_catalogue_api_room_availability_for_sessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2000,6 +2007,27 @@ export interface paths {
          * @description Give one teacher every listed session, all or nothing (409 with the conflicts on any hard one).
          */
         put: operations["project_timetabling_api_bulk_allocate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timetables/bulk-room": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Bulk Room
+         * @description Put every listed session in one room, all or nothing (issue 19): ``{updated, sessionIds, roomId,
+         *     room, warnings}``; 409 with the conflicts when the room is booked at any of their times.
+         */
+        put: operations["project_timetabling_api_bulk_room"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2829,6 +2857,32 @@ export interface components {
              * Format: uuid
              */
             teacherId: string;
+            /** Updated */
+            updated: number;
+            /** Warnings */
+            warnings: components["schemas"]["ConflictOut"][];
+        };
+        /**
+         * BulkRoomIn
+         * @description ``{sessionIds, roomId}``; both needed ("Please select sessions and a room", checked by the service).
+         */
+        BulkRoomIn: {
+            /** Roomid */
+            roomId?: unknown;
+            /** Sessionids */
+            sessionIds?: unknown[] | null;
+        };
+        /** BulkRoomOut */
+        BulkRoomOut: {
+            /** Room */
+            room: string;
+            /**
+             * Roomid
+             * Format: uuid
+             */
+            roomId: string;
+            /** Sessionids */
+            sessionIds: string[];
             /** Updated */
             updated: number;
             /** Warnings */
@@ -4483,6 +4537,22 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** RoomSessionsAvailabilityOut */
+        RoomSessionsAvailabilityOut: {
+            /** Bookedby */
+            bookedBy: string | null;
+            /** Busyfor */
+            busyFor: number;
+            /** Code */
+            code: string;
+            /** Free */
+            free: boolean;
+            /**
+             * Roomid
+             * Format: uuid
+             */
+            roomId: string;
+        };
         /** RoomTypeUtilisationOut */
         RoomTypeUtilisationOut: {
             /** Availablehours */
@@ -4907,6 +4977,14 @@ export interface components {
             warnings: components["schemas"]["ConflictOut"][];
             /** Weeknumber */
             weekNumber: number;
+        };
+        /**
+         * SessionsAvailabilityIn
+         * @description ``{sessionIds}``: the sessions a bulk action would move into one room (at most 2,000).
+         */
+        SessionsAvailabilityIn: {
+            /** Sessionids */
+            sessionIds: string[];
         };
         /**
          * SettingsIn
@@ -8695,6 +8773,39 @@ export interface operations {
             };
         };
     };
+    project_catalogue_api_room_availability_for_sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionsAvailabilityIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomSessionsAvailabilityOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     project_catalogue_api_get_room: {
         parameters: {
             query?: never;
@@ -10458,6 +10569,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BulkAllocateOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    project_timetabling_api_bulk_room: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRoomIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRoomOut"];
                 };
             };
             /** @description Bad Request */

@@ -73,6 +73,21 @@ export function useRoomAvailability(date: string | null | undefined, startTime: 
       return data!;
     },
     enabled: valid,
+    staleTime: 0, // bookings change with every session event: ask again whenever a picker opens
+  });
+}
+export type RoomSessionsAvailability = components["schemas"]["RoomSessionsAvailabilityOut"];
+
+/** Which rooms are free at the times of every selected session (the bulk "Set Room" picker; issue 19). */
+export function useRoomAvailabilityForSessions(sessionIds: string[], enabled: boolean) {
+  return useQuery({
+    queryKey: [...roots.rooms, "availability", "sessions", [...sessionIds].sort()],
+    queryFn: async (): Promise<RoomSessionsAvailability[]> => {
+      const { data } = await client.POST("/api/rooms/availability", { body: { sessionIds } });
+      return data!;
+    },
+    enabled: enabled && sessionIds.length > 0,
+    staleTime: 0,
   });
 }
 export const useRooms = () => useQuery(roomsQueryOptions());

@@ -3,7 +3,7 @@ import { useMediaQuery } from "@mantine/hooks";
 import { useRooms } from "../rooms/api";
 import { Tag } from "../../components/Tag";
 import { modals } from "@mantine/modals";
-import { IconDownload, IconFilterOff, IconPlus, IconUpload, IconUserPlus } from "@tabler/icons-react";
+import { IconDoor, IconDownload, IconFilterOff, IconPlus, IconUpload, IconUserPlus } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { useLocation, useSearchParams } from "react-router";
 import { LivePresence } from "../../components/LivePresence";
@@ -12,6 +12,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { EmptyState, ErrorState } from "../../components/States";
 import { useBlockGroupChoices, useConflicts, useDeleteSession, useTeacherChoices, useTimetables, type Session, type TimetableFilters } from "./api/timetables";
 import { BulkAllocateModal } from "./components/BulkAllocateModal";
+import { BulkRoomModal } from "./components/BulkRoomModal";
 import { exportFileName, exportSessions } from "./components/exportCsv";
 import { ImportModal } from "./components/ImportModal";
 import { SessionFormModal } from "./components/SessionFormModal";
@@ -33,6 +34,7 @@ export default function TimetablesPage() {
   const remove = useDeleteSession();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [allocateOpen, setAllocateOpen] = useState(false);
+  const [roomOpen, setRoomOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
   const [formOpen, setFormOpen] = useState(false);
   const [editing, setEditing] = useState<Session | null>(null);
@@ -169,6 +171,9 @@ export default function TimetablesPage() {
           <Button leftSection={<IconUserPlus size={16} />} onClick={() => setAllocateOpen(true)} disabled={!selectedIds.length}>
             Allocate Teacher
           </Button>
+          <Button variant="light" leftSection={<IconDoor size={16} />} onClick={() => setRoomOpen(true)} disabled={!selectedIds.length}>
+            Set Room
+          </Button>
           <Button variant="light" leftSection={<IconUpload size={16} />} onClick={() => setImportOpen(true)}>
             Import
           </Button>
@@ -218,6 +223,7 @@ export default function TimetablesPage() {
         />
       )}
       <BulkAllocateModal opened={allocateOpen} onClose={() => setAllocateOpen(false)} sessionIds={selectedIds} onAllocated={() => setSelected(new Set())} />
+      <BulkRoomModal opened={roomOpen} onClose={() => setRoomOpen(false)} sessionIds={selectedIds} onDone={() => setSelected(new Set())} />
       <ImportModal opened={importOpen} onClose={() => setImportOpen(false)} />
       <SessionFormModal opened={formOpen} onClose={() => setFormOpen(false)} session={editing} defaultBlockGroupId={filters.blockGroupId} />
     </>

@@ -12,6 +12,7 @@ export type Session = components["schemas"]["SessionOut"];
 export type SavedSession = components["schemas"]["SessionWriteOut"];
 export type Conflict = components["schemas"]["ConflictOut"];
 export type BulkAllocateResult = components["schemas"]["BulkAllocateOut"];
+export type BulkRoomResult = components["schemas"]["BulkRoomOut"];
 export type BlockGroupChoice = components["schemas"]["BlockGroupOut"];
 export type TeacherChoice = components["schemas"]["TeacherOut"];
 export type UnitChoice = components["schemas"]["UnitOut"];
@@ -129,6 +130,12 @@ export const useDeleteSession = () =>
 export const useBulkAllocate = () =>
   useTimetableMutation(async ({ sessionIds, teacherId }: { sessionIds: string[]; teacherId: string }): Promise<BulkAllocateResult> => {
     const { data } = await client.PUT("/api/timetables/bulk-allocate", { body: { sessionIds, teacherId } });
+    return data!;
+  });
+/** Put the selected sessions in one room, all or nothing (issue 19; 409 names the clash). */
+export const useBulkSetRoom = () =>
+  useTimetableMutation(async ({ sessionIds, roomId }: { sessionIds: string[]; roomId: string }): Promise<BulkRoomResult> => {
+    const { data } = await client.PUT("/api/timetables/bulk-room", { body: { sessionIds, roomId } });
     return data!;
   });
 
