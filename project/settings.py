@@ -65,10 +65,13 @@ INSTALLED_APPS = [
     "project.reporting",
     "project.displays",
     "project.history",
+    "project.operations",
     "realtime",
 ]
 
 MIDDLEWARE = [
+    # Outermost: the client address behind the proxy, the request id, metrics and the access log (issue 20).
+    "project.operations.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Outside WhiteNoise, so that the SPA's index and assets served by it carry these headers too.
     "csp.middleware.CSPMiddleware",
@@ -298,9 +301,39 @@ CACHES = {
     ),
 }
 
+# Operations (issue 20, docs/adr/0020-operations.md).
+# The proxies whose X-Forwarded-For is believed (addresses or networks, comma separated; none by default).
+TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
+# /metrics answers these client addresses, or a request with "Authorization: Bearer $METRICS_TOKEN".
+METRICS_ALLOWED_IPS = [p.strip() for p in os.environ.get("METRICS_ALLOWED_IPS", "127.0.0.1,::1").split(",") if p.strip()]
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+
+# Logs: one JSON line per record on standard error (LOG_FORMAT=console for a person at a terminal);
+# the access log (one line per request, per socket connect and disconnect) at ACCESS_LOG_LEVEL.
+import structlog  # noqa: E402
+
+from project.operations.log_format import SHARED as _LOG_PROCESSORS  # noqa: E402
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "json": {
+            "()": structlog.stdlib.ProcessorFormatter,
+            "processors": [structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.processors.format_exc_info,
+                           structlog.processors.JSONRenderer()],
+            "foreign_pre_chain": _LOG_PROCESSORS,
+        },
+        "console": {
+            "()": structlog.stdlib.ProcessorFormatter,
+            "processors": [structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.dev.ConsoleRenderer(colors=False)],
+            "foreign_pre_chain": _LOG_PROCESSORS,
+        },
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": os.environ.get("LOG_FORMAT", "json")}},
+    "loggers": {
+        "blockplan.access": {"handlers": ["console"], "level": os.environ.get("ACCESS_LOG_LEVEL", "INFO"), "propagate": False},
+        "blockplan.sockets": {"handlers": ["console"], "level": os.environ.get("ACCESS_LOG_LEVEL", "INFO"), "propagate": False},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

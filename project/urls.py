@@ -4,14 +4,19 @@ from django.urls import path, re_path
 
 from project.api import api
 from project.core.views import spa_index
+from project.operations import health, metrics
 
 admin.site.site_header = "Blockplan support"
 
 urlpatterns = [
     path("api/", api.urls),
     path("django-admin/", admin.site.urls),
+    # Operations (issue 20): probes for load balancers and the Prometheus metrics (not public).
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("metrics", metrics.metrics_view, name="metrics"),
     # Every other path is a client route of the SPA (its own 404 screen included).
-    re_path(r"^(?!api/|static/|django-admin/|socket\.io/).*$", spa_index, name="spa"),
+    re_path(r"^(?!api/|static/|django-admin/|socket\.io/|healthz$|readyz$|metrics$).*$", spa_index, name="spa"),
 ]
 
 

@@ -27,6 +27,7 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 from urllib.parse import parse_qs, urlparse
@@ -38,6 +39,8 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 from socketio import packet as sio
 
+from project.operations import logs as ops_logs
+from project.operations import metrics as ops_metrics
 from realtime import presence, protocol
 from realtime.events import org_group, session_group, user_group
 from realtime.scoping import event_for
@@ -390,6 +393,12 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code):
         self.closing = True
+        fields = getattr(self, "_log_fields", None)
+        if fields is not None:  # counted once, however the socket ended
+            self._log_fields = None
+            ops_metrics.SOCKETS_OPEN.dec()
+            ops_logs.log_socket("socket_disconnect", **fields, code=code,
+                                duration_s=round(time.monotonic() - self._opened_at, 1))
         heartbeat = getattr(self, "_heartbeat", None)
         if heartbeat is not None and heartbeat is not asyncio.current_task():
             heartbeat.cancel()
@@ -401,6 +410,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
             except Exception:
+                ops_metrics.CHANNEL_LAYER_ERRORS.labels("group_discard").inc()
                 log.exception("group_discard %s failed", group)
         self.groups_joined = []
         if principal is not None and self.presence_path is not None:
@@ -467,6 +477,16 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined = groups
         await self.send(protocol.connect_frame(self.sid))
+        self._opened_at = time.monotonic()
+        self._log_fields = {
+            "sid": self.sid, "org_id": str(principal.org_id),
+            "user_id": str(principal.user_id) if principal.user_id is not None else None,
+            "display": principal.user_id is None, "client": ops_logs.socket_client(self.scope),
+            "request_id": ops_logs.scope_request_id(self.scope),
+        }
+        ops_metrics.SOCKETS_OPEN.inc()
+        ops_metrics.SOCKET_CONNECTS.inc()
+        ops_logs.log_socket("socket_connect", **self._log_fields)
         if principal.user_id is not None:
             try:
                 version, viewers = await presence.get_store().snapshot(principal.org_id)
@@ -513,6 +533,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             return  # an older list than one already sent (two processes raced)
         self.presence_version = version
         await self.send(protocol.event_frame("presence", {"viewers": viewers}))
+        ops_metrics.EVENTS_SENT.labels("presence").inc()
 
     # Channel layer messages ------------------------------------------------------------------------------
 
@@ -524,6 +545,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             event = event_for(self.principal, message["event"])
             if event is not None:
                 await self.send(protocol.event_frame("change", event))
+                ops_metrics.EVENTS_SENT.labels("change").inc()
 
     async def presence_viewers(self, message):
         """``presence.viewers`` from :mod:`realtime.presence` → event ``presence``."""

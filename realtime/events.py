@@ -228,4 +228,7 @@ def _send(group: str, message: dict) -> None:
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception:  # the write has committed; clients recover through the seq gap rule
+        from project.operations.metrics import CHANNEL_LAYER_ERRORS
+
+        CHANNEL_LAYER_ERRORS.labels("group_send").inc()
         log.exception("could not send %s to %s", message.get("type"), group)

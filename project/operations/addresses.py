@@ -1,0 +1,45 @@
+"""The client's address behind the proxy (issue 20).
+
+nginx appends the address it received a request from to ``X-Forwarded-For``. That header is believed
+only when the request came from a trusted proxy (``TRUSTED_PROXIES``, comma-separated addresses or
+networks, default none: the embedded single process has no proxy), and then the client is the
+right-most address that is not itself a trusted proxy: a client can put anything in the header, but not
+on its right. Lockout (django-axes reads ``REMOTE_ADDR``) and the logs both see that address.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from functools import lru_cache
+
+from django.conf import settings
+
+
+@lru_cache(maxsize=8)
+def _networks(spec: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    return tuple(ipaddress.ip_network(item, strict=False) for item in spec)
+
+
+def _trusted(address: str, networks) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.strip().strip("[]"))
+    except ValueError:
+        return False
+    return any(ip in net for net in networks)
+
+
+def client_address(peer: str | None, forwarded_for: str | None) -> str | None:
+    """The client's address: ``peer`` (the TCP peer), or, when ``peer`` is a trusted proxy, the
+    right-most address of ``forwarded_for`` that is not a trusted proxy (``peer`` when the header is
+    missing or holds nothing valid)."""
+    networks = _networks(tuple(settings.TRUSTED_PROXIES))
+    if not peer or not forwarded_for or not networks or not _trusted(peer, networks):
+        return peer
+    for hop in reversed([h.strip() for h in forwarded_for.split(",") if h.strip()]):
+        try:
+            ipaddress.ip_address(hop.strip("[]"))
+        except ValueError:
+            return peer  # a malformed hop: believe nothing further left
+        if not _trusted(hop, networks):
+            return hop.strip("[]")
+    return peer

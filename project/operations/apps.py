@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class OperationsConfig(AppConfig):
+    name = "project.operations"
+    label = "operations"
+
+    def ready(self) -> None:
+        from project.operations import logs
+
+        logs.configure()
