@@ -304,6 +304,7 @@ CACHES = {
 # Operations (issue 20, docs/adr/0020-operations.md).
 # The proxies whose X-Forwarded-For is believed (addresses or networks, comma separated; none by default).
 TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
+PROXY_HOPS = int(os.environ.get("PROXY_HOPS", "1"))  # proxies that append to X-Forwarded-For (nginx: 1)
 # /metrics answers these client addresses, or a request with "Authorization: Bearer $METRICS_TOKEN".
 METRICS_ALLOWED_IPS = [p.strip() for p in os.environ.get("METRICS_ALLOWED_IPS", "127.0.0.1,::1").split(",") if p.strip()]
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")

@@ -88,12 +88,15 @@ def test_one_json_line_per_request_with_organization_user_route_status_and_durat
 
 
 @override_settings(TRUSTED_PROXIES=["127.0.0.1", "10.0.0.0/8"])
-def test_forwarded_for_is_believed_only_from_a_trusted_proxy(client, access_lines):
+def test_forwarded_for_is_believed_only_from_a_trusted_proxy(client, access_lines, settings):
+    # nginx appended the real client on the right; whatever the client put on the left is ignored.
     client.get("/api/auth/user", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.9", REMOTE_ADDR="127.0.0.1")
-    client.get("/api/auth/user", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.9, 10.1.2.3", REMOTE_ADDR="127.0.0.1")
     client.get("/api/auth/user", HTTP_X_FORWARDED_FOR="203.0.113.9", REMOTE_ADDR="198.51.100.7")  # not a proxy
     client.get("/api/auth/user", HTTP_X_FORWARDED_FOR="garbage", REMOTE_ADDR="127.0.0.1")
-    assert [x["client"] for x in access_lines()] == ["203.0.113.9", "203.0.113.9", "198.51.100.7", "127.0.0.1"]
+    settings.PROXY_HOPS = 2  # a load balancer in front of nginx appended too
+    client.get("/api/auth/user", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.9, 10.1.2.3", REMOTE_ADDR="10.0.0.5")
+    client.get("/api/auth/user", HTTP_X_FORWARDED_FOR="10.1.2.3", REMOTE_ADDR="10.0.0.5")  # too short: the peer
+    assert [x["client"] for x in access_lines()] == ["203.0.113.9", "198.51.100.7", "127.0.0.1", "203.0.113.9", "10.0.0.5"]
 
 
 @override_settings(TRUSTED_PROXIES=["127.0.0.1"], AXES_FAILURE_LIMIT=3)
