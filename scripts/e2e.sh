@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts a real server (daphne) on a fresh database with the demo data and runs the browser tests in
 # spa/e2e against it with playwright-core and Debian's Chromium. Screenshots go to e2e-artifacts/.
+# E2E_CLUSTER=1 (PostgreSQL and Redis) runs them through nginx in front of two daphne processes instead.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -26,9 +27,19 @@ fi
 .venv/bin/python manage.py collectstatic --noinput -v0 || exit 1  # Swagger UI's and the admin's assets
 .venv/bin/python manage.py seed_demo > "var/e2e-seed-${E2E_PORT}.log" || exit 1
 
-.venv/bin/daphne --websocket_timeout -1 -b 127.0.0.1 -p "$E2E_PORT" project.asgi:application > "var/e2e-server-${E2E_PORT}.log" 2>&1 &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT
+if [ "${E2E_CLUSTER:-0}" = 1 ]; then
+  # Through the scaled-out deployment (issue 20): nginx with deploy/nginx.conf on E2E_PORT in front of two
+  # daphne processes sharing PostgreSQL and Redis. cluster.test.mjs restarts them with these variables.
+  [[ "${DATABASE_URL:-}" == postgres* && "${REDIS_URL:-}" == redis* ]] || { echo "E2E_CLUSTER=1 needs PostgreSQL and Redis"; exit 1; }
+  export CLUSTER_PORT="$E2E_PORT" CLUSTER_APP_PORT=$((E2E_PORT + 100)) CLUSTER_DIR="$ROOT/var/cluster-e2e-${E2E_PORT}" CLUSTER_MIGRATE=0
+  scripts/cluster.sh stop >/dev/null 2>&1
+  scripts/cluster.sh start 2 > "var/e2e-server-${E2E_PORT}.log" 2>&1 || { cat "var/e2e-server-${E2E_PORT}.log"; exit 1; }
+  trap 'scripts/cluster.sh stop >/dev/null 2>&1' EXIT
+else
+  .venv/bin/daphne --websocket_timeout -1 -b 127.0.0.1 -p "$E2E_PORT" project.asgi:application > "var/e2e-server-${E2E_PORT}.log" 2>&1 &
+  SERVER=$!
+  trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT
+fi
 for _ in $(seq 1 150); do
   if curl -s -o /dev/null -w '%{http_code}' "$BASE_URL/api/auth/user" | grep -q 401; then break; fi
   sleep 0.2

@@ -20,6 +20,12 @@ if [ -f spa/package.json ]; then
   (cd spa && npx vitest run) || failed+=(vitest)
   echo "==> end-to-end tests (Chromium)"
   scripts/e2e.sh || failed+=(e2e)
+  if [[ "${DATABASE_URL:-}" == postgres* && "${REDIS_URL:-}" == redis* ]]; then
+    echo "==> end-to-end tests of live collaboration through the cluster (nginx + 2 daphne, PostgreSQL, Redis)"
+    E2E_CLUSTER=1 E2E_PORT=8790 scripts/e2e.sh spa/e2e/collab.test.mjs spa/e2e/cluster.test.mjs || failed+=(e2e-cluster)
+  else
+    echo "==> (the cluster's end-to-end tests need PostgreSQL and Redis: skipped on the embedded default)"
+  fi
 fi
 
 if [ ${#failed[@]} -gt 0 ]; then
