@@ -242,6 +242,10 @@ if PRODUCTION:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
+    if not SECURE_SSL_REDIRECT:
+        # SECURE_SSL_REDIRECT=0: the TLS edge in front of nginx redirects http to https (the check's own
+        # alternative, issue 20); Django must not, or a load balancer's plain-HTTP probe would be redirected.
+        SILENCED_SYSTEM_CHECKS = ["security.W008"]
 
 # Brute-force protection (django-axes): failures per account and per address are locked out for a while.
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))

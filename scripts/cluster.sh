@@ -164,6 +164,7 @@ cmd_start() {
   mkdir -p "$STATE"
   remember_services
   app_env
+  "$PY" manage.py check --deploy --fail-level WARNING >/dev/null || die "manage.py check --deploy failed under these settings"
   if [ "${CLUSTER_MIGRATE:-1}" = 1 ]; then
     say "migrate and collect static files"
     "$PY" manage.py migrate --noinput -v0

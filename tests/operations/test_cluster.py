@@ -287,3 +287,23 @@ async def test_rolling_restart_drops_no_request_and_sockets_catch_up_within_3_se
     assert worst < 3.0, f"slowest socket back and caught up after {worst:.2f} s"
     print(f"rolling restart {restart_seconds:.1f} s, {sent['get']} reads and {sent['post']} writes, 0 failed; "
           f"{len(episodes)} reconnects, the slowest back and caught up in {worst:.2f} s")
+
+
+async def test_the_proxy_caches_assets_for_a_year_and_limits_bodies_as_the_api_does(cluster):
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{cluster.url}/") as resp:
+            index = await resp.text()
+            assert resp.status == 200 and "/assets/" in index
+        asset = next(part.split('"')[0] for part in index.split('src="')[1:] if part.startswith("/assets/"))
+        async with http.get(f"{cluster.url}{asset}", headers={"Accept-Encoding": "gzip"}) as resp:
+            assert resp.status == 200
+            assert resp.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        # Past the API's largest body (a 10 MB import, 12 MB with its envelope), nginx answers 413 in the
+        # API's error shape, before any process reads it.
+        async with http.post(f"{cluster.url}/api/timetables/import", data=b"x" * (13 * 1024 * 1024),
+                             headers={"Content-Type": "application/octet-stream"}) as resp:
+            assert resp.status == 413
+            assert await resp.json(content_type=None) == {"message": "The request is too large"}
+        # Metrics are per process, not through the proxy.
+        async with http.get(f"{cluster.url}/metrics") as resp:
+            assert resp.status == 404
