@@ -350,7 +350,8 @@ def measure_reads(port: int, cookie: str, reads: dict, org, runs: int) -> None:
     conn.close()
 
 
-async def clients_mode(port: int, cookies: list[str], reads: dict, seconds: float, mix: list[str]) -> None:
+async def clients_mode(port: int, cookies: list[str], reads: dict, seconds: float, mix: list[str],
+                       served_by: str = "one daphne process") -> dict:
     import aiohttp
 
     paths = [(label, reads[label][0]) for label in mix]
@@ -378,12 +379,27 @@ async def clients_mode(port: int, cookies: list[str], reads: dict, seconds: floa
     await asyncio.gather(*(client(i, c) for i, c in enumerate(cookies)))
     wall = time.perf_counter() - t0
     every = [x for v in lat.values() for x in v]
-    print(f"\n{len(cookies)} clients, {seconds:.0f} s, one daphne process, mix: {', '.join(mix)}")
+    print(f"\n{len(cookies)} clients, {seconds:.0f} s, {served_by}, mix: {', '.join(mix)}")
     print(f"  {len(every)} requests, {len(every) / wall:.1f} requests/s, p50 {pct(every, 50):.0f} ms, "
           f"p99 {pct(every, 99):.0f} ms, errors {errors} (target p99 < 300 ms)")
     for label, values in lat.items():
         if values:
             print(f"  {label:<28} n={len(values):<5} p50 {pct(values, 50):>6.0f} ms  p99 {pct(values, 99):>6.0f} ms")
+    return {"requests": len(every), "rps": len(every) / wall, "p50": pct(every, 50), "p99": pct(every, 99), "errors": errors}
+
+
+def choose_mix(reads: dict, mix: str) -> list[str]:
+    """The labels of ``--mix`` ('all' or a comma-separated subset of timetable-small, timetable-big,
+    teachers, block)."""
+    labels = list(reads)
+    if mix == "all":
+        return labels
+    keymap = {"timetable-small": labels[0], "timetable-big": labels[1], "teachers": labels[2], "block": labels[3]}
+    wanted = mix.split(",")
+    unknown = [w for w in wanted if w not in keymap]
+    if unknown:
+        sys.exit(f"--mix: unknown {unknown}; choose from {sorted(keymap)}")
+    return [keymap[w] for w in wanted]
 
 
 def main() -> None:
@@ -414,14 +430,7 @@ def main() -> None:
             get(http.client.HTTPConnection("127.0.0.1", port, timeout=120), path, cookies[0])
         measure_reads(port, cookies[0], reads, org, args.runs)
         if args.clients:
-            labels = list(reads)
-            if args.mix != "all":
-                wanted = args.mix.split(",")
-                keymap = {"timetable-small": labels[0], "timetable-big": labels[1], "teachers": labels[2], "block": labels[3]}
-                unknown = [w for w in wanted if w not in keymap]
-                if unknown:
-                    sys.exit(f"--mix: unknown {unknown}; choose from {sorted(keymap)}")
-                labels = [keymap[w] for w in wanted]
+            labels = choose_mix(reads, args.mix)
             for label in labels:  # steady state: every answer built since the last change
                 get(http.client.HTTPConnection("127.0.0.1", port, timeout=120), reads[label][0], cookies[0])
             asyncio.run(clients_mode(port, cookies, reads, args.seconds, labels))

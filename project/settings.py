@@ -295,15 +295,13 @@ else:
 # Hot list answers kept until the organization's next change (project.core.response_cache, ADR 0013).
 RESPONSE_CACHE_SECONDS = int(os.environ.get("RESPONSE_CACHE_SECONDS", "300"))
 RESPONSE_CACHE_MAX_BYTES = int(os.environ.get("RESPONSE_CACHE_MAX_BYTES", str(8 * 1024 * 1024)))
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "responses": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "bp-resp"}
-        if REDIS_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "responses",
-              "OPTIONS": {"MAX_ENTRIES": 200}}
-    ),
-}
+# The kept answers' first tier is the process's memory (at most RESPONSE_CACHE_LOCAL_BYTES); with
+# Redis, a second tier shared by the processes (ADR 0013, ADR 0020).
+RESPONSE_CACHE_LOCAL_BYTES = int(os.environ.get("RESPONSE_CACHE_LOCAL_BYTES", str(64 * 1024 * 1024)))
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+if REDIS_URL:
+    CACHES["responses"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                           "KEY_PREFIX": "bp-resp"}
 
 # Operations (issue 20, docs/adr/0020-operations.md).
 # The proxies whose X-Forwarded-For is believed (addresses or networks, comma separated; none by default).

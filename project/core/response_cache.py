@@ -18,8 +18,13 @@ Bodies above 1 KB are also kept gzip-compressed (level 5, once per build) and se
 that accept it (every browser): the 5,000-session timetable is 4.4 MB of JSON and 0.3 MB compressed, and
 sending the bytes was most of a cached read's cost.
 
-The store is Django's cache ``responses``: Redis when ``REDIS_URL`` is set (shared by the processes),
-else the process's memory. ``RESPONSE_CACHE_SECONDS=0`` turns it off.
+Two tiers (issue 20): the process's own memory first (a ``cachetools`` TTL cache bounded by
+``RESPONSE_CACHE_LOCAL_BYTES``, holding references, nothing copied or unpickled), then, when
+``REDIS_URL`` is set, Django's cache ``responses`` in Redis, shared by the processes so that one build
+per change serves them all. The shared tier is one cache object per process: Django's ``caches[...]``
+is per request context under ASGI, which made every read open a new Redis connection, and fetching the
+5,000-session answer from Redis on every read halved a process's throughput behind nginx
+(``bench/cluster_bench.py``, ADR 0020). ``RESPONSE_CACHE_SECONDS=0`` turns both off.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import re
 import threading
 from typing import Any, Callable
 
+from cachetools import TTLCache
 from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
@@ -68,6 +74,41 @@ _building_lock = threading.Lock()
 FOLLOWER_WAIT_SECONDS = 30
 
 
+_local: TTLCache | None = None
+_local_lock = threading.Lock()
+_shared = None
+_shared_ready = False
+
+
+def _entry_size(entry: tuple) -> int:
+    return len(entry[1]) + len(entry[2] or b"") + 200
+
+
+def _local_tier() -> TTLCache:
+    global _local
+    if _local is None:
+        _local = TTLCache(maxsize=settings.RESPONSE_CACHE_LOCAL_BYTES, ttl=settings.RESPONSE_CACHE_SECONDS,
+                          getsizeof=_entry_size)
+    return _local
+
+
+def _shared_tier():
+    """The process's one ``responses`` cache object, or None without Redis."""
+    global _shared, _shared_ready
+    if not _shared_ready:
+        if "responses" in settings.CACHES:
+            _shared = caches.create_connection("responses")
+        _shared_ready = True
+    return _shared
+
+
+def _remember(key: str, entry: tuple) -> None:
+    if _entry_size(entry) > settings.RESPONSE_CACHE_LOCAL_BYTES:
+        return
+    with _local_lock:
+        _local_tier()[key] = entry
+
+
 def _key(org_id, name: str, params: dict) -> str:
     text = "&".join(f"{k}={params[k]}" for k in sorted(params))
     return f"{org_id}:{name}:{hashlib.blake2s(text.encode(), digest_size=12).hexdigest()}"
@@ -87,15 +128,21 @@ def cached_json(request: HttpRequest, name: str, params: dict[str, Any], build: 
     seconds = settings.RESPONSE_CACHE_SECONDS
     if seconds <= 0:
         return HttpResponse(json_dumps(build()), content_type=CONTENT_TYPE)
-    cache = caches["responses"]
     key = _key(org.pk, name, params)
     seq = org.event_seq
-    try:
-        hit = cache.get(key)
-    except Exception:  # noqa: BLE001 — the cache is an optimisation: a broken store answers uncached
-        hit = None
+    with _local_lock:
+        hit = _local_tier().get(key)
     if hit is not None and hit[0] == seq:
         return _answer(request, hit[1], hit[2])
+    shared = _shared_tier()
+    if shared is not None:
+        try:
+            hit = shared.get(key)
+        except Exception:  # noqa: BLE001 — the cache is an optimisation: a broken store answers uncached
+            hit = None
+        if hit is not None and hit[0] == seq:
+            _remember(key, hit)
+            return _answer(request, hit[1], hit[2])
     # Single flight: after a change every open screen asks for the same list at once; one request of
     # this process builds it, the others of the same sequence wait for that answer.
     with _building_lock:
@@ -110,10 +157,12 @@ def cached_json(request: HttpRequest, name: str, params: dict[str, Any], build: 
     try:
         body, gz = current.result = _encode(build())
         if len(body) <= settings.RESPONSE_CACHE_MAX_BYTES:
-            try:
-                cache.set(key, (seq, body, gz), seconds)
-            except Exception:  # noqa: BLE001
-                pass
+            _remember(key, (seq, body, gz))
+            if shared is not None:
+                try:
+                    shared.set(key, (seq, body, gz), seconds)
+                except Exception:  # noqa: BLE001
+                    pass
     finally:
         current.done.set()
         with _building_lock:
