@@ -34,7 +34,7 @@ if [ "${E2E_CLUSTER:-0}" = 1 ]; then
   export CLUSTER_PORT="$E2E_PORT" CLUSTER_APP_PORT=$((E2E_PORT + 100)) CLUSTER_DIR="$ROOT/var/cluster-e2e-${E2E_PORT}" CLUSTER_MIGRATE=0
   scripts/cluster.sh stop >/dev/null 2>&1
   scripts/cluster.sh start 2 > "var/e2e-server-${E2E_PORT}.log" 2>&1 || { cat "var/e2e-server-${E2E_PORT}.log"; exit 1; }
-  trap 'scripts/cluster.sh stop >/dev/null 2>&1' EXIT
+  trap '"$ROOT/scripts/cluster.sh" stop >/dev/null 2>&1' EXIT
 else
   .venv/bin/daphne --websocket_timeout -1 -b 127.0.0.1 -p "$E2E_PORT" project.asgi:application > "var/e2e-server-${E2E_PORT}.log" 2>&1 &
   SERVER=$!
