@@ -13,7 +13,8 @@ import random
 import statistics
 import sys
 import time
-from datetime import date, time as dtime, timedelta
+from datetime import date, timedelta
+from datetime import time as dtime
 from decimal import Decimal
 from pathlib import Path
 

@@ -163,7 +163,7 @@ async def run(port: int, pid: int, cookies: list[str], groups: list[str], editor
     latencies = []
     affected_tt = unaffected_tt = affected_n = unaffected_n = 0
     applied_all = sorted({s for c in clients for s in c.applied})
-    seq_of_change = dict(zip(range(len(log)), applied_all[-len(log):])) if len(applied_all) >= len(log) else {}
+    seq_of_change = dict(zip(range(len(log)), applied_all[-len(log):], strict=True)) if len(applied_all) >= len(log) else {}
     for i, (group, answered, _sid) in enumerate(log):
         seq = seq_of_change.get(i)
         mine = [c for c in clients if c.group == group]
@@ -172,10 +172,10 @@ async def run(port: int, pid: int, cookies: list[str], groups: list[str], editor
             latencies.append((max(shown) - answered) * 1000)
         affected_n += len(mine)
         unaffected_n += len(clients) - len(mine)
-    tt = [c.timetable_requests - t for c, t in zip(clients, tt0)]
-    ag = [c.aggregate_requests - a for c, a in zip(clients, ag0)]
+    tt = [c.timetable_requests - t for c, t in zip(clients, tt0, strict=True)]
+    ag = [c.aggregate_requests - a for c, a in zip(clients, ag0, strict=True)]
     groups_changed = [g for g, _a, _s in log]
-    for c, n in zip(clients, tt):
+    for c, n in zip(clients, tt, strict=True):
         if c.group in groups_changed:
             affected_tt += n
         else:

@@ -161,7 +161,7 @@ def run(org) -> None:
                          ("a teacher's History", {"id": str(teacher.id), "pageSize": 20})):
         times = []
         for _ in range(9):
-            times.append(timed(lambda: client.get("/api/activity", query)))
+            times.append(timed(lambda query=query: client.get("/api/activity", query)))
         print(f"GET /api/activity {label}: p50 {statistics.median(times):.1f} ms")
 
 

@@ -21,7 +21,7 @@ import os
 import statistics
 import sys
 import time
-from datetime import date, time as dtime
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
@@ -169,7 +169,7 @@ def run() -> None:
         teachers.append(teacher)
     ids = [str(g.id) for g in groups]
     sessions = list(TimetableSession.objects.for_org(org).filter(block_group_id__in=ids).values_list("id", "block_group_id"))
-    teacher_of = {g.id: t.id for g, t in zip(groups, teachers)}
+    teacher_of = {g.id: t.id for g, t in zip(groups, teachers, strict=False)}
     assignments = [(sid, teacher_of[gid]) for sid, gid in sessions]
     scope = aa.Scope(session_ids=[sid for sid, _g in sessions])
     problem = aa.load_problem(ctx, scope)

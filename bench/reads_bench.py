@@ -333,7 +333,7 @@ def measure_reads(port: int, cookie: str, reads: dict, org, runs: int) -> None:
             floor_json = json.loads(db.execute(sql, params).fetchone()[0])
             if canonical(api_json) != canonical(floor_json):
                 a, b = canonical(api_json), canonical(floor_json)
-                diff = next((x, y) for x, y in zip(a, b) if x != y) if len(a) == len(b) else (len(a), len(b))
+                diff = next((x, y) for x, y in zip(a, b, strict=True) if x != y) if len(a) == len(b) else (len(a), len(b))
                 sys.exit(f"{label}: the API and the floor differ: {diff}")
             built = []
             for _ in range(runs):

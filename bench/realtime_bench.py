@@ -167,7 +167,7 @@ class Workers:
             self.procs.append(proc)
 
     def ask(self, cmd: str, args: list) -> list:
-        for conn, arg in zip(self.conns, args):
+        for conn, arg in zip(self.conns, args, strict=False):
             conn.send((cmd, arg))
         return [conn.recv() for conn in self.conns]
 
@@ -326,9 +326,9 @@ def main():
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
                 break
-            except OSError:
+            except OSError as e:
                 if time.time() > deadline or server.poll() is not None:
-                    raise RuntimeError("daphne did not start")
+                    raise RuntimeError("daphne did not start") from e
                 time.sleep(0.2)
         layer = f"Redis ({args.redis})" if args.redis else "in-memory"
         print(f"server: daphne pid {server.pid}, {layer} channel layer, database {database_url.split('?')[0]}")
@@ -417,7 +417,7 @@ def main():
         if workers is not None:
             try:
                 workers.stop()
-            except Exception:
+            except Exception:  # noqa: S110 — closing a client that may already be gone
                 pass
         if server is not None and server.poll() is None:
             server.send_signal(signal.SIGTERM)
@@ -429,7 +429,7 @@ def main():
             from django.db import connections
 
             connections.close_all()
-        except Exception:
+        except Exception:  # noqa: S110 — closing a client that may already be gone
             pass
         drop()
 

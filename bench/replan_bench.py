@@ -81,15 +81,16 @@ def main() -> None:
         propose_ms, proposal = [], None
         apply_ms = []
         for _ in range(args.runs):
-            ms, impact = timed(lambda: replan.impact(org, change))
+            ms, impact = timed(lambda change=change: replan.impact(org, change))
             impact_ms.append(ms)
-            ms, proposal = timed(lambda: replan.propose(ctx, change))
+            ms, proposal = timed(lambda change=change: replan.propose(ctx, change))
             propose_ms.append(ms)
             changes = [{"session_id": c["sessionId"], "actual_date": c["to"]["actualDate"], "teacher_id": c["to"]["teacherId"]}
                        for c in proposal["changes"]]
             try:
                 with transaction.atomic():
-                    ms, _done = timed(lambda: replan.apply(ctx, change, version=proposal["version"], changes=changes))
+                    ms, _done = timed(lambda change=change, proposal=proposal, changes=changes: replan.apply(
+                        ctx, change, version=proposal["version"], changes=changes))
                     apply_ms.append(ms)
                     raise Rollback
             except Rollback:

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-BENCH_PASSWORD = "Bench$ecret123!"
+BENCH_PASSWORD = "Bench$ecret123!"  # noqa: S105 — the benchmark organization's known password
 SLOTS = [  # (start, end) wall-clock; the last two are evening sessions
     (time(8, 30), time(11, 30)),
     (time(9, 0), time(12, 0)),
@@ -104,7 +104,7 @@ def seed_large_org(
         plans = [StudyPlan(organization=org, name=f"Plan {i}", total_nominal_hours=300) for i in range(16)]
         StudyPlan.objects.bulk_create(plans)
         plan_units = []
-        for i, plan in enumerate(plans):
+        for plan in plans:
             for seq, unit in enumerate(rng.sample(unit_rows, 6), 1):
                 f2f = Decimal(unit.nominal_hours) * Decimal("0.7")
                 plan_units.append(StudyPlanUnit(
@@ -204,7 +204,12 @@ def delete_org(org) -> None:
 
     from project.catalogue.models import Campus, Course, Unit
     from project.planning.models import (
-        BlockGroup, BlockGroupStudyPlan, LinkedBlockGroup, LinkedBlockGroupMember, StudyPlan, StudyPlanUnit,
+        BlockGroup,
+        BlockGroupStudyPlan,
+        LinkedBlockGroup,
+        LinkedBlockGroupMember,
+        StudyPlan,
+        StudyPlanUnit,
     )
     from project.staff.models import Teacher, TeacherUnit
     from project.timetabling.models import Holiday, TimetableSession

@@ -20,10 +20,9 @@ from ninja.errors import AuthenticationError, AuthorizationError, HttpError, Val
 from ninja.parser import Parser
 from ninja.renderers import JSONRenderer
 
-from project.core.responses import PreciseJSONEncoder
-
 from project.core.auth import member_auth
 from project.core.errors import DomainError, ValidationFailed
+from project.core.responses import PreciseJSONEncoder
 from project.core.schemas import NUL_MESSAGE, SURROGATE_MESSAGE
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ django_asgi_app = get_asgi_application()
 # seconds and drop sockets waiting on their pings.
 from django.urls import get_resolver  # noqa: E402
 
-get_resolver().url_patterns
+get_resolver().url_patterns  # noqa: B018 — the property loads the URLconf (see above)
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 

@@ -269,7 +269,7 @@ WEBAUTHN_ORIGIN = [
 ]
 
 # Wall displays authenticate their socket with a display token (realtime.consumers hook).
-REALTIME_DISPLAY_TOKEN_HOOK = "project.displays.realtime.display_token_hook"
+REALTIME_DISPLAY_TOKEN_HOOK = "project.displays.realtime.display_token_hook"  # noqa: S105 — a dotted path, not a password
 
 # Channels: in-memory for the single-process default, Redis when REDIS_URL is set (decisions.md §7).
 REDIS_URL = os.environ.get("REDIS_URL")

@@ -28,8 +28,9 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from channels.consumer import get_handler_name
@@ -341,7 +342,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
                 await self.send(protocol.PING)
                 try:
                     await asyncio.wait_for(self._pong.wait(), timeout)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     log.info("socket %s missed a pong: dropped", self.sid)
                     await self._close()
                     return
@@ -360,7 +361,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         now = asyncio.get_running_loop().time()
         due = getattr(self, "_session_check_at", None)
         if due is None:  # the first check at a random point of the period: sockets do not check together
-            due = self._session_check_at = now + self.timings.session_recheck / 1000 * random.uniform(0.5, 1.0)
+            due = self._session_check_at = now + self.timings.session_recheck / 1000 * random.uniform(0.5, 1.0)  # noqa: S311 — jitter of a timer, not a secret
         if principal is not None and principal.session_key and principal.user_id and now >= due:
             self._session_check_at = now + self.timings.session_recheck / 1000
             try:

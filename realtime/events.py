@@ -18,7 +18,7 @@ recover through the seq-gap rule.
 from __future__ import annotations
 
 import logging
-from typing import Iterable
+from collections.abc import Iterable
 from zoneinfo import ZoneInfo
 
 from asgiref.sync import async_to_sync

@@ -56,7 +56,7 @@ class Timings:
     session_recheck: int = 60000
 
     @classmethod
-    def from_settings(cls) -> "Timings":
+    def from_settings(cls) -> Timings:
         return cls(
             ping_interval=_setting_int("SOCKETIO_PING_INTERVAL_MS", cls.ping_interval),
             ping_timeout=_setting_int("SOCKETIO_PING_TIMEOUT_MS", cls.ping_timeout),

@@ -15,8 +15,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import timezone
 
-from project.accounts import selectors, services
-from project.accounts import reauth
+from project.accounts import reauth, selectors, services
 from project.accounts.schemas import (
     AddedUserOut,
     AddUserIn,

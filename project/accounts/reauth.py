@@ -10,7 +10,7 @@ copied cookie carries. The confirmation is stored in the session as a UTC timest
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone as dt_timezone
+from datetime import UTC, datetime
 
 from django.contrib.auth import authenticate
 from django.http import HttpRequest
@@ -58,7 +58,7 @@ def reauthenticate(*, request: HttpRequest, ctx: Ctx, password: str, totp_code: 
             raise ValidationFailed.field("totpCode", "Invalid authenticator code")
     now = time.time()
     request.session[REAUTH_AT] = now
-    return datetime.fromtimestamp(now + REAUTH_SECONDS, tz=dt_timezone.utc)
+    return datetime.fromtimestamp(now + REAUTH_SECONDS, tz=UTC)
 
 
 def require_recent(request: HttpRequest) -> None:

@@ -98,12 +98,11 @@ def export_data(ctx: Ctx) -> dict:
     Secrets are left out: no password hash, TOTP secret, passkey public key or credential id. A fixed
     number of queries (one per list).
     """
+    from project.accounts.schemas import OrganizationOut, PasskeyOut, UserOut
     from project.catalogue.models import Campus, Course, Unit
     from project.planning.models import BlockGroup, BlockGroupStudyPlan, StudyPlan, StudyPlanUnit
     from project.staff.models import Teacher, TeacherUnit
     from project.timetabling.models import Holiday, TimetableSession
-
-    from project.accounts.schemas import OrganizationOut, PasskeyOut, UserOut
 
     org = ctx.org
     user = ctx.user

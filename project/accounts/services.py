@@ -30,8 +30,8 @@ from django.http import HttpRequest
 from django.utils import timezone
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 
-from project.accounts import passkeys as webauthn_rp
 from project.accounts import invitations, selectors, totp
+from project.accounts import passkeys as webauthn_rp
 from project.accounts.lockout import ensure_allowed, raise_if_locked_out, record_failure
 from project.accounts.models import Organization, Passkey, User
 from project.core.auth import client_origin, ctx_for_request
@@ -132,7 +132,7 @@ def end_user_sessions(user: User, *, keep_session_key: str | None = None, reason
     for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator(chunk_size=500):
         try:
             data = session.get_decoded()
-        except Exception:  # a corrupt row is not ours to judge
+        except Exception:  # noqa: S112 — a corrupt row is not ours to judge
             continue
         if str(data.get(SESSION_KEY)) == user_pk and session.session_key != keep_session_key:
             keys.append(session.session_key)

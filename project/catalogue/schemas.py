@@ -9,11 +9,9 @@ The text helpers (:func:`text`, :func:`required_text`) are shared with ``project
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from ninja.schema import DjangoGetter
 from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
 from project.core.schemas import CamelSchema, FormIn, StampedOut, at_least, at_most, max_length, required

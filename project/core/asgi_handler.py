@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from asgiref.sync import sync_to_async
 from django.core import signals
-from django.core.handlers import base
 from django.core.exceptions import RequestAborted
+from django.core.handlers import base
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.urls import set_script_prefix
 

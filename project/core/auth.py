@@ -132,8 +132,8 @@ _user_loaders: dict[str, _UserLoader] = {}
 
 
 def _user_loader() -> _UserLoader:
-    from django.db import router
     from django.contrib.auth import get_user_model
+    from django.db import router
 
     alias = router.db_for_read(get_user_model())
     loader = _user_loaders.get(alias)

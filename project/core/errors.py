@@ -37,7 +37,7 @@ class ValidationFailed(DomainError):
         super().__init__(message, errors=errors, **extra)
 
     @classmethod
-    def field(cls, path: str | list, message: str) -> "ValidationFailed":
+    def field(cls, path: str | list, message: str) -> ValidationFailed:
         path_list = path if isinstance(path, list) else [path]
         return cls([{"path": path_list, "message": message}], message=message)
 

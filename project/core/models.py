@@ -26,7 +26,7 @@ class TimeStampedModel(models.Model):
 
 
 class TenantQuerySet(models.QuerySet):
-    def for_org(self, org) -> "TenantQuerySet":
+    def for_org(self, org) -> TenantQuerySet:
         """Rows of one organization. ``org`` is an Organization or its id."""
         org_id = getattr(org, "pk", org)
         return self.filter(organization_id=org_id)

@@ -33,7 +33,8 @@ import gzip
 import hashlib
 import re
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from cachetools import TTLCache
 from django.conf import settings
@@ -161,7 +162,7 @@ def cached_json(request: HttpRequest, name: str, params: dict[str, Any], build: 
             if shared is not None:
                 try:
                     shared.set(key, (seq, body, gz), seconds)
-                except Exception:  # noqa: BLE001
+                except Exception:  # noqa: BLE001, S110 — a failed shared store only loses the sharing
                     pass
     finally:
         current.done.set()

@@ -11,7 +11,6 @@ import json
 from datetime import date, datetime
 
 import orjson
-
 from django.http import HttpResponse
 from ninja.responses import NinjaJSONEncoder
 

@@ -6,9 +6,10 @@ Every API schema derives from :class:`CamelSchema`. A validator raising ``ValueE
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any, Callable
+from typing import Any
 
 from ninja import Schema
 from ninja.schema import DjangoGetter

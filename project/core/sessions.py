@@ -28,7 +28,7 @@ class SessionStore(db.SessionStore):
             key = self.session_key
             with connection.cursor() as cursor:
                 cursor.execute(
-                    f"SELECT {quote('session_data')}, {quote('expire_date')} FROM {table} "
+                    f"SELECT {quote('session_data')}, {quote('expire_date')} FROM {table} "  # noqa: S608 — identifiers quoted by the backend; values are parameters
                     f"WHERE {quote('session_key')} = %s AND {quote('expire_date')} > %s",
                     [key, timezone.now()],
                 )

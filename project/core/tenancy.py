@@ -28,8 +28,8 @@ class Ctx:
     origin: the ``X-Client-Id`` header of the request, echoed in change events (decisions.md §7).
     """
 
-    org: "Organization"
-    user: "User | None" = None
+    org: Organization
+    user: User | None = None
     origin: str | None = None
 
     @property
@@ -41,7 +41,7 @@ class Ctx:
         return bool(self.user is not None and self.user.role == "admin")
 
     @classmethod
-    def system(cls, org: "Organization") -> "Ctx":
+    def system(cls, org: Organization) -> Ctx:
         return cls(org=org, user=None, origin=None)
 
 

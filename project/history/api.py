@@ -11,8 +11,7 @@ from ninja import Field, Query
 
 from project.core.responses import json_response
 from project.core.routers import make_router
-from project.core.schemas import CamelSchema
-from project.core.schemas import ErrorOut
+from project.core.schemas import CamelSchema, ErrorOut
 from project.history import selectors, undo
 
 router = make_router(tags=["Activity"])

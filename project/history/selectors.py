@@ -5,10 +5,8 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from django.db.models import TextField
+from django.db.models import Q, TextField
 from django.db.models.functions import Cast
-
-from django.db.models import Q
 
 from project.core.tenancy import get_in_org
 from project.history.models import Activity, ActivityChange
@@ -105,8 +103,8 @@ def activity_detail(*, org, activity_id, user=None) -> dict:
     for c in changes[:MAX_DETAIL_ROWS]:
         model = c.model
         verbose = {f.attname: str(f.verbose_name) for f in model._meta.concrete_fields}
-        before = dict(zip(c.fields, c.before)) if c.before is not None else {}
-        after = dict(zip(c.fields, c.after)) if c.after is not None else {}
+        before = dict(zip(c.fields, c.before, strict=True)) if c.before is not None else {}
+        after = dict(zip(c.fields, c.after, strict=True)) if c.after is not None else {}
         kind = "created" if c.before is None else "deleted" if c.after is None else "updated"
         shown = after or before
         names = [n for n in c.fields if n not in HIDDEN_FIELDS and (kind != "updated" or before.get(n) != after.get(n))]
@@ -135,7 +133,7 @@ def _related_labels(changes) -> dict:
         for values in (c.before, c.after):
             if values is None:
                 continue
-            for name, value in zip(c.fields, values):
+            for name, value in zip(c.fields, values, strict=True):
                 if value is not None and name in relations and name != "organization_id":
                     wanted.setdefault(relations[name], set()).add(value)
     out: dict = {}

@@ -22,10 +22,11 @@ tracked (password hashes never enter the history).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from decimal import Decimal
-from typing import Any, Iterable
+from typing import Any
 
 import orjson
 from django.db import connections, models, router

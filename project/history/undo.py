@@ -51,7 +51,7 @@ class RowChange:
         self.model, self.pk, self.fields, self.before, self.after = model, pk, fields, before, after
 
 
-def merged_changes(activity: Activity) -> "OrderedDict[tuple[str, str], RowChange]":
+def merged_changes(activity: Activity) -> OrderedDict[tuple[str, str], RowChange]:
     """Every row the activity touched: the state before its first capture and after its last."""
     out: OrderedDict = OrderedDict()
     for change in ActivityChange.objects.for_org(activity.organization_id).filter(activity=activity).order_by("position"):
@@ -68,7 +68,7 @@ def merged_changes(activity: Activity) -> "OrderedDict[tuple[str, str], RowChang
 def _comparable(fields: list[str], values) -> dict | None:
     if values is None:
         return None
-    return {name: v for name, v in zip(fields, values) if name not in COMPARE_SKIP}
+    return {name: v for name, v in zip(fields, values, strict=True) if name not in COMPARE_SKIP}
 
 
 def _blocked(activity: Activity, pks: list[str], reason: str) -> Conflict:
@@ -216,7 +216,7 @@ def _restore(ctx: Ctx, activity: Activity, changes) -> None:
         objs = [_instance(model, c.fields, c.before) for c in items]
         created_at = [o.created_at for o in objs]
         model._base_manager.bulk_create(objs)  # auto_now_add stamps created_at: put the original back
-        for o, stamp in zip(objs, created_at):
+        for o, stamp in zip(objs, created_at, strict=True):
             o.created_at = stamp
         model._base_manager.bulk_update(objs, ["created_at"], batch_size=500)
         tracking.add_created(tracker, model, objs)
@@ -229,7 +229,7 @@ def _restore(ctx: Ctx, activity: Activity, changes) -> None:
         groups: dict = {}
         for c in items:
             diff = tuple(
-                (name, b) for name, b, a in zip(c.fields, c.before, c.after)
+                (name, b) for name, b, a in zip(c.fields, c.before, c.after, strict=True)
                 if b != a and name in by_name and name not in ("created_at", "updated_at")
             )
             groups.setdefault(diff, []).append(c.pk)
@@ -243,7 +243,7 @@ def _restore(ctx: Ctx, activity: Activity, changes) -> None:
 def _instance(model, fields: list[str], values: list):
     by_attname = {f.attname: f for f in model._meta.concrete_fields}
     kwargs = {}
-    for name, value in zip(fields, values):
+    for name, value in zip(fields, values, strict=True):
         f = by_attname.get(name)
         if f is not None:
             kwargs[name] = tracking.decode(f, value)

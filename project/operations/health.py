@@ -73,7 +73,7 @@ class ChannelLayerCarries(HealthCheck):
             channel = await layer.new_channel("readyz.")
             await layer.send(channel, {"type": "readyz.ping", "token": token})
             message = await asyncio.wait_for(layer.receive(channel), timeout=2)
-        except (OSError, asyncio.TimeoutError, ConnectionError) as e:
+        except (TimeoutError, OSError, ConnectionError) as e:
             metrics.CHANNEL_LAYER_ERRORS.labels("readyz").inc()
             raise ServiceUnavailable("Channel layer unavailable") from e
         except Exception as e:  # redis-py raises its own errors (not OSError) when Redis is down

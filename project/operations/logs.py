@@ -11,7 +11,6 @@ the same JSON formatter with the request id of the request that wrote them.
 
 from __future__ import annotations
 
-import logging
 import re
 import time
 import uuid

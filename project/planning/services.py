@@ -205,7 +205,7 @@ def study_plan_unit_update(
         emit_change(ctx, entity="study_plan_unit", action="updated", ids=[plan_unit.pk])
         if target is not None and target != plan_unit.sequence_order:
             _move(ctx, plan_unit, target)
-        for field, value in sent.items():
+        for field in sent:
             setattr(plan_unit, field, getattr(data, field))
         try:
             with transaction.atomic():

@@ -27,14 +27,14 @@ from project.reporting import allocation_grid as compact_grid
 from project.reporting import dashboard, exports, selectors
 from project.reporting.params import parse_iso_date, parse_term, parse_year, today_for
 from project.reporting.schemas import (
-    RoomUtilisationOut,
-    CompactAllocationGridOut,
-    GridSessionOut,
     AllocationGridOut,
     BlockGroupWithoutTimetableOut,
+    CompactAllocationGridOut,
     DashboardStatsOut,
     DeliverySummaryRowOut,
+    GridSessionOut,
     LoadPlanningOut,
+    RoomUtilisationOut,
     SchedulingSummaryOut,
     TeacherAllocationsOut,
     TeacherWorkloadEntryOut,

@@ -83,7 +83,7 @@ def _xlsx_bytes(rows: list[list], header: list[str] = HEADER, sheet: str = "Load
 
     wb = Workbook(write_only=True)  # streams rows: no cell objects kept for the whole sheet
     ws = wb.create_sheet(sheet)
-    for letter, width in zip("ABCDEFGHIJKLMN", widths):
+    for letter, width in zip("ABCDEFGHIJKLMN", widths, strict=False):
         ws.column_dimensions[letter].width = width
     bold = Font(bold=True)
 

@@ -38,7 +38,7 @@ def user_timezone(user) -> ZoneInfo:
     if isinstance(name, str) and name.strip():
         try:
             return ZoneInfo(name.strip())
-        except Exception:  # unknown or malformed zone name: fall back
+        except Exception:  # noqa: S110 — unknown or malformed zone name: fall back
             pass
     return ZoneInfo(DEFAULT_TZ)
 

@@ -32,7 +32,17 @@ from datetime import date, time, timedelta
 from decimal import Decimal
 
 from django.db.models import (
-    Case, CharField, Count, FloatField, IntegerField, Max, Min, Q, Sum, Value, When,
+    Case,
+    CharField,
+    Count,
+    FloatField,
+    IntegerField,
+    Max,
+    Min,
+    Q,
+    Sum,
+    Value,
+    When,
 )
 from django.db.models.functions import Cast
 
@@ -234,7 +244,7 @@ def scheduling_summary(*, org, year: int, today: date) -> dict:
         "totalUnits": len(units),
         "monthlyBreakdown": [
             {
-                "month": "%04d-%02d" % (year, r["month"] + 1),
+                "month": f"{year:04d}-{r['month'] + 1:02d}",
                 "monthName": pycal.month_name[r["month"] + 1],
                 "sessions": r["sessions"],
                 "teachers": r["teachers"],

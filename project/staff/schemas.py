@@ -13,15 +13,12 @@ turns into ``400 {"message": "Validation failed", "errors": [{"path": [field], "
 from __future__ import annotations
 
 import uuid
-from datetime import date, datetime
+from datetime import date
 from typing import Annotated
-
-from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
-from ninja.schema import DjangoGetter
-from pydantic import AfterValidator, BeforeValidator, Field, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field
 
 from project.core.schemas import (
     BlankToNone,

@@ -297,7 +297,7 @@ def _greedy(problem: Problem) -> dict:
             continue
         pref = chosen_for_key.get((s.block_group_id, s.unit_id))
 
-        def fits(t) -> bool:
+        def fits(t, s=s) -> bool:  # called in this iteration only
             facts = data.teachers[t]
             wk = (t, week_start(s.date))
             if hours.get(wk, 0.0) + s.hours > facts.max_weekly_hours + 1e-9:

@@ -12,9 +12,9 @@
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Iterable
 
 
 def week_start(day: date) -> date:
@@ -53,7 +53,7 @@ class TermCalendar:
         return bool(self._ends_by_year.get(year))
 
     @classmethod
-    def for_org(cls, org) -> "TermCalendar":
+    def for_org(cls, org) -> TermCalendar:
         from project.timetabling.models import Holiday
 
         rows = (

@@ -40,10 +40,10 @@ same group's clash is not also reported as a teacher or room clash).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from operator import attrgetter
 from datetime import date, time, timedelta
-from typing import Iterable
+from operator import attrgetter
 
 from django.db.models import Q
 from django.db.models.functions import Lower
@@ -138,7 +138,7 @@ class Slot:
     unit_code: str = ""
 
     @classmethod
-    def of(cls, s) -> "Slot":
+    def of(cls, s) -> Slot:
         """From a TimetableSession (its block_group/unit must be loaded or the codes are left blank)."""
         cache = getattr(s, "_state", None)
         fields = cache.fields_cache if cache is not None else {}
@@ -217,7 +217,7 @@ class ConflictData:
         """Rooms that never clash: online rooms hold any number of classes at once."""
         return frozenset(k for k, r in self.rooms.items() if r.type == "online")
 
-    def leave_of(self, teacher_id, slot: "Slot") -> LeaveSpan | None:
+    def leave_of(self, teacher_id, slot: Slot) -> LeaveSpan | None:
         """The leave of ``teacher_id`` that ``slot``'s time falls in, if any."""
         for span in self.leave.get(teacher_id, ()):
             if span.covers(slot.date, slot.start, slot.end):
@@ -778,7 +778,7 @@ def _neighbourhood_sql(vendor: str, org_id, keys: dict, codes: bool = True, text
         if vendor == "postgresql":
             cast = "text" if kind == "room" else "uuid"
             parts.append(
-                f"SELECT {cols} FROM unnest(%s::{cast}[], %s::date[], %s::date[]) AS p(k, lo, hi) "
+                f"SELECT {cols} FROM unnest(%s::{cast}[], %s::date[], %s::date[]) AS p(k, lo, hi) "  # noqa: S608 — fixed columns and casts; values are parameters
                 f"CROSS JOIN LATERAL (SELECT * FROM {t} s WHERE s.organization_id = %s AND {column[kind]} = p.k "
                 f"AND s.actual_date BETWEEN p.lo AND p.hi OFFSET 0) s"  # OFFSET 0: one index scan per run
                 + joins
@@ -786,7 +786,7 @@ def _neighbourhood_sql(vendor: str, org_id, keys: dict, codes: bool = True, text
             params += [[r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs], org_id]
         else:
             parts.append(
-                f"SELECT {cols} FROM json_each(%s) AS p JOIN {t} s ON s.organization_id = %s "
+                f"SELECT {cols} FROM json_each(%s) AS p JOIN {t} s ON s.organization_id = %s "  # noqa: S608 — fixed columns and table; values are parameters
                 f"AND {column[kind]} = json_extract(p.value, '$[0]') "
                 "AND s.actual_date BETWEEN json_extract(p.value, '$[1]') AND json_extract(p.value, '$[2]')"
                 + joins

@@ -12,14 +12,12 @@ import uuid
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
-from ninja.schema import DjangoGetter
-from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator
 
 from project.core.schemas import (
     BlankToNone,
     CamelSchema,
     FormIn,
-    StampedOut,
     at_least,
     at_most,
     check,

@@ -12,8 +12,8 @@ Validation reports every bad row at once: ``ValidationFailed`` with
 from __future__ import annotations
 
 import io
-import zipfile
 import re
+import zipfile
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
@@ -77,7 +77,7 @@ def build_template() -> bytes:
     ws.append(EXAMPLE)
     bold = Font(bold=True, color="FFFFFF")
     fill = PatternFill("solid", fgColor="1F4E79")
-    for i, (header, required, _fmt, _text) in enumerate(COLUMNS, 1):
+    for i, (header, _required, _fmt, _text) in enumerate(COLUMNS, 1):
         cell = ws.cell(row=1, column=i)
         cell.font = bold
         cell.fill = fill
@@ -366,7 +366,7 @@ def validate_rows(org, rows: list[tuple[int, dict]]) -> list[ImportRow]:
         # An .xls cell may hold NUL, which PostgreSQL cannot store.
         bad.extend((column, NUL_MESSAGE) for column, value in rec.items() if isinstance(value, str) and "\x00" in value)
 
-        def take(column, fn, required=False, default=None):
+        def take(column, fn, required=False, default=None, rec=rec, bad=bad):  # called in this iteration only
             value = rec.get(column)
             if value is None or (isinstance(value, str) and not value.strip()):
                 if required:

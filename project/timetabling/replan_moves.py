@@ -33,6 +33,7 @@ import time as clock
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from itertools import pairwise
 
 from django.db.models import Max, Min
 from ortools.sat.python import cp_model
@@ -183,7 +184,7 @@ class _Reflow:
         first = self.board.units_first
         rank = lambda s: first.get((group_id, s.unit_id), s.date)  # noqa: E731
         seq = sorted(self._group_sessions(group_id), key=lambda s: (moves.get(s.id, self._date(s)), s.start))
-        return sum(1 for a, b in zip(seq, seq[1:]) if rank(b) < rank(a))
+        return sum(1 for a, b in pairwise(seq) if rank(b) < rank(a))
 
     def plan_for(self, hit: cf.Slot, limit: date) -> list[tuple[cf.Slot, date]] | None:
         group_id = hit.block_group_id

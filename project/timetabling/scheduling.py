@@ -10,10 +10,10 @@ Times are the organization's wall-clock times; hours are ``Decimal``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
-from typing import Callable
 
 from project.timetabling.calendar import HolidaySpan, week_start
 from project.timetabling.conflicts import add_months, overlaps

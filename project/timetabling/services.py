@@ -339,7 +339,7 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
                 [(plan.sessions[i].unit_id, plan.sessions[i].date, plan.sessions[i].start, plan.sessions[i].end) for i in teaching_plan],
                 candidates, busy,
             )
-            rooms_of = {i: r for i, r in zip(teaching_plan, chosen) if r is not None}
+            rooms_of = {i: r for i, r in zip(teaching_plan, chosen, strict=True) if r is not None}
             unroomed = sum(1 for r in chosen if r is None)
         TimetableSession.objects.for_org(org).bulk_create(
             [

@@ -34,6 +34,7 @@ def signed_in(user, login) -> ApiClient:
 def test_a_fresh_sign_in_alone_cannot_change_credentials(member_user, login):
     client = signed_in(member_user, login)
     for method, path, body in SENSITIVE:
+        assert method == "POST"
         response = client.post(path, body)
         assert response.status_code == 403, (path, response.content)
         assert response.json() == REFUSED

@@ -1,7 +1,6 @@
 """Auto-allocation (issue 10): small hand-made cases whose best answer is known, the API, staleness."""
 
 from datetime import date, time, timedelta
-from decimal import Decimal
 
 import pytest
 

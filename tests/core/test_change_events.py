@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 async def _receive(layer, channel, timeout=1.0):
     try:
         return await asyncio.wait_for(layer.receive(channel), timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return None
 
 

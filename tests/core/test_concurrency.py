@@ -1,4 +1,4 @@
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -7,7 +7,7 @@ from project.core.errors import StaleWrite
 
 
 class Row:
-    updated_at = datetime(2026, 3, 2, 9, 30, 15, 123456, tzinfo=timezone.utc)
+    updated_at = datetime(2026, 3, 2, 9, 30, 15, 123456, tzinfo=UTC)
 
 
 def test_matching_values_pass():

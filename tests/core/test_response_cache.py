@@ -8,7 +8,7 @@ parameters, another organization and another "today" (``hidePast``) never share 
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone as dt_timezone
+from datetime import UTC, date, datetime
 
 import pytest
 from django.db import connection
@@ -55,7 +55,7 @@ def test_ids_reads_are_never_cached(api, world):
 
 
 def test_a_write_through_the_api_shows_in_the_next_read(api, world):
-    teacher, session, group = world["teacher"], world["session"], world["group"]
+    teacher, group = world["teacher"], world["group"]
     assert _twice(api, "/api/teachers")[0][0]["lastName"] == "Nguyen"
     etag = api.get(f"/api/teachers/{teacher.id}")["ETag"]
     body = api.get(f"/api/teachers/{teacher.id}").json()
@@ -103,9 +103,9 @@ def test_hide_past_answers_follow_the_users_today(api, world, org, monkeypatch):
     f.make_session(org, block_group=group, unit=unit, actual_date=date(2026, 3, 9))
     params = {"blockGroupId": str(group.id), "hidePast": "true"}
     # 2026-03-05 in Melbourne: the 2 March session is past, the 9 March one is not.
-    monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 3, 4, 14, 0, tzinfo=dt_timezone.utc))
+    monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 3, 4, 14, 0, tzinfo=UTC))
     assert [r["actualDate"] for r in api.get("/api/timetables", params).json()] == ["2026-03-09"]
-    monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 3, 1, 14, 0, tzinfo=dt_timezone.utc))
+    monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 3, 1, 14, 0, tzinfo=UTC))
     assert [r["actualDate"] for r in api.get("/api/timetables", params).json()] == ["2026-03-02", "2026-03-09"]
 
 

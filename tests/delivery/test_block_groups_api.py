@@ -474,7 +474,7 @@ def test_list_of_1000_block_groups_with_plans_and_sessions(api, org, django_asse
         ]
     )
     BlockGroupStudyPlan.objects.unscoped().bulk_create(
-        [BlockGroupStudyPlan(organization=org, block_group=g, study_plan=p) for g, p in zip(groups, plans)]
+        [BlockGroupStudyPlan(organization=org, block_group=g, study_plan=p) for g, p in zip(groups, plans, strict=True)]
         + [BlockGroupStudyPlan(organization=org, block_group=g, study_plan=plans[0]) for g in groups[1:]]
     )
     TimetableSession.objects.unscoped().bulk_create(

@@ -36,7 +36,7 @@ def test_concurrent_puts_with_the_same_if_match_one_wins(org, admin_user):
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=save, args=(c, n)) for c, n in zip(clients, ("First", "Second"))]
+    threads = [threading.Thread(target=save, args=(c, n)) for c, n in zip(clients, ("First", "Second"), strict=True)]
     for t in threads:
         t.start()
     for t in threads:

@@ -9,7 +9,6 @@ from project.catalogue.models import Campus
 from project.displays.models import DisplayLink
 from project.displays.selectors import org_today
 from tests import factories as f
-from tests.conftest import ApiClient
 
 
 @pytest.fixture

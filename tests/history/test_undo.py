@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 from datetime import date, time, timedelta
-from decimal import Decimal
 
 import openpyxl
 import pytest
@@ -26,7 +25,6 @@ from project.staff.models import Teacher, TeacherUnit
 from project.timetabling.models import Holiday, TimetableSession
 from realtime.events import emit_change
 from tests import factories as f
-from tests.timetabling.conftest import plan_group  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -101,8 +99,8 @@ def test_a_single_edit_records_its_before_and_after(api, org):
     [change] = ActivityChange.objects.filter(activity=act)
     [[pk, before, after]] = change.row_list()
     assert pk == str(course.id) and change.model == "catalogue.Course"
-    assert dict(zip(change.fields, before))["name"] == "Old name"
-    assert dict(zip(change.fields, after))["name"] == "New name"
+    assert dict(zip(change.fields, before, strict=True))["name"] == "Old name"
+    assert dict(zip(change.fields, after, strict=True))["name"] == "New name"
     detail = api.get(f"/api/activity/{act.id}").json()
     assert detail["changes"][0]["change"] == "updated"
     assert {"field": "name", "before": "Old name", "after": "New name"} in detail["changes"][0]["fields"]
@@ -406,7 +404,7 @@ def test_the_django_admin_writes_are_captured_too(client, org):
     act = latest(org)
     assert act.actor_label == "Django admin" or act.actor_id == staff.pk
     [change] = ActivityChange.objects.filter(activity=act)
-    assert dict(zip(change.fields, change.row_list()[0][2]))["name"] == "After"
+    assert dict(zip(change.fields, change.row_list()[0][2], strict=True))["name"] == "After"
 
 
 def test_a_block_groups_and_a_teachers_history_show_their_sessions_writes(api, org):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from itertools import pairwise
 
 import pytest
 
@@ -73,5 +74,5 @@ async def test_every_socket_applies_every_seq_once_in_order(pair):  # noqa: F811
         assert r["applied"] == expected  # every seq once, in order
         assert r["gaps"] == 0  # nothing lost, so no full refetch
         assert sorted(r["received"]) == expected
-        swaps.append(sum(1 for a, b in zip(r["received"], r["received"][1:]) if b < a))
+        swaps.append(sum(1 for a, b in pairwise(r["received"]) if b < a))
     print(f"out-of-order arrivals per socket: {swaps}")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-import socketio
 
 from tests.realtime.conftest import PyClient, hook
 from tests.realtime.test_displays_and_logout import Board, _api

@@ -23,15 +23,15 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 
-from project.asgi import application as project_application  # noqa: E402
-
 from asgiref.sync import sync_to_async  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
+
+from project.asgi import application as project_application  # noqa: E402
 
 # Load the URLconf (the whole API, ortools and pandas included: seconds of imports) before serving. Done
 # lazily by the first HTTP request it stalls the event loop long enough to drop sockets on the tests'
 # one-second pings.
-get_resolver().url_patterns
+get_resolver().url_patterns  # noqa: B018 — the property loads the URLconf now, not at the first request
 
 
 class _Rollback(Exception):

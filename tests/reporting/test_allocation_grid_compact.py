@@ -19,7 +19,7 @@ def test_compact_grid_equals_the_documented_grid(api, grid_world, query):  # noq
     for key in ("year", "term", "summary", "weeks"):
         assert compact[key] == full[key]
     assert [t["teacherId"] for t in compact["teachers"]] == [t["teacherId"] for t in full["teachers"]]
-    for c, f in zip(compact["teachers"], full["teachers"]):
+    for c, f in zip(compact["teachers"], full["teachers"], strict=True):
         for key in ("teacherName", "maxWeeklyHours", "isActive", "yearlyStats"):
             assert c[key] == f[key]
         assert c["totalHours"] == [w["totalHours"] for w in f["weeklyStats"]]

@@ -356,7 +356,7 @@ def test_raw_json_answers_match_their_declared_schemas(api, world):
         body = res.json()
         parsed = schema.model_validate(body)
         # Every field of the schema is present under its camelCase name (nothing silently defaulted).
-        for name, field in schema.model_fields.items():
+        for field in schema.model_fields.values():
             assert field.alias in body, (path, field.alias)
         assert parsed is not None
     grid = sc.AllocationGridOut.model_validate(api.get("/api/teachers/allocation-gantt?year=2026&term=1").json())

@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import io
 from datetime import date, time
-from decimal import Decimal
 
 from openpyxl import load_workbook
 
@@ -21,7 +20,7 @@ def _room(org, code, **kw):
 
 def test_room_utilisation_by_room_and_type(api, org, other_org, django_assert_max_num_queries):
     lab = _room(org, "LAB1", name="Lab", type="computer_lab", capacity=20, campus=f.make_campus(org, name="City", abbreviation="CTY"))
-    room = _room(org, "R2", type="classroom", capacity=30)
+    _room(org, "R2", type="classroom", capacity=30)
     online = _room(org, "Online", type="online")
     _room(org, "OLD", type="classroom", is_active=False)  # inactive and unused: not listed
     group, unit = f.make_block_group(org), f.make_unit(org)

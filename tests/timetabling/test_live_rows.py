@@ -40,7 +40,7 @@ def test_ids_are_scoped_to_the_organization_and_checked(api, other_api, rows):
     bad = api.get("/api/timetables", {"ids": "not-a-uuid"})
     assert bad.status_code == 400 and bad.json()["type"] == "validation_error"
     assert bad.json()["errors"][0]["path"] == ["ids"]
-    too_many = ",".join("00000000-0000-0000-0000-%012d" % n for n in range(1001))
+    too_many = ",".join(f"00000000-0000-0000-0000-{n:012d}" for n in range(1001))
     r = api.get("/api/timetables", {"ids": too_many})
     assert r.status_code == 400 and "At most 1000 ids" in r.json()["errors"][0]["message"]
     assert api.get("/api/timetables", {"ids": ""}).status_code == 200

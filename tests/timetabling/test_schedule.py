@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date, time
 from decimal import Decimal
+from itertools import pairwise
 
 import pytest
 
@@ -111,7 +112,7 @@ def _assert_no_overlap(rows):
         by_day.setdefault(s.actual_date, []).append(s)
     for items in by_day.values():
         items.sort(key=lambda s: s.start_time)
-        for x, y in zip(items, items[1:]):
+        for x, y in pairwise(items):
             assert x.end_time <= y.start_time, (x, y)
 
 

@@ -20,11 +20,12 @@ from __future__ import annotations
 import calendar as pycalendar
 import json
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import date, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
@@ -43,7 +44,7 @@ DATA = Path(__file__).resolve().parent / "data"
 
 ORG_NAME = "Blockplan Demo TAFE"
 ORG_DOMAIN = "demo.blockplan.edu.au"
-PASSWORD = "Blockplan-Demo-2026!"
+PASSWORD = "Blockplan-Demo-2026!"  # noqa: S105 — the demo's documented password (README)
 USERS = (
     # email, first name, last name, role
     ("admin@demo.blockplan.edu.au", "Alex", "Morgan", User.Role.ADMIN),
@@ -249,7 +250,8 @@ def sync(qs, key: tuple[str, ...], rows: Iterable[dict], *, org, stats: Stats, l
 
 
 def seed_org_and_users(stats: Stats) -> Organization:
-    assert not password_problems(PASSWORD), "the demo password must satisfy the password rules"
+    if password_problems(PASSWORD):  # the demo must sign in under the password rules it ships with
+        raise RuntimeError("the demo password must satisfy the password rules")
     org, created = Organization.objects.get_or_create(
         domain=ORG_DOMAIN, defaults={"name": ORG_NAME, "timezone": "Australia/Melbourne"}
     )
@@ -389,7 +391,7 @@ def seed_plans(org, qualifications, units_by_code, stats: Stats) -> dict[str, St
             }
         )
     plans = sync(StudyPlan.objects.for_org(org), ("name",), plan_rows, org=org, stats=stats, label="study plans")
-    by_course = {q["code"]: plans[(row["name"],)] for q, row in zip(qualifications, plan_rows)}
+    by_course = {q["code"]: plans[(row["name"],)] for q, row in zip(qualifications, plan_rows, strict=False)}
     rows = []
     for code, chosen in members.items():
         plan = by_course[code]
@@ -425,7 +427,7 @@ def seed_holidays(org, stats: Stats) -> list[Holiday]:
 def seed_teachers(org, units_by_code, plans_units: dict[str, list[Unit]], stats: Stats) -> dict[str, Teacher]:
     """24 teachers, each qualified for 6-15 units of their specialties; every planned unit gets at least
     two qualified day teachers and one evening teacher."""
-    rng = random.Random(2026)
+    rng = random.Random(2026)  # noqa: S311 — reproducible demo data, not a secret
     rows = []
     for i, (emp, first, last, employment, availability, hours, _spec) in enumerate(TEACHERS):
         email_local = f"{first}.{last}".lower().replace("'", "")

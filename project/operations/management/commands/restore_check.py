@@ -25,7 +25,7 @@ from django.db.migrations.executor import MigrationExecutor
 def _counts(cursor, tables: list[str]) -> dict[str, int]:
     out = {}
     for table in tables:
-        cursor.execute(f'SELECT count(*) FROM "{table}"')
+        cursor.execute(f'SELECT count(*) FROM "{table}"')  # noqa: S608 — table names from the database's own catalogue
         out[table] = cursor.fetchone()[0]
     return out
 
