@@ -52,19 +52,19 @@ def seed() -> Organization:
     teachers = Teacher.objects.bulk_create(
         [
             Teacher(
-                organization=org, employee_id=f"B{i:04d}", first_name=f"T{i}", last_name="Bench",
-                email=f"t{i}@bench.example", availability=rnd.choice(["day", "day", "both", "evening"]),
+                organization=org,
+                employee_id=f"B{i:04d}",
+                first_name=f"T{i}",
+                last_name="Bench",
+                email=f"t{i}@bench.example",
+                availability=rnd.choice(["day", "day", "both", "evening"]),
                 max_weekly_hours=rnd.choice([15, 21, 25, 30]),
             )
             for i in range(TEACHERS)
         ]
     )
     TeacherUnit.objects.bulk_create(
-        [
-            TeacherUnit(organization=org, teacher=t, unit=u)
-            for t in teachers
-            for u in rnd.sample(units, 8)
-        ],
+        [TeacherUnit(organization=org, teacher=t, unit=u) for t in teachers for u in rnd.sample(units, 8)],
         ignore_conflicts=True,
     )
     groups = BlockGroup.objects.bulk_create(
@@ -87,9 +87,16 @@ def seed() -> Organization:
             end = dtime(begin.hour + 3)
             rows.append(
                 TimetableSession(
-                    organization=org, block_group=g, unit=group_units[k * 5 // per_group], actual_date=day,
-                    day_of_week=day.isoweekday(), start_time=begin, end_time=end, actual_hours=Decimal(3),
-                    week_number=week + 1, room="",
+                    organization=org,
+                    block_group=g,
+                    unit=group_units[k * 5 // per_group],
+                    actual_date=day,
+                    day_of_week=day.isoweekday(),
+                    start_time=begin,
+                    end_time=end,
+                    actual_hours=Decimal(3),
+                    week_number=week + 1,
+                    room="",
                 )
             )
     TimetableSession.objects.bulk_create(rows)
@@ -103,7 +110,9 @@ def main() -> None:
     result = aa.propose(ctx, aa.Scope(start=date(2027, 1, 1), end=date(2027, 12, 31)))
     total = (time.perf_counter() - started) * 1000
     print(f"auto-allocate proposal: {result['sessionsInScope']} sessions, {TEACHERS} teachers")
-    print(f"  status {result['status']}, solver {result['solveMs']:.0f} ms, total {total:.0f} ms (target: feasible within 10,000 ms)")
+    print(
+        f"  status {result['status']}, solver {result['solveMs']:.0f} ms, total {total:.0f} ms (target: feasible within 10,000 ms)"
+    )
     print(f"  assigned {len(result['assignments'])}, unassignable {len(result['unassignable'])}")
     print(f"  before {result['before']}")
     print(f"  after  {result['after']}")

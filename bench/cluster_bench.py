@@ -62,9 +62,17 @@ def main() -> None:
     connections.close_all()
     state = ROOT / "var" / "cluster-bench"
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis, "CLUSTER_DIR": str(state), "CLUSTER_PORT": str(port),
-           "CLUSTER_APP_PORT": str(free_port() + 10), "CLUSTER_MIGRATE": "0", "ACCESS_LOG_LEVEL": "WARNING",
-           "LOG_LEVEL": "ERROR"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "REDIS_URL": redis,
+        "CLUSTER_DIR": str(state),
+        "CLUSTER_PORT": str(port),
+        "CLUSTER_APP_PORT": str(free_port() + 10),
+        "CLUSTER_MIGRATE": "0",
+        "ACCESS_LOG_LEVEL": "WARNING",
+        "LOG_LEVEL": "ERROR",
+    }
     results = {}
     for n in [int(x) for x in args.processes.split(",")]:
         cluster(["stop"], env)
@@ -78,16 +86,19 @@ def main() -> None:
             workers = subprocess.run(["pgrep", "-P", master], capture_output=True, text=True).stdout.split()
             pids.update({f"nginx worker {w}": int(w) for w in workers})
             before = {k: cpu_seconds(p) for k, p in pids.items()}
-            results[n] = asyncio.run(clients_mode(port, cookies, reads, args.seconds, labels,
-                                                  served_by=f"{n} daphne process(es) behind nginx"))
+            results[n] = asyncio.run(
+                clients_mode(port, cookies, reads, args.seconds, labels, served_by=f"{n} daphne process(es) behind nginx")
+            )
             used = {k: (cpu_seconds(p) - before[k]) / args.seconds for k, p in pids.items()}
             print("  CPU (cores): " + ", ".join(f"{k} {v:.2f}" for k, v in used.items() if v > 0.005))
         finally:
             cluster(["stop"], env)
     if 1 in results and 2 in results:
         one, two = results[1], results[2]
-        print(f"\na second process: {two['rps'] / one['rps']:.2f}x the requests/s "
-              f"({one['rps']:.0f} -> {two['rps']:.0f}), p99 {one['p99']:.0f} -> {two['p99']:.0f} ms")
+        print(
+            f"\na second process: {two['rps'] / one['rps']:.2f}x the requests/s "
+            f"({one['rps']:.0f} -> {two['rps']:.0f}), p99 {one['p99']:.0f} -> {two['p99']:.0f} ms"
+        )
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
 
 

@@ -69,8 +69,12 @@ class Client:
         await self.get("/api/block-groups")
         self.sio = socketio.AsyncClient(reconnection=False)
         self.sio.on("change", self.on_change)
-        await self.sio.connect(self.base, headers={"Cookie": f"sessionid={self.cookie}", "Origin": self.base},
-                               transports=["websocket"], wait_timeout=10)
+        await self.sio.connect(
+            self.base,
+            headers={"Cookie": f"sessionid={self.cookie}", "Origin": self.base},
+            transports=["websocket"],
+            wait_timeout=10,
+        )
 
     def coalesce(self, name: str, path: str):
         if name in self.pending:
@@ -130,8 +134,12 @@ async def run(port: int, pid: int, cookies: list[str], groups: list[str], editor
         headers = {"Cookie": f"sessionid={editor_cookie}"}
         async with http.get(base + "/api/auth/user", headers=headers) as r:
             csrf = r.cookies["csrftoken"].value
-        headers = {"Cookie": f"sessionid={editor_cookie}; csrftoken={csrf}", "X-CSRFToken": csrf, "X-Client-Id": "collab-bench",
-                   "Origin": base}
+        headers = {
+            "Cookie": f"sessionid={editor_cookie}; csrftoken={csrf}",
+            "X-CSRFToken": csrf,
+            "X-Client-Id": "collab-bench",
+            "Origin": base,
+        }
         log = []  # (seq, group, answered at)
         tt0 = [c.timetable_requests for c in clients]
         ag0 = [c.aggregate_requests for c in clients]
@@ -143,11 +151,22 @@ async def run(port: int, pid: int, cookies: list[str], groups: list[str], editor
             answered = None
             for _attempt in range(20):  # some seeded rows break a rule when saved (dates before the first week)
                 target_client = clients[rng.randrange(len(clients))]
-                candidates = [(k, v) for k, v in target_client.rows.items() if not v["conflicts"]] or list(target_client.rows.items())
+                candidates = [(k, v) for k, v in target_client.rows.items() if not v["conflicts"]] or list(
+                    target_client.rows.items()
+                )
                 sid, row = rng.choice(candidates)
-                body = {"blockGroupId": row["blockGroupId"], "unitId": row["unitId"], "teacherId": row["teacherId"],
-                        "startTime": row["startTime"], "endTime": row["endTime"], "actualDate": row["actualDate"],
-                        "room": row["room"], "status": row["status"], "actualHours": row["actualHours"], "notes": f"collab {n}"}
+                body = {
+                    "blockGroupId": row["blockGroupId"],
+                    "unitId": row["unitId"],
+                    "teacherId": row["teacherId"],
+                    "startTime": row["startTime"],
+                    "endTime": row["endTime"],
+                    "actualDate": row["actualDate"],
+                    "room": row["room"],
+                    "status": row["status"],
+                    "actualHours": row["actualHours"],
+                    "notes": f"collab {n}",
+                }
                 async with http.put(f"{base}/api/timetables/{sid}", json=body, headers=headers) as r:
                     if r.status == 200:
                         answered = time.perf_counter()
@@ -163,7 +182,7 @@ async def run(port: int, pid: int, cookies: list[str], groups: list[str], editor
     latencies = []
     affected_tt = unaffected_tt = affected_n = unaffected_n = 0
     applied_all = sorted({s for c in clients for s in c.applied})
-    seq_of_change = dict(zip(range(len(log)), applied_all[-len(log):], strict=True)) if len(applied_all) >= len(log) else {}
+    seq_of_change = dict(zip(range(len(log)), applied_all[-len(log) :], strict=True)) if len(applied_all) >= len(log) else {}
     for i, (group, answered, _sid) in enumerate(log):
         seq = seq_of_change.get(i)
         mine = [c for c in clients if c.group == group]
@@ -180,14 +199,20 @@ async def run(port: int, pid: int, cookies: list[str], groups: list[str], editor
             affected_tt += n
         else:
             unaffected_tt += n
-    print(f"clients {len(clients)}, changes {len(log)} (1/s), server CPU {cpu:.2f} s over {elapsed:.1f} s "
-          f"= {cpu / elapsed:.2f} core, {cpu / len(log) * 1000:.0f} ms per change")
-    print(f"timetable requests per change: affected clients {affected_tt / max(1, len(log)):.2f} in all "
-          f"({affected_tt / max(1, affected_n):.2f} per affected client), unaffected clients {unaffected_tt} in all")
+    print(
+        f"clients {len(clients)}, changes {len(log)} (1/s), server CPU {cpu:.2f} s over {elapsed:.1f} s "
+        f"= {cpu / elapsed:.2f} core, {cpu / len(log) * 1000:.0f} ms per change"
+    )
+    print(
+        f"timetable requests per change: affected clients {affected_tt / max(1, len(log)):.2f} in all "
+        f"({affected_tt / max(1, affected_n):.2f} per affected client), unaffected clients {unaffected_tt} in all"
+    )
     print(f"coalesced aggregate requests (dashboard + block groups): {sum(ag) / len(clients) / elapsed:.2f} per client per s")
     if latencies:
-        print(f"write answered -> every affected client shows it: p50 {statistics.median(latencies):.0f} ms, "
-              f"p99 {pct(latencies, 99):.0f} ms, max {max(latencies):.0f} ms ({len(latencies)} of {len(log)} changes)")
+        print(
+            f"write answered -> every affected client shows it: p50 {statistics.median(latencies):.0f} ms, "
+            f"p99 {pct(latencies, 99):.0f} ms, max {max(latencies):.0f} ms ({len(latencies)} of {len(log)} changes)"
+        )
     for c in clients:
         await c.close()
 

@@ -49,16 +49,32 @@ def main() -> None:
     batch, changes = [], []
     for n in range(N):
         ids = [row] if n % 1000 == 0 else [str(uuid.uuid4())]
-        activity = Activity(organization=org, seq=n + 1, actor=user, actor_label="Bench User", origin="bench",
-                            entity=ENTITIES[n % len(ENTITIES)], action="updated", ids=ids,
-                            summary="Bench User updated a course", refs=str(uuid.uuid4()))
+        activity = Activity(
+            organization=org,
+            seq=n + 1,
+            actor=user,
+            actor_label="Bench User",
+            origin="bench",
+            entity=ENTITIES[n % len(ENTITIES)],
+            action="updated",
+            ids=ids,
+            summary="Bench User updated a course",
+            refs=str(uuid.uuid4()),
+        )
         batch.append(activity)
         # Each activity captured one row (before and after), pointing at a block group: as written.
         refs = activity.refs
         values = [ids[0], "2026-11-25T01:02:03.456789+00:00", "Name before", refs]
-        changes.append(ActivityChange(organization=org, activity=activity, position=1, model="catalogue.Course",
-                                      fields=["id", "updated_at", "name", "block_group_id"],
-                                      rows=f'[["{ids[0]}",{values!r},{values!r}]]'.replace("'", '"')))
+        changes.append(
+            ActivityChange(
+                organization=org,
+                activity=activity,
+                position=1,
+                model="catalogue.Course",
+                fields=["id", "updated_at", "name", "block_group_id"],
+                rows=f'[["{ids[0]}",{values!r},{values!r}]]'.replace("'", '"'),
+            )
+        )
         if len(batch) == 5000:
             Activity.objects.bulk_create(batch)
             ActivityChange.objects.bulk_create(changes)
@@ -72,16 +88,22 @@ def main() -> None:
     print(f"seeded {N:,} activities in {time.perf_counter() - t0:.1f} s ({os.environ['DATABASE_URL'].split(':')[0]})")
     client = Client(HTTP_HOST="localhost")
     client.force_login(user)
-    for label, query in (("newest page (50)", {}), ("page 100", {"page": 100}), ("entity filter", {"entity": "holiday"}),
-                         ("row filter (id)", {"id": row})):
+    for label, query in (
+        ("newest page (50)", {}),
+        ("page 100", {"page": 100}),
+        ("entity filter", {"entity": "holiday"}),
+        ("row filter (id)", {"id": row}),
+    ):
         times = []
         for _ in range(15):
             t = time.perf_counter()
             r = client.get("/api/activity", query)
             times.append((time.perf_counter() - t) * 1000)
             assert r.status_code == 200, r.content
-        print(f"GET /api/activity {label}: p50 {statistics.median(times):.1f} ms, max {max(times):.1f} ms "
-              f"({r.json()['total']:,} matching) — target < 100 ms")
+        print(
+            f"GET /api/activity {label}: p50 {statistics.median(times):.1f} ms, max {max(times):.1f} ms "
+            f"({r.json()['total']:,} matching) — target < 100 ms"
+        )
     if os.environ.get("KEEP"):
         return
     org.delete()

@@ -89,8 +89,10 @@ def alternate(label: str, write, reset) -> None:
 def main() -> None:
     t0 = time.perf_counter()
     org = seed_large_org(name="History large bench", teachers=150, sessions=30000, year=2027)
-    print(f"seeded the large organization in {time.perf_counter() - t0:.0f} s: "
-          f"{TimetableSession.objects.for_org(org).count():,} sessions, {Teacher.objects.for_org(org).count()} teachers")
+    print(
+        f"seeded the large organization in {time.perf_counter() - t0:.0f} s: "
+        f"{TimetableSession.objects.for_org(org).count():,} sessions, {Teacher.objects.for_org(org).count()} teachers"
+    )
     try:
         run(org)
     finally:
@@ -102,14 +104,23 @@ def run(org) -> None:
     client = Client(HTTP_HOST="localhost")
     client.force_login(admin)
     teacher = Teacher.objects.for_org(org).create(
-        organization=org, employee_id="HLB-1", first_name="Hana", last_name="Bench", email="hana.bench@bench.example",
-        availability="both", max_weekly_hours=40,
+        organization=org,
+        employee_id="HLB-1",
+        first_name="Hana",
+        last_name="Bench",
+        email="hana.bench@bench.example",
+        availability="both",
+        max_weekly_hours=40,
     )
 
     # 1. Bulk allocation: one session per day, none at the same time as another.
     picked, days = [], set()
-    for sid, day in (TimetableSession.objects.for_org(org).filter(status="scheduled")
-                     .order_by("actual_date", "start_time").values_list("id", "actual_date")):
+    for sid, day in (
+        TimetableSession.objects.for_org(org)
+        .filter(status="scheduled")
+        .order_by("actual_date", "start_time")
+        .values_list("id", "actual_date")
+    ):
         if day not in days:
             days.add(day)
             picked.append(str(sid))
@@ -128,11 +139,17 @@ def run(org) -> None:
     units = list(Unit.objects.for_org(org).order_by("code")[:10])
     plan = StudyPlan.objects.for_org(org).create(organization=org, name="History large bench plan")
     for n, unit in enumerate(units, start=1):
-        StudyPlanUnit.objects.for_org(org).create(organization=org, study_plan=plan, unit=unit, sequence_order=n,
-                                                  face_to_face_hours=Decimal(120))
+        StudyPlanUnit.objects.for_org(org).create(
+            organization=org, study_plan=plan, unit=unit, sequence_order=n, face_to_face_hours=Decimal(120)
+        )
     group = BlockGroup.objects.for_org(org).create(
-        organization=org, code="HLB-400", name="History large bench", cohort_size=20, start_date=date(2027, 1, 4),
-        preferred_days="Monday, Tuesday, Wednesday, Thursday, Friday", status="active",
+        organization=org,
+        code="HLB-400",
+        name="History large bench",
+        cohort_size=20,
+        start_date=date(2027, 1, 4),
+        preferred_days="Monday, Tuesday, Wednesday, Thursday, Friday",
+        status="active",
     )
     BlockGroupStudyPlan.objects.for_org(org).create(organization=org, block_group=group, study_plan=plan)
 
@@ -157,8 +174,11 @@ def run(org) -> None:
     t = (time.perf_counter() - started) * 1000
     assert r.status_code == 201 and not TimetableSession.objects.for_org(org).filter(teacher=teacher).exists(), r.content[:300]
     print(f"POST /api/activity/{{id}}/undo of that bulk allocation: {t:.0f} ms")
-    for label, query in (("newest page", {}), ("a block group's History", {"id": str(group.id), "pageSize": 20}),
-                         ("a teacher's History", {"id": str(teacher.id), "pageSize": 20})):
+    for label, query in (
+        ("newest page", {}),
+        ("a block group's History", {"id": str(group.id), "pageSize": 20}),
+        ("a teacher's History", {"id": str(teacher.id), "pageSize": 20}),
+    ):
         times = []
         for _ in range(9):
             times.append(timed(lambda query=query: client.get("/api/activity", query)))

@@ -66,7 +66,12 @@ def plan_of(org, code: str, units: list, hours_each: int) -> StudyPlan:
 
 def group_of(org, code: str, plan: StudyPlan, days: str = "Monday, Tuesday, Wednesday, Thursday, Friday") -> BlockGroup:
     group = BlockGroup.objects.for_org(org).create(
-        organization=org, code=code, name=code, cohort_size=20, start_date=date(2027, 1, 4), preferred_days=days,
+        organization=org,
+        code=code,
+        name=code,
+        cohort_size=20,
+        start_date=date(2027, 1, 4),
+        preferred_days=days,
         status=BlockGroup.Status.ACTIVE,
     )
     BlockGroupStudyPlan.objects.for_org(org).create(organization=org, block_group=group, study_plan=plan)
@@ -74,8 +79,12 @@ def group_of(org, code: str, plan: StudyPlan, days: str = "Monday, Tuesday, Wedn
 
 
 def request(start_date: date | None = None) -> ScheduleIn:
-    return ScheduleIn.model_validate({"sessionTemplates": [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}],
-                                      **({"startDate": start_date.isoformat()} if start_date else {})})
+    return ScheduleIn.model_validate(
+        {
+            "sessionTemplates": [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}],
+            **({"startDate": start_date.isoformat()} if start_date else {}),
+        }
+    )
 
 
 class Baseline:
@@ -98,8 +107,10 @@ def timed(fn) -> float:
 
 def report(label: str, on: list[float], off: list[float]) -> None:
     p_on, p_off = statistics.median(on), statistics.median(off)
-    print(f"{label}: with history p50 {p_on:.0f} ms, without {p_off:.0f} ms, overhead {100 * (p_on - p_off) / p_off:+.1f}% "
-          "(target < 20%)")
+    print(
+        f"{label}: with history p50 {p_on:.0f} ms, without {p_off:.0f} ms, overhead {100 * (p_on - p_off) / p_off:+.1f}% "
+        "(target < 20%)"
+    )
 
 
 def clean() -> None:
@@ -119,10 +130,14 @@ def main() -> None:
 
 def run() -> None:
     org = Organization.objects.create(name="Recording bench", domain=DOMAIN)
-    user = User.objects.create_user(f"bench@{DOMAIN}", password=None, organization=org, role="admin", first_name="Bench", last_name="User")
+    user = User.objects.create_user(
+        f"bench@{DOMAIN}", password=None, organization=org, role="admin", first_name="Bench", last_name="User"
+    )
     ctx = Ctx(org=org, user=user, origin="bench")
-    units = [Unit.objects.for_org(org).create(organization=org, code=f"BU{n:03}", name=f"Bench unit {n}", nominal_hours=120)
-             for n in range(10)]
+    units = [
+        Unit.objects.for_org(org).create(organization=org, code=f"BU{n:03}", name=f"Bench unit {n}", nominal_hours=120)
+        for n in range(10)
+    ]
 
     # 1. Schedule generation: 10 units x 120 h in 3-hour sessions = 400 sessions.
     big = group_of(org, "BENCH-400", plan_of(org, "400", units, 120))
@@ -137,9 +152,14 @@ def run() -> None:
     def by_service():
         schedule_block_group(ctx=ctx, block_group_id=big.id, data=request())
 
-    print("schedule generation of 400 sessions, cleared between runs, "
-          f"{RUNS} runs each ({os.environ['DATABASE_URL'].split(':')[0]}):")
-    for label, generate in (("  POST /api/block-groups/{id}/schedule", by_request), ("  schedule_block_group() alone", by_service)):
+    print(
+        "schedule generation of 400 sessions, cleared between runs, "
+        f"{RUNS} runs each ({os.environ['DATABASE_URL'].split(':')[0]}):"
+    )
+    for label, generate in (
+        ("  POST /api/block-groups/{id}/schedule", by_request),
+        ("  schedule_block_group() alone", by_service),
+    ):
         on, off = [], []
         for run in range(RUNS):
             for mode, sink in (("on", on), ("off", off)) if run % 2 == 0 else (("off", off), ("on", on)):
@@ -161,8 +181,13 @@ def run() -> None:
             schedule_block_group(ctx=ctx, block_group_id=group.id, data=request())
         groups.append(group)
         teacher = Teacher.objects.for_org(org).create(
-            organization=org, employee_id=f"BT{g}", first_name="Teacher", last_name=f"{g}", email=f"t{g}@{DOMAIN}",
-            availability="both", max_weekly_hours=40,
+            organization=org,
+            employee_id=f"BT{g}",
+            first_name="Teacher",
+            last_name=f"{g}",
+            email=f"t{g}@{DOMAIN}",
+            availability="both",
+            max_weekly_hours=40,
         )
         for unit in units[:5]:
             TeacherUnit.objects.for_org(org).create(organization=org, teacher=teacher, unit=unit)
@@ -179,10 +204,16 @@ def run() -> None:
             version = aa._version(ctx, problem.lo, problem.hi, [s.id for s in problem.targets])  # as a proposal gives it
 
             def apply(version=version):
-                r = client.post("/api/timetables/auto-allocate", {
-                    "sessionIds": [str(sid) for sid, _g in sessions], "apply": True, "version": version,
-                    "assignments": [{"sessionId": str(s), "teacherId": str(t)} for s, t in assignments],
-                }, content_type="application/json")
+                r = client.post(
+                    "/api/timetables/auto-allocate",
+                    {
+                        "sessionIds": [str(sid) for sid, _g in sessions],
+                        "apply": True,
+                        "version": version,
+                        "assignments": [{"sessionId": str(s), "teacherId": str(t)} for s, t in assignments],
+                    },
+                    content_type="application/json",
+                )
                 assert r.status_code == 200, r.content[:500]
                 result = r.json()
                 assert result["applied"] and len(result["assignments"]) == len(sessions), "every session allocated"
@@ -196,8 +227,10 @@ def run() -> None:
     print(f"auto-allocation apply of {len(sessions)} sessions, {RUNS} runs each:")
     report("  POST /api/timetables/auto-allocate (apply)", on, off)
     changes = ActivityChange.objects.for_org(org).count()
-    print(f"recorded {Activity.objects.for_org(org).count()} activities, {changes} captured writes "
-          f"({os.environ['DATABASE_URL'].split(':')[0]})")
+    print(
+        f"recorded {Activity.objects.for_org(org).count()} activities, {changes} captured writes "
+        f"({os.environ['DATABASE_URL'].split(':')[0]})"
+    )
 
 
 if __name__ == "__main__":

@@ -128,6 +128,7 @@ def sessions_for(org, n: int) -> list[str]:
 
 # ------------------------------------------------------------------------------------------- the floor
 
+
 def _day_values() -> str:
     from project.planning import days
 
@@ -143,7 +144,7 @@ SELECT coalesce(json_agg(json_build_object(
   'id', t.id, 'employeeId', t.employee_id, 'firstName', t.first_name, 'lastName', t.last_name, 'email', t.email,
   'phone', t.phone, 'jobTitle', t.job_title, 'employmentType', t.employment_type, 'expiryDate', t.expiry_date,
   'availability', t.availability, 'maxWeeklyHours', t.max_weekly_hours, 'isActive', t.is_active,
-  'qualifications', t.qualifications, 'createdAt', {ts.format('t.created_at')}, 'updatedAt', {ts.format('t.updated_at')},
+  'qualifications', t.qualifications, 'createdAt', {ts.format("t.created_at")}, 'updatedAt', {ts.format("t.updated_at")},
   'unitCount', (SELECT count(*) FROM staff_teacherunit tu WHERE tu.teacher_id = t.id)
 ) ORDER BY lower(t.first_name), lower(t.last_name), t.employee_id, t.id), '[]')::text
 FROM staff_teacher t WHERE t.organization_id = %(org)s AND t.is_active"""
@@ -165,7 +166,7 @@ SELECT coalesce(json_agg(json_build_object(
   'timetableCount', (SELECT count(*) FROM timetabling_timetablesession s WHERE s.block_group_id = g.id),
   'studyPlanNames', ARRAY(SELECT p.name FROM planning_blockgroupstudyplan l JOIN planning_studyplan p ON p.id = l.study_plan_id
                           WHERE l.block_group_id = g.id ORDER BY l.created_at, l.id),
-  'createdAt', {ts.format('g.created_at')}, 'updatedAt', {ts.format('g.updated_at')}, 'preferredRoomType', g.preferred_room_type
+  'createdAt', {ts.format("g.created_at")}, 'updatedAt', {ts.format("g.updated_at")}, 'preferredRoomType', g.preferred_room_type
 ) ORDER BY g.code), '[]')::text
 FROM planning_blockgroup g LEFT JOIN catalogue_course c ON c.id = g.course_id LEFT JOIN catalogue_campus k ON k.id = g.campus_id
 WHERE g.organization_id = %(org)s"""
@@ -226,7 +227,7 @@ SELECT coalesce(json_agg(json_build_object(
   'dayOfWeek', s.day_of_week, 'startTime', to_char(s.start_time, 'HH24:MI:SS'), 'endTime', to_char(s.end_time, 'HH24:MI:SS'),
   'room', s.room, 'roomId', s.room_record_id, 'weekNumber', s.week_number, 'actualDate', s.actual_date, 'term', s.term,
   'actualHours', s.actual_hours::float8, 'status', s.status, 'notes', s.notes,
-  'createdAt', {ts.format('s.created_at')}, 'updatedAt', {ts.format('s.updated_at')},
+  'createdAt', {ts.format("s.created_at")}, 'updatedAt', {ts.format("s.updated_at")},
   'unit', json_build_object('id', u.id, 'code', u.code, 'name', u.name),
   'blockGroup', json_build_object('id', g.id, 'code', g.code, 'name', g.name),
   'teacher', CASE WHEN t.id IS NULL THEN NULL ELSE json_build_object(
@@ -264,8 +265,13 @@ def start_daphne(url: str, port: int):
     env.update(DATABASE_URL=url, DJANGO_SETTINGS_MODULE="project.settings", LOG_LEVEL="ERROR", PYTHONPATH=str(ROOT))
     log = tempfile.NamedTemporaryFile(prefix="reads_bench_", suffix=".log", delete=False)
     daphne = ROOT / ".venv" / "bin" / "daphne"
-    proc = subprocess.Popen([str(daphne if daphne.exists() else "daphne"), "-b", "127.0.0.1", "-p", str(port),
-                             "project.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [str(daphne if daphne.exists() else "daphne"), "-b", "127.0.0.1", "-p", str(port), "project.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     deadline = time.time() + 60
     while time.time() < deadline:
         if proc.poll() is not None:
@@ -318,8 +324,10 @@ def measure_reads(port: int, cookie: str, reads: dict, org, runs: int) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     base = statistics.median(get(conn, "/api/auth/user", cookie)[0] for _ in range(runs))
     print(f"\nframework baseline (GET /api/auth/user: session, user, one small answer): p50 {base:.1f} ms")
-    print(f"{'read':<28} {'rows':>6} {'after change':>13} {'floor p50':>10} {'ratio':>6} {'unchanged':>10}"
-          f"  (p50 of {runs} runs, ms)")
+    print(
+        f"{'read':<28} {'rows':>6} {'after change':>13} {'floor p50':>10} {'ratio':>6} {'unchanged':>10}"
+        f"  (p50 of {runs} runs, ms)"
+    )
     with psycopg.connect(url, autocommit=True) as db:
 
         def change():  # what every write does to the sequence (realtime.events.emit_change)
@@ -350,8 +358,9 @@ def measure_reads(port: int, cookie: str, reads: dict, org, runs: int) -> None:
     conn.close()
 
 
-async def clients_mode(port: int, cookies: list[str], reads: dict, seconds: float, mix: list[str],
-                       served_by: str = "one daphne process") -> dict:
+async def clients_mode(
+    port: int, cookies: list[str], reads: dict, seconds: float, mix: list[str], served_by: str = "one daphne process"
+) -> dict:
     import aiohttp
 
     paths = [(label, reads[label][0]) for label in mix]
@@ -380,8 +389,10 @@ async def clients_mode(port: int, cookies: list[str], reads: dict, seconds: floa
     wall = time.perf_counter() - t0
     every = [x for v in lat.values() for x in v]
     print(f"\n{len(cookies)} clients, {seconds:.0f} s, {served_by}, mix: {', '.join(mix)}")
-    print(f"  {len(every)} requests, {len(every) / wall:.1f} requests/s, p50 {pct(every, 50):.0f} ms, "
-          f"p99 {pct(every, 99):.0f} ms, errors {errors} (target p99 < 300 ms)")
+    print(
+        f"  {len(every)} requests, {len(every) / wall:.1f} requests/s, p50 {pct(every, 50):.0f} ms, "
+        f"p99 {pct(every, 99):.0f} ms, errors {errors} (target p99 < 300 ms)"
+    )
     for label, values in lat.items():
         if values:
             print(f"  {label:<28} n={len(values):<5} p50 {pct(values, 50):>6.0f} ms  p99 {pct(values, 99):>6.0f} ms")
@@ -407,8 +418,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--clients", type=int, default=0)
     parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--mix", default="all", help="'all' or a comma-separated subset of "
-                        "timetable-small, timetable-big, teachers, block")
+    parser.add_argument(
+        "--mix", default="all", help="'all' or a comma-separated subset of timetable-small, timetable-big, teachers, block"
+    )
     parser.add_argument("--reseed", action="store_true")
     args = parser.parse_args()
 

@@ -227,9 +227,15 @@ def seed(database_url: str) -> dict:
     from project.accounts.models import Organization, User
 
     org = Organization.objects.create(name="Bench Org", domain=f"bench-{secrets.token_hex(3)}.edu.au")
-    user = User.objects.create_user(email=f"bench-{secrets.token_hex(3)}@bench.edu.au", password=None,
-                                    organization=org, role="admin", first_name="Ben", last_name="Chmark",
-                                    must_change_password=False)
+    user = User.objects.create_user(
+        email=f"bench-{secrets.token_hex(3)}@bench.edu.au",
+        password=None,
+        organization=org,
+        role="admin",
+        first_name="Ben",
+        last_name="Chmark",
+        must_change_password=False,
+    )
     store = SessionStore()
     store[SESSION_KEY] = str(user.pk)
     store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
@@ -245,8 +251,7 @@ def seed(database_url: str) -> dict:
 
 
 async def write_course(http, base: str, csrf: str, n: int) -> tuple[str, float, float]:
-    body = {"code": f"B{n:05d}", "name": f"Bench course {n}", "level": "certificate_iii", "description": "",
-            "isActive": True}
+    body = {"code": f"B{n:05d}", "name": f"Bench course {n}", "level": "certificate_iii", "description": "", "isActive": True}
     headers = {"X-CSRFToken": csrf, "X-Client-Id": "bench", "Origin": base, "Referer": base + "/"}
     t0 = time.time()
     async with http.post(f"{base}/api/courses", json=body, headers=headers) as resp:
@@ -270,8 +275,9 @@ async def http_session_and_csrf(base: str, session_key: str):
 
 
 def summarise(label: str, values_ms: list[float]) -> str:
-    return (f"{label}: n={len(values_ms)} p50={pct(values_ms, 50):.1f} ms p99={pct(values_ms, 99):.1f} ms "
-            f"max={max(values_ms):.1f} ms")
+    return (
+        f"{label}: n={len(values_ms)} p50={pct(values_ms, 50):.1f} ms p99={pct(values_ms, 99):.1f} ms max={max(values_ms):.1f} ms"
+    )
 
 
 def require_aiohttp() -> None:
@@ -279,8 +285,10 @@ def require_aiohttp() -> None:
     try:
         import aiohttp  # noqa: F401
     except ImportError:
-        sys.exit("realtime_bench needs aiohttp (pyproject's test extra): run scripts/setup.sh --test "
-                 "(./scripts/test.sh does) or .venv/bin/pip install 'aiohttp>=3.9'")
+        sys.exit(
+            "realtime_bench needs aiohttp (pyproject's test extra): run scripts/setup.sh --test "
+            "(./scripts/test.sh does) or .venv/bin/pip install 'aiohttp>=3.9'"
+        )
 
 
 def main():
@@ -302,15 +310,19 @@ def main():
     server = None
     workers = None
     try:
-        env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "project.settings",
-               "ALLOWED_HOSTS": "localhost,127.0.0.1", "LOG_LEVEL": "ERROR",
-               "SOCKETIO_PING_INTERVAL_MS": str(args.ping_interval_ms),
-               "SOCKETIO_PING_TIMEOUT_MS": str(args.ping_timeout_ms)}
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "DJANGO_SETTINGS_MODULE": "project.settings",
+            "ALLOWED_HOSTS": "localhost,127.0.0.1",
+            "LOG_LEVEL": "ERROR",
+            "SOCKETIO_PING_INTERVAL_MS": str(args.ping_interval_ms),
+            "SOCKETIO_PING_TIMEOUT_MS": str(args.ping_timeout_ms),
+        }
         env.pop("REDIS_URL", None)
         if args.redis:
             env["REDIS_URL"] = args.redis
-        subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v0", "--skip-checks"], cwd=ROOT,
-                       env=env, check=True)
+        subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v0", "--skip-checks"], cwd=ROOT, env=env, check=True)
         ids = seed(database_url)
         port = free_port()
         base = f"http://127.0.0.1:{port}"
@@ -318,8 +330,12 @@ def main():
         if os.environ.get("BENCH_PROFILE"):  # cProfile the server into this file (written on SIGTERM exit)
             command = [PYTHON, "-m", "cProfile", "-o", os.environ["BENCH_PROFILE"]] + command
         server = subprocess.Popen(
-            command, cwd=ROOT, env=env,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=raise_fd_limit,
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=raise_fd_limit,
         )
         deadline = time.time() + 60
         while True:
@@ -332,8 +348,10 @@ def main():
                 time.sleep(0.2)
         layer = f"Redis ({args.redis})" if args.redis else "in-memory"
         print(f"server: daphne pid {server.pid}, {layer} channel layer, database {database_url.split('?')[0]}")
-        print(f"        pingInterval {args.ping_interval_ms} ms, pingTimeout {args.ping_timeout_ms} ms; "
-              f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
+        print(
+            f"        pingInterval {args.ping_interval_ms} ms, pingTimeout {args.ping_timeout_ms} ms; "
+            f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
+        )
 
         async def prepare():
             return await http_session_and_csrf(base, ids["session"])
@@ -351,8 +369,10 @@ def main():
         errors = workers.connect(args.sockets)
         took = time.time() - t
         open_now = workers.count()
-        print(f"\nlatency: {open_now} sockets of one organization connected in {took:.1f} s "
-              f"({open_now / took:.0f}/s), {len(errors)} failed {errors[:2]}")
+        print(
+            f"\nlatency: {open_now} sockets of one organization connected in {took:.1f} s "
+            f"({open_now / took:.0f}/s), {len(errors)} failed {errors[:2]}"
+        )
         writes = []
         cpu_before = cpu_seconds(server.pid)
         for n in range(args.writes):
@@ -374,10 +394,14 @@ def main():
         print(f"  {args.writes} writes (POST /api/courses) x {open_now} sockets; missing deliveries: {missing}")
         print("  " + summarise("from write response to event", from_response))
         print("  " + summarise("from write request  to event", from_request))
-        print(f"  last socket per write (from response): median {statistics.median(last_socket):.1f} ms, "
-              f"max {max(last_socket):.1f} ms")
-        print(f"  server CPU per write incl. its fan-out and {args.gap:.1f} s of idle pings: {cpu_per_write:.0f} ms "
-              f"(the wall-clock figures above stretch by how much CPU the server actually got)")
+        print(
+            f"  last socket per write (from response): median {statistics.median(last_socket):.1f} ms, "
+            f"max {max(last_socket):.1f} ms"
+        )
+        print(
+            f"  server CPU per write incl. its fan-out and {args.gap:.1f} s of idle pings: {cpu_per_write:.0f} ms "
+            f"(the wall-clock figures above stretch by how much CPU the server actually got)"
+        )
         print(f"  server RSS: {baseline:.0f} MB before sockets, {rss_mb(server.pid):.0f} MB with {open_now}")
 
         # 2. idle capacity -------------------------------------------------------------------------------
@@ -391,8 +415,10 @@ def main():
             errs = workers.connect(add)
             current = workers.count()
             samples.append((current, rss_mb(server.pid)))
-            print(f"  {current:5d} sockets  RSS {samples[-1][1]:6.0f} MB  (+{add} in {time.time() - t:.1f} s, "
-                  f"{len(errs)} failed{': ' + errs[0][:80] if errs else ''})")
+            print(
+                f"  {current:5d} sockets  RSS {samples[-1][1]:6.0f} MB  (+{add} in {time.time() - t:.1f} s, "
+                f"{len(errs)} failed{': ' + errs[0][:80] if errs else ''})"
+            )
         start_rss = rss_mb(server.pid)
         hold_samples = []
         t_end = time.time() + args.hold
@@ -400,9 +426,11 @@ def main():
             time.sleep(min(5, max(0.1, t_end - time.time())))
             hold_samples.append(rss_mb(server.pid))
         still = workers.count()
-        print(f"  held {args.hold:.0f} s idle ({args.hold * 1000 / args.ping_interval_ms:.0f} ping rounds): "
-              f"RSS {start_rss:.0f} MB -> {hold_samples[-1]:.0f} MB "
-              f"(min {min(hold_samples):.0f}, max {max(hold_samples):.0f}); {still} sockets still open")
+        print(
+            f"  held {args.hold:.0f} s idle ({args.hold * 1000 / args.ping_interval_ms:.0f} ping rounds): "
+            f"RSS {start_rss:.0f} MB -> {hold_samples[-1]:.0f} MB "
+            f"(min {min(hold_samples):.0f}, max {max(hold_samples):.0f}); {still} sockets still open"
+        )
         if samples and current > open_now:
             per = (samples[-1][1] - baseline) / max(1, current) * 1024
             print(f"  about {per:.0f} KB per socket (RSS above the no-socket baseline)")
@@ -410,8 +438,10 @@ def main():
         cid, t0, t1 = loop.run_until_complete(write_course(http, base, csrf, 99999))
         time.sleep(3)
         got = [at for c, at in workers.collect() if c == cid]
-        print(f"  one write after the hold reached {len(got)}/{still} sockets; "
-              f"last after {(max(got) - t1) * 1000 if got else float('nan'):.0f} ms")
+        print(
+            f"  one write after the hold reached {len(got)}/{still} sockets; "
+            f"last after {(max(got) - t1) * 1000 if got else float('nan'):.0f} ms"
+        )
         loop.run_until_complete(http.close())
     finally:
         if workers is not None:

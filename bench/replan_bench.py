@@ -85,12 +85,17 @@ def main() -> None:
             impact_ms.append(ms)
             ms, proposal = timed(lambda change=change: replan.propose(ctx, change))
             propose_ms.append(ms)
-            changes = [{"session_id": c["sessionId"], "actual_date": c["to"]["actualDate"], "teacher_id": c["to"]["teacherId"]}
-                       for c in proposal["changes"]]
+            changes = [
+                {"session_id": c["sessionId"], "actual_date": c["to"]["actualDate"], "teacher_id": c["to"]["teacherId"]}
+                for c in proposal["changes"]
+            ]
             try:
                 with transaction.atomic():
-                    ms, _done = timed(lambda change=change, proposal=proposal, changes=changes: replan.apply(
-                        ctx, change, version=proposal["version"], changes=changes))
+                    ms, _done = timed(
+                        lambda change=change, proposal=proposal, changes=changes: replan.apply(
+                            ctx, change, version=proposal["version"], changes=changes
+                        )
+                    )
                     apply_ms.append(ms)
                     raise Rollback
             except Rollback:
@@ -98,10 +103,14 @@ def main() -> None:
         f = proposal["figures"]
         print(f"\n{label}: {change.description}, {change.start} to {change.end}")
         print(f"  hits {impact['sessionCount']} sessions of {impact['blockGroupCount']} block groups, {impact['hours']} hours")
-        print(f"  proposal: {f['sessionsMoved']} moved, {f['teachersChanged']} teachers changed, {f['unresolved']} unresolved, "
-              f"{len(f['endDatesExtended'])} end dates extended")
-        print(f"  impact p50 {statistics.median(impact_ms):.0f} ms; proposal p50 {statistics.median(propose_ms):.0f} ms "
-              f"(target < 5,000); apply p50 {statistics.median(apply_ms):.0f} ms (target < 2,000), {args.runs} runs")
+        print(
+            f"  proposal: {f['sessionsMoved']} moved, {f['teachersChanged']} teachers changed, {f['unresolved']} unresolved, "
+            f"{len(f['endDatesExtended'])} end dates extended"
+        )
+        print(
+            f"  impact p50 {statistics.median(impact_ms):.0f} ms; proposal p50 {statistics.median(propose_ms):.0f} ms "
+            f"(target < 5,000); apply p50 {statistics.median(apply_ms):.0f} ms (target < 2,000), {args.runs} runs"
+        )
     print(f"\nmachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
 
 

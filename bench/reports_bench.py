@@ -91,10 +91,14 @@ def main() -> int:
         ("teachers/allocation-gantt (term 1)", f"/api/teachers/allocation-gantt?year={y}&term=1"),
         ("teachers/allocation-gantt (year)", f"/api/teachers/allocation-gantt?year={y}"),
         ("dashboard/stats", "/api/dashboard/stats"),
-        ("dashboard/teacher-allocations (week)",
-         f"/api/dashboard/teacher-allocations?start={monday}&end={monday + timedelta(days=6)}"),
-        ("dashboard/teacher-allocations (month)",
-         f"/api/dashboard/teacher-allocations?start={date(y, 3, 1)}&end={date(y, 3, 31)}"),
+        (
+            "dashboard/teacher-allocations (week)",
+            f"/api/dashboard/teacher-allocations?start={monday}&end={monday + timedelta(days=6)}",
+        ),
+        (
+            "dashboard/teacher-allocations (month)",
+            f"/api/dashboard/teacher-allocations?start={date(y, 3, 1)}&end={date(y, 3, 31)}",
+        ),
         ("dashboard/teacher-workload", "/api/dashboard/teacher-workload"),
         ("dashboard/upcoming-sessions", "/api/dashboard/upcoming-sessions"),
     ]
@@ -113,7 +117,9 @@ def main() -> int:
         median = statistics.median(times)
         worst = max(worst, median)
         flag = "" if median < TARGET_MS else "  OVER TARGET"
-        print(f"{label:42} {median:10.1f} {max(times):8.1f} {statistics.median(cpu):8.1f} {len(queries):8d} {len(response.content):9d}{flag}")
+        print(
+            f"{label:42} {median:10.1f} {max(times):8.1f} {statistics.median(cpu):8.1f} {len(queries):8d} {len(response.content):9d}{flag}"
+        )
     print(f"slowest median {worst:.1f} ms (target {TARGET_MS} ms) on {vendor}")
     return 0 if worst < TARGET_MS else 1
 

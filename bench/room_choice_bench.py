@@ -56,23 +56,42 @@ def main() -> None:
     for _ in range(args.runs):
         try:
             with transaction.atomic():
-                campus = Campus.objects.for_org(org).first() or Campus.objects.create(organization=org, name="Bench", abbreviation="BN")
-                busiest = (Room.objects.for_org(org).annotate(n=Count("sessions")).order_by("-n").first())
+                campus = Campus.objects.for_org(org).first() or Campus.objects.create(
+                    organization=org, name="Bench", abbreviation="BN"
+                )
+                busiest = Room.objects.for_org(org).annotate(n=Count("sessions")).order_by("-n").first()
                 if busiest is not None:
-                    Room.objects.for_org(org).filter(pk=busiest.pk).update(type="computer_lab", capacity=30, campus=campus, is_active=True)
+                    Room.objects.for_org(org).filter(pk=busiest.pk).update(
+                        type="computer_lab", capacity=30, campus=campus, is_active=True
+                    )
                 for i in range(8):
-                    Room.objects.create(organization=org, code=f"BENCH-LAB-{i}", key=f"benchlab{i}", type="computer_lab",
-                                        capacity=24 + i, campus=campus)
+                    Room.objects.create(
+                        organization=org,
+                        code=f"BENCH-LAB-{i}",
+                        key=f"benchlab{i}",
+                        type="computer_lab",
+                        capacity=24 + i,
+                        campus=campus,
+                    )
                 unit = Unit.objects.create(organization=org, code="BENCHROOMU", name="Bench room unit", nominal_hours=1200)
                 plan = StudyPlan.objects.create(organization=org, name="Bench room plan", total_nominal_hours=1200)
-                StudyPlanUnit.objects.create(organization=org, study_plan=plan, unit=unit, sequence_order=1,
-                                             face_to_face_hours=Decimal("1200"))
-                group = BlockGroup.objects.create(organization=org, code="BENCH-ROOMS", name="Bench rooms", cohort_size=22,
-                                                  campus=campus, start_date=date(2026, 2, 2),
-                                                  preferred_days="Monday, Tuesday, Wednesday, Thursday, Friday")
+                StudyPlanUnit.objects.create(
+                    organization=org, study_plan=plan, unit=unit, sequence_order=1, face_to_face_hours=Decimal("1200")
+                )
+                group = BlockGroup.objects.create(
+                    organization=org,
+                    code="BENCH-ROOMS",
+                    name="Bench rooms",
+                    cohort_size=22,
+                    campus=campus,
+                    start_date=date(2026, 2, 2),
+                    preferred_days="Monday, Tuesday, Wednesday, Thursday, Friday",
+                )
                 BlockGroupStudyPlan.objects.create(organization=org, block_group=group, study_plan=plan)
-                data = ScheduleIn(session_templates=[{"start_time": "09:00:00", "end_time": "12:00:00", "duration": 3}],
-                                  room_type="computer_lab")
+                data = ScheduleIn(
+                    session_templates=[{"start_time": "09:00:00", "end_time": "12:00:00", "duration": 3}],
+                    room_type="computer_lab",
+                )
                 t0 = time.perf_counter()
                 result = services.schedule_block_group(ctx=ctx, block_group_id=group.pk, data=data)
                 timings.append((time.perf_counter() - t0) * 1000)
@@ -80,16 +99,26 @@ def main() -> None:
                 roomed = made.exclude(room_record=None)
                 slots = cf.load_slots(org, date(2026, 1, 1), date(2028, 12, 31), q=None)
                 mine = {s.id for s in made.only("id")}
-                clashes = [c for c in cf.detect(slots, cf.load_data(org, date(2026, 1, 1), date(2028, 12, 31), []), focus=mine)
-                           if c.type == cf.ROOM_DOUBLE_BOOKED]
-                figures = (result["sessions_created"], roomed.count(), roomed.values("room_record").distinct().count(),
-                           len(clashes), result["warnings"])
+                clashes = [
+                    c
+                    for c in cf.detect(slots, cf.load_data(org, date(2026, 1, 1), date(2028, 12, 31), []), focus=mine)
+                    if c.type == cf.ROOM_DOUBLE_BOOKED
+                ]
+                figures = (
+                    result["sessions_created"],
+                    roomed.count(),
+                    roomed.values("room_record").distinct().count(),
+                    len(clashes),
+                    result["warnings"],
+                )
                 raise Rollback
         except Rollback:
             pass
     created, roomed, labs, clashes, warnings = figures
-    print(f"generation with room choice: {created} sessions, {roomed} given a computer lab, {labs} labs used, "
-          f"{clashes} room clashes")
+    print(
+        f"generation with room choice: {created} sessions, {roomed} given a computer lab, {labs} labs used, "
+        f"{clashes} room clashes"
+    )
     if warnings:
         print(f"  warnings: {warnings}")
     print(f"  p50 {statistics.median(timings):.0f} ms (target < 500), min {min(timings):.0f} ms, {args.runs} runs")

@@ -84,19 +84,33 @@ def seed_large_org(
         campus = Campus(organization=org, name="Main Campus", abbreviation="MAIN")
         Campus.objects.bulk_create([campus])
         User.objects.create(
-            email=f"admin@{org.domain}", first_name="Bench", last_name="Admin", organization=org,
-            role="admin", must_change_password=False, password=make_password(BENCH_PASSWORD),
+            email=f"admin@{org.domain}",
+            first_name="Bench",
+            last_name="Admin",
+            organization=org,
+            role="admin",
+            must_change_password=False,
+            password=make_password(BENCH_PASSWORD),
         )
 
         courses = [
-            Course(organization=org, code=f"ICT{30100 + i * 10}", name=f"Certificate {i + 1} in Information Technology",
-                   level=("certificate_iii", "certificate_iv", "diploma")[i % 3])
+            Course(
+                organization=org,
+                code=f"ICT{30100 + i * 10}",
+                name=f"Certificate {i + 1} in Information Technology",
+                level=("certificate_iii", "certificate_iv", "diploma")[i % 3],
+            )
             for i in range(8)
         ]
         Course.objects.bulk_create(courses)
         unit_rows = [
-            Unit(organization=org, code=f"ICTBEN{i:03d}", name=f"Benchmark unit {i}",
-                 nominal_hours=rng.choice([20, 30, 40, 50, 60, 80, 120]), is_core=i % 3 != 0)
+            Unit(
+                organization=org,
+                code=f"ICTBEN{i:03d}",
+                name=f"Benchmark unit {i}",
+                nominal_hours=rng.choice([20, 30, 40, 50, 60, 80, 120]),
+                is_core=i % 3 != 0,
+            )
             for i in range(units)
         ]
         Unit.objects.bulk_create(unit_rows)
@@ -107,35 +121,51 @@ def seed_large_org(
         for plan in plans:
             for seq, unit in enumerate(rng.sample(unit_rows, 6), 1):
                 f2f = Decimal(unit.nominal_hours) * Decimal("0.7")
-                plan_units.append(StudyPlanUnit(
-                    organization=org, study_plan=plan, unit=unit, sequence_order=seq,
-                    face_to_face_hours=f2f.quantize(Decimal("0.01")),
-                    facilitated_e_learning_hours=Decimal(unit.nominal_hours) * Decimal("0.2"),
-                ))
+                plan_units.append(
+                    StudyPlanUnit(
+                        organization=org,
+                        study_plan=plan,
+                        unit=unit,
+                        sequence_order=seq,
+                        face_to_face_hours=f2f.quantize(Decimal("0.01")),
+                        facilitated_e_learning_hours=Decimal(unit.nominal_hours) * Decimal("0.2"),
+                    )
+                )
         StudyPlanUnit.objects.bulk_create(plan_units)
 
         statuses = ["active"] * 7 + ["planned", "consolidated", "completed"]
         groups = [
             BlockGroup(
-                organization=org, code=f"BG{year % 100:02d}-{i:03d}", name=f"Cohort {i:03d}",
-                course=courses[i % len(courses)] if i % 10 else None, campus=campus,
-                delivery_mode="on_campus" if i % 4 else "remote", study_mode="full_time" if i % 3 else "part_time",
-                cohort_size=rng.randint(10, 30), start_date=date(year, 1 + i % 6, 1),
-                preferred_days="Monday, Wednesday", status=rng.choice(statuses),
+                organization=org,
+                code=f"BG{year % 100:02d}-{i:03d}",
+                name=f"Cohort {i:03d}",
+                course=courses[i % len(courses)] if i % 10 else None,
+                campus=campus,
+                delivery_mode="on_campus" if i % 4 else "remote",
+                study_mode="full_time" if i % 3 else "part_time",
+                cohort_size=rng.randint(10, 30),
+                start_date=date(year, 1 + i % 6, 1),
+                preferred_days="Monday, Wednesday",
+                status=rng.choice(statuses),
             )
             for i in range(block_groups)
         ]
         BlockGroup.objects.bulk_create(groups)
-        links = [BlockGroupStudyPlan(organization=org, block_group=g, study_plan=plans[i % len(plans)])
-                 for i, g in enumerate(groups)]
+        links = [
+            BlockGroupStudyPlan(organization=org, block_group=g, study_plan=plans[i % len(plans)]) for i, g in enumerate(groups)
+        ]
         BlockGroupStudyPlan.objects.bulk_create(links)
 
         staff = [
             Teacher(
-                organization=org, employee_id=f"EMP{i:05d}", first_name=f"Teacher{i:03d}",
+                organization=org,
+                employee_id=f"EMP{i:05d}",
+                first_name=f"Teacher{i:03d}",
                 last_name=rng.choice(["Nguyen", "Smith", "Singh", "Brown", "Wilson", "Taylor", "Chen"]),
-                email=f"teacher{i}@{org.domain}", max_weekly_hours=rng.choice([15, 18, 21, 21, 24, 30]),
-                availability=rng.choice(["day", "evening", "both"]), is_active=rng.random() > 0.1,
+                email=f"teacher{i}@{org.domain}",
+                max_weekly_hours=rng.choice([15, 18, 21, 21, 24, 30]),
+                availability=rng.choice(["day", "evening", "both"]),
+                is_active=rng.random() > 0.1,
             )
             for i in range(teachers)
         ]
@@ -168,32 +198,48 @@ def seed_large_org(
             if day.isoweekday() <= 5:
                 weekdays.append(day)
             day += timedelta(days=1)
-        group_units = {g.pk: [pu.unit for pu in plan_units if pu.study_plan_id == plans[i % len(plans)].pk]
-                       for i, g in enumerate(groups)}
+        group_units = {
+            g.pk: [pu.unit for pu in plan_units if pu.study_plan_id == plans[i % len(plans)].pk] for i, g in enumerate(groups)
+        }
         active_staff = [t for t in staff if t.is_active] or staff
         # Each (group, unit) pair has its teacher (3 % of pairs an inactive one), as a coordinator allocates.
         pair_teacher = {
-            (g.pk, u.pk): rng.choice(active_staff if rng.random() < 0.97 else staff)
-            for g in groups for u in group_units[g.pk]
+            (g.pk, u.pk): rng.choice(active_staff if rng.random() < 0.97 else staff) for g in groups for u in group_units[g.pk]
         }
         rows = []
         for n in range(sessions):
             day = weekdays[n % len(weekdays)]
             # The first ``big_group_sessions`` sessions (spread over the year) go to the first group.
-            group = groups[0] if n < big_group_sessions else groups[1 + rng.randrange(len(groups) - 1)] if big_group_sessions else groups[rng.randrange(len(groups))]
+            group = (
+                groups[0]
+                if n < big_group_sessions
+                else groups[1 + rng.randrange(len(groups) - 1)]
+                if big_group_sessions
+                else groups[rng.randrange(len(groups))]
+            )
             if n < big_group_sessions:
                 day = weekdays[(n * 7) % len(weekdays)]
             unit = rng.choice(group_units[group.pk])
             start, end = rng.choice(SLOTS)
             status = "cancelled" if rng.random() < 0.03 else rng.choice(["scheduled", "scheduled", "confirmed", "completed"])
             teacher = None if rng.random() < 0.05 else pair_teacher[(group.pk, unit.pk)]
-            rows.append(TimetableSession(
-                organization=org, block_group=group, unit=unit, teacher=teacher,
-                day_of_week=day.isoweekday(), start_time=start, end_time=end, room=f"R{rng.randint(100, 140)}",
-                week_number=(week_start(day) - week_start(date(year, 1, 1))).days // 7 + 1, actual_date=day,
-                term=calendar.term_of(day), actual_hours=Decimal(0) if status == "cancelled" else Decimal(3),
-                status=status,
-            ))
+            rows.append(
+                TimetableSession(
+                    organization=org,
+                    block_group=group,
+                    unit=unit,
+                    teacher=teacher,
+                    day_of_week=day.isoweekday(),
+                    start_time=start,
+                    end_time=end,
+                    room=f"R{rng.randint(100, 140)}",
+                    week_number=(week_start(day) - week_start(date(year, 1, 1))).days // 7 + 1,
+                    actual_date=day,
+                    term=calendar.term_of(day),
+                    actual_hours=Decimal(0) if status == "cancelled" else Decimal(3),
+                    status=status,
+                )
+            )
         TimetableSession.objects.bulk_create(rows, batch_size=2000)
     return org
 
@@ -216,8 +262,19 @@ def delete_org(org) -> None:
 
     with transaction.atomic():
         for model in (
-            TimetableSession, Holiday, TeacherUnit, Teacher, LinkedBlockGroupMember, LinkedBlockGroup,
-            BlockGroupStudyPlan, StudyPlanUnit, BlockGroup, StudyPlan, Unit, Course, Campus,
+            TimetableSession,
+            Holiday,
+            TeacherUnit,
+            Teacher,
+            LinkedBlockGroupMember,
+            LinkedBlockGroup,
+            BlockGroupStudyPlan,
+            StudyPlanUnit,
+            BlockGroup,
+            StudyPlan,
+            Unit,
+            Course,
+            Campus,
         ):
             model.objects.unscoped().filter(organization=org).delete()
         org.users.all().delete()

@@ -27,6 +27,7 @@ from project.core.schemas import NUL_MESSAGE, SURROGATE_MESSAGE
 
 log = logging.getLogger(__name__)
 
+
 class BlockplanRenderer(JSONRenderer):
     encoder_class = PreciseJSONEncoder
 
@@ -126,7 +127,7 @@ def _validation_errors(exc: ValidationError) -> list[dict]:
                 loc = loc[1:]
         message = str(err.get("msg", "Invalid value"))
         if message.startswith(_PREFIX):
-            message = message[len(_PREFIX):]
+            message = message[len(_PREFIX) :]
         if err.get("type") == "missing":
             message = "Required"
         items.append({"path": [p for p in loc], "message": message})
@@ -142,9 +143,7 @@ def on_domain_error(request: HttpRequest, exc: DomainError):
 def on_validation_error(request: HttpRequest, exc: ValidationError):
     errors = _validation_errors(exc)
     message = "Validation failed"
-    return api.create_response(
-        request, {"message": message, "type": "validation_error", "errors": errors}, status=400
-    )
+    return api.create_response(request, {"message": message, "type": "validation_error", "errors": errors}, status=400)
 
 
 @api.exception_handler(AuthenticationError)

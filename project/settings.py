@@ -30,18 +30,12 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 PRODUCTION = env_bool("BLOCKPLAN_PRODUCTION")
 DEBUG = env_bool("DEBUG", default=False)
-SECRET_KEY = os.environ.get("SECRET_KEY") or (
-    "dev-insecure-blockplan-key-change-me-in-production-0123456789abcdef"
-)
+SECRET_KEY = os.environ.get("SECRET_KEY") or ("dev-insecure-blockplan-key-change-me-in-production-0123456789abcdef")
 if PRODUCTION and SECRET_KEY.startswith("dev-insecure"):
     raise RuntimeError("SECRET_KEY must be set when BLOCKPLAN_PRODUCTION=1")
 
-ALLOWED_HOSTS = [
-    h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()
-]
-CSRF_TRUSTED_ORIGINS = [
-    o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
-]
+ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()]
+CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
 
 INSTALLED_APPS = [
     "daphne",
@@ -262,11 +256,7 @@ AXES_IPWARE_PROXY_COUNT = int(os.environ.get("AXES_PROXY_COUNT", "0")) or None
 # Passkeys (webauthn)
 WEBAUTHN_RP_ID = os.environ.get("WEBAUTHN_RP_ID", "localhost")
 WEBAUTHN_RP_NAME = os.environ.get("WEBAUTHN_RP_NAME", "Blockplan")
-WEBAUTHN_ORIGIN = [
-    o.strip()
-    for o in os.environ.get("WEBAUTHN_ORIGIN", "http://localhost:8000").split(",")
-    if o.strip()
-]
+WEBAUTHN_ORIGIN = [o.strip() for o in os.environ.get("WEBAUTHN_ORIGIN", "http://localhost:8000").split(",") if o.strip()]
 
 # Wall displays authenticate their socket with a display token (realtime.consumers hook).
 REALTIME_DISPLAY_TOKEN_HOOK = "project.displays.realtime.display_token_hook"  # noqa: S105 — a dotted path, not a password
@@ -300,8 +290,11 @@ RESPONSE_CACHE_MAX_BYTES = int(os.environ.get("RESPONSE_CACHE_MAX_BYTES", str(8 
 RESPONSE_CACHE_LOCAL_BYTES = int(os.environ.get("RESPONSE_CACHE_LOCAL_BYTES", str(64 * 1024 * 1024)))
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if REDIS_URL:
-    CACHES["responses"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                           "KEY_PREFIX": "bp-resp"}
+    CACHES["responses"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "bp-resp",
+    }
 
 # Operations (issue 20, docs/adr/0020-operations.md).
 # The proxies whose X-Forwarded-For is believed (addresses or networks, comma separated; none by default).
@@ -323,13 +316,19 @@ LOGGING = {
     "formatters": {
         "json": {
             "()": structlog.stdlib.ProcessorFormatter,
-            "processors": [structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.processors.format_exc_info,
-                           structlog.processors.JSONRenderer()],
+            "processors": [
+                structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                structlog.processors.format_exc_info,
+                structlog.processors.JSONRenderer(),
+            ],
             "foreign_pre_chain": _LOG_PROCESSORS,
         },
         "console": {
             "()": structlog.stdlib.ProcessorFormatter,
-            "processors": [structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.dev.ConsoleRenderer(colors=False)],
+            "processors": [
+                structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                structlog.dev.ConsoleRenderer(colors=False),
+            ],
             "foreign_pre_chain": _LOG_PROCESSORS,
         },
     },

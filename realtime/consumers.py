@@ -398,8 +398,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         if fields is not None:  # counted once, however the socket ended
             self._log_fields = None
             ops_metrics.SOCKETS_OPEN.dec()
-            ops_logs.log_socket("socket_disconnect", **fields, code=code,
-                                duration_s=round(time.monotonic() - self._opened_at, 1))
+            ops_logs.log_socket("socket_disconnect", **fields, code=code, duration_s=round(time.monotonic() - self._opened_at, 1))
         heartbeat = getattr(self, "_heartbeat", None)
         if heartbeat is not None and heartbeat is not asyncio.current_task():
             heartbeat.cancel()
@@ -462,9 +461,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
                 return
         if principal is None:
             await self.send(protocol.connect_error_frame(protocol.UNAUTHORIZED))
-            asyncio.get_running_loop().call_later(
-                self.CLOSE_GRACE, lambda: asyncio.ensure_future(self._close())
-            )
+            asyncio.get_running_loop().call_later(self.CLOSE_GRACE, lambda: asyncio.ensure_future(self._close()))
             return
         self.principal = principal
         groups = [org_group(principal.org_id)]
@@ -480,9 +477,11 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         await self.send(protocol.connect_frame(self.sid))
         self._opened_at = time.monotonic()
         self._log_fields = {
-            "sid": self.sid, "org_id": str(principal.org_id),
+            "sid": self.sid,
+            "org_id": str(principal.org_id),
             "user_id": str(principal.user_id) if principal.user_id is not None else None,
-            "display": principal.user_id is None, "client": ops_logs.socket_client(self.scope),
+            "display": principal.user_id is None,
+            "client": ops_logs.socket_client(self.scope),
             "request_id": ops_logs.scope_request_id(self.scope),
         }
         ops_metrics.SOCKETS_OPEN.inc()
@@ -521,9 +520,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         if path is None:
             await store.remove(principal.org_id, self.channel_name)
         else:
-            entry = presence.viewer_entry(
-                user_id=principal.user_id, name=principal.name, initials=principal.initials, path=path
-            )
+            entry = presence.viewer_entry(user_id=principal.user_id, name=principal.name, initials=principal.initials, path=path)
             await store.set(principal.org_id, self.channel_name, entry, self._presence_ttl())
         self.presence_path = path
         presence.schedule_broadcast(principal.org_id, self.channel_layer)

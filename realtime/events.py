@@ -50,9 +50,7 @@ ENTITIES = frozenset(
         "room",
     }
 )
-ACTIONS = frozenset(
-    {"created", "updated", "deleted", "scheduled", "schedule_cleared", "allocated", "imported", "replanned"}
-)
+ACTIONS = frozenset({"created", "updated", "deleted", "scheduled", "schedule_cleared", "allocated", "imported", "replanned"})
 
 CHANGE_EVENT = "change.event"
 REVOKE_EVENT = "session.revoke"
@@ -163,14 +161,21 @@ def _routing(entity: str, ids: list[str], action: str = "") -> tuple[list[str] |
             rows = list(
                 TimetableSession.objects.unscoped()
                 .filter(id__in=ids)
-                .values_list("id", "block_group_id", "teacher_id", "room", "actual_date", "block_group__campus_id",
-                             "room_record_id")
+                .values_list(
+                    "id", "block_group_id", "teacher_id", "room", "actual_date", "block_group__campus_id", "room_record_id"
+                )
             )
             details = None
             if len(ids) <= MAX_SESSION_DETAILS:
                 details = [
-                    {"id": str(i), "blockGroupId": str(g), "teacherId": str(t) if t else None, "room": room or "",
-                     "roomId": str(r) if r else None, "date": d.isoformat() if d else None}
+                    {
+                        "id": str(i),
+                        "blockGroupId": str(g),
+                        "teacherId": str(t) if t else None,
+                        "room": room or "",
+                        "roomId": str(r) if r else None,
+                        "date": d.isoformat() if d else None,
+                    }
                     for i, g, t, room, d, _c, r in rows
                 ]
             campuses = [row[5] for row in rows]

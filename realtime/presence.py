@@ -134,9 +134,7 @@ class RedisPresenceStore:
         loop = asyncio.get_running_loop()
         client = self._clients.get(loop)
         if client is None:
-            pool = aioredis.BlockingConnectionPool.from_url(
-                self.url, max_connections=20, timeout=20, socket_timeout=None
-            )
+            pool = aioredis.BlockingConnectionPool.from_url(self.url, max_connections=20, timeout=20, socket_timeout=None)
             client = self._clients[loop] = aioredis.Redis(connection_pool=pool)
         return client
 
@@ -214,9 +212,7 @@ async def _broadcast(org_id: str, channel_layer) -> None:
         await asyncio.sleep(BROADCAST_DELAY)
         _pending.pop(org_id, None)  # a change from here on schedules a new list
         version, viewers = await get_store().snapshot(org_id)
-        await channel_layer.group_send(
-            org_group(org_id), {"type": PRESENCE_MESSAGE, "version": version, "viewers": viewers}
-        )
+        await channel_layer.group_send(org_group(org_id), {"type": PRESENCE_MESSAGE, "version": version, "viewers": viewers})
     except Exception:  # presence is best effort: the next change or refresh sends a fresh list
         log.exception("presence broadcast for %s failed", org_id)
         _pending.pop(org_id, None)

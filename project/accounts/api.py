@@ -78,8 +78,11 @@ def login(request: HttpRequest, payload: LoginIn):
     429 when locked out, 400 validation (§5 sign-in messages).
     """
     result = services.sign_in_with_password(
-        request=request, email=payload.email, password=payload.password,
-        totp_code=payload.totp_code, remember_me=payload.remember_me,
+        request=request,
+        email=payload.email,
+        password=payload.password,
+        totp_code=payload.totp_code,
+        remember_me=payload.remember_me,
     )
     return result
 
@@ -105,8 +108,11 @@ def setup_password(request: HttpRequest, payload: SetupPasswordIn):
     """``{userId, password, confirmPassword, totpCode}``: first password, TOTP on, signed in.
     Answers ``{"user": {...}}``."""
     user = services.setup_password(
-        request=request, user_id=payload.user_id, password=payload.password,
-        confirm_password=payload.confirm_password, totp_code=payload.totp_code,
+        request=request,
+        user_id=payload.user_id,
+        password=payload.password,
+        confirm_password=payload.confirm_password,
+        totp_code=payload.totp_code,
     )
     return {"user": user}
 
@@ -115,8 +121,11 @@ def setup_password(request: HttpRequest, payload: SetupPasswordIn):
 def change_password(request: HttpRequest, payload: ChangePasswordIn):
     """``{currentPassword, newPassword, confirmPassword?}``; the user's other sessions end."""
     services.change_password(
-        request=request, ctx=_ctx(request), current_password=payload.current_password,
-        new_password=payload.new_password, confirm_password=payload.confirm_password,
+        request=request,
+        ctx=_ctx(request),
+        current_password=payload.current_password,
+        new_password=payload.new_password,
+        confirm_password=payload.confirm_password,
     )
     return {"message": "Your password has been updated successfully."}
 
@@ -126,9 +135,7 @@ def reauthenticate(request: HttpRequest, payload: ReauthIn):
     """``{password}`` or ``{totpCode}``: confirms the signed-in user for this session for 5 minutes, as
     registering a passkey and resetting or enabling TOTP require (issue 14, ADR 0006). Answers
     ``{message, validUntil}`` (UTC). 400 at ``password``/``totpCode`` when wrong; 429 when locked out."""
-    until = reauth.reauthenticate(
-        request=request, ctx=_ctx(request), password=payload.password, totp_code=payload.totp_code
-    )
+    until = reauth.reauthenticate(request=request, ctx=_ctx(request), password=payload.password, totp_code=payload.totp_code)
     return {"message": "Confirmed.", "valid_until": until}
 
 
@@ -219,7 +226,9 @@ def passkey_delete(request: HttpRequest, passkey_id: UUID):
 def profile_update(request: HttpRequest, payload: ProfileIn):
     """``{firstName, lastName}`` (anything else is ignored) to the updated user. 412 on a stale If-Match."""
     return services.profile_update(
-        ctx=_ctx(request), first_name=payload.first_name, last_name=payload.last_name,
+        ctx=_ctx(request),
+        first_name=payload.first_name,
+        last_name=payload.last_name,
         if_match=if_match_header(request),
     )
 
@@ -245,9 +254,7 @@ def export_data(request: HttpRequest):
     """A JSON file download ``blockplan-export-YYYY-MM-DD.json`` of the user's account, settings,
     passkeys (no secrets) and the organization's records."""
     data = selectors.export_data(_ctx(request))
-    response = HttpResponse(
-        json.dumps(data, cls=DjangoJSONEncoder, indent=2), content_type="application/json; charset=utf-8"
-    )
+    response = HttpResponse(json.dumps(data, cls=DjangoJSONEncoder, indent=2), content_type="application/json; charset=utf-8")
     name = f"blockplan-export-{timezone.localdate().isoformat()}.json"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
@@ -267,9 +274,7 @@ def organization_get(request: HttpRequest, response: HttpResponse):
 @router.put("/organization", response=OrganizationOut, auth=admin_auth)
 def organization_put(request: HttpRequest, payload: OrganizationIn, response: HttpResponse):
     """Admin only. ``{name, domain, address?, phone?, website?}``; 409 for a domain in use; 412 stale."""
-    org = services.organization_update(
-        ctx=_ctx(request), data=payload.model_dump(), if_match=if_match_header(request)
-    )
+    org = services.organization_update(ctx=_ctx(request), data=payload.model_dump(), if_match=if_match_header(request))
     set_etag(response, org)
     return org
 
@@ -286,8 +291,12 @@ def admin_user_add(request: HttpRequest, payload: AddUserIn):
     ``invitationExpiresAt`` (UTC, 7 days) (201); the link is also emailed (ADR 0005). 409 for an email
     in use."""
     user, issued = services.user_add(
-        ctx=_ctx(request), first_name=payload.first_name, last_name=payload.last_name,
-        email=payload.email, role=payload.role, request=request,
+        ctx=_ctx(request),
+        first_name=payload.first_name,
+        last_name=payload.last_name,
+        email=payload.email,
+        role=payload.role,
+        request=request,
     )
     user.invitation_link, user.invitation_expires_at = issued.link, issued.expires_at
     return 201, user

@@ -91,8 +91,7 @@ def find_valid(token: str | None) -> Invitation | None:
         return None
     invitation = (
         Invitation.objects.select_related("user", "user__organization")
-        .filter(token_hash=token_hash(token), used_at__isnull=True, revoked_at__isnull=True,
-                expires_at__gt=timezone.now())
+        .filter(token_hash=token_hash(token), used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now())
         .first()
     )
     if invitation is None:

@@ -70,9 +70,7 @@ def registration_options(*, user, existing_credential_ids: list[str]) -> tuple[d
             require_resident_key=True,
             user_verification=UserVerificationRequirement.PREFERRED,
         ),
-        exclude_credentials=[
-            PublicKeyCredentialDescriptor(id=base64url_to_bytes(cid)) for cid in existing_credential_ids
-        ],
+        exclude_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(cid)) for cid in existing_credential_ids],
     )
     return options_to_json_dict(options), options.challenge
 
@@ -90,9 +88,7 @@ def verify_registration(*, credential: dict, challenge: bytes):
 
 def authentication_options() -> tuple[dict[str, Any], bytes]:
     """Request options for ``navigator.credentials.get()`` with discoverable credentials (no allow list)."""
-    options = generate_authentication_options(
-        rp_id=rp_id(), user_verification=UserVerificationRequirement.PREFERRED
-    )
+    options = generate_authentication_options(rp_id=rp_id(), user_verification=UserVerificationRequirement.PREFERRED)
     return options_to_json_dict(options), options.challenge
 
 

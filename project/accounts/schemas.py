@@ -190,9 +190,7 @@ def _language(value: str | None) -> str | None:
 class PreferencesIn(InSchema):
     """User preferences (platform.md §3 "User settings"); absent fields keep their saved or default value."""
 
-    date_format: Annotated[
-        str | None, one_of(DATE_FORMATS, "Date format must be DD/MM/YYYY, MM/DD/YYYY or YYYY-MM-DD")
-    ] = None
+    date_format: Annotated[str | None, one_of(DATE_FORMATS, "Date format must be DD/MM/YYYY, MM/DD/YYYY or YYYY-MM-DD")] = None
     time_format: Annotated[str | None, one_of(TIME_FORMATS, "Time format must be 12h or 24h")] = None
     timezone: Annotated[str | None, one_of(TIMEZONES, "Timezone must be one of " + ", ".join(TIMEZONES))] = None
     language: Annotated[str | None, AfterValidator(_language)] = None
@@ -210,7 +208,10 @@ class OrganizationIn(InSchema):
     """PUT /api/organization (platform.md §5 "Organization form")."""
 
     name: Annotated[
-        str, Text, Strip, required("Organization name is required"),
+        str,
+        Text,
+        Strip,
+        required("Organization name is required"),
         max_length(255, "Organization name must be at most 255 characters"),
     ] = Needed()
     domain: Annotated[
@@ -238,9 +239,7 @@ class PasskeyRegisterCompleteIn(InSchema):
     """POST /api/auth/passkeys/register/complete: the browser's registration result and a device name."""
 
     response: dict[str, Any]
-    device_name: Annotated[
-        str | None, BlankToNone, Strip, max_length(100, "Device name must be at most 100 characters")
-    ] = None
+    device_name: Annotated[str | None, BlankToNone, Strip, max_length(100, "Device name must be at most 100 characters")] = None
 
 
 class PasskeyAuthenticateCompleteIn(InSchema):

@@ -84,9 +84,7 @@ def _rows(queryset) -> list[dict]:
     """``values()`` rows with camelCase keys and JSON-ready values (``organization`` left out)."""
     out = []
     for row in queryset.values():
-        out.append(
-            {to_camel(key): _json_value(value) for key, value in row.items() if key != "organization_id"}
-        )
+        out.append({to_camel(key): _json_value(value) for key, value in row.items() if key != "organization_id"})
     return out
 
 
@@ -110,9 +108,7 @@ def export_data(ctx: Ctx) -> dict:
         "exportedAt": timezone.now().isoformat(),
         "user": UserOut.from_orm(user).model_dump(mode="json", by_alias=True),
         "settings": full_settings(user.settings) if isinstance(user.settings, dict) else None,
-        "passkeys": [
-            PasskeyOut.from_orm(p).model_dump(mode="json", by_alias=True) for p in user_passkeys(user)
-        ],
+        "passkeys": [PasskeyOut.from_orm(p).model_dump(mode="json", by_alias=True) for p in user_passkeys(user)],
         "organization": OrganizationOut.from_orm(org).model_dump(mode="json", by_alias=True),
         "courses": _rows(Course.objects.for_org(org).order_by("code")),
         "units": _rows(Unit.objects.for_org(org).order_by("code")),

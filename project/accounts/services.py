@@ -261,9 +261,7 @@ def totp_setup(*, request: HttpRequest, user_id) -> dict:
     return {"qrCodeUri": totp.qr_data_uri(uri), "manualEntryKey": row.totp_secret}
 
 
-def setup_password(
-    *, request: HttpRequest, user_id, password: str, confirm_password: str, totp_code: str
-) -> User:
+def setup_password(*, request: HttpRequest, user_id, password: str, confirm_password: str, totp_code: str) -> User:
     """POST /api/auth/setup-password: set the first password, turn TOTP on, sign in.
 
     Validation (400): the §5 password rules at ``password``, 'Passwords don't match' at
@@ -295,8 +293,9 @@ def setup_password(
         row.is_totp_enabled = True
         row.save()
         invitations.mark_used(row)
-        emit_change(Ctx(org=row.organization, user=row, origin=client_origin(request)),
-                    entity="user", action="updated", ids=[row.pk])
+        emit_change(
+            Ctx(org=row.organization, user=row, origin=client_origin(request)), entity="user", action="updated", ids=[row.pk]
+        )
     _sign_in(request, row)
     return row
 
@@ -359,9 +358,7 @@ def passkey_register_begin(*, request: HttpRequest, ctx: Ctx) -> dict:
     return options
 
 
-def passkey_register_complete(
-    *, request: HttpRequest, ctx: Ctx, credential: dict, device_name: str | None
-) -> Passkey:
+def passkey_register_complete(*, request: HttpRequest, ctx: Ctx, credential: dict, device_name: str | None) -> Passkey:
     """POST /api/auth/passkeys/register/complete: verify the attestation and store the passkey.
 
     BadRequest 'Passkey registration failed' for a response that does not verify (or no begin first);
@@ -576,8 +573,12 @@ def organization_create(*, name: str, domain: str, admin_email: str, admin_passw
         org = Organization.objects.create(name=name, domain=domain)
         Campus(organization=org, name="Main Campus", abbreviation="MAIN").save()
         admin = User.objects.create_user(
-            email, password=admin_password, organization=org, role=User.Role.ADMIN,
-            is_active=True, must_change_password=False,
+            email,
+            password=admin_password,
+            organization=org,
+            role=User.Role.ADMIN,
+            is_active=True,
+            must_change_password=False,
         )
         emit_change(Ctx.system(org), entity="organization", action="created", ids=[org.pk])
     return org, admin
@@ -598,8 +599,14 @@ def user_add(
     try:
         with transaction.atomic():
             user = User.objects.create_user(
-                email, password=None, organization=ctx.org, role=role, first_name=first_name,
-                last_name=last_name, is_active=True, must_change_password=True,
+                email,
+                password=None,
+                organization=ctx.org,
+                role=role,
+                first_name=first_name,
+                last_name=last_name,
+                is_active=True,
+                must_change_password=True,
             )
             user.organization = ctx.org
             issued = invitations.issue(user=user, created_by=ctx.user, request=request)

@@ -54,9 +54,7 @@ def create_course(request: HttpRequest, payload: CourseIn):
 @router.put("/courses/{uuid:course_id}", response={200: CourseOut, **ERRORS})
 def update_course(request: HttpRequest, course_id: UUID, payload: CourseIn, response: HttpResponse):
     """Replace a course (body as POST). Honours ``If-Match`` (412 when stale); sends the new ``ETag``."""
-    course = services.course_update(
-        ctx=request.auth, course_id=course_id, data=payload, if_match=if_match_header(request)
-    )
+    course = services.course_update(ctx=request.auth, course_id=course_id, data=payload, if_match=if_match_header(request))
     set_etag(response, course)
     return course
 
@@ -162,8 +160,13 @@ def room_availability(request: HttpRequest, query: Query[AvailabilityQuery]):
 
     if query.end_time <= query.start_time:
         raise ValidationFailed.field("endTime", "End time must be after start time")
-    return selectors.room_availability(org=request.auth.org, day=query.date, start=query.start_time, end=query.end_time,
-                                       exclude_session_id=query.exclude_session_id)
+    return selectors.room_availability(
+        org=request.auth.org,
+        day=query.date,
+        start=query.start_time,
+        end=query.end_time,
+        exclude_session_id=query.exclude_session_id,
+    )
 
 
 class SessionsAvailabilityIn(CamelSchema):
@@ -204,7 +207,9 @@ def create_room(request: HttpRequest, payload: RoomIn, response: HttpResponse):
     return 201, room
 
 
-@router.put("/rooms/{uuid:room_id}", response={200: RoomOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 412: ErrorOut}, auth=admin_auth)
+@router.put(
+    "/rooms/{uuid:room_id}", response={200: RoomOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 412: ErrorOut}, auth=admin_auth
+)
 def update_room(request: HttpRequest, room_id: UUID, payload: RoomIn, response: HttpResponse):
     """Replace a room (admin only; body as POST). ``If-Match`` stale: 412 and nothing changes. Its
     sessions follow a new code."""

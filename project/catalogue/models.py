@@ -19,9 +19,7 @@ class Course(TenantModel):
 
     class Meta:
         ordering = ["code"]
-        constraints = [
-            models.UniqueConstraint(fields=["organization", "code"], name="course_code_unique_per_org")
-        ]
+        constraints = [models.UniqueConstraint(fields=["organization", "code"], name="course_code_unique_per_org")]
 
     def __str__(self) -> str:
         return f"{self.code} {self.name}"
@@ -41,9 +39,7 @@ class Unit(TenantModel):
         ordering = ["code"]
         verbose_name = "unit of competency"
         verbose_name_plural = "units of competency"
-        constraints = [
-            models.UniqueConstraint(fields=["organization", "code"], name="unit_code_unique_per_org")
-        ]
+        constraints = [models.UniqueConstraint(fields=["organization", "code"], name="unit_code_unique_per_org")]
 
     def __str__(self) -> str:
         return f"{self.code} {self.name}"
@@ -59,9 +55,7 @@ class Campus(TenantModel):
         ordering = ["name"]
         verbose_name_plural = "campuses"
         constraints = [
-            models.UniqueConstraint(
-                fields=["organization", "abbreviation"], name="campus_abbreviation_unique_per_org"
-            )
+            models.UniqueConstraint(fields=["organization", "abbreviation"], name="campus_abbreviation_unique_per_org")
         ]
 
     def __str__(self) -> str:

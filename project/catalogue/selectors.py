@@ -29,9 +29,11 @@ def unit_list(*, org, search: str | None = None, course_id=None) -> QuerySet[Uni
     if course_id is not None:
         from project.planning.models import StudyPlanUnit
 
-        in_course = StudyPlanUnit.objects.for_org(org).filter(
-            study_plan__block_group_links__block_group__course_id=course_id
-        ).values("unit_id")
+        in_course = (
+            StudyPlanUnit.objects.for_org(org)
+            .filter(study_plan__block_group_links__block_group__course_id=course_id)
+            .values("unit_id")
+        )
         qs = qs.filter(pk__in=in_course)
     return qs
 
@@ -111,7 +113,8 @@ def room_availability_for_sessions(*, org, session_ids: list) -> list[dict]:
 
     wanted = {str(i) for i in session_ids}
     chosen = list(
-        TimetableSession.objects.for_org(org).filter(id__in=list(wanted))
+        TimetableSession.objects.for_org(org)
+        .filter(id__in=list(wanted))
         .exclude(status=TimetableSession.Status.CANCELLED)
         .values_list("id", "actual_date", "start_time", "end_time")
     )
@@ -138,6 +141,13 @@ def room_availability_for_sessions(*, org, session_ids: list) -> list[dict]:
     for room in Room.objects.for_org(org).filter(is_active=True).order_by("code").only("id", "code", "type"):
         online = room.type == Room.Type.ONLINE
         count = 0 if online else len(busy.get(room.pk, ()))
-        out.append({"roomId": room.pk, "code": room.code, "free": count == 0,
-                    "bookedBy": None if online else first.get(room.pk), "busyFor": count})
+        out.append(
+            {
+                "roomId": room.pk,
+                "code": room.code,
+                "free": count == 0,
+                "bookedBy": None if online else first.get(room.pk),
+                "busyFor": count,
+            }
+        )
     return out

@@ -76,8 +76,7 @@ def course_delete(*, ctx: Ctx, course_id) -> None:
         used = course.block_groups.count()
         if used:
             raise Conflict(
-                f"This course is used by {used} block group(s) and cannot be deleted. "
-                "Move or delete those block groups first."
+                f"This course is used by {used} block group(s) and cannot be deleted. Move or delete those block groups first."
             )
         pk = course.pk
         emit_change(ctx, entity="course", action="deleted", ids=[pk])
@@ -129,9 +128,7 @@ def unit_delete(*, ctx: Ctx, unit_id) -> None:
                 parts.append(f"{plans} study plan(s)")
             if sessions:
                 parts.append(f"{sessions} timetable session(s)")
-            raise Conflict(
-                f"This unit is used by {' and '.join(parts)} and cannot be deleted. Remove it from those first."
-            )
+            raise Conflict(f"This unit is used by {' and '.join(parts)} and cannot be deleted. Remove it from those first.")
         pk = unit.pk
         emit_change(ctx, entity="unit", action="deleted", ids=[pk])
         try:
@@ -219,9 +216,7 @@ def room_delete(*, ctx: Ctx, room_id) -> None:
         room = get_in_org(Room.objects.for_org(ctx.org).select_for_update(), ctx.org, room_id, "Room")
         used = room.sessions.count()
         if used:
-            raise Conflict(
-                f"This room is used by {used} timetable session(s) and cannot be deleted. Make it inactive instead."
-            )
+            raise Conflict(f"This room is used by {used} timetable session(s) and cannot be deleted. Make it inactive instead.")
         emit_change(ctx, entity="room", action="deleted", ids=[room.pk])
         room.delete()
 

@@ -94,8 +94,11 @@ class _UserLoader:
         self.alias = alias
         placeholder = model._meta.pk.to_python("00000000-0000-0000-0000-000000000000")
         compiler = (
-            model._default_manager.db_manager(alias).select_related("organization").filter(pk=placeholder)
-            .order_by().query.get_compiler(using=alias)
+            model._default_manager.db_manager(alias)
+            .select_related("organization")
+            .filter(pk=placeholder)
+            .order_by()
+            .query.get_compiler(using=alias)
         )
         self.sql, params = compiler.as_sql()
         if len(params) != 1:  # pragma: no cover - a model change that adds filters (e.g. a default manager)
@@ -105,7 +108,7 @@ class _UserLoader:
         self.converters = compiler.get_converters([s[0] for s in select])
         fields = klass_info["select_fields"]
         self.start, self.end = fields[0], fields[-1] + 1
-        self.init_list = [f[0].target.attname for f in select[self.start:self.end]]
+        self.init_list = [f[0].target.attname for f in select[self.start : self.end]]
         self.populators = get_related_populators(klass_info, select, alias)
 
     def load(self, user_id):
@@ -122,7 +125,7 @@ class _UserLoader:
             return None
         if self.converters:
             row = next(iter(self.compiler.apply_converters([row], self.converters)))
-        user = self.model.from_db(self.alias, self.init_list, row[self.start:self.end])
+        user = self.model.from_db(self.alias, self.init_list, row[self.start : self.end])
         for populator in self.populators:
             populator.populate(row, user)
         return user

@@ -97,5 +97,7 @@ class StaleWrite(DomainError):
     status = 412
     type = "stale"
 
-    def __init__(self, message: str = "This record was changed by someone else. The latest version has been loaded.", **extra: Any):
+    def __init__(
+        self, message: str = "This record was changed by someone else. The latest version has been loaded.", **extra: Any
+    ):
         super().__init__(message, **extra)

@@ -29,8 +29,13 @@ class ApiJsonErrorsMiddleware:
     ``type: validation_error`` and ``errors: [{path: [], message}]``).
     """
 
-    MESSAGES = {400: "Bad request", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
-                413: "The request body is too large"}
+    MESSAGES = {
+        400: "Bad request",
+        403: "Forbidden",
+        404: "Not found",
+        405: "Method not allowed",
+        413: "The request body is too large",
+    }
 
     def __init__(self, get_response):
         self.get_response = get_response

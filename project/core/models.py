@@ -48,7 +48,11 @@ class TenantQuerySet(models.QuerySet):
             return super().bulk_update(objs, fields, batch_size=batch_size)
         objs = list(objs)
         return tracking.tracked_bulk_update(
-            tracker, self.model, objs, list(fields), self.db,
+            tracker,
+            self.model,
+            objs,
+            list(fields),
+            self.db,
             lambda: super(TenantQuerySet, self).bulk_update(objs, fields, batch_size=batch_size),
         )
 
@@ -82,9 +86,7 @@ class TenantManager(models.Manager.from_queryset(TenantQuerySet)):
 
 
 class TenantModel(tracking.HistoryTracked, TimeStampedModel):
-    organization = models.ForeignKey(
-        "accounts.Organization", on_delete=models.CASCADE, related_name="+", editable=False
-    )
+    organization = models.ForeignKey("accounts.Organization", on_delete=models.CASCADE, related_name="+", editable=False)
 
     objects = TenantManager()
 

@@ -88,8 +88,7 @@ def _entry_size(entry: tuple) -> int:
 def _local_tier() -> TTLCache:
     global _local
     if _local is None:
-        _local = TTLCache(maxsize=settings.RESPONSE_CACHE_LOCAL_BYTES, ttl=settings.RESPONSE_CACHE_SECONDS,
-                          getsizeof=_entry_size)
+        _local = TTLCache(maxsize=settings.RESPONSE_CACHE_LOCAL_BYTES, ttl=settings.RESPONSE_CACHE_SECONDS, getsizeof=_entry_size)
     return _local
 
 

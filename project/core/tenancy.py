@@ -48,8 +48,10 @@ class Ctx:
 def scoped(model_or_qs, org) -> models.QuerySet:
     """The queryset of ``model_or_qs`` limited to ``org``."""
     if isinstance(model_or_qs, models.QuerySet):
-        return model_or_qs.for_org(org) if hasattr(model_or_qs, "for_org") else model_or_qs.filter(
-            organization_id=getattr(org, "pk", org)
+        return (
+            model_or_qs.for_org(org)
+            if hasattr(model_or_qs, "for_org")
+            else model_or_qs.filter(organization_id=getattr(org, "pk", org))
         )
     return model_or_qs.objects.for_org(org)
 

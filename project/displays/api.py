@@ -17,7 +17,12 @@ router = make_router(tags=["displays"])
 
 
 class DisplayLinkIn(CamelSchema):
-    name: Annotated[str | None, Field(default=None, validate_default=True), required("Name is required"), max_length(100, "Name must be at most 100 characters")]
+    name: Annotated[
+        str | None,
+        Field(default=None, validate_default=True),
+        required("Name is required"),
+        max_length(100, "Name must be at most 100 characters"),
+    ]
     campus_id: UUID | None = None
     group_by: Literal["room", "block_group"] = "room"
 
@@ -83,7 +88,9 @@ def list_links(request):
 @router.post("/display-links", response={201: DisplayLinkOut}, auth=admin_auth)
 def create_link(request, payload: DisplayLinkIn):
     """A new link scoped to a campus (``campusId``) or the whole organization; 404 for another org's campus."""
-    return 201, services.display_link_create(ctx=request.auth, name=payload.name, campus_id=payload.campus_id, group_by=payload.group_by)
+    return 201, services.display_link_create(
+        ctx=request.auth, name=payload.name, campus_id=payload.campus_id, group_by=payload.group_by
+    )
 
 
 @router.put("/display-links/{uuid:link_id}", response=DisplayLinkOut, auth=admin_auth)

@@ -56,10 +56,19 @@ def activity(request: HttpRequest, filters: Query[ActivityQuery]) -> Any:
     ``entity``, ``id`` (activities that touched that row), ``actorId``, ``start``/``end`` (days, inclusive,
     organization timezone). ``at`` is ISO 8601 in the organization's timezone. Any signed-in member."""
     ctx = request.auth
-    return json_response(selectors.activity_page(
-        org=ctx.org, entity=filters.entity, entity_id=filters.id, actor_id=filters.actor_id,
-        start=filters.start, end=filters.end, page=filters.page, page_size=filters.page_size, user=ctx.user,
-    ))
+    return json_response(
+        selectors.activity_page(
+            org=ctx.org,
+            entity=filters.entity,
+            entity_id=filters.id,
+            actor_id=filters.actor_id,
+            start=filters.start,
+            end=filters.end,
+            page=filters.page,
+            page_size=filters.page_size,
+            user=ctx.user,
+        )
+    )
 
 
 class FieldChangeOut(CamelSchema):

@@ -15,13 +15,22 @@ from project.history.undo import NOT_UNDOABLE, merged_changes
 MAX_PAGE_SIZE = 200
 
 
-def activity_page(*, org, entity: str | None = None, entity_id: str | None = None, actor_id=None,
-                  start: date | None = None, end: date | None = None, page: int = 1, page_size: int = 50,
-                  user=None) -> dict:
+def activity_page(
+    *,
+    org,
+    entity: str | None = None,
+    entity_id: str | None = None,
+    actor_id=None,
+    start: date | None = None,
+    end: date | None = None,
+    page: int = 1,
+    page_size: int = 50,
+    user=None,
+) -> dict:
     """``{items: [{id, seq, at, actorId, actorName, origin, entity, action, ids, summary}], total, page,
-    pageSize}``, newest first; each item also ``undoOfId``, ``undoneById`` and ``canUndo`` (for ``user``). ``start``/``end`` are days (inclusive) in the organization's timezone; ``at``
-    is ISO 8601 in that timezone. ``entity_id`` keeps activities that touched that row or rows pointing
-at it. Three queries."""
+        pageSize}``, newest first; each item also ``undoOfId``, ``undoneById`` and ``canUndo`` (for ``user``). ``start``/``end`` are days (inclusive) in the organization's timezone; ``at``
+        is ISO 8601 in that timezone. ``entity_id`` keeps activities that touched that row or rows pointing
+    at it. Three queries."""
     tz = ZoneInfo(org.timezone or "Australia/Melbourne")
     qs = Activity.objects.for_org(org)
     if entity:
@@ -40,11 +49,13 @@ at it. Three queries."""
         qs = qs.filter(created_at__lt=datetime.combine(end + timedelta(days=1), time.min, tzinfo=tz))
     total = qs.count()
     offset = (page - 1) * page_size
-    rows = list(qs.order_by("-seq").values(*FIELDS)[offset: offset + page_size])
+    rows = list(qs.order_by("-seq").values(*FIELDS)[offset : offset + page_size])
     # Which of this page's activities captured rows (undoable): one indexed query for the page only.
     with_changes = set(
-        ActivityChange.objects.for_org(org).filter(activity_id__in=[r["id"] for r in rows])
-        .values_list("activity_id", flat=True).distinct()
+        ActivityChange.objects.for_org(org)
+        .filter(activity_id__in=[r["id"] for r in rows])
+        .values_list("activity_id", flat=True)
+        .distinct()
     )
     for r in rows:
         r["has_changes"] = r["id"] in with_changes
@@ -53,8 +64,18 @@ at it. Three queries."""
 
 
 FIELDS = (
-    "id", "seq", "created_at", "actor_id", "actor_label", "origin", "entity", "action", "ids", "summary",
-    "undo_of_id", "undone_by_id",
+    "id",
+    "seq",
+    "created_at",
+    "actor_id",
+    "actor_label",
+    "origin",
+    "entity",
+    "action",
+    "ids",
+    "summary",
+    "undo_of_id",
+    "undone_by_id",
 )
 
 
@@ -74,9 +95,7 @@ def _item(r: dict, tz, user) -> dict:
         "undoOfId": str(r["undo_of_id"]) if r["undo_of_id"] else None,
         "undoneById": str(r["undone_by_id"]) if r["undone_by_id"] else None,
         # Whether this user may try: an undo can still be refused (409) when a later change is in the way.
-        "canUndo": bool(
-            mine and r["has_changes"] and r["undone_by_id"] is None and r["entity"] not in NOT_UNDOABLE
-        ),
+        "canUndo": bool(mine and r["has_changes"] and r["undone_by_id"] is None and r["entity"] not in NOT_UNDOABLE),
     }
 
 
@@ -108,17 +127,22 @@ def activity_detail(*, org, activity_id, user=None) -> dict:
         kind = "created" if c.before is None else "deleted" if c.after is None else "updated"
         shown = after or before
         names = [n for n in c.fields if n not in HIDDEN_FIELDS and (kind != "updated" or before.get(n) != after.get(n))]
-        rows.append({
-            "entity": model._meta.verbose_name.title(),
-            "id": c.pk,
-            "label": str(shown.get("code") or shown.get("name") or shown.get("actual_date") or c.pk),
-            "change": kind,
-            "fields": [
-                {"field": verbose.get(n, n), "before": names_of.get(before.get(n), _text(before.get(n))),
-                 "after": names_of.get(after.get(n), _text(after.get(n)))}
-                for n in names
-            ],
-        })
+        rows.append(
+            {
+                "entity": model._meta.verbose_name.title(),
+                "id": c.pk,
+                "label": str(shown.get("code") or shown.get("name") or shown.get("actual_date") or c.pk),
+                "change": kind,
+                "fields": [
+                    {
+                        "field": verbose.get(n, n),
+                        "before": names_of.get(before.get(n), _text(before.get(n))),
+                        "after": names_of.get(after.get(n), _text(after.get(n))),
+                    }
+                    for n in names
+                ],
+            }
+        )
     out["changes"] = rows
     out["rowsTotal"] = len(changes)
     return out

@@ -149,7 +149,7 @@ def read_rows(model, pks: Iterable, using: str | None = None) -> dict[str, list]
     pks = list(pks)
     manager = model._base_manager.db_manager(using) if using else model._base_manager
     for i in range(0, len(pks), 2000):
-        out.update(read_rows_of(manager.filter(pk__in=pks[i: i + 2000])))
+        out.update(read_rows_of(manager.filter(pk__in=pks[i : i + 2000])))
     return out
 
 

@@ -77,8 +77,11 @@ def _blocked(activity: Activity, pks: list[str], reason: str) -> Conflict:
     for pk in pks[:50]:
         touched |= Q(rows__contains=pk)
     hit = (
-        ActivityChange.objects.for_org(activity.organization_id).filter(touched, activity__seq__gt=activity.seq)
-        .select_related("activity").order_by("-activity__seq").first()
+        ActivityChange.objects.for_org(activity.organization_id)
+        .filter(touched, activity__seq__gt=activity.seq)
+        .select_related("activity")
+        .order_by("-activity__seq")
+        .first()
     )
     later = hit.activity if hit is not None else None
     if later is None:
@@ -86,14 +89,13 @@ def _blocked(activity: Activity, pks: list[str], reason: str) -> Conflict:
     tz = ZoneInfo(activity.organization.timezone or "Australia/Melbourne")
     when = later.created_at.astimezone(tz)
     return Conflict(
-        f"{reason} A later change touched the same records: “{later.summary}” ({_shown(when)}). "
-        "Undo that first.",
+        f"{reason} A later change touched the same records: “{later.summary}” ({_shown(when)}). Undo that first.",
         blockedBy={"id": str(later.id), "seq": later.seq, "summary": later.summary, "at": when.isoformat(timespec="seconds")},
     )
 
 
 def _shown(moment) -> str:
-    """"26 Nov 2026, 12:20 am": as the History panels show times."""
+    """ "26 Nov 2026, 12:20 am": as the History panels show times."""
     return f"{moment.day} {moment:%b %Y}, {moment.hour % 12 or 12}:{moment:%M} {'am' if moment.hour < 12 else 'pm'}"
 
 
@@ -119,8 +121,12 @@ def undo(*, ctx: Ctx, activity_id) -> Activity:
     with transaction.atomic():
         # First (it locks the organization's writers, decisions.md §7), then the rows: captured into it.
         event = emit_change(
-            ctx, entity=activity.entity, action=INVERSE_ACTION.get(activity.action, activity.action),
-            ids=activity.ids, summary=summary, undo_of=activity,
+            ctx,
+            entity=activity.entity,
+            action=INVERSE_ACTION.get(activity.action, activity.action),
+            ids=activity.ids,
+            summary=summary,
+            undo_of=activity,
         )
         new = Activity.objects.for_org(ctx.org).get(seq=event["seq"])
         activity = Activity.objects.for_org(ctx.org).select_for_update().get(pk=activity.pk)
@@ -203,7 +209,9 @@ def _restore(ctx: Ctx, activity: Activity, changes) -> None:
         try:
             doomed = tracking.collect_delete(model, pks)
         except (ProtectedError, RestrictedError) as exc:
-            blockers = [str(o.pk) for o in list(getattr(exc, "protected_objects", None) or getattr(exc, "restricted_objects", []))[:50]]
+            blockers = [
+                str(o.pk) for o in list(getattr(exc, "protected_objects", None) or getattr(exc, "restricted_objects", []))[:50]
+            ]
             raise _blocked(activity, blockers or pks, "Records created by this change are in use now.") from None
         others = [pk for m, items in doomed.items() for pk in items if (m, pk) not in mine]
         if others:
@@ -229,7 +237,8 @@ def _restore(ctx: Ctx, activity: Activity, changes) -> None:
         groups: dict = {}
         for c in items:
             diff = tuple(
-                (name, b) for name, b, a in zip(c.fields, c.before, c.after, strict=True)
+                (name, b)
+                for name, b, a in zip(c.fields, c.before, c.after, strict=True)
                 if b != a and name in by_name and name not in ("created_at", "updated_at")
             )
             groups.setdefault(diff, []).append(c.pk)

@@ -28,12 +28,10 @@ sockets = structlog.get_logger("blockplan.sockets")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 
-
 def configure() -> None:
     """Route structlog through ``logging`` (settings.LOGGING renders JSON). Called once at start-up."""
     structlog.configure(
-        processors=[*SHARED, structlog.processors.format_exc_info,
-                    structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        processors=[*SHARED, structlog.processors.format_exc_info, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
         logger_factory=structlog.stdlib.LoggerFactory(),
         wrapper_class=structlog.stdlib.BoundLogger,
         cache_logger_on_first_use=True,
@@ -81,9 +79,14 @@ class RequestLogMiddleware:
             org = getattr(ctx, "org", None)
             user = getattr(ctx, "user", None)
             access.info(
-                "request", method=request.method, route=route, status=status,
-                duration_ms=round(elapsed * 1000, 1), client=request.META.get("REMOTE_ADDR"),
-                org_id=str(org.pk) if org is not None else None, user_id=str(user.pk) if user is not None else None,
+                "request",
+                method=request.method,
+                route=route,
+                status=status,
+                duration_ms=round(elapsed * 1000, 1),
+                client=request.META.get("REMOTE_ADDR"),
+                org_id=str(org.pk) if org is not None else None,
+                user_id=str(user.pk) if user is not None else None,
             )
             structlog.contextvars.unbind_contextvars("request_id")
 
@@ -108,5 +111,3 @@ def scope_request_id(scope: dict) -> str:
         if name == b"x-request-id":
             return request_id_from(value.decode("latin1"))
     return request_id_from(None)
-
-

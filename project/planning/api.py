@@ -111,21 +111,15 @@ def add_study_plan_unit(request: HttpRequest, plan_id: UUID, payload: StudyPlanU
 
 
 @router.put("/study-plan-units/{uuid:plan_unit_id}", response={200: StudyPlanUnitOut, **ERRORS})
-def update_study_plan_unit(
-    request: HttpRequest, plan_unit_id: UUID, payload: StudyPlanUnitUpdateIn, response: HttpResponse
-):
+def update_study_plan_unit(request: HttpRequest, plan_unit_id: UUID, payload: StudyPlanUnitUpdateIn, response: HttpResponse):
     """Change a plan unit (the fields sent). Honours ``If-Match`` (412); sends the new ``ETag``."""
-    services.study_plan_unit_update(
-        ctx=request.auth, plan_unit_id=plan_unit_id, data=payload, if_match=if_match_header(request)
-    )
+    services.study_plan_unit_update(ctx=request.auth, plan_unit_id=plan_unit_id, data=payload, if_match=if_match_header(request))
     plan_unit = selectors.study_plan_unit_get(org=request.auth.org, plan_unit_id=plan_unit_id)
     set_etag(response, plan_unit)
     return plan_unit
 
 
-@router.delete(
-    "/study-plans/{uuid:plan_id}/units/{uuid:plan_unit_id}", response={204: None, **NOT_FOUND}
-)
+@router.delete("/study-plans/{uuid:plan_id}/units/{uuid:plan_unit_id}", response={204: None, **NOT_FOUND})
 def remove_study_plan_unit(request: HttpRequest, plan_id: UUID, plan_unit_id: UUID):
     """Remove a unit from the plan (by study plan unit id); later units move up one. 204."""
     services.study_plan_unit_remove(ctx=request.auth, plan_id=plan_id, plan_unit_id=plan_unit_id)
@@ -154,16 +148,23 @@ def list_block_groups(request: HttpRequest, filters: Query[BlockGroupFilters]):
     code), ``studyMode`` and ``studyPlan`` (study plan id: the groups it is assigned to; issue 18) (no
     parameter: no filter). Three queries whatever the count."""
     # Two queries now, rows dumped without per-field validation (issue 15); BlockGroupOut stays the contract.
-    return cached_json(request, "block-groups", {
-        "status": filters.status, "course": filters.course, "studyMode": filters.study_mode,
-        "studyPlan": sorted(str(i) for i in filters.study_plan),
-    }, lambda: selectors.block_group_list_rows(
-        org=request.auth.org,
-        statuses=filters.status,
-        course_codes=filters.course,
-        study_modes=filters.study_mode,
-        study_plan_ids=filters.study_plan,
-    ))
+    return cached_json(
+        request,
+        "block-groups",
+        {
+            "status": filters.status,
+            "course": filters.course,
+            "studyMode": filters.study_mode,
+            "studyPlan": sorted(str(i) for i in filters.study_plan),
+        },
+        lambda: selectors.block_group_list_rows(
+            org=request.auth.org,
+            statuses=filters.status,
+            course_codes=filters.course,
+            study_modes=filters.study_mode,
+            study_plan_ids=filters.study_plan,
+        ),
+    )
 
 
 @router.get("/block-groups/{uuid:block_group_id}", response={200: BlockGroupOut, **NOT_FOUND})
@@ -185,9 +186,7 @@ def create_block_group(request: HttpRequest, payload: BlockGroupIn):
 @router.put("/block-groups/{uuid:block_group_id}", response={200: BlockGroupOut, **ERRORS})
 def update_block_group(request: HttpRequest, block_group_id: UUID, payload: BlockGroupIn, response: HttpResponse):
     """Replace a block group (body as POST). Honours ``If-Match`` (412); sends the new ``ETag``."""
-    services.block_group_update(
-        ctx=request.auth, block_group_id=block_group_id, data=payload, if_match=if_match_header(request)
-    )
+    services.block_group_update(ctx=request.auth, block_group_id=block_group_id, data=payload, if_match=if_match_header(request))
     group = selectors.block_group_get(org=request.auth.org, block_group_id=block_group_id)
     set_etag(response, group)
     return group
@@ -200,29 +199,21 @@ def delete_block_group(request: HttpRequest, block_group_id: UUID):
     return 204, None
 
 
-@router.get(
-    "/block-groups/{uuid:block_group_id}/study-plans", response={200: list[BlockGroupStudyPlanOut], **NOT_FOUND}
-)
+@router.get("/block-groups/{uuid:block_group_id}/study-plans", response={200: list[BlockGroupStudyPlanOut], **NOT_FOUND})
 def list_block_group_study_plans(request: HttpRequest, block_group_id: UUID):
     """The assigned plans in assignment order, each with its units (four actual hour fields, unit)."""
     return selectors.block_group_study_plans(org=request.auth.org, block_group_id=block_group_id)
 
 
-@router.post(
-    "/block-groups/{uuid:block_group_id}/study-plans", response={201: BlockGroupStudyPlanOut, **ERRORS}
-)
+@router.post("/block-groups/{uuid:block_group_id}/study-plans", response={201: BlockGroupStudyPlanOut, **ERRORS})
 def assign_study_plan(request: HttpRequest, block_group_id: UUID, payload: BlockGroupStudyPlanIn):
     """Assign an active study plan. 400 for an inactive plan; 404 group or plan; 409 already assigned."""
-    link = services.block_group_assign_plan(
-        ctx=request.auth, block_group_id=block_group_id, study_plan_id=payload.study_plan_id
-    )
+    link = services.block_group_assign_plan(ctx=request.auth, block_group_id=block_group_id, study_plan_id=payload.study_plan_id)
     links = selectors.block_group_study_plans(org=request.auth.org, block_group_id=block_group_id)
     return 201, next(item for item in links if item.pk == link.pk)
 
 
-@router.delete(
-    "/block-groups/{uuid:block_group_id}/study-plans/{uuid:study_plan_id}", response={204: None, **NOT_FOUND}
-)
+@router.delete("/block-groups/{uuid:block_group_id}/study-plans/{uuid:study_plan_id}", response={204: None, **NOT_FOUND})
 def unassign_study_plan(request: HttpRequest, block_group_id: UUID, study_plan_id: UUID):
     """Remove an assigned study plan (by the plan's id) from the group. 204; 404 when not assigned."""
     services.block_group_unassign_plan(ctx=request.auth, block_group_id=block_group_id, study_plan_id=study_plan_id)
@@ -237,34 +228,28 @@ def scheduling_info(request: HttpRequest, block_group_id: UUID):
     return selectors.block_group_scheduling_info(org=request.auth.org, block_group_id=block_group_id)
 
 
-@router.get(
-    "/block-groups/{uuid:block_group_id}/hour-reconciliation", response={200: HourReconciliationOut, **NOT_FOUND}
-)
+@router.get("/block-groups/{uuid:block_group_id}/hour-reconciliation", response={200: HourReconciliationOut, **NOT_FOUND})
 def hour_reconciliation(request: HttpRequest, block_group_id: UUID):
     """Hour totals over the assigned study plans (delivery.md §3), in hours; efficiencyRate in percent."""
     return selectors.block_group_hour_reconciliation(org=request.auth.org, block_group_id=block_group_id)
 
 
-@router.get(
-    "/block-groups/{uuid:block_group_id}/timetabled-units", response={200: list[TimetabledUnitOut], **NOT_FOUND}
-)
+@router.get("/block-groups/{uuid:block_group_id}/timetabled-units", response={200: list[TimetabledUnitOut], **NOT_FOUND})
 def timetabled_units(request: HttpRequest, block_group_id: UUID):
     """Per unit: nominal hours and the hours timetabled for this group (non-cancelled sessions)."""
     return selectors.block_group_timetabled_units(org=request.auth.org, block_group_id=block_group_id)
 
 
 class YearLevelQuery(CamelSchema):
-    year_level: Annotated[
-        int | None, at_least(1, "Year level must be at least 1"), at_most(4, "Year level cannot exceed 4")
-    ] = None
+    year_level: Annotated[int | None, at_least(1, "Year level must be at least 1"), at_most(4, "Year level cannot exceed 4")] = (
+        None
+    )
 
 
 @router.get("/block-groups/{uuid:block_group_id}/units", response={200: list[BlockGroupUnitOut], **ERRORS})
 def block_group_units(request: HttpRequest, block_group_id: UUID, query: Query[YearLevelQuery]):
     """Units of the assigned study plans, of year level ``yearLevel`` (1-4) when given."""
-    return selectors.block_group_units(
-        org=request.auth.org, block_group_id=block_group_id, year_level=query.year_level
-    )
+    return selectors.block_group_units(org=request.auth.org, block_group_id=block_group_id, year_level=query.year_level)
 
 
 # --- linked block groups ----------------------------------------------------------------------------
@@ -293,9 +278,7 @@ def create_linked_group(request: HttpRequest, payload: LinkedBlockGroupIn):
 
 
 @router.put("/linked-block-groups/{uuid:linked_group_id}", response={200: LinkedBlockGroupOut, **ERRORS})
-def update_linked_group(
-    request: HttpRequest, linked_group_id: UUID, payload: LinkedBlockGroupUpdateIn, response: HttpResponse
-):
+def update_linked_group(request: HttpRequest, linked_group_id: UUID, payload: LinkedBlockGroupUpdateIn, response: HttpResponse):
     """Change name and description. Honours ``If-Match`` (412); sends the new ``ETag``."""
     services.linked_group_update(
         ctx=request.auth, linked_group_id=linked_group_id, data=payload, if_match=if_match_header(request)

@@ -10,7 +10,13 @@ from __future__ import annotations
 import re
 
 _NAMES = {
-    "monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 4, "friday": 5, "saturday": 6, "sunday": 7,
+    "monday": 1,
+    "tuesday": 2,
+    "wednesday": 3,
+    "thursday": 4,
+    "friday": 5,
+    "saturday": 6,
+    "sunday": 7,
 }
 _TOKENS: dict[str, int] = {}
 for _name, _num in _NAMES.items():

@@ -57,9 +57,7 @@ class StudyPlanUnit(TenantModel):
 
     class Meta:
         ordering = ["study_plan", "sequence_order"]
-        constraints = [
-            models.UniqueConstraint(fields=["study_plan", "unit"], name="study_plan_unit_once")
-        ]
+        constraints = [models.UniqueConstraint(fields=["study_plan", "unit"], name="study_plan_unit_once")]
 
     @property
     def actual_hours(self) -> Decimal:
@@ -93,12 +91,8 @@ class BlockGroup(TenantModel):
 
     code = models.CharField(max_length=50)
     name = models.CharField(max_length=255)
-    course = models.ForeignKey(
-        "catalogue.Course", on_delete=models.PROTECT, related_name="block_groups", null=True, blank=True
-    )
-    campus = models.ForeignKey(
-        "catalogue.Campus", on_delete=models.PROTECT, related_name="block_groups", null=True, blank=True
-    )
+    course = models.ForeignKey("catalogue.Course", on_delete=models.PROTECT, related_name="block_groups", null=True, blank=True)
+    campus = models.ForeignKey("catalogue.Campus", on_delete=models.PROTECT, related_name="block_groups", null=True, blank=True)
     delivery_mode = models.CharField(max_length=20, choices=DeliveryMode.choices, default=DeliveryMode.ON_CAMPUS)
     study_mode = models.CharField(max_length=20, choices=StudyMode.choices, default=StudyMode.FULL_TIME)
     cohort_size = models.IntegerField()
@@ -114,9 +108,7 @@ class BlockGroup(TenantModel):
 
     class Meta:
         ordering = ["code"]
-        constraints = [
-            models.UniqueConstraint(fields=["organization", "code"], name="block_group_code_unique_per_org")
-        ]
+        constraints = [models.UniqueConstraint(fields=["organization", "code"], name="block_group_code_unique_per_org")]
         indexes = [models.Index(fields=["organization", "status"])]
 
     def __str__(self) -> str:
@@ -129,9 +121,7 @@ class BlockGroupStudyPlan(TenantModel):
 
     class Meta:
         ordering = ["created_at"]  # assignment order drives schedule generation
-        constraints = [
-            models.UniqueConstraint(fields=["block_group", "study_plan"], name="block_group_plan_once")
-        ]
+        constraints = [models.UniqueConstraint(fields=["block_group", "study_plan"], name="block_group_plan_once")]
 
 
 class LinkedBlockGroup(TenantModel):

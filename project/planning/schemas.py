@@ -136,9 +136,7 @@ class StudyPlanUnitIn(_HourFieldsIn):
     """
 
     study_plan_id: Annotated[UUID | None, BlankToNone] = None
-    unit_id: Annotated[UUID | None, BlankToNone, required("Please select a unit")] = Field(
-        default=None, validate_default=True
-    )
+    unit_id: Annotated[UUID | None, BlankToNone, required("Please select a unit")] = Field(default=None, validate_default=True)
     year_level: YearLevel = 1
     is_cluster: flag(False) = False
     cluster_group: ClusterGroup = ""
@@ -257,9 +255,9 @@ class BlockGroupIn(FormIn):
         at_least(1, "Sessions per day must be at least 1"),
         at_most(MAX_SESSIONS_PER_DAY, f"Sessions per day cannot exceed {MAX_SESSIONS_PER_DAY}"),
     ] = 2
-    status: Annotated[
-        Literal["planned", "active", "consolidated", "completed"], BeforeValidator(lambda v: v or "active")
-    ] = "active"
+    status: Annotated[Literal["planned", "active", "consolidated", "completed"], BeforeValidator(lambda v: v or "active")] = (
+        "active"
+    )
     # Issue 19: the room type schedule generation picks rooms of by default ("" or null: none).
     preferred_room_type: Annotated[
         Literal["", "classroom", "computer_lab", "workshop", "kitchen", "online", "other"], BeforeValidator(lambda v: v or "")

@@ -69,18 +69,13 @@ def study_plan_units(*, org, plan_id) -> list[StudyPlanUnit]:
     """The units of a plan in ``sequenceOrder`` with their unit (two queries). NotFound for the plan."""
     plan = get_in_org(StudyPlan, org, plan_id, "Study plan")
     return list(
-        StudyPlanUnit.objects.for_org(org)
-        .filter(study_plan=plan)
-        .select_related("unit")
-        .order_by("sequence_order", "created_at")
+        StudyPlanUnit.objects.for_org(org).filter(study_plan=plan).select_related("unit").order_by("sequence_order", "created_at")
     )
 
 
 def study_plan_unit_get(*, org, plan_unit_id) -> StudyPlanUnit:
     """One study plan unit with its unit; NotFound "Study plan unit not found"."""
-    return get_in_org(
-        StudyPlanUnit.objects.for_org(org).select_related("unit"), org, plan_unit_id, "Study plan unit"
-    )
+    return get_in_org(StudyPlanUnit.objects.for_org(org).select_related("unit"), org, plan_unit_id, "Study plan unit")
 
 
 def study_plan_cluster_names(*, org, plan_id) -> list[str]:
@@ -120,8 +115,12 @@ def block_group_queryset(*, org) -> QuerySet[BlockGroup]:
 
 
 def block_group_list(
-    *, org, statuses: list[str] | None = None, course_codes: list[str] | None = None,
-    study_modes: list[str] | None = None, study_plan_ids: list | None = None,
+    *,
+    org,
+    statuses: list[str] | None = None,
+    course_codes: list[str] | None = None,
+    study_modes: list[str] | None = None,
+    study_plan_ids: list | None = None,
 ) -> QuerySet[BlockGroup]:
     """Block groups filtered by any of ``statuses``, course codes, study modes and study plan ids (the
     groups a plan is assigned to) (each filter applies when given; values within one filter are
@@ -140,16 +139,38 @@ def block_group_list(
 
 
 _GROUP_FIELDS = (
-    "id", "code", "name", "course_id", "campus_id", "course__code", "course__name", "campus__name",
-    "campus__abbreviation", "delivery_mode", "study_mode", "cohort_size", "start_date", "end_date",
-    "preferred_days", "session_duration", "sessions_per_day", "status", "timetable_count", "created_at",
-    "updated_at", "preferred_room_type",
+    "id",
+    "code",
+    "name",
+    "course_id",
+    "campus_id",
+    "course__code",
+    "course__name",
+    "campus__name",
+    "campus__abbreviation",
+    "delivery_mode",
+    "study_mode",
+    "cohort_size",
+    "start_date",
+    "end_date",
+    "preferred_days",
+    "session_duration",
+    "sessions_per_day",
+    "status",
+    "timetable_count",
+    "created_at",
+    "updated_at",
+    "preferred_room_type",
 )
 
 
 def block_group_list_rows(
-    *, org, statuses: list[str] | None = None, course_codes: list[str] | None = None,
-    study_modes: list[str] | None = None, study_plan_ids: list | None = None,
+    *,
+    org,
+    statuses: list[str] | None = None,
+    course_codes: list[str] | None = None,
+    study_modes: list[str] | None = None,
+    study_plan_ids: list | None = None,
 ) -> list[dict]:
     """:func:`block_group_list` as JSON-ready camelCase dicts of exactly the ``BlockGroupOut`` shape.
 
@@ -158,8 +179,9 @@ def block_group_list_rows(
     per-field schema validation (issue 15). ``tests/core/test_fast_lists.py`` pins the answer equal to
     ``BlockGroupOut`` over the model rows.
     """
-    qs = block_group_list(org=org, statuses=statuses, course_codes=course_codes, study_modes=study_modes,
-                          study_plan_ids=study_plan_ids)
+    qs = block_group_list(
+        org=org, statuses=statuses, course_codes=course_codes, study_modes=study_modes, study_plan_ids=study_plan_ids
+    )
     rows = list(qs.prefetch_related(None).values_list(*_GROUP_FIELDS))
     names: dict = defaultdict(list)
     if rows:
@@ -173,14 +195,28 @@ def block_group_list_rows(
             names[group_id].append(plan_name)
     return [
         {
-            "id": r[0], "code": r[1], "name": r[2], "courseId": r[3], "campusId": r[4],
+            "id": r[0],
+            "code": r[1],
+            "name": r[2],
+            "courseId": r[3],
+            "campusId": r[4],
             "course": None if r[3] is None else {"id": r[3], "code": r[5], "name": r[6]},
             "campus": None if r[4] is None else {"id": r[4], "name": r[7], "abbreviation": r[8]},
-            "deliveryMode": r[9], "studyMode": r[10], "cohortSize": r[11], "startDate": r[12], "endDate": r[13],
-            "preferredDays": parse_preferred_days(r[14]), "preferredDaysText": r[14] or "",
-            "sessionDuration": float(r[15]), "sessionsPerDay": r[16], "status": r[17],
-            "timetableCount": r[18] or 0, "studyPlanNames": names.get(r[0], []), "createdAt": r[19],
-            "updatedAt": r[20], "preferredRoomType": r[21] or "",
+            "deliveryMode": r[9],
+            "studyMode": r[10],
+            "cohortSize": r[11],
+            "startDate": r[12],
+            "endDate": r[13],
+            "preferredDays": parse_preferred_days(r[14]),
+            "preferredDaysText": r[14] or "",
+            "sessionDuration": float(r[15]),
+            "sessionsPerDay": r[16],
+            "status": r[17],
+            "timetableCount": r[18] or 0,
+            "studyPlanNames": names.get(r[0], []),
+            "createdAt": r[19],
+            "updatedAt": r[20],
+            "preferredRoomType": r[21] or "",
         }
         for r in rows
     ]
@@ -271,10 +307,7 @@ def block_group_scheduling_info(*, org, block_group_id) -> dict:
     per_week = (group.sessions_per_day or 1) * len(parse_preferred_days(group.preferred_days))
     weeks = math.ceil(sessions / per_week) if per_week and sessions else 0
     existing = (
-        TimetableSession.objects.for_org(org)
-        .filter(block_group=group)
-        .exclude(status=TimetableSession.Status.CANCELLED)
-        .count()
+        TimetableSession.objects.for_org(org).filter(block_group=group).exclude(status=TimetableSession.Status.CANCELLED).count()
     )
     return {
         "block_group": group,
@@ -406,9 +439,7 @@ def block_group_units(*, org, block_group_id, year_level: int | None = None) -> 
 
 def linked_group_queryset(*, org) -> QuerySet[LinkedBlockGroup]:
     """Linked groups of ``org`` with their members and each member's block group (2 queries)."""
-    members = (
-        LinkedBlockGroupMember.objects.for_org(org).select_related("block_group").order_by("block_group__code")
-    )
+    members = LinkedBlockGroupMember.objects.for_org(org).select_related("block_group").order_by("block_group__code")
     return (
         LinkedBlockGroup.objects.for_org(org)
         .prefetch_related(Prefetch("members", queryset=members))

@@ -153,9 +153,7 @@ def study_plan_unit_add(*, ctx: Ctx, plan_id, data: StudyPlanUnitIn) -> StudyPla
         if position is None or position > last:
             position = last + 1
         fields = data.model_dump(exclude={"study_plan_id", "unit_id", "insert_position"})
-        plan_unit = StudyPlanUnit(
-            organization=ctx.org, study_plan=plan, unit=unit, sequence_order=position, **fields
-        )
+        plan_unit = StudyPlanUnit(organization=ctx.org, study_plan=plan, unit=unit, sequence_order=position, **fields)
         emit_change(ctx, entity="study_plan_unit", action="created", ids=[plan_unit.pk])
         if position <= last:
             rows.filter(sequence_order__gte=position).update(sequence_order=F("sequence_order") + 1)
@@ -173,19 +171,13 @@ def _move(ctx: Ctx, plan_unit: StudyPlanUnit, target: int) -> None:
     target = min(target, last)
     current = plan_unit.sequence_order
     if target < current:
-        rows.filter(sequence_order__gte=target, sequence_order__lt=current).update(
-            sequence_order=F("sequence_order") + 1
-        )
+        rows.filter(sequence_order__gte=target, sequence_order__lt=current).update(sequence_order=F("sequence_order") + 1)
     elif target > current:
-        rows.filter(sequence_order__gt=current, sequence_order__lte=target).update(
-            sequence_order=F("sequence_order") - 1
-        )
+        rows.filter(sequence_order__gt=current, sequence_order__lte=target).update(sequence_order=F("sequence_order") - 1)
     plan_unit.sequence_order = target
 
 
-def study_plan_unit_update(
-    *, ctx: Ctx, plan_unit_id, data: StudyPlanUnitUpdateIn, if_match: str | None
-) -> StudyPlanUnit:
+def study_plan_unit_update(*, ctx: Ctx, plan_unit_id, data: StudyPlanUnitUpdateIn, if_match: str | None) -> StudyPlanUnit:
     """Change the fields sent of a plan unit; ``unitId`` swaps the unit, ``sequenceOrder`` moves the row.
 
     Raises NotFound, StaleWrite, Conflict (the plan already has that unit).
@@ -312,9 +304,7 @@ def block_group_unassign_plan(*, ctx: Ctx, block_group_id, study_plan_id) -> Non
     """Remove a study plan (by its id) from a block group; sessions are kept. Raises NotFound."""
     with transaction.atomic():
         group = _locked(BlockGroup, ctx, block_group_id, "Block group")
-        link = (
-            BlockGroupStudyPlan.objects.for_org(ctx.org).filter(block_group=group, study_plan_id=study_plan_id).first()
-        )
+        link = BlockGroupStudyPlan.objects.for_org(ctx.org).filter(block_group=group, study_plan_id=study_plan_id).first()
         if link is None:
             raise NotFound("Study plan not found")
         pk = link.pk
@@ -343,7 +333,7 @@ def linked_group_create(*, ctx: Ctx, data: LinkedBlockGroupIn) -> LinkedBlockGro
         if taken is not None:
             raise Conflict(
                 f"Block group {taken.block_group.code} is already in the linked group "
-                f"\"{taken.linked_group.name}\". A block group can be in only one linked group."
+                f'"{taken.linked_group.name}". A block group can be in only one linked group.'
             )
         linked = LinkedBlockGroup(organization=ctx.org, name=data.name, description=data.description)
         emit_change(ctx, entity="linked_block_group", action="created", ids=[linked.pk])
@@ -351,19 +341,14 @@ def linked_group_create(*, ctx: Ctx, data: LinkedBlockGroupIn) -> LinkedBlockGro
         try:
             with transaction.atomic():
                 LinkedBlockGroupMember.objects.for_org(ctx.org).bulk_create(
-                    [
-                        LinkedBlockGroupMember(organization=ctx.org, linked_group=linked, block_group=groups[i])
-                        for i in ids
-                    ]
+                    [LinkedBlockGroupMember(organization=ctx.org, linked_group=linked, block_group=groups[i]) for i in ids]
                 )
         except IntegrityError:
             raise Conflict("A block group can be in only one linked group.") from None
     return linked
 
 
-def linked_group_update(
-    *, ctx: Ctx, linked_group_id, data: LinkedBlockGroupUpdateIn, if_match: str | None
-) -> LinkedBlockGroup:
+def linked_group_update(*, ctx: Ctx, linked_group_id, data: LinkedBlockGroupUpdateIn, if_match: str | None) -> LinkedBlockGroup:
     """Change name and description. Raises NotFound, StaleWrite."""
     with transaction.atomic():
         linked = _locked(LinkedBlockGroup, ctx, linked_group_id, "Linked block group")
@@ -390,9 +375,7 @@ def linked_group_remove_member(*, ctx: Ctx, linked_group_id, block_group_id) -> 
     with transaction.atomic():
         linked = _locked(LinkedBlockGroup, ctx, linked_group_id, "Linked block group")
         member = (
-            LinkedBlockGroupMember.objects.for_org(ctx.org)
-            .filter(linked_group=linked, block_group_id=block_group_id)
-            .first()
+            LinkedBlockGroupMember.objects.for_org(ctx.org).filter(linked_group=linked, block_group_id=block_group_id).first()
         )
         if member is None:
             raise NotFound("Block group not found in this linked group")

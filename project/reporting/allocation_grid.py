@@ -47,8 +47,11 @@ def _week_index(first_monday: date):
     if connection.vendor == "postgresql":
         return RawSQL("((actual_date - %s::date) / 7)", [first_monday], output_field=IntegerField())
     if connection.vendor == "sqlite":
-        return RawSQL("(CAST(julianday(actual_date) - julianday(%s) AS INTEGER) / 7)", [first_monday.isoformat()],
-                      output_field=IntegerField())
+        return RawSQL(
+            "(CAST(julianday(actual_date) - julianday(%s) AS INTEGER) / 7)",
+            [first_monday.isoformat()],
+            output_field=IntegerField(),
+        )
     return bucket_expression("actual_date", [first_monday + timedelta(days=7 * i) for i in range(60)])
 
 
@@ -89,18 +92,20 @@ def allocation_grid_compact(*, org, year: int, term: int | None) -> dict:
         over += any(u > OVER_CAPACITY_ABOVE for u in utils)
         under += yearly < UNDER_UTILISED_BELOW
         util_sum += yearly
-        rows.append({
-            "teacherId": _uuid_text(t["key"]),
-            "teacherName": teacher_name(t["first_name"], t["last_name"]),
-            "maxWeeklyHours": cap,
-            "isActive": True,
-            "yearlyStats": {"utilizationPercentage": yearly, "totalHours": round(teacher_total, 2)},
-            "totalHours": totals,
-            "eveningHours": [round(c[1], 2) for c in weekly],
-            "utilizationPercentage": utils,
-            "sessions": [c[2] for c in weekly],
-            "eveningSessions": [c[3] for c in weekly],
-        })
+        rows.append(
+            {
+                "teacherId": _uuid_text(t["key"]),
+                "teacherName": teacher_name(t["first_name"], t["last_name"]),
+                "maxWeeklyHours": cap,
+                "isActive": True,
+                "yearlyStats": {"utilizationPercentage": yearly, "totalHours": round(teacher_total, 2)},
+                "totalHours": totals,
+                "eveningHours": [round(c[1], 2) for c in weekly],
+                "utilizationPercentage": utils,
+                "sessions": [c[2] for c in weekly],
+                "eveningSessions": [c[3] for c in weekly],
+            }
+        )
     return {
         "year": year,
         "term": term,
@@ -129,11 +134,21 @@ def week_sessions(*, org, teacher_id, week: date) -> list[dict]:
         delivered(org)
         .filter(teacher=teacher, actual_date__range=(monday, monday + timedelta(days=6)))
         .order_by("actual_date", "start_time", "id")
-        .values_list("id", "actual_date", "start_time", "end_time", "unit__code", "block_group__code",
-                     "actual_hours", "room", "status")
+        .values_list(
+            "id", "actual_date", "start_time", "end_time", "unit__code", "block_group__code", "actual_hours", "room", "status"
+        )
     )
     return [
-        {"id": str(i), "date": d.isoformat(), "startTime": st.strftime("%H:%M:%S"), "endTime": et.strftime("%H:%M:%S"),
-         "unitCode": unit, "blockGroupCode": group, "actualHours": float(h), "room": room, "status": status}
+        {
+            "id": str(i),
+            "date": d.isoformat(),
+            "startTime": st.strftime("%H:%M:%S"),
+            "endTime": et.strftime("%H:%M:%S"),
+            "unitCode": unit,
+            "blockGroupCode": group,
+            "actualHours": float(h),
+            "room": room,
+            "status": status,
+        }
         for i, d, st, et, unit, group, h, room, status in rows
     ]

@@ -53,9 +53,7 @@ def dashboard_stats(*, org, today: date) -> dict:
         .values_list("actual", "total_nominal_hours")
     )
     rates = [float(actual or 0) / nominal * 100 if nominal else 0.0 for actual, nominal in plans]
-    weekly = delivered(org).filter(actual_date__range=(monday, monday + timedelta(days=6))).aggregate(
-        h=Sum("actual_hours")
-    )["h"]
+    weekly = delivered(org).filter(actual_date__range=(monday, monday + timedelta(days=6))).aggregate(h=Sum("actual_hours"))["h"]
     # Each count now and of those records, how many existed 30 days ago (created before): the cards'
     # change against 30 days ago (issue 18). One query per count, as before.
     cut = timezone.now() - timedelta(days=30)
@@ -90,8 +88,17 @@ def teacher_allocations(*, org, start: date, end: date) -> dict:
         .filter(actual_date__range=(start, end), teacher__isnull=False)
         .order_by("actual_date", "start_time", "id")
         .values_list(
-            "id", "actual_date", "start_time", "end_time", "teacher__first_name", "teacher__last_name",
-            "unit__code", "unit__name", "block_group__code", "room", "status",
+            "id",
+            "actual_date",
+            "start_time",
+            "end_time",
+            "teacher__first_name",
+            "teacher__last_name",
+            "unit__code",
+            "unit__name",
+            "block_group__code",
+            "room",
+            "status",
         )
     )
     busy = delivered(org).filter(teacher=OuterRef("pk"), actual_date__range=(start, end))
@@ -179,9 +186,18 @@ def upcoming_sessions(*, org, today: date) -> list[dict]:
         .filter(actual_date__range=(today, today + timedelta(days=6)))
         .order_by("actual_date", "start_time", "id")
         .values_list(
-            "id", "actual_date", "start_time", "end_time", "unit__code", "unit__name",
-            "block_group__code", "block_group__name", "teacher__first_name", "teacher__last_name",
-            "room", "status",
+            "id",
+            "actual_date",
+            "start_time",
+            "end_time",
+            "unit__code",
+            "unit__name",
+            "block_group__code",
+            "block_group__name",
+            "teacher__first_name",
+            "teacher__last_name",
+            "room",
+            "status",
         )
     )
     return [

@@ -58,13 +58,19 @@ def load_planning_rows(report: dict) -> list[list]:
                 )
             totals = course["totals"]
             out.append(
-                [label, course["courseCode"], course["courseName"], "", "Total",
-                 totals["nominalHours"], totals["actualHours"], totals["studentCount"]]
+                [
+                    label,
+                    course["courseCode"],
+                    course["courseName"],
+                    "",
+                    "Total",
+                    totals["nominalHours"],
+                    totals["actualHours"],
+                    totals["studentCount"],
+                ]
             )
         grand = entry["grandTotals"]
-        out.append(
-            [label, "", f"{label} total", "", "", grand["nominalHours"], grand["actualHours"], grand["studentCount"]]
-        )
+        out.append([label, "", f"{label} total", "", "", grand["nominalHours"], grand["actualHours"], grand["studentCount"]])
     return out
 
 
@@ -76,8 +82,13 @@ def _csv_bytes(rows: list[list], header: list[str] = HEADER) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-def _xlsx_bytes(rows: list[list], header: list[str] = HEADER, sheet: str = "Load Planning",
-                widths: tuple = (8, 14, 40, 18, 40, 15, 14, 14), is_total=None) -> bytes:
+def _xlsx_bytes(
+    rows: list[list],
+    header: list[str] = HEADER,
+    sheet: str = "Load Planning",
+    widths: tuple = (8, 14, 40, 18, 40, 15, 14, 14),
+    is_total=None,
+) -> bytes:
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
@@ -118,8 +129,17 @@ def load_planning_file(report: dict, fmt: str) -> HttpResponse:
 # --------------------------------------------------------------------------- room utilisation (issue 19)
 
 ROOM_HEADER = [
-    "Room", "Name", "Type", "Campus", "Capacity", "Booked Hours", "Teaching Weeks", "Available Hours",
-    "Utilisation %", "Average Weekly Hours", "Peak Week Hours",
+    "Room",
+    "Name",
+    "Type",
+    "Campus",
+    "Capacity",
+    "Booked Hours",
+    "Teaching Weeks",
+    "Available Hours",
+    "Utilisation %",
+    "Average Weekly Hours",
+    "Peak Week Hours",
 ]
 
 
@@ -127,14 +147,37 @@ def room_utilisation_rows(report: dict) -> list[list]:
     """One row per room, then one "Type total" row per room type (Name column "<Type> total")."""
     out = []
     for r in report["rooms"]:
-        out.append([r["code"], r["name"], r["typeLabel"], r["campus"] or "", r["capacity"] if r["capacity"] is not None else "",
-                    r["bookedHours"], report["teachingWeeks"], r["availableHours"] if r["availableHours"] is not None else "",
-                    r["utilisationPercent"] if r["utilisationPercent"] is not None else "", r["averageWeeklyHours"],
-                    r["peakWeekHours"]])
+        out.append(
+            [
+                r["code"],
+                r["name"],
+                r["typeLabel"],
+                r["campus"] or "",
+                r["capacity"] if r["capacity"] is not None else "",
+                r["bookedHours"],
+                report["teachingWeeks"],
+                r["availableHours"] if r["availableHours"] is not None else "",
+                r["utilisationPercent"] if r["utilisationPercent"] is not None else "",
+                r["averageWeeklyHours"],
+                r["peakWeekHours"],
+            ]
+        )
     for t in report["byType"]:
-        out.append(["", f"{t['typeLabel']} total", t["typeLabel"], "", "", t["bookedHours"], report["teachingWeeks"],
-                    t["availableHours"] if t["availableHours"] is not None else "",
-                    t["utilisationPercent"] if t["utilisationPercent"] is not None else "", "", ""])
+        out.append(
+            [
+                "",
+                f"{t['typeLabel']} total",
+                t["typeLabel"],
+                "",
+                "",
+                t["bookedHours"],
+                report["teachingWeeks"],
+                t["availableHours"] if t["availableHours"] is not None else "",
+                t["utilisationPercent"] if t["utilisationPercent"] is not None else "",
+                "",
+                "",
+            ]
+        )
     return out
 
 
@@ -144,8 +187,13 @@ def room_utilisation_file(report: dict, fmt: str) -> HttpResponse:
     if fmt == "csv":
         body = _csv_bytes(rows, ROOM_HEADER)
     else:
-        body = _xlsx_bytes(rows, ROOM_HEADER, "Room Utilisation", (12, 28, 14, 24, 10, 14, 15, 16, 14, 20, 16),
-                           is_total=lambda row: str(row[1]).endswith(" total"))
+        body = _xlsx_bytes(
+            rows,
+            ROOM_HEADER,
+            "Room Utilisation",
+            (12, 28, 14, 24, 10, 14, 15, 16, 14, 20, 16),
+            is_total=lambda row: str(row[1]).endswith(" total"),
+        )
     response = HttpResponse(body, content_type=FORMATS[fmt])
     response["Content-Disposition"] = f'attachment; filename="room-utilisation-{report["year"]}.{fmt}"'
     response["Cache-Control"] = "no-store"

@@ -56,8 +56,11 @@ def room_utilisation(*, org, year: int) -> dict:
     )
     weekly: dict = defaultdict(dict)
     for room_id, week, hours in (
-        sessions.annotate(week=TruncWeek("actual_date")).values("room_record_id", "week").annotate(h=Sum("actual_hours"))
-        .values_list("room_record_id", "week", "h").order_by()
+        sessions.annotate(week=TruncWeek("actual_date"))
+        .values("room_record_id", "week")
+        .annotate(h=Sum("actual_hours"))
+        .values_list("room_record_id", "week", "h")
+        .order_by()
     ):
         weekly[room_id][week] = float(hours or 0)
     rooms = []
@@ -67,18 +70,27 @@ def room_utilisation(*, org, year: int) -> dict:
             continue
         online = room.type == Room.Type.ONLINE
         available = None if online else weeks * AVAILABLE_HOURS_PER_WEEK
-        rooms.append({
-            "roomId": room.pk, "code": room.code, "name": room.name, "type": room.type,
-            "typeLabel": TYPE_LABELS.get(room.type, room.type), "campus": room.campus.name if room.campus else None,
-            "capacity": room.capacity, "bookedHours": booked, "availableHours": available,
-            "utilisationPercent": _pct(booked, available),
-            "averageWeeklyHours": round(booked / weeks, 1) if weeks else 0.0,
-            "peakWeekHours": round(max(weekly[room.pk].values(), default=0.0), 2),
-        })
+        rooms.append(
+            {
+                "roomId": room.pk,
+                "code": room.code,
+                "name": room.name,
+                "type": room.type,
+                "typeLabel": TYPE_LABELS.get(room.type, room.type),
+                "campus": room.campus.name if room.campus else None,
+                "capacity": room.capacity,
+                "bookedHours": booked,
+                "availableHours": available,
+                "utilisationPercent": _pct(booked, available),
+                "averageWeeklyHours": round(booked / weeks, 1) if weeks else 0.0,
+                "peakWeekHours": round(max(weekly[room.pk].values(), default=0.0), 2),
+            }
+        )
     by_type: dict = {}
     for r in rooms:
-        t = by_type.setdefault(r["type"], {"type": r["type"], "typeLabel": r["typeLabel"], "rooms": 0, "bookedHours": 0.0,
-                                            "availableHours": None})
+        t = by_type.setdefault(
+            r["type"], {"type": r["type"], "typeLabel": r["typeLabel"], "rooms": 0, "bookedHours": 0.0, "availableHours": None}
+        )
         t["rooms"] += 1
         t["bookedHours"] = round(t["bookedHours"] + r["bookedHours"], 2)
         if r["availableHours"] is not None:
@@ -86,6 +98,9 @@ def room_utilisation(*, org, year: int) -> dict:
     for t in by_type.values():
         t["utilisationPercent"] = _pct(t["bookedHours"], t["availableHours"])
     return {
-        "year": year, "teachingWeeks": weeks, "hoursPerWeek": AVAILABLE_HOURS_PER_WEEK, "rooms": rooms,
+        "year": year,
+        "teachingWeeks": weeks,
+        "hoursPerWeek": AVAILABLE_HOURS_PER_WEEK,
+        "rooms": rooms,
         "byType": sorted(by_type.values(), key=lambda t: t["typeLabel"]),
     }

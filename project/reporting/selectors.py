@@ -180,9 +180,7 @@ def scheduling_summary(*, org, year: int, today: date) -> dict:
     groups = BlockGroup.objects.for_org(org).aggregate(
         total=Count("id"), active=Count("id", filter=Q(status=BlockGroup.Status.ACTIVE))
     )
-    teachers = {
-        t["id"]: t for t in Teacher.objects.for_org(org).values("id", "first_name", "last_name", "is_active")
-    }
+    teachers = {t["id"]: t for t in Teacher.objects.for_org(org).values("id", "first_name", "last_name", "is_active")}
     units = {u["id"]: u for u in Unit.objects.for_org(org).values("id", "code", "name")}
 
     month_starts = [date(year, m, 1) for m in range(1, 13)]
@@ -411,8 +409,7 @@ def teacher_workload_summary(*, org, year: int) -> dict:
         teacher_rows, unit_rows, group_names = {}, {}, {}
     else:
         teacher_rows = {
-            t["id"]: t
-            for t in Teacher.objects.for_org(org).values("id", "first_name", "last_name", "employee_id", "is_active")
+            t["id"]: t for t in Teacher.objects.for_org(org).values("id", "first_name", "last_name", "employee_id", "is_active")
         }
         unit_rows = {u["id"]: u for u in Unit.objects.for_org(org).values("id", "code", "name", "nominal_hours")}
         group_names = dict(BlockGroup.objects.for_org(org).values_list("id", "name"))
@@ -493,8 +490,13 @@ def teacher_delivery_summary(*, org, teacher_id, year: int) -> list[dict]:
         delivered(org)
         .filter(teacher=teacher, actual_date__range=(start, end))
         .values(
-            "unit_id", "unit__code", "unit__name", "unit__nominal_hours",
-            "block_group_id", "block_group__code", "block_group__name",
+            "unit_id",
+            "unit__code",
+            "unit__name",
+            "unit__nominal_hours",
+            "block_group_id",
+            "block_group__code",
+            "block_group__name",
         )
         .annotate(hours=Sum("actual_hours"), first=Min("actual_date"), last=Max("actual_date"))
         .order_by("first", "unit__code", "block_group__code")
@@ -624,8 +626,7 @@ def allocation_grid_json(*, org, year: int, term: int | None) -> str:
             day += timedelta(days=1)
         # Codes as JSON strings by id (as text): joining units and groups per session costs more.
         unit_code = {
-            k: json.dumps(c)
-            for k, c in Unit.objects.for_org(org).annotate(k=Cast("id", CharField())).values_list("k", "code")
+            k: json.dumps(c) for k, c in Unit.objects.for_org(org).annotate(k=Cast("id", CharField())).values_list("k", "code")
         }
         group_code = {
             k: json.dumps(c)
@@ -664,12 +665,14 @@ def allocation_grid_json(*, org, year: int, term: int | None) -> str:
             bucket = sessions_by.get(key)
             if bucket is None:
                 bucket = sessions_by[key] = []
-            bucket.append((
-                day_text + st + sid,
-                f'{{"id":"{sid}","date":"{day_text}","startTime":"{st[:8]}","endTime":"{et[:8]}",'
-                f'"unitCode":{unit_code[uid]},"blockGroupCode":{group_code[gid]},"actualHours":{h},'
-                f'"room":{room_json},"status":{status_json}}}',
-            ))
+            bucket.append(
+                (
+                    day_text + st + sid,
+                    f'{{"id":"{sid}","date":"{day_text}","startTime":"{st[:8]}","endTime":"{et[:8]}",'
+                    f'"unitCode":{unit_code[uid]},"blockGroupCode":{group_code[gid]},"actualHours":{h},'
+                    f'"room":{room_json},"status":{status_json}}}',
+                )
+            )
 
     # The answer is written as JSON text directly: 150 teachers x 53 weeks of small objects around
     # the session objects written above.

@@ -28,8 +28,12 @@ def list_teachers(request: HttpRequest, show_inactive: bool = Query(False, alias
     """GET /api/teachers[?showInactive=true]: active teachers (all with showInactive), sorted by first
     then last name. Each carries ``unitCount``."""
     # Rows dumped without per-field validation (issue 15); the declared TeacherOut stays the contract.
-    return cached_json(request, "teachers", {"showInactive": show_inactive},
-                       lambda: selectors.teacher_list_rows(org=request.auth.org, show_inactive=show_inactive))
+    return cached_json(
+        request,
+        "teachers",
+        {"showInactive": show_inactive},
+        lambda: selectors.teacher_list_rows(org=request.auth.org, show_inactive=show_inactive),
+    )
 
 
 @router.post("/teachers", response={201: TeacherOut, **ERRORS})

@@ -44,12 +44,13 @@ def get_leave(request: HttpRequest, response: HttpResponse, teacher_id: uuid.UUI
 
 
 @router.put("/teachers/{uuid:teacher_id}/leave/{uuid:leave_id}", response={200: LeaveOut, **ERRORS})
-def update_leave(
-    request: HttpRequest, response: HttpResponse, teacher_id: uuid.UUID, leave_id: uuid.UUID, payload: LeaveIn
-):
+def update_leave(request: HttpRequest, response: HttpResponse, teacher_id: uuid.UUID, leave_id: uuid.UUID, payload: LeaveIn):
     """PUT: the same form as POST. ``If-Match`` stale: 412 and nothing changes."""
     leave = services.leave_update(
-        ctx=request.auth, teacher_id=teacher_id, leave_id=leave_id, data=payload.model_dump(),
+        ctx=request.auth,
+        teacher_id=teacher_id,
+        leave_id=leave_id,
+        data=payload.model_dump(),
         if_match=if_match_header(request),
     )
     set_etag(response, leave)
@@ -60,7 +61,5 @@ def update_leave(
 def delete_leave(request: HttpRequest, teacher_id: uuid.UUID, leave_id: uuid.UUID):
     """DELETE: 204. ``If-Match`` stale: 412 and nothing changes. 404 "Teacher not found" / "Leave not
     found"."""
-    services.leave_delete(
-        ctx=request.auth, teacher_id=teacher_id, leave_id=leave_id, if_match=if_match_header(request)
-    )
+    services.leave_delete(ctx=request.auth, teacher_id=teacher_id, leave_id=leave_id, if_match=if_match_header(request))
     return 204, None

@@ -60,9 +60,7 @@ def _locked(ctx: Ctx, teacher_id, leave_id) -> TeacherLeave:
     return get_in_org(qs, ctx.org, leave_id, label="Leave")
 
 
-def leave_update(
-    *, ctx: Ctx, teacher_id, leave_id, data: dict[str, Any], if_match: str | None
-) -> TeacherLeave:
+def leave_update(*, ctx: Ctx, teacher_id, leave_id, data: dict[str, Any], if_match: str | None) -> TeacherLeave:
     """Replace a leave period's fields (the whole form). A stale ``if_match`` raises StaleWrite (412) and
     nothing changes. Raises NotFound (404), ValidationFailed (400). Emits ``teacher_leave updated``."""
     values = _checked(data)

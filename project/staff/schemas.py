@@ -73,7 +73,11 @@ EmployeeId = Annotated[
     str | None, Strip, BlankToNone, required(MSG_EMPLOYEE_ID), max_length(50, "Employee ID must be at most 50 characters")
 ]
 FirstName = Annotated[
-    str | None, Strip, BlankToNone, required("First name is required"), max_length(100, "First name must be at most 100 characters")
+    str | None,
+    Strip,
+    BlankToNone,
+    required("First name is required"),
+    max_length(100, "First name must be at most 100 characters"),
 ]
 LastName = Annotated[
     str | None, Strip, BlankToNone, required("Last name is required"), max_length(100, "Last name must be at most 100 characters")
@@ -102,7 +106,11 @@ Availability = Annotated[
 ]
 ExpiryDate = Annotated[date | None, BlankToNone, in_date_range("Expiry date")]
 MaxWeeklyHours = Annotated[
-    int | None, BlankToNone, required("Max weekly hours is required"), at_least(1, MSG_MAX_HOURS_MIN), at_most(40, MSG_MAX_HOURS_MAX)
+    int | None,
+    BlankToNone,
+    required("Max weekly hours is required"),
+    at_least(1, MSG_MAX_HOURS_MIN),
+    at_most(40, MSG_MAX_HOURS_MAX),
 ]
 IsActive = Annotated[bool | None, required("Active status is required")]
 Qualifications = Annotated[
@@ -169,9 +177,7 @@ class TeacherUnitIn(FormIn):
     teacher_id: Annotated[uuid.UUID | None, BlankToNone, required("Teacher is required")] = Field(
         default=None, validate_default=True
     )
-    unit_id: Annotated[uuid.UUID | None, BlankToNone, required(MSG_SELECT_UNIT)] = Field(
-        default=None, validate_default=True
-    )
+    unit_id: Annotated[uuid.UUID | None, BlankToNone, required(MSG_SELECT_UNIT)] = Field(default=None, validate_default=True)
     proficiency_level: Annotated[
         str | None, Strip, BlankToNone, max_length(20, "Proficiency level must be at most 20 characters")
     ] = None

@@ -28,8 +28,21 @@ def teacher_list(*, org, show_inactive: bool = False) -> QuerySet:
 
 
 _TEACHER_FIELDS = (
-    "id", "employee_id", "first_name", "last_name", "email", "phone", "job_title", "employment_type",
-    "expiry_date", "availability", "max_weekly_hours", "is_active", "qualifications", "created_at", "updated_at",
+    "id",
+    "employee_id",
+    "first_name",
+    "last_name",
+    "email",
+    "phone",
+    "job_title",
+    "employment_type",
+    "expiry_date",
+    "availability",
+    "max_weekly_hours",
+    "is_active",
+    "qualifications",
+    "created_at",
+    "updated_at",
 )
 
 
@@ -43,10 +56,22 @@ def teacher_list_rows(*, org, show_inactive: bool = False) -> list[dict]:
     rows = teacher_list(org=org, show_inactive=show_inactive).values_list(*_TEACHER_FIELDS, "unit_count")
     return [
         {
-            "id": r[0], "employeeId": r[1], "firstName": r[2], "lastName": r[3], "email": r[4], "phone": r[5],
-            "jobTitle": r[6], "employmentType": r[7], "expiryDate": r[8], "availability": r[9],
-            "maxWeeklyHours": r[10], "isActive": r[11], "qualifications": r[12], "createdAt": r[13],
-            "updatedAt": r[14], "unitCount": r[15] or 0,
+            "id": r[0],
+            "employeeId": r[1],
+            "firstName": r[2],
+            "lastName": r[3],
+            "email": r[4],
+            "phone": r[5],
+            "jobTitle": r[6],
+            "employmentType": r[7],
+            "expiryDate": r[8],
+            "availability": r[9],
+            "maxWeeklyHours": r[10],
+            "isActive": r[11],
+            "qualifications": r[12],
+            "createdAt": r[13],
+            "updatedAt": r[14],
+            "unitCount": r[15] or 0,
         }
         for r in rows
     ]
@@ -63,9 +88,4 @@ def teacher_unit_list(*, org, teacher_id) -> list[TeacherUnit]:
     NotFound "Teacher not found" when the teacher is not in ``org``. Two queries.
     """
     teacher = get_in_org(Teacher, org, teacher_id, label="Teacher")
-    return list(
-        TeacherUnit.objects.for_org(org)
-        .filter(teacher=teacher)
-        .select_related("unit")
-        .order_by("unit__code", "id")
-    )
+    return list(TeacherUnit.objects.for_org(org).filter(teacher=teacher).select_related("unit").order_by("unit__code", "id"))

@@ -118,9 +118,7 @@ def teacher_unit_add(*, ctx: Ctx, teacher_id, unit_id, proficiency_level: str | 
         unit = get_in_org(Unit, ctx.org, unit_id, label="Unit")
         if TeacherUnit.objects.for_org(ctx.org).filter(teacher=teacher, unit=unit).exists():
             raise DuplicateCode(DUPLICATE_UNIT, field="unitId")
-        row = TeacherUnit(
-            organization=ctx.org, teacher=teacher, unit=unit, proficiency_level=proficiency_level or "competent"
-        )
+        row = TeacherUnit(organization=ctx.org, teacher=teacher, unit=unit, proficiency_level=proficiency_level or "competent")
         emit_change(ctx, entity="teacher_unit", action="created", ids=[row.pk])
         try:
             with transaction.atomic():
@@ -135,12 +133,7 @@ def teacher_unit_remove(*, ctx: Ctx, teacher_id, unit_id) -> None:
     unit the teacher does not hold. Emits ``teacher_unit deleted`` with the qualification's id."""
     with transaction.atomic():
         teacher = get_in_org(Teacher, ctx.org, teacher_id, label="Teacher")
-        row = (
-            TeacherUnit.objects.for_org(ctx.org)
-            .select_for_update()
-            .filter(teacher=teacher, unit_id=unit_id)
-            .first()
-        )
+        row = TeacherUnit.objects.for_org(ctx.org).select_for_update().filter(teacher=teacher, unit_id=unit_id).first()
         if row is None:
             raise NotFound("Teacher unit not found")
         pk = row.pk

@@ -84,20 +84,34 @@ def list_sessions(request: HttpRequest, filters: Query[SessionListQuery]):
 
     def build():
         return selectors.session_list(
-            org=ctx.org, block_group_id=filters.block_group_id, teacher_id=filters.teacher_id,
-            hide_past=filters.hide_past, today=today, ids=ids, room_id=filters.room_id,
+            org=ctx.org,
+            block_group_id=filters.block_group_id,
+            teacher_id=filters.teacher_id,
+            hide_past=filters.hide_past,
+            today=today,
+            ids=ids,
+            room_id=filters.room_id,
         )
 
     if ids is not None:  # a live screen's patch of the rows a change named: never the same twice
         return json_response(build())
-    return cached_json(request, "timetables", {
-        "blockGroupId": filters.block_group_id, "teacherId": filters.teacher_id, "roomId": filters.room_id,
-        "today": today if filters.hide_past else None,
-    }, build)
+    return cached_json(
+        request,
+        "timetables",
+        {
+            "blockGroupId": filters.block_group_id,
+            "teacherId": filters.teacher_id,
+            "roomId": filters.room_id,
+            "today": today if filters.hide_past else None,
+        },
+        build,
+    )
 
 
 def _written(request, session, warnings) -> dict:
-    row = selectors.session_rows(org=request.auth.org, sessions=[selectors.session_get(org=request.auth.org, session_id=session.id)])[0]
+    row = selectors.session_rows(
+        org=request.auth.org, sessions=[selectors.session_get(org=request.auth.org, session_id=session.id)]
+    )[0]
     row["warnings"] = [w.to_dict() for w in warnings]
     return row
 
@@ -116,8 +130,12 @@ def list_conflicts(request: HttpRequest, filters: Query[ConflictQuery]):
     (default today .. +365 days), optionally of one block group or teacher (decisions.md §4)."""
     ctx = request.auth
     return selectors.conflict_list(
-        org=ctx.org, start=filters.start, end=filters.end, block_group_id=filters.block_group_id,
-        teacher_id=filters.teacher_id, today=selectors.user_today(ctx.user, ctx.org),
+        org=ctx.org,
+        start=filters.start,
+        end=filters.end,
+        block_group_id=filters.block_group_id,
+        teacher_id=filters.teacher_id,
+        today=selectors.user_today(ctx.user, ctx.org),
     )
 
 
@@ -144,15 +162,21 @@ def import_sessions(request: HttpRequest, file: UploadedFile = File(None)):
 def session_calendar(request: HttpRequest, filters: Query[IcalQuery]):
     """text/calendar of a teacher's (?teacherId=) or a block group's (?blockGroupId=) sessions."""
     ctx = request.auth
-    return _calendar_response(ctx.org, teacher_id=filters.teacher_id, block_group_id=filters.block_group_id,
-                              room_id=filters.room_id)
+    return _calendar_response(
+        ctx.org, teacher_id=filters.teacher_id, block_group_id=filters.block_group_id, room_id=filters.room_id
+    )
 
 
 @router.put("/timetables/bulk-allocate", response={200: BulkAllocateOut, 400: ErrorOut, 404: ErrorOut, 409: dict})
 def bulk_allocate(request: HttpRequest, payload: BulkAllocateIn):
     """Give one teacher every listed session, all or nothing (409 with the conflicts on any hard one)."""
     ids, warnings = services.bulk_allocate(ctx=request.auth, session_ids=payload.session_ids, teacher_id=payload.teacher_id)
-    return {"updated": len(ids), "session_ids": ids, "teacher_id": payload.teacher_id, "warnings": [w.to_dict() for w in warnings]}
+    return {
+        "updated": len(ids),
+        "session_ids": ids,
+        "teacher_id": payload.teacher_id,
+        "warnings": [w.to_dict() for w in warnings],
+    }
 
 
 @router.put("/timetables/bulk-room", response={200: BulkRoomOut, 400: ErrorOut, 404: ErrorOut, 409: dict})
@@ -160,8 +184,13 @@ def bulk_room(request: HttpRequest, payload: BulkRoomIn):
     """Put every listed session in one room, all or nothing (issue 19): ``{updated, sessionIds, roomId,
     room, warnings}``; 409 with the conflicts when the room is booked at any of their times."""
     ids, room, warnings = services.bulk_set_room(ctx=request.auth, session_ids=payload.session_ids, room_id=payload.room_id)
-    return {"updated": len(ids), "session_ids": ids, "room_id": room.pk, "room": room.code,
-            "warnings": [w.to_dict() for w in warnings]}
+    return {
+        "updated": len(ids),
+        "session_ids": ids,
+        "room_id": room.pk,
+        "room": room.code,
+        "warnings": [w.to_dict() for w in warnings],
+    }
 
 
 @router.get("/timetables/{uuid:session_id}", response={200: SessionOut, 404: ErrorOut})
@@ -239,8 +268,9 @@ def _feed_dict(request, feed: CalendarFeed) -> dict:
 @router.post("/calendar-feeds", response={201: CalendarFeedOut, 400: ErrorOut, 404: ErrorOut})
 def create_feed(request: HttpRequest, payload: CalendarFeedIn):
     """A secret subscription URL ({id, url, token, ...}) for a teacher or a block group; keep it private."""
-    feed = services.feed_create(ctx=request.auth, teacher_id=payload.teacher_id, block_group_id=payload.block_group_id,
-                                room_id=payload.room_id)
+    feed = services.feed_create(
+        ctx=request.auth, teacher_id=payload.teacher_id, block_group_id=payload.block_group_id, room_id=payload.room_id
+    )
     return 201, _feed_dict(request, feed)
 
 
@@ -263,7 +293,8 @@ def public_feed(request: HttpRequest, token: str):
     """Public text/calendar for calendar clients (no session; the token is the secret). 404 when the
     token is unknown or revoked, its owner inactive, or the organization inactive."""
     feed = selectors.feed_for_token(token)
-    response = _calendar_response(feed.organization, teacher_id=feed.teacher_id, block_group_id=feed.block_group_id,
-                                  room_id=feed.room_id)
+    response = _calendar_response(
+        feed.organization, teacher_id=feed.teacher_id, block_group_id=feed.block_group_id, room_id=feed.room_id
+    )
     services.feed_touch(feed)
     return response

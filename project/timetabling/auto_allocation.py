@@ -109,9 +109,7 @@ class Problem:
 
 
 def _target_queryset(ctx: Ctx, scope: Scope):
-    qs = TimetableSession.objects.for_org(ctx.org).filter(teacher__isnull=True).exclude(
-        status=TimetableSession.Status.CANCELLED
-    )
+    qs = TimetableSession.objects.for_org(ctx.org).filter(teacher__isnull=True).exclude(status=TimetableSession.Status.CANCELLED)
     if scope.session_ids:
         qs = qs.filter(id__in=scope.session_ids)
     if scope.block_group_id is not None:
@@ -127,8 +125,10 @@ def _target_queryset(ctx: Ctx, scope: Scope):
 
 def _version(ctx: Ctx, lo: date, hi: date, target_ids: list) -> str:
     """Digest of what a proposal depends on (3 queries)."""
-    sessions = TimetableSession.objects.for_org(ctx.org).filter(actual_date__gte=lo, actual_date__lte=hi).aggregate(
-        n=Count("id"), last=Max("updated_at"), assigned=Count("teacher_id")
+    sessions = (
+        TimetableSession.objects.for_org(ctx.org)
+        .filter(actual_date__gte=lo, actual_date__lte=hi)
+        .aggregate(n=Count("id"), last=Max("updated_at"), assigned=Count("teacher_id"))
     )
     teachers = Teacher.objects.for_org(ctx.org).aggregate(n=Count("id"), last=Max("updated_at"))
     quals = TeacherUnit.objects.for_org(ctx.org).aggregate(n=Count("id"), last=Max("updated_at"))
@@ -150,9 +150,7 @@ def load_problem(ctx: Ctx, scope: Scope) -> Problem:
     scope.validate()
     target_ids = list(_target_queryset(ctx, scope).values_list("id", flat=True)[:20000])
     if scope.session_ids:
-        known = set(
-            TimetableSession.objects.for_org(ctx.org).filter(id__in=scope.session_ids).values_list("id", flat=True)
-        )
+        known = set(TimetableSession.objects.for_org(ctx.org).filter(id__in=scope.session_ids).values_list("id", flat=True))
         missing = [str(i) for i in scope.session_ids if i not in known]
         if missing:
             raise NotFound("Timetable session not found")
@@ -170,8 +168,10 @@ def reallocation_problem(ctx: Ctx, session_ids: list, extra_leave: dict | None =
 def _problem_of(ctx: Ctx, target_ids: list, clear_teachers: bool = False, extra_leave: dict | None = None) -> Problem:
     if not target_ids:
         return Problem([], [], cf.ConflictData(), date.today(), date.today())
-    dates = TimetableSession.objects.for_org(ctx.org).filter(id__in=target_ids).aggregate(
-        lo=Min("actual_date"), hi=Max("actual_date")
+    dates = (
+        TimetableSession.objects.for_org(ctx.org)
+        .filter(id__in=target_ids)
+        .aggregate(lo=Min("actual_date"), hi=Max("actual_date"))
     )
     lo, hi = week_start(dates["lo"]), week_start(dates["hi"]) + timedelta(days=6)
     slots = cf.load_slots(ctx.org, lo, hi)
@@ -235,7 +235,8 @@ def _eligibility(problem: Problem) -> None:
             t
             for t in available
             if not any(
-                cf.overlaps(o.start, o.end, s.start, s.end) and not cf.co_delivered(o.block_group_id, s.block_group_id, data.link_of)
+                cf.overlaps(o.start, o.end, s.start, s.end)
+                and not cf.co_delivered(o.block_group_id, s.block_group_id, data.link_of)
                 for o in busy.get((t.id, s.date), [])
             )
         ]
@@ -288,7 +289,7 @@ def _greedy(problem: Problem) -> dict:
     hours = dict(problem.existing_week_hours)
     booked: dict = defaultdict(list)
     chosen_for_key: dict = {}
-    for (g, u, t) in problem.existing_keys:
+    for g, u, t in problem.existing_keys:
         chosen_for_key.setdefault((g, u), t)
     result: dict = {}
     for s in sorted(problem.targets, key=lambda s: (s.date, s.start)):
@@ -303,7 +304,8 @@ def _greedy(problem: Problem) -> dict:
             if hours.get(wk, 0.0) + s.hours > facts.max_weekly_hours + 1e-9:
                 return False
             return not any(
-                cf.overlaps(o.start, o.end, s.start, s.end) and not cf.co_delivered(o.block_group_id, s.block_group_id, data.link_of)
+                cf.overlaps(o.start, o.end, s.start, s.end)
+                and not cf.co_delivered(o.block_group_id, s.block_group_id, data.link_of)
                 for o in booked[(t, s.date)]
             )
 
@@ -504,10 +506,7 @@ def _rank(problem: Problem, assignment: dict) -> tuple:
     """The first two goals of the objective, larger is better: sessions allocated, then continuity
     (fewer teachers new to a (block group, unit))."""
     slot_of = {s.id: s for s in problem.targets}
-    pairs = {
-        (slot_of[sid].block_group_id, slot_of[sid].unit_id, t)
-        for sid, t in assignment.items()
-    } - problem.existing_keys
+    pairs = {(slot_of[sid].block_group_id, slot_of[sid].unit_id, t) for sid, t in assignment.items()} - problem.existing_keys
     return (len(assignment), -len(pairs))
 
 
@@ -606,7 +605,12 @@ def _describe(problem: Problem, solution: Solution, version: str, applied: bool)
         "unassignable": unassignable,
         "perTeacher": sorted(
             (
-                {"teacherId": str(t), "teacherName": data.teachers[t].name, "sessions": v["sessions"], "hours": round(v["hours"], 2)}
+                {
+                    "teacherId": str(t),
+                    "teacherName": data.teachers[t].name,
+                    "sessions": v["sessions"],
+                    "hours": round(v["hours"], 2),
+                }
                 for t, v in per_teacher.items()
             ),
             key=lambda r: (-r["hours"], r["teacherName"]),
@@ -677,7 +681,22 @@ def _respects_capacity_and_overlap(problem: Problem, chosen: dict) -> bool:
     for s in problem.targets:
         t = chosen.get(s.id)
         if t is not None:
-            slots.append(cf.Slot(s.id, s.block_group_id, s.unit_id, t, s.room, s.date, s.start, s.end, s.hours, s.status, s.group_code, s.unit_code))
+            slots.append(
+                cf.Slot(
+                    s.id,
+                    s.block_group_id,
+                    s.unit_id,
+                    t,
+                    s.room,
+                    s.date,
+                    s.start,
+                    s.end,
+                    s.hours,
+                    s.status,
+                    s.group_code,
+                    s.unit_code,
+                )
+            )
     found = cf.detect(problem.others + slots, problem.data, focus={s.id for s in slots})
     bad = {cf.TEACHER_DOUBLE_BOOKED, cf.TEACHER_OVER_CAPACITY}
     return not any(c.type in bad for c in found)
@@ -734,7 +753,9 @@ def recommend(ctx: Ctx, session_id) -> dict:
             {
                 "rule": "qualified",
                 "met": (t.id, target.unit_id) in data.qualified,
-                "message": f"Qualified for {session.unit.code}" if (t.id, target.unit_id) in data.qualified else f"Holds no qualification for {session.unit.code}",
+                "message": f"Qualified for {session.unit.code}"
+                if (t.id, target.unit_id) in data.qualified
+                else f"Holds no qualification for {session.unit.code}",
             },
             {"rule": "active", "met": t.is_active, "message": "Active" if t.is_active else "Inactive"},
             {
@@ -747,7 +768,9 @@ def recommend(ctx: Ctx, session_id) -> dict:
             {
                 "rule": "not_on_leave",
                 "met": (leave := data.leave_of(t.id, target)) is None,
-                "message": "Not on leave" if leave is None else (
+                "message": "Not on leave"
+                if leave is None
+                else (
                     f"On leave {leave.start_date.isoformat()} to {leave.end_date.isoformat()}"
                     + (f" ({leave.reason})" if leave.reason else "")
                 ),

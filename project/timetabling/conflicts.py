@@ -425,8 +425,10 @@ def _session_message(kind: str, s: Slot, t: TeacherFacts | None, span) -> str:
         return f"{t.name} holds no qualification for unit {s.unit_code}".rstrip()
     if kind == TEACHER_UNAVAILABLE:
         evening = is_evening(s.start, s.end)
-        return (f"{t.name} is available for {t.availability} sessions only "
-                f"({_hm(s.start)}-{_hm(s.end)} is {'an evening' if evening else 'a day'} session)")
+        return (
+            f"{t.name} is available for {t.availability} sessions only "
+            f"({_hm(s.start)}-{_hm(s.end)} is {'an evening' if evening else 'a day'} session)"
+        )
     if kind == TEACHER_INACTIVE:
         return f"{t.name} is inactive"
     return f"{t.name}'s contract expires on {t.expiry_date.isoformat()}"
@@ -445,12 +447,17 @@ def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None, 
     for kind, s, t, span in _session_rules(active, data, focus):
         out.append(Conflict(kind, SEVERITY[kind], [s.id], _session_message(kind, s, t, span) if messages else "", s.date))
     for t, monday, items, total in _over_capacity(active, data, focus):
-        out.append(Conflict(
-            TEACHER_OVER_CAPACITY, SOFT, [s.id for s in items],
-            (f"{t.name} has {total:g} hours in the week of {monday.isoformat()} "
-             f"(maximum {t.max_weekly_hours})") if messages else "",
-            monday,
-        ))
+        out.append(
+            Conflict(
+                TEACHER_OVER_CAPACITY,
+                SOFT,
+                [s.id for s in items],
+                (f"{t.name} has {total:g} hours in the week of {monday.isoformat()} (maximum {t.max_weekly_hours})")
+                if messages
+                else "",
+                monday,
+            )
+        )
     out.sort(key=lambda c: (c.date or date.min, c.type))
     return out
 
@@ -497,9 +504,12 @@ def load_holidays(org, start: date, end: date) -> dict[date, HolidaySpan]:
     """Active holidays (recurring ones repeated) by date within [start, end] (1 query)."""
     from project.timetabling.models import Holiday
 
-    rows = Holiday.objects.for_org(org).filter(is_active=True).filter(
-        Q(is_recurring=True) | Q(start_date__lte=end, end_date__gte=start)
-    ).only("name", "type", "start_date", "end_date", "is_recurring")
+    rows = (
+        Holiday.objects.for_org(org)
+        .filter(is_active=True)
+        .filter(Q(is_recurring=True) | Q(start_date__lte=end, end_date__gte=start))
+        .only("name", "type", "start_date", "end_date", "is_recurring")
+    )
     return {d: s for d, s in holiday_by_date(holiday_spans(rows, start, end)).items() if start <= d <= end}
 
 
@@ -509,8 +519,8 @@ def load_rooms(org, data: ConflictData) -> None:
     from project.catalogue.models import Room
     from project.planning.models import BlockGroup
 
-    for code, kind, capacity, campus_id, campus_name in Room.objects.for_org(org).filter(is_active=True).values_list(
-        "code", "type", "capacity", "campus_id", "campus__name"
+    for code, kind, capacity, campus_id, campus_name in (
+        Room.objects.for_org(org).filter(is_active=True).values_list("code", "type", "capacity", "campus_id", "campus__name")
     ):
         data.rooms[norm_room(code)] = RoomFacts(code, kind, capacity, campus_id, campus_name or "")
     if any(r.type != "online" and (r.capacity is not None or r.campus_id is not None) for r in data.rooms.values()):
@@ -542,8 +552,13 @@ def load_data(org, start: date, end: date, teacher_ids: Iterable | None = None) 
         "id", "first_name", "last_name", "max_weekly_hours", "availability", "is_active", "employment_type", "expiry_date"
     ):
         data.teachers[row[0]] = TeacherFacts(
-            id=row[0], name=f"{row[1]} {row[2]}".strip(), max_weekly_hours=row[3], availability=row[4],
-            is_active=row[5], employment_type=row[6], expiry_date=row[7],
+            id=row[0],
+            name=f"{row[1]} {row[2]}".strip(),
+            max_weekly_hours=row[3],
+            availability=row[4],
+            is_active=row[5],
+            employment_type=row[6],
+            expiry_date=row[7],
         )
     data.qualified = set(uq.values_list("teacher_id", "unit_id"))
     for teacher_id, *span in lq.order_by("start_date").values_list(
@@ -554,8 +569,18 @@ def load_data(org, start: date, end: date, teacher_ids: Iterable | None = None) 
 
 
 _SLOT_FIELDS = (
-    "id", "block_group_id", "unit_id", "teacher_id", "room", "actual_date", "start_time", "end_time",
-    "actual_hours", "status", "block_group__code", "unit__code",
+    "id",
+    "block_group_id",
+    "unit_id",
+    "teacher_id",
+    "room",
+    "actual_date",
+    "start_time",
+    "end_time",
+    "actual_hours",
+    "status",
+    "block_group__code",
+    "unit__code",
 )
 
 
@@ -609,8 +634,10 @@ def _fetch_slots(qs) -> list[Slot]:
     if connections[qs.db].vendor == "sqlite":
         # Text columns skip sqlite3's per-value declared-type converters; ours are memoised.
         qs = qs.annotate(
-            _d=Cast("actual_date", CharField()), _s=Cast("start_time", CharField()),
-            _e=Cast("end_time", CharField()), _h=Cast("actual_hours", CharField()),
+            _d=Cast("actual_date", CharField()),
+            _s=Cast("start_time", CharField()),
+            _e=Cast("end_time", CharField()),
+            _h=Cast("actual_hours", CharField()),
         )
         fields[5:9] = ["_d", "_s", "_e", "_h"]
     vqs = qs.values_list(*fields).order_by()
@@ -623,15 +650,39 @@ def _fetch_slots(qs) -> list[Slot]:
         cursor.execute(sql, params)
         if native:
             return [
-                Slot(r[0], r[1], r[2], r[3], r[4] or "", r[5], r[6], r[7], float(r[8]) if r[8] is not None else 0.0,
-                     r[9], r[10] or "", r[11] or "")
+                Slot(
+                    r[0],
+                    r[1],
+                    r[2],
+                    r[3],
+                    r[4] or "",
+                    r[5],
+                    r[6],
+                    r[7],
+                    float(r[8]) if r[8] is not None else 0.0,
+                    r[9],
+                    r[10] or "",
+                    r[11] or "",
+                )
                 for r in cursor.fetchall()
             ]
         for r in cursor.fetchall():
-            out.append(Slot(
-                c_id(r[0]), c_g(r[1]), c_u(r[2]), c_t(r[3]), r[4] or "", c_d(r[5]), c_s(r[6]), c_e(r[7]),
-                c_h(r[8]) if r[8] is not None else 0.0, r[9], r[10] or "", r[11] or "",
-            ))
+            out.append(
+                Slot(
+                    c_id(r[0]),
+                    c_g(r[1]),
+                    c_u(r[2]),
+                    c_t(r[3]),
+                    r[4] or "",
+                    c_d(r[5]),
+                    c_s(r[6]),
+                    c_e(r[7]),
+                    c_h(r[8]) if r[8] is not None else 0.0,
+                    r[9],
+                    r[10] or "",
+                    r[11] or "",
+                )
+            )
     return out
 
 
@@ -728,9 +779,7 @@ def neighbourhood_keys(slots: Iterable[Slot]) -> dict:
     return {
         "group": [(k, lo, hi) for k, days in groups.items() for lo, hi in _date_runs(days)],
         "room": [(k, lo, hi) for k, days in rooms.items() for lo, hi in _date_runs(days)],
-        "teacher": [
-            (k, lo, hi + timedelta(days=6)) for k, mondays in weeks.items() for lo, hi in _date_runs(mondays, gap=7)
-        ],
+        "teacher": [(k, lo, hi + timedelta(days=6)) for k, mondays in weeks.items() for lo, hi in _date_runs(mondays, gap=7)],
     }
 
 
@@ -762,12 +811,12 @@ def _neighbourhood_sql(vendor: str, org_id, keys: dict, codes: bool = True, text
 
     t, g, u = TimetableSession._meta.db_table, BlockGroup._meta.db_table, Unit._meta.db_table
     ids = (
-        "s.id::text, s.block_group_id::text, s.unit_id::text, s.teacher_id::text" if text_ids and vendor == "postgresql"
+        "s.id::text, s.block_group_id::text, s.unit_id::text, s.teacher_id::text"
+        if text_ids and vendor == "postgresql"
         else "s.id, s.block_group_id, s.unit_id, s.teacher_id"
     )
-    cols = (
-        f"{ids}, s.room, s.actual_date, s.start_time, s.end_time, "
-        "s.actual_hours, s.status, " + ("bg.code, un.code" if codes else "'', ''")
+    cols = f"{ids}, s.room, s.actual_date, s.start_time, s.end_time, s.actual_hours, s.status, " + (
+        "bg.code, un.code" if codes else "'', ''"
     )
     joins = f" JOIN {g} bg ON bg.id = s.block_group_id JOIN {u} un ON un.id = s.unit_id" if codes else ""
     column = {"group": "s.block_group_id", "room": "LOWER(s.room)", "teacher": "s.teacher_id"}
@@ -780,16 +829,14 @@ def _neighbourhood_sql(vendor: str, org_id, keys: dict, codes: bool = True, text
             parts.append(
                 f"SELECT {cols} FROM unnest(%s::{cast}[], %s::date[], %s::date[]) AS p(k, lo, hi) "  # noqa: S608 — fixed columns and casts; values are parameters
                 f"CROSS JOIN LATERAL (SELECT * FROM {t} s WHERE s.organization_id = %s AND {column[kind]} = p.k "
-                f"AND s.actual_date BETWEEN p.lo AND p.hi OFFSET 0) s"  # OFFSET 0: one index scan per run
-                + joins
+                f"AND s.actual_date BETWEEN p.lo AND p.hi OFFSET 0) s" + joins  # OFFSET 0: one index scan per run
             )
             params += [[r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs], org_id]
         else:
             parts.append(
                 f"SELECT {cols} FROM json_each(%s) AS p JOIN {t} s ON s.organization_id = %s "  # noqa: S608 — fixed columns and table; values are parameters
                 f"AND {column[kind]} = json_extract(p.value, '$[0]') "
-                "AND s.actual_date BETWEEN json_extract(p.value, '$[1]') AND json_extract(p.value, '$[2]')"
-                + joins
+                "AND s.actual_date BETWEEN json_extract(p.value, '$[1]') AND json_extract(p.value, '$[2]')" + joins
             )
             params += [
                 _json.dumps([[k if kind == "room" else _hex(k), lo.isoformat(), hi.isoformat()] for k, lo, hi in runs]),
@@ -806,7 +853,12 @@ def _hex(key) -> str:
 
 
 def load_neighbourhood(
-    org, slots: list[Slot], exclude_ids: Iterable = (), *, codes: bool = True, complete_group=None,
+    org,
+    slots: list[Slot],
+    exclude_ids: Iterable = (),
+    *,
+    codes: bool = True,
+    complete_group=None,
     text_ids: bool = False,
 ) -> list[Slot]:
     """Stored sessions that can share a conflict with ``slots`` (1 query, index-backed).
@@ -838,8 +890,10 @@ def load_neighbourhood(
         teachers = {t for t, _ in weeks}
         out_ = []
         for s in load_neighbours(org, slots, exclude_ids=exclude):
-            if (s.block_group_id, s.date) in groups or (s.room and (norm_room(s.room), s.date) in rooms) or (
-                s.teacher_id in teachers and (s.teacher_id, week_start(s.date)) in weeks
+            if (
+                (s.block_group_id, s.date) in groups
+                or (s.room and (norm_room(s.room), s.date) in rooms)
+                or (s.teacher_id in teachers and (s.teacher_id, week_start(s.date)) in weeks)
             ):
                 out_.append(s)
         return out_
@@ -852,8 +906,18 @@ def load_neighbourhood(
                 if r[0] in out or r[0] in exclude:
                     continue
                 out[r[0]] = Slot(
-                    r[0], r[1], r[2], r[3], r[4] or "", r[5], r[6], r[7], float(r[8]) if r[8] is not None else 0.0,
-                    r[9], r[10] or "", r[11] or "",
+                    r[0],
+                    r[1],
+                    r[2],
+                    r[3],
+                    r[4] or "",
+                    r[5],
+                    r[6],
+                    r[7],
+                    float(r[8]) if r[8] is not None else 0.0,
+                    r[9],
+                    r[10] or "",
+                    r[11] or "",
                 )
         return list(out.values())
     conv = [_converter(k) for k in _SLOT_KINDS]
@@ -868,8 +932,18 @@ def load_neighbourhood(
             if sid in out or sid in exclude:
                 continue
             out[sid] = Slot(
-                sid, c_g(r[1]), c_u(r[2]), c_t(r[3]), r[4] or "", c_d(r[5]), c_s(r[6]), c_e(r[7]),
-                c_h(r[8]) if r[8] is not None else 0.0, r[9], r[10] or "", r[11] or "",
+                sid,
+                c_g(r[1]),
+                c_u(r[2]),
+                c_t(r[3]),
+                r[4] or "",
+                c_d(r[5]),
+                c_s(r[6]),
+                c_e(r[7]),
+                c_h(r[8]) if r[8] is not None else 0.0,
+                r[9],
+                r[10] or "",
+                r[11] or "",
             )
     return list(out.values())
 
@@ -923,12 +997,27 @@ def types_by_session(org, slots: list[Slot], *, complete_group=None) -> dict:
     for s in slots:
         sid = str(s.id)
         original[sid] = s.id
-        text_slots.append(Slot(
-            sid, text(s.block_group_id), text(s.unit_id), text(s.teacher_id), s.room, s.date, s.start, s.end,
-            s.hours, s.status, s.group_code, s.unit_code,
-        ))
+        text_slots.append(
+            Slot(
+                sid,
+                text(s.block_group_id),
+                text(s.unit_id),
+                text(s.teacher_id),
+                s.room,
+                s.date,
+                s.start,
+                s.end,
+                s.hours,
+                s.status,
+                s.group_code,
+                s.unit_code,
+            )
+        )
     others = load_neighbourhood(
-        org, text_slots, codes=False, complete_group=None if complete_group is None else str(complete_group),
+        org,
+        text_slots,
+        codes=False,
+        complete_group=None if complete_group is None else str(complete_group),
         text_ids=True,
     )
     merged = {s.id: s for s in others}
@@ -977,7 +1066,8 @@ def scan(org, start: date, end: date, *, block_group_id=None, teacher_id=None) -
         return detect(merged.values(), data, focus=focus)
     slots = load_slots(org, lo, hi)
     focus = {
-        s.id for s in slots
+        s.id
+        for s in slots
         if start <= s.date <= end
         and (block_group_id is None or s.block_group_id == block_group_id)
         and (teacher_id is None or s.teacher_id == teacher_id)

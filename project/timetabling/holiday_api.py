@@ -43,7 +43,8 @@ def import_public_holidays(request: HttpRequest, payload: HolidayImportIn):
     Answers ``{"added": [holiday...], "skipped": n}``. With ``"preview": true`` nothing is written and the
     answer is ``{"added": [], "skipped": n, "wouldAdd": [{date, name}]}`` (the Holidays page's preview)."""
     rows, skipped = services.holiday_import_public(
-        ctx=request.auth, state=payload.state, year=payload.year, preview=payload.preview)
+        ctx=request.auth, state=payload.state, year=payload.year, preview=payload.preview
+    )
     if payload.preview:
         return {"added": [], "skipped": skipped, "would_add": [{"date": r.start_date, "name": r.name} for r in rows]}
     return {"added": rows, "skipped": skipped}

@@ -60,9 +60,9 @@ YearRange = (
 class HolidayIn(FormIn):
     """POST and PUT /api/holidays body."""
 
-    name: Annotated[
-        str | None, Clean, required("Name is required"), max_length(255, "Name must be at most 255 characters")
-    ] = Field(default=None, validate_default=True)
+    name: Annotated[str | None, Clean, required("Name is required"), max_length(255, "Name must be at most 255 characters")] = (
+        Field(default=None, validate_default=True)
+    )
     type: Annotated[
         str | None,
         _none_to("public_holiday"),
@@ -71,8 +71,12 @@ class HolidayIn(FormIn):
         _none_to("public_holiday"),
         check(lambda v: v in HOLIDAY_TYPES, "Type must be public_holiday or term_break"),
     ] = "public_holiday"
-    start_date: Annotated[date | None, BlankToNone, required(MSG_START), in_date_range("Start date")] = Field(default=None, validate_default=True)
-    end_date: Annotated[date | None, BlankToNone, required(MSG_END), in_date_range("End date")] = Field(default=None, validate_default=True)
+    start_date: Annotated[date | None, BlankToNone, required(MSG_START), in_date_range("Start date")] = Field(
+        default=None, validate_default=True
+    )
+    end_date: Annotated[date | None, BlankToNone, required(MSG_END), in_date_range("End date")] = Field(
+        default=None, validate_default=True
+    )
     description: Annotated[
         str | None, Clean, max_length(LONG_TEXT, f"Description must be at most {LONG_TEXT} characters"), NoneToEmpty
     ] = Field(default="", validate_default=True)

@@ -38,19 +38,31 @@ EXT_MESSAGE = "Only .xlsx or .xls files are accepted"
 
 # (header, required, format, explanation)
 COLUMNS = [
-    ("Block Group Code", True, "Text, up to 50 characters (letters, digits, - _ . /)",
-     "Code of the block group. A code that does not exist yet creates a new block group (status active, cohort size 1, "
-     "start date = its earliest session date)."),
+    (
+        "Block Group Code",
+        True,
+        "Text, up to 50 characters (letters, digits, - _ . /)",
+        "Code of the block group. A code that does not exist yet creates a new block group (status active, cohort size 1, "
+        "start date = its earliest session date).",
+    ),
     ("Block Group Name", False, "Text", "Name given to a block group created by this import. Ignored for existing groups."),
-    ("Unit Code", True, "Text, up to 20 characters (letters, digits, - _ .)",
-     "Code of the unit of competency. A code that does not exist yet creates a new unit."),
+    (
+        "Unit Code",
+        True,
+        "Text, up to 20 characters (letters, digits, - _ .)",
+        "Code of the unit of competency. A code that does not exist yet creates a new unit.",
+    ),
     ("Unit Name", False, "Text", "Name given to a unit created by this import. Ignored for existing units."),
     ("Date", True, "Date (YYYY-MM-DD)", "The date of the session."),
     ("Day of Week", False, "Monday to Sunday (drop-down)", "Optional check: must be the day of the date."),
     ("Start Time", True, "HH:MM:SS (24 hour)", "Start of the session, local wall-clock time."),
     ("End Time", True, "HH:MM:SS (24 hour)", "End of the session; after the start."),
-    ("Week Number", False, "Whole number, 1 or more",
-     "Week of the block group (week 1 holds its start date). Computed from the date when empty."),
+    (
+        "Week Number",
+        False,
+        "Whole number, 1 or more",
+        "Week of the block group (week 1 holds its start date). Computed from the date when empty.",
+    ),
     ("Actual Hours", False, "Number from 0.5 to 12", "Hours of the session. The time span when empty."),
     ("Room", False, "Text, up to 50 characters", "Room or location."),
     ("Teacher", False, "Employee ID or email", "An existing teacher. Empty for unassigned."),
@@ -59,8 +71,19 @@ COLUMNS = [
 ]
 HEADERS = [c[0] for c in COLUMNS]
 EXAMPLE = [
-    "BG-EXAMPLE", "Example cohort", "BSBWHS311", "Assist with maintaining workplace safety",
-    date(2026, 2, 2), "Monday", time(9), time(12), 1, 3, "Room 101", "", "scheduled",
+    "BG-EXAMPLE",
+    "Example cohort",
+    "BSBWHS311",
+    "Assist with maintaining workplace safety",
+    date(2026, 2, 2),
+    "Monday",
+    time(9),
+    time(12),
+    1,
+    3,
+    "Room 101",
+    "",
+    "scheduled",
     "Example row: ignored on import while its codes are BG-EXAMPLE / BSBWHS311. Replace it with your sessions.",
 ]
 GROUP_CODE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_./-]{0,49}$")
@@ -109,9 +132,16 @@ def build_template() -> bytes:
     for header, required, fmt, text in COLUMNS:
         info.append([header, "Yes" if required else "No", fmt, text])
     info.append([])
-    info.append(["Notes", "", "", "Rows are checked first; if any row is wrong nothing is imported and every problem "
-                 "is listed with its row number. Only .xlsx or .xls files are accepted. Row 2 of the Sessions sheet is "
-                 "an example and is skipped while its codes are unchanged."])
+    info.append(
+        [
+            "Notes",
+            "",
+            "",
+            "Rows are checked first; if any row is wrong nothing is imported and every problem "
+            "is listed with its row number. Only .xlsx or .xls files are accepted. Row 2 of the Sessions sheet is "
+            "an example and is skipped while its codes are unchanged.",
+        ]
+    )
     for letter, width in (("A", 20), ("B", 10), ("C", 44), ("D", 100)):
         info.column_dimensions[letter].width = width
     for row in info.iter_rows(min_row=2):
@@ -167,7 +197,10 @@ def read_upload(upload) -> list[tuple[int, dict]]:
         record = {h: (values[i] if i < len(values) else None) for h, i in index.items()}
         if all(v is None or (isinstance(v, str) and not v.strip()) for v in record.values()):
             continue
-        if (str(record.get("Block Group Code") or "").strip(), str(record.get("Unit Code") or "").strip()) == (EXAMPLE[0], EXAMPLE[2]):
+        if (str(record.get("Block Group Code") or "").strip(), str(record.get("Unit Code") or "").strip()) == (
+            EXAMPLE[0],
+            EXAMPLE[2],
+        ):
             continue
         rows.append((n, record))
         if len(rows) > MAX_ROWS:
@@ -212,7 +245,7 @@ def _check_sheet_shape(stream) -> None:
                 if cells > MAX_COLUMNS:
                     raise TooBig(f"The file has more than {MAX_COLUMNS} columns")
         # Keep a short tail so that a tag cut by the chunk boundary is matched in the next round.
-        tail = data[max(last_end, len(data) - 64):]
+        tail = data[max(last_end, len(data) - 64) :]
 
 
 def _read_xlsx(data: bytes) -> list[list]:
@@ -420,7 +453,10 @@ def validate_rows(org, rows: list[tuple[int, dict]]) -> list[ImportRow]:
 
         hours = take("Actual Hours", hours_of)
         if hours is None and start is not None and end is not None:
-            hours = Decimal((end.hour * 3600 + end.minute * 60 + end.second) - (start.hour * 3600 + start.minute * 60 + start.second)) / 3600
+            hours = (
+                Decimal((end.hour * 3600 + end.minute * 60 + end.second) - (start.hour * 3600 + start.minute * 60 + start.second))
+                / 3600
+            )
         if hours is not None:
             if hours < Decimal("0.5"):
                 bad.append(("Actual Hours", "Hours must be at least 0.5"))
@@ -443,15 +479,31 @@ def validate_rows(org, rows: list[tuple[int, dict]]) -> list[ImportRow]:
             for column, message in bad:
                 errors.append({"path": ["rows", n, column], "message": message, "row": n})
             continue
-        parsed.append(ImportRow(
-            n, group_code, group_name, unit_code, unit_name, day, start, end, week_number, hours, room, teacher_id,
-            status_text, _text(rec.get("Notes")),
-        ))
+        parsed.append(
+            ImportRow(
+                n,
+                group_code,
+                group_name,
+                unit_code,
+                unit_name,
+                day,
+                start,
+                end,
+                week_number,
+                hours,
+                room,
+                teacher_id,
+                status_text,
+                _text(rec.get("Notes")),
+            )
+        )
     if errors:
         rows_bad = sorted({e["row"] for e in errors})
         raise ValidationFailed(
             errors[:500],
             message=f"{len(rows_bad)} row(s) have errors; nothing was imported (rows "
-            + ", ".join(str(r) for r in rows_bad[:20]) + (", ..." if len(rows_bad) > 20 else "") + ")",
+            + ", ".join(str(r) for r in rows_bad[:20])
+            + (", ..." if len(rows_bad) > 20 else "")
+            + ")",
         )
     return parsed

@@ -41,18 +41,14 @@ class TimetableSession(TenantModel):
     block_group = models.ForeignKey("planning.BlockGroup", on_delete=models.CASCADE, related_name="sessions")
     unit = models.ForeignKey("catalogue.Unit", on_delete=models.PROTECT, related_name="sessions")
     # A deleted teacher leaves their sessions unassigned.
-    teacher = models.ForeignKey(
-        "staff.Teacher", on_delete=models.SET_NULL, related_name="sessions", null=True, blank=True
-    )
+    teacher = models.ForeignKey("staff.Teacher", on_delete=models.SET_NULL, related_name="sessions", null=True, blank=True)
     day_of_week = models.SmallIntegerField()  # 1 Monday .. 7 Sunday
     start_time = models.TimeField()
     end_time = models.TimeField()
     room = models.CharField(max_length=50, blank=True, default="")
     # The Room record the room text names (issue 19): set when the text matches a room's code; the text
     # then holds the room's code. A deleted room leaves the text.
-    room_record = models.ForeignKey(
-        "catalogue.Room", on_delete=models.SET_NULL, related_name="sessions", null=True, blank=True
-    )
+    room_record = models.ForeignKey("catalogue.Room", on_delete=models.SET_NULL, related_name="sessions", null=True, blank=True)
     week_number = models.IntegerField(default=1)
     actual_date = models.DateField()
     term = models.SmallIntegerField(default=1)
@@ -91,9 +87,7 @@ class CalendarFeed(TenantModel):
     history_tracked = False  # its token is a secret (issue 16: not in the history)
 
     user = models.ForeignKey("accounts.User", on_delete=models.CASCADE, related_name="calendar_feeds")
-    teacher = models.ForeignKey(
-        "staff.Teacher", on_delete=models.CASCADE, related_name="calendar_feeds", null=True, blank=True
-    )
+    teacher = models.ForeignKey("staff.Teacher", on_delete=models.CASCADE, related_name="calendar_feeds", null=True, blank=True)
     block_group = models.ForeignKey(
         "planning.BlockGroup", on_delete=models.CASCADE, related_name="calendar_feeds", null=True, blank=True
     )

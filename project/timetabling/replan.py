@@ -65,8 +65,16 @@ def _range(start: date | None, end: date | None) -> tuple[date, date]:
 
 
 def change_of(
-    org, *, holiday_id=None, leave_id=None, teacher_id=None, campus_id=None, start: date | None = None,
-    end: date | None = None, start_time: time | None = None, end_time: time | None = None,
+    org,
+    *,
+    holiday_id=None,
+    leave_id=None,
+    teacher_id=None,
+    campus_id=None,
+    start: date | None = None,
+    end: date | None = None,
+    start_time: time | None = None,
+    end_time: time | None = None,
 ) -> Change:
     """The change a request names, in this order: a saved holiday (``holiday_id``), saved leave
     (``leave_id``), proposed leave (``teacher_id`` with ``start``/``end`` and optional times), or a
@@ -89,8 +97,13 @@ def change_of(
     if leave_id is not None:
         leave = get_in_org(TeacherLeave.objects.for_org(org).select_related("teacher"), org, leave_id, label="Leave")
         span = cf.LeaveSpan(leave.start_date, leave.end_date, leave.start_time, leave.end_time, leave.reason)
-        return Change(LEAVE, f"{leave.teacher.full_name}'s leave", spans=[(leave.start_date, leave.end_date)],
-                      teacher_id=leave.teacher_id, leave=span)
+        return Change(
+            LEAVE,
+            f"{leave.teacher.full_name}'s leave",
+            spans=[(leave.start_date, leave.end_date)],
+            teacher_id=leave.teacher_id,
+            leave=span,
+        )
     start, end = _range(start, end)
     if teacher_id is not None:
         teacher = get_in_org(Teacher.objects.for_org(org), org, teacher_id, label="Teacher")
@@ -115,18 +128,36 @@ def hit_sessions(org, change: Change) -> list[dict]:
     elif change.campus_id is not None:
         qs = qs.filter(block_group__campus_id=change.campus_id)
     rows = qs.order_by("actual_date", "start_time", "block_group__code").values_list(
-        "id", "block_group_id", "block_group__code", "block_group__name", "teacher_id", "teacher__first_name",
-        "teacher__last_name", "actual_date", "start_time", "end_time", "actual_hours",
+        "id",
+        "block_group_id",
+        "block_group__code",
+        "block_group__name",
+        "teacher_id",
+        "teacher__first_name",
+        "teacher__last_name",
+        "actual_date",
+        "start_time",
+        "end_time",
+        "actual_hours",
     )
     out = []
     for sid, gid, code, name, tid, first, last, day, begin, finish, hours in rows:
         if change.leave is not None and not change.leave.covers(day, begin, finish):
             continue
-        out.append({
-            "id": sid, "blockGroupId": gid, "blockGroupCode": code, "blockGroupName": name, "teacherId": tid,
-            "teacherName": f"{first} {last}".strip() if tid is not None else "Unassigned", "actualDate": day,
-            "startTime": begin, "endTime": finish, "actualHours": float(hours or 0),
-        })
+        out.append(
+            {
+                "id": sid,
+                "blockGroupId": gid,
+                "blockGroupCode": code,
+                "blockGroupName": name,
+                "teacherId": tid,
+                "teacherName": f"{first} {last}".strip() if tid is not None else "Unassigned",
+                "actualDate": day,
+                "startTime": begin,
+                "endTime": finish,
+                "actualHours": float(hours or 0),
+            }
+        )
     return out
 
 
@@ -139,16 +170,29 @@ def impact(org, change: Change) -> dict:
     groups: dict = {}
     teachers: dict = {}
     for s in sessions:
-        g = groups.setdefault(s["blockGroupId"], {
-            "blockGroupId": s["blockGroupId"], "code": s["blockGroupCode"], "name": s["blockGroupName"],
-            "sessionCount": 0, "hours": 0.0, "sessionIds": [],
-        })
+        g = groups.setdefault(
+            s["blockGroupId"],
+            {
+                "blockGroupId": s["blockGroupId"],
+                "code": s["blockGroupCode"],
+                "name": s["blockGroupName"],
+                "sessionCount": 0,
+                "hours": 0.0,
+                "sessionIds": [],
+            },
+        )
         g["sessionCount"] += 1
         g["hours"] += s["actualHours"]
         g["sessionIds"].append(s["id"])
-        t = teachers.setdefault(s["teacherId"], {
-            "teacherId": s["teacherId"], "name": s["teacherName"], "sessionCount": 0, "hours": 0.0,
-        })
+        t = teachers.setdefault(
+            s["teacherId"],
+            {
+                "teacherId": s["teacherId"],
+                "name": s["teacherName"],
+                "sessionCount": 0,
+                "hours": 0.0,
+            },
+        )
         t["sessionCount"] += 1
         t["hours"] += s["actualHours"]
     return {
@@ -202,8 +246,13 @@ def _version(org, lo: date, hi: date, session_ids: list) -> str:
     from project.staff.models import Teacher, TeacherLeave, TeacherUnit
 
     parts = [lo.isoformat(), hi.isoformat(), ",".join(sorted(str(i) for i in session_ids))]
-    parts.append(str(TimetableSession.objects.for_org(org).filter(actual_date__gte=lo, actual_date__lte=hi).aggregate(
-        n=Count("id"), last=Max("updated_at"), assigned=Count("teacher_id"))))
+    parts.append(
+        str(
+            TimetableSession.objects.for_org(org)
+            .filter(actual_date__gte=lo, actual_date__lte=hi)
+            .aggregate(n=Count("id"), last=Max("updated_at"), assigned=Count("teacher_id"))
+        )
+    )
     for model in (Teacher, TeacherUnit, Holiday, TeacherLeave):
         parts.append(str(model.objects.for_org(org).aggregate(n=Count("id"), last=Max("updated_at"))))
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
@@ -271,19 +320,37 @@ def propose(ctx, change: Change, *, block_group_ids=None, session_ids=None) -> d
 
 def unresolved_row(s: dict, unit_code: str, reason: str) -> dict:
     return {
-        "sessionId": s["id"], "blockGroupCode": s["blockGroupCode"], "unitCode": unit_code,
-        "actualDate": s["actualDate"], "startTime": _hms(s["startTime"]), "endTime": _hms(s["endTime"]), "reason": reason,
+        "sessionId": s["id"],
+        "blockGroupCode": s["blockGroupCode"],
+        "unitCode": unit_code,
+        "actualDate": s["actualDate"],
+        "startTime": _hms(s["startTime"]),
+        "endTime": _hms(s["endTime"]),
+        "reason": reason,
     }
 
 
 def change_row(s: dict, unit_code: str, reason: str, *, day: date, teacher_id, teacher_name: str) -> dict:
     return {
-        "sessionId": s["id"], "blockGroupId": s["blockGroupId"], "blockGroupCode": s["blockGroupCode"],
-        "unitCode": unit_code, "reason": reason,
-        "from": {"actualDate": s["actualDate"], "startTime": _hms(s["startTime"]), "endTime": _hms(s["endTime"]),
-                 "teacherId": s["teacherId"], "teacherName": s["teacherName"]},
-        "to": {"actualDate": day, "startTime": _hms(s["startTime"]), "endTime": _hms(s["endTime"]),
-               "teacherId": teacher_id, "teacherName": teacher_name},
+        "sessionId": s["id"],
+        "blockGroupId": s["blockGroupId"],
+        "blockGroupCode": s["blockGroupCode"],
+        "unitCode": unit_code,
+        "reason": reason,
+        "from": {
+            "actualDate": s["actualDate"],
+            "startTime": _hms(s["startTime"]),
+            "endTime": _hms(s["endTime"]),
+            "teacherId": s["teacherId"],
+            "teacherName": s["teacherName"],
+        },
+        "to": {
+            "actualDate": day,
+            "startTime": _hms(s["startTime"]),
+            "endTime": _hms(s["endTime"]),
+            "teacherId": teacher_id,
+            "teacherName": teacher_name,
+        },
     }
 
 
@@ -303,19 +370,22 @@ def _reallocate(ctx, change: Change, hits: list[dict]):
         teacher = solution.assignment.get(s["id"])
         if teacher is None:
             why = problem.reasons.get(s["id"]) or (
-                f"Every teacher qualified for {unit} is needed elsewhere or would exceed their maximum weekly hours")
+                f"Every teacher qualified for {unit} is needed elsewhere or would exceed their maximum weekly hours"
+            )
             unresolved.append(unresolved_row(s, unit, why))
         else:
-            changes.append(change_row(s, unit, reason, day=s["actualDate"], teacher_id=teacher,
-                                      teacher_name=problem.data.teachers[teacher].name))
+            changes.append(
+                change_row(
+                    s, unit, reason, day=s["actualDate"], teacher_id=teacher, teacher_name=problem.data.teachers[teacher].name
+                )
+            )
     return changes, unresolved, []
 
 
 # ------------------------------------------------------------------------------------------- apply
 
 
-def apply(ctx, change: Change, *, version: str | None, changes: list[dict], block_group_ids=None,
-          session_ids=None) -> dict:
+def apply(ctx, change: Change, *, version: str | None, changes: list[dict], block_group_ids=None, session_ids=None) -> dict:
     """Write a reviewed proposal all-or-nothing with one change event (entity ``timetable_session``,
     action ``replanned``): one activity in the history, undone as one step.
 
@@ -337,8 +407,10 @@ def apply(ctx, change: Change, *, version: str | None, changes: list[dict], bloc
 
     with transaction.atomic():
         hits = _scope(hit_sessions(ctx.org, change), block_group_ids, session_ids)
-        groups = {g.pk: g for g in BlockGroup.objects.for_org(ctx.org).select_for_update().filter(
-            pk__in={s["blockGroupId"] for s in hits})}
+        groups = {
+            g.pk: g
+            for g in BlockGroup.objects.for_org(ctx.org).select_for_update().filter(pk__in={s["blockGroupId"] for s in hits})
+        }
         lo, hi = _window(change, hits, groups.values())
         if not version or version != _version(ctx.org, lo, hi, [s["id"] for s in hits]):
             raise StaleWrite(STALE)
@@ -347,13 +419,22 @@ def apply(ctx, change: Change, *, version: str | None, changes: list[dict], bloc
         wanted = {str(c["session_id"]): c for c in changes}
         if not wanted:
             return {"applied": True, "sessionIds": [], "endDatesExtended": []}
-        rows = {str(r.pk): r for r in TimetableSession.objects.for_org(ctx.org).select_for_update()
-                .select_related("block_group", "unit").filter(pk__in=list(wanted))}
+        rows = {
+            str(r.pk): r
+            for r in TimetableSession.objects.for_org(ctx.org)
+            .select_for_update()
+            .select_related("block_group", "unit")
+            .filter(pk__in=list(wanted))
+        }
         for sid, c in wanted.items():
             row = rows.get(sid)
             # A hit session, or a re-flow: a later date for another session of a hit group, same teacher.
-            reflowed = (row is not None and row.block_group_id in hit_groups and c["actual_date"] > row.actual_date
-                        and c["teacher_id"] == row.teacher_id)
+            reflowed = (
+                row is not None
+                and row.block_group_id in hit_groups
+                and c["actual_date"] > row.actual_date
+                and c["teacher_id"] == row.teacher_id
+            )
             if sid not in hit_ids and not reflowed:
                 raise ValidationFailed.field("changes", "A change in the proposal is no longer possible. Make a new proposal.")
         originals = [cf.Slot.of(r) for r in rows.values()]
@@ -383,15 +464,20 @@ def apply(ctx, change: Change, *, version: str | None, changes: list[dict], bloc
             row.updated_at = now
             last[row.block_group_id] = max(last.get(row.block_group_id, day), day)
         TimetableSession.objects.for_org(ctx.org).bulk_update(
-            list(rows.values()), ["actual_date", "day_of_week", "week_number", "term", "teacher", "updated_at"])
+            list(rows.values()), ["actual_date", "day_of_week", "week_number", "term", "teacher", "updated_at"]
+        )
         extended = []
         for gid, day in sorted(last.items(), key=lambda kv: groups[kv[0]].code):
             group = groups[gid]
             if group.end_date is not None and day > group.end_date:
-                latest = TimetableSession.objects.for_org(ctx.org).filter(block_group_id=gid).exclude(
-                    status=TimetableSession.Status.CANCELLED).aggregate(hi=Max("actual_date"))["hi"] or day
-                extended.append({"blockGroupId": gid, "code": group.code, "from": group.end_date,
-                                 "to": cf.add_months(latest, 1)})
+                latest = (
+                    TimetableSession.objects.for_org(ctx.org)
+                    .filter(block_group_id=gid)
+                    .exclude(status=TimetableSession.Status.CANCELLED)
+                    .aggregate(hi=Max("actual_date"))["hi"]
+                    or day
+                )
+                extended.append({"blockGroupId": gid, "code": group.code, "from": group.end_date, "to": cf.add_months(latest, 1)})
                 group.end_date = cf.add_months(latest, 1)
                 group.save(update_fields=["end_date", "updated_at"])
         return {"applied": True, "sessionIds": [rows[sid].pk for sid in wanted], "endDatesExtended": extended}

@@ -167,8 +167,15 @@ class ReplanAppliedOut(CamelSchema):
 
 def _change(request: HttpRequest, body) -> replan.Change:
     return replan.change_of(
-        request.auth.org, holiday_id=body.holiday_id, leave_id=body.leave_id, teacher_id=body.teacher_id,
-        campus_id=body.campus_id, start=body.start, end=body.end, start_time=body.start_time, end_time=body.end_time,
+        request.auth.org,
+        holiday_id=body.holiday_id,
+        leave_id=body.leave_id,
+        teacher_id=body.teacher_id,
+        campus_id=body.campus_id,
+        start=body.start,
+        end=body.end,
+        start_time=body.start_time,
+        end_time=body.end_time,
     )
 
 
@@ -179,9 +186,14 @@ def replan_propose(request: HttpRequest, payload: ReplanChangeIn) -> Any:
     figures; ``version`` for the apply (issue 17, ``replan.propose``). Writes nothing. Errors as
     ``GET /api/replan/impact``."""
     change = _change(request, payload)
-    return json_response(replan.propose(
-        request.auth, change, block_group_ids=payload.block_group_ids, session_ids=payload.session_ids,
-    ))
+    return json_response(
+        replan.propose(
+            request.auth,
+            change,
+            block_group_ids=payload.block_group_ids,
+            session_ids=payload.session_ids,
+        )
+    )
 
 
 @router.post("/replan/apply", response={200: ReplanAppliedOut, **ERRORS, 409: dict, 412: ErrorOut})
@@ -191,11 +203,16 @@ def replan_apply(request: HttpRequest, payload: ReplanApplyIn) -> Any:
     412 when the timetable changed since the proposal; 409 ``conflict`` when it would hold a hard
     conflict; 400 when a change is not of a hit session. Nothing is written on an error."""
     change = _change(request, payload)
-    return json_response(replan.apply(
-        request.auth, change, version=payload.version,
-        changes=[c.model_dump() for c in payload.changes],
-        block_group_ids=payload.block_group_ids, session_ids=payload.session_ids,
-    ))
+    return json_response(
+        replan.apply(
+            request.auth,
+            change,
+            version=payload.version,
+            changes=[c.model_dump() for c in payload.changes],
+            block_group_ids=payload.block_group_ids,
+            session_ids=payload.session_ids,
+        )
+    )
 
 
 @router.get("/replan/impact", response={200: ImpactOut, **ERRORS})
@@ -206,8 +223,14 @@ def replan_impact(request: HttpRequest, filters: Query[ImpactQuery]) -> Any:
     days", part-day times; 404 "Holiday not found" / "Leave not found" / "Teacher not found" / "Campus not
     found". Reads only."""
     change = replan.change_of(
-        request.auth.org, holiday_id=filters.holiday_id, leave_id=filters.leave_id, teacher_id=filters.teacher_id,
-        campus_id=filters.campus_id, start=filters.start, end=filters.end, start_time=filters.start_time,
+        request.auth.org,
+        holiday_id=filters.holiday_id,
+        leave_id=filters.leave_id,
+        teacher_id=filters.teacher_id,
+        campus_id=filters.campus_id,
+        start=filters.start,
+        end=filters.end,
+        start_time=filters.start_time,
         end_time=filters.end_time,
     )
     return json_response(replan.impact(request.auth.org, change))

@@ -85,8 +85,10 @@ class _Board:
         self.units_first: dict = {}  # (group, unit) -> first date
         self.last_day: dict = {}  # group -> last teaching day
         for gid, unit_id, first, last in (
-            TimetableSession.objects.for_org(org).filter(block_group_id__in=group_ids)
-            .exclude(status=TimetableSession.Status.CANCELLED).values("block_group_id", "unit_id")
+            TimetableSession.objects.for_org(org)
+            .filter(block_group_id__in=group_ids)
+            .exclude(status=TimetableSession.Status.CANCELLED)
+            .values("block_group_id", "unit_id")
             .annotate(first=Min("actual_date"), last=Max("actual_date"))
             .values_list("block_group_id", "unit_id", "first", "last")
         ):
@@ -104,8 +106,7 @@ class _Board:
 
     def next_unit(self, slot: cf.Slot) -> date | None:
         """The first date of the earliest unit of the group that starts after ``slot``'s date."""
-        later = [d for (g, u), d in self.units_first.items()
-                 if g == slot.block_group_id and u != slot.unit_id and d > slot.date]
+        later = [d for (g, u), d in self.units_first.items() if g == slot.block_group_id and u != slot.unit_id and d > slot.date]
         return min(later) if later else None
 
     def limit(self, slot: cf.Slot) -> date:
@@ -157,9 +158,7 @@ class _Bookings:
                 self.busy[(kind, key, day)].remove((slot.start, slot.end))
 
     def free(self, slot: cf.Slot, day: date) -> bool:
-        return not any(
-            cf.overlaps(a, b, slot.start, slot.end) for k in self.keys(slot) for a, b in self.busy.get((*k, day), ())
-        )
+        return not any(cf.overlaps(a, b, slot.start, slot.end) for k in self.keys(slot) for a, b in self.busy.get((*k, day), ()))
 
 
 # ---------------------------------------------------------------------------------------- greedy
@@ -189,9 +188,15 @@ class _Reflow:
     def plan_for(self, hit: cf.Slot, limit: date) -> list[tuple[cf.Slot, date]] | None:
         group_id = hit.block_group_id
         lane = sorted(
-            (s for s in self._group_sessions(group_id)
-             if s.id != hit.id and s.start == hit.start and s.end == hit.end and self._date(s) > hit.date
-             and s.id not in self.board.hit_ids),
+            (
+                s
+                for s in self._group_sessions(group_id)
+                if s.id != hit.id
+                and s.start == hit.start
+                and s.end == hit.end
+                and self._date(s) > hit.date
+                and s.id not in self.board.hit_ids
+            ),
             key=self._date,
         )
         chain = [hit, *lane]
@@ -281,8 +286,10 @@ def _movable(board: _Board) -> list[cf.Slot]:
     for sid in board.hit_ids:
         hit = board.slot_of[sid]
         chosen[hit.id] = hit
-        lane = sorted((s for s in lanes[(hit.block_group_id, hit.start, hit.end)]
-                       if s.date > hit.date and s.id not in board.hit_ids), key=lambda s: s.date)
+        lane = sorted(
+            (s for s in lanes[(hit.block_group_id, hit.start, hit.end)] if s.date > hit.date and s.id not in board.hit_ids),
+            key=lambda s: s.date,
+        )
         for s in lane[:LANE]:
             chosen[s.id] = s
     return sorted(chosen.values(), key=lambda s: (s.date, s.start))
@@ -337,7 +344,13 @@ def _optimise(board: _Board, greedy: Plan, time_limit: float) -> Plan | None:
             if board.open_day(day, s) and fixed.free(s, day):
                 options.append(day)
             day += timedelta(days=1)
-        if hinted is not None and hinted not in options and hinted <= limit and board.open_day(hinted, s) and fixed.free(s, hinted):
+        if (
+            hinted is not None
+            and hinted not in options
+            and hinted <= limit
+            and board.open_day(hinted, s)
+            and fixed.free(s, hinted)
+        ):
             options.append(hinted)
         for day in options:
             x[(s.id, day)] = model.NewBoolVar("")
@@ -472,10 +485,15 @@ def closure_moves(org, change, hits: list[dict], window: tuple[date, date], *, t
             why = REFLOWED
         else:
             why = f"Falls on {board.closed_name(slot.date)}"
-        changes.append(change_row(original, slot.unit_code, why, day=day, teacher_id=original["teacherId"],
-                                  teacher_name=original["teacherName"]))
-    unresolved = [unresolved_row(hit_of[sid], board.slot_of[sid].unit_code, why)
-                  for sid, why in sorted(plan.unresolved.items(), key=lambda kv: (board.slot_of[kv[0]].date, board.slot_of[kv[0]].start))]
+        changes.append(
+            change_row(
+                original, slot.unit_code, why, day=day, teacher_id=original["teacherId"], teacher_name=original["teacherName"]
+            )
+        )
+    unresolved = [
+        unresolved_row(hit_of[sid], board.slot_of[sid].unit_code, why)
+        for sid, why in sorted(plan.unresolved.items(), key=lambda kv: (board.slot_of[kv[0]].date, board.slot_of[kv[0]].start))
+    ]
     new_last: dict = {}
     for sid, day in plan.dates.items():
         gid = board.slot_of[sid].block_group_id
@@ -484,23 +502,34 @@ def closure_moves(org, change, hits: list[dict], window: tuple[date, date], *, t
     for gid, last in sorted(new_last.items(), key=lambda kv: board.groups[kv[0]].code):
         group = board.groups[gid]
         if group.end_date is not None and last > group.end_date:
-            extended.append({"blockGroupId": gid, "code": group.code, "from": group.end_date,
-                             "to": cf.add_months(max(last, _kept_last(board, gid, plan)), 1)})
+            extended.append(
+                {
+                    "blockGroupId": gid,
+                    "code": group.code,
+                    "from": group.end_date,
+                    "to": cf.add_months(max(last, _kept_last(board, gid, plan)), 1),
+                }
+            )
     return changes, unresolved, extended
 
 
 def _kept_last(board: _Board, gid, plan: Plan) -> date:
     """The group's last teaching day among the sessions the plan does not move."""
-    days = [s.date for s in board.slots
-            if s.block_group_id == gid and s.status != cf.CANCELLED and s.id not in plan.dates]
+    days = [s.date for s in board.slots if s.block_group_id == gid and s.status != cf.CANCELLED and s.id not in plan.dates]
     return max(days) if days else date.min
 
 
 def _as_hit(slot: cf.Slot, group, teacher_names: dict) -> dict:
     """A session a re-flow moves, in the shape of ``replan.hit_sessions`` rows."""
     return {
-        "id": slot.id, "blockGroupId": slot.block_group_id, "blockGroupCode": group.code, "blockGroupName": group.name,
+        "id": slot.id,
+        "blockGroupId": slot.block_group_id,
+        "blockGroupCode": group.code,
+        "blockGroupName": group.name,
         "teacherId": slot.teacher_id,
         "teacherName": teacher_names.get(slot.teacher_id, "Unassigned") if slot.teacher_id else "Unassigned",
-        "actualDate": slot.date, "startTime": slot.start, "endTime": slot.end, "actualHours": slot.hours,
+        "actualDate": slot.date,
+        "startTime": slot.start,
+        "endTime": slot.end,
+        "actualHours": slot.hours,
     }

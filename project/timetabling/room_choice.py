@@ -33,8 +33,10 @@ def candidate_rooms(org, group, room_type: str) -> list[Candidate]:
         qs = qs.filter(Q(campus_id=group.campus_id) | Q(campus__isnull=True))
     if room_type != Room.Type.ONLINE:
         qs = qs.filter(Q(capacity__isnull=True) | Q(capacity__gte=group.cohort_size or 0))
-    return [Candidate(pk, code, kind == Room.Type.ONLINE)
-            for pk, code, kind in qs.order_by("capacity", "code").values_list("pk", "code", "type")]
+    return [
+        Candidate(pk, code, kind == Room.Type.ONLINE)
+        for pk, code, kind in qs.order_by("capacity", "code").values_list("pk", "code", "type")
+    ]
 
 
 def room_bookings(org, rooms: list[Candidate], start: date, end: date, exclude_groups=()) -> dict:
@@ -48,7 +50,8 @@ def room_bookings(org, rooms: list[Candidate], start: date, end: date, exclude_g
     rows = (
         TimetableSession.objects.for_org(org)
         .filter(room_record_id__in=[r.id for r in rooms], actual_date__gte=start, actual_date__lte=end)
-        .exclude(status=TimetableSession.Status.CANCELLED).exclude(block_group_id__in=list(exclude_groups))
+        .exclude(status=TimetableSession.Status.CANCELLED)
+        .exclude(block_group_id__in=list(exclude_groups))
         .values_list("room_record_id", "actual_date", "start_time", "end_time")
     )
     for room_id, day, a, b in rows:

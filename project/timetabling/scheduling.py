@@ -133,10 +133,19 @@ def plan_schedule(
             for tpl in templates:
                 if group_clash(day, tpl.start, tpl.end, any_status=True):
                     continue
-                plan.sessions.append(PlannedSession(
-                    todo[i].unit_id, day, tpl.start, tpl.end, Decimal("0"), True, span.name,
-                    week_number(day, start), term_of(day),
-                ))
+                plan.sessions.append(
+                    PlannedSession(
+                        todo[i].unit_id,
+                        day,
+                        tpl.start,
+                        tpl.end,
+                        Decimal("0"),
+                        True,
+                        span.name,
+                        week_number(day, start),
+                        term_of(day),
+                    )
+                )
                 new_by_day.setdefault(day, []).append((tpl.start, tpl.end))
             day += timedelta(days=1)
             continue
@@ -148,9 +157,19 @@ def plan_schedule(
             ):
                 plan.slots_skipped += 1
                 continue
-            plan.sessions.append(PlannedSession(
-                todo[i].unit_id, day, tpl.start, end, hours, False, notes, week_number(day, start), term_of(day),
-            ))
+            plan.sessions.append(
+                PlannedSession(
+                    todo[i].unit_id,
+                    day,
+                    tpl.start,
+                    end,
+                    hours,
+                    False,
+                    notes,
+                    week_number(day, start),
+                    term_of(day),
+                )
+            )
             new_by_day.setdefault(day, []).append((tpl.start, end))
             left -= hours
             if left <= 0:

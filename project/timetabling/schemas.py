@@ -85,8 +85,11 @@ class SessionIn(CamelSchema):
     block_group_id: Annotated[Any, _uuid_or_error("Block group not found")] = Field(default=None, validate_default=True)
     unit_id: Annotated[Any, _uuid_or_error("Unit not found")] = Field(default=None, validate_default=True)
     teacher_id: Annotated[Any, BeforeValidator(_teacher), _uuid_or_error("Teacher not found")] = None
-    day_of_week: Annotated[int | None, at_least(1, "Day of week must be between 1 (Monday) and 7 (Sunday)"),
-                           at_most(7, "Day of week must be between 1 (Monday) and 7 (Sunday)")] = None
+    day_of_week: Annotated[
+        int | None,
+        at_least(1, "Day of week must be between 1 (Monday) and 7 (Sunday)"),
+        at_most(7, "Day of week must be between 1 (Monday) and 7 (Sunday)"),
+    ] = None
     start_time: TimeText = Field(default=None, validate_default=True)
     end_time: TimeText = Field(default=None, validate_default=True)
     room: Annotated[str | None, BeforeValidator(_strip), max_length(50, "Room must be at most 50 characters")] = ""
@@ -95,8 +98,12 @@ class SessionIn(CamelSchema):
     room_id: Annotated[Any, _uuid_or_error("Room not found")] = None
     week_number: Annotated[int | None, at_least(1, "Week number must be at least 1")] = None
     actual_date: Annotated[date | None, BlankToNone, in_date_range()] = None
-    actual_hours: Annotated[Decimal | None, BlankToNone, at_least(Decimal("0.5"), "Hours must be at least 0.5"),
-                            at_most(Decimal("12"), "Hours cannot exceed 12 per session")] = None
+    actual_hours: Annotated[
+        Decimal | None,
+        BlankToNone,
+        at_least(Decimal("0.5"), "Hours must be at least 0.5"),
+        at_most(Decimal("12"), "Hours cannot exceed 12 per session"),
+    ] = None
     status: Annotated[Any, BeforeValidator(_status)] = "scheduled"
     notes: Annotated[str | None, BlankToNone] = None
     term: int | None = None  # ignored: computed from the organization's term breaks (decisions.md §5)

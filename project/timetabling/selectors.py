@@ -37,15 +37,40 @@ def session_queryset(org):
 
 
 _ROW_FIELDS = (
-    "id", "block_group_id", "unit_id", "teacher_id", "day_of_week", "start_time", "end_time", "room",
-    "week_number", "actual_date", "term", "actual_hours", "status", "notes", "created_at", "updated_at",
-    "unit__code", "unit__name", "block_group__code", "block_group__name", "teacher__first_name",
-    "teacher__last_name", "room_record_id",
+    "id",
+    "block_group_id",
+    "unit_id",
+    "teacher_id",
+    "day_of_week",
+    "start_time",
+    "end_time",
+    "room",
+    "week_number",
+    "actual_date",
+    "term",
+    "actual_hours",
+    "status",
+    "notes",
+    "created_at",
+    "updated_at",
+    "unit__code",
+    "unit__name",
+    "block_group__code",
+    "block_group__name",
+    "teacher__first_name",
+    "teacher__last_name",
+    "room_record_id",
 )
 
 
 def session_list(
-    *, org, block_group_id=None, teacher_id=None, hide_past: bool = False, today: date | None = None, ids=None,
+    *,
+    org,
+    block_group_id=None,
+    teacher_id=None,
+    hide_past: bool = False,
+    today: date | None = None,
+    ids=None,
     room_id=None,
 ) -> list[dict]:
     """Sessions of ``org`` by date and start time, filtered, as session JSON rows with their conflict
@@ -67,10 +92,7 @@ def session_list(
     if ids is not None:
         qs = qs.filter(id__in=ids)
     rows = _fetch_rows(qs.order_by("actual_date", "start_time", "block_group__code"))
-    slots = [
-        cf.Slot(r[0], r[1], r[2], r[3], r[7] or "", r[9], r[5], r[6], float(r[11] or 0), r[12], r[18], r[16])
-        for r in rows
-    ]
+    slots = [cf.Slot(r[0], r[1], r[2], r[3], r[7] or "", r[9], r[5], r[6], float(r[11] or 0), r[12], r[18], r[16]) for r in rows]
     # A group's list holds all its sessions of each listed date (hidePast drops whole dates only).
     complete = block_group_id if block_group_id is not None and teacher_id is None and ids is None else None
     types = cf.types_by_session(org, slots, complete_group=complete)
@@ -127,8 +149,13 @@ def _row_json(r: tuple, conflict_types: list[str] | None) -> dict:
         "updatedAt": r[15],
         "unit": {"id": r[2], "code": r[16], "name": r[17]},
         "blockGroup": {"id": r[1], "code": r[18], "name": r[19]},
-        "teacher": None if r[3] is None else {
-            "id": r[3], "firstName": first, "lastName": last, "name": f"{first} {last}".strip(),
+        "teacher": None
+        if r[3] is None
+        else {
+            "id": r[3],
+            "firstName": first,
+            "lastName": last,
+            "name": f"{first} {last}".strip(),
         },
         "conflicts": conflict_types or [],
     }
@@ -179,13 +206,14 @@ def sessions_for_calendar(*, org, teacher_id=None, block_group_id=None, room_id=
     return list(qs.order_by("actual_date", "start_time"))
 
 
-
 def feed_list(*, org, user) -> list:
     """The user's calendar feeds that are not revoked, with their teacher or block group (1 query)."""
     from project.timetabling.models import CalendarFeed
 
     return list(
-        CalendarFeed.objects.for_org(org).filter(user=user, revoked_at__isnull=True).select_related("teacher", "block_group", "room")
+        CalendarFeed.objects.for_org(org)
+        .filter(user=user, revoked_at__isnull=True)
+        .select_related("teacher", "block_group", "room")
     )
 
 
@@ -203,6 +231,11 @@ def feed_for_token(token: str):
         .filter(token=token[:64], revoked_at__isnull=True)
         .first()
     )
-    if feed is None or not feed.user.is_active or not feed.organization.is_active or feed.user.organization_id != feed.organization_id:
+    if (
+        feed is None
+        or not feed.user.is_active
+        or not feed.organization.is_active
+        or feed.user.organization_id != feed.organization_id
+    ):
         raise NotFound("Calendar feed not found")
     return feed

@@ -38,9 +38,7 @@ from realtime.events import emit_change
 ENTITY = "timetable_session"
 NOT_SCHEDULABLE = "Cannot schedule {status} block groups. Only Planned and Active block groups can be scheduled."
 NO_PLAN = "Please assign a study plan before scheduling."
-NO_DAYS = (
-    "Please set the block group's preferred days (for example 'Monday, Wednesday') before scheduling."
-)
+NO_DAYS = "Please set the block group's preferred days (for example 'Monday, Wednesday') before scheduling."
 SCHEDULABLE = {BlockGroup.Status.PLANNED, BlockGroup.Status.ACTIVE}
 TWO = Decimal("0.01")
 
@@ -49,10 +47,7 @@ def refuse_conflicts(conflicts: list[cf.Conflict]) -> None:
     """Raise SchedulingConflict (409 ``conflict`` with every conflict) when ``conflicts`` is not empty."""
     if not conflicts:
         return
-    message = (
-        conflicts[0].message if len(conflicts) == 1
-        else f"This change would create {len(conflicts)} scheduling conflicts"
-    )
+    message = conflicts[0].message if len(conflicts) == 1 else f"This change would create {len(conflicts)} scheduling conflicts"
     raise SchedulingConflict(message, [c.to_dict() for c in conflicts])
 
 
@@ -109,8 +104,18 @@ def _placement(group: BlockGroup, data: SessionIn, existing: TimetableSession | 
 
 def _slot(s: TimetableSession, group_code: str = "", unit_code: str = "") -> cf.Slot:
     return cf.Slot(
-        s.id, s.block_group_id, s.unit_id, s.teacher_id, s.room or "", s.actual_date, s.start_time, s.end_time,
-        float(s.actual_hours or 0), s.status, group_code, unit_code,
+        s.id,
+        s.block_group_id,
+        s.unit_id,
+        s.teacher_id,
+        s.room or "",
+        s.actual_date,
+        s.start_time,
+        s.end_time,
+        float(s.actual_hours or 0),
+        s.status,
+        group_code,
+        unit_code,
     )
 
 
@@ -151,9 +156,7 @@ def session_update(*, ctx: Ctx, session_id, data: SessionIn, if_match: str | Non
     """Update a session (PUT /api/timetables/{id}); 412 on a stale If-Match, 409 on a new hard conflict."""
     get_in_org(TimetableSession, ctx.org, session_id, "Timetable session")
     with transaction.atomic():
-        s = get_in_org(
-            TimetableSession.objects.for_org(ctx.org).select_for_update(), ctx.org, session_id, "Timetable session"
-        )
+        s = get_in_org(TimetableSession.objects.for_org(ctx.org).select_for_update(), ctx.org, session_id, "Timetable session")
         assert_fresh(s, if_match)
         before = _slot(s)
         emit_change(ctx, entity=ENTITY, action="updated", ids=[s.id])
@@ -189,8 +192,7 @@ def bulk_allocate(*, ctx: Ctx, session_ids: list | None, teacher_id) -> tuple[li
     with transaction.atomic():
         emit_change(ctx, entity=ENTITY, action="allocated", ids=ids)
         rows = list(
-            TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).select_for_update()
-            .select_related("block_group", "unit")
+            TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).select_for_update().select_related("block_group", "unit")
         )
         if len(rows) != len(ids):
             raise NotFound("Timetable session not found")
@@ -221,8 +223,7 @@ def bulk_set_room(*, ctx: Ctx, session_ids: list | None, room_id) -> tuple[list[
     with transaction.atomic():
         emit_change(ctx, entity=ENTITY, action="updated", ids=ids, summary=f"Room {room.code} for {len(ids)} session(s)")
         rows = list(
-            TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).select_for_update()
-            .select_related("block_group", "unit")
+            TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).select_for_update().select_related("block_group", "unit")
         )
         if len(rows) != len(ids):
             raise NotFound("Timetable session not found")
@@ -242,7 +243,9 @@ def bulk_set_room(*, ctx: Ctx, session_ids: list | None, room_id) -> tuple[list[
 def _unit_needs(org, group: BlockGroup) -> list[sch.UnitNeed]:
     """Remaining facilitated hours per unit: plans in assignment order, units in sequenceOrder (§3.1)."""
     plan_ids = list(
-        BlockGroupStudyPlan.objects.for_org(org).filter(block_group=group).order_by("created_at", "id")
+        BlockGroupStudyPlan.objects.for_org(org)
+        .filter(block_group=group)
+        .order_by("created_at", "id")
         .values_list("study_plan_id", flat=True)
     )
     if not plan_ids:
@@ -252,8 +255,11 @@ def _unit_needs(org, group: BlockGroup) -> list[sch.UnitNeed]:
         plan_units.setdefault(pu.study_plan_id, []).append(pu)
     done = {
         row["unit_id"]: row["hours"] or Decimal("0")
-        for row in TimetableSession.objects.for_org(org).filter(block_group=group)
-        .exclude(status=TimetableSession.Status.CANCELLED).values("unit_id").annotate(hours=Sum("actual_hours"))
+        for row in TimetableSession.objects.for_org(org)
+        .filter(block_group=group)
+        .exclude(status=TimetableSession.Status.CANCELLED)
+        .values("unit_id")
+        .annotate(hours=Sum("actual_hours"))
     }
     needs = []
     for plan_id in plan_ids:
@@ -293,23 +299,37 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
         holidays = cf.load_holidays(org, start, limit)
         group_busy: dict = {}
         for d, s, e, status in (
-            TimetableSession.objects.for_org(org).filter(block_group=group, actual_date__gte=start, actual_date__lte=limit)
-            .values_list("actual_date", "start_time", "end_time", "status").order_by()
+            TimetableSession.objects.for_org(org)
+            .filter(block_group=group, actual_date__gte=start, actual_date__lte=limit)
+            .values_list("actual_date", "start_time", "end_time", "status")
+            .order_by()
         ):
             group_busy.setdefault(d, []).append((s, e, status == TimetableSession.Status.CANCELLED))
         room_busy: dict = {}
-        online = room_record_id is not None and Room.objects.for_org(org).filter(pk=room_record_id, type=Room.Type.ONLINE).exists()
+        online = (
+            room_record_id is not None and Room.objects.for_org(org).filter(pk=room_record_id, type=Room.Type.ONLINE).exists()
+        )
         if room and not online:  # an online room holds any number of classes at once (issue 19)
-            link = LinkedBlockGroupMember.objects.for_org(org).filter(block_group=group).values_list("linked_group_id", flat=True).first()
+            link = (
+                LinkedBlockGroupMember.objects.for_org(org)
+                .filter(block_group=group)
+                .values_list("linked_group_id", flat=True)
+                .first()
+            )
             friends = {group.id}
             if link is not None:
                 friends |= set(
-                    LinkedBlockGroupMember.objects.for_org(org).filter(linked_group_id=link).values_list("block_group_id", flat=True)
+                    LinkedBlockGroupMember.objects.for_org(org)
+                    .filter(linked_group_id=link)
+                    .values_list("block_group_id", flat=True)
                 )
             for d, s, e in (
-                TimetableSession.objects.for_org(org).filter(room__iexact=room, actual_date__gte=start, actual_date__lte=limit)
-                .exclude(status=TimetableSession.Status.CANCELLED).exclude(block_group_id__in=friends)
-                .values_list("actual_date", "start_time", "end_time").order_by()
+                TimetableSession.objects.for_org(org)
+                .filter(room__iexact=room, actual_date__gte=start, actual_date__lte=limit)
+                .exclude(status=TimetableSession.Status.CANCELLED)
+                .exclude(block_group_id__in=friends)
+                .values_list("actual_date", "start_time", "end_time")
+                .order_by()
             ):
                 room_busy.setdefault(d, []).append((s, e))
         # The request's room type, else the group's preferred one (issue 19), when no room is named.
@@ -321,9 +341,16 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
         terms = TermCalendar.for_org(org)
         try:
             plan = sch.plan_schedule(
-                units=needs, days=days, templates=templates, start=start, holidays=holidays,
-                group_busy=group_busy, room_busy=room_busy, term_of=terms.term_of,
-                new_week_per_unit=data.start_next_unit_in_new_week, notes=data.notes or "",
+                units=needs,
+                days=days,
+                templates=templates,
+                start=start,
+                holidays=holidays,
+                group_busy=group_busy,
+                room_busy=room_busy,
+                term_of=terms.term_of,
+                new_week_per_unit=data.start_next_unit_in_new_week,
+                notes=data.notes or "",
             )
         except sch.ScheduleTooLong as exc:
             raise BadRequest(str(exc)) from None
@@ -331,23 +358,42 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
         unroomed = 0
         if choosing:
             teaching_plan = [i for i, p in enumerate(plan.sessions) if not p.cancelled]
-            friends = set(LinkedBlockGroupMember.objects.for_org(org).filter(
-                linked_group_id__in=LinkedBlockGroupMember.objects.for_org(org).filter(block_group=group).values("linked_group_id")
-            ).values_list("block_group_id", flat=True)) | {group.id}
+            friends = set(
+                LinkedBlockGroupMember.objects.for_org(org)
+                .filter(
+                    linked_group_id__in=LinkedBlockGroupMember.objects.for_org(org)
+                    .filter(block_group=group)
+                    .values("linked_group_id")
+                )
+                .values_list("block_group_id", flat=True)
+            ) | {group.id}
             busy = room_choice.room_bookings(org, candidates, start, limit, exclude_groups=friends)
             chosen = room_choice.choose_rooms(
-                [(plan.sessions[i].unit_id, plan.sessions[i].date, plan.sessions[i].start, plan.sessions[i].end) for i in teaching_plan],
-                candidates, busy,
+                [
+                    (plan.sessions[i].unit_id, plan.sessions[i].date, plan.sessions[i].start, plan.sessions[i].end)
+                    for i in teaching_plan
+                ],
+                candidates,
+                busy,
             )
             rooms_of = {i: r for i, r in zip(teaching_plan, chosen, strict=True) if r is not None}
             unroomed = sum(1 for r in chosen if r is None)
         TimetableSession.objects.for_org(org).bulk_create(
             [
                 TimetableSession(
-                    organization=org, block_group=group, unit_id=p.unit_id, teacher=None,
-                    day_of_week=p.day_of_week, start_time=p.start, end_time=p.end,
+                    organization=org,
+                    block_group=group,
+                    unit_id=p.unit_id,
+                    teacher=None,
+                    day_of_week=p.day_of_week,
+                    start_time=p.start,
+                    end_time=p.end,
                     room=rooms_of[i].code if i in rooms_of else room,
-                    room_record_id=rooms_of[i].id if i in rooms_of else room_record_id, week_number=p.week_number, actual_date=p.date, term=p.term, actual_hours=p.hours,
+                    room_record_id=rooms_of[i].id if i in rooms_of else room_record_id,
+                    week_number=p.week_number,
+                    actual_date=p.date,
+                    term=p.term,
+                    actual_hours=p.hours,
                     status=TimetableSession.Status.CANCELLED if p.cancelled else TimetableSession.Status.SCHEDULED,
                     notes=p.notes,
                 )
@@ -356,13 +402,13 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
             batch_size=500,
         )
         teaching = plan.teaching
-        existing_last = max(
-            (d for d, items in group_busy.items() if any(not c for _s, _e, c in items)), default=None
-        )
+        existing_last = max((d for d, items in group_busy.items() if any(not c for _s, _e, c in items)), default=None)
         if existing_last is None:
             existing_last = (
-                TimetableSession.objects.for_org(org).filter(block_group=group)
-                .exclude(status=TimetableSession.Status.CANCELLED).aggregate(m=Max("actual_date"))["m"]
+                TimetableSession.objects.for_org(org)
+                .filter(block_group=group)
+                .exclude(status=TimetableSession.Status.CANCELLED)
+                .aggregate(m=Max("actual_date"))["m"]
             )
         last = max([d for d in [existing_last, max((p.date for p in teaching), default=None)] if d is not None], default=None)
         if last is not None:
@@ -377,10 +423,14 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
         where = f"the block group or room {room}" if room else "the block group"
         warnings.append(f"{plan.slots_skipped} slot(s) were skipped because {where} was already booked.")
     if choosing and not candidates:
-        warnings.append(f"No active {room_type_choice.replace('_', ' ')} room of the group's campus seats {group.cohort_size}: "
-                        "the sessions have no room.")
+        warnings.append(
+            f"No active {room_type_choice.replace('_', ' ')} room of the group's campus seats {group.cohort_size}: "
+            "the sessions have no room."
+        )
     elif choosing and unroomed:
-        warnings.append(f"{unroomed} session(s) have no room: every {room_type_choice.replace('_', ' ')} room was booked at their time.")
+        warnings.append(
+            f"{unroomed} session(s) have no room: every {room_type_choice.replace('_', ' ')} room was booked at their time."
+        )
     return {
         "sessions_created": len(teaching),
         "hours_scheduled": float(sum((p.hours for p in teaching), Decimal("0"))),
@@ -405,8 +455,10 @@ def clear_schedule(*, ctx: Ctx, block_group_id) -> int:
     with transaction.atomic():
         emit_change(ctx, entity=ENTITY, action="schedule_cleared", ids=[group.id])
         count, _ = (
-            TimetableSession.objects.for_org(ctx.org).filter(block_group=group)
-            .exclude(status=TimetableSession.Status.COMPLETED).delete()
+            TimetableSession.objects.for_org(ctx.org)
+            .filter(block_group=group)
+            .exclude(status=TimetableSession.Status.COMPLETED)
+            .delete()
         )
     return count
 
@@ -440,8 +492,11 @@ def import_sessions(*, ctx: Ctx, upload) -> dict:
             if key not in groups:
                 mine = [x for x in parsed if x.group_code.casefold() == key]
                 g = BlockGroup(
-                    organization=org, code=r.group_code, name=next((x.group_name for x in mine if x.group_name), r.group_code),
-                    cohort_size=1, start_date=min(x.date for x in mine),
+                    organization=org,
+                    code=r.group_code,
+                    name=next((x.group_name for x in mine if x.group_name), r.group_code),
+                    cohort_size=1,
+                    start_date=min(x.date for x in mine),
                     preferred_days=", ".join(
                         sorted({x.date.strftime("%A") for x in mine}, key=lambda n: importer.DAY_NAMES.index(n))
                     ),
@@ -453,7 +508,9 @@ def import_sessions(*, ctx: Ctx, upload) -> dict:
                 mine = [x for x in parsed if x.unit_code.casefold() == ukey]
                 total = sum((x.hours for x in mine), Decimal("0"))
                 u = Unit(
-                    organization=org, code=r.unit_code, name=next((x.unit_name for x in mine if x.unit_name), r.unit_code),
+                    organization=org,
+                    code=r.unit_code,
+                    name=next((x.unit_name for x in mine if x.unit_name), r.unit_code),
                     nominal_hours=max(1, int(total.to_integral_value(rounding="ROUND_CEILING"))),
                 )
                 units[ukey] = u
@@ -465,12 +522,26 @@ def import_sessions(*, ctx: Ctx, upload) -> dict:
             g = groups[r.group_code.casefold()]
             week = r.week_number or max(1, sch.week_number(r.date, g.start_date))
             room_text, room_record_id = rooms.get(room_key(r.room), (r.room, None)) if r.room else ("", None)
-            sessions.append(TimetableSession(
-                id=uuid.uuid4(), organization=org, block_group=g, unit=units[r.unit_code.casefold()], teacher_id=r.teacher_id,
-                day_of_week=r.date.isoweekday(), start_time=r.start, end_time=r.end, room=room_text,
-                room_record_id=room_record_id, week_number=week,
-                actual_date=r.date, term=terms.term_of(r.date), actual_hours=r.hours, status=r.status, notes=r.notes,
-            ))
+            sessions.append(
+                TimetableSession(
+                    id=uuid.uuid4(),
+                    organization=org,
+                    block_group=g,
+                    unit=units[r.unit_code.casefold()],
+                    teacher_id=r.teacher_id,
+                    day_of_week=r.date.isoweekday(),
+                    start_time=r.start,
+                    end_time=r.end,
+                    room=room_text,
+                    room_record_id=room_record_id,
+                    week_number=week,
+                    actual_date=r.date,
+                    term=terms.term_of(r.date),
+                    actual_hours=r.hours,
+                    status=r.status,
+                    notes=r.notes,
+                )
+            )
         emit_change(ctx, entity=ENTITY, action="imported", ids=[s.id for s in sessions])
         BlockGroup.objects.for_org(org).bulk_create(new_groups)
         Unit.objects.for_org(org).bulk_create(new_units)
@@ -514,4 +585,3 @@ def feed_revoke(*, ctx: Ctx, feed_id) -> None:
 def feed_touch(feed: CalendarFeed) -> None:
     """Record when a calendar client last fetched the feed."""
     CalendarFeed.objects.for_org(feed.organization_id).filter(pk=feed.pk).update(last_accessed_at=timezone.now())
-

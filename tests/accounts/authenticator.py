@@ -37,9 +37,7 @@ class SoftAuthenticator:
 
     def _cose_public_key(self) -> bytes:
         numbers = self.private_key.public_key().public_numbers()
-        return cbor2.dumps(
-            {1: 2, 3: -7, -1: 1, -2: numbers.x.to_bytes(32, "big"), -3: numbers.y.to_bytes(32, "big")}
-        )
+        return cbor2.dumps({1: 2, 3: -7, -1: 1, -2: numbers.x.to_bytes(32, "big"), -3: numbers.y.to_bytes(32, "big")})
 
     def _client_data(self, kind: str, challenge_b64: str, origin: str | None = None) -> bytes:
         return json.dumps(
@@ -82,9 +80,7 @@ class SoftAuthenticator:
             sign_count = self.sign_count
         auth_data = self._rp_hash() + bytes([FLAG_UP | FLAG_UV]) + struct.pack(">I", sign_count)
         client_data = self._client_data("webauthn.get", options["challenge"], origin)
-        signature = self.private_key.sign(
-            auth_data + hashlib.sha256(client_data).digest(), ec.ECDSA(hashes.SHA256())
-        )
+        signature = self.private_key.sign(auth_data + hashlib.sha256(client_data).digest(), ec.ECDSA(hashes.SHA256()))
         return {
             "id": self.credential_id_b64,
             "rawId": self.credential_id_b64,

@@ -22,7 +22,11 @@ def newcomer(org):
     from project.accounts import invitations
 
     user = User.objects.create_user(
-        "newcomer@mp.edu.au", password=None, organization=org, first_name="New", last_name="Comer",
+        "newcomer@mp.edu.au",
+        password=None,
+        organization=org,
+        first_name="New",
+        last_name="Comer",
         must_change_password=True,
     )
     issued = invitations.issue(user=user, created_by=None, request=None)
@@ -76,8 +80,10 @@ def test_the_invitation_is_single_use_expires_and_is_replaced_by_a_reissue(anon_
     client = ApiClient()
     user_id = client.post("/api/auth/first-time-login", {"token": new_token}).json()["userId"]
     secret = client.get(f"/api/auth/totp-setup/{user_id}").json()["manualEntryKey"]
-    done = client.post("/api/auth/setup-password", {"userId": user_id, "password": NEW_PASSWORD,
-                                                   "confirmPassword": NEW_PASSWORD, "totpCode": code_at(secret)})
+    done = client.post(
+        "/api/auth/setup-password",
+        {"userId": user_id, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD, "totpCode": code_at(secret)},
+    )
     assert done.status_code == 200
     # Used: the same link opens nothing any more, and a set-up account gets no new invitation.
     assert ApiClient().post("/api/auth/first-time-login", {"token": new_token}).status_code == 404
@@ -91,8 +97,9 @@ def test_the_invitation_is_single_use_expires_and_is_replaced_by_a_reissue(anon_
     assert ApiClient().post("/api/auth/first-time-login", {"token": token}).status_code == 404
 
 
-def test_adding_a_user_answers_and_emails_the_invitation_link(api, other_api, org, mailoutbox,
-                                                              django_capture_on_commit_callbacks):
+def test_adding_a_user_answers_and_emails_the_invitation_link(
+    api, other_api, org, mailoutbox, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         r = api.post("/api/admin/users", {"firstName": "Ina", "lastName": "Vite", "email": "ina@mp.edu.au", "role": "admin"})
     assert r.status_code == 201, r.content
@@ -128,7 +135,8 @@ def test_first_time_login_unknown_or_inactive_email_is_404_user_not_found(anon_a
 
 
 @pytest.mark.parametrize(
-    "payload, message", [({}, "Email is required"), ({"email": ""}, "Email is required"), ({"email": "nope"}, "Invalid email address")]
+    "payload, message",
+    [({}, "Email is required"), ({"email": ""}, "Email is required"), ({"email": "nope"}, "Invalid email address")],
 )
 def test_first_time_login_validation(anon_api, payload, message):
     response = anon_api.post("/api/auth/first-time-login", payload)

@@ -141,9 +141,7 @@ def test_must_change_password_with_a_password_gets_requires_setup(anon_api, org,
     assert wrong.status_code == 401
 
 
-def test_logout_post_ends_the_session_and_closes_sockets(
-    api, admin_user, captured_events, django_capture_on_commit_callbacks
-):
+def test_logout_post_ends_the_session_and_closes_sockets(api, admin_user, captured_events, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         response = api.post("/api/auth/logout")
     assert response.status_code == 200

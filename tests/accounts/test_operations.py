@@ -24,8 +24,16 @@ ADMIN_PASSWORD = "Admin$Password2026"
 def test_create_organization_makes_a_campus_and_an_admin_who_can_sign_in(login, django_capture_on_commit_callbacks):
     out = StringIO()
     call_command(
-        "create_organization", "--name", "Kangan Institute", "--domain", "Kangan.edu.au",
-        "--admin-email", "Boss@Kangan.edu.au", "--admin-password", ADMIN_PASSWORD, stdout=out,
+        "create_organization",
+        "--name",
+        "Kangan Institute",
+        "--domain",
+        "Kangan.edu.au",
+        "--admin-email",
+        "Boss@Kangan.edu.au",
+        "--admin-password",
+        ADMIN_PASSWORD,
+        stdout=out,
     )
     org = Organization.objects.get(domain="kangan.edu.au")
     assert out.getvalue().strip() == str(org.pk)
@@ -44,13 +52,53 @@ def test_create_organization_makes_a_campus_and_an_admin_who_can_sign_in(login, 
 @pytest.mark.django_db
 def test_create_organization_refuses_bad_input(admin_user):
     with pytest.raises(CommandError, match="Password must be at least 12 characters"):
-        call_command("create_organization", "--name", "X", "--domain", "x.edu.au", "--admin-email", "a@x.edu.au", "--admin-password", "weak")
+        call_command(
+            "create_organization",
+            "--name",
+            "X",
+            "--domain",
+            "x.edu.au",
+            "--admin-email",
+            "a@x.edu.au",
+            "--admin-password",
+            "weak",
+        )
     with pytest.raises(CommandError, match="An organization with this domain already exists"):
-        call_command("create_organization", "--name", "X", "--domain", "MP.edu.au", "--admin-email", "a@x.edu.au", "--admin-password", ADMIN_PASSWORD)
+        call_command(
+            "create_organization",
+            "--name",
+            "X",
+            "--domain",
+            "MP.edu.au",
+            "--admin-email",
+            "a@x.edu.au",
+            "--admin-password",
+            ADMIN_PASSWORD,
+        )
     with pytest.raises(CommandError, match="A user with this email already exists"):
-        call_command("create_organization", "--name", "X", "--domain", "x.edu.au", "--admin-email", admin_user.email, "--admin-password", ADMIN_PASSWORD)
+        call_command(
+            "create_organization",
+            "--name",
+            "X",
+            "--domain",
+            "x.edu.au",
+            "--admin-email",
+            admin_user.email,
+            "--admin-password",
+            ADMIN_PASSWORD,
+        )
     with pytest.raises(CommandError, match="Please enter a valid email address"):
-        call_command("create_organization", "--name", "X", "--domain", "x.edu.au", "--admin-email", "nope", "--admin-password", ADMIN_PASSWORD)
+        call_command(
+            "create_organization",
+            "--name",
+            "X",
+            "--domain",
+            "x.edu.au",
+            "--admin-email",
+            "nope",
+            "--admin-password",
+            ADMIN_PASSWORD,
+        )
     assert not Organization.objects.filter(domain="x.edu.au").exists()
 
 
@@ -59,7 +107,11 @@ def test_check_deploy_is_clean_in_production_mode():
     env.pop("DEBUG", None)
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "DEBUG"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
@@ -79,15 +131,26 @@ def test_openapi_schema_lists_every_accounts_call():
 
     paths = api.get_openapi_schema()["paths"]
     expected = {
-        "/api/auth/user": {"get"}, "/api/auth/login": {"post"}, "/api/auth/first-time-login": {"post"},
-        "/api/auth/totp-setup/{user_id}": {"get"}, "/api/auth/setup-password": {"post"},
-        "/api/auth/change-password": {"post", "put"}, "/api/auth/reset-totp": {"post"},
-        "/api/auth/enable-totp": {"post"}, "/api/auth/logout": {"post"},
-        "/api/auth/passkeys/authenticate/begin": {"post"}, "/api/auth/passkeys/authenticate/complete": {"post"},
-        "/api/auth/passkeys": {"get"}, "/api/auth/passkeys/register/begin": {"post"},
-        "/api/auth/passkeys/register/complete": {"post"}, "/api/auth/passkeys/{passkey_id}": {"delete"},
-        "/api/auth/profile": {"put"}, "/api/auth/settings": {"get", "put"}, "/api/auth/export-data": {"post"},
-        "/api/organization": {"get", "put"}, "/api/admin/users": {"get", "post"},
+        "/api/auth/user": {"get"},
+        "/api/auth/login": {"post"},
+        "/api/auth/first-time-login": {"post"},
+        "/api/auth/totp-setup/{user_id}": {"get"},
+        "/api/auth/setup-password": {"post"},
+        "/api/auth/change-password": {"post", "put"},
+        "/api/auth/reset-totp": {"post"},
+        "/api/auth/enable-totp": {"post"},
+        "/api/auth/logout": {"post"},
+        "/api/auth/passkeys/authenticate/begin": {"post"},
+        "/api/auth/passkeys/authenticate/complete": {"post"},
+        "/api/auth/passkeys": {"get"},
+        "/api/auth/passkeys/register/begin": {"post"},
+        "/api/auth/passkeys/register/complete": {"post"},
+        "/api/auth/passkeys/{passkey_id}": {"delete"},
+        "/api/auth/profile": {"put"},
+        "/api/auth/settings": {"get", "put"},
+        "/api/auth/export-data": {"post"},
+        "/api/organization": {"get", "put"},
+        "/api/admin/users": {"get", "post"},
         "/api/admin/users/{user_id}": {"delete"},
     }
     for path, methods in expected.items():

@@ -136,7 +136,9 @@ def test_admin_lists_only_their_organizations_users(api, admin_user, member_user
     assert {"id", "email", "firstName", "lastName", "role", "isActive", "lastLogin", "organizationId"} <= set(sample)
 
 
-def test_admin_adds_a_user_who_then_goes_through_first_time_setup(api, org, login, django_capture_on_commit_callbacks, captured_events):
+def test_admin_adds_a_user_who_then_goes_through_first_time_setup(
+    api, org, login, django_capture_on_commit_callbacks, captured_events
+):
     with django_capture_on_commit_callbacks(execute=True):
         response = api.post(
             "/api/admin/users", {"firstName": "Tess", "lastName": "Teacher", "email": "Tess@MP.edu.au", "role": "admin"}
@@ -164,12 +166,22 @@ def test_role_defaults_to_user(api):
 @pytest.mark.parametrize(
     "payload, errors",
     [
-        ({}, [("firstName", "First name is required"), ("lastName", "Last name is required"), ("email", "Please enter a valid email address")]),
+        (
+            {},
+            [
+                ("firstName", "First name is required"),
+                ("lastName", "Last name is required"),
+                ("email", "Please enter a valid email address"),
+            ],
+        ),
         ({"firstName": " ", "lastName": "B", "email": "a@b.co"}, [("firstName", "First name is required")]),
         ({"firstName": "A", "lastName": "", "email": "a@b.co"}, [("lastName", "Last name is required")]),
         ({"firstName": "A", "lastName": "B", "email": "nope"}, [("email", "Please enter a valid email address")]),
         ({"firstName": "A", "lastName": "B", "email": "a@b.co", "role": "owner"}, [("role", "Role must be admin or user")]),
-        ({"firstName": "A" * 101, "lastName": "B", "email": "a@b.co"}, [("firstName", "First name must be at most 100 characters")]),
+        (
+            {"firstName": "A" * 101, "lastName": "B", "email": "a@b.co"},
+            [("firstName", "First name must be at most 100 characters")],
+        ),
     ],
 )
 def test_add_user_validation(api, payload, errors):
@@ -240,4 +252,3 @@ def test_inactive_organization_locks_its_members_out(member_api, org):
     org.save()
     assert member_api.get("/api/auth/user").status_code == 401
     assert member_api.get("/api/organization").status_code == 401
-

@@ -149,7 +149,9 @@ def test_registration_for_a_foreign_origin_is_refused(member_api):
 
 
 def test_relying_party_from_settings(member_api, member_user):
-    with override_settings(WEBAUTHN_RP_ID="blockplan.example", WEBAUTHN_ORIGIN=["https://blockplan.example", "http://localhost:8000"]):
+    with override_settings(
+        WEBAUTHN_RP_ID="blockplan.example", WEBAUTHN_ORIGIN=["https://blockplan.example", "http://localhost:8000"]
+    ):
         authenticator = SoftAuthenticator(origin="https://blockplan.example", rp_id="blockplan.example")
         response = _register(member_api, authenticator)
         assert response.status_code == 201

@@ -52,7 +52,9 @@ def test_profile_names_may_be_blank_but_not_too_long(member_api):
 
 def test_profile_stale_if_match_is_412(member_api, member_user):
     stale = member_user.updated_at.isoformat()
-    assert member_api.put("/api/auth/profile", {"firstName": "A", "lastName": "B"}, headers={"If-Match": stale}).status_code == 200
+    assert (
+        member_api.put("/api/auth/profile", {"firstName": "A", "lastName": "B"}, headers={"If-Match": stale}).status_code == 200
+    )
     response = member_api.put("/api/auth/profile", {"firstName": "C", "lastName": "D"}, headers={"If-Match": stale})
     assert response.status_code == 412 and response.json()["type"] == "stale"
     member_user.refresh_from_db()
@@ -111,7 +113,8 @@ def test_change_password_validation(member_api):
 def test_change_password_needs_sign_in_and_csrf(anon_api, member_api):
     assert anon_api.post("/api/auth/change-password", {"currentPassword": PASSWORD, "newPassword": NEW}).status_code == 401
     response = member_api.client.post(
-        "/api/auth/change-password", json.dumps({"currentPassword": PASSWORD, "newPassword": NEW}),
+        "/api/auth/change-password",
+        json.dumps({"currentPassword": PASSWORD, "newPassword": NEW}),
         content_type="application/json",
     )
     assert response.status_code == 403
@@ -135,8 +138,11 @@ def test_settings_404_until_saved_then_round_trip(member_api):
     payload = {
         "theme": "dark",
         "preferences": {
-            "dateFormat": "YYYY-MM-DD", "timeFormat": "12h", "timezone": "Australia/Perth",
-            "language": "en", "compactView": True,
+            "dateFormat": "YYYY-MM-DD",
+            "timeFormat": "12h",
+            "timezone": "Australia/Perth",
+            "language": "en",
+            "compactView": True,
         },
     }
     response = member_api.put("/api/auth/settings", payload)
@@ -152,8 +158,11 @@ def test_settings_partial_save_uses_defaults(member_api):
     assert response.status_code == 200
     assert response.json()["theme"] == "system"
     assert response.json()["preferences"] == {
-        "dateFormat": "DD/MM/YYYY", "timeFormat": "24h", "timezone": "Australia/Melbourne",
-        "language": "en", "compactView": True,
+        "dateFormat": "DD/MM/YYYY",
+        "timeFormat": "24h",
+        "timezone": "Australia/Melbourne",
+        "language": "en",
+        "compactView": True,
     }
     response = member_api.put("/api/auth/settings", {"theme": "light"})
     assert response.json()["preferences"]["compactView"] is True  # kept
@@ -163,10 +172,17 @@ def test_settings_partial_save_uses_defaults(member_api):
     "payload, path, message",
     [
         ({"theme": "neon"}, ["theme"], "Theme must be light, dark or system"),
-        ({"preferences": {"dateFormat": "D/M/Y"}}, ["preferences", "dateFormat"], "Date format must be DD/MM/YYYY, MM/DD/YYYY or YYYY-MM-DD"),
+        (
+            {"preferences": {"dateFormat": "D/M/Y"}},
+            ["preferences", "dateFormat"],
+            "Date format must be DD/MM/YYYY, MM/DD/YYYY or YYYY-MM-DD",
+        ),
         ({"preferences": {"timeFormat": "25h"}}, ["preferences", "timeFormat"], "Time format must be 12h or 24h"),
-        ({"preferences": {"timezone": "Europe/London"}}, ["preferences", "timezone"],
-         "Timezone must be one of Australia/Melbourne, Australia/Sydney, Australia/Perth, Australia/Adelaide"),
+        (
+            {"preferences": {"timezone": "Europe/London"}},
+            ["preferences", "timezone"],
+            "Timezone must be one of Australia/Melbourne, Australia/Sydney, Australia/Perth, Australia/Adelaide",
+        ),
         ({"preferences": {"language": "<script>"}}, ["preferences", "language"], "Language must be a language code such as en"),
     ],
 )
@@ -188,7 +204,9 @@ def test_settings_need_sign_in(anon_api):
 def test_export_data_is_a_json_download_without_secrets(member_api, member_user, org, other_org):
     member_api.put("/api/auth/settings", {"theme": "dark"})
     options = member_api.post("/api/auth/passkeys/register/begin").json()
-    member_api.post("/api/auth/passkeys/register/complete", {"response": SoftAuthenticator().create(options), "deviceName": "Key"})
+    member_api.post(
+        "/api/auth/passkeys/register/complete", {"response": SoftAuthenticator().create(options), "deviceName": "Key"}
+    )
     User.objects.filter(pk=member_user.pk).update(totp_secret="SECRETSECRETSECRETSECRETSECRET22")
     course = f.make_course(org, code="ICT30120")
     unit = f.make_unit(org, code="ICTICT101")

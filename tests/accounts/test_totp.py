@@ -41,7 +41,7 @@ def test_totp_setup_answers_a_256px_qr_png_of_the_otpauth_uri_and_the_key(member
     assert len(secret) == 32 and pyotp.TOTP(secret).now()  # valid base32
     prefix = "data:image/png;base64,"
     assert body["qrCodeUri"].startswith(prefix)
-    image = Image.open(io.BytesIO(base64.b64decode(body["qrCodeUri"][len(prefix):])))
+    image = Image.open(io.BytesIO(base64.b64decode(body["qrCodeUri"][len(prefix) :])))
     assert image.format == "PNG" and image.size == (256, 256)
     member_user.refresh_from_db()
     assert member_user.totp_secret == secret and member_user.is_totp_enabled is False
@@ -68,7 +68,9 @@ def test_qr_border_is_two_modules():
     assert first_dark == pytest.approx(2 * 256 / modules, abs=1.5)
 
 
-def test_totp_round_trip_enable_sign_in_and_replay_refused(member_api, member_user, login, django_capture_on_commit_callbacks, captured_events):
+def test_totp_round_trip_enable_sign_in_and_replay_refused(
+    member_api, member_user, login, django_capture_on_commit_callbacks, captured_events
+):
     secret = _setup(member_api, member_user)["manualEntryKey"]
     first = code_at(secret)
     with django_capture_on_commit_callbacks(execute=True):
@@ -127,7 +129,11 @@ def test_enable_totp_errors(member_api, member_user):
     response = member_api.post("/api/auth/enable-totp", {})
     assert response.json()["errors"] == [{"path": ["totpCode"], "message": "TOTP code must be 6 digits"}]
     secret = _setup(member_api, member_user)["manualEntryKey"]
-    wrong = "000000" if code_at(secret) != "000000" and code_at(secret, -1) != "000000" and code_at(secret, 1) != "000000" else "999999"
+    wrong = (
+        "000000"
+        if code_at(secret) != "000000" and code_at(secret, -1) != "000000" and code_at(secret, 1) != "000000"
+        else "999999"
+    )
     response = member_api.post("/api/auth/enable-totp", {"totpCode": wrong})
     assert response.status_code == 401 and response.json() == {"message": "Invalid authenticator code"}
     member_user.refresh_from_db()

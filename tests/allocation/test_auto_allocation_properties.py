@@ -26,10 +26,13 @@ def organizations(draw):
     for t in range(n_teachers):
         expiry = draw(st.sampled_from([None, MON + timedelta(days=3), MON + timedelta(days=30)]))
         teachers[f"t{t}"] = cf.TeacherFacts(
-            id=f"t{t}", name=f"T{t}", max_weekly_hours=draw(st.integers(1, 12)),
+            id=f"t{t}",
+            name=f"T{t}",
+            max_weekly_hours=draw(st.integers(1, 12)),
             availability=draw(st.sampled_from(["day", "evening", "both"])),
             is_active=draw(st.booleans()) or t == 0,
-            employment_type="fixed_term" if expiry else "ongoing", expiry_date=expiry,
+            employment_type="fixed_term" if expiry else "ongoing",
+            expiry_date=expiry,
         )
     qualified = {(t, f"u{u}") for t in teachers for u in range(n_units) if draw(st.booleans())}
     link_of = {"g0": "L1", "g1": "L1"} if n_groups > 1 and draw(st.booleans()) else {}
@@ -40,9 +43,18 @@ def organizations(draw):
         length = draw(st.sampled_from([1, 2, 3]))
         end = time(min(start.hour + length, 23))
         return cf.Slot(
-            f"s{i}", f"g{draw(st.integers(0, n_groups - 1))}", f"u{draw(st.integers(0, n_units - 1))}", teacher,
-            draw(st.sampled_from(["", "A1", "B2"])), day, start, end, float(end.hour - start.hour), "scheduled",
-            "G", "U",
+            f"s{i}",
+            f"g{draw(st.integers(0, n_groups - 1))}",
+            f"u{draw(st.integers(0, n_units - 1))}",
+            teacher,
+            draw(st.sampled_from(["", "A1", "B2"])),
+            day,
+            start,
+            end,
+            float(end.hour - start.hour),
+            "scheduled",
+            "G",
+            "U",
         )
 
     targets = [slot(i, None) for i in range(draw(st.integers(1, 10)))]

@@ -15,7 +15,11 @@ def test_preferred_days_forms():
 
 
 def test_terms_from_breaks_and_quarters():
-    breaks = [(date(2026, 4, 4), date(2026, 4, 19)), (date(2026, 6, 27), date(2026, 7, 12)), (date(2026, 9, 19), date(2026, 10, 4))]
+    breaks = [
+        (date(2026, 4, 4), date(2026, 4, 19)),
+        (date(2026, 6, 27), date(2026, 7, 12)),
+        (date(2026, 9, 19), date(2026, 10, 4)),
+    ]
     cal = TermCalendar(breaks)
     assert cal.term_of(date(2026, 2, 2)) == 1
     assert cal.term_of(date(2026, 4, 20)) == 2

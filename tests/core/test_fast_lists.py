@@ -45,8 +45,16 @@ def demo(db):
 
 def test_teacher_list_equals_the_schema_answer(demo):
     org, api = demo
-    f.make_teacher(org, employee_id="FT1", first_name="Fixed", last_name="Term", email="ft@demo.edu.au",
-                   employment_type="fixed_term", expiry_date="2027-01-31", is_active=False)
+    f.make_teacher(
+        org,
+        employee_id="FT1",
+        first_name="Fixed",
+        last_name="Term",
+        email="ft@demo.edu.au",
+        employment_type="fixed_term",
+        expiry_date="2027-01-31",
+        is_active=False,
+    )
     for params, show in (({}, False), ({"showInactive": "true"}, True)):
         response = api.get("/api/teachers", params)
         assert response.status_code == 200
@@ -68,14 +76,14 @@ def test_block_group_list_equals_the_schema_answer(demo):
         assert response.status_code == 200
         statuses = params.get("status")
         modes = [params["studyMode"]] if "studyMode" in params else None
-        expected = _schema_rows(
-            BlockGroupOut, planning_selectors.block_group_list(org=org, statuses=statuses, study_modes=modes)
-        )
+        expected = _schema_rows(BlockGroupOut, planning_selectors.block_group_list(org=org, statuses=statuses, study_modes=modes))
         assert response.json() == expected
     rows = api.get("/api/block-groups").json()
     assert len(rows) >= 3 and any(r["timetableCount"] > 0 for r in rows)
     mine = next(r for r in rows if r["code"] == "ZZ-BARE")
-    assert mine["course"] is None and mine["preferredDays"] == [2, 5] and mine["studyPlanNames"] == ["Extra plan 0", "Extra plan 1"]
+    assert (
+        mine["course"] is None and mine["preferredDays"] == [2, 5] and mine["studyPlanNames"] == ["Extra plan 0", "Extra plan 1"]
+    )
 
 
 @pytest.mark.parametrize("path", ["/api/teachers", "/api/block-groups"])

@@ -66,11 +66,22 @@ def test_a_write_through_the_api_shows_in_the_next_read(api, world):
     params = {"blockGroupId": str(group.id)}
     rows, _ = _twice(api, "/api/timetables", params)
     assert rows[0]["room"] == "CBD-3.12" and rows[0]["conflicts"] == []
-    created = api.post("/api/timetables", {
-        "blockGroupId": str(group.id), "unitId": str(world["unit"].id), "teacherId": "unassigned",
-        "dayOfWeek": 1, "weekNumber": 1, "startTime": "13:00:00", "endTime": "15:00:00", "room": "CBD-3.14",
-        "actualHours": 2, "status": "scheduled", "notes": "",
-    })
+    created = api.post(
+        "/api/timetables",
+        {
+            "blockGroupId": str(group.id),
+            "unitId": str(world["unit"].id),
+            "teacherId": "unassigned",
+            "dayOfWeek": 1,
+            "weekNumber": 1,
+            "startTime": "13:00:00",
+            "endTime": "15:00:00",
+            "room": "CBD-3.14",
+            "actualHours": 2,
+            "status": "scheduled",
+            "notes": "",
+        },
+    )
     assert created.status_code == 201, created.json()
     day = created.json()["actualDate"]
     after = api.get("/api/timetables", params).json()

@@ -23,7 +23,19 @@ from project.timetabling.models import Holiday, TimetableSession
 
 pytestmark = pytest.mark.django_db
 
-MODELS = (Campus, Course, Unit, StudyPlan, StudyPlanUnit, BlockGroup, BlockGroupStudyPlan, Teacher, TeacherUnit, Holiday, TimetableSession)
+MODELS = (
+    Campus,
+    Course,
+    Unit,
+    StudyPlan,
+    StudyPlanUnit,
+    BlockGroup,
+    BlockGroupStudyPlan,
+    Teacher,
+    TeacherUnit,
+    Holiday,
+    TimetableSession,
+)
 
 
 def run() -> str:
@@ -37,7 +49,15 @@ def snapshot(org) -> dict:
     data["users"] = sorted(User.objects.filter(organization=org).values_list("email", "role", "password"))
     data["sessions"] = sorted(
         TimetableSession.objects.for_org(org).values_list(
-            "id", "block_group__code", "unit__code", "actual_date", "start_time", "end_time", "teacher__employee_id", "status", "updated_at"
+            "id",
+            "block_group__code",
+            "unit__code",
+            "actual_date",
+            "start_time",
+            "end_time",
+            "teacher__employee_id",
+            "status",
+            "updated_at",
         )
     )
     data["rows"] = {m.__name__: sorted(m.objects.for_org(org).values_list("id", "updated_at")) for m in MODELS}
@@ -62,7 +82,9 @@ def test_seed_twice_leaves_identical_data(seeded):
     assert snapshot(org) == before
     assert Organization.objects.filter(domain=seed.ORG_DOMAIN).count() == 1
     assert "0 created, 0 updated" in second_out and " created, 0 updated" in first_out
-    assert all(line.endswith("0 created, 0 updated") for line in second_out.splitlines() if line.startswith("  ") and "created" in line)
+    assert all(
+        line.endswith("0 created, 0 updated") for line in second_out.splitlines() if line.startswith("  ") and "created" in line
+    )
 
 
 def test_seed_prints_how_to_sign_in_and_admin_can_log_in(seeded):
@@ -73,7 +95,12 @@ def test_seed_prints_how_to_sign_in_and_admin_can_log_in(seeded):
     for email in ("admin@demo.blockplan.edu.au", "coordinator@demo.blockplan.edu.au", "coordinator2@demo.blockplan.edu.au"):
         assert Client().login(request=request, email=email, password="Blockplan-Demo-2026!"), email
     admin = User.objects.get(email="admin@demo.blockplan.edu.au")
-    assert (admin.role, admin.must_change_password, admin.is_totp_enabled, admin.organization_id) == ("admin", False, False, org.pk)
+    assert (admin.role, admin.must_change_password, admin.is_totp_enabled, admin.organization_id) == (
+        "admin",
+        False,
+        False,
+        org.pk,
+    )
     roles = dict(User.objects.filter(organization=org).values_list("email", "role"))
     assert roles["coordinator@demo.blockplan.edu.au"] == roles["coordinator2@demo.blockplan.edu.au"] == "user"
 
@@ -90,7 +117,12 @@ def test_rerun_restores_a_changed_demo_password(seeded):
 def test_courses_and_units_come_from_the_real_data(seeded):
     org, _, _ = seeded
     levels = dict(Course.objects.for_org(org).values_list("code", "level"))
-    assert levels == {"22603VIC": "certificate_iv", "ICT30120": "certificate_iii", "ICT40120": "certificate_iv", "ICT50220": "diploma"}
+    assert levels == {
+        "22603VIC": "certificate_iv",
+        "ICT30120": "certificate_iii",
+        "ICT40120": "certificate_iv",
+        "ICT50220": "diploma",
+    }
     data = json.loads((seed.DATA / "qualifications.json").read_text())
     published = {u["code"]: u["nominalHours"] for q in data for u in q["units"] if u["nominalHours"] is not None}
     missing = {u["code"] for q in data for u in q["units"]} - set(published)

@@ -44,8 +44,19 @@ def test_scoped_updates_cannot_touch_other_organizations(db):
 ROOT = Path(__file__).resolve().parents[2] / "project"
 ALLOWED = re.compile(r"\.objects\.(for_org|unscoped)\(")
 TENANT_MODELS = {
-    "Course", "Unit", "Campus", "StudyPlan", "StudyPlanUnit", "BlockGroup", "BlockGroupStudyPlan",
-    "LinkedBlockGroup", "LinkedBlockGroupMember", "Teacher", "TeacherUnit", "Holiday", "TimetableSession",
+    "Course",
+    "Unit",
+    "Campus",
+    "StudyPlan",
+    "StudyPlanUnit",
+    "BlockGroup",
+    "BlockGroupStudyPlan",
+    "LinkedBlockGroup",
+    "LinkedBlockGroupMember",
+    "Teacher",
+    "TeacherUnit",
+    "Holiday",
+    "TimetableSession",
 }
 
 
@@ -58,6 +69,6 @@ def test_no_unscoped_tenant_query_in_api_services_or_selectors():
         for lineno, line in enumerate(path.read_text().splitlines(), 1):
             for model in TENANT_MODELS:
                 for match in re.finditer(rf"\b{model}\.objects\.", line):
-                    if not ALLOWED.match(line[match.end() - len(".objects."):]):
+                    if not ALLOWED.match(line[match.end() - len(".objects.") :]):
                         offenders.append(f"{path.relative_to(ROOT)}:{lineno}: {line.strip()}")
     assert offenders == []

@@ -38,17 +38,28 @@ def campus(org):
 @pytest.fixture
 def body(course, campus):
     return {
-        "code": "ICT-FT-26A", "name": "ICT Full Time 2026 A", "courseId": str(course.pk), "campusId": str(campus.pk),
-        "deliveryMode": "remote", "studyMode": "part_time", "cohortSize": 18, "startDate": "2026-02-02",
-        "endDate": "2026-11-27", "preferredDays": "Wednesday, mon", "sessionDuration": 3.5, "sessionsPerDay": 1,
+        "code": "ICT-FT-26A",
+        "name": "ICT Full Time 2026 A",
+        "courseId": str(course.pk),
+        "campusId": str(campus.pk),
+        "deliveryMode": "remote",
+        "studyMode": "part_time",
+        "cohortSize": 18,
+        "startDate": "2026-02-02",
+        "endDate": "2026-11-27",
+        "preferredDays": "Wednesday, mon",
+        "sessionDuration": 3.5,
+        "sessionsPerDay": 1,
         "status": "planned",
     }
 
 
 def hours(**kw):
     base = dict(
-        face_to_face_hours=Decimal("0"), facilitated_e_learning_hours=Decimal("0"),
-        work_integrated_learning_hours=Decimal("0"), in_class_assessment_hours=Decimal("0"),
+        face_to_face_hours=Decimal("0"),
+        facilitated_e_learning_hours=Decimal("0"),
+        work_integrated_learning_hours=Decimal("0"),
+        in_class_assessment_hours=Decimal("0"),
     )
     base.update({k: Decimal(str(v)) for k, v in kw.items()})
     return base
@@ -104,7 +115,11 @@ def test_block_group_defaults(api):
     assert r.status_code == 201, r.content
     g = r.json()
     assert (g["sessionDuration"], g["sessionsPerDay"], g["deliveryMode"], g["studyMode"], g["status"]) == (
-        3, 2, "on_campus", "full_time", "active",
+        3,
+        2,
+        "on_campus",
+        "full_time",
+        "active",
     )
     assert g["endDate"] is None and g["preferredDays"] == [] and g["course"] is None and g["campus"] is None
 
@@ -266,8 +281,13 @@ def test_assign_list_and_remove_study_plan(api, org, captured_events, django_cap
     assert link["studyPlan"]["name"] == "Plan A" and link["studyPlan"]["isActive"] is True
     assert link["studyPlan"]["units"] == [
         {
-            "id": str(pu.pk), "unitId": str(unit.pk), "sequenceOrder": 1, "yearLevel": 1,
-            "faceToFaceHours": 10.0, "facilitatedELearningHours": 2.0, "workIntegratedLearningHours": 0.0,
+            "id": str(pu.pk),
+            "unitId": str(unit.pk),
+            "sequenceOrder": 1,
+            "yearLevel": 1,
+            "faceToFaceHours": 10.0,
+            "facilitatedELearningHours": 2.0,
+            "workIntegratedLearningHours": 0.0,
             "inClassAssessmentHours": 0.0,
             "unit": {"id": str(unit.pk), "code": "BSBWHS311", "name": "WHS", "nominalHours": 40, "isCore": True},
         }
@@ -314,9 +334,19 @@ def scheduled(org):
     stray = f.make_unit(org, code="A0", name="Stray", nominal_hours=5)
     p1 = f.make_study_plan(org, name="Plan 1", total_nominal_hours=40)
     p2 = f.make_study_plan(org, name="Plan 2", total_nominal_hours=20)
-    pu1 = f.add_plan_unit(p1, u1, **hours(face_to_face_hours=10, facilitated_e_learning_hours=2, work_integrated_learning_hours=4, in_class_assessment_hours=1), structured_learning_hours=Decimal("2"), year_level=1)
+    pu1 = f.add_plan_unit(
+        p1,
+        u1,
+        **hours(
+            face_to_face_hours=10, facilitated_e_learning_hours=2, work_integrated_learning_hours=4, in_class_assessment_hours=1
+        ),
+        structured_learning_hours=Decimal("2"),
+        year_level=1,
+    )
     pu2 = f.add_plan_unit(p1, u2, **hours(face_to_face_hours=6), cumulative_assessment_hours=Decimal("1.5"), year_level=2)
-    pu3 = f.add_plan_unit(p2, u3, **hours(face_to_face_hours=3), work_integrated_learning_balance_hours=Decimal("0.5"), year_level=1)
+    pu3 = f.add_plan_unit(
+        p2, u3, **hours(face_to_face_hours=3), work_integrated_learning_balance_hours=Decimal("0.5"), year_level=1
+    )
     f.assign_plan(group, p1)
     f.assign_plan(group, p2)
     f.make_session(org, block_group=group, unit=u1)  # 3 h
@@ -341,9 +371,16 @@ def test_scheduling_info(api, scheduled):
     assert info["studyPlans"][0]["id"] == str(p1.pk)
     first = info["studyPlans"][0]["units"][0]
     assert first == {
-        "id": str(pu1.pk), "unitId": str(u1.pk), "code": "U1", "name": "One", "sequenceOrder": 1, "yearLevel": 1,
+        "id": str(pu1.pk),
+        "unitId": str(u1.pk),
+        "code": "U1",
+        "name": "One",
+        "sequenceOrder": 1,
+        "yearLevel": 1,
         "facilitatedHours": 13.0,  # 10 + 2 + 1: work-integrated learning is not timetabled
-        "actualHours": 17.0, "nominalHours": 20, "timetabledHours": 6.0,
+        "actualHours": 17.0,
+        "nominalHours": 20,
+        "timetabledHours": 6.0,
     }
     assert info["totalFacilitatedHours"] == 13 + 6 + 3
     # Remaining: U1 13-6=7, U2 6, U3 3 -> sessions ceil(7/3)+ceil(6/3)+ceil(3/3) = 3+2+1 = 6.
@@ -370,9 +407,13 @@ def test_hour_reconciliation(api, scheduled):
         "totalSelfDirectedHours": 4.0,  # 2 + 1.5 + 0.5
         "efficiencyRate": 43.33,
         "breakdown": {
-            "faceToFaceHours": 19.0, "facilitatedELearningHours": 2.0, "workIntegratedLearningHours": 4.0,
-            "inClassAssessmentHours": 1.0, "structuredLearningHours": 2.0,
-            "workIntegratedLearningBalanceHours": 0.5, "cumulativeAssessmentHours": 1.5,
+            "faceToFaceHours": 19.0,
+            "facilitatedELearningHours": 2.0,
+            "workIntegratedLearningHours": 4.0,
+            "inClassAssessmentHours": 1.0,
+            "structuredLearningHours": 2.0,
+            "workIntegratedLearningBalanceHours": 0.5,
+            "cumulativeAssessmentHours": 1.5,
         },
     }
 
@@ -387,11 +428,39 @@ def test_timetabled_units(api, scheduled):
     r = api.get(f"/api/block-groups/{scheduled['group'].pk}/timetabled-units")
     assert r.status_code == 200
     assert r.json() == [
-        {"unitId": str(u1.pk), "unitCode": "U1", "unitName": "One", "nominalHours": 20, "timetabledHours": 6.0, "plannedHours": 13.0},
-        {"unitId": str(u2.pk), "unitCode": "U2", "unitName": "Two", "nominalHours": 30, "timetabledHours": 0.0, "plannedHours": 6.0},
-        {"unitId": str(u3.pk), "unitCode": "U3", "unitName": "Three", "nominalHours": 10, "timetabledHours": 0.0, "plannedHours": 3.0},
+        {
+            "unitId": str(u1.pk),
+            "unitCode": "U1",
+            "unitName": "One",
+            "nominalHours": 20,
+            "timetabledHours": 6.0,
+            "plannedHours": 13.0,
+        },
+        {
+            "unitId": str(u2.pk),
+            "unitCode": "U2",
+            "unitName": "Two",
+            "nominalHours": 30,
+            "timetabledHours": 0.0,
+            "plannedHours": 6.0,
+        },
+        {
+            "unitId": str(u3.pk),
+            "unitCode": "U3",
+            "unitName": "Three",
+            "nominalHours": 10,
+            "timetabledHours": 0.0,
+            "plannedHours": 3.0,
+        },
         # Not in an assigned plan: nothing planned to compare with (issue 18).
-        {"unitId": str(stray.pk), "unitCode": "A0", "unitName": "Stray", "nominalHours": 5, "timetabledHours": 3.0, "plannedHours": None},
+        {
+            "unitId": str(stray.pk),
+            "unitCode": "A0",
+            "unitName": "Stray",
+            "nominalHours": 5,
+            "timetabledHours": 3.0,
+            "plannedHours": None,
+        },
     ]
 
 
@@ -468,8 +537,16 @@ def test_list_of_1000_block_groups_with_plans_and_sessions(api, org, django_asse
     )
     groups = BlockGroup.objects.unscoped().bulk_create(
         [
-            BlockGroup(organization=org, code=f"G{i:05d}", name=f"Group {i}", cohort_size=10, start_date=date(2026, 2, 2),
-                       preferred_days="mon wed", course=course, campus=campus)
+            BlockGroup(
+                organization=org,
+                code=f"G{i:05d}",
+                name=f"Group {i}",
+                cohort_size=10,
+                start_date=date(2026, 2, 2),
+                preferred_days="mon wed",
+                course=course,
+                campus=campus,
+            )
             for i in range(1000)
         ]
     )
@@ -479,9 +556,18 @@ def test_list_of_1000_block_groups_with_plans_and_sessions(api, org, django_asse
     )
     TimetableSession.objects.unscoped().bulk_create(
         [
-            TimetableSession(organization=org, block_group=g, unit=unit, day_of_week=1, start_time="09:00", end_time="12:00",
-                             actual_date=date(2026, 3, 2), actual_hours=3)
-            for g in groups for _ in range(2)
+            TimetableSession(
+                organization=org,
+                block_group=g,
+                unit=unit,
+                day_of_week=1,
+                start_time="09:00",
+                end_time="12:00",
+                actual_date=date(2026, 3, 2),
+                actual_hours=3,
+            )
+            for g in groups
+            for _ in range(2)
         ]
     )
     with django_assert_max_num_queries(5):  # auth (3) + groups with course, campus, count + plan links
@@ -512,7 +598,11 @@ def test_list_of_1000_block_groups_with_plans_and_sessions(api, org, django_asse
 
 
 MALFORMED = [
-    "[1]", "null", '"x"', "5", "{}",
+    "[1]",
+    "null",
+    '"x"',
+    "5",
+    "{}",
     '{"code": {"a": 1}, "name": [1], "unitId": 5, "memberBlockGroupIds": "x", "faceToFaceHours": "1e999",'
     ' "cohortSize": 1e300, "sessionDuration": "Infinity", "startDate": 5, "preferredDays": 7, "studyPlanId": [],'
     ' "totalNominalHours": 1.5, "nominalHours": true, "yearLevel": "2.5", "sequenceOrder": -1}',
@@ -525,13 +615,20 @@ def test_no_malformed_body_gives_a_500(api, org):
     plan_unit = f.add_plan_unit(plan, unit)
     linked = LinkedBlockGroup.objects.unscoped().create(organization=org, name="L")
     writes = [
-        ("post", "/api/courses"), ("put", f"/api/courses/{f.make_course(org).pk}"),
-        ("post", "/api/units"), ("put", f"/api/units/{unit.pk}"),
-        ("post", "/api/study-plans"), ("put", f"/api/study-plans/{plan.pk}"),
-        ("post", f"/api/study-plans/{plan.pk}/clone"), ("post", f"/api/study-plans/{plan.pk}/units"),
-        ("put", f"/api/study-plan-units/{plan_unit.pk}"), ("post", "/api/block-groups"),
-        ("put", f"/api/block-groups/{group.pk}"), ("post", f"/api/block-groups/{group.pk}/study-plans"),
-        ("post", "/api/linked-block-groups"), ("put", f"/api/linked-block-groups/{linked.pk}"),
+        ("post", "/api/courses"),
+        ("put", f"/api/courses/{f.make_course(org).pk}"),
+        ("post", "/api/units"),
+        ("put", f"/api/units/{unit.pk}"),
+        ("post", "/api/study-plans"),
+        ("put", f"/api/study-plans/{plan.pk}"),
+        ("post", f"/api/study-plans/{plan.pk}/clone"),
+        ("post", f"/api/study-plans/{plan.pk}/units"),
+        ("put", f"/api/study-plan-units/{plan_unit.pk}"),
+        ("post", "/api/block-groups"),
+        ("put", f"/api/block-groups/{group.pk}"),
+        ("post", f"/api/block-groups/{group.pk}/study-plans"),
+        ("post", "/api/linked-block-groups"),
+        ("put", f"/api/linked-block-groups/{linked.pk}"),
     ]
     for method, path in writes:
         for raw in MALFORMED:

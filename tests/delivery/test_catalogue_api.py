@@ -10,7 +10,14 @@ from tests import factories as f
 pytestmark = pytest.mark.django_db
 
 COURSE = {"code": "ICT30120", "name": "Certificate III in IT", "level": "certificate_iii", "description": "d", "isActive": True}
-UNIT = {"code": "ICTICT313", "name": "Identify IP", "description": "", "nominalHours": 20, "isCore": False, "prerequisites": "none"}
+UNIT = {
+    "code": "ICTICT313",
+    "name": "Identify IP",
+    "description": "",
+    "nominalHours": 20,
+    "isCore": False,
+    "prerequisites": "none",
+}
 
 
 def errors(response) -> dict:
@@ -34,7 +41,10 @@ def test_course_create_get_list_update_delete(api, org, captured_events, django_
     course = r.json()
     assert course["code"] == "ICT30120"  # trimmed
     assert {k: course[k] for k in ("name", "level", "description", "isActive")} == {
-        "name": "Certificate III in IT", "level": "certificate_iii", "description": "d", "isActive": True,
+        "name": "Certificate III in IT",
+        "level": "certificate_iii",
+        "description": "d",
+        "isActive": True,
     }
     assert set(course) >= {"id", "createdAt", "updatedAt"}
     assert events(captured_events) == [("course", "created", [course["id"]])]
@@ -310,9 +320,7 @@ def _count(django_assert_max_num_queries, api, path, n):
 
 
 def test_lists_of_1000_rows_use_a_fixed_number_of_queries(api, org, django_assert_max_num_queries):
-    Course.objects.unscoped().bulk_create(
-        [Course(organization=org, code=f"C{i:05d}", name=f"Course {i}") for i in range(1000)]
-    )
+    Course.objects.unscoped().bulk_create([Course(organization=org, code=f"C{i:05d}", name=f"Course {i}") for i in range(1000)])
     Unit.objects.unscoped().bulk_create(
         [Unit(organization=org, code=f"U{i:05d}", name=f"Unit {i}", nominal_hours=10) for i in range(1000)]
     )

@@ -38,7 +38,9 @@ def errors_of(resp):
 def test_list_holidays_by_start_date(api, org):
     f.make_holiday(org, name="Melbourne Cup Day", start_date=date(2026, 11, 3))
     f.make_holiday(org, name="Labour Day", start_date=date(2026, 3, 9))
-    f.make_holiday(org, name="Winter break", type="term_break", start_date=date(2026, 6, 27), end_date=date(2026, 7, 12), is_active=False)
+    f.make_holiday(
+        org, name="Winter break", type="term_break", start_date=date(2026, 6, 27), end_date=date(2026, 7, 12), is_active=False
+    )
     resp = api.get("/api/holidays")
     assert resp.status_code == 200
     rows = resp.json()
@@ -177,7 +179,9 @@ def test_create_holiday_one_day_is_fine(api):
     assert api.post("/api/holidays", {**FORM, "endDate": FORM["startDate"]}).status_code == 201
 
 
-@pytest.mark.parametrize("body", [[], "text", {"startDate": "03/04/2026", "endDate": "2026-04-19", "name": "x"}, {"isRecurring": "maybe"}])
+@pytest.mark.parametrize(
+    "body", [[], "text", {"startDate": "03/04/2026", "endDate": "2026-04-19", "name": "x"}, {"isRecurring": "maybe"}]
+)
 def test_create_holiday_malformed_bodies_are_400(api, body):
     assert api.post("/api/holidays", body).status_code == 400
 
@@ -285,7 +289,13 @@ def test_import_vic_public_holidays_2027(api, org):
     assert by_date["2027-11-02"]["name"] == "Melbourne Cup Day"
     assert {"2027-01-01", "2027-01-26", "2027-03-26", "2027-04-25", "2027-06-14", "2027-12-27", "2027-12-28"} <= set(by_date)
     h = by_date["2027-11-02"]
-    assert (h["type"], h["endDate"], h["year"], h["isRecurring"], h["isActive"]) == ("public_holiday", "2027-11-02", 2027, False, True)
+    assert (h["type"], h["endDate"], h["year"], h["isRecurring"], h["isActive"]) == (
+        "public_holiday",
+        "2027-11-02",
+        2027,
+        False,
+        True,
+    )
     assert Holiday.objects.for_org(org).count() == len(body["added"])
 
 
@@ -303,7 +313,9 @@ def test_import_skips_dates_already_present(api, org):
     assert again == {"added": [], "skipped": first["skipped"] + len(first["added"]), "wouldAdd": []}
 
 
-def test_import_preview_lists_what_would_be_added_and_writes_nothing(api, org, captured_events, django_capture_on_commit_callbacks):
+def test_import_preview_lists_what_would_be_added_and_writes_nothing(
+    api, org, captured_events, django_capture_on_commit_callbacks
+):
     """Issue 18: the Holidays page previews an import before adding it."""
     f.make_holiday(org, name="Labour Day", start_date=date(2027, 3, 8))
     with django_capture_on_commit_callbacks(execute=True):
@@ -366,7 +378,10 @@ def test_holiday_writes_emit_one_event_each(api, org, admin_user, captured_event
         api.post("/api/holidays/import-public", {"state": "VIC", "year": 2027})  # nothing new: no event
     events = _events(captured_events, org)
     assert [(e["entity"], e["action"]) for e in events] == [
-        ("holiday", "created"), ("holiday", "updated"), ("holiday", "deleted"), ("holiday", "imported"),
+        ("holiday", "created"),
+        ("holiday", "updated"),
+        ("holiday", "deleted"),
+        ("holiday", "imported"),
     ]
     assert events[0]["ids"] == events[1]["ids"] == events[2]["ids"] == [created["id"]]
     assert sorted(events[3]["ids"]) == sorted(h["id"] for h in imported["added"])

@@ -30,13 +30,25 @@ def link(org, *groups, name="Pair"):
 
 
 def test_create_list_update_delete(api, org, captured_events, django_capture_on_commit_callbacks):
-    a = f.make_block_group(org, code="A1", name="Alpha", delivery_mode="remote", study_mode="part_time", cohort_size=12,
-                           start_date=date(2026, 2, 2), end_date=date(2026, 6, 30))
+    a = f.make_block_group(
+        org,
+        code="A1",
+        name="Alpha",
+        delivery_mode="remote",
+        study_mode="part_time",
+        cohort_size=12,
+        start_date=date(2026, 2, 2),
+        end_date=date(2026, 6, 30),
+    )
     b = f.make_block_group(org, code="B1")
     with django_capture_on_commit_callbacks(execute=True):
         r = api.post(
             "/api/linked-block-groups",
-            {"name": "  Co-delivered ICT ", "description": "Shared room", "memberBlockGroupIds": [str(b.pk), str(a.pk), str(a.pk)]},
+            {
+                "name": "  Co-delivered ICT ",
+                "description": "Shared room",
+                "memberBlockGroupIds": [str(b.pk), str(a.pk), str(a.pk)],
+            },
         )
     assert r.status_code == 201, r.content
     linked = r.json()
@@ -44,8 +56,14 @@ def test_create_list_update_delete(api, org, captured_events, django_capture_on_
     assert set(linked) == {"id", "name", "description", "createdAt", "updatedAt", "members"}
     assert [m["blockGroupId"] for m in linked["members"]] == [str(a.pk), str(b.pk)]  # by code, duplicates once
     assert linked["members"][0]["blockGroup"] == {
-        "id": str(a.pk), "code": "A1", "name": "Alpha", "deliveryMode": "remote", "studyMode": "part_time",
-        "cohortSize": 12, "startDate": "2026-02-02", "endDate": "2026-06-30",
+        "id": str(a.pk),
+        "code": "A1",
+        "name": "Alpha",
+        "deliveryMode": "remote",
+        "studyMode": "part_time",
+        "cohortSize": 12,
+        "startDate": "2026-02-02",
+        "endDate": "2026-06-30",
     }
     assert "id" in linked["members"][0]
     assert events(captured_events) == [("linked_block_group", "created", [linked["id"]])]
@@ -56,7 +74,11 @@ def test_create_list_update_delete(api, org, captured_events, django_capture_on_
 
     captured_events.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        r = api.put(f"/api/linked-block-groups/{linked['id']}", {"name": "Renamed", "description": ""}, headers={"If-Match": linked["updatedAt"]})
+        r = api.put(
+            f"/api/linked-block-groups/{linked['id']}",
+            {"name": "Renamed", "description": ""},
+            headers={"If-Match": linked["updatedAt"]},
+        )
     assert r.status_code == 200, r.content
     assert r.json()["name"] == "Renamed" and r.json()["description"] == "" and len(r.json()["members"]) == 2
     assert events(captured_events) == [("linked_block_group", "updated", [linked["id"]])]
@@ -76,9 +98,21 @@ def test_create_list_update_delete(api, org, captured_events, django_capture_on_
         ({"name": "  ", "memberBlockGroupIds": ["{a}", "{b}"]}, "name", "Name is required"),
         ({"name": "n" * 256, "memberBlockGroupIds": ["{a}", "{b}"]}, "name", "Name must be at most 255 characters"),
         ({"name": "L"}, "memberBlockGroupIds", "At least 2 block groups are required to create a linked group"),
-        ({"name": "L", "memberBlockGroupIds": []}, "memberBlockGroupIds", "At least 2 block groups are required to create a linked group"),
-        ({"name": "L", "memberBlockGroupIds": ["{a}"]}, "memberBlockGroupIds", "At least 2 block groups are required to create a linked group"),
-        ({"name": "L", "memberBlockGroupIds": ["{a}", "{a}"]}, "memberBlockGroupIds", "At least 2 block groups are required to create a linked group"),
+        (
+            {"name": "L", "memberBlockGroupIds": []},
+            "memberBlockGroupIds",
+            "At least 2 block groups are required to create a linked group",
+        ),
+        (
+            {"name": "L", "memberBlockGroupIds": ["{a}"]},
+            "memberBlockGroupIds",
+            "At least 2 block groups are required to create a linked group",
+        ),
+        (
+            {"name": "L", "memberBlockGroupIds": ["{a}", "{a}"]},
+            "memberBlockGroupIds",
+            "At least 2 block groups are required to create a linked group",
+        ),
     ],
 )
 def test_create_validation(api, org, body, path, message):
@@ -188,13 +222,20 @@ def test_another_organizations_ids_are_404(api, org, other_org, method, path, bo
 
 def test_list_of_1000_linked_groups_uses_a_fixed_number_of_queries(api, org, django_assert_max_num_queries):
     groups = BlockGroup.objects.unscoped().bulk_create(
-        [BlockGroup(organization=org, code=f"G{i:05d}", name=f"G{i}", cohort_size=5, start_date=date(2026, 1, 5)) for i in range(2000)]
+        [
+            BlockGroup(organization=org, code=f"G{i:05d}", name=f"G{i}", cohort_size=5, start_date=date(2026, 1, 5))
+            for i in range(2000)
+        ]
     )
     linked = LinkedBlockGroup.objects.unscoped().bulk_create(
         [LinkedBlockGroup(organization=org, name=f"Linked {i:04d}") for i in range(1000)]
     )
     LinkedBlockGroupMember.objects.unscoped().bulk_create(
-        [LinkedBlockGroupMember(organization=org, linked_group=lg, block_group=groups[2 * i + k]) for i, lg in enumerate(linked) for k in (0, 1)]
+        [
+            LinkedBlockGroupMember(organization=org, linked_group=lg, block_group=groups[2 * i + k])
+            for i, lg in enumerate(linked)
+            for k in (0, 1)
+        ]
     )
     with django_assert_max_num_queries(5):  # auth (3) + linked groups + members with their block group
         r = api.get("/api/linked-block-groups")

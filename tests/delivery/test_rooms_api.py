@@ -70,8 +70,14 @@ def test_a_session_room_is_matched_by_code_ignoring_case_and_spacing(api, org):
     group = f.make_block_group(org)
     other = f.make_block_group(org)
     unit = f.make_unit(org)
-    body = {"blockGroupId": str(group.pk), "unitId": str(unit.pk), "actualDate": "2026-03-02", "startTime": "09:00:00",
-            "endTime": "12:00:00", "room": "cbd 3.12"}
+    body = {
+        "blockGroupId": str(group.pk),
+        "unitId": str(unit.pk),
+        "actualDate": "2026-03-02",
+        "startTime": "09:00:00",
+        "endTime": "12:00:00",
+        "room": "cbd 3.12",
+    }
     first = api.post("/api/timetables", body)
     assert first.status_code == 201, first.json()
     assert first.json()["room"] == "CBD-3.12" and first.json()["roomId"] == room["id"]
@@ -79,8 +85,10 @@ def test_a_session_room_is_matched_by_code_ignoring_case_and_spacing(api, org):
     clash = api.post("/api/timetables", {**body, "blockGroupId": str(other.pk), "room": "CBD_3.12"})
     assert clash.status_code == 409 and "room_double_booked" in [c["type"] for c in clash.json()["conflicts"]]
     # roomId picks the room; free text for a room not recorded stays as typed.
-    by_id = api.post("/api/timetables", {**body, "blockGroupId": str(other.pk), "startTime": "13:00:00", "endTime": "15:00:00",
-                                          "room": "", "roomId": room["id"]})
+    by_id = api.post(
+        "/api/timetables",
+        {**body, "blockGroupId": str(other.pk), "startTime": "13:00:00", "endTime": "15:00:00", "room": "", "roomId": room["id"]},
+    )
     assert by_id.status_code == 201 and by_id.json()["room"] == "CBD-3.12"
     free = api.post("/api/timetables", {**body, "startTime": "13:00:00", "endTime": "15:00:00", "room": "Gym hall"})
     assert free.json()["room"] == "Gym hall" and free.json()["roomId"] is None
@@ -156,11 +164,16 @@ def test_room_conflicts_capacity_campus_and_online(api, org):
     }
     [row] = api.get("/api/timetables", {"blockGroupId": str(big.pk)}).json()
     assert set(row["conflicts"]) == {"room_over_capacity", "room_other_campus"}
-    fits = api.post("/api/timetables", {**body, "blockGroupId": str(small.pk), "room": "LAB-1", "startTime": "13:00:00", "endTime": "15:00:00"})
+    fits = api.post(
+        "/api/timetables",
+        {**body, "blockGroupId": str(small.pk), "room": "LAB-1", "startTime": "13:00:00", "endTime": "15:00:00"},
+    )
     assert fits.status_code == 201 and fits.json()["warnings"] == [] and fits.json()["roomId"] == lab["id"]
     # Two groups online at the same time: no room clash.
     for group in (big, small):
-        online = api.post("/api/timetables", {**body, "blockGroupId": str(group.pk), "room": "online", "actualDate": "2026-03-03"})
+        online = api.post(
+            "/api/timetables", {**body, "blockGroupId": str(group.pk), "room": "online", "actualDate": "2026-03-03"}
+        )
         assert online.status_code == 201, online.json()
         assert online.json()["warnings"] == [] and online.json()["room"] == "Online"
     listed = api.get("/api/timetables/conflicts", {"start": "2026-03-01", "end": "2026-03-31"}).json()
@@ -209,7 +222,9 @@ def test_room_availability_for_the_pickers(api, org, member_api):
     got = {r["code"]: r for r in member_api.get("/api/rooms/availability", q).json()}
     assert got["LAB-A"]["free"] is False and got["LAB-A"]["bookedBy"] == "AV-G AVU 09:00-12:00"
     assert got["LAB-B"]["free"] is True and got["Online"]["free"] is True
-    assert {r["code"]: r["free"] for r in api.get("/api/rooms/availability", {**q, "startTime": "12:00:00"}).json()}["LAB-A"] is True
+    assert {r["code"]: r["free"] for r in api.get("/api/rooms/availability", {**q, "startTime": "12:00:00"}).json()}[
+        "LAB-A"
+    ] is True
     mine = {r["code"]: r["free"] for r in api.get("/api/rooms/availability", {**q, "excludeSessionId": str(s.pk)}).json()}
     assert mine["LAB-A"] is True
     assert api.get("/api/rooms/availability", {**q, "endTime": "10:00:00"}).status_code == 400
@@ -230,15 +245,22 @@ def test_schedule_generation_chooses_rooms_by_type(api, org):
     plan = f.make_study_plan(org, name="Rooms plan")
     f.add_plan_unit(plan, a, face_to_face_hours=Decimal("9"))
     f.add_plan_unit(plan, b, face_to_face_hours=Decimal("6"))
-    group = f.make_block_group(org, code="RC-G", cohort_size=20, campus=city, start_date=date(2026, 2, 2), preferred_days="Monday, Wednesday")
+    group = f.make_block_group(
+        org, code="RC-G", cohort_size=20, campus=city, start_date=date(2026, 2, 2), preferred_days="Monday, Wednesday"
+    )
     f.assign_plan(group, plan)
     # Another group holds LAB-M on the first Monday morning.
     other = f.make_block_group(org, code="RC-O")
     busy = f.make_session(org, block_group=other, unit=a, room="LAB-M", actual_date=date(2026, 2, 2))
     TimetableSession.objects.unscoped().filter(pk=busy.pk).update(room_record=Room.objects.get(code="LAB-M"))
-    r = api.post(f"/api/block-groups/{group.pk}/schedule", {
-        "sessionTemplates": [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}], "roomType": "computer_lab",
-        "startNextUnitInNewWeek": False})
+    r = api.post(
+        f"/api/block-groups/{group.pk}/schedule",
+        {
+            "sessionTemplates": [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}],
+            "roomType": "computer_lab",
+            "startNextUnitInNewWeek": False,
+        },
+    )
     assert r.status_code == 200, r.json()
     rows = TimetableSession.objects.unscoped().filter(block_group=group).exclude(status="cancelled").order_by("actual_date")
     by_unit = {}
@@ -248,12 +270,19 @@ def test_schedule_generation_chooses_rooms_by_type(api, org):
     # LAB-M was taken on the first day: unit A keeps LAB-L; unit B gets the smallest free lab that seats 20.
     assert by_unit == {a.pk: {"LAB-L"}, b.pk: {"LAB-M"}}
     assert not {c["type"] for c in api.get("/api/timetables/conflicts", {"start": "2026-02-01", "end": "2026-03-31"}).json()} & {
-        "room_double_booked", "room_over_capacity", "room_other_campus"}
+        "room_double_booked",
+        "room_over_capacity",
+        "room_other_campus",
+    }
     # No lab seats 40: the sessions are scheduled without a room and the answer says so.
-    big = f.make_block_group(org, code="RC-BIG", cohort_size=40, campus=city, start_date=date(2026, 2, 2), preferred_days="Tuesday")
+    big = f.make_block_group(
+        org, code="RC-BIG", cohort_size=40, campus=city, start_date=date(2026, 2, 2), preferred_days="Tuesday"
+    )
     f.assign_plan(big, plan)
-    r = api.post(f"/api/block-groups/{big.pk}/schedule", {
-        "sessionTemplates": [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}], "roomType": "computer_lab"})
+    r = api.post(
+        f"/api/block-groups/{big.pk}/schedule",
+        {"sessionTemplates": [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}], "roomType": "computer_lab"},
+    )
     assert r.status_code == 200 and any("seats 40" in w for w in r.json()["warnings"])
 
 
@@ -268,23 +297,48 @@ def test_a_block_groups_preferred_room_type_is_used_when_a_request_names_no_room
     plan = f.make_study_plan(org, name="Pref plan")
     f.add_plan_unit(plan, unit, face_to_face_hours=Decimal("6"))
     course = f.make_course(org)
-    r = api.post("/api/block-groups", {"code": "PREF-G", "name": "Workshop group", "courseId": str(course.pk), "campusId": str(city.pk),
-                                       "cohortSize": 10, "startDate": "2026-02-02", "preferredDays": "Friday",
-                                       "preferredRoomType": "workshop"})
+    r = api.post(
+        "/api/block-groups",
+        {
+            "code": "PREF-G",
+            "name": "Workshop group",
+            "courseId": str(course.pk),
+            "campusId": str(city.pk),
+            "cohortSize": 10,
+            "startDate": "2026-02-02",
+            "preferredDays": "Friday",
+            "preferredRoomType": "workshop",
+        },
+    )
     assert r.status_code == 201, r.json()
     assert r.json()["preferredRoomType"] == "workshop"
     assert api.get("/api/block-groups").json()[0]["preferredRoomType"] == "workshop"
     group_id = r.json()["id"]
     f.assign_plan(BlockGroup.objects.get(pk=group_id), plan)
-    done = api.post(f"/api/block-groups/{group_id}/schedule", {"sessionTemplates": [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}]})
+    done = api.post(
+        f"/api/block-groups/{group_id}/schedule",
+        {"sessionTemplates": [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}]},
+    )
     assert done.status_code == 200, done.json()
-    rooms = set(TimetableSession.objects.unscoped().filter(block_group_id=group_id).exclude(status="cancelled").values_list("room", flat=True))
+    rooms = set(
+        TimetableSession.objects.unscoped()
+        .filter(block_group_id=group_id)
+        .exclude(status="cancelled")
+        .values_list("room", flat=True)
+    )
     assert rooms == {"WS-1"}
-    assert api.post("/api/block-groups", {"code": "PREF-H", "name": "x", "cohortSize": 1, "startDate": "2026-02-02",
-                                          "preferredRoomType": "ballroom"}).status_code == 400
+    assert (
+        api.post(
+            "/api/block-groups",
+            {"code": "PREF-H", "name": "x", "cohortSize": 1, "startDate": "2026-02-02", "preferredRoomType": "ballroom"},
+        ).status_code
+        == 400
+    )
 
 
-def test_bulk_set_room_with_availability_for_the_selection(api, org, other_api, captured_events, django_capture_on_commit_callbacks):
+def test_bulk_set_room_with_availability_for_the_selection(
+    api, org, other_api, captured_events, django_capture_on_commit_callbacks
+):
     """Issue 19: the bulk "Set Room" action. The picker lists each room as free or busy at the times of
     every selected session (the selected ones never block each other); the write is all or nothing,
     refused with 409 when the room is booked at any of their times, and sets both ``room`` and ``roomId``."""
@@ -324,7 +378,9 @@ def test_bulk_set_room_with_availability_for_the_selection(api, org, other_api, 
     body = done.json()
     assert body["updated"] == 3 and body["room"] == "LAB-S" and body["roomId"] == small["id"]
     assert "room_over_capacity" in {w["type"] for w in body["warnings"]}
-    assert set(TimetableSession.objects.filter(pk__in=ids).values_list("room", "room_record_id")) == {("LAB-S", Room.objects.get(code="LAB-S").pk)}
+    assert set(TimetableSession.objects.filter(pk__in=ids).values_list("room", "room_record_id")) == {
+        ("LAB-S", Room.objects.get(code="LAB-S").pk)
+    }
     events = [m["event"] for _g, m in captured_events if m["event"]["entity"] == "timetable_session"]
     assert [(e["action"], sorted(e["ids"])) for e in events] == [("updated", sorted(ids))]
     assert {s["room"] for s in events[0]["sessions"]} == {"LAB-S"}
@@ -334,12 +390,20 @@ def test_bulk_set_room_with_availability_for_the_selection(api, org, other_api, 
     # Online rooms never clash.
     assert api.put("/api/timetables/bulk-room", {"sessionIds": ids, "roomId": zoom["id"]}).status_code == 200
     # Missing parts, unknown ids, another organization's room.
-    assert api.put("/api/timetables/bulk-room", {"sessionIds": [], "roomId": lab["id"]}).json()["errors"][0]["message"] == "Please select sessions and a room"
+    assert (
+        api.put("/api/timetables/bulk-room", {"sessionIds": [], "roomId": lab["id"]}).json()["errors"][0]["message"]
+        == "Please select sessions and a room"
+    )
     assert api.put("/api/timetables/bulk-room", {"sessionIds": ids}).status_code == 400
     assert api.put("/api/timetables/bulk-room", {"sessionIds": ids, "roomId": "x"}).status_code == 400
     foreign = other_api.post("/api/rooms", {"code": "THEIRS"}).json()
     assert api.put("/api/timetables/bulk-room", {"sessionIds": ids, "roomId": foreign["id"]}).status_code == 404
-    assert api.put("/api/timetables/bulk-room", {"sessionIds": [*ids, "00000000-0000-0000-0000-000000000000"], "roomId": lab["id"]}).status_code == 404
+    assert (
+        api.put(
+            "/api/timetables/bulk-room", {"sessionIds": [*ids, "00000000-0000-0000-0000-000000000000"], "roomId": lab["id"]}
+        ).status_code
+        == 404
+    )
     assert set(TimetableSession.objects.filter(pk__in=ids).values_list("room", flat=True)) == {"ZOOM"}
 
 

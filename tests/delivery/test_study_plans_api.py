@@ -72,7 +72,11 @@ def test_plan_crud_with_events(api, org, captured_events, django_capture_on_comm
 
     captured_events.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        r = api.put(f"/api/study-plans/{plan['id']}", {**PLAN, "name": "Renamed", "isActive": False}, headers={"If-Match": plan["updatedAt"]})
+        r = api.put(
+            f"/api/study-plans/{plan['id']}",
+            {**PLAN, "name": "Renamed", "isActive": False},
+            headers={"If-Match": plan["updatedAt"]},
+        )
     assert r.status_code == 200 and r.json()["name"] == "Renamed" and r.json()["isActive"] is False
     assert events(captured_events) == [("study_plan", "updated", [plan["id"]])]
 
@@ -162,9 +166,18 @@ def test_clone_copies_every_unit(api, org, captured_events, django_capture_on_co
     assert clone["description"] == "Orig" and clone["totalNominalHours"] == 42 and clone["unitCount"] == 3
     assert events(captured_events) == [("study_plan", "created", [clone["id"]])]
     fields = (
-        "unit_id", "sequence_order", "year_level", "face_to_face_hours", "facilitated_e_learning_hours",
-        "work_integrated_learning_hours", "in_class_assessment_hours", "structured_learning_hours",
-        "work_integrated_learning_balance_hours", "cumulative_assessment_hours", "is_cluster", "cluster_group",
+        "unit_id",
+        "sequence_order",
+        "year_level",
+        "face_to_face_hours",
+        "facilitated_e_learning_hours",
+        "work_integrated_learning_hours",
+        "in_class_assessment_hours",
+        "structured_learning_hours",
+        "work_integrated_learning_balance_hours",
+        "cumulative_assessment_hours",
+        "is_cluster",
+        "cluster_group",
     )
     original = list(StudyPlanUnit.objects.for_org(org).filter(study_plan=plan).order_by("sequence_order").values(*fields))
     copied = list(StudyPlanUnit.objects.for_org(org).filter(study_plan_id=clone["id"]).order_by("sequence_order").values(*fields))
@@ -193,8 +206,11 @@ def test_plan_units_list_embeds_unit_and_totals(api, org):
     first = body[0]
     assert first["sequenceOrder"] == 1 and body[1]["sequenceOrder"] == 2
     assert first["unit"] == {
-        "id": str(rows[0].unit.pk), "code": rows[0].unit.code, "name": rows[0].unit.name,
-        "nominalHours": rows[0].unit.nominal_hours, "isCore": True,
+        "id": str(rows[0].unit.pk),
+        "code": rows[0].unit.code,
+        "name": rows[0].unit.name,
+        "nominalHours": rows[0].unit.nominal_hours,
+        "isCore": True,
     }
     assert first["faceToFaceHours"] == 10 and first["facilitatedELearningHours"] == 2.5
     assert isinstance(first["facilitatedELearningHours"], float)  # a JSON number, not a string
@@ -207,7 +223,9 @@ def test_add_unit_appends_by_default_and_inserts_at_position(api, org, captured_
     plan, rows = plan_with_units(org, n=2)
     u1, u2 = f.make_unit(org), f.make_unit(org)
     with django_capture_on_commit_callbacks(execute=True):
-        r = api.post(f"/api/study-plans/{plan.pk}/units", {"studyPlanId": str(plan.pk), "unitId": str(u1.pk), "faceToFaceHours": 12.25})
+        r = api.post(
+            f"/api/study-plans/{plan.pk}/units", {"studyPlanId": str(plan.pk), "unitId": str(u1.pk), "faceToFaceHours": 12.25}
+        )
     assert r.status_code == 201, r.content
     appended = r.json()
     assert appended["sequenceOrder"] == 3 and appended["faceToFaceHours"] == 12.25
@@ -275,7 +293,10 @@ def test_plan_unit_validation(api, org, extra, path, message):
 
 def test_empty_hour_input_becomes_0(api, org):
     plan = f.make_study_plan(org)
-    r = api.post(f"/api/study-plans/{plan.pk}/units", {"unitId": str(f.make_unit(org).pk), "faceToFaceHours": "", "structuredLearningHours": None})
+    r = api.post(
+        f"/api/study-plans/{plan.pk}/units",
+        {"unitId": str(f.make_unit(org).pk), "faceToFaceHours": "", "structuredLearningHours": None},
+    )
     assert r.status_code == 201
     assert r.json()["faceToFaceHours"] == 0 and r.json()["structuredLearningHours"] == 0
 
@@ -286,7 +307,13 @@ def test_update_plan_unit(api, org, captured_events, django_capture_on_commit_ca
     with django_capture_on_commit_callbacks(execute=True):
         r = api.put(
             f"/api/study-plan-units/{row['id']}",
-            {"yearLevel": 3, "faceToFaceHours": 20, "inClassAssessmentHours": 4.5, "isCluster": True, "clusterGroup": "Networking"},
+            {
+                "yearLevel": 3,
+                "faceToFaceHours": 20,
+                "inClassAssessmentHours": 4.5,
+                "isCluster": True,
+                "clusterGroup": "Networking",
+            },
             headers={"If-Match": row["updatedAt"]},
         )
     assert r.status_code == 200, r.content
@@ -303,7 +330,11 @@ def test_update_plan_unit_moves_and_swaps_unit(api, org):
     plan, rows = plan_with_units(org, n=3)
     r = api.put(f"/api/study-plan-units/{rows[0].pk}", {"sequenceOrder": 3})
     assert r.status_code == 200 and r.json()["sequenceOrder"] == 3
-    assert [u["id"] for u in api.get(f"/api/study-plans/{plan.pk}/units").json()] == [str(rows[1].pk), str(rows[2].pk), str(rows[0].pk)]
+    assert [u["id"] for u in api.get(f"/api/study-plans/{plan.pk}/units").json()] == [
+        str(rows[1].pk),
+        str(rows[2].pk),
+        str(rows[0].pk),
+    ]
     assert [u["sequenceOrder"] for u in api.get(f"/api/study-plans/{plan.pk}/units").json()] == [1, 2, 3]
     # Swapping to a unit the plan already has is a 409; to a new unit is fine.
     r = api.put(f"/api/study-plan-units/{rows[0].pk}", {"unitId": str(rows[1].unit.pk)})
@@ -318,7 +349,9 @@ def test_update_plan_unit_validation_and_stale(api, org):
     r = api.put(f"/api/study-plan-units/{rows[0].pk}", {"workIntegratedLearningHours": -1})
     assert r.status_code == 400
     assert errors(r) == {("workIntegratedLearningHours",): "Work integrated learning hours must be non-negative"}
-    r = api.put(f"/api/study-plan-units/{rows[0].pk}", {"faceToFaceHours": 99}, headers={"If-Match": '"1999-01-01T00:00:00+00:00"'})
+    r = api.put(
+        f"/api/study-plan-units/{rows[0].pk}", {"faceToFaceHours": 99}, headers={"If-Match": '"1999-01-01T00:00:00+00:00"'}
+    )
     assert r.status_code == 412
     rows[0].refresh_from_db()
     assert rows[0].face_to_face_hours == Decimal("10")
@@ -381,8 +414,12 @@ def test_another_organizations_ids_are_404(api, org, other_org, method, path, bo
     plan, rows = plan_with_units(other_org, n=1, name="Theirs")
     my_plan, my_rows = plan_with_units(org, n=1)
     ids = {
-        "plan": plan.pk, "plan_unit": rows[0].pk, "unit": f.make_unit(other_org).pk,
-        "my_plan": my_plan.pk, "my_plan_unit": my_rows[0].pk, "my_unit": f.make_unit(org).pk,
+        "plan": plan.pk,
+        "plan_unit": rows[0].pk,
+        "unit": f.make_unit(other_org).pk,
+        "my_plan": my_plan.pk,
+        "my_plan_unit": my_rows[0].pk,
+        "my_unit": f.make_unit(org).pk,
     }
     url = path.format(**ids)
     if body is None:
@@ -406,8 +443,14 @@ def test_lists_of_1000_rows_use_a_fixed_number_of_queries(api, org, django_asser
     )
     big = plans[0]
     StudyPlanUnit.objects.unscoped().bulk_create(
-        [StudyPlanUnit(organization=org, study_plan=big, unit=u, sequence_order=i + 1, face_to_face_hours=1) for i, u in enumerate(units)]
-        + [StudyPlanUnit(organization=org, study_plan=p, unit=units[0], sequence_order=1, face_to_face_hours=5) for p in plans[1:]]
+        [
+            StudyPlanUnit(organization=org, study_plan=big, unit=u, sequence_order=i + 1, face_to_face_hours=1)
+            for i, u in enumerate(units)
+        ]
+        + [
+            StudyPlanUnit(organization=org, study_plan=p, unit=units[0], sequence_order=1, face_to_face_hours=5)
+            for p in plans[1:]
+        ]
     )
     with django_assert_max_num_queries(4):  # auth (3) + the annotated list
         r = api.get("/api/study-plans")

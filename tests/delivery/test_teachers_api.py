@@ -29,8 +29,22 @@ FORM = {
     "qualifications": "TAE40122; Bachelor of Computer Science",
 }
 KEYS = {
-    "id", "employeeId", "firstName", "lastName", "email", "phone", "jobTitle", "employmentType", "expiryDate",
-    "availability", "maxWeeklyHours", "isActive", "qualifications", "createdAt", "updatedAt", "unitCount",
+    "id",
+    "employeeId",
+    "firstName",
+    "lastName",
+    "email",
+    "phone",
+    "jobTitle",
+    "employmentType",
+    "expiryDate",
+    "availability",
+    "maxWeeklyHours",
+    "isActive",
+    "qualifications",
+    "createdAt",
+    "updatedAt",
+    "unitCount",
 }
 
 
@@ -94,8 +108,12 @@ def test_a_member_can_use_teachers(member_api, org):
 def _bulk_teachers(org, n, prefix):
     rows = [
         Teacher(
-            organization=org, employee_id=f"{prefix}{i:05d}", first_name=f"First{i:05d}", last_name="Last",
-            email=f"{prefix.lower()}{i}@x.edu.au", is_active=i % 7 != 0,
+            organization=org,
+            employee_id=f"{prefix}{i:05d}",
+            first_name=f"First{i:05d}",
+            last_name="Last",
+            email=f"{prefix.lower()}{i}@x.edu.au",
+            is_active=i % 7 != 0,
         )
         for i in range(n)
     ]
@@ -160,9 +178,7 @@ def test_create_teacher(api, org):
 
 
 def test_create_teacher_defaults(api):
-    resp = api.post(
-        "/api/teachers", {"employeeId": "E1", "firstName": "A", "lastName": "B", "email": "a@b.edu.au"}
-    )
+    resp = api.post("/api/teachers", {"employeeId": "E1", "firstName": "A", "lastName": "B", "email": "a@b.edu.au"})
     assert resp.status_code == 201, resp.content
     body = resp.json()
     assert body["employmentType"] == "ongoing"
@@ -219,7 +235,9 @@ def test_create_teacher_missing_employee_id(api):
 
 def test_create_teacher_limits_accepted(api):
     assert api.post("/api/teachers", {**FORM, "maxWeeklyHours": 1}).status_code == 201
-    resp = api.post("/api/teachers", {**FORM, "employeeId": "E-40", "email": "e40@mp.edu.au", "maxWeeklyHours": 40, "phone": "0" * 20})
+    resp = api.post(
+        "/api/teachers", {**FORM, "employeeId": "E-40", "email": "e40@mp.edu.au", "maxWeeklyHours": 40, "phone": "0" * 20}
+    )
     assert resp.status_code == 201
 
 

@@ -25,7 +25,9 @@ def board_setup(org):
     return main, north, s_main, s_north
 
 
-def test_admin_creates_lists_updates_and_revokes_links(api, org, board_setup, captured_events, django_capture_on_commit_callbacks):
+def test_admin_creates_lists_updates_and_revokes_links(
+    api, org, board_setup, captured_events, django_capture_on_commit_callbacks
+):
     main, *_ = board_setup
     with django_capture_on_commit_callbacks(execute=True):
         r = api.post("/api/display-links", {"name": "Staff room TV", "campusId": str(main.id), "groupBy": "room"})

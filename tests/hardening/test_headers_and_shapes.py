@@ -22,8 +22,9 @@ def directives(response) -> dict[str, list[str]]:
     return out
 
 
-@pytest.mark.parametrize("path", ["/", "/login", "/block-groups/123", "/api/docs", "/api/auth/user", "/api/nope",
-                                  "/django-admin/login/"])
+@pytest.mark.parametrize(
+    "path", ["/", "/login", "/block-groups/123", "/api/docs", "/api/auth/user", "/api/nope", "/django-admin/login/"]
+)
 def test_every_response_carries_csp_and_frame_options(path):
     r = Client(HTTP_HOST="localhost").get(path)
     assert r["X-Frame-Options"] == "DENY"
@@ -47,9 +48,15 @@ def test_swagger_ui_is_served_from_our_static_files():
     assert all('type="application/json"' in attrs for attrs in inline), inline
 
 
-@pytest.mark.parametrize("method,path", [
-    ("DELETE", "/api/auth/login"), ("PUT", "/api/courses"), ("PATCH", "/api/teachers"), ("POST", "/api/auth/user"),
-])
+@pytest.mark.parametrize(
+    "method,path",
+    [
+        ("DELETE", "/api/auth/login"),
+        ("PUT", "/api/courses"),
+        ("PATCH", "/api/teachers"),
+        ("POST", "/api/auth/user"),
+    ],
+)
 def test_wrong_method_is_a_json_405(api, method, path):
     r = api.client.generic(method, path, b"{}", content_type="application/json", headers=api._headers(None))
     assert r.status_code == 405
@@ -60,8 +67,9 @@ def test_wrong_method_is_a_json_405(api, method, path):
 
 def test_unreadable_multipart_to_the_import_is_a_json_400(api):
     body = b'--B\r\nContent-Disposition: form-data; name="file"; filename="a.xlsx"\r\n\r\nxx'  # never closed
-    r = api.client.generic("POST", "/api/timetables/import", body, content_type="multipart/form-data; boundary=B",
-                           headers=api._headers(None))
+    r = api.client.generic(
+        "POST", "/api/timetables/import", body, content_type="multipart/form-data; boundary=B", headers=api._headers(None)
+    )
     assert r.status_code == 400
     body = r.json()
     assert body["type"] == "validation_error" and body["errors"][0]["path"] in (["file"], [])

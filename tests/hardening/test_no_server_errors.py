@@ -92,9 +92,18 @@ def world(org, admin_user):
 
     link = DisplayLink.objects.create(organization=org, name="Foyer", campus=campus)
     return {
-        "course": course.id, "unit": unit.id, "other_unit": other_unit.id, "campus": campus.id, "plan": plan.id,
-        "plan_unit": plan_unit.id, "group": group.id, "teacher": teacher.id, "session": session.id,
-        "holiday": holiday.id, "link": link.id, "link_token": link.token,
+        "course": course.id,
+        "unit": unit.id,
+        "other_unit": other_unit.id,
+        "campus": campus.id,
+        "plan": plan.id,
+        "plan_unit": plan_unit.id,
+        "group": group.id,
+        "teacher": teacher.id,
+        "session": session.id,
+        "holiday": holiday.id,
+        "link": link.id,
+        "link_token": link.token,
     }
 
 
@@ -141,18 +150,34 @@ BAD_BODIES = [
     ("NaN", b'{"name": "x", "cohortSize": NaN}', "application/json", [[]]),
     ("Infinity", b'{"name": "x", "nominalHours": Infinity}', "application/json", [[]]),
     ("NUL in a value", json.dumps({"name": "Bad\u0000name"}).encode(), "application/json", [["name"]]),
-    ("NUL deep in a value", json.dumps({"preferences": {"timezone": ["\u0000"]}}).encode(), "application/json",
-     [["preferences", "timezone", 0]]),
+    (
+        "NUL deep in a value",
+        json.dumps({"preferences": {"timezone": ["\u0000"]}}).encode(),
+        "application/json",
+        [["preferences", "timezone", 0]],
+    ),
     ("NUL in a key", json.dumps({"na\u0000me": "x"}).encode(), "application/json", [["na\u0000me"]]),
     # A lone UTF-16 surrogate decodes to text psycopg cannot encode (it was a 500 on 7 of 12 endpoints).
-    ("lone surrogate in a value", b'{"name": "Bad\\ud800name", "email": "\\udfff@x.au", "password": "\\ud800"}',
-     "application/json", [["name"]]),
-    ("lone surrogate deep in a value", b'{"preferences": {"timezone": ["\\udc00"]}}', "application/json",
-     [["preferences", "timezone", 0]]),
+    (
+        "lone surrogate in a value",
+        b'{"name": "Bad\\ud800name", "email": "\\udfff@x.au", "password": "\\ud800"}',
+        "application/json",
+        [["name"]],
+    ),
+    (
+        "lone surrogate deep in a value",
+        b'{"preferences": {"timezone": ["\\udc00"]}}',
+        "application/json",
+        [["preferences", "timezone", 0]],
+    ),
     ("lone surrogate in a key", b'{"na\\ud800me": "x"}', "application/json", [["na\ud800me"]]),
     ("form body", b"name=x&code=y", "multipart/form-data; boundary=BOUNDARY", [[]]),
-    ("multipart form", b'--B\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--B--\r\n',
-     "multipart/form-data; boundary=B", [[]]),
+    (
+        "multipart form",
+        b'--B\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--B--\r\n',
+        "multipart/form-data; boundary=B",
+        [[]],
+    ),
     ("multipart without boundary", b"x", "multipart/form-data", [[]]),
 ]
 
@@ -178,15 +203,37 @@ NUL_FIELDS = [
     ("PUT", "/api/organization", {"name": "MP\u0000", "domain": "mp.edu.au"}, ["name"]),
     ("PUT", "/api/organization", {"name": "MP", "domain": "mp\u0000.edu.au"}, ["domain"]),
     ("PUT", "/api/auth/profile", {"firstName": "Ada\u0000", "lastName": "Admin"}, ["firstName"]),
-    ("POST", "/api/admin/users", {"email": "new@mp.edu.au", "firstName": "N", "lastName": "\u0000", "role": "user"},
-     ["lastName"]),
-    ("POST", "/api/timetables", {"blockGroupId": "{group}", "unitId": "{unit}", "startTime": "09:00:00",
-                                 "endTime": "10:00:00", "actualDate": "2026-03-04", "room": "R\u0000"}, ["room"]),
-    ("PUT", "/api/timetables/{session}", {"blockGroupId": "{group}", "unitId": "{unit}", "startTime": "09:00:00",
-                                          "endTime": "10:00:00", "notes": "n\u0000"}, ["notes"]),
-    ("POST", "/api/block-groups/{group}/schedule",
-     {"sessionTemplates": [{"startTime": "09:00\u0000", "endTime": "12:00:00", "duration": 3}]},
-     ["sessionTemplates", 0, "startTime"]),
+    (
+        "POST",
+        "/api/admin/users",
+        {"email": "new@mp.edu.au", "firstName": "N", "lastName": "\u0000", "role": "user"},
+        ["lastName"],
+    ),
+    (
+        "POST",
+        "/api/timetables",
+        {
+            "blockGroupId": "{group}",
+            "unitId": "{unit}",
+            "startTime": "09:00:00",
+            "endTime": "10:00:00",
+            "actualDate": "2026-03-04",
+            "room": "R\u0000",
+        },
+        ["room"],
+    ),
+    (
+        "PUT",
+        "/api/timetables/{session}",
+        {"blockGroupId": "{group}", "unitId": "{unit}", "startTime": "09:00:00", "endTime": "10:00:00", "notes": "n\u0000"},
+        ["notes"],
+    ),
+    (
+        "POST",
+        "/api/block-groups/{group}/schedule",
+        {"sessionTemplates": [{"startTime": "09:00\u0000", "endTime": "12:00:00", "duration": 3}]},
+        ["sessionTemplates", 0, "startTime"],
+    ),
     ("POST", "/api/auth/login", {"email": "admin@mp.edu.au\u0000", "password": "x"}, ["email"]),
 ]
 
@@ -245,8 +292,14 @@ def test_bad_query_values_and_path_segments(api, world, url, status, paths):
 # A valid body but for a date out of years 2000-2100, given or computed (weekNumber).
 SESSION = {"blockGroupId": "{group}", "unitId": "{unit}", "startTime": "09:00:00", "endTime": "10:00:00"}
 GROUP = {"code": "BG-NEW", "name": "New", "cohortSize": 10, "startDate": "2026-02-02", "preferredDays": "mon"}
-TEACHER = {"employeeId": "E9", "firstName": "A", "lastName": "B", "email": "ab@mp.edu.au", "maxWeeklyHours": 20,
-           "employmentType": "fixed_term"}
+TEACHER = {
+    "employeeId": "E9",
+    "firstName": "A",
+    "lastName": "B",
+    "email": "ab@mp.edu.au",
+    "maxWeeklyHours": 20,
+    "employmentType": "fixed_term",
+}
 BAD_DATES = [
     ("POST", "/api/timetables", {**SESSION, "actualDate": "9999-12-31"}, ["actualDate"]),
     ("POST", "/api/timetables", {**SESSION, "actualDate": "0001-01-01"}, ["actualDate"]),
@@ -256,17 +309,18 @@ BAD_DATES = [
     ("PUT", "/api/timetables/{session}", {**SESSION, "weekNumber": 10**12}, ["weekNumber"]),
     ("POST", "/api/holidays", {"name": "H", "startDate": "2026-05-01", "endDate": "9999-12-31"}, ["endDate"]),
     ("POST", "/api/holidays", {"name": "H", "startDate": "0001-01-01", "endDate": "2026-05-02"}, ["startDate"]),
-    ("PUT", "/api/holidays/{holiday}", {"name": "H", "startDate": "2026-05-01", "endDate": "9999-12-31"},
-     ["endDate"]),
+    ("PUT", "/api/holidays/{holiday}", {"name": "H", "startDate": "2026-05-01", "endDate": "9999-12-31"}, ["endDate"]),
     ("POST", "/api/block-groups", {**GROUP, "startDate": "9999-12-31"}, ["startDate"]),
     ("PUT", "/api/block-groups/{group}", {**GROUP, "endDate": "9999-12-31"}, ["endDate"]),
     ("POST", "/api/teachers", {**TEACHER, "expiryDate": "9999-12-31"}, ["expiryDate"]),
     ("PUT", "/api/teachers/{teacher}", {"expiryDate": "0001-01-01"}, ["expiryDate"]),
-    ("POST", "/api/block-groups/{group}/schedule",
-     {"sessionTemplates": [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}], "startDate": "9999-12-31"},
-     ["startDate"]),
-    ("POST", "/api/timetables/auto-allocate", {"blockGroupId": "{group}", "start": "0001-01-01", "end": "9999-12-31"},
-     ["start"]),
+    (
+        "POST",
+        "/api/block-groups/{group}/schedule",
+        {"sessionTemplates": [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}], "startDate": "9999-12-31"},
+        ["startDate"],
+    ),
+    ("POST", "/api/timetables/auto-allocate", {"blockGroupId": "{group}", "start": "0001-01-01", "end": "9999-12-31"}, ["start"]),
 ]
 
 
@@ -286,8 +340,9 @@ def test_dates_out_of_range_are_400_and_change_nothing(api, world):
 def test_if_match_garbage_is_412_and_changes_nothing(api, world):
     before = snapshot()
     for value in ("garbage", '"not-a-date"', "W/", ",,,", '"9999-99-99T99:99:99"'):
-        r = send(api, "PUT", f"/api/courses/{world['course']}", json.dumps({"code": "NEW", "name": "N"}),
-                 headers={"If-Match": value})
+        r = send(
+            api, "PUT", f"/api/courses/{world['course']}", json.dumps({"code": "NEW", "name": "N"}), headers={"If-Match": value}
+        )
         assert problems(r, 412) is None, (value, problems(r, 412))
         assert r.json()["type"] == "stale"
     assert snapshot() == before
@@ -312,8 +367,14 @@ def _workbook(*rows) -> bytes:
 
 
 def _row(**kw):
-    values = {"Block Group Code": "BG-X", "Unit Code": "UX1", "Date": "2026-03-02", "Start Time": "09:00:00",
-              "End Time": "12:00:00", **kw}
+    values = {
+        "Block Group Code": "BG-X",
+        "Unit Code": "UX1",
+        "Date": "2026-03-02",
+        "Start Time": "09:00:00",
+        "End Time": "12:00:00",
+        **kw,
+    }
     return [values.get(h) for h in HEADERS]
 
 
@@ -331,8 +392,7 @@ IMPORTS = [
 @pytest.mark.parametrize("name,data,paths", IMPORTS, ids=[i[0] for i in IMPORTS])
 def test_bad_imports_are_400_and_change_nothing(api, world, name, data, paths):
     data = {
-        k: SimpleUploadedFile(v[0], _workbook(v[1]), content_type=XLSX) if isinstance(v, tuple) else v
-        for k, v in data.items()
+        k: SimpleUploadedFile(v[0], _workbook(v[1]), content_type=XLSX) if isinstance(v, tuple) else v for k, v in data.items()
     }
     before = snapshot()
     r = api.post("/api/timetables/import", data=data)
@@ -356,7 +416,8 @@ def test_dates_stored_before_the_bounds_answer_400_not_500(api, org):
     session = f.make_session(org, block_group=group, unit=unit, actual_date=date(9999, 12, 31))
     teacher = f.make_teacher(org)
     before = snapshot()
-    r = send(api, "PUT", "/api/timetables/bulk-allocate",
-             json.dumps({"sessionIds": [str(session.id)], "teacherId": str(teacher.id)}))
+    r = send(
+        api, "PUT", "/api/timetables/bulk-allocate", json.dumps({"sessionIds": [str(session.id)], "teacherId": str(teacher.id)})
+    )
     assert problems(r, 400) is None, problems(r, 400)
     assert snapshot() == before

@@ -42,8 +42,7 @@ def signed_in(org, admin_user):
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
 def test_no_generated_request_gets_a_server_error(case, signed_in):
     client, csrf = signed_in
     kwargs = case.as_transport_kwargs(base_url="http://localhost")
@@ -57,7 +56,10 @@ def test_no_generated_request_gets_a_server_error(case, signed_in):
     if isinstance(body, str):
         body = body.encode("utf-8", "surrogatepass")
     response = client.generic(
-        case.method, path, body, content_type=prepared.headers.get("Content-Type", "application/octet-stream"),
+        case.method,
+        path,
+        body,
+        content_type=prepared.headers.get("Content-Type", "application/octet-stream"),
         headers=headers,
     )
     where = f"{case.method} {path}"

@@ -55,7 +55,10 @@ def test_admin_and_system_writes_name_their_actor(org):
     emit_change(Ctx(org=org, origin="admin"), entity="holiday", action="deleted", ids=["h"])
     emit_change(Ctx(org=org), entity="unit", action="imported", ids=["u1", "u2"])
     labels = list(Activity.objects.for_org(org).order_by("seq").values_list("actor_label", "summary"))
-    assert labels[-2:] == [("Django admin", "Django admin deleted a holiday"), ("system", "system imported 2 units of competency")]
+    assert labels[-2:] == [
+        ("Django admin", "Django admin deleted a holiday"),
+        ("system", "system imported 2 units of competency"),
+    ]
 
 
 def test_reading_activity_newest_first_filtered_and_scoped(api, member_api, other_api, org, admin_user):

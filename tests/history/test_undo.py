@@ -28,8 +28,19 @@ from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 
-MODELS = [Campus, Course, Unit, StudyPlan, StudyPlanUnit, BlockGroup, BlockGroupStudyPlan, Teacher, TeacherUnit,
-          Holiday, TimetableSession]
+MODELS = [
+    Campus,
+    Course,
+    Unit,
+    StudyPlan,
+    StudyPlanUnit,
+    BlockGroup,
+    BlockGroupStudyPlan,
+    Teacher,
+    TeacherUnit,
+    Holiday,
+    TimetableSession,
+]
 MON = date(2026, 3, 2)
 TEMPLATES = [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}]
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -43,7 +54,9 @@ def world(org) -> dict:
         out[model.__name__] = sorted(
             (tuple(str(v) for v in row) for row in model.objects.for_org(org).values_list(*names)),
         )
-    out["Organization"] = list(Organization.objects.filter(pk=org.pk).values_list("name", "timezone", "phone", "website", "address"))
+    out["Organization"] = list(
+        Organization.objects.filter(pk=org.pk).values_list("name", "timezone", "phone", "website", "address")
+    )
     return out
 
 
@@ -205,7 +218,9 @@ def test_undo_a_clear_restores_the_sessions_with_their_teachers(api, org, plan_g
     group = plan_group["group"]
     teacher = f.make_teacher(org)
     for d in (0, 2, 7):
-        f.make_session(org, block_group=group, unit=plan_group["a"], actual_date=date(2026, 2, 2) + timedelta(days=d), teacher=teacher)
+        f.make_session(
+            org, block_group=group, unit=plan_group["a"], actual_date=date(2026, 2, 2) + timedelta(days=d), teacher=teacher
+        )
     act = check_round_trip(api, org, lambda: ok(api.delete(f"/api/block-groups/{group.id}/schedule")))
     assert act.action == "schedule_cleared"
     assert TimetableSession.objects.for_org(org).filter(block_group=group, teacher=teacher).count() == 3
@@ -214,7 +229,10 @@ def test_undo_a_clear_restores_the_sessions_with_their_teachers(api, org, plan_g
 def test_undo_a_bulk_allocation(api, org):
     group, unit = f.make_block_group(org), f.make_unit(org)
     old, new = f.make_teacher(org, first_name="Old"), f.make_teacher(org, first_name="New")
-    sessions = [f.make_session(org, block_group=group, unit=unit, actual_date=MON + timedelta(days=d), teacher=old if d else None) for d in range(3)]
+    sessions = [
+        f.make_session(org, block_group=group, unit=unit, actual_date=MON + timedelta(days=d), teacher=old if d else None)
+        for d in range(3)
+    ]
 
     def write():
         r = api.put("/api/timetables/bulk-allocate", {"sessionIds": [str(s.id) for s in sessions], "teacherId": str(new.id)})
@@ -231,7 +249,9 @@ def test_undo_a_bulk_room(api, org):
 
     group, unit = f.make_block_group(org), f.make_unit(org)
     lab = Room.objects.create(organization=org, code="LAB-U", key="labu")
-    sessions = [f.make_session(org, block_group=group, unit=unit, actual_date=MON + timedelta(days=d), room=f"OLD-{d}") for d in range(3)]
+    sessions = [
+        f.make_session(org, block_group=group, unit=unit, actual_date=MON + timedelta(days=d), room=f"OLD-{d}") for d in range(3)
+    ]
 
     def write():
         r = api.put("/api/timetables/bulk-room", {"sessionIds": [str(s.id) for s in sessions], "roomId": str(lab.id)})
@@ -239,7 +259,11 @@ def test_undo_a_bulk_room(api, org):
 
     act = check_round_trip(api, org, write)
     assert act.summary == "Room LAB-U for 3 session(s)"
-    assert sorted(TimetableSession.objects.for_org(org).filter(block_group=group).values_list("room", flat=True)) == ["OLD-0", "OLD-1", "OLD-2"]
+    assert sorted(TimetableSession.objects.for_org(org).filter(block_group=group).values_list("room", flat=True)) == [
+        "OLD-0",
+        "OLD-1",
+        "OLD-2",
+    ]
 
 
 def test_undo_an_auto_allocation_apply(api, org):
@@ -261,8 +285,24 @@ def test_undo_an_import_removes_its_sessions_groups_and_units(api, org):
     f.make_block_group(org, code="BG-OLD", start_date=date(2026, 2, 2))
     wb = openpyxl.load_workbook(io.BytesIO(api.get("/api/timetables/template").content))
     ws = wb["Sessions"]
-    ws.append(["BG-NEW", "New cohort", "NEWUNIT01", "A new unit", date(2026, 3, 2), "Monday", time(9), time(12),
-               None, None, "R1", None, "scheduled", None])
+    ws.append(
+        [
+            "BG-NEW",
+            "New cohort",
+            "NEWUNIT01",
+            "A new unit",
+            date(2026, 3, 2),
+            "Monday",
+            time(9),
+            time(12),
+            None,
+            None,
+            "R1",
+            None,
+            "scheduled",
+            None,
+        ]
+    )
     ws.append(["BG-OLD", None, "NEWUNIT01", None, date(2026, 3, 9), "Mon", time(9), time(12), 6, 3, "", None, None, None])
     buf = io.BytesIO()
     wb.save(buf)
@@ -278,14 +318,20 @@ def test_undo_an_import_removes_its_sessions_groups_and_units(api, org):
 
 
 def test_undo_a_holiday_and_a_settings_change(api, org):
-    check_round_trip(api, org, lambda: ok(api.post(
-        "/api/holidays", {"name": "Grand Final eve", "startDate": "2026-09-25", "endDate": "2026-09-25"})))
+    check_round_trip(
+        api,
+        org,
+        lambda: ok(api.post("/api/holidays", {"name": "Grand Final eve", "startDate": "2026-09-25", "endDate": "2026-09-25"})),
+    )
     r = api.get("/api/organization")
     body = r.json()
 
     def write():
-        resp = api.put("/api/organization", {**{k: body[k] for k in ("name", "domain", "address", "phone", "website") if k in body},
-                                             "name": "Renamed TAFE"}, headers={"If-Match": r["ETag"]} if r.has_header("ETag") else None)
+        resp = api.put(
+            "/api/organization",
+            {**{k: body[k] for k in ("name", "domain", "address", "phone", "website") if k in body}, "name": "Renamed TAFE"},
+            headers={"If-Match": r["ETag"]} if r.has_header("ETag") else None,
+        )
         assert resp.status_code == 200, resp.content
 
     check_round_trip(api, org, write)
@@ -332,15 +378,32 @@ def test_a_later_change_to_the_same_rows_blocks_the_undo_and_is_named(api, org):
 
 
 def test_undoing_a_creation_that_others_built_on_is_refused(api, org):
-    r = api.post("/api/block-groups", {"code": "BG-X", "name": "X", "cohortSize": 10, "startDate": "2026-02-02",
-                                       "preferredDays": "Monday", "status": "planned"})
+    r = api.post(
+        "/api/block-groups",
+        {
+            "code": "BG-X",
+            "name": "X",
+            "cohortSize": 10,
+            "startDate": "2026-02-02",
+            "preferredDays": "Monday",
+            "status": "planned",
+        },
+    )
     assert r.status_code == 201, r.content
     created = latest(org)
     group = BlockGroup.objects.for_org(org).get(code="BG-X")
     unit = f.make_unit(org)
     etag = None
-    body = {"blockGroupId": str(group.id), "unitId": str(unit.id), "teacherId": "unassigned", "dayOfWeek": 1,
-            "weekNumber": 1, "startTime": "09:00:00", "endTime": "12:00:00", "status": "scheduled"}
+    body = {
+        "blockGroupId": str(group.id),
+        "unitId": str(unit.id),
+        "teacherId": "unassigned",
+        "dayOfWeek": 1,
+        "weekNumber": 1,
+        "startTime": "09:00:00",
+        "endTime": "12:00:00",
+        "status": "scheduled",
+    }
     assert api.post("/api/timetables", body).status_code == 201, etag
     r = api.post(f"/api/activity/{created.id}/undo")
     assert r.status_code == 409 and "added to what this change created" in r.json()["message"]
@@ -368,7 +431,9 @@ def test_already_undone_users_and_tenancy(api, member_api, other_api, org, admin
     undo(member_api, mine_act)
     assert not Course.objects.for_org(org).filter(code="MINE").exists()
     # Users' changes cannot be undone.
-    r = api.post("/api/admin/users", {"email": "new.person@example.edu.au", "firstName": "New", "lastName": "Person", "role": "user"})
+    r = api.post(
+        "/api/admin/users", {"email": "new.person@example.edu.au", "firstName": "New", "lastName": "Person", "role": "user"}
+    )
     assert r.status_code == 201, r.content
     r = api.post(f"/api/activity/{latest(org).id}/undo")
     assert r.status_code == 409 and "users cannot be undone" in r.json()["message"]
@@ -378,7 +443,12 @@ def test_an_undo_is_one_change_event(api, org, captured_events, django_capture_o
     group, unit = f.make_block_group(org), f.make_unit(org)
     teacher = f.make_teacher(org)
     sessions = [f.make_session(org, block_group=group, unit=unit, actual_date=MON + timedelta(days=d)) for d in range(2)]
-    assert api.put("/api/timetables/bulk-allocate", {"sessionIds": [str(s.id) for s in sessions], "teacherId": str(teacher.id)}).status_code == 200
+    assert (
+        api.put(
+            "/api/timetables/bulk-allocate", {"sessionIds": [str(s.id) for s in sessions], "teacherId": str(teacher.id)}
+        ).status_code
+        == 200
+    )
     act = latest(org)
     captured_events.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -396,8 +466,10 @@ def test_the_django_admin_writes_are_captured_too(client, org):
     staff = User.objects.create_superuser(email="support@blockplan.test", password="x" * 16, organization=org)
     client.force_login(staff)
     course = f.make_course(org, code="ADM1", name="Before")
-    r = client.post(f"/django-admin/catalogue/course/{course.id}/change/",
-                    {"code": "ADM1", "name": "After", "level": course.level, "description": "", "is_active": "on"})
+    r = client.post(
+        f"/django-admin/catalogue/course/{course.id}/change/",
+        {"code": "ADM1", "name": "After", "level": course.level, "description": "", "is_active": "on"},
+    )
     assert r.status_code == 302, r.content[:2000]
     course.refresh_from_db()
     assert course.name == "After"

@@ -20,8 +20,9 @@ DB_URL = os.environ.get("DATABASE_URL", "")
 DEMO_ADMIN = "admin@demo.blockplan.edu.au"
 DEMO_PASSWORD = "Blockplan-Demo-2026!"
 
-pytestmark = pytest.mark.skipif(not DB_URL.startswith(("postgres://", "postgresql://")),
-                                reason="backups are of PostgreSQL (DATABASE_URL)")
+pytestmark = pytest.mark.skipif(
+    not DB_URL.startswith(("postgres://", "postgresql://")), reason="backups are of PostgreSQL (DATABASE_URL)"
+)
 
 
 def _env(url: str, **extra) -> dict:
@@ -42,9 +43,12 @@ def databases():
         conn.execute(f'CREATE DATABASE "{names["source"]}"')
     urls = {k: parsed._replace(path=f"/{v}").geturl() for k, v in names.items()}
     try:
-        subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=_env(urls["source"]), check=True, timeout=300)
-        subprocess.run([PYTHON, "manage.py", "seed_demo"], cwd=ROOT, env=_env(urls["source"]), check=True, timeout=300,
-                       capture_output=True)
+        subprocess.run(
+            [PYTHON, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=_env(urls["source"]), check=True, timeout=300
+        )
+        subprocess.run(
+            [PYTHON, "manage.py", "seed_demo"], cwd=ROOT, env=_env(urls["source"]), check=True, timeout=300, capture_output=True
+        )
         yield urls
     finally:
         with psycopg.connect(admin_url, autocommit=True) as conn:
@@ -54,16 +58,21 @@ def databases():
 
 def test_backup_and_restore_into_a_fresh_database_is_proved(databases, tmp_path):
     dump = tmp_path / "nightly.dump"
-    made = subprocess.run(["scripts/backup.sh", str(dump)], cwd=ROOT, env=_env(databases["source"]), capture_output=True,
-                          text=True, timeout=300)
+    made = subprocess.run(
+        ["scripts/backup.sh", str(dump)], cwd=ROOT, env=_env(databases["source"]), capture_output=True, text=True, timeout=300
+    )
     assert made.returncode == 0, made.stderr
     assert made.stdout.strip() == str(dump) and dump.stat().st_size > 10_000
     assert oct(dump.stat().st_mode & 0o777) == "0o600"  # a backup holds password hashes: its owner only
 
     restored = subprocess.run(
         ["scripts/restore.sh", str(dump), databases["copy"], "--email", DEMO_ADMIN, "--compare-with", databases["source"]],
-        cwd=ROOT, env=_env(databases["source"], RESTORE_CHECK_PASSWORD=DEMO_PASSWORD), capture_output=True, text=True,
-        timeout=300)
+        cwd=ROOT,
+        env=_env(databases["source"], RESTORE_CHECK_PASSWORD=DEMO_PASSWORD),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert restored.returncode == 0, restored.stdout + restored.stderr
     out = restored.stdout
     sessions = next(line for line in out.splitlines() if line.startswith("timetabling_timetablesession "))
@@ -73,24 +82,46 @@ def test_backup_and_restore_into_a_fresh_database_is_proved(databases, tmp_path)
     assert DEMO_PASSWORD not in out + restored.stderr
 
     # A restore never overwrites: the copy exists now.
-    again = subprocess.run(["scripts/restore.sh", str(dump), databases["copy"]], cwd=ROOT, env=_env(databases["source"]),
-                           capture_output=True, text=True, timeout=120)
+    again = subprocess.run(
+        ["scripts/restore.sh", str(dump), databases["copy"]],
+        cwd=ROOT,
+        env=_env(databases["source"]),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert again.returncode == 1 and "exists" in again.stderr
 
 
 def test_the_restore_check_fails_on_a_wrong_password_or_a_changed_source(databases, tmp_path):
     dump = tmp_path / "b.dump"
-    subprocess.run(["scripts/backup.sh", str(dump)], cwd=ROOT, env=_env(databases["source"]), check=True,
-                   capture_output=True, timeout=300)
+    subprocess.run(
+        ["scripts/backup.sh", str(dump)], cwd=ROOT, env=_env(databases["source"]), check=True, capture_output=True, timeout=300
+    )
     # The source changes after the backup: the comparison says which table differs.
-    subprocess.run([PYTHON, "manage.py", "shell", "-c",
-                    "from project.catalogue.models import Course; from project.accounts.models import Organization;"
-                    "Course.objects.create(organization=Organization.objects.first(), code='AFTER-BACKUP', name='Later')"],
-                   cwd=ROOT, env=_env(databases["source"]), check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [
+            PYTHON,
+            "manage.py",
+            "shell",
+            "-c",
+            "from project.catalogue.models import Course; from project.accounts.models import Organization;"
+            "Course.objects.create(organization=Organization.objects.first(), code='AFTER-BACKUP', name='Later')",
+        ],
+        cwd=ROOT,
+        env=_env(databases["source"]),
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     failed = subprocess.run(
         ["scripts/restore.sh", str(dump), databases["copy2"], "--email", DEMO_ADMIN, "--compare-with", databases["source"]],
-        cwd=ROOT, env=_env(databases["source"], RESTORE_CHECK_PASSWORD="not-the-password"), capture_output=True,
-        text=True, timeout=300)
+        cwd=ROOT,
+        env=_env(databases["source"], RESTORE_CHECK_PASSWORD="not-the-password"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert failed.returncode == 1
     assert "row counts differ" in failed.stderr and "catalogue_course" in failed.stderr
     assert f"sign-in as {DEMO_ADMIN} answered 401" in failed.stderr

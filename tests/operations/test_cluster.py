@@ -50,9 +50,14 @@ class Cluster:
         self.state = state
         self.env = {
             **{k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}},
-            "DATABASE_URL": db_url, "REDIS_URL": REDIS_URL, "CLUSTER_PORT": str(self.port),
-            "CLUSTER_APP_PORT": str(self.app_port), "CLUSTER_DIR": str(state), "PYTHONPATH": str(ROOT),
-            "DJANGO_SETTINGS_MODULE": "project.settings", "LOG_LEVEL": "WARNING",
+            "DATABASE_URL": db_url,
+            "REDIS_URL": REDIS_URL,
+            "CLUSTER_PORT": str(self.port),
+            "CLUSTER_APP_PORT": str(self.app_port),
+            "CLUSTER_DIR": str(state),
+            "PYTHONPATH": str(ROOT),
+            "DJANGO_SETTINGS_MODULE": "project.settings",
+            "LOG_LEVEL": "WARNING",
         }
 
     @property
@@ -60,14 +65,16 @@ class Cluster:
         return f"http://localhost:{self.port}"
 
     def run(self, *args: str, timeout: float = 240) -> str:
-        done = subprocess.run(["scripts/cluster.sh", *args], cwd=ROOT, env=self.env, capture_output=True, text=True,
-                              timeout=timeout)
+        done = subprocess.run(
+            ["scripts/cluster.sh", *args], cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=timeout
+        )
         assert done.returncode == 0, f"cluster.sh {' '.join(args)}: {done.stdout}\n{done.stderr}\n{self.logs()}"
         return done.stdout + done.stderr
 
     async def arun(self, *args: str) -> tuple[int, str]:
-        proc = await asyncio.create_subprocess_exec("scripts/cluster.sh", *args, cwd=ROOT, env=self.env,
-                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        proc = await asyncio.create_subprocess_exec(
+            "scripts/cluster.sh", *args, cwd=ROOT, env=self.env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+        )
         out, _ = await proc.communicate()
         return proc.returncode, out.decode()
 
@@ -94,12 +101,21 @@ def cluster(tmp_path_factory):
         c.run("start", "2")
         # An organization and a coordinator to sign in as (the processes share this database).
         subprocess.run(
-            [PYTHON, "manage.py", "shell", "-c",
-             "from project.accounts.models import Organization, User\n"
-             "org = Organization.objects.create(name='Cluster TAFE', domain='cluster.example.edu.au')\n"
-             f"User.objects.create_user(email='coord@cluster.example.edu.au', password='{PASSWORD}', first_name='Cory',"
-             " last_name='Cluster', organization=org, role='admin', must_change_password=False)"],
-            cwd=ROOT, env=c.env, check=True, capture_output=True, timeout=60,
+            [
+                PYTHON,
+                "manage.py",
+                "shell",
+                "-c",
+                "from project.accounts.models import Organization, User\n"
+                "org = Organization.objects.create(name='Cluster TAFE', domain='cluster.example.edu.au')\n"
+                f"User.objects.create_user(email='coord@cluster.example.edu.au', password='{PASSWORD}', first_name='Cory',"
+                " last_name='Cluster', organization=org, role='admin', must_change_password=False)",
+            ],
+            cwd=ROOT,
+            env=c.env,
+            check=True,
+            capture_output=True,
+            timeout=60,
         )
         yield c
     finally:
@@ -123,14 +139,21 @@ async def sign_in(http: aiohttp.ClientSession, cluster: Cluster, forwarded_for: 
     extra = {"X-Forwarded-For": forwarded_for} if forwarded_for else {}
     async with http.get(f"{cluster.url}/api/auth/user", headers=extra) as resp:
         keep(resp)
-    headers = {"X-CSRFToken": jar["csrftoken"], "Cookie": f"csrftoken={jar['csrftoken']}", "Origin": cluster.url,
-               "Content-Type": "application/json", **extra}
-    async with http.post(f"{cluster.url}/api/auth/login", headers=headers,
-                         data=json.dumps({"email": "coord@cluster.example.edu.au", "password": PASSWORD})) as resp:
+    headers = {
+        "X-CSRFToken": jar["csrftoken"],
+        "Cookie": f"csrftoken={jar['csrftoken']}",
+        "Origin": cluster.url,
+        "Content-Type": "application/json",
+        **extra,
+    }
+    async with http.post(
+        f"{cluster.url}/api/auth/login",
+        headers=headers,
+        data=json.dumps({"email": "coord@cluster.example.edu.au", "password": PASSWORD}),
+    ) as resp:
         assert resp.status == 200, await resp.text()
         keep(resp)
-    return {"Cookie": "; ".join(f"{k}={v}" for k, v in jar.items()), "X-CSRFToken": jar["csrftoken"],
-            "Origin": cluster.url}
+    return {"Cookie": "; ".join(f"{k}={v}" for k, v in jar.items()), "X-CSRFToken": jar["csrftoken"], "Origin": cluster.url}
 
 
 class Fleet:
@@ -141,8 +164,10 @@ class Fleet:
         # One HTTP session of our own carries the session cookie on every reconnect (python-engineio
         # moves a Cookie header into a session it closes on disconnect, so a reconnect would go without).
         self.http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
-        self.clients = [socketio.AsyncClient(reconnection=True, reconnection_delay=1, randomization_factor=0.5,
-                                             http_session=self.http) for _ in range(n)]
+        self.clients = [
+            socketio.AsyncClient(reconnection=True, reconnection_delay=1, randomization_factor=0.5, http_session=self.http)
+            for _ in range(n)
+        ]
         self.lost: dict[int, float] = {}  # socket -> when it lost its process (while it is away)
         self.episodes: list[tuple[int, float, float]] = []  # (socket, lost at, back at)
         self.events: dict[int, list[tuple[float, int]]] = {i: [] for i in range(n)}
@@ -154,17 +179,20 @@ class Fleet:
     def _on_disconnect(self, i):
         async def handler(reason=None):
             self.lost.setdefault(i, time.monotonic())
+
         return handler
 
     def _on_connect(self, i):
         async def handler():
             if i in self.lost:
                 self.episodes.append((i, self.lost.pop(i), time.monotonic()))
+
         return handler
 
     def _on_change(self, i):
         async def handler(data):
             self.events[i].append((time.monotonic(), data["seq"]))
+
         return handler
 
     async def connect(self, cluster: Cluster, headers: dict):
@@ -188,8 +216,9 @@ async def sockets_per_process(cluster: Cluster, http: aiohttp.ClientSession) -> 
 
 
 async def write(http, cluster, headers, tag) -> int:
-    async with http.post(f"{cluster.url}/api/courses", headers=headers,
-                         data=json.dumps({"code": f"CL{tag}", "name": f"Cluster course {tag}"})) as resp:
+    async with http.post(
+        f"{cluster.url}/api/courses", headers=headers, data=json.dumps({"code": f"CL{tag}", "name": f"Cluster course {tag}"})
+    ) as resp:
         return resp.status
 
 
@@ -219,8 +248,9 @@ async def test_the_client_address_behind_nginx_is_the_clients(cluster):
     async with aiohttp.ClientSession() as http:
         # A client claiming an address: nginx appends the real one (127.0.0.1) on the right, and that is
         # the address Django believes.
-        async with http.get(f"{cluster.url}/api/auth/user", headers={"X-Forwarded-For": "203.0.113.50",
-                                                                      "X-Request-ID": "client-claimed"}) as resp:
+        async with http.get(
+            f"{cluster.url}/api/auth/user", headers={"X-Forwarded-For": "203.0.113.50", "X-Request-ID": "client-claimed"}
+        ) as resp:
             request_id = resp.headers["X-Request-ID"]
     assert request_id != "client-claimed"  # nginx sets its own request id
     lines = [x for i in (1, 2) for x in cluster.app_lines(i) if x.get("request_id") == request_id]
@@ -285,8 +315,10 @@ async def test_rolling_restart_drops_no_request_and_sockets_catch_up_within_3_se
         assert caught_up is not None, f"socket {i} got no event after reconnecting"
         worst = max(worst, caught_up - lost)
     assert worst < 3.0, f"slowest socket back and caught up after {worst:.2f} s"
-    print(f"rolling restart {restart_seconds:.1f} s, {sent['get']} reads and {sent['post']} writes, 0 failed; "
-          f"{len(episodes)} reconnects, the slowest back and caught up in {worst:.2f} s")
+    print(
+        f"rolling restart {restart_seconds:.1f} s, {sent['get']} reads and {sent['post']} writes, 0 failed; "
+        f"{len(episodes)} reconnects, the slowest back and caught up in {worst:.2f} s"
+    )
 
 
 async def test_the_proxy_caches_assets_for_a_year_and_limits_bodies_as_the_api_does(cluster):
@@ -300,8 +332,11 @@ async def test_the_proxy_caches_assets_for_a_year_and_limits_bodies_as_the_api_d
             assert resp.headers["Cache-Control"] == "public, max-age=31536000, immutable"
         # Past the API's largest body (a 10 MB import, 12 MB with its envelope), nginx answers 413 in the
         # API's error shape, before any process reads it.
-        async with http.post(f"{cluster.url}/api/timetables/import", data=b"x" * (13 * 1024 * 1024),
-                             headers={"Content-Type": "application/octet-stream"}) as resp:
+        async with http.post(
+            f"{cluster.url}/api/timetables/import",
+            data=b"x" * (13 * 1024 * 1024),
+            headers={"Content-Type": "application/octet-stream"},
+        ) as resp:
             assert resp.status == 413
             assert await resp.json(content_type=None) == {"message": "The request is too large"}
         # Metrics are per process, not through the proxy.

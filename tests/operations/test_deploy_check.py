@@ -15,13 +15,23 @@ PYTHON = str(ROOT / ".venv" / "bin" / "python")
 def _check(**overrides) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
     env.update(  # what scripts/cluster.sh gives its processes
-        DJANGO_SETTINGS_MODULE="project.settings", BLOCKPLAN_PRODUCTION="1", SECURE_SSL_REDIRECT="0",
-        SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="localhost,127.0.0.1", TRUSTED_PROXIES="127.0.0.1,::1",
+        DJANGO_SETTINGS_MODULE="project.settings",
+        BLOCKPLAN_PRODUCTION="1",
+        SECURE_SSL_REDIRECT="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="localhost,127.0.0.1",
+        TRUSTED_PROXIES="127.0.0.1,::1",
         CSRF_TRUSTED_ORIGINS="http://localhost:8080",
     )
     env.update(overrides)
-    return subprocess.run([PYTHON, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [PYTHON, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_check_deploy_is_clean_under_the_cluster_settings():

@@ -51,8 +51,12 @@ def test_readyz_checks_database_channel_layer_and_migrations(client):
 
 
 def test_readyz_fails_when_the_channel_layer_is_unreachable(client):
-    broken = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                          "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:1/0", "socket_connect_timeout": 0.5}]}}}
+    broken = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:1/0", "socket_connect_timeout": 0.5}]},
+        }
+    }
     channel_layers.backends.clear()
     try:
         with override_settings(CHANNEL_LAYERS=broken):
@@ -68,11 +72,13 @@ def test_readyz_fails_when_the_channel_layer_is_unreachable(client):
 def test_request_id_is_passed_through_or_made(client, access_lines):
     r = client.get("/api/auth/user", HTTP_X_REQUEST_ID="abc-123")
     assert r["X-Request-ID"] == "abc-123"
-    made = client.get("/api/auth/user", HTTP_X_REQUEST_ID="no spaces; or quotes\"")
+    made = client.get("/api/auth/user", HTTP_X_REQUEST_ID='no spaces; or quotes"')
     assert len(made["X-Request-ID"]) == 32 and made["X-Request-ID"] != "abc-123"
     lines = access_lines()
     assert [(x["request_id"], x["route"], x["status"]) for x in lines] == [
-        ("abc-123", "/api/auth/user", 401), (made["X-Request-ID"], "/api/auth/user", 401)]
+        ("abc-123", "/api/auth/user", 401),
+        (made["X-Request-ID"], "/api/auth/user", 401),
+    ]
 
 
 def test_one_json_line_per_request_with_organization_user_route_status_and_duration(api, org, admin_user, access_lines):
@@ -110,11 +116,13 @@ def test_lockout_counts_the_client_behind_the_proxy_not_the_proxy(client, org, a
     for _ in range(3):
         r = client.post("/api/auth/login", body, content_type="application/json", HTTP_X_FORWARDED_FOR="203.0.113.9")
         assert r.status_code in (401, 429)
-    locked = client.post("/api/auth/login", {**body, "password": f.PASSWORD}, content_type="application/json",
-                         HTTP_X_FORWARDED_FOR="203.0.113.9")
+    locked = client.post(
+        "/api/auth/login", {**body, "password": f.PASSWORD}, content_type="application/json", HTTP_X_FORWARDED_FOR="203.0.113.9"
+    )
     assert locked.status_code == 429
-    other = client.post("/api/auth/login", {**body, "password": f.PASSWORD}, content_type="application/json",
-                        HTTP_X_FORWARDED_FOR="203.0.113.10")
+    other = client.post(
+        "/api/auth/login", {**body, "password": f.PASSWORD}, content_type="application/json", HTTP_X_FORWARDED_FOR="203.0.113.10"
+    )
     assert other.status_code == 200, other.content
     AxesProxyHandler.implementation = None
 

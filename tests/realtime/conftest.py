@@ -87,7 +87,10 @@ def rt_database_url():
     try:
         subprocess.run(
             [PYTHON, "manage.py", "migrate", "--noinput", "-v0", "--skip-checks"],
-            cwd=ROOT, env=base_env(db_url), check=True, timeout=180,
+            cwd=ROOT,
+            env=base_env(db_url),
+            check=True,
+            timeout=180,
         )
         yield db_url
     finally:
@@ -131,7 +134,10 @@ class Server:
     def launch(self) -> Server:
         self.proc = subprocess.Popen(
             [DAPHNE, "-b", "127.0.0.1", "-p", str(self.port), "tests.realtime.testapp:application"],
-            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
         )
         return self
 
@@ -180,7 +186,9 @@ def hook_sync(server: Server, name: str, body: dict) -> dict:
     import urllib.request
 
     req = urllib.request.Request(  # noqa: S310 — the test's own http:// server
-        f"{server.http}/__rt__/{name}", data=json.dumps(body).encode(), method="POST",
+        f"{server.http}/__rt__/{name}",
+        data=json.dumps(body).encode(),
+        method="POST",
         headers={"Content-Type": "application/json"},
     )
     with urllib.request.urlopen(req, timeout=20) as resp:  # noqa: S310 — the test's own http:// server
@@ -241,11 +249,13 @@ class PyClient:
 
     async def presence_where(self, predicate, timeout: float = 5.0) -> dict:
         """The next ``presence`` payload satisfying ``predicate`` (earlier ones are skipped)."""
+
         async def wait():
             while True:
                 data = await self.presence.get()
                 if predicate(data):
                     return data
+
         return await asyncio.wait_for(wait(), timeout)
 
     async def close(self):

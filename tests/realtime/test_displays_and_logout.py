@@ -43,8 +43,11 @@ class Board:
 
     async def connect(self, server, token):
         await self.sio.connect(
-            server.http, headers={"Origin": server.origin}, auth={"displayToken": token},
-            transports=["websocket"], wait_timeout=5,
+            server.http,
+            headers={"Origin": server.origin},
+            auth={"displayToken": token},
+            transports=["websocket"],
+            wait_timeout=5,
         )
         return self
 
@@ -60,8 +63,12 @@ async def test_display_token_socket_gets_its_org_events_and_is_closed_on_revocat
         board = await Board().connect(server, link["token"])
         try:
             # Events of its organization reach the board; another organization's do not.
-            await hook(server, "emit", {"org": fresh["b"]["id"], "entity": "timetable_session", "action": "allocated", "ids": ["other"]})
-            await hook(server, "emit", {"org": fresh["a"]["id"], "entity": "timetable_session", "action": "allocated", "ids": ["s1"]})
+            await hook(
+                server, "emit", {"org": fresh["b"]["id"], "entity": "timetable_session", "action": "allocated", "ids": ["other"]}
+            )
+            await hook(
+                server, "emit", {"org": fresh["a"]["id"], "entity": "timetable_session", "action": "allocated", "ids": ["s1"]}
+            )
             event = await asyncio.wait_for(board.changes.get(), 5)
             assert event["ids"] == ["s1"] and event["entity"] == "timetable_session"
             assert board.changes.empty()

@@ -30,7 +30,11 @@ async def start_client(server, session):
     config = {"url": server.http, "cookie": f"sessionid={session}", "origin": server.origin, "quietMs": 1500}
     env = {**os.environ, "NODE_PATH": NODE_PATH, "RT_CLIENT": json.dumps(config)}
     proc = await asyncio.create_subprocess_exec(
-        NODE, str(SCRIPT), env=env, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        NODE,
+        str(SCRIPT),
+        env=env,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
     line = await asyncio.wait_for(proc.stdout.readline(), 20)

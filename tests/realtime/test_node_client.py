@@ -36,7 +36,11 @@ class NodeClient:
             config["origin"] = server.origin if origin == "default" else origin
         env = {**os.environ, "NODE_PATH": NODE_PATH, "RT_CLIENT": json.dumps(config)}
         proc = await asyncio.create_subprocess_exec(
-            NODE, str(SCRIPT), env=env, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            NODE,
+            str(SCRIPT),
+            env=env,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )
         return cls(proc)
@@ -80,8 +84,18 @@ async def test_socketio_client_4_end_to_end(server):
         assert shown["data"]["viewers"] == [
             {"userId": ada["id"], "name": "Ada Admin", "initials": "AA", "path": "/timetables/t1"}
         ]
-        sent = await hook(server, "emit", {"org": fresh["a"]["id"], "entity": "block_group", "action": "updated",
-                                           "ids": ["bg-1"], "actor": ada["id"], "origin": "node-tab"})
+        sent = await hook(
+            server,
+            "emit",
+            {
+                "org": fresh["a"]["id"],
+                "entity": "block_group",
+                "action": "updated",
+                "ids": ["bg-1"],
+                "actor": ada["id"],
+                "origin": "node-tab",
+            },
+        )
         assert (await node.next("change"))["data"] == sent["event"]
         await hook(server, "revoke", {"user": ada["id"]})
         gone = await node.next("disconnect")

@@ -29,9 +29,7 @@ def test_frames_are_socketio_v5_over_engineio_v4():
 def test_decoding_client_frames():
     assert protocol.split_engine_frame("3") == (3, "")
     assert protocol.split_engine_frame('40{"token":"x"}') == (4, '0{"token":"x"}')
-    packet = protocol.decode_socketio(
-        '212["presence",{"path":"/a"}]'
-    )
+    packet = protocol.decode_socketio('212["presence",{"path":"/a"}]')
     assert (packet.packet_type, packet.id, packet.data) == (2, 12, ["presence", {"path": "/a"}])
     for bad in ("", "x", "7"):
         with pytest.raises(ValueError):
@@ -66,8 +64,9 @@ def test_presence_locations(payload, path):
     assert presence.normalise_location(payload) == path
 
 
-@pytest.mark.parametrize("payload", [{"path": "relative"}, {"path": 5}, {"path": "/" + "x" * 400},
-                                     {"path": "/a\nb"}, ["/a"], {"view": 3}])
+@pytest.mark.parametrize(
+    "payload", [{"path": "relative"}, {"path": 5}, {"path": "/" + "x" * 400}, {"path": "/a\nb"}, ["/a"], {"view": 3}]
+)
 def test_malformed_presence_locations(payload):
     with pytest.raises(ValueError):
         presence.normalise_location(payload)

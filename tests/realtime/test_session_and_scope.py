@@ -47,8 +47,9 @@ async def test_a_password_change_ends_the_other_sessions_sockets(server):
     mine, theirs = await connect(server, here), await connect(server, elsewhere)
     try:
         http, headers = await _api(server, here)
-        async with http.put("/api/auth/change-password", json={"currentPassword": PW1, "newPassword": PW2},
-                            headers=headers) as resp:
+        async with http.put(
+            "/api/auth/change-password", json={"currentPassword": PW1, "newPassword": PW2}, headers=headers
+        ) as resp:
             assert resp.status == 200, await resp.text()
         await asyncio.wait_for(theirs.disconnected.wait(), 3)
         assert theirs.ended == [{"reason": "password_changed"}]
@@ -62,7 +63,9 @@ async def test_a_password_change_ends_the_other_sessions_sockets(server):
         # ...and a logout there (with the new session cookie) still closes it.
         new_key = {c.key: c.value for c in http.cookie_jar}.get("sessionid")
         assert new_key and new_key != here
-        async with http.post("/api/auth/logout", headers={**headers, "X-CSRFToken": {c.key: c.value for c in http.cookie_jar}["csrftoken"]}) as resp:
+        async with http.post(
+            "/api/auth/logout", headers={**headers, "X-CSRFToken": {c.key: c.value for c in http.cookie_jar}["csrftoken"]}
+        ) as resp:
             assert resp.status == 200, await resp.text()
         await asyncio.wait_for(mine.disconnected.wait(), 3)
         assert mine.ended == [{"reason": "logout"}]
@@ -145,15 +148,27 @@ async def test_a_wall_display_gets_only_its_boards_events_without_the_actor(serv
         board = await Board().connect(server, link["token"])
         try:
             emits = [
-                ("user", [ada["id"]]), ("organization", [org]), ("course", ["c1"]), ("display_link", [other["id"]]),
-                ("timetable_session", ["s1"]), ("holiday", ["h1"]), ("block_group", ["g1"]), ("display_link", [link["id"]]),
+                ("user", [ada["id"]]),
+                ("organization", [org]),
+                ("course", ["c1"]),
+                ("display_link", [other["id"]]),
+                ("timetable_session", ["s1"]),
+                ("holiday", ["h1"]),
+                ("block_group", ["g1"]),
+                ("display_link", [link["id"]]),
             ]
             for entity, ids in emits:
-                await hook(server, "emit", {"org": org, "entity": entity, "action": "updated", "ids": ids,
-                                            "actor": ada["id"], "origin": "tab-1"})
+                await hook(
+                    server,
+                    "emit",
+                    {"org": org, "entity": entity, "action": "updated", "ids": ids, "actor": ada["id"], "origin": "tab-1"},
+                )
             got = [await asyncio.wait_for(board.changes.get(), 5) for _ in range(4)]
             assert [(e["entity"], e["ids"]) for e in got] == [
-                ("timetable_session", ["s1"]), ("holiday", ["h1"]), ("block_group", ["g1"]), ("display_link", [link["id"]]),
+                ("timetable_session", ["s1"]),
+                ("holiday", ["h1"]),
+                ("block_group", ["g1"]),
+                ("display_link", [link["id"]]),
             ]
             assert all("actorId" not in e and "origin" not in e and "campusIds" not in e for e in got)
             await asyncio.sleep(0.3)
@@ -180,17 +195,28 @@ async def test_a_campus_board_gets_only_its_campus_sessions_and_block_groups(ser
     north_board = await Board().connect(server, fx["links"]["north"]["token"])
     all_board = await Board().connect(server, fx["links"]["all"]["token"])
     try:
-        for entity, ids in (("timetable_session", [south["session"]]), ("block_group", [south["blockGroup"]]),
-                            ("timetable_session", [north["session"]]), ("block_group", [north["blockGroup"]]),
-                            ("holiday", ["h-1"])):
+        for entity, ids in (
+            ("timetable_session", [south["session"]]),
+            ("block_group", [south["blockGroup"]]),
+            ("timetable_session", [north["session"]]),
+            ("block_group", [north["blockGroup"]]),
+            ("holiday", ["h-1"]),
+        ):
             await hook(server, "emit", {"org": org, "entity": entity, "action": "updated", "ids": ids, "actor": ada["id"]})
         got_north = [await asyncio.wait_for(north_board.changes.get(), 5) for _ in range(3)]
         assert [(e["entity"], e["ids"]) for e in got_north] == [
-            ("timetable_session", [north["session"]]), ("block_group", [north["blockGroup"]]), ("holiday", ["h-1"]),
+            ("timetable_session", [north["session"]]),
+            ("block_group", [north["blockGroup"]]),
+            ("holiday", ["h-1"]),
         ]
         got_all = [await asyncio.wait_for(all_board.changes.get(), 5) for _ in range(5)]
-        assert [e["ids"] for e in got_all] == [[south["session"]], [south["blockGroup"]], [north["session"]],
-                                               [north["blockGroup"]], ["h-1"]]
+        assert [e["ids"] for e in got_all] == [
+            [south["session"]],
+            [south["blockGroup"]],
+            [north["session"]],
+            [north["blockGroup"]],
+            ["h-1"],
+        ]
         assert all("campusIds" not in e and "actorId" not in e for e in got_north + got_all)
         await asyncio.sleep(0.3)
         assert north_board.changes.empty()

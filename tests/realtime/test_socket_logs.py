@@ -34,8 +34,12 @@ async def test_socket_connect_and_disconnect_are_logged_and_counted(server, seed
     user = seeded["a"]["users"]["mel"]
     before = await _gauge(server)
     client = PyClient()
-    await client.sio.connect(server.http, headers={"Cookie": f"sessionid={user['session']}", "Origin": server.origin,
-                                                  "X-Request-ID": "sock-req-1"}, transports=["websocket"], wait_timeout=5)
+    await client.sio.connect(
+        server.http,
+        headers={"Cookie": f"sessionid={user['session']}", "Origin": server.origin, "X-Request-ID": "sock-req-1"},
+        transports=["websocket"],
+        wait_timeout=5,
+    )
     assert await _gauge(server) == before + 1
     # The server's sid is the Engine.IO sid the client was given.
     sid = client.sio.eio.sid

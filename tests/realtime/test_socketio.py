@@ -169,8 +169,13 @@ async def test_display_token_hook_point(server, seeded):
     """An alternative authenticator (wall displays, later) plugs in through the consumer's hook."""
     org = seeded["a"]["id"]
     display = PyClient()
-    await display.sio.connect(server.http, headers={"Origin": server.origin}, transports=["websocket"],
-                              auth={"displayToken": f"rt-display:{org}"}, wait_timeout=5)
+    await display.sio.connect(
+        server.http,
+        headers={"Origin": server.origin},
+        transports=["websocket"],
+        auth={"displayToken": f"rt-display:{org}"},
+        wait_timeout=5,
+    )
     try:
         await hook(server, "emit", {"org": org, "entity": "timetable_session", "action": "allocated", "ids": ["s"]})
         assert (await display.next_change())["ids"] == ["s"]
@@ -182,9 +187,12 @@ async def test_display_token_hook_point(server, seeded):
     errors = []
     client.on("connect_error", lambda data: errors.append(data))
     with pytest.raises(socketio.exceptions.ConnectionError):
-        await client.connect(f"{server.http}?displayToken=forged", transports=["websocket"], wait_timeout=5,
-                             headers={"Origin": server.origin,
-                                      "Cookie": f"sessionid={seeded['a']['users']['ada']['session']}"})
+        await client.connect(
+            f"{server.http}?displayToken=forged",
+            transports=["websocket"],
+            wait_timeout=5,
+            headers={"Origin": server.origin, "Cookie": f"sessionid={seeded['a']['users']['ada']['session']}"},
+        )
     await client.disconnect()
     assert errors == [{"message": "unauthorized"}]
 
@@ -200,16 +208,17 @@ async def test_every_entity_gives_exactly_one_event_in_seq_order(server, seeded,
     actions = sorted(ACTIONS)
     for i, entity in enumerate(sorted(ENTITIES)):
         action = actions[i % len(actions)]
-        out = await hook(server, "emit", {"org": org, "entity": entity, "action": action, "ids": [f"id-{i}"],
-                                          "actor": ada["id"], "origin": "tab-1"})
+        out = await hook(
+            server,
+            "emit",
+            {"org": org, "entity": entity, "action": action, "ids": [f"id-{i}"], "actor": ada["id"], "origin": "tab-1"},
+        )
         sent.append(out["event"])
     got = [await client.next_change() for _ in sent]
     await client.no_change(0.3)
     # Session events also carry the written rows (issue 15); these test ids name no row: null.
     assert [{k: v for k, v in e.items() if k != "sessions"} for e in got] == sent
-    assert [e.get("sessions", "absent") for e in got] == [
-        None if e["entity"] == "timetable_session" else "absent" for e in sent
-    ]
+    assert [e.get("sessions", "absent") for e in got] == [None if e["entity"] == "timetable_session" else "absent" for e in sent]
     seqs = [e["seq"] for e in got]
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
     assert {e["actorId"] for e in got} == {ada["id"]} and {e["origin"] for e in got} == {"tab-1"}
@@ -219,8 +228,7 @@ async def test_every_entity_gives_exactly_one_event_in_seq_order(server, seeded,
 async def test_bulk_write_is_one_event(server, seeded, clients):
     client = await clients(server, seeded["a"]["users"]["mel"]["session"])
     ids = [f"session-{n}" for n in range(250)]
-    await hook(server, "emit", {"org": seeded["a"]["id"], "entity": "timetable_session", "action": "scheduled",
-                                "ids": ids})
+    await hook(server, "emit", {"org": seeded["a"]["id"], "entity": "timetable_session", "action": "scheduled", "ids": ids})
     event = await client.next_change()
     assert event["ids"] == ids and event["action"] == "scheduled"
     await client.no_change(0.5)
@@ -229,10 +237,9 @@ async def test_bulk_write_is_one_event(server, seeded, clients):
 async def test_rolled_back_write_sends_nothing(server, seeded, clients):
     org = seeded["a"]["id"]
     client = await clients(server, seeded["a"]["users"]["mel"]["session"])
-    before = (await hook(server, "emit", {"org": org, "entity": "holiday", "action": "created", "ids": ["h1"]}))
+    before = await hook(server, "emit", {"org": org, "entity": "holiday", "action": "created", "ids": ["h1"]})
     assert (await client.next_change())["seq"] == before["event"]["seq"]
-    out = await hook(server, "emit", {"org": org, "entity": "holiday", "action": "deleted", "ids": ["h1"],
-                                      "rollback": True})
+    out = await hook(server, "emit", {"org": org, "entity": "holiday", "action": "deleted", "ids": ["h1"], "rollback": True})
     assert out == {"rolledBack": True}
     await client.no_change(0.5)
     after = await hook(server, "emit", {"org": org, "entity": "holiday", "action": "updated", "ids": ["h2"]})
@@ -263,10 +270,8 @@ async def test_course_writes_through_the_http_api(server, seeded, clients):
                 pytest.skip("no course API in this tree yet; writes are covered through emit_change")
             assert resp.status == 200
         csrf = {c.key: c.value for c in jar}["csrftoken"]
-        headers = {"X-CSRFToken": csrf, "X-Client-Id": "rt-tab", "Origin": server.http,
-                   "Referer": server.http + "/"}
-        body = {"code": "RT101", "name": "Realtime Course", "level": "certificate_iii", "description": "",
-                "isActive": True}
+        headers = {"X-CSRFToken": csrf, "X-Client-Id": "rt-tab", "Origin": server.http, "Referer": server.http + "/"}
+        body = {"code": "RT101", "name": "Realtime Course", "level": "certificate_iii", "description": "", "isActive": True}
         async with http.post("/api/courses", json=body, headers=headers) as resp:
             assert resp.status == 201, await resp.text()
             course_id = (await resp.json())["id"]

@@ -43,14 +43,23 @@ async def test_change_on_one_process_reaches_sockets_on_the_other(pair, clients)
     on_one = await clients(one, ada["session"])
     on_two = await clients(two, mel["session"])
     stranger = await clients(two, bob["session"])
-    sent = await hook(one, "emit", {"org": fresh["a"]["id"], "entity": "teacher", "action": "created",
-                                    "ids": ["t-1"], "actor": ada["id"], "origin": "tab-x"})
+    sent = await hook(
+        one,
+        "emit",
+        {
+            "org": fresh["a"]["id"],
+            "entity": "teacher",
+            "action": "created",
+            "ids": ["t-1"],
+            "actor": ada["id"],
+            "origin": "tab-x",
+        },
+    )
     assert await on_two.next_change() == sent["event"]
     assert await on_one.next_change() == sent["event"]
     await stranger.no_change(0.5)
     # and the other way round
-    sent = await hook(two, "emit", {"org": fresh["a"]["id"], "entity": "teacher", "action": "deleted",
-                                    "ids": ["t-1"]})
+    sent = await hook(two, "emit", {"org": fresh["a"]["id"], "entity": "teacher", "action": "deleted", "ids": ["t-1"]})
     assert (await on_one.next_change())["seq"] == sent["event"]["seq"]
     await on_two.next_change()
 

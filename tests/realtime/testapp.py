@@ -58,18 +58,32 @@ def seed(body):
     tag = uuid.uuid4().hex[:8]
     out = {}
     for key, name, users in (
-        ("a", "Realtime Org A", [("ada", "Ada", "Admin", "admin", True), ("mel", "Mel", "Member", "user", True),
-                                 ("ina", "Ina", "Inactive", "user", False), ("sam", "Sam", "Staff", "admin", True)]),
+        (
+            "a",
+            "Realtime Org A",
+            [
+                ("ada", "Ada", "Admin", "admin", True),
+                ("mel", "Mel", "Member", "user", True),
+                ("ina", "Ina", "Inactive", "user", False),
+                ("sam", "Sam", "Staff", "admin", True),
+            ],
+        ),
         ("b", "Realtime Org B", [("bob", "Bob", "Other", "admin", True)]),
     ):
         org = Organization.objects.create(name=name, domain=f"{key}-{tag}.example.edu.au")
         out[key] = {"id": str(org.pk), "users": {}}
         for ukey, first, last, role, active in users:
             user = User.objects.create_user(
-                email=f"{ukey}-{tag}@example.edu.au", password=None, first_name=first,
-                last_name=last, organization=org, role=role, must_change_password=False,
+                email=f"{ukey}-{tag}@example.edu.au",
+                password=None,
+                first_name=first,
+                last_name=last,
+                organization=org,
+                role=role,
+                must_change_password=False,
                 # sam is support staff: the Django admin is a write path that emits change events
-                is_staff=ukey == "sam", is_superuser=ukey == "sam",
+                is_staff=ukey == "sam",
+                is_superuser=ukey == "sam",
             )
             session = _session_for(user)  # made while active: the session itself is valid
             if not active:
@@ -162,7 +176,7 @@ async def display_token_hook(token: str):
     goes to the product's real hook (display links, ``project.displays.realtime``)."""
     prefix = "rt-display:"
     if token.startswith(prefix):
-        return token[len(prefix):], {"timetable": None}
+        return token[len(prefix) :], {"timetable": None}
     from project.displays.realtime import display_token_hook as real_hook
 
     return await real_hook(token)
@@ -172,8 +186,15 @@ from realtime.consumers import register_display_token_hook  # noqa: E402
 
 register_display_token_hook(display_token_hook)
 
-HOOKS = {"/__rt__/seed": seed, "/__rt__/session": session, "/__rt__/emit": emit, "/__rt__/revoke": revoke,
-         "/__rt__/password": password, "/__rt__/end_session": end_session, "/__rt__/scope_fixture": scope_fixture}
+HOOKS = {
+    "/__rt__/seed": seed,
+    "/__rt__/session": session,
+    "/__rt__/emit": emit,
+    "/__rt__/revoke": revoke,
+    "/__rt__/password": password,
+    "/__rt__/end_session": end_session,
+    "/__rt__/scope_fixture": scope_fixture,
+}
 
 
 async def application(scope, receive, send):
@@ -189,8 +210,7 @@ async def application(scope, receive, send):
         except Exception as exc:  # report to the test rather than hang it
             result, status = {"error": repr(exc)}, 500
         payload = json.dumps(result).encode()
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"application/json")]})
         await send({"type": "http.response.body", "body": payload})
         return
     await project_application(scope, receive, send)

@@ -61,9 +61,18 @@ def world(org) -> World:
     g1 = f.make_block_group(org, code="G1", name="Group One", course=c1, cohort_size=20)
     g2 = f.make_block_group(org, code="G2", name="Group Two", course=c2, cohort_size=15)
     g3 = f.make_block_group(org, code="G3", name="Group Three", course=None, cohort_size=10)
-    g4 = f.make_block_group(org, code="G4", name="Group Four", course=c1, cohort_size=12, status="planned",
-                            start_date=date(2026, 7, 6), end_date=date(2026, 12, 1), study_mode="part_time",
-                            delivery_mode="remote")
+    g4 = f.make_block_group(
+        org,
+        code="G4",
+        name="Group Four",
+        course=c1,
+        cohort_size=12,
+        status="planned",
+        start_date=date(2026, 7, 6),
+        end_date=date(2026, 12, 1),
+        study_mode="part_time",
+        delivery_mode="remote",
+    )
     t1 = f.make_teacher(org, first_name="Alice", last_name="Anders", employee_id="E001", max_weekly_hours=20)
     t2 = f.make_teacher(org, first_name="Bob", last_name="Brown", employee_id="E002", max_weekly_hours=10)
     t3 = f.make_teacher(org, first_name="Cara", last_name="Cole", employee_id="E003", is_active=False)

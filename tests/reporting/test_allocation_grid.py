@@ -17,12 +17,24 @@ def grid_world(world):
     19 h = 95 % in the week of 16 March (not over)."""
     org, g1, u1 = world.org, world.g1, world.u1
     extra = {
-        "b1": f.make_session(org, block_group=g1, unit=u1, teacher=world.t2, actual_date=date(2026, 3, 9), start=time(9), end=time(12, 30)),
-        "b2": f.make_session(org, block_group=g1, unit=u1, teacher=world.t2, actual_date=date(2026, 3, 10), start=time(13), end=time(16, 30)),
-        "b3": f.make_session(org, block_group=g1, unit=u1, teacher=world.t2, actual_date=date(2026, 3, 11), start=time(16), end=time(19, 30)),
-        "a1": f.make_session(org, block_group=g1, unit=u1, teacher=world.t1, actual_date=date(2026, 3, 16), start=time(8), end=time(16)),
-        "a2": f.make_session(org, block_group=g1, unit=u1, teacher=world.t1, actual_date=date(2026, 3, 17), start=time(8), end=time(16)),
-        "a3": f.make_session(org, block_group=g1, unit=u1, teacher=world.t1, actual_date=date(2026, 3, 18), start=time(9), end=time(12)),
+        "b1": f.make_session(
+            org, block_group=g1, unit=u1, teacher=world.t2, actual_date=date(2026, 3, 9), start=time(9), end=time(12, 30)
+        ),
+        "b2": f.make_session(
+            org, block_group=g1, unit=u1, teacher=world.t2, actual_date=date(2026, 3, 10), start=time(13), end=time(16, 30)
+        ),
+        "b3": f.make_session(
+            org, block_group=g1, unit=u1, teacher=world.t2, actual_date=date(2026, 3, 11), start=time(16), end=time(19, 30)
+        ),
+        "a1": f.make_session(
+            org, block_group=g1, unit=u1, teacher=world.t1, actual_date=date(2026, 3, 16), start=time(8), end=time(16)
+        ),
+        "a2": f.make_session(
+            org, block_group=g1, unit=u1, teacher=world.t1, actual_date=date(2026, 3, 17), start=time(8), end=time(16)
+        ),
+        "a3": f.make_session(
+            org, block_group=g1, unit=u1, teacher=world.t1, actual_date=date(2026, 3, 18), start=time(9), end=time(12)
+        ),
     }
     world.s.update(extra)
     return world
@@ -58,8 +70,17 @@ def test_term_grid_weeks_hours_and_capacity(api, grid_world):
     # Bob, week 10: s3 17:00-20:00 is evening.
     assert (week(bob, 10)["daytimeHours"], week(bob, 10)["eveningHours"]) == (0.0, 3.0)
     assert week(bob, 10)["sessions"] == [
-        {"id": str(w.s["s3"].id), "date": "2026-03-03", "startTime": "17:00:00", "endTime": "20:00:00",
-         "unitCode": "ICTICT002", "blockGroupCode": "G1", "actualHours": 3, "room": "", "status": "scheduled"}
+        {
+            "id": str(w.s["s3"].id),
+            "date": "2026-03-03",
+            "startTime": "17:00:00",
+            "endTime": "20:00:00",
+            "unitCode": "ICTICT002",
+            "blockGroupCode": "G1",
+            "actualHours": 3,
+            "room": "",
+            "status": "scheduled",
+        }
     ]
     # Week 11: 3.5 + 3.5 (ends 16:30, day) + 3.5 (16:00-19:30 ends after 17:00, evening) = 10.5 h of 10.
     b11 = week(bob, 11)

@@ -25,10 +25,18 @@ def this_week(world, admin_user):
         "today": today,
         "monday": monday,
         "mon": f.make_session(org, block_group=g1, unit=u1, teacher=t1, actual_date=monday, start=time(9), end=time(12)),
-        "sun": f.make_session(org, block_group=g1, unit=u1, teacher=t1, actual_date=monday + timedelta(days=6), start=time(17), end=time(19)),
-        "cancelled": f.make_session(org, block_group=g1, unit=u1, teacher=t1, actual_date=monday + timedelta(days=1), status="cancelled"),
-        "last_sunday": f.make_session(org, block_group=g1, unit=u1, teacher=t1, actual_date=monday - timedelta(days=1), start=time(9), end=time(13)),
-        "next_monday": f.make_session(org, block_group=g1, unit=u1, teacher=t1, actual_date=monday + timedelta(days=7), start=time(9), end=time(13)),
+        "sun": f.make_session(
+            org, block_group=g1, unit=u1, teacher=t1, actual_date=monday + timedelta(days=6), start=time(17), end=time(19)
+        ),
+        "cancelled": f.make_session(
+            org, block_group=g1, unit=u1, teacher=t1, actual_date=monday + timedelta(days=1), status="cancelled"
+        ),
+        "last_sunday": f.make_session(
+            org, block_group=g1, unit=u1, teacher=t1, actual_date=monday - timedelta(days=1), start=time(9), end=time(13)
+        ),
+        "next_monday": f.make_session(
+            org, block_group=g1, unit=u1, teacher=t1, actual_date=monday + timedelta(days=7), start=time(9), end=time(13)
+        ),
     }
 
 
@@ -47,7 +55,9 @@ def test_stats(api, world, this_week):
     from project.staff.models import Teacher
 
     old = timezone.now() - timedelta(days=40)
-    Course.objects.unscoped().filter(pk=Course.objects.unscoped().filter(organization=world.org, is_active=True).order_by("code").first().pk).update(created_at=old)
+    Course.objects.unscoped().filter(
+        pk=Course.objects.unscoped().filter(organization=world.org, is_active=True).order_by("code").first().pk
+    ).update(created_at=old)
     Teacher.objects.unscoped().filter(pk=world.t1.pk).update(created_at=old)
     res = api.get("/api/dashboard/stats")
     assert res.status_code == 200
@@ -63,7 +73,11 @@ def test_stats(api, world, this_week):
 
 def test_stats_default_efficiency_and_empty(api):
     assert api.get("/api/dashboard/stats").json() == {
-        "activeCourses": 0, "activeTeachers": 0, "blockGroups": 0, "weeklyHours": 0.0, "efficiency": 87,
+        "activeCourses": 0,
+        "activeTeachers": 0,
+        "blockGroups": 0,
+        "weeklyHours": 0.0,
+        "efficiency": 87,
         "thirtyDaysAgo": {"activeCourses": 0, "activeTeachers": 0, "blockGroups": 0},
     }
 
@@ -71,7 +85,12 @@ def test_stats_default_efficiency_and_empty(api):
 def test_teacher_workload_this_week(api, world, this_week):
     body = api.get("/api/dashboard/teacher-workload").json()
     assert body[0] == {
-        "id": str(world.t1.id), "name": "Alice Anders", "initials": "AA", "hours": 5.0, "maxHours": 20, "percentage": 25,
+        "id": str(world.t1.id),
+        "name": "Alice Anders",
+        "initials": "AA",
+        "hours": 5.0,
+        "maxHours": 20,
+        "percentage": 25,
     }
     assert [e["name"] for e in body] == ["Alice Anders", "Bob Brown", "Dan Dunn"]  # active teachers
     assert body[1]["hours"] == 0.0 and body[1]["percentage"] == 0
@@ -86,7 +105,9 @@ def test_upcoming_sessions_next_seven_days(api, world, this_week):
     org, g2, u2 = world.org, world.g2, world.u2
     yesterday = f.make_session(org, block_group=g2, unit=u2, actual_date=today - timedelta(days=1))
     first = f.make_session(org, block_group=g2, unit=u2, actual_date=today, start=time(8, 30), end=time(11, 15), room="B2.01")
-    last = f.make_session(org, block_group=g2, unit=u2, teacher=world.t2, actual_date=today + timedelta(days=6), start=time(18), end=time(21))
+    last = f.make_session(
+        org, block_group=g2, unit=u2, teacher=world.t2, actual_date=today + timedelta(days=6), start=time(18), end=time(21)
+    )
     later = f.make_session(org, block_group=g2, unit=u2, actual_date=today + timedelta(days=7))
     body = api.get("/api/dashboard/upcoming-sessions").json()
     ids = [s["id"] for s in body]
@@ -147,23 +168,39 @@ def test_upcoming_empty(api):
 
 
 def test_teacher_allocations(api, world):
-    cancelled_t4 = f.make_session(world.org, block_group=world.g2, unit=world.u2, teacher=world.t4,
-                                  actual_date=date(2026, 3, 5), status="cancelled", start=time(9), end=time(12))
+    cancelled_t4 = f.make_session(
+        world.org,
+        block_group=world.g2,
+        unit=world.u2,
+        teacher=world.t4,
+        actual_date=date(2026, 3, 5),
+        status="cancelled",
+        start=time(9),
+        end=time(12),
+    )
     res = api.get("/api/dashboard/teacher-allocations", {"start": "2026-03-02", "end": "2026-03-08"})
     assert res.status_code == 200
     body = res.json()
     assert [a["id"] for a in body["allocations"]] == [
-        str(world.s["s1"].id), str(world.s["s3"].id), str(world.s["s2"].id), str(cancelled_t4.id),
+        str(world.s["s1"].id),
+        str(world.s["s3"].id),
+        str(world.s["s2"].id),
+        str(cancelled_t4.id),
     ]
     assert body["allocations"][0] == {
-        "id": str(world.s["s1"].id), "date": "2026-03-02", "time": "09:00 - 12:00", "teacherName": "Alice Anders",
-        "unitCode": "ICTICT001", "unitName": "Unit One", "blockGroupCode": "G1", "room": "", "status": "scheduled",
+        "id": str(world.s["s1"].id),
+        "date": "2026-03-02",
+        "time": "09:00 - 12:00",
+        "teacherName": "Alice Anders",
+        "unitCode": "ICTICT001",
+        "unitName": "Unit One",
+        "blockGroupCode": "G1",
+        "room": "",
+        "status": "scheduled",
     }
     assert body["allocations"][3]["status"] == "cancelled"
     # Dan's only session is cancelled: still unallocated. Cara is inactive: not listed.
-    assert body["unallocatedTeachers"] == [
-        {"id": str(world.t4.id), "name": "Dan Dunn", "initials": "DD", "maxWeeklyHours": 21}
-    ]
+    assert body["unallocatedTeachers"] == [{"id": str(world.t4.id), "name": "Dan Dunn", "initials": "DD", "maxWeeklyHours": 21}]
 
 
 def test_teacher_allocations_empty_range(api, world):
@@ -172,16 +209,19 @@ def test_teacher_allocations_empty_range(api, world):
     assert [t["name"] for t in body["unallocatedTeachers"]] == ["Alice Anders", "Bob Brown", "Dan Dunn"]
 
 
-@pytest.mark.parametrize("params, path", [
-    ({}, "start"),
-    ({"start": "2026-03-02"}, "end"),
-    ({"start": "2026-3-2", "end": "2026-03-08"}, "start"),
-    ({"start": "2026-02-30", "end": "2026-03-08"}, "start"),
-    ({"start": "2026-03-02", "end": "2026-03-08T00:00"}, "end"),
-    ({"start": "1999-12-31", "end": "2000-01-02"}, "start"),
-    ({"start": "2026-03-08", "end": "2026-03-02"}, "end"),
-    ({"start": "2026-01-01", "end": "2027-01-02"}, "end"),
-])
+@pytest.mark.parametrize(
+    "params, path",
+    [
+        ({}, "start"),
+        ({"start": "2026-03-02"}, "end"),
+        ({"start": "2026-3-2", "end": "2026-03-08"}, "start"),
+        ({"start": "2026-02-30", "end": "2026-03-08"}, "start"),
+        ({"start": "2026-03-02", "end": "2026-03-08T00:00"}, "end"),
+        ({"start": "1999-12-31", "end": "2000-01-02"}, "start"),
+        ({"start": "2026-03-08", "end": "2026-03-02"}, "end"),
+        ({"start": "2026-01-01", "end": "2027-01-02"}, "end"),
+    ],
+)
 def test_teacher_allocations_bad_dates_are_400(api, params, path):
     res = api.get("/api/dashboard/teacher-allocations", params)
     assert res.status_code == 400

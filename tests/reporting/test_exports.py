@@ -62,7 +62,9 @@ def test_xlsx_export(api, export_world):
 
 def test_export_matches_report(api, export_world):
     report = api.get("/api/reports/load-planning", {"year": 2026}).json()
-    rows = list(csv.reader(io.StringIO(api.get("/api/reports/load-planning/export", {"format": "csv", "year": 2026}).content.decode())))
+    rows = list(
+        csv.reader(io.StringIO(api.get("/api/reports/load-planning/export", {"format": "csv", "year": 2026}).content.decode()))
+    )
     grand = [r for r in rows if r[2].endswith(" total")]
     assert [float(r[6]) for r in grand] == [report["termData"][t]["grandTotals"]["actualHours"] for t in ("1", "2", "3")]
 

@@ -49,7 +49,10 @@ def _counts(org) -> dict[str, tuple[int, int]]:
         with CaptureQueriesContext(connection) as ctx:
             res = client.get(path)
         assert res.status_code == 200, (path, res.content[:200])
-        out[path.split("?")[0].replace(str(teacher.pk), "{id}") + ("?term" if "term=" in path else "")] = (len(ctx), len(res.content))
+        out[path.split("?")[0].replace(str(teacher.pk), "{id}") + ("?term" if "term=" in path else "")] = (
+            len(ctx),
+            len(res.content),
+        )
     return out
 
 

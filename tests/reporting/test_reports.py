@@ -97,8 +97,9 @@ def test_top_five_teachers_and_top_eight_units_ordering(org):
     # Teacher Ti teaches i+1 one-hour sessions: T6 most, then T5 ... only five are kept.
     for i, t in enumerate(teachers):
         for k in range(i + 1):
-            f.make_session(org, block_group=g, unit=units[0], teacher=t, actual_date=date(2026, 4, 1 + k),
-                           start=time(9), end=time(10))
+            f.make_session(
+                org, block_group=g, unit=units[0], teacher=t, actual_date=date(2026, 4, 1 + k), start=time(9), end=time(10)
+            )
     r = selectors.scheduling_summary(org=org, year=2026, today=date(2026, 1, 1))
     assert [t["teacherName"] for t in r["topTeachers"]] == ["T6 X", "T5 X", "T4 X", "T3 X", "T2 X"]
     assert [t["hours"] for t in r["topTeachers"]] == [7.0, 6.0, 5.0, 4.0, 3.0]
@@ -161,8 +162,9 @@ def test_load_planning_terms_from_term_breaks(api, world):
     f.make_holiday(world.org, name="Public", type="public_holiday", start_date=date(2026, 5, 1))  # not a break
     # A second group of course C1 in term 2, to check course totals add up.
     g5 = f.make_block_group(world.org, code="G5", name="Group Five", course=world.c1, cohort_size=12)
-    f.make_session(world.org, block_group=g5, unit=world.u2, teacher=world.t4, actual_date=date(2026, 6, 1),
-                   start=time(9), end=time(11))
+    f.make_session(
+        world.org, block_group=g5, unit=world.u2, teacher=world.t4, actual_date=date(2026, 6, 1), start=time(9), end=time(11)
+    )
     body = api.get("/api/reports/load-planning", {"year": 2026}).json()
     assert sorted(body["termData"]) == ["1", "2", "3"]
     t1 = _load(body, 1)  # s1 (2 Mar, U1 3 h), s3 (3 Mar = break end: still term 1, U2 3 h)
@@ -174,10 +176,18 @@ def test_load_planning_terms_from_term_breaks(api, world):
     assert c1["blockGroups"][str(world.g1.id)]["nominalHours"] == 40.0  # s2: U1 only
     assert c1["blockGroups"][str(world.g1.id)]["actualHours"] == 3.0
     assert c1["blockGroups"][str(g5.id)] == {
-        "blockGroupName": "Group Five", "blockGroupCode": "G5", "nominalHours": 60.0, "actualHours": 2.0, "studentCount": 12,
+        "blockGroupName": "Group Five",
+        "blockGroupCode": "G5",
+        "nominalHours": 60.0,
+        "actualHours": 2.0,
+        "studentCount": 12,
     }
     assert c1["totals"] == {"nominalHours": 100.0, "actualHours": 5.0, "studentCount": 32}
-    assert t2["courses"][str(world.c2.id)]["totals"] == {"nominalHours": 60.0, "actualHours": 4.0, "studentCount": 15}  # s4 on 10 Aug
+    assert t2["courses"][str(world.c2.id)]["totals"] == {
+        "nominalHours": 60.0,
+        "actualHours": 4.0,
+        "studentCount": 15,
+    }  # s4 on 10 Aug
     assert t2["courses"]["none"]["totals"] == {"nominalHours": 20.0, "actualHours": 3.0, "studentCount": 10}  # s5
     assert t2["grandTotals"] == {"nominalHours": 180.0, "actualHours": 12.0, "studentCount": 57}
     t3 = _load(body, 3)  # s8 + s9: U3 for G2
@@ -223,24 +233,50 @@ def test_workload_summary_semester_split(api, world):
     assert body["teachers"][2]["isActive"] is False
     assert alice["units"] == [
         {
-            "unitCode": "ICTICT001", "unitName": "Unit One", "nominalHours": 40,
-            "semester1Hours": 6.0, "semester2Hours": 0.0, "totalActualHours": 6.0,
-            "blockGroups": ["Group One"], "firstDeliveryDate": "2026-03-02", "lastDeliveryDate": "2026-03-04",
+            "unitCode": "ICTICT001",
+            "unitName": "Unit One",
+            "nominalHours": 40,
+            "semester1Hours": 6.0,
+            "semester2Hours": 0.0,
+            "totalActualHours": 6.0,
+            "blockGroups": ["Group One"],
+            "firstDeliveryDate": "2026-03-02",
+            "lastDeliveryDate": "2026-03-04",
         },
         {
-            "unitCode": "ICTICT002", "unitName": "Unit Two", "nominalHours": 60,
-            "semester1Hours": 0.0, "semester2Hours": 4.0, "totalActualHours": 4.0,
-            "blockGroups": ["Group Two"], "firstDeliveryDate": "2026-08-10", "lastDeliveryDate": "2026-08-10",
+            "unitCode": "ICTICT002",
+            "unitName": "Unit Two",
+            "nominalHours": 60,
+            "semester1Hours": 0.0,
+            "semester2Hours": 4.0,
+            "totalActualHours": 4.0,
+            "blockGroups": ["Group Two"],
+            "firstDeliveryDate": "2026-08-10",
+            "lastDeliveryDate": "2026-08-10",
         },
     ]
 
 
 def test_workload_summary_semester_boundary_and_group_names(api, world):
     # 30 June is semester 1, 1 July semester 2; the same unit to two groups lists both names.
-    f.make_session(world.org, block_group=world.g1, unit=world.u3, teacher=world.t2, actual_date=date(2026, 6, 30),
-                   start=time(9), end=time(11))
-    f.make_session(world.org, block_group=world.g2, unit=world.u3, teacher=world.t2, actual_date=date(2026, 7, 1),
-                   start=time(9), end=time(10))
+    f.make_session(
+        world.org,
+        block_group=world.g1,
+        unit=world.u3,
+        teacher=world.t2,
+        actual_date=date(2026, 6, 30),
+        start=time(9),
+        end=time(11),
+    )
+    f.make_session(
+        world.org,
+        block_group=world.g2,
+        unit=world.u3,
+        teacher=world.t2,
+        actual_date=date(2026, 7, 1),
+        start=time(9),
+        end=time(10),
+    )
     body = api.get("/api/teachers/workload-summary", {"year": 2026}).json()
     bob = next(t for t in body["teachers"] if t["teacherName"] == "Bob Brown")
     u3 = next(u for u in bob["units"] if u["unitCode"] == "ICTICT003")
@@ -252,8 +288,13 @@ def test_workload_summary_semester_boundary_and_group_names(api, world):
 def test_workload_summary_empty(api, world):
     body = api.get("/api/teachers/workload-summary", {"year": 2024}).json()
     assert body == {
-        "year": 2024, "totalTeachers": 0, "totalUnitsDelivered": 0, "semester1TotalHours": 0.0,
-        "semester2TotalHours": 0.0, "totalActualHours": 0.0, "teachers": [],
+        "year": 2024,
+        "totalTeachers": 0,
+        "totalUnitsDelivered": 0,
+        "semester1TotalHours": 0.0,
+        "semester2TotalHours": 0.0,
+        "totalActualHours": 0.0,
+        "teachers": [],
     }
 
 
@@ -261,17 +302,48 @@ def test_workload_summary_empty(api, world):
 
 
 def test_delivery_summary_rows(api, world):
-    f.make_session(world.org, block_group=world.g2, unit=world.u1, teacher=world.t1, actual_date=date(2026, 10, 5),
-                   start=time(9), end=time(10, 30))
+    f.make_session(
+        world.org,
+        block_group=world.g2,
+        unit=world.u1,
+        teacher=world.t1,
+        actual_date=date(2026, 10, 5),
+        start=time(9),
+        end=time(10, 30),
+    )
     res = api.get(f"/api/teachers/{world.t1.id}/delivery-summary", {"year": 2026})
     assert res.status_code == 200
     assert res.json() == [
-        {"unitCode": "ICTICT001", "unitName": "Unit One", "blockGroupCode": "G1", "blockGroupName": "Group One",
-         "nominalHours": 40, "actualDeliveryHours": 6.0, "firstDeliveryDate": "2026-03-02", "lastDeliveryDate": "2026-03-04"},
-        {"unitCode": "ICTICT002", "unitName": "Unit Two", "blockGroupCode": "G2", "blockGroupName": "Group Two",
-         "nominalHours": 60, "actualDeliveryHours": 4.0, "firstDeliveryDate": "2026-08-10", "lastDeliveryDate": "2026-08-10"},
-        {"unitCode": "ICTICT001", "unitName": "Unit One", "blockGroupCode": "G2", "blockGroupName": "Group Two",
-         "nominalHours": 40, "actualDeliveryHours": 1.5, "firstDeliveryDate": "2026-10-05", "lastDeliveryDate": "2026-10-05"},
+        {
+            "unitCode": "ICTICT001",
+            "unitName": "Unit One",
+            "blockGroupCode": "G1",
+            "blockGroupName": "Group One",
+            "nominalHours": 40,
+            "actualDeliveryHours": 6.0,
+            "firstDeliveryDate": "2026-03-02",
+            "lastDeliveryDate": "2026-03-04",
+        },
+        {
+            "unitCode": "ICTICT002",
+            "unitName": "Unit Two",
+            "blockGroupCode": "G2",
+            "blockGroupName": "Group Two",
+            "nominalHours": 60,
+            "actualDeliveryHours": 4.0,
+            "firstDeliveryDate": "2026-08-10",
+            "lastDeliveryDate": "2026-08-10",
+        },
+        {
+            "unitCode": "ICTICT001",
+            "unitName": "Unit One",
+            "blockGroupCode": "G2",
+            "blockGroupName": "Group Two",
+            "nominalHours": 40,
+            "actualDeliveryHours": 1.5,
+            "firstDeliveryDate": "2026-10-05",
+            "lastDeliveryDate": "2026-10-05",
+        },
     ]
     assert api.get(f"/api/teachers/{world.t4.id}/delivery-summary", {"year": 2026}).json() == []
     assert api.get(f"/api/teachers/{world.t1.id}/delivery-summary", {"year": 2025}).json()[0]["actualDeliveryHours"] == 2.0
@@ -286,12 +358,15 @@ def test_delivery_summary_other_org_teacher_is_404(other_api, world):
 # ---------------------------------------------------------------- parameters and access
 
 
-@pytest.mark.parametrize("path", [
-    "/api/reports/scheduling-summary",
-    "/api/reports/load-planning",
-    "/api/teachers/workload-summary",
-    "/api/teachers/allocation-gantt",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/reports/scheduling-summary",
+        "/api/reports/load-planning",
+        "/api/teachers/workload-summary",
+        "/api/teachers/allocation-gantt",
+    ],
+)
 @pytest.mark.parametrize("year", ["1999", "2101", "abc", "2026.5", "99999999999999999999", "-2026"])
 def test_bad_years_are_400(api, path, year):
     res = api.get(path, {"year": year})
@@ -314,18 +389,21 @@ def test_delivery_summary_bad_year_is_400(api, world):
     assert api.get(f"/api/teachers/{world.t1.id}/delivery-summary", {"year": "1900"}).status_code == 400
 
 
-@pytest.mark.parametrize("path", [
-    "/api/reports/block-groups-without-timetables",
-    "/api/reports/scheduling-summary",
-    "/api/reports/load-planning",
-    "/api/reports/load-planning/export?format=csv",
-    "/api/teachers/workload-summary",
-    "/api/teachers/allocation-gantt",
-    "/api/dashboard/stats",
-    "/api/dashboard/teacher-workload",
-    "/api/dashboard/upcoming-sessions",
-    "/api/dashboard/teacher-allocations?start=2026-03-02&end=2026-03-08",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/reports/block-groups-without-timetables",
+        "/api/reports/scheduling-summary",
+        "/api/reports/load-planning",
+        "/api/reports/load-planning/export?format=csv",
+        "/api/teachers/workload-summary",
+        "/api/teachers/allocation-gantt",
+        "/api/dashboard/stats",
+        "/api/dashboard/teacher-workload",
+        "/api/dashboard/upcoming-sessions",
+        "/api/dashboard/teacher-allocations?start=2026-03-02&end=2026-03-08",
+    ],
+)
 def test_signed_out_is_401(anon_api, path):
     res = anon_api.get(path)
     assert res.status_code == 401

@@ -48,7 +48,9 @@ def test_create_list_update_delete(api, world, org, captured_events, django_capt
     assert body["teacherId"] == str(kim.pk) and body["startDate"] == "2026-03-02" and body["endDate"] == "2026-03-04"
     assert body["startTime"] is None and body["endTime"] is None and body["reason"] == "Conference"
     assert created["ETag"]
-    part = api.post(_url(kim), {"startDate": "2026-02-20", "endDate": "2026-02-20", "startTime": "13:00", "endTime": "15:30"}).json()
+    part = api.post(
+        _url(kim), {"startDate": "2026-02-20", "endDate": "2026-02-20", "startTime": "13:00", "endTime": "15:30"}
+    ).json()
     assert part["startTime"] == "13:00:00" and part["endTime"] == "15:30:00" and part["reason"] == ""
     assert [x["id"] for x in api.get(_url(kim)).json()] == [part["id"], body["id"]]  # by start date
 
@@ -69,16 +71,19 @@ def test_create_list_update_delete(api, world, org, captured_events, django_capt
     ]
 
 
-@pytest.mark.parametrize("change, path, message", [
-    ({"startDate": None}, "startDate", "Start date is required"),
-    ({"endDate": ""}, "endDate", "End date is required"),
-    ({"endDate": "2026-03-01"}, "endDate", "End date must be on or after start date"),
-    ({"startTime": "09:00"}, "endTime", "End time is required with a start time"),
-    ({"endTime": "09:00"}, "startTime", "Start time is required with an end time"),
-    ({"startTime": "12:00", "endTime": "09:00"}, "endTime", "End time must be after start time"),
-    ({"reason": "x" * 256}, "reason", "Reason must be at most 255 characters"),
-    ({"startDate": "1999-12-31"}, "startDate", "Start date must be between 2000 and 2100"),
-])
+@pytest.mark.parametrize(
+    "change, path, message",
+    [
+        ({"startDate": None}, "startDate", "Start date is required"),
+        ({"endDate": ""}, "endDate", "End date is required"),
+        ({"endDate": "2026-03-01"}, "endDate", "End date must be on or after start date"),
+        ({"startTime": "09:00"}, "endTime", "End time is required with a start time"),
+        ({"endTime": "09:00"}, "startTime", "Start time is required with an end time"),
+        ({"startTime": "12:00", "endTime": "09:00"}, "endTime", "End time must be after start time"),
+        ({"reason": "x" * 256}, "reason", "Reason must be at most 255 characters"),
+        ({"startDate": "1999-12-31"}, "startDate", "Start date must be between 2000 and 2100"),
+    ],
+)
 def test_validation_is_400_at_the_field_and_writes_nothing(api, world, org, change, path, message):
     r = api.post(_url(world["kim"]), {**FORM, **change})
     assert r.status_code == 400, r.json()
@@ -103,18 +108,30 @@ def test_sessions_in_the_leave_carry_the_hard_conflict(api, world, org):
     afternoon = f.make_session(org, block_group=group, unit=unit, teacher=kim, actual_date=MON, start=time(13), end=time(16))
     later = f.make_session(org, block_group=group, unit=unit, teacher=kim, actual_date=date(2026, 3, 9))
     group2 = f.make_block_group(org, code="G2", name="Group two", start_date=date(2026, 2, 2))
-    other = f.make_session(org, block_group=group2, unit=unit, teacher=world["sam"], actual_date=MON, start=time(13), end=time(16))
+    other = f.make_session(
+        org, block_group=group2, unit=unit, teacher=world["sam"], actual_date=MON, start=time(13), end=time(16)
+    )
     # Part-day leave on Monday afternoon (13:00-15:00) for a medical appointment.
-    assert api.post(_url(kim), {"startDate": "2026-03-02", "endDate": "2026-03-02", "startTime": "13:00",
-                                "endTime": "15:00", "reason": "Medical"}).status_code == 201
+    assert (
+        api.post(
+            _url(kim),
+            {"startDate": "2026-03-02", "endDate": "2026-03-02", "startTime": "13:00", "endTime": "15:00", "reason": "Medical"},
+        ).status_code
+        == 201
+    )
     rows = {r["id"]: r["conflicts"] for r in api.get("/api/timetables").json()}
     assert rows[str(afternoon.pk)] == ["teacher_on_leave"]
     assert rows[str(morning.pk)] == [] and rows[str(later.pk)] == [] and rows[str(other.pk)] == []
     listed = api.get("/api/timetables/conflicts", {"start": "2026-03-01", "end": "2026-03-31"}).json()
-    assert listed == [{
-        "type": "teacher_on_leave", "severity": "hard", "sessionIds": [str(afternoon.pk)],
-        "message": "Kim Nguyen is on leave on 2026-03-02 13:00-15:00 (Medical)", "date": "2026-03-02",
-    }]
+    assert listed == [
+        {
+            "type": "teacher_on_leave",
+            "severity": "hard",
+            "sessionIds": [str(afternoon.pk)],
+            "message": "Kim Nguyen is on leave on 2026-03-02 13:00-15:00 (Medical)",
+            "date": "2026-03-02",
+        }
+    ]
     # Whole-day leave for the week: both Monday sessions.
     api.post(_url(kim), FORM)
     rows = {r["id"]: r["conflicts"] for r in api.get("/api/timetables", {"teacherId": str(kim.pk)}).json()}
@@ -141,14 +158,17 @@ def test_allocating_a_teacher_on_leave_is_refused(api, world, org):
     kim_row = next(r for r in recs if r["teacherName"] == "Kim Nguyen")
     rule = next(r for r in kim_row["rules"] if r["rule"] == "not_on_leave")
     assert not kim_row["eligible"] and rule == {
-        "rule": "not_on_leave", "met": False, "message": "On leave 2026-03-02 to 2026-03-04 (Conference)",
+        "rule": "not_on_leave",
+        "met": False,
+        "message": "On leave 2026-03-02 to 2026-03-04 (Conference)",
     }
 
 
 def test_auto_allocation_keeps_to_leave(api, world, org):
     kim, sam, group, unit = world["kim"], world["sam"], world["group"], world["unit"]
-    sessions = [f.make_session(org, block_group=group, unit=unit, actual_date=d)
-                for d in (MON, date(2026, 3, 3), date(2026, 3, 9))]
+    sessions = [
+        f.make_session(org, block_group=group, unit=unit, actual_date=d) for d in (MON, date(2026, 3, 3), date(2026, 3, 9))
+    ]
     api.post(_url(kim), FORM)
     api.post(_url(sam), {**FORM, "endDate": "2026-03-02"})
     proposal = api.post("/api/timetables/auto-allocate", {"blockGroupId": str(group.pk)}).json()

@@ -17,8 +17,13 @@ def plan_group(org):
     unit_a = f.make_unit(org, code="BSBWHS311", name="Assist with workplace safety", nominal_hours=20)
     unit_b = f.make_unit(org, code="BSBTEC201", name="Use business software", nominal_hours=6)
     plan = f.make_study_plan(org)
-    f.add_plan_unit(plan, unit_a, face_to_face_hours=Decimal("6"), in_class_assessment_hours=Decimal("3"),
-                    work_integrated_learning_hours=Decimal("10"))
+    f.add_plan_unit(
+        plan,
+        unit_a,
+        face_to_face_hours=Decimal("6"),
+        in_class_assessment_hours=Decimal("3"),
+        work_integrated_learning_hours=Decimal("10"),
+    )
     f.add_plan_unit(plan, unit_b, face_to_face_hours=Decimal("6"))
     group = f.make_block_group(org, code="BG-A", start_date=date(2026, 2, 2), preferred_days="Monday, Wednesday")
     f.assign_plan(group, plan)

@@ -25,8 +25,14 @@ from tests import factories as f
 
 START = date(2026, 3, 2)  # a Monday
 DAYS = 40
-SLOTS = [(time(8, 30), time(11, 30)), (time(9), time(12)), (time(12), time(15)), (time(14), time(17)),
-         (time(17, 30), time(20, 30)), (time(16, 30), time(19))]
+SLOTS = [
+    (time(8, 30), time(11, 30)),
+    (time(9), time(12)),
+    (time(12), time(15)),
+    (time(14), time(17)),
+    (time(17, 30), time(20, 30)),
+    (time(16, 30), time(19)),
+]
 
 
 def _seed(org, rng: random.Random, sessions: int = 500) -> dict:
@@ -34,8 +40,12 @@ def _seed(org, rng: random.Random, sessions: int = 500) -> dict:
     groups = [f.make_block_group(org, code=f"G{i:02d}", name=f"Group {i}", start_date=START) for i in range(8)]
     teachers = [
         f.make_teacher(
-            org, first_name=f"T{i}", last_name="Teach", max_weekly_hours=rng.choice([6, 9, 12, 21]),
-            availability=rng.choice(["day", "evening", "both"]), is_active=rng.random() > 0.2,
+            org,
+            first_name=f"T{i}",
+            last_name="Teach",
+            max_weekly_hours=rng.choice([6, 9, 12, 21]),
+            availability=rng.choice(["day", "evening", "both"]),
+            is_active=rng.random() > 0.2,
             employment_type="fixed_term" if i % 3 == 0 else "ongoing",
             expiry_date=START + timedelta(days=rng.randint(0, DAYS)) if i % 3 == 0 else None,
         )
@@ -47,21 +57,39 @@ def _seed(org, rng: random.Random, sessions: int = 500) -> dict:
     lg = LinkedBlockGroup.objects.create(organization=org, name="Linked pair")
     for g in groups[:2]:
         LinkedBlockGroupMember.objects.create(organization=org, linked_group=lg, block_group=g)
-    f.make_holiday(org, name="Mid break", start_date=START + timedelta(days=10), end_date=START + timedelta(days=12),
-                   year=START.year)
-    f.make_holiday(org, name="Old day", start_date=date(2020, START.month, START.day + 3),
-                   end_date=date(2020, START.month, START.day + 3), year=2020, is_recurring=True)
+    f.make_holiday(
+        org, name="Mid break", start_date=START + timedelta(days=10), end_date=START + timedelta(days=12), year=START.year
+    )
+    f.make_holiday(
+        org,
+        name="Old day",
+        start_date=date(2020, START.month, START.day + 3),
+        end_date=date(2020, START.month, START.day + 3),
+        year=2020,
+        is_recurring=True,
+    )
     rooms = ["R1", "r1", "R2", "Lab", "LAB ", "", "R3", "R4"]
     rows = []
     for _ in range(sessions):
         day = START + timedelta(days=rng.randrange(DAYS))
         start, end = rng.choice(SLOTS)
-        rows.append(TimetableSession(
-            organization=org, block_group=rng.choice(groups), unit=rng.choice(units),
-            teacher=None if rng.random() < 0.1 else rng.choice(teachers), day_of_week=day.isoweekday(),
-            start_time=start, end_time=end, room=rng.choice(rooms).strip(), week_number=1, actual_date=day,
-            term=1, actual_hours=Decimal(3), status=rng.choice(["scheduled"] * 8 + ["cancelled", "confirmed"]),
-        ))
+        rows.append(
+            TimetableSession(
+                organization=org,
+                block_group=rng.choice(groups),
+                unit=rng.choice(units),
+                teacher=None if rng.random() < 0.1 else rng.choice(teachers),
+                day_of_week=day.isoweekday(),
+                start_time=start,
+                end_time=end,
+                room=rng.choice(rooms).strip(),
+                week_number=1,
+                actual_date=day,
+                term=1,
+                actual_hours=Decimal(3),
+                status=rng.choice(["scheduled"] * 8 + ["cancelled", "confirmed"]),
+            )
+        )
     TimetableSession.objects.bulk_create(rows)
     return {"groups": groups, "teachers": teachers}
 
@@ -85,12 +113,19 @@ def test_list_conflicts_equal_a_full_scan(api, org, other_org, seed):
     expected = _full_scan_types(org)
     assert sum(1 for v in expected.values() if v) > 50  # the fixture is conflict-rich
     seen_types = {t for v in expected.values() for t in v}
-    assert {cf.TEACHER_DOUBLE_BOOKED, cf.GROUP_DOUBLE_BOOKED, cf.ROOM_DOUBLE_BOOKED, cf.HOLIDAY,
-            cf.TEACHER_OVER_CAPACITY, cf.TEACHER_UNQUALIFIED, cf.TEACHER_UNAVAILABLE} <= seen_types
+    assert {
+        cf.TEACHER_DOUBLE_BOOKED,
+        cf.GROUP_DOUBLE_BOOKED,
+        cf.ROOM_DOUBLE_BOOKED,
+        cf.HOLIDAY,
+        cf.TEACHER_OVER_CAPACITY,
+        cf.TEACHER_UNQUALIFIED,
+        cf.TEACHER_UNAVAILABLE,
+    } <= seen_types
 
-    queries = [{}] + [{"blockGroupId": str(g.id)} for g in world["groups"]] + [
-        {"teacherId": str(t.id)} for t in world["teachers"][:4]
-    ]
+    queries = (
+        [{}] + [{"blockGroupId": str(g.id)} for g in world["groups"]] + [{"teacherId": str(t.id)} for t in world["teachers"][:4]]
+    )
     for params in queries:
         response = api.get("/api/timetables", params)
         assert response.status_code == 200
@@ -113,10 +148,13 @@ def test_scan_of_one_group_equals_the_full_scan(org):
     for g in world["groups"][:3]:
         mine = {s.id for s in cf.load_slots(org, START, end) if s.block_group_id == g.id}
         # Messages compared case-insensitively: of two clashing rooms "R1" and "r1" either may be named.
-        expected = sorted((c.type, tuple(sorted(map(str, c.session_ids))), c.message.lower()) for c in full
-                          if mine & set(c.session_ids))
-        got = sorted((c.type, tuple(sorted(map(str, c.session_ids))), c.message.lower())
-                     for c in cf.scan(org, START, end, block_group_id=g.id))
+        expected = sorted(
+            (c.type, tuple(sorted(map(str, c.session_ids))), c.message.lower()) for c in full if mine & set(c.session_ids)
+        )
+        got = sorted(
+            (c.type, tuple(sorted(map(str, c.session_ids))), c.message.lower())
+            for c in cf.scan(org, START, end, block_group_id=g.id)
+        )
         assert got
         assert got == expected
 

@@ -58,10 +58,42 @@ def test_template_downloaded_filled_and_imported(api, org, captured_events, djan
     wb = openpyxl.load_workbook(io.BytesIO(api.get("/api/timetables/template").content))
     ws = wb["Sessions"]
     # Row 2 (the example) stays as it is and is skipped.
-    ws.append(["BG-NEW", "New cohort", "NEWUNIT01", "A brand new unit", date(2026, 3, 2), "Monday", time(9), time(12),
-               None, None, "R1", "E777", "scheduled", "first"])
-    ws.append(["BG-NEW", None, "ICTICT214", None, "2026-03-04", None, "13:00:00", "15:30:00", None, 2.5, "", "tess@mp.edu.au",
-               "Confirmed", None])
+    ws.append(
+        [
+            "BG-NEW",
+            "New cohort",
+            "NEWUNIT01",
+            "A brand new unit",
+            date(2026, 3, 2),
+            "Monday",
+            time(9),
+            time(12),
+            None,
+            None,
+            "R1",
+            "E777",
+            "scheduled",
+            "first",
+        ]
+    )
+    ws.append(
+        [
+            "BG-NEW",
+            None,
+            "ICTICT214",
+            None,
+            "2026-03-04",
+            None,
+            "13:00:00",
+            "15:30:00",
+            None,
+            2.5,
+            "",
+            "tess@mp.edu.au",
+            "Confirmed",
+            None,
+        ]
+    )
     ws.append(["BG-OLD", None, "NEWUNIT01", None, datetime(2026, 3, 9), "Mon", time(9), time(12), 6, 3, "", None, None, None])
     with django_capture_on_commit_callbacks(execute=True):
         r = upload(api, workbook_bytes(wb))
@@ -121,11 +153,14 @@ def test_wrong_columns_are_refused(api):
     assert count() == 0
 
 
-@pytest.mark.parametrize("name,content", [
-    ("sessions.csv", b"Block Group Code,Unit Code\nBG,U\n"),
-    ("sessions.pdf", b"%PDF-1.4"),
-    ("sessions.xlsx", b"this is not a workbook"),
-])
+@pytest.mark.parametrize(
+    "name,content",
+    [
+        ("sessions.csv", b"Block Group Code,Unit Code\nBG,U\n"),
+        ("sessions.pdf", b"%PDF-1.4"),
+        ("sessions.xlsx", b"this is not a workbook"),
+    ],
+)
 def test_non_excel_files_are_refused(api, name, content):
     r = upload(api, content, name=name)
     assert r.status_code == 400
@@ -148,10 +183,26 @@ def cal_world(org):
     unit = f.make_unit(org, code="ICTICT214", name="Operate application software")
     group = f.make_block_group(org, code="G1", name="Group one")
     teacher = f.make_teacher(org, first_name="Tess", last_name="Teach")
-    a = f.make_session(org, block_group=group, unit=unit, teacher=teacher, actual_date=date(2026, 3, 2),
-                       start=time(9), end=time(12), room="B2.01")
-    b = f.make_session(org, block_group=group, unit=unit, teacher=teacher, actual_date=date(2026, 7, 6),
-                       start=time(18), end=time(21, 30), status="cancelled")
+    a = f.make_session(
+        org,
+        block_group=group,
+        unit=unit,
+        teacher=teacher,
+        actual_date=date(2026, 3, 2),
+        start=time(9),
+        end=time(12),
+        room="B2.01",
+    )
+    b = f.make_session(
+        org,
+        block_group=group,
+        unit=unit,
+        teacher=teacher,
+        actual_date=date(2026, 7, 6),
+        start=time(18),
+        end=time(21, 30),
+        status="cancelled",
+    )
     return {"unit": unit, "group": group, "teacher": teacher, "a": a, "b": b}
 
 

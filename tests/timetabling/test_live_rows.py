@@ -54,13 +54,20 @@ def test_session_events_say_which_rows_they_wrote(api, rows, captured_events, dj
     events = [m["event"] for _g, m in captured_events if m["type"] == "change.event"]
     assert len(events) == 1
     assert events[0]["sessions"] == [
-        {"id": str(target.id), "blockGroupId": str(rows["other"].id), "teacherId": str(rows["teacher"].id),
-         "room": "B12", "roomId": None, "date": "2026-03-05"}  # B12 is not a recorded room
+        {
+            "id": str(target.id),
+            "blockGroupId": str(rows["other"].id),
+            "teacherId": str(rows["teacher"].id),
+            "room": "B12",
+            "roomId": None,
+            "date": "2026-03-05",
+        }  # B12 is not a recorded room
     ]
 
 
-def test_a_generated_or_cleared_schedule_carries_no_row_details(api, org, rows, captured_events,
-                                                               django_capture_on_commit_callbacks):
+def test_a_generated_or_cleared_schedule_carries_no_row_details(
+    api, org, rows, captured_events, django_capture_on_commit_callbacks
+):
     """Its ids are the block group's: screens must refetch that group's lists, not look for session ids."""
     group = rows["group"]
     with django_capture_on_commit_callbacks(execute=True):

@@ -41,8 +41,10 @@ def _group(org, api, *, new_week: bool, code="RP-G"):
 
 
 def _timetable(group) -> list[tuple]:
-    return [(s.actual_date, s.unit_id, s.teacher_id) for s in
-            TimetableSession.objects.unscoped().filter(block_group=group).exclude(status="cancelled").order_by("actual_date")]
+    return [
+        (s.actual_date, s.unit_id, s.teacher_id)
+        for s in TimetableSession.objects.unscoped().filter(block_group=group).exclude(status="cancelled").order_by("actual_date")
+    ]
 
 
 def _holiday(api, day: str, name="Snap closure") -> dict:
@@ -52,8 +54,10 @@ def _holiday(api, day: str, name="Snap closure") -> dict:
 
 
 def _apply(api, body: dict, proposal: dict):
-    changes = [{"sessionId": c["sessionId"], "actualDate": c["to"]["actualDate"], "teacherId": c["to"]["teacherId"]}
-               for c in proposal["changes"]]
+    changes = [
+        {"sessionId": c["sessionId"], "actualDate": c["to"]["actualDate"], "teacherId": c["to"]["teacherId"]}
+        for c in proposal["changes"]
+    ]
     return api.post("/api/replan/apply", {**body, "version": proposal["version"], "changes": changes})
 
 
@@ -64,8 +68,13 @@ def test_a_late_holiday_moves_exactly_the_hit_session_into_a_free_slot(api, org)
     holiday = _holiday(api, "2026-02-04")
     body = {"holidayId": holiday["id"]}
     proposal = api.post("/api/replan/propose", body).json()
-    assert proposal["figures"] == {"sessionsHit": 1, "sessionsMoved": 1, "teachersChanged": 0, "unresolved": 0,
-                                   "endDatesExtended": []}
+    assert proposal["figures"] == {
+        "sessionsHit": 1,
+        "sessionsMoved": 1,
+        "teachersChanged": 0,
+        "unresolved": 0,
+        "endDatesExtended": [],
+    }
     [change] = proposal["changes"]
     assert change["from"]["actualDate"] == "2026-02-04" and change["to"]["actualDate"] == "2026-02-11"  # free Wednesday before B
     assert change["reason"] == "Falls on Snap closure" and change["unitCode"] == "RP-G-A"
@@ -97,7 +106,8 @@ def test_the_last_unit_moves_past_the_end_and_the_end_date_follows(api, org):
     [change] = proposal["changes"]
     assert change["to"]["actualDate"] == "2026-03-18"
     assert proposal["figures"]["endDatesExtended"] == [
-        {"blockGroupId": str(group.pk), "code": "RP-G", "from": "2026-03-16", "to": "2026-04-18"}]
+        {"blockGroupId": str(group.pk), "code": "RP-G", "from": "2026-03-16", "to": "2026-04-18"}
+    ]
     assert _apply(api, {"start": "2026-03-16", "end": "2026-03-16"}, proposal).status_code == 200
     group.refresh_from_db()
     assert group.end_date == date(2026, 4, 18)
@@ -113,8 +123,10 @@ def test_a_packed_timetable_reflows_keeping_the_unit_order(api, org):
     proposal = api.post("/api/replan/propose", body).json()
     assert proposal["unresolved"] == []
     moves = [(c["from"]["actualDate"], c["to"]["actualDate"], c["unitCode"], c["reason"]) for c in proposal["changes"]]
-    assert moves == [("2026-02-04", "2026-02-11", "RP-G-A", "Falls on Closure"),
-                     ("2026-02-11", "2026-02-18", "RP-G-B", "Moved later to make room (the unit order is kept)")]
+    assert moves == [
+        ("2026-02-04", "2026-02-11", "RP-G-A", "Falls on Closure"),
+        ("2026-02-11", "2026-02-18", "RP-G-B", "Moved later to make room (the unit order is kept)"),
+    ]
     assert proposal["figures"]["sessionsMoved"] == 2
     assert _apply(api, body, proposal).status_code == 200
     after = _timetable(group)
@@ -212,7 +224,9 @@ def test_a_stale_proposal_is_412_and_writes_nothing(api, org):
     holiday = _holiday(api, "2026-02-04")
     proposal = api.post("/api/replan/propose", {"holidayId": holiday["id"]}).json()
     other = TimetableSession.objects.unscoped().filter(block_group=group).order_by("actual_date").last()
-    TimetableSession.objects.unscoped().filter(pk=other.pk).update(notes="edited meanwhile", updated_at=other.updated_at + timedelta(seconds=5))
+    TimetableSession.objects.unscoped().filter(pk=other.pk).update(
+        notes="edited meanwhile", updated_at=other.updated_at + timedelta(seconds=5)
+    )
     before = _timetable(group)
     r = _apply(api, {"holidayId": holiday["id"]}, proposal)
     assert r.status_code == 412 and r.json()["message"].startswith("The timetable changed since this proposal was made")
@@ -226,8 +240,10 @@ def test_changes_outside_the_hit_sessions_are_refused(api, org):
     holiday = _holiday(api, "2026-02-04")
     proposal = api.post("/api/replan/propose", {"holidayId": holiday["id"]}).json()
     untouched = TimetableSession.objects.unscoped().filter(block_group=group, actual_date=date(2026, 2, 16)).get()
-    for move in ({"sessionId": str(untouched.pk), "actualDate": "2026-02-10"},  # earlier: not a re-flow
-                 {"sessionId": str(stranger.pk), "actualDate": "2026-02-25"}):  # a group the change does not hit
+    for move in (
+        {"sessionId": str(untouched.pk), "actualDate": "2026-02-10"},  # earlier: not a re-flow
+        {"sessionId": str(stranger.pk), "actualDate": "2026-02-25"},
+    ):  # a group the change does not hit
         r = api.post("/api/replan/apply", {"holidayId": holiday["id"], "version": proposal["version"], "changes": [move]})
         assert r.status_code == 400, move
     assert TimetableSession.objects.unscoped().get(pk=untouched.pk).actual_date == date(2026, 2, 16)
@@ -247,10 +263,19 @@ def test_no_proposal_holds_a_hard_conflict(api, org, seed, open_ended):
     date) have sessions months on, past the dates a proposal reads for them."""
     rng = random.Random(seed)
     units = [f.make_unit(org, code=f"R{seed}U{i}", name=f"Unit {i}") for i in range(3)]
-    teachers = [f.make_teacher(org, first_name=f"T{i}", last_name="R", availability="both", max_weekly_hours=40) for i in range(4)]
-    groups = [f.make_block_group(org, code=f"R{seed}G{i}", start_date=date(2026, 2, 2),
-                                 preferred_days=rng.choice(["Monday, Wednesday", "Tuesday, Thursday", "Mon Tue Wed Thu Fri"]),
-                                 end_date=None if open_ended else date(2026, 6, 30)) for i in range(6)]
+    teachers = [
+        f.make_teacher(org, first_name=f"T{i}", last_name="R", availability="both", max_weekly_hours=40) for i in range(4)
+    ]
+    groups = [
+        f.make_block_group(
+            org,
+            code=f"R{seed}G{i}",
+            start_date=date(2026, 2, 2),
+            preferred_days=rng.choice(["Monday, Wednesday", "Tuesday, Thursday", "Mon Tue Wed Thu Fri"]),
+            end_date=None if open_ended else date(2026, 6, 30),
+        )
+        for i in range(6)
+    ]
     slots = [(time(9), time(12)), (time(13), time(16))]
     busiest = date(2026, 3, 4)
     taken: set = set()  # (date, start, "t"/"r"/"g", key): nothing booked twice
@@ -261,13 +286,17 @@ def test_no_proposal_holds_a_hard_conflict(api, org, seed, open_ended):
             start, end = rng.choice(slots)
             teacher = rng.choice(teachers + [None])
             room = rng.choice(["CBD-1", "CBD-2", ""])
-            keys = {(day, start, "g", g.pk)} | ({(day, start, "t", teacher.pk)} if teacher else set()) | (
-                {(day, start, "r", room)} if room else set())
+            keys = (
+                {(day, start, "g", g.pk)}
+                | ({(day, start, "t", teacher.pk)} if teacher else set())
+                | ({(day, start, "r", room)} if room else set())
+            )
             if keys & taken:
                 continue
             taken |= keys
-            f.make_session(org, block_group=g, unit=units[min(2, k // 3)], teacher=teacher, room=room, actual_date=day,
-                           start=start, end=end)
+            f.make_session(
+                org, block_group=g, unit=units[min(2, k // 3)], teacher=teacher, room=room, actual_date=day, start=start, end=end
+            )
     assert not cf.hard(cf.scan(org, date(2026, 2, 1), date(2026, 8, 31)))
     body = {"start": busiest.isoformat(), "end": busiest.isoformat()}
     proposal = api.post("/api/replan/propose", body).json()
@@ -275,5 +304,8 @@ def test_no_proposal_holds_a_hard_conflict(api, org, seed, open_ended):
     r = _apply(api, body, proposal)
     assert r.status_code == 200, r.json()
     assert not cf.hard(cf.scan(org, date(2026, 2, 1), date(2026, 8, 31)))
-    assert not TimetableSession.objects.unscoped().filter(
-        pk__in=[c["sessionId"] for c in proposal["changes"]], actual_date=busiest).exists()
+    assert (
+        not TimetableSession.objects.unscoped()
+        .filter(pk__in=[c["sessionId"] for c in proposal["changes"]], actual_date=busiest)
+        .exists()
+    )

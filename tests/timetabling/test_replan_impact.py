@@ -32,8 +32,9 @@ def world(org):
         "g1_mon_pm": f.make_session(org, block_group=g1, unit=unit, actual_date=MON, start=time(13), end=time(15)),
         "g2_mon": f.make_session(org, block_group=g2, unit=unit, teacher=kim, actual_date=MON, start=time(17), end=time(20)),
         "g2_tue": f.make_session(org, block_group=g2, unit=unit, teacher=kim, actual_date=MON + timedelta(days=1)),
-        "g1_cancelled": f.make_session(org, block_group=g1, unit=unit, actual_date=MON, start=time(15), end=time(17),
-                                       status="cancelled"),
+        "g1_cancelled": f.make_session(
+            org, block_group=g1, unit=unit, actual_date=MON, start=time(15), end=time(17), status="cancelled"
+        ),
     }
     return {"unit": unit, "cbd": cbd, "north": north, "g1": g1, "g2": g2, "kim": kim, **sessions}
 
@@ -50,7 +51,10 @@ def test_a_proposed_closure_day(api, world):
     assert body["sessionCount"] == 3 and body["hours"] == 8.0 and body["blockGroupCount"] == 2 and body["teacherCount"] == 1
     assert {s["id"] for s in body["sessions"]} == _ids(world["g1_mon_am"], world["g1_mon_pm"], world["g2_mon"])
     assert [(g["code"], g["sessionCount"], g["hours"]) for g in body["byBlockGroup"]] == [("G1", 2, 5.0), ("G2", 1, 3.0)]
-    assert [(t["name"], t["sessionCount"], t["hours"]) for t in body["byTeacher"]] == [("Kim Nguyen", 2, 6.0), ("Unassigned", 1, 2.0)]
+    assert [(t["name"], t["sessionCount"], t["hours"]) for t in body["byTeacher"]] == [
+        ("Kim Nguyen", 2, 6.0),
+        ("Unassigned", 1, 2.0),
+    ]
     assert body["byTeacher"][1]["teacherId"] is None
 
 
@@ -82,18 +86,23 @@ def test_leave_saved_and_proposed_part_day(api, world):
     assert {s["id"] for s in body["sessions"]} == _ids(world["g1_mon_am"], world["g2_mon"], world["g2_tue"])
     assert [t["name"] for t in body["byTeacher"]] == ["Kim Nguyen"]
     # Proposed: Monday 11:00-18:00 overlaps the morning and the evening session, not Tuesday.
-    body = api.get("/api/replan/impact", {"teacherId": str(kim.pk), "start": "2026-03-09", "end": "2026-03-09",
-                                          "startTime": "11:00", "endTime": "18:00"}).json()
+    body = api.get(
+        "/api/replan/impact",
+        {"teacherId": str(kim.pk), "start": "2026-03-09", "end": "2026-03-09", "startTime": "11:00", "endTime": "18:00"},
+    ).json()
     assert {s["id"] for s in body["sessions"]} == _ids(world["g1_mon_am"], world["g2_mon"])
 
 
-@pytest.mark.parametrize("params, path, message", [
-    ({}, "start", "Start date is required"),
-    ({"start": "2026-03-09"}, "end", "End date is required"),
-    ({"start": "2026-03-09", "end": "2026-03-08"}, "end", "End date must be on or after start date"),
-    ({"start": "2026-01-01", "end": "2027-03-01"}, "end", "The range can be at most 400 days"),
-    ({"start": "1999-03-09", "end": "2026-03-08"}, "start", "Start date must be between 2000 and 2100"),
-])
+@pytest.mark.parametrize(
+    "params, path, message",
+    [
+        ({}, "start", "Start date is required"),
+        ({"start": "2026-03-09"}, "end", "End date is required"),
+        ({"start": "2026-03-09", "end": "2026-03-08"}, "end", "End date must be on or after start date"),
+        ({"start": "2026-01-01", "end": "2027-03-01"}, "end", "The range can be at most 400 days"),
+        ({"start": "1999-03-09", "end": "2026-03-08"}, "start", "Start date must be between 2000 and 2100"),
+    ],
+)
 def test_bad_ranges_are_400(api, world, params, path, message):
     r = api.get("/api/replan/impact", params)
     assert r.status_code == 400
@@ -110,10 +119,18 @@ def test_part_day_times_are_checked(api, world):
 def test_another_organizations_ids_are_404(api, other_api, world, other_org):
     theirs = f.make_holiday(other_org)
     assert api.get("/api/replan/impact", {"holidayId": str(theirs.pk)}).json()["message"] == "Holiday not found"
-    assert other_api.get("/api/replan/impact", {"teacherId": str(world["kim"].pk), "start": "2026-03-09",
-                                                "end": "2026-03-09"}).json()["message"] == "Teacher not found"
-    assert other_api.get("/api/replan/impact", {"start": "2026-03-09", "end": "2026-03-09",
-                                                "campusId": str(world["cbd"].pk)}).status_code == 404
+    assert (
+        other_api.get(
+            "/api/replan/impact", {"teacherId": str(world["kim"].pk), "start": "2026-03-09", "end": "2026-03-09"}
+        ).json()["message"]
+        == "Teacher not found"
+    )
+    assert (
+        other_api.get(
+            "/api/replan/impact", {"start": "2026-03-09", "end": "2026-03-09", "campusId": str(world["cbd"].pk)}
+        ).status_code
+        == 404
+    )
     mine = other_api.get("/api/replan/impact", {"start": "2026-03-09", "end": "2026-03-09"}).json()
     assert mine["sessionCount"] == 0 and mine["byBlockGroup"] == []
 
@@ -123,8 +140,14 @@ def test_queries_do_not_grow_with_the_sessions_hit(api, world, org):
     with CaptureQueriesContext(connection) as few:
         api.get("/api/replan/impact", params)
     for i in range(30):
-        f.make_session(org, block_group=world["g1"], unit=world["unit"], actual_date=MON + timedelta(days=i % 20),
-                       start=time(6 + i % 10), end=time(7 + i % 10))
+        f.make_session(
+            org,
+            block_group=world["g1"],
+            unit=world["unit"],
+            actual_date=MON + timedelta(days=i % 20),
+            start=time(6 + i % 10),
+            end=time(7 + i % 10),
+        )
     with CaptureQueriesContext(connection) as many:
         body = api.get("/api/replan/impact", params).json()
     assert body["sessionCount"] == 34

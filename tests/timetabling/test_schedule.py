@@ -48,7 +48,7 @@ def test_generates_units_in_order_on_preferred_days_with_templates_and_holiday_m
         (date(2026, 2, 2), time(13), time(16), a.id, "scheduled", 3.0),
         (date(2026, 2, 4), time(9), time(12), a.id, "scheduled", 3.0),  # A: 9 facilitated hours, no WIL
         (date(2026, 2, 4), time(13), time(16), b.id, "scheduled", 3.0),  # B starts in the next template
-        (date(2026, 2, 9), time(9), time(12), b.id, "cancelled", 0.0),   # holiday markers
+        (date(2026, 2, 9), time(9), time(12), b.id, "cancelled", 0.0),  # holiday markers
         (date(2026, 2, 9), time(13), time(16), b.id, "cancelled", 0.0),
         (date(2026, 2, 11), time(9), time(12), b.id, "scheduled", 3.0),
     ]
@@ -122,7 +122,9 @@ def test_skips_slots_where_the_group_or_the_room_is_booked(api, org, plan_group)
     # The group already has a class on Monday morning; another (unlinked) group holds room R1 Monday afternoon.
     f.make_session(org, block_group=group, unit=other_unit, actual_date=date(2026, 2, 2), start=time(10), end=time(11))
     stranger = f.make_block_group(org, code="BG-X")
-    f.make_session(org, block_group=stranger, unit=other_unit, actual_date=date(2026, 2, 2), start=time(13), end=time(16), room="r1")
+    f.make_session(
+        org, block_group=stranger, unit=other_unit, actual_date=date(2026, 2, 2), start=time(13), end=time(16), room="r1"
+    )
     r = api.post(url(group), {"sessionTemplates": TEMPLATES, "room": "R1"})
     assert r.status_code == 200
     mine = [s for s in teaching(group) if s.unit_id != other_unit.id]

@@ -40,8 +40,10 @@ def link(org, *groups):
 
 
 def test_create_derives_date_and_term_and_answers_the_session_json(api, org, world):
-    r = api.post("/api/timetables", session_body(world["g1"], world["unit"], weekNumber=5, dayOfWeek=3,
-                                                 teacherId=str(world["teacher"].id), room="B2.01"))
+    r = api.post(
+        "/api/timetables",
+        session_body(world["g1"], world["unit"], weekNumber=5, dayOfWeek=3, teacherId=str(world["teacher"].id), room="B2.01"),
+    )
     assert r.status_code == 201, r.content
     body = r.json()
     assert body["actualDate"] == "2026-03-04"  # week 5 Wednesday
@@ -56,8 +58,18 @@ def test_create_derives_date_and_term_and_answers_the_session_json(api, org, wor
 
 
 def test_create_with_explicit_date_and_unassigned_teacher(api, world):
-    r = api.post("/api/timetables", session_body(world["g1"], world["unit"], actualDate="2026-03-10", teacherId="unassigned",
-                                                 startTime="13:00:00", endTime="15:30:00", actualHours=None))
+    r = api.post(
+        "/api/timetables",
+        session_body(
+            world["g1"],
+            world["unit"],
+            actualDate="2026-03-10",
+            teacherId="unassigned",
+            startTime="13:00:00",
+            endTime="15:30:00",
+            actualHours=None,
+        ),
+    )
     assert r.status_code == 201
     body = r.json()
     assert body["teacherId"] is None and body["teacher"] is None
@@ -65,15 +77,18 @@ def test_create_with_explicit_date_and_unassigned_teacher(api, world):
     assert body["actualHours"] == 2.5
 
 
-@pytest.mark.parametrize("field,value,message", [
-    ("actualHours", 0.25, "Hours must be at least 0.5"),
-    ("actualHours", 12.5, "Hours cannot exceed 12 per session"),
-    ("weekNumber", 0, "Week number must be at least 1"),
-    ("startTime", "9:00", "Invalid time format, use HH:MM:SS"),
-    ("endTime", "25:00:00", "Invalid time format, use HH:MM:SS"),
-    ("room", "x" * 51, "Room must be at most 50 characters"),
-    ("status", "postponed", "Status must be one of scheduled, confirmed, cancelled, completed"),
-])
+@pytest.mark.parametrize(
+    "field,value,message",
+    [
+        ("actualHours", 0.25, "Hours must be at least 0.5"),
+        ("actualHours", 12.5, "Hours cannot exceed 12 per session"),
+        ("weekNumber", 0, "Week number must be at least 1"),
+        ("startTime", "9:00", "Invalid time format, use HH:MM:SS"),
+        ("endTime", "25:00:00", "Invalid time format, use HH:MM:SS"),
+        ("room", "x" * 51, "Room must be at most 50 characters"),
+        ("status", "postponed", "Status must be one of scheduled, confirmed, cancelled, completed"),
+    ],
+)
 def test_create_validation(api, world, field, value, message):
     r = api.post("/api/timetables", session_body(world["g1"], world["unit"], **{field: value}))
     assert r.status_code == 400
@@ -94,16 +109,28 @@ def _existing(org, world, **kw):
     kw.setdefault("block_group", world["g1"])
     kw.setdefault("unit", world["unit"])
     kw.setdefault("actual_date", MON)
-    kw.setdefault("week_number", (kw["actual_date"] - timedelta(days=kw["actual_date"].weekday()) - date(2026, 2, 2)).days // 7 + 1)
+    kw.setdefault(
+        "week_number", (kw["actual_date"] - timedelta(days=kw["actual_date"].weekday()) - date(2026, 2, 2)).days // 7 + 1
+    )
     return f.make_session(org, **kw)
 
 
 def test_teacher_double_booked_is_refused_and_nothing_written(api, org, world):
     _existing(org, world, teacher=world["teacher"])
     before = count()
-    r = api.post("/api/timetables", session_body(world["g2"], world["unit"], weekNumber=5, dayOfWeek=1,
-                                                 startTime="11:00:00", endTime="13:00:00", actualHours=2,
-                                                 teacherId=str(world["teacher"].id)))
+    r = api.post(
+        "/api/timetables",
+        session_body(
+            world["g2"],
+            world["unit"],
+            weekNumber=5,
+            dayOfWeek=1,
+            startTime="11:00:00",
+            endTime="13:00:00",
+            actualHours=2,
+            teacherId=str(world["teacher"].id),
+        ),
+    )
     assert r.status_code == 409
     body = r.json()
     assert body["type"] == "conflict"
@@ -115,22 +142,32 @@ def test_teacher_double_booked_is_refused_and_nothing_written(api, org, world):
 def test_co_delivered_linked_groups_share_teacher_and_room(api, org, world):
     link(org, world["g1"], world["g2"])
     _existing(org, world, teacher=world["teacher"], room="B2.01")
-    r = api.post("/api/timetables", session_body(world["g2"], world["unit"], weekNumber=5, dayOfWeek=1,
-                                                 teacherId=str(world["teacher"].id), room="B2.01"))
+    r = api.post(
+        "/api/timetables",
+        session_body(world["g2"], world["unit"], weekNumber=5, dayOfWeek=1, teacherId=str(world["teacher"].id), room="B2.01"),
+    )
     assert r.status_code == 201, r.content
     assert r.json()["conflicts"] == []
 
 
 def test_group_double_booked_is_refused(api, org, world):
     _existing(org, world)
-    r = api.post("/api/timetables", session_body(world["g1"], world["unit"], weekNumber=5, dayOfWeek=1,
-                                                 startTime="10:00:00", endTime="11:00:00", actualHours=1))
+    r = api.post(
+        "/api/timetables",
+        session_body(
+            world["g1"], world["unit"], weekNumber=5, dayOfWeek=1, startTime="10:00:00", endTime="11:00:00", actualHours=1
+        ),
+    )
     assert r.status_code == 409
     assert [c["type"] for c in r.json()["conflicts"]] == ["group_double_booked"]
     assert count() == 1
     # Back to back is fine.
-    ok = api.post("/api/timetables", session_body(world["g1"], world["unit"], weekNumber=5, dayOfWeek=1,
-                                                  startTime="12:00:00", endTime="13:00:00", actualHours=1))
+    ok = api.post(
+        "/api/timetables",
+        session_body(
+            world["g1"], world["unit"], weekNumber=5, dayOfWeek=1, startTime="12:00:00", endTime="13:00:00", actualHours=1
+        ),
+    )
     assert ok.status_code == 201
 
 
@@ -177,19 +214,33 @@ def test_unqualified_is_a_warning(api, org, world):
     assert [w["type"] for w in r.json()["warnings"]] == ["teacher_unqualified"]
 
 
-@pytest.mark.parametrize("availability,start,end,flagged", [
-    ("day", "17:00:00", "20:00:00", True),
-    ("day", "14:00:00", "17:30:00", True),   # ends after 17:00
-    ("day", "14:00:00", "17:00:00", False),
-    ("evening", "09:00:00", "12:00:00", True),
-    ("evening", "18:00:00", "21:00:00", False),
-    ("both", "18:00:00", "21:00:00", False),
-])
+@pytest.mark.parametrize(
+    "availability,start,end,flagged",
+    [
+        ("day", "17:00:00", "20:00:00", True),
+        ("day", "14:00:00", "17:30:00", True),  # ends after 17:00
+        ("day", "14:00:00", "17:00:00", False),
+        ("evening", "09:00:00", "12:00:00", True),
+        ("evening", "18:00:00", "21:00:00", False),
+        ("both", "18:00:00", "21:00:00", False),
+    ],
+)
 def test_unavailable_is_a_warning(api, org, world, availability, start, end, flagged):
     t = f.make_teacher(org, availability=availability)
     f.qualify(t, world["unit"])
-    r = api.post("/api/timetables", session_body(world["g1"], world["unit"], weekNumber=5, dayOfWeek=1, teacherId=str(t.id),
-                                                 startTime=start, endTime=end, actualHours=None))
+    r = api.post(
+        "/api/timetables",
+        session_body(
+            world["g1"],
+            world["unit"],
+            weekNumber=5,
+            dayOfWeek=1,
+            teacherId=str(t.id),
+            startTime=start,
+            endTime=end,
+            actualHours=None,
+        ),
+    )
     assert r.status_code == 201
     assert ("teacher_unavailable" in [w["type"] for w in r.json()["warnings"]]) is flagged
 
@@ -204,16 +255,22 @@ def test_inactive_and_expired_contract_are_warnings(api, org, world):
 
 def test_cancelled_sessions_never_conflict(api, org, world):
     _existing(org, world, teacher=world["teacher"], room="R", status="cancelled")
-    r = api.post("/api/timetables", session_body(world["g1"], world["unit"], weekNumber=5, dayOfWeek=1, room="R",
-                                                 teacherId=str(world["teacher"].id)))
+    r = api.post(
+        "/api/timetables",
+        session_body(world["g1"], world["unit"], weekNumber=5, dayOfWeek=1, room="R", teacherId=str(world["teacher"].id)),
+    )
     assert r.status_code == 201
 
 
 def test_update_that_adds_a_hard_conflict_changes_nothing(api, org, world):
     _existing(org, world)
     other = _existing(org, world, start=time(13), end=time(16))
-    r = api.put(f"/api/timetables/{other.id}", session_body(world["g1"], world["unit"], weekNumber=5, dayOfWeek=1,
-                                                            startTime="11:00:00", endTime="14:00:00", notes="moved"))
+    r = api.put(
+        f"/api/timetables/{other.id}",
+        session_body(
+            world["g1"], world["unit"], weekNumber=5, dayOfWeek=1, startTime="11:00:00", endTime="14:00:00", notes="moved"
+        ),
+    )
     assert r.status_code == 409
     other.refresh_from_db()
     assert other.start_time == time(13) and other.notes == ""
@@ -247,9 +304,13 @@ def test_conflict_listing(api, org, world):
         ("holiday", "hard", frozenset({str(c.id)})),
     }
     assert all(x["message"] for x in r.json())
-    only_g2 = api.get("/api/timetables/conflicts", {"start": "2026-03-01", "end": "2026-03-31", "blockGroupId": str(world["g2"].id)})
+    only_g2 = api.get(
+        "/api/timetables/conflicts", {"start": "2026-03-01", "end": "2026-03-31", "blockGroupId": str(world["g2"].id)}
+    )
     assert [x["type"] for x in only_g2.json()] == ["teacher_double_booked"]
-    by_teacher = api.get("/api/timetables/conflicts", {"start": "2026-03-01", "end": "2026-03-31", "teacherId": str(world["teacher"].id)})
+    by_teacher = api.get(
+        "/api/timetables/conflicts", {"start": "2026-03-01", "end": "2026-03-31", "teacherId": str(world["teacher"].id)}
+    )
     assert [x["type"] for x in by_teacher.json()] == ["teacher_double_booked"]
     assert api.get("/api/timetables/conflicts", {"start": "2026-04-01", "end": "2026-04-30"}).json() == []
     rows = {row["id"]: row["conflicts"] for row in api.get("/api/timetables").json()}
@@ -288,7 +349,9 @@ def test_bulk_allocation_clash_between_selected_sessions(api, org, world):
     assert TimetableSession.objects.unscoped().filter(teacher__isnull=False).count() == 0
 
 
-@pytest.mark.parametrize("body", [{"sessionIds": [], "teacherId": None}, {"sessionIds": ["x"]}, {"teacherId": "unassigned", "sessionIds": ["x"]}, {}])
+@pytest.mark.parametrize(
+    "body", [{"sessionIds": [], "teacherId": None}, {"sessionIds": ["x"]}, {"teacherId": "unassigned", "sessionIds": ["x"]}, {}]
+)
 def test_bulk_allocation_needs_sessions_and_a_teacher(api, world, body):
     if body.get("sessionIds") == ["x"]:
         body = {**body, "sessionIds": [str(_existing(world["unit"].organization, world).id)]}
@@ -316,11 +379,20 @@ def test_list_runs_a_fixed_number_of_queries(api, org, world, django_assert_max_
     rows = []
     for i in range(1000):
         day = date(2026, 2, 2) + timedelta(days=i // 4)
-        rows.append(TimetableSession(
-            organization=org, block_group=world["g1"] if i % 2 else world["g2"], unit=world["unit"],
-            teacher=teachers[i % 5], day_of_week=day.isoweekday(), start_time=time(8 + (i % 4) * 3),
-            end_time=time(10 + (i % 4) * 3), room=f"R{i % 3}", actual_date=day, actual_hours=Decimal(2),
-        ))
+        rows.append(
+            TimetableSession(
+                organization=org,
+                block_group=world["g1"] if i % 2 else world["g2"],
+                unit=world["unit"],
+                teacher=teachers[i % 5],
+                day_of_week=day.isoweekday(),
+                start_time=time(8 + (i % 4) * 3),
+                end_time=time(10 + (i % 4) * 3),
+                room=f"R{i % 3}",
+                actual_date=day,
+                actual_hours=Decimal(2),
+            )
+        )
     TimetableSession.objects.unscoped().bulk_create(rows)
     f.make_holiday(org, start_date=date(2026, 3, 9))
     with django_assert_max_num_queries(12):
@@ -342,7 +414,12 @@ def test_stale_if_match_is_412_and_changes_nothing(api, org, world):
     assert stale.json()["type"] == "stale"
     s.refresh_from_db()
     assert s.notes == "first"
-    assert api.put(f"/api/timetables/{s.id}", {**body, "notes": "third"}, headers={"If-Match": first.json()["updatedAt"]}).status_code == 200
+    assert (
+        api.put(
+            f"/api/timetables/{s.id}", {**body, "notes": "third"}, headers={"If-Match": first.json()["updatedAt"]}
+        ).status_code
+        == 200
+    )
 
 
 def test_update_keeps_the_date_when_week_and_day_are_unchanged(api, org, world):
@@ -360,7 +437,8 @@ def test_delete_and_events(api, org, world, captured_events, django_capture_on_c
         assert api.delete(f"/api/timetables/{created['id']}").status_code == 204
     assert count() == 0
     assert [(m["event"]["action"], m["event"]["ids"]) for _g, m in captured_events] == [
-        ("created", [created["id"]]), ("deleted", [created["id"]]),
+        ("created", [created["id"]]),
+        ("deleted", [created["id"]]),
     ]
 
 
@@ -376,8 +454,15 @@ def test_other_organizations_ids_are_404(api, org, other_org, world):
     assert api.post("/api/timetables", session_body(world["g1"], unit)).status_code == 404
     assert api.post("/api/timetables", session_body(world["g1"], world["unit"], teacherId=str(teacher.id))).status_code == 404
     mine = _existing(org, world)
-    assert api.put("/api/timetables/bulk-allocate", {"sessionIds": [str(theirs.id)], "teacherId": str(world["teacher"].id)}).status_code == 404
-    assert api.put("/api/timetables/bulk-allocate", {"sessionIds": [str(mine.id)], "teacherId": str(teacher.id)}).status_code == 404
+    assert (
+        api.put(
+            "/api/timetables/bulk-allocate", {"sessionIds": [str(theirs.id)], "teacherId": str(world["teacher"].id)}
+        ).status_code
+        == 404
+    )
+    assert (
+        api.put("/api/timetables/bulk-allocate", {"sessionIds": [str(mine.id)], "teacherId": str(teacher.id)}).status_code == 404
+    )
     assert api.get("/api/timetables").json()[0]["id"] == str(mine.id)
     assert len(api.get("/api/timetables").json()) == 1
     theirs.refresh_from_db()

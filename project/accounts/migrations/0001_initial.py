@@ -10,83 +10,128 @@ import project.accounts.models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('auth', '0012_alter_user_first_name_max_length'),
+        ("auth", "0012_alter_user_first_name_max_length"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Organization',
+            name="Organization",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('name', models.CharField(max_length=255)),
-                ('domain', models.CharField(max_length=255, unique=True)),
-                ('is_active', models.BooleanField(default=True)),
-                ('address', models.TextField(blank=True, default='')),
-                ('phone', models.CharField(blank=True, default='', max_length=50)),
-                ('website', models.CharField(blank=True, default='', max_length=255)),
-                ('timezone', models.CharField(default='Australia/Melbourne', max_length=64)),
-                ('event_seq', models.BigIntegerField(default=0, editable=False)),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("name", models.CharField(max_length=255)),
+                ("domain", models.CharField(max_length=255, unique=True)),
+                ("is_active", models.BooleanField(default=True)),
+                ("address", models.TextField(blank=True, default="")),
+                ("phone", models.CharField(blank=True, default="", max_length=50)),
+                ("website", models.CharField(blank=True, default="", max_length=255)),
+                ("timezone", models.CharField(default="Australia/Melbourne", max_length=64)),
+                ("event_seq", models.BigIntegerField(default=0, editable=False)),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='User',
+            name="User",
             fields=[
-                ('password', models.CharField(max_length=128, verbose_name='password')),
-                ('last_login', models.DateTimeField(blank=True, null=True, verbose_name='last login')),
-                ('is_superuser', models.BooleanField(default=False, help_text='Designates that this user has all permissions without explicitly assigning them.', verbose_name='superuser status')),
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('email', models.EmailField(max_length=255, unique=True)),
-                ('first_name', models.CharField(blank=True, default='', max_length=100)),
-                ('last_name', models.CharField(blank=True, default='', max_length=100)),
-                ('role', models.CharField(choices=[('admin', 'Administrator'), ('user', 'Organization Member')], default='user', max_length=10)),
-                ('is_active', models.BooleanField(default=True)),
-                ('is_staff', models.BooleanField(default=False)),
-                ('must_change_password', models.BooleanField(default=True)),
-                ('totp_secret', models.CharField(blank=True, default='', max_length=32)),
-                ('is_totp_enabled', models.BooleanField(default=False)),
-                ('totp_last_counter', models.BigIntegerField(blank=True, editable=False, null=True)),
-                ('settings', models.JSONField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('groups', models.ManyToManyField(blank=True, help_text='The groups this user belongs to. A user will get all permissions granted to each of their groups.', related_name='user_set', related_query_name='user', to='auth.group', verbose_name='groups')),
-                ('user_permissions', models.ManyToManyField(blank=True, help_text='Specific permissions for this user.', related_name='user_set', related_query_name='user', to='auth.permission', verbose_name='user permissions')),
-                ('organization', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='users', to='accounts.organization')),
+                ("password", models.CharField(max_length=128, verbose_name="password")),
+                ("last_login", models.DateTimeField(blank=True, null=True, verbose_name="last login")),
+                (
+                    "is_superuser",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Designates that this user has all permissions without explicitly assigning them.",
+                        verbose_name="superuser status",
+                    ),
+                ),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("email", models.EmailField(max_length=255, unique=True)),
+                ("first_name", models.CharField(blank=True, default="", max_length=100)),
+                ("last_name", models.CharField(blank=True, default="", max_length=100)),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("admin", "Administrator"), ("user", "Organization Member")], default="user", max_length=10
+                    ),
+                ),
+                ("is_active", models.BooleanField(default=True)),
+                ("is_staff", models.BooleanField(default=False)),
+                ("must_change_password", models.BooleanField(default=True)),
+                ("totp_secret", models.CharField(blank=True, default="", max_length=32)),
+                ("is_totp_enabled", models.BooleanField(default=False)),
+                ("totp_last_counter", models.BigIntegerField(blank=True, editable=False, null=True)),
+                ("settings", models.JSONField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "groups",
+                    models.ManyToManyField(
+                        blank=True,
+                        help_text="The groups this user belongs to. A user will get all permissions granted to each of their groups.",
+                        related_name="user_set",
+                        related_query_name="user",
+                        to="auth.group",
+                        verbose_name="groups",
+                    ),
+                ),
+                (
+                    "user_permissions",
+                    models.ManyToManyField(
+                        blank=True,
+                        help_text="Specific permissions for this user.",
+                        related_name="user_set",
+                        related_query_name="user",
+                        to="auth.permission",
+                        verbose_name="user permissions",
+                    ),
+                ),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="users",
+                        to="accounts.organization",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['first_name', 'last_name', 'email'],
+                "ordering": ["first_name", "last_name", "email"],
             },
             managers=[
-                ('objects', project.accounts.models.UserManager()),
+                ("objects", project.accounts.models.UserManager()),
             ],
         ),
         migrations.CreateModel(
-            name='Passkey',
+            name="Passkey",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('credential_id', models.CharField(max_length=255, unique=True)),
-                ('public_key', models.TextField()),
-                ('counter', models.BigIntegerField(default=0)),
-                ('device_name', models.CharField(default='Unknown Device', max_length=100)),
-                ('transports', models.JSONField(blank=True, default=list)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('last_used', models.DateTimeField(blank=True, null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='passkeys', to=settings.AUTH_USER_MODEL)),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("credential_id", models.CharField(max_length=255, unique=True)),
+                ("public_key", models.TextField()),
+                ("counter", models.BigIntegerField(default=0)),
+                ("device_name", models.CharField(default="Unknown Device", max_length=100)),
+                ("transports", models.JSONField(blank=True, default=list)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("last_used", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="passkeys", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.AddIndex(
-            model_name='user',
-            index=models.Index(fields=['organization', 'is_active'], name='accounts_us_organiz_974abe_idx'),
+            model_name="user",
+            index=models.Index(fields=["organization", "is_active"], name="accounts_us_organiz_974abe_idx"),
         ),
     ]

@@ -7,69 +7,96 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('accounts', '0001_initial'),
+        ("accounts", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Campus',
+            name="Campus",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('abbreviation', models.CharField(max_length=10)),
-                ('name', models.CharField(max_length=255)),
-                ('address', models.TextField(blank=True, default='')),
-                ('is_active', models.BooleanField(default=True)),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("abbreviation", models.CharField(max_length=10)),
+                ("name", models.CharField(max_length=255)),
+                ("address", models.TextField(blank=True, default="")),
+                ("is_active", models.BooleanField(default=True)),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'campuses',
-                'ordering': ['name'],
-                'constraints': [models.UniqueConstraint(fields=('organization', 'abbreviation'), name='campus_abbreviation_unique_per_org')],
+                "verbose_name_plural": "campuses",
+                "ordering": ["name"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("organization", "abbreviation"), name="campus_abbreviation_unique_per_org")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Course',
+            name="Course",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('code', models.CharField(max_length=20)),
-                ('name', models.CharField(max_length=255)),
-                ('level', models.CharField(choices=[('certificate_iii', 'Certificate III'), ('certificate_iv', 'Certificate IV'), ('diploma', 'Diploma')], default='certificate_iii', max_length=20)),
-                ('description', models.TextField(blank=True, default='')),
-                ('is_active', models.BooleanField(default=True)),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("code", models.CharField(max_length=20)),
+                ("name", models.CharField(max_length=255)),
+                (
+                    "level",
+                    models.CharField(
+                        choices=[
+                            ("certificate_iii", "Certificate III"),
+                            ("certificate_iv", "Certificate IV"),
+                            ("diploma", "Diploma"),
+                        ],
+                        default="certificate_iii",
+                        max_length=20,
+                    ),
+                ),
+                ("description", models.TextField(blank=True, default="")),
+                ("is_active", models.BooleanField(default=True)),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['code'],
-                'constraints': [models.UniqueConstraint(fields=('organization', 'code'), name='course_code_unique_per_org')],
+                "ordering": ["code"],
+                "constraints": [models.UniqueConstraint(fields=("organization", "code"), name="course_code_unique_per_org")],
             },
         ),
         migrations.CreateModel(
-            name='Unit',
+            name="Unit",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('code', models.CharField(max_length=20)),
-                ('name', models.CharField(max_length=255)),
-                ('description', models.TextField(blank=True, default='')),
-                ('nominal_hours', models.IntegerField()),
-                ('is_core', models.BooleanField(default=True)),
-                ('prerequisites', models.TextField(blank=True, default='')),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("code", models.CharField(max_length=20)),
+                ("name", models.CharField(max_length=255)),
+                ("description", models.TextField(blank=True, default="")),
+                ("nominal_hours", models.IntegerField()),
+                ("is_core", models.BooleanField(default=True)),
+                ("prerequisites", models.TextField(blank=True, default="")),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'unit of competency',
-                'verbose_name_plural': 'units of competency',
-                'ordering': ['code'],
-                'constraints': [models.UniqueConstraint(fields=('organization', 'code'), name='unit_code_unique_per_org')],
+                "verbose_name": "unit of competency",
+                "verbose_name_plural": "units of competency",
+                "ordering": ["code"],
+                "constraints": [models.UniqueConstraint(fields=("organization", "code"), name="unit_code_unique_per_org")],
             },
         ),
     ]

@@ -9,32 +9,59 @@ import project.history.tracking
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_invitation'),
-        ('catalogue', '0001_initial'),
+        ("accounts", "0002_invitation"),
+        ("catalogue", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Room',
+            name="Room",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('code', models.CharField(max_length=50)),
-                ('key', models.CharField(editable=False, max_length=50)),
-                ('name', models.CharField(blank=True, default='', max_length=255)),
-                ('capacity', models.PositiveIntegerField(blank=True, null=True)),
-                ('type', models.CharField(choices=[('classroom', 'Classroom'), ('computer_lab', 'Computer lab'), ('workshop', 'Workshop'), ('kitchen', 'Kitchen'), ('online', 'Online'), ('other', 'Other')], default='classroom', max_length=20)),
-                ('features', models.JSONField(blank=True, default=list)),
-                ('is_active', models.BooleanField(default=True)),
-                ('campus', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='rooms', to='catalogue.campus')),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("code", models.CharField(max_length=50)),
+                ("key", models.CharField(editable=False, max_length=50)),
+                ("name", models.CharField(blank=True, default="", max_length=255)),
+                ("capacity", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "type",
+                    models.CharField(
+                        choices=[
+                            ("classroom", "Classroom"),
+                            ("computer_lab", "Computer lab"),
+                            ("workshop", "Workshop"),
+                            ("kitchen", "Kitchen"),
+                            ("online", "Online"),
+                            ("other", "Other"),
+                        ],
+                        default="classroom",
+                        max_length=20,
+                    ),
+                ),
+                ("features", models.JSONField(blank=True, default=list)),
+                ("is_active", models.BooleanField(default=True)),
+                (
+                    "campus",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="rooms",
+                        to="catalogue.campus",
+                    ),
+                ),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['code'],
-                'constraints': [models.UniqueConstraint(fields=('organization', 'key'), name='room_key_unique_per_org')],
+                "ordering": ["code"],
+                "constraints": [models.UniqueConstraint(fields=("organization", "key"), name="room_key_unique_per_org")],
             },
             bases=(project.history.tracking.HistoryTracked, models.Model),
         ),

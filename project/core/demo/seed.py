@@ -72,7 +72,11 @@ ROOMS = (
 )
 
 # Plan hour split of a unit's nominal hours (made-up but typical): the rest is self-directed.
-SPLIT = {"face_to_face_hours": Decimal("0.60"), "facilitated_e_learning_hours": Decimal("0.15"), "in_class_assessment_hours": Decimal("0.10")}
+SPLIT = {
+    "face_to_face_hours": Decimal("0.60"),
+    "facilitated_e_learning_hours": Decimal("0.15"),
+    "in_class_assessment_hours": Decimal("0.10"),
+}
 # Units whose plan hours deliberately differ from nominal, so the "Hour Mismatch" warning has content.
 MISMATCH = {("22603VIC", "VU23220"): Decimal("6"), ("ICT30120", "ICTPRG302"): Decimal("-4")}
 
@@ -146,41 +150,114 @@ class GroupSpec:
 
 GROUPS = (
     GroupSpec(
-        "ICT30120-2025-S1-FT", "Cert III IT 2025 Semester 1 Full Time", "ICT30120", "DAN", "on_campus", "full_time",
-        18, date(2025, 2, 3), "Monday, Tuesday", "completed",
-        timetable_until=date(2025, 12, 19), allocate_until=date(2025, 12, 19), session_status="completed", room="DAN-1.04",
+        "ICT30120-2025-S1-FT",
+        "Cert III IT 2025 Semester 1 Full Time",
+        "ICT30120",
+        "DAN",
+        "on_campus",
+        "full_time",
+        18,
+        date(2025, 2, 3),
+        "Monday, Tuesday",
+        "completed",
+        timetable_until=date(2025, 12, 19),
+        allocate_until=date(2025, 12, 19),
+        session_status="completed",
+        room="DAN-1.04",
     ),
     GroupSpec(
-        "22603VIC-2025-S2-PT", "Cyber Security 2025 Semester 2 Part Time", "22603VIC", "CBD", "remote", "part_time",
-        16, date(2025, 7, 22), "Tue, Thu", "consolidated",
+        "22603VIC-2025-S2-PT",
+        "Cyber Security 2025 Semester 2 Part Time",
+        "22603VIC",
+        "CBD",
+        "remote",
+        "part_time",
+        16,
+        date(2025, 7, 22),
+        "Tue, Thu",
+        "consolidated",
     ),
     GroupSpec(
-        "22603VIC-2026-S2-FT", "Cyber Security 2026 Semester 2 Full Time", "22603VIC", "CBD", "on_campus", "full_time",
-        22, date(2026, 7, 13), "Monday, Tuesday, Wednesday", "active",
-        timetable_until=date(2027, 6, 30), allocate_until=date(2026, 12, 31), room="CBD-3.12",
+        "22603VIC-2026-S2-FT",
+        "Cyber Security 2026 Semester 2 Full Time",
+        "22603VIC",
+        "CBD",
+        "on_campus",
+        "full_time",
+        22,
+        date(2026, 7, 13),
+        "Monday, Tuesday, Wednesday",
+        "active",
+        timetable_until=date(2027, 6, 30),
+        allocate_until=date(2026, 12, 31),
+        room="CBD-3.12",
     ),
     GroupSpec(
-        "ICT40120-2026-PT-EVE", "Cert IV IT 2026 Part Time Evening (online)", "ICT40120", "CBD", "remote", "part_time",
-        25, date(2026, 2, 10), "Tue, Thu", "active",
-        templates=((time(18), time(21)),), timetable_until=date(2027, 6, 30), allocate_until=date(2026, 12, 31),
+        "ICT40120-2026-PT-EVE",
+        "Cert IV IT 2026 Part Time Evening (online)",
+        "ICT40120",
+        "CBD",
+        "remote",
+        "part_time",
+        25,
+        date(2026, 2, 10),
+        "Tue, Thu",
+        "active",
+        templates=((time(18), time(21)),),
+        timetable_until=date(2027, 6, 30),
+        allocate_until=date(2026, 12, 31),
         room="Online",
     ),
     GroupSpec(
-        "ICT50220-2026-S2-FT", "Diploma of IT 2026 Semester 2 Full Time", "ICT50220", "FTS", "on_campus", "full_time",
-        20, date(2026, 7, 20), "Wednesday, Thursday", "active",
-        timetable_until=date(2027, 6, 30), allocate_until=date(2027, 3, 31), room="FTS-G.07",
+        "ICT50220-2026-S2-FT",
+        "Diploma of IT 2026 Semester 2 Full Time",
+        "ICT50220",
+        "FTS",
+        "on_campus",
+        "full_time",
+        20,
+        date(2026, 7, 20),
+        "Wednesday, Thursday",
+        "active",
+        timetable_until=date(2027, 6, 30),
+        allocate_until=date(2027, 3, 31),
+        room="FTS-G.07",
     ),
     GroupSpec(
-        "ICT40120-2026-S1-FT", "Cert IV IT 2026 Semester 1 Full Time", "ICT40120", "DAN", "on_campus", "full_time",
-        24, date(2026, 2, 2), "Monday, Wednesday, Friday", "active",
+        "ICT40120-2026-S1-FT",
+        "Cert IV IT 2026 Semester 1 Full Time",
+        "ICT40120",
+        "DAN",
+        "on_campus",
+        "full_time",
+        24,
+        date(2026, 2, 2),
+        "Monday, Wednesday, Friday",
+        "active",
     ),
     GroupSpec(
-        "ICT30120-2027-S1-FT", "Cert III IT 2027 Semester 1 Full Time", "ICT30120", "DAN", "on_campus", "full_time",
-        20, date(2027, 2, 1), "Monday, Tuesday", "planned",
+        "ICT30120-2027-S1-FT",
+        "Cert III IT 2027 Semester 1 Full Time",
+        "ICT30120",
+        "DAN",
+        "on_campus",
+        "full_time",
+        20,
+        date(2027, 2, 1),
+        "Monday, Tuesday",
+        "planned",
     ),
     GroupSpec(
-        "ICT50220-2027-S1-PT", "Diploma of IT 2027 Semester 1 Part Time", "ICT50220", "FTS", "remote", "part_time",
-        18, date(2027, 2, 9), "Tue, Thu", "planned",
+        "ICT50220-2027-S1-PT",
+        "Diploma of IT 2027 Semester 1 Part Time",
+        "ICT50220",
+        "FTS",
+        "remote",
+        "part_time",
+        18,
+        date(2027, 2, 9),
+        "Tue, Thu",
+        "planned",
     ),
 )
 
@@ -280,8 +357,14 @@ def seed_org_and_users(stats: Stats) -> Organization:
     for email, first, last, role in USERS:
         user = User.objects.filter(email=email).first()
         values = {
-            "first_name": first, "last_name": last, "organization_id": org.pk, "role": role, "is_active": True,
-            "must_change_password": False, "is_totp_enabled": False, "totp_secret": "",
+            "first_name": first,
+            "last_name": last,
+            "organization_id": org.pk,
+            "role": role,
+            "is_active": True,
+            "must_change_password": False,
+            "is_totp_enabled": False,
+            "totp_secret": "",
         }
         if user is None:
             user = User(email=email, **values)
@@ -306,15 +389,22 @@ def seed_org_and_users(stats: Stats) -> Organization:
 def seed_catalogue(org, stats: Stats):
     qualifications = load_json("qualifications.json")
     campuses = sync(
-        Campus.objects.for_org(org), ("abbreviation",),
+        Campus.objects.for_org(org),
+        ("abbreviation",),
         ({"abbreviation": a, "name": n, "address": addr, "is_active": True} for a, n, addr in CAMPUSES),
-        org=org, stats=stats, label="campuses",
+        org=org,
+        stats=stats,
+        label="campuses",
     )
     courses = sync(
-        Course.objects.for_org(org), ("code",),
+        Course.objects.for_org(org),
+        ("code",),
         (
             {
-                "code": q["code"], "name": q["title"], "level": q["level"], "is_active": True,
+                "code": q["code"],
+                "name": q["title"],
+                "level": q["level"],
+                "is_active": True,
                 "description": (
                     f"{q['title']} ({q['code']}), nationally recognised. Packaging rules: "
                     f"{PACKAGING[q['code']][0]} core + {PACKAGING[q['code']][1]} elective units."
@@ -322,7 +412,9 @@ def seed_catalogue(org, stats: Stats):
             }
             for q in qualifications
         ),
-        org=org, stats=stats, label="courses",
+        org=org,
+        stats=stats,
+        label="courses",
     )
     # A unit appears in several qualifications; its figure is the first published one, preferring a
     # Victorian nominal-hours figure. Units with no published figure are left out.
@@ -333,9 +425,7 @@ def seed_catalogue(org, stats: Stats):
                 continue
             basis = u.get("hoursBasis") or ""
             current = units.get(u["code"])
-            better = current is None or (
-                basis.startswith("victorian") and not current["_basis"].startswith("victorian")
-            )
+            better = current is None or (basis.startswith("victorian") and not current["_basis"].startswith("victorian"))
             if better:
                 units[u["code"]] = {
                     "code": u["code"],
@@ -348,9 +438,12 @@ def seed_catalogue(org, stats: Stats):
                 }
     unit_rows = [{k: v for k, v in row.items() if k != "_basis"} for row in units.values()]
     units_by_code = sync(Unit.objects.for_org(org), ("code",), unit_rows, org=org, stats=stats, label="units")
-    return qualifications, {k[0]: v for k, v in campuses.items()}, {k[0]: v for k, v in courses.items()}, {
-        k[0]: v for k, v in units_by_code.items()
-    }
+    return (
+        qualifications,
+        {k[0]: v for k, v in campuses.items()},
+        {k[0]: v for k, v in courses.items()},
+        {k[0]: v for k, v in units_by_code.items()},
+    )
 
 
 def plan_hours(course_code: str, unit_code: str, nominal: int) -> dict[str, Decimal]:
@@ -398,8 +491,12 @@ def seed_plans(org, qualifications, units_by_code, stats: Stats) -> dict[str, St
         for seq, u in enumerate(chosen, 1):
             rows.append(
                 {
-                    "study_plan_id": plan.pk, "unit_id": units_by_code[u["code"]].pk, "sequence_order": seq,
-                    "year_level": 1, "is_cluster": False, "cluster_group": "",
+                    "study_plan_id": plan.pk,
+                    "unit_id": units_by_code[u["code"]].pk,
+                    "sequence_order": seq,
+                    "year_level": 1,
+                    "is_cluster": False,
+                    "cluster_group": "",
                     **plan_hours(code, u["code"], int(u["nominalHours"])),
                 }
             )
@@ -415,9 +512,14 @@ def seed_holidays(org, stats: Stats) -> list[Holiday]:
             note = ("To be confirmed. " + note).strip()
         rows.append(
             {
-                "name": h["name"], "type": h["type"], "start_date": date.fromisoformat(h["startDate"]),
-                "end_date": date.fromisoformat(h["endDate"]), "year": int(h["year"]), "description": note,
-                "is_recurring": False, "is_active": True,
+                "name": h["name"],
+                "type": h["type"],
+                "start_date": date.fromisoformat(h["startDate"]),
+                "end_date": date.fromisoformat(h["endDate"]),
+                "year": int(h["year"]),
+                "description": note,
+                "is_recurring": False,
+                "is_active": True,
             }
         )
     out = sync(Holiday.objects.for_org(org), ("name", "start_date"), rows, org=org, stats=stats, label="holidays")
@@ -433,25 +535,34 @@ def seed_teachers(org, units_by_code, plans_units: dict[str, list[Unit]], stats:
         email_local = f"{first}.{last}".lower().replace("'", "")
         rows.append(
             {
-                "employee_id": emp, "first_name": first, "last_name": last,
+                "employee_id": emp,
+                "first_name": first,
+                "last_name": last,
                 "email": f"{email_local}@{ORG_DOMAIN}",
                 "phone": f"{PHONE_AREA}{100 + i * 7:03d} {2000 + i * 37:04d}",
                 "job_title": "Teacher, Information Technology" if employment != "sessional" else "Sessional Teacher, ICT",
                 "employment_type": employment,
                 "expiry_date": date(2027, 6, 30) if employment == "fixed_term" else None,
-                "availability": availability, "max_weekly_hours": hours,
+                "availability": availability,
+                "max_weekly_hours": hours,
                 "is_active": emp not in INACTIVE_TEACHERS,
                 "qualifications": "TAE40122 Certificate IV in Training and Assessment; "
                 + rng.choice(
                     [
-                        "Bachelor of Information Technology", "Bachelor of Computer Science",
-                        "Diploma of Information Technology", "Master of Cyber Security",
-                        "Bachelor of Business (Information Systems)", "CCNA certification",
+                        "Bachelor of Information Technology",
+                        "Bachelor of Computer Science",
+                        "Diploma of Information Technology",
+                        "Master of Cyber Security",
+                        "Bachelor of Business (Information Systems)",
+                        "CCNA certification",
                     ]
                 ),
             }
         )
-    teachers = {k[0]: v for k, v in sync(Teacher.objects.for_org(org), ("employee_id",), rows, org=org, stats=stats, label="teachers").items()}
+    teachers = {
+        k[0]: v
+        for k, v in sync(Teacher.objects.for_org(org), ("employee_id",), rows, org=org, stats=stats, label="teachers").items()
+    }
 
     pools: dict[str, list[str]] = {}
     for code in sorted(units_by_code):
@@ -480,7 +591,11 @@ def seed_teachers(org, units_by_code, plans_units: dict[str, list[Unit]], stats:
                 held[pick[0]].append(code)
                 have.append(pick)
     tu_rows = [
-        {"teacher_id": teachers[emp].pk, "unit_id": units_by_code[code].pk, "proficiency_level": "expert" if j % 5 == 0 else "competent"}
+        {
+            "teacher_id": teachers[emp].pk,
+            "unit_id": units_by_code[code].pk,
+            "proficiency_level": "expert" if j % 5 == 0 else "competent",
+        }
         for emp, codes in held.items()
         for j, code in enumerate(codes)
     ]
@@ -491,19 +606,37 @@ def seed_teachers(org, units_by_code, plans_units: dict[str, list[Unit]], stats:
 def seed_block_groups(org, campuses, courses, plans, stats: Stats) -> dict[str, BlockGroup]:
     rows = [
         {
-            "code": g.code, "name": g.name, "course_id": courses[g.course].pk, "campus_id": campuses[g.campus].pk,
-            "delivery_mode": g.delivery_mode, "study_mode": g.study_mode, "cohort_size": g.cohort_size,
-            "start_date": g.start, "preferred_days": g.preferred_days,
+            "code": g.code,
+            "name": g.name,
+            "course_id": courses[g.course].pk,
+            "campus_id": campuses[g.campus].pk,
+            "delivery_mode": g.delivery_mode,
+            "study_mode": g.study_mode,
+            "cohort_size": g.cohort_size,
+            "start_date": g.start,
+            "preferred_days": g.preferred_days,
             "session_duration": Decimal(
-                (g.templates[0][1].hour * 60 + g.templates[0][1].minute - g.templates[0][0].hour * 60 - g.templates[0][0].minute) / 60
+                (g.templates[0][1].hour * 60 + g.templates[0][1].minute - g.templates[0][0].hour * 60 - g.templates[0][0].minute)
+                / 60
             ).quantize(Decimal("0.01")),
-            "sessions_per_day": len(g.templates), "status": g.status,
+            "sessions_per_day": len(g.templates),
+            "status": g.status,
         }
         for g in GROUPS
     ]
-    groups = {k[0]: v for k, v in sync(BlockGroup.objects.for_org(org), ("code",), rows, org=org, stats=stats, label="block groups").items()}
+    groups = {
+        k[0]: v
+        for k, v in sync(BlockGroup.objects.for_org(org), ("code",), rows, org=org, stats=stats, label="block groups").items()
+    }
     links = [{"block_group_id": groups[g.code].pk, "study_plan_id": plans[g.course].pk} for g in GROUPS]
-    sync(BlockGroupStudyPlan.objects.for_org(org), ("block_group_id", "study_plan_id"), links, org=org, stats=stats, label="plan assignments")
+    sync(
+        BlockGroupStudyPlan.objects.for_org(org),
+        ("block_group_id", "study_plan_id"),
+        links,
+        org=org,
+        stats=stats,
+        label="plan assignments",
+    )
     return groups
 
 
@@ -519,7 +652,9 @@ def _plus(start: time, hours: Decimal) -> time:
     return time(minutes // 60, minutes % 60)
 
 
-def generate_sessions(spec: GroupSpec, group: BlockGroup, plan_units: list[StudyPlanUnit], holidays: list[Holiday]) -> list[TimetableSession]:
+def generate_sessions(
+    spec: GroupSpec, group: BlockGroup, plan_units: list[StudyPlanUnit], holidays: list[Holiday]
+) -> list[TimetableSession]:
     """Sessions of one block group, unsaved: units in plan order, each for its facilitated hours, on the
     preferred days from the start date, filling the day's templates in order (a unit's last session ends
     early). A day inside an active holiday or term break gets one cancelled session per template (0 hours,
@@ -530,9 +665,7 @@ def generate_sessions(spec: GroupSpec, group: BlockGroup, plan_units: list[Study
     # Only breaks inside one calendar year separate terms: the summer break (December to late January)
     # would otherwise count as a break "of the year" it ends in and make February term 2.
     terms = TermCalendar(
-        (h.start_date, h.end_date)
-        for h in active
-        if h.type == Holiday.Type.TERM_BREAK and h.start_date.year == h.end_date.year
+        (h.start_date, h.end_date) for h in active if h.type == Holiday.Type.TERM_BREAK and h.start_date.year == h.end_date.year
     )
     queue = [[pu.unit, pu.facilitated_hours] for pu in plan_units if pu.facilitated_hours > 0]
     first_week = week_start(spec.start)
@@ -541,9 +674,13 @@ def generate_sessions(spec: GroupSpec, group: BlockGroup, plan_units: list[Study
     while queue and day <= spec.timetable_until:
         if day.isoweekday() in days:
             common = {
-                "organization_id": group.organization_id, "block_group": group, "day_of_week": day.isoweekday(),
-                "week_number": (week_start(day) - first_week).days // 7 + 1, "actual_date": day,
-                "term": terms.term_of(day), "room": spec.room,
+                "organization_id": group.organization_id,
+                "block_group": group,
+                "day_of_week": day.isoweekday(),
+                "week_number": (week_start(day) - first_week).days // 7 + 1,
+                "actual_date": day,
+                "term": terms.term_of(day),
+                "room": spec.room,
             }
             span = closed.get(day)
             for start, end in spec.templates:
@@ -551,8 +688,13 @@ def generate_sessions(spec: GroupSpec, group: BlockGroup, plan_units: list[Study
                     kind = "Public holiday" if span.type == Holiday.Type.PUBLIC_HOLIDAY else "Term break"
                     sessions.append(
                         TimetableSession(
-                            unit=queue[0][0], start_time=start, end_time=end, actual_hours=Decimal("0"),
-                            status=TimetableSession.Status.CANCELLED, notes=f"{kind}: {span.name}", **common,
+                            unit=queue[0][0],
+                            start_time=start,
+                            end_time=end,
+                            actual_hours=Decimal("0"),
+                            status=TimetableSession.Status.CANCELLED,
+                            notes=f"{kind}: {span.name}",
+                            **common,
                         )
                     )
                     continue
@@ -562,8 +704,13 @@ def generate_sessions(spec: GroupSpec, group: BlockGroup, plan_units: list[Study
                 hours = min(_hours(start, end), left)
                 sessions.append(
                     TimetableSession(
-                        unit=unit, start_time=start, end_time=_plus(start, hours), actual_hours=hours,
-                        status=spec.session_status, notes="", **common,
+                        unit=unit,
+                        start_time=start,
+                        end_time=_plus(start, hours),
+                        actual_hours=hours,
+                        status=spec.session_status,
+                        notes="",
+                        **common,
                     )
                 )
                 queue[0][1] = left - hours
@@ -612,7 +759,9 @@ class Allocator:
                 return
 
 
-def seed_timetables(org, groups: dict[str, BlockGroup], plans: dict[str, StudyPlan], holidays: list[Holiday], stats: Stats) -> None:
+def seed_timetables(
+    org, groups: dict[str, BlockGroup], plans: dict[str, StudyPlan], holidays: list[Holiday], stats: Stats
+) -> None:
     """Generate sessions for the demo groups that have a timetable and no sessions yet; set their end date
     to the last teaching day plus one month."""
     teachers = list(Teacher.objects.for_org(org))
@@ -629,7 +778,10 @@ def seed_timetables(org, groups: dict[str, BlockGroup], plans: dict[str, StudyPl
         busy.setdefault((tid, day), []).append((a, b))
     allocator = Allocator(teachers, qualified, busy)
     has_sessions = set(
-        TimetableSession.objects.for_org(org).filter(block_group__in=groups.values()).values_list("block_group_id", flat=True).distinct()
+        TimetableSession.objects.for_org(org)
+        .filter(block_group__in=groups.values())
+        .values_list("block_group_id", flat=True)
+        .distinct()
     )
     plan_units = {
         code: list(StudyPlanUnit.objects.for_org(org).filter(study_plan=plan).select_related("unit").order_by("sequence_order"))
@@ -688,11 +840,24 @@ def seed_rooms(org, campuses, stats: Stats) -> None:
 
     by_abbr = {c.abbreviation: c for c in campuses.values()}
     rooms = sync(
-        Room.objects.for_org(org), ("code",),
-        ({"code": code, "key": room_key(code), "name": name, "campus": by_abbr.get(campus) if campus else None,
-          "capacity": capacity, "type": kind, "features": list(features), "is_active": True}
-         for code, name, campus, capacity, kind, features in ROOMS),
-        org=org, stats=stats, label="rooms",
+        Room.objects.for_org(org),
+        ("code",),
+        (
+            {
+                "code": code,
+                "key": room_key(code),
+                "name": name,
+                "campus": by_abbr.get(campus) if campus else None,
+                "capacity": capacity,
+                "type": kind,
+                "features": list(features),
+                "is_active": True,
+            }
+            for code, name, campus, capacity, kind, features in ROOMS
+        ),
+        org=org,
+        stats=stats,
+        label="rooms",
     )
     for (code,), room in rooms.items():
         TimetableSession.objects.for_org(org).filter(room=code, room_record=None).update(room_record=room)

@@ -8,34 +8,52 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('accounts', '0002_invitation'),
+        ("accounts", "0002_invitation"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Activity',
+            name="Activity",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('seq', models.BigIntegerField()),
-                ('actor_label', models.CharField(max_length=200)),
-                ('origin', models.CharField(blank=True, default='', max_length=100)),
-                ('entity', models.CharField(max_length=40)),
-                ('action', models.CharField(max_length=40)),
-                ('ids', models.JSONField(default=list)),
-                ('summary', models.CharField(max_length=300)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("seq", models.BigIntegerField()),
+                ("actor_label", models.CharField(max_length=200)),
+                ("origin", models.CharField(blank=True, default="", max_length=100)),
+                ("entity", models.CharField(max_length=40)),
+                ("action", models.CharField(max_length=40)),
+                ("ids", models.JSONField(default=list)),
+                ("summary", models.CharField(max_length=300)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-seq'],
-                'indexes': [models.Index(fields=['organization', '-seq'], name='history_act_organiz_5266eb_idx'), models.Index(fields=['organization', 'entity', '-seq'], name='history_act_organiz_766737_idx'), models.Index(fields=['organization', 'actor', '-seq'], name='history_act_organiz_d324f2_idx'), models.Index(fields=['organization', 'created_at'], name='history_act_organiz_f2b127_idx')],
+                "ordering": ["-seq"],
+                "indexes": [
+                    models.Index(fields=["organization", "-seq"], name="history_act_organiz_5266eb_idx"),
+                    models.Index(fields=["organization", "entity", "-seq"], name="history_act_organiz_766737_idx"),
+                    models.Index(fields=["organization", "actor", "-seq"], name="history_act_organiz_d324f2_idx"),
+                    models.Index(fields=["organization", "created_at"], name="history_act_organiz_f2b127_idx"),
+                ],
             },
         ),
     ]

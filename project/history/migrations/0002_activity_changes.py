@@ -9,44 +9,55 @@ import project.history.tracking
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_invitation'),
-        ('history', '0001_initial'),
+        ("accounts", "0002_invitation"),
+        ("history", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='activity',
-            name='refs',
-            field=models.TextField(blank=True, default=''),
+            model_name="activity",
+            name="refs",
+            field=models.TextField(blank=True, default=""),
         ),
         migrations.AddField(
-            model_name='activity',
-            name='undo_of',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='history.activity'),
+            model_name="activity",
+            name="undo_of",
+            field=models.ForeignKey(
+                blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="+", to="history.activity"
+            ),
         ),
         migrations.AddField(
-            model_name='activity',
-            name='undone_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='history.activity'),
+            model_name="activity",
+            name="undone_by",
+            field=models.ForeignKey(
+                blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="+", to="history.activity"
+            ),
         ),
         migrations.CreateModel(
-            name='ActivityChange',
+            name="ActivityChange",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('position', models.PositiveIntegerField()),
-                ('model', models.CharField(max_length=100)),
-                ('fields', models.JSONField(default=list)),
-                ('rows', models.TextField(default='[]')),
-                ('activity', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='history.activity')),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("position", models.PositiveIntegerField()),
+                ("model", models.CharField(max_length=100)),
+                ("fields", models.JSONField(default=list)),
+                ("rows", models.TextField(default="[]")),
+                (
+                    "activity",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="changes", to="history.activity"),
+                ),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['activity', 'position'],
-                'indexes': [models.Index(fields=['activity', 'position'], name='history_act_activit_b5903c_idx')],
+                "ordering": ["activity", "position"],
+                "indexes": [models.Index(fields=["activity", "position"], name="history_act_activit_b5903c_idx")],
             },
             bases=(project.history.tracking.HistoryTracked, models.Model),
         ),

@@ -8,137 +8,239 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('accounts', '0001_initial'),
-        ('catalogue', '0001_initial'),
+        ("accounts", "0001_initial"),
+        ("catalogue", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='BlockGroup',
+            name="BlockGroup",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('code', models.CharField(max_length=50)),
-                ('name', models.CharField(max_length=255)),
-                ('delivery_mode', models.CharField(choices=[('on_campus', 'On Campus'), ('remote', 'Remote')], default='on_campus', max_length=20)),
-                ('study_mode', models.CharField(choices=[('full_time', 'Full Time'), ('part_time', 'Part Time')], default='full_time', max_length=20)),
-                ('cohort_size', models.IntegerField()),
-                ('start_date', models.DateField()),
-                ('end_date', models.DateField(blank=True, null=True)),
-                ('preferred_days', models.CharField(blank=True, default='', max_length=255)),
-                ('session_duration', models.DecimalField(decimal_places=2, default=Decimal('3'), max_digits=4)),
-                ('sessions_per_day', models.IntegerField(default=2)),
-                ('status', models.CharField(choices=[('planned', 'Planned'), ('active', 'Active'), ('consolidated', 'Consolidated'), ('completed', 'Completed')], default='active', max_length=20)),
-                ('campus', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='block_groups', to='catalogue.campus')),
-                ('course', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='block_groups', to='catalogue.course')),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("code", models.CharField(max_length=50)),
+                ("name", models.CharField(max_length=255)),
+                (
+                    "delivery_mode",
+                    models.CharField(
+                        choices=[("on_campus", "On Campus"), ("remote", "Remote")], default="on_campus", max_length=20
+                    ),
+                ),
+                (
+                    "study_mode",
+                    models.CharField(
+                        choices=[("full_time", "Full Time"), ("part_time", "Part Time")], default="full_time", max_length=20
+                    ),
+                ),
+                ("cohort_size", models.IntegerField()),
+                ("start_date", models.DateField()),
+                ("end_date", models.DateField(blank=True, null=True)),
+                ("preferred_days", models.CharField(blank=True, default="", max_length=255)),
+                ("session_duration", models.DecimalField(decimal_places=2, default=Decimal("3"), max_digits=4)),
+                ("sessions_per_day", models.IntegerField(default=2)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("planned", "Planned"),
+                            ("active", "Active"),
+                            ("consolidated", "Consolidated"),
+                            ("completed", "Completed"),
+                        ],
+                        default="active",
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "campus",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="block_groups",
+                        to="catalogue.campus",
+                    ),
+                ),
+                (
+                    "course",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="block_groups",
+                        to="catalogue.course",
+                    ),
+                ),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['code'],
+                "ordering": ["code"],
             },
         ),
         migrations.CreateModel(
-            name='LinkedBlockGroup',
+            name="LinkedBlockGroup",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('name', models.CharField(max_length=255)),
-                ('description', models.TextField(blank=True, default='')),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("name", models.CharField(max_length=255)),
+                ("description", models.TextField(blank=True, default="")),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='LinkedBlockGroupMember',
+            name="LinkedBlockGroupMember",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('block_group', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='link_membership', to='planning.blockgroup')),
-                ('linked_group', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='members', to='planning.linkedblockgroup')),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "block_group",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="link_membership", to="planning.blockgroup"
+                    ),
+                ),
+                (
+                    "linked_group",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="members", to="planning.linkedblockgroup"
+                    ),
+                ),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created_at'],
+                "ordering": ["created_at"],
             },
         ),
         migrations.CreateModel(
-            name='StudyPlan',
+            name="StudyPlan",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('name', models.CharField(max_length=255)),
-                ('description', models.TextField(blank=True, default='')),
-                ('total_nominal_hours', models.IntegerField(default=0)),
-                ('is_active', models.BooleanField(default=True)),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("name", models.CharField(max_length=255)),
+                ("description", models.TextField(blank=True, default="")),
+                ("total_nominal_hours", models.IntegerField(default=0)),
+                ("is_active", models.BooleanField(default=True)),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='BlockGroupStudyPlan',
+            name="BlockGroupStudyPlan",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('block_group', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='plan_links', to='planning.blockgroup')),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
-                ('study_plan', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='block_group_links', to='planning.studyplan')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "block_group",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="plan_links", to="planning.blockgroup"
+                    ),
+                ),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
+                (
+                    "study_plan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="block_group_links", to="planning.studyplan"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created_at'],
+                "ordering": ["created_at"],
             },
         ),
         migrations.CreateModel(
-            name='StudyPlanUnit',
+            name="StudyPlanUnit",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('sequence_order', models.IntegerField(default=1)),
-                ('year_level', models.SmallIntegerField(default=1)),
-                ('face_to_face_hours', models.DecimalField(decimal_places=2, default=Decimal('0'), max_digits=6)),
-                ('facilitated_e_learning_hours', models.DecimalField(decimal_places=2, default=Decimal('0'), max_digits=6)),
-                ('work_integrated_learning_hours', models.DecimalField(decimal_places=2, default=Decimal('0'), max_digits=6)),
-                ('in_class_assessment_hours', models.DecimalField(decimal_places=2, default=Decimal('0'), max_digits=6)),
-                ('structured_learning_hours', models.DecimalField(decimal_places=2, default=Decimal('0'), max_digits=6)),
-                ('work_integrated_learning_balance_hours', models.DecimalField(decimal_places=2, default=Decimal('0'), max_digits=6)),
-                ('cumulative_assessment_hours', models.DecimalField(decimal_places=2, default=Decimal('0'), max_digits=6)),
-                ('is_cluster', models.BooleanField(default=False)),
-                ('cluster_group', models.CharField(blank=True, default='', max_length=50)),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
-                ('study_plan', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='plan_units', to='planning.studyplan')),
-                ('unit', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='plan_units', to='catalogue.unit')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("sequence_order", models.IntegerField(default=1)),
+                ("year_level", models.SmallIntegerField(default=1)),
+                ("face_to_face_hours", models.DecimalField(decimal_places=2, default=Decimal("0"), max_digits=6)),
+                ("facilitated_e_learning_hours", models.DecimalField(decimal_places=2, default=Decimal("0"), max_digits=6)),
+                ("work_integrated_learning_hours", models.DecimalField(decimal_places=2, default=Decimal("0"), max_digits=6)),
+                ("in_class_assessment_hours", models.DecimalField(decimal_places=2, default=Decimal("0"), max_digits=6)),
+                ("structured_learning_hours", models.DecimalField(decimal_places=2, default=Decimal("0"), max_digits=6)),
+                (
+                    "work_integrated_learning_balance_hours",
+                    models.DecimalField(decimal_places=2, default=Decimal("0"), max_digits=6),
+                ),
+                ("cumulative_assessment_hours", models.DecimalField(decimal_places=2, default=Decimal("0"), max_digits=6)),
+                ("is_cluster", models.BooleanField(default=False)),
+                ("cluster_group", models.CharField(blank=True, default="", max_length=50)),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
+                (
+                    "study_plan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="plan_units", to="planning.studyplan"
+                    ),
+                ),
+                (
+                    "unit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="plan_units", to="catalogue.unit"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['study_plan', 'sequence_order'],
+                "ordering": ["study_plan", "sequence_order"],
             },
         ),
         migrations.AddIndex(
-            model_name='blockgroup',
-            index=models.Index(fields=['organization', 'status'], name='planning_bl_organiz_603c27_idx'),
+            model_name="blockgroup",
+            index=models.Index(fields=["organization", "status"], name="planning_bl_organiz_603c27_idx"),
         ),
         migrations.AddConstraint(
-            model_name='blockgroup',
-            constraint=models.UniqueConstraint(fields=('organization', 'code'), name='block_group_code_unique_per_org'),
+            model_name="blockgroup",
+            constraint=models.UniqueConstraint(fields=("organization", "code"), name="block_group_code_unique_per_org"),
         ),
         migrations.AddConstraint(
-            model_name='blockgroupstudyplan',
-            constraint=models.UniqueConstraint(fields=('block_group', 'study_plan'), name='block_group_plan_once'),
+            model_name="blockgroupstudyplan",
+            constraint=models.UniqueConstraint(fields=("block_group", "study_plan"), name="block_group_plan_once"),
         ),
         migrations.AddConstraint(
-            model_name='studyplanunit',
-            constraint=models.UniqueConstraint(fields=('study_plan', 'unit'), name='study_plan_unit_once'),
+            model_name="studyplanunit",
+            constraint=models.UniqueConstraint(fields=("study_plan", "unit"), name="study_plan_unit_once"),
         ),
     ]

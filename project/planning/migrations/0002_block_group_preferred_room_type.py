@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('planning', '0001_initial'),
+        ("planning", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='blockgroup',
-            name='preferred_room_type',
-            field=models.CharField(blank=True, default='', max_length=20),
+            model_name="blockgroup",
+            name="preferred_room_type",
+            field=models.CharField(blank=True, default="", max_length=20),
         ),
     ]

@@ -7,64 +7,95 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('accounts', '0001_initial'),
-        ('catalogue', '0001_initial'),
+        ("accounts", "0001_initial"),
+        ("catalogue", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Teacher',
+            name="Teacher",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('employee_id', models.CharField(max_length=50)),
-                ('first_name', models.CharField(max_length=100)),
-                ('last_name', models.CharField(max_length=100)),
-                ('email', models.EmailField(max_length=255)),
-                ('phone', models.CharField(blank=True, default='', max_length=20)),
-                ('job_title', models.CharField(blank=True, default='', max_length=100)),
-                ('employment_type', models.CharField(choices=[('ongoing', 'Ongoing'), ('fixed_term', 'Fixed term'), ('sessional', 'Sessional')], default='ongoing', max_length=20)),
-                ('expiry_date', models.DateField(blank=True, null=True)),
-                ('availability', models.CharField(choices=[('day', 'Day'), ('evening', 'Evening'), ('both', 'Both')], default='day', max_length=10)),
-                ('max_weekly_hours', models.IntegerField(default=21)),
-                ('is_active', models.BooleanField(default=True)),
-                ('qualifications', models.TextField(blank=True, default='')),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("employee_id", models.CharField(max_length=50)),
+                ("first_name", models.CharField(max_length=100)),
+                ("last_name", models.CharField(max_length=100)),
+                ("email", models.EmailField(max_length=255)),
+                ("phone", models.CharField(blank=True, default="", max_length=20)),
+                ("job_title", models.CharField(blank=True, default="", max_length=100)),
+                (
+                    "employment_type",
+                    models.CharField(
+                        choices=[("ongoing", "Ongoing"), ("fixed_term", "Fixed term"), ("sessional", "Sessional")],
+                        default="ongoing",
+                        max_length=20,
+                    ),
+                ),
+                ("expiry_date", models.DateField(blank=True, null=True)),
+                (
+                    "availability",
+                    models.CharField(
+                        choices=[("day", "Day"), ("evening", "Evening"), ("both", "Both")], default="day", max_length=10
+                    ),
+                ),
+                ("max_weekly_hours", models.IntegerField(default=21)),
+                ("is_active", models.BooleanField(default=True)),
+                ("qualifications", models.TextField(blank=True, default="")),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['first_name', 'last_name'],
+                "ordering": ["first_name", "last_name"],
             },
         ),
         migrations.CreateModel(
-            name='TeacherUnit',
+            name="TeacherUnit",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('proficiency_level', models.CharField(default='competent', max_length=20)),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
-                ('teacher', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='teacher_units', to='staff.teacher')),
-                ('unit', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='teacher_units', to='catalogue.unit')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("proficiency_level", models.CharField(default="competent", max_length=20)),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
+                (
+                    "teacher",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="teacher_units", to="staff.teacher"
+                    ),
+                ),
+                (
+                    "unit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="teacher_units", to="catalogue.unit"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created_at'],
+                "ordering": ["created_at"],
             },
         ),
         migrations.AddConstraint(
-            model_name='teacher',
-            constraint=models.UniqueConstraint(fields=('organization', 'employee_id'), name='teacher_employee_id_unique_per_org'),
+            model_name="teacher",
+            constraint=models.UniqueConstraint(fields=("organization", "employee_id"), name="teacher_employee_id_unique_per_org"),
         ),
         migrations.AddConstraint(
-            model_name='teacher',
-            constraint=models.UniqueConstraint(fields=('organization', 'email'), name='teacher_email_unique_per_org'),
+            model_name="teacher",
+            constraint=models.UniqueConstraint(fields=("organization", "email"), name="teacher_email_unique_per_org"),
         ),
         migrations.AddConstraint(
-            model_name='teacherunit',
-            constraint=models.UniqueConstraint(fields=('teacher', 'unit'), name='teacher_unit_once'),
+            model_name="teacherunit",
+            constraint=models.UniqueConstraint(fields=("teacher", "unit"), name="teacher_unit_once"),
         ),
     ]

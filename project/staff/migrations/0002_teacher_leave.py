@@ -9,30 +9,37 @@ import project.history.tracking
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_invitation'),
-        ('staff', '0001_initial'),
+        ("accounts", "0002_invitation"),
+        ("staff", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='TeacherLeave',
+            name="TeacherLeave",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('start_date', models.DateField()),
-                ('end_date', models.DateField()),
-                ('start_time', models.TimeField(blank=True, null=True)),
-                ('end_time', models.TimeField(blank=True, null=True)),
-                ('reason', models.CharField(blank=True, default='', max_length=255)),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
-                ('teacher', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='leave', to='staff.teacher')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("start_date", models.DateField()),
+                ("end_date", models.DateField()),
+                ("start_time", models.TimeField(blank=True, null=True)),
+                ("end_time", models.TimeField(blank=True, null=True)),
+                ("reason", models.CharField(blank=True, default="", max_length=255)),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
+                (
+                    "teacher",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="leave", to="staff.teacher"),
+                ),
             ],
             options={
-                'ordering': ['start_date', 'start_time', 'created_at'],
-                'indexes': [models.Index(fields=['organization', 'teacher', 'start_date'], name='leave_teacher_start')],
+                "ordering": ["start_date", "start_time", "created_at"],
+                "indexes": [models.Index(fields=["organization", "teacher", "start_date"], name="leave_teacher_start")],
             },
             bases=(project.history.tracking.HistoryTracked, models.Model),
         ),

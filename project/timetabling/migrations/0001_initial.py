@@ -8,62 +8,112 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('accounts', '0001_initial'),
-        ('catalogue', '0001_initial'),
-        ('planning', '0001_initial'),
-        ('staff', '0001_initial'),
+        ("accounts", "0001_initial"),
+        ("catalogue", "0001_initial"),
+        ("planning", "0001_initial"),
+        ("staff", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Holiday',
+            name="Holiday",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('name', models.CharField(max_length=255)),
-                ('type', models.CharField(choices=[('public_holiday', 'Public Holiday'), ('term_break', 'Term Break')], default='public_holiday', max_length=20)),
-                ('start_date', models.DateField()),
-                ('end_date', models.DateField()),
-                ('description', models.TextField(blank=True, default='')),
-                ('is_recurring', models.BooleanField(default=False)),
-                ('year', models.IntegerField()),
-                ('is_active', models.BooleanField(default=True)),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("name", models.CharField(max_length=255)),
+                (
+                    "type",
+                    models.CharField(
+                        choices=[("public_holiday", "Public Holiday"), ("term_break", "Term Break")],
+                        default="public_holiday",
+                        max_length=20,
+                    ),
+                ),
+                ("start_date", models.DateField()),
+                ("end_date", models.DateField()),
+                ("description", models.TextField(blank=True, default="")),
+                ("is_recurring", models.BooleanField(default=False)),
+                ("year", models.IntegerField()),
+                ("is_active", models.BooleanField(default=True)),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['start_date', 'name'],
-                'indexes': [models.Index(fields=['organization', 'start_date'], name='timetabling_organiz_7b58f3_idx')],
+                "ordering": ["start_date", "name"],
+                "indexes": [models.Index(fields=["organization", "start_date"], name="timetabling_organiz_7b58f3_idx")],
             },
         ),
         migrations.CreateModel(
-            name='TimetableSession',
+            name="TimetableSession",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('day_of_week', models.SmallIntegerField()),
-                ('start_time', models.TimeField()),
-                ('end_time', models.TimeField()),
-                ('room', models.CharField(blank=True, default='', max_length=50)),
-                ('week_number', models.IntegerField(default=1)),
-                ('actual_date', models.DateField()),
-                ('term', models.SmallIntegerField(default=1)),
-                ('actual_hours', models.DecimalField(decimal_places=2, default=Decimal('0'), max_digits=4)),
-                ('status', models.CharField(choices=[('scheduled', 'Scheduled'), ('confirmed', 'Confirmed'), ('cancelled', 'Cancelled'), ('completed', 'Completed')], default='scheduled', max_length=20)),
-                ('notes', models.TextField(blank=True, default='')),
-                ('block_group', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sessions', to='planning.blockgroup')),
-                ('organization', models.ForeignKey(editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organization')),
-                ('teacher', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='sessions', to='staff.teacher')),
-                ('unit', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='sessions', to='catalogue.unit')),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("day_of_week", models.SmallIntegerField()),
+                ("start_time", models.TimeField()),
+                ("end_time", models.TimeField()),
+                ("room", models.CharField(blank=True, default="", max_length=50)),
+                ("week_number", models.IntegerField(default=1)),
+                ("actual_date", models.DateField()),
+                ("term", models.SmallIntegerField(default=1)),
+                ("actual_hours", models.DecimalField(decimal_places=2, default=Decimal("0"), max_digits=4)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("scheduled", "Scheduled"),
+                            ("confirmed", "Confirmed"),
+                            ("cancelled", "Cancelled"),
+                            ("completed", "Completed"),
+                        ],
+                        default="scheduled",
+                        max_length=20,
+                    ),
+                ),
+                ("notes", models.TextField(blank=True, default="")),
+                (
+                    "block_group",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="sessions", to="planning.blockgroup"
+                    ),
+                ),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        editable=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.organization"
+                    ),
+                ),
+                (
+                    "teacher",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="sessions",
+                        to="staff.teacher",
+                    ),
+                ),
+                (
+                    "unit",
+                    models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name="sessions", to="catalogue.unit"),
+                ),
             ],
             options={
-                'ordering': ['actual_date', 'start_time'],
-                'indexes': [models.Index(fields=['organization', 'actual_date'], name='session_org_date'), models.Index(fields=['teacher', 'actual_date'], name='session_teacher_date'), models.Index(fields=['block_group', 'actual_date'], name='session_group_date'), models.Index(fields=['organization', 'room', 'actual_date'], name='session_room_date')],
+                "ordering": ["actual_date", "start_time"],
+                "indexes": [
+                    models.Index(fields=["organization", "actual_date"], name="session_org_date"),
+                    models.Index(fields=["teacher", "actual_date"], name="session_teacher_date"),
+                    models.Index(fields=["block_group", "actual_date"], name="session_group_date"),
+                    models.Index(fields=["organization", "room", "actual_date"], name="session_room_date"),
+                ],
             },
         ),
     ]

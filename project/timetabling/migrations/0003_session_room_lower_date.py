@@ -5,18 +5,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0001_initial'),
-        ('catalogue', '0001_initial'),
-        ('planning', '0001_initial'),
-        ('staff', '0001_initial'),
-        ('timetabling', '0002_calendarfeed'),
+        ("accounts", "0001_initial"),
+        ("catalogue", "0001_initial"),
+        ("planning", "0001_initial"),
+        ("staff", "0001_initial"),
+        ("timetabling", "0002_calendarfeed"),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='timetablesession',
-            index=models.Index(models.F('organization'), django.db.models.functions.text.Lower('room'), models.F('actual_date'), name='session_room_lower_date'),
+            model_name="timetablesession",
+            index=models.Index(
+                models.F("organization"),
+                django.db.models.functions.text.Lower("room"),
+                models.F("actual_date"),
+                name="session_room_lower_date",
+            ),
         ),
     ]

@@ -5,16 +5,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('catalogue', '0002_room'),
-        ('timetabling', '0003_session_room_lower_date'),
+        ("catalogue", "0002_room"),
+        ("timetabling", "0003_session_room_lower_date"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='timetablesession',
-            name='room_record',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='sessions', to='catalogue.room'),
+            model_name="timetablesession",
+            name="room_record",
+            field=models.ForeignKey(
+                blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="sessions", to="catalogue.room"
+            ),
         ),
     ]

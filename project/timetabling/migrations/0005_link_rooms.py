@@ -33,7 +33,7 @@ def link_rooms(apps, schema_editor):
         room = Room.objects.create(organization_id=org_id, code=code, key=k, name=code, campus_id=campus)
         session_ids = ids[(org_id, k)]
         for i in range(0, len(session_ids), 2000):
-            Session.objects.filter(pk__in=session_ids[i:i + 2000]).update(room_record=room, room=code)
+            Session.objects.filter(pk__in=session_ids[i : i + 2000]).update(room_record=room, room=code)
 
 
 class Migration(migrations.Migration):

@@ -5,16 +5,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('catalogue', '0002_room'),
-        ('timetabling', '0005_link_rooms'),
+        ("catalogue", "0002_room"),
+        ("timetabling", "0005_link_rooms"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='calendarfeed',
-            name='room',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='calendar_feeds', to='catalogue.room'),
+            model_name="calendarfeed",
+            name="room",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="calendar_feeds",
+                to="catalogue.room",
+            ),
         ),
     ]
