@@ -1,7 +1,6 @@
 // Sign-in, first-time setup, TOTP and passkeys in real Chromium (platform.md §2, §4; issue 8).
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { TOTP, Secret } from "otpauth";
 import { BASE_URL, DEMO, launch, newPage } from "./lib.mjs";
 import { PASSWORD, addUser, apiLoginTotp, captureScreen, fillSignIn, freshCode, markUsed, readyUser, waitForShell } from "./platform-helpers.mjs";
 
@@ -125,7 +124,10 @@ test("a passkey registered on the profile signs the user in (virtual authenticat
   await page.getByRole("button", { name: "Back to Password Login" }).waitFor();
   await captureScreen(page, "auth-passkey-tab");
   await page.getByRole("button", { name: "Sign in with Passkey" }).click();
-  await page.getByText(/No passkeys found|Passkey login failed/).first().waitFor();
+  await page
+    .getByText(/No passkeys found|Passkey login failed/)
+    .first()
+    .waitFor();
 
   await apiLoginTotp(page, user);
   await page.goto(`${BASE_URL}/profile`);
@@ -162,5 +164,3 @@ test("a passkey registered on the profile signs the user in (virtual authenticat
   await page.getByText(/No passkeys registered yet/).waitFor();
   await context.close();
 });
-
-export { TOTP, Secret };

@@ -80,7 +80,10 @@ test("a demo block group with unassigned sessions gets a proposal that writes no
 
   // A proposal writes nothing.
   const still = (await sessionsOf(scope.blockGroupId)).filter((s) => ids.has(s.id));
-  assert.ok(still.every((s) => s.teacherId === null), "no session was allocated by a proposal");
+  assert.ok(
+    still.every((s) => s.teacherId === null),
+    "no session was allocated by a proposal",
+  );
 });
 
 test("applying the proposal gives exactly those sessions their proposed teachers", async () => {
@@ -138,7 +141,10 @@ test("recommendations rank every teacher for a session with the rules met or bro
   // /api/teachers lists active teachers; the ranking has every teacher, inactive ones breaking "active".
   const active = new Set(teachers.json.map((t) => t.id));
   const ranked = new Set(recs.map((x) => x.teacherId));
-  assert.ok([...active].every((id) => ranked.has(id)), "every active teacher is ranked");
+  assert.ok(
+    [...active].every((id) => ranked.has(id)),
+    "every active teacher is ranked",
+  );
   for (const x of recs.filter((x) => !active.has(x.teacherId))) {
     assert.equal(x.rules.find((rule) => rule.rule === "active").met, false, `${x.teacherName} is listed as inactive`);
   }
@@ -147,13 +153,20 @@ test("recommendations rank every teacher for a session with the rules met or bro
     recs.map((_, i) => i + 1),
   );
   const firstIneligible = recs.findIndex((x) => !x.eligible);
-  if (firstIneligible >= 0) assert.ok(recs.slice(firstIneligible).every((x) => !x.eligible), "eligible teachers come first");
+  if (firstIneligible >= 0)
+    assert.ok(
+      recs.slice(firstIneligible).every((x) => !x.eligible),
+      "eligible teachers come first",
+    );
   for (const x of recs) {
     assert.deepEqual(
       x.rules.map((rule) => rule.rule),
       RULES,
     );
-    assert.equal(x.eligible, x.rules.every((rule) => rule.met));
+    assert.equal(
+      x.eligible,
+      x.rules.every((rule) => rule.met),
+    );
     for (const rule of x.rules) assert.ok(rule.message.length > 0);
   }
   // The teacher the solver chose meets every rule for the session it now teaches, and teaches the unit to the group.

@@ -26,7 +26,9 @@ function melbourneToday() {
   return new Intl.DateTimeFormat("en-CA", { timeZone: "Australia/Melbourne", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
 }
 
-test("a wall display stays live while the daphne processes restart one at a time", { skip: !CLUSTER && "not running through the cluster (E2E_CLUSTER=1)" }, async () => {
+test("a wall display stays live while the daphne processes restart one at a time", {
+  skip: !CLUSTER && "not running through the cluster (E2E_CLUSTER=1)",
+}, async () => {
   const admin = await newPage(browser);
   const board = await newPage(browser, { width: 1920, height: 1080 });
   try {
@@ -36,9 +38,18 @@ test("a wall display stays live while the daphne processes restart one at a time
     const teachers = (await apiCall(admin.page, "GET", "/api/teachers")).json.filter((t) => t.isActive);
     const today = melbourneToday();
     const created = await apiCall(admin.page, "POST", "/api/timetables", {
-      blockGroupId: group.id, unitId: unit.id, dayOfWeek: new Date(`${today}T12:00:00Z`).getUTCDay() || 7,
-      startTime: "05:00:00", endTime: "06:00:00", actualDate: today, weekNumber: 1, actualHours: 1,
-      room: "E2E-CLUSTER", status: "scheduled", teacherId: null, notes: "",
+      blockGroupId: group.id,
+      unitId: unit.id,
+      dayOfWeek: new Date(`${today}T12:00:00Z`).getUTCDay() || 7,
+      startTime: "05:00:00",
+      endTime: "06:00:00",
+      actualDate: today,
+      weekNumber: 1,
+      actualHours: 1,
+      room: "E2E-CLUSTER",
+      status: "scheduled",
+      teacherId: null,
+      notes: "",
     });
     assert.equal(created.status, 201, created.text);
     const session = created.json;
@@ -59,7 +70,10 @@ test("a wall display stays live while the daphne processes restart one at a time
     assert.equal(during.status, 200, during.text);
     await restart;
     const restarted = Date.now();
-    await row().filter({ hasText: `${first.firstName} ${first.lastName}` }).first().waitFor({ timeout: 3000 });
+    await row()
+      .filter({ hasText: `${first.firstName} ${first.lastName}` })
+      .first()
+      .waitFor({ timeout: 3000 });
     await board.page.locator('[data-testid="display-reconnecting"]').waitFor({ state: "detached", timeout: 3000 });
     const caughtUp = Date.now() - restarted;
 
@@ -67,7 +81,10 @@ test("a wall display stays live while the daphne processes restart one at a time
     const after = await apiCall(admin.page, "PUT", "/api/timetables/bulk-allocate", { sessionIds: [session.id], teacherId: second.id });
     assert.equal(after.status, 200, after.text);
     const started = Date.now();
-    await row().filter({ hasText: `${second.firstName} ${second.lastName}` }).first().waitFor({ timeout: 1000 });
+    await row()
+      .filter({ hasText: `${second.firstName} ${second.lastName}` })
+      .first()
+      .waitFor({ timeout: 1000 });
     assert.ok(Date.now() - started <= 1000);
     assert.ok(caughtUp <= 3000, `caught up ${caughtUp} ms after the restart`);
     await apiCall(admin.page, "DELETE", `/api/timetables/${session.id}`);

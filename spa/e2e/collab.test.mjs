@@ -11,18 +11,21 @@ let browser;
 let a;
 let b;
 let target; // a future, unallocated, scheduled session of a demo group
-let teacher;
 
 before(async () => {
   browser = await launch();
   ({ a, b } = await twoCoordinators(browser));
   // A fresh scheduled group of our own, so its first session is at the top of its timetable.
   const made = await scheduledGroupAndTeacher(a.page, {
-    tag: `COL${RUN}`, hours: 12, startDate: "2027-02-01", day: "Tuesday", firstName: "Casey", lastName: `Collab${RUN}`,
+    tag: `COL${RUN}`,
+    hours: 12,
+    startDate: "2027-02-01",
+    day: "Tuesday",
+    firstName: "Casey",
+    lastName: `Collab${RUN}`,
   });
   target = made.sessions.find((s) => s.status === "scheduled");
   assert.ok(target, "a scheduled session of the new group");
-  teacher = made.teacher;
 });
 after(async () => {
   await a?.context.close();
@@ -32,7 +35,9 @@ after(async () => {
 
 const openGroup = (page) => openTimetable(page, target.blockGroup.code);
 const rowOf = (page) =>
-  page.getByTestId("session-row").filter({ has: page.getByRole("checkbox", { name: `Select session ${target.unit.code} ${target.actualDate} ${target.startTime.slice(0, 5)}` }) });
+  page
+    .getByTestId("session-row")
+    .filter({ has: page.getByRole("checkbox", { name: `Select session ${target.unit.code} ${target.actualDate} ${target.startTime.slice(0, 5)}` }) });
 
 test("an allocation by one coordinator appears in the other's open timetable without reload", async () => {
   await Promise.all([openGroup(a.page), openGroup(b.page)]);
@@ -48,7 +53,9 @@ test("an allocation by one coordinator appears in the other's open timetable wit
   await dialog.waitFor({ state: "hidden" });
 
   // No reload on B: the socket's change event refetches its list.
-  await rowOf(b.page).filter({ hasText: `Casey Collab${RUN}` }).waitFor({ timeout: 10000 });
+  await rowOf(b.page)
+    .filter({ hasText: `Casey Collab${RUN}` })
+    .waitFor({ timeout: 10000 });
   await screenshot(b.page, "collab-timetable-live");
   assert.deepEqual(await seriousA11yViolations(b.page), []);
 });
@@ -80,7 +87,9 @@ test("the same edit made by both: the second sees that someone else changed it, 
   await Promise.all([openGroup(a.page), openGroup(b.page)]);
   // Both open the same session's edit dialog.
   for (const side of [a, b]) {
-    await rowOf(side.page).getByRole("button", { name: /^Edit session/ }).click();
+    await rowOf(side.page)
+      .getByRole("button", { name: /^Edit session/ })
+      .click();
     await side.page.getByRole("dialog", { name: "Edit Timetable Entry" }).waitFor();
   }
   const dialogA = a.page.getByRole("dialog", { name: "Edit Timetable Entry" });

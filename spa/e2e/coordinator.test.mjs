@@ -40,7 +40,10 @@ test("units: search by code or name, filter by qualification", async () => {
   const term = units[0].name.split(" ").slice(0, 2).join(" ");
   const expected = units.filter((u) => u.code.toLowerCase().includes(term.toLowerCase()) || u.name.toLowerCase().includes(term.toLowerCase()));
   await page.getByLabel("Search units").fill(term);
-  await page.getByTestId("unit-count").filter({ hasText: `${expected.length} of ${units.length} units` }).waitFor();
+  await page
+    .getByTestId("unit-count")
+    .filter({ hasText: `${expected.length} of ${units.length} units` })
+    .waitFor();
   assert.equal(await page.getByTestId("unit-card").count(), expected.length);
   await page.getByLabel("Search units").fill("");
 
@@ -55,7 +58,10 @@ test("units: search by code or name, filter by qualification", async () => {
   }
   assert.ok(course, "the demo has a course whose block groups use some of the units");
   await choose(page, "Qualification", `${course.code} - ${course.name}`);
-  await page.getByTestId("unit-count").filter({ hasText: `${inCourse.length} of ${units.length} units` }).waitFor();
+  await page
+    .getByTestId("unit-count")
+    .filter({ hasText: `${inCourse.length} of ${units.length} units` })
+    .waitFor();
   assert.deepEqual(
     (await page.getByTestId("unit-card").allInnerTexts()).map((t) => inCourse.find((u) => t.includes(u.code))?.code).sort(),
     inCourse.map((u) => u.code).sort(),
@@ -82,7 +88,10 @@ test("a course and a study plan list their units and block groups", async () => 
   assert.equal(await unitsCard.locator("tbody tr").count(), planUnits.length);
   const groupsCard = page.getByTestId("plan-block-groups");
   await groupsCard.getByRole("heading", { name: `Block Groups (${groups.length})` }).waitFor();
-  assert.deepEqual(await groupsCard.locator("tbody tr td:first-child").allInnerTexts(), groups.map((g) => g.code));
+  assert.deepEqual(
+    await groupsCard.locator("tbody tr td:first-child").allInnerTexts(),
+    groups.map((g) => g.code),
+  );
   await captureScreen(page, "coordinator-study-plan-detail");
 
   const group = groups[0];
@@ -90,8 +99,14 @@ test("a course and a study plan list their units and block groups", async () => 
   const courseGroups = (await apiCall(page, "GET", `/api/block-groups?course=${encodeURIComponent(course.code)}`)).json;
   const courseUnits = (await apiCall(page, "GET", `/api/units?courseId=${course.id}`)).json;
   await page.goto(`${BASE_URL}/courses/${course.id}`);
-  await page.getByTestId("course-block-groups").getByRole("heading", { name: `Block Groups (${courseGroups.length})` }).waitFor();
-  await page.getByTestId("course-units").getByRole("heading", { name: `Units of Competency (${courseUnits.length})` }).waitFor();
+  await page
+    .getByTestId("course-block-groups")
+    .getByRole("heading", { name: `Block Groups (${courseGroups.length})` })
+    .waitFor();
+  await page
+    .getByTestId("course-units")
+    .getByRole("heading", { name: `Units of Competency (${courseUnits.length})` })
+    .waitFor();
   // A row links to its record.
   await page.getByTestId("course-block-groups").getByRole("link", { name: group.code }).click();
   await page.getByRole("heading", { name: group.name }).waitFor();
@@ -132,7 +147,11 @@ test("public holidays: preview a state's year, then add it", async () => {
   await preview.getByText("Adelaide Cup Day").waitFor();
   const rows = await preview.locator("tbody tr").count();
   assert.ok(rows >= 8, `a year of SA public holidays (${rows})`);
-  assert.equal((await apiCall(page, "GET", `/api/holidays?year=${year}&type=public_holiday`)).json.filter((h) => !h.isRecurring).length, 0, "nothing written by the preview");
+  assert.equal(
+    (await apiCall(page, "GET", `/api/holidays?year=${year}&type=public_holiday`)).json.filter((h) => !h.isRecurring).length,
+    0,
+    "nothing written by the preview",
+  );
   await captureScreen(page, "coordinator-holiday-import");
   await dialog.getByRole("button", { name: `Add ${rows} holidays` }).click();
   await page.getByText("Public holidays imported").first().waitFor();
@@ -144,7 +163,11 @@ test("public holidays: preview a state's year, then add it", async () => {
 test("timetable import: an Excel file through the screen", async () => {
   const file = resolve(ARTIFACTS, `import-${RUN}.xlsx`);
   const group = `IMP-${RUN}`;
-  execFileSync(PYTHON, ["-c", `
+  execFileSync(
+    PYTHON,
+    [
+      "-c",
+      `
 import sys
 import django
 django.setup()
@@ -156,7 +179,11 @@ row(**{"Block Group Code": "${group}", "Block Group Name": "Imported ${RUN}", "U
        "Date": "2029-03-05", "Start Time": "09:00:00", "End Time": "12:00:00", "Room": "B1.01"})
 row(**{"Block Group Code": "${group}", "Unit Code": "IMPU${RUN}", "Date": "2029-03-07", "Start Time": "09:00:00", "End Time": "12:00:00"})
 wb.save(sys.argv[1])
-`, file], { cwd: resolve(import.meta.dirname, "../.."), env: { ...process.env, DJANGO_SETTINGS_MODULE: "project.settings" } });
+`,
+      file,
+    ],
+    { cwd: resolve(import.meta.dirname, "../.."), env: { ...process.env, DJANGO_SETTINGS_MODULE: "project.settings" } },
+  );
   await page.goto(`${BASE_URL}/timetables`);
   await page.getByRole("button", { name: "Import", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Import Timetable" });
@@ -259,8 +286,11 @@ test("dense screens: the dashboard, a block group and the timetable at 1440 px a
   assert.ok(await fits(page.getByTestId("sessions-scroller")), "no sideways scrolling");
   assert.ok(await untruncated(page.getByTestId("session-row").locator("td:nth-child(8) .mantine-Badge-root")), "Status whole");
   if (conflicted) assert.ok(await untruncated(page.getByTestId("conflict-badge")), "Conflicts whole");
-  const tops = await Promise.all(["Suggest allocation", "Allocate Teacher", "Import", "Export CSV", "Add Session"].map(
-    async (name) => (await page.getByRole("button", { name, exact: true }).boundingBox()).y));
+  const tops = await Promise.all(
+    ["Suggest allocation", "Allocate Teacher", "Import", "Export CSV", "Add Session"].map(
+      async (name) => (await page.getByRole("button", { name, exact: true }).boundingBox()).y,
+    ),
+  );
   assert.equal(new Set(tops.map(Math.round)).size, 1, `the action buttons on one row: ${tops}`);
   await screenshot(page, "dense-1440-timetables");
 
@@ -277,7 +307,10 @@ test("dense screens: the dashboard, a block group and the timetable at 1440 px a
   await page.getByRole("button", { name: "Toggle navigation" }).click();
   const search = page.getByRole("textbox", { name: "Search courses, teachers, units" });
   await search.fill(group.code);
-  await page.getByRole("option", { name: new RegExp(group.code) }).first().click();
+  await page
+    .getByRole("option", { name: new RegExp(group.code) })
+    .first()
+    .click();
   await page.getByRole("heading", { name: group.name }).waitFor();
   await page.waitForLoadState("networkidle");
   await screenshot(page, "dense-390-block-group");

@@ -60,7 +60,10 @@ for (const theme of ["light", "dark"]) {
     const { page } = ctx;
     try {
       await page.goto(`${BASE_URL}/auth`);
-      await page.getByRole("button", { name: /sign in/i }).first().waitFor();
+      await page
+        .getByRole("button", { name: /sign in/i })
+        .first()
+        .waitFor();
       await audit(page, theme, "sign-in");
 
       await apiLogin(page, DEMO.admin);

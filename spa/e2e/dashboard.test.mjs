@@ -26,7 +26,12 @@ test("the dashboard shows its cards, planner, workload and upcoming sessions", a
   const courses = page.getByTestId("trend-Active Courses");
   await courses.waitFor();
   const [now, before] = [stats.activeCourses, stats.thirtyDaysAgo.activeCourses];
-  const expected = now === before ? "No change in 30 days" : !before ? `+${now} in the last 30 days` : `${now > before ? "+" : ""}${Math.round(((now - before) / before) * 100)}% from 30 days ago`;
+  const expected =
+    now === before
+      ? "No change in 30 days"
+      : !before
+        ? `+${now} in the last 30 days`
+        : `${now > before ? "+" : ""}${Math.round(((now - before) / before) * 100)}% from 30 days ago`;
   assert.equal(await courses.innerText(), expected);
   await page.getByRole("heading", { name: "Teacher Allocation Planner" }).waitFor();
   await page.getByText("Teachers Not Scheduled").waitFor();

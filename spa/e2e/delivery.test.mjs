@@ -5,7 +5,7 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { BASE_URL, DEMO, apiCall, apiLogin, combo, esc, launch, newPage, screenshot, seriousA11yViolations } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, apiLogin, combo, launch, newPage, screenshot, seriousA11yViolations } from "./lib.mjs";
 
 const RUN = String(Date.now()).slice(-5);
 const COURSE = { code: `E2E${RUN}`, name: `Certificate IV in E2E Testing ${RUN}` };
@@ -122,7 +122,10 @@ test("study plan: units with hours show the balance and Hour Mismatch warnings",
   assert.equal(await dialog.getByTestId("hour-mismatch").count(), 1);
   await dialog.getByText("Efficiency Rate: 60.0%").waitFor(); // 18 actual / 30 nominal
   await shoot("delivery-manage-units");
-  await dialog.getByRole("button", { name: "Close" }).click().catch(() => page.keyboard.press("Escape"));
+  await dialog
+    .getByRole("button", { name: "Close" })
+    .click()
+    .catch(() => page.keyboard.press("Escape"));
   await card.getByTestId("efficiency").filter({ hasText: "60%" }).waitFor();
   await shoot("delivery-study-plans");
 });
@@ -165,8 +168,12 @@ test("block group: create, assign the plan, generate the schedule", async () => 
   // One template per session of the group's day (sessionsPerDay 2 by default), shown as HH:MM (issue 18).
   assert.equal(await schedule.getByTestId("session-template").count(), 2);
   assert.deepEqual(
-    [await schedule.getByLabel("Template 1 start").inputValue(), await schedule.getByLabel("Template 1 end").inputValue(),
-      await schedule.getByLabel("Template 2 start").inputValue(), await schedule.getByLabel("Template 2 end").inputValue()],
+    [
+      await schedule.getByLabel("Template 1 start").inputValue(),
+      await schedule.getByLabel("Template 1 end").inputValue(),
+      await schedule.getByLabel("Template 2 start").inputValue(),
+      await schedule.getByLabel("Template 2 end").inputValue(),
+    ],
     ["09:00", "12:00", "13:00", "16:00"],
   );
   await screenshot(page, "delivery-schedule-dialog");
@@ -193,7 +200,10 @@ test("block group: create, assign the plan, generate the schedule", async () => 
 
 async function filterTimetable(code) {
   await combo(page, "Block Group").fill(code);
-  await page.getByRole("option", { name: new RegExp(code) }).first().click();
+  await page
+    .getByRole("option", { name: new RegExp(code) })
+    .first()
+    .click();
   await page.getByTestId("session-row").first().waitFor();
 }
 
@@ -225,13 +235,23 @@ test("timetable: allocating the same teacher to a clashing session is refused wi
   const course = courses.find((c) => c.code === COURSE.code);
   const plan = plans.find((p) => p.name === PLAN);
   const created = await apiCall(page, "POST", "/api/block-groups", {
-    code: CLASH_GROUP, name: `Clash ${RUN}`, courseId: course.id, cohortSize: 10, startDate: START, preferredDays: "Monday, Friday", status: "active",
+    code: CLASH_GROUP,
+    name: `Clash ${RUN}`,
+    courseId: course.id,
+    cohortSize: 10,
+    startDate: START,
+    preferredDays: "Monday, Friday",
+    status: "active",
   });
   assert.equal(created.status, 201, created.text);
   const link = await apiCall(page, "POST", `/api/block-groups/${created.json.id}/study-plans`, { studyPlanId: plan.id });
   assert.ok(link.status < 300, link.text);
   const scheduled = await apiCall(page, "POST", `/api/block-groups/${created.json.id}/schedule`, {
-    sessionTemplates: [{ startTime: "09:00:00", endTime: "12:00:00", duration: 3 }], startDate: START, room: "", notes: "", startNextUnitInNewWeek: false,
+    sessionTemplates: [{ startTime: "09:00:00", endTime: "12:00:00", duration: 3 }],
+    startDate: START,
+    room: "",
+    notes: "",
+    startNextUnitInNewWeek: false,
   });
   assert.equal(scheduled.status, 200, scheduled.text);
 
@@ -261,7 +281,10 @@ test("timetable: the CSV export has the documented columns and the sessions", as
   const text = readFileSync(await download.path(), "utf8");
   const lines = text.trim().split(/\r?\n/);
   assert.equal(lines[0], "Date,Day of Week,Start Time,End Time,Week Number,Unit Code,Unit Name,Block Group,Teacher,Room,Status,Actual Hours,Notes");
-  assert.ok(lines.some((l) => l.startsWith("14/12/2026,Monday,09:00,12:00,1,") && l.includes(UNIT_A.code) && l.includes("Aisha Rahman")), lines.slice(0, 4).join("\n"));
+  assert.ok(
+    lines.some((l) => l.startsWith("14/12/2026,Monday,09:00,12:00,1,") && l.includes(UNIT_A.code) && l.includes("Aisha Rahman")),
+    lines.slice(0, 4).join("\n"),
+  );
   assert.ok(lines.some((l) => l.includes("Holiday/Term Break") && l.includes("Cancelled")));
   const teaching = lines.slice(1).filter((l) => !l.includes("Holiday/Term Break"));
   assert.equal(teaching.length, 6); // 18 facilitated hours in 3-hour sessions

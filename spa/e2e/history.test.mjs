@@ -23,10 +23,18 @@ test("a change by one coordinator appears in the other's open History panel, and
   const full = (await apiCall(a.page, "GET", `/api/block-groups/${group.id}`)).json;
   const r = await apiCall(a.page, "PUT", `/api/block-groups/${group.id}`, { ...full, notes: `History ${Date.now()}` });
   if (r.status !== 200) throw new Error(`update: ${r.status} ${r.text}`);
-  await b.page.getByTestId("history-panel").getByText(/updated a block group/).first().waitFor({ timeout: 10000 });
+  await b.page
+    .getByTestId("history-panel")
+    .getByText(/updated a block group/)
+    .first()
+    .waitFor({ timeout: 10000 });
   await screenshot(b.page, "history-panel");
   await b.page.goto(`${BASE_URL}/activity`);
-  await b.page.getByTestId("activity-table").getByText(/updated a block group/).first().waitFor({ timeout: 10000 });
+  await b.page
+    .getByTestId("activity-table")
+    .getByText(/updated a block group/)
+    .first()
+    .waitFor({ timeout: 10000 });
   await screenshot(b.page, "activity-page");
   await a.context.close();
   await b.context.close();

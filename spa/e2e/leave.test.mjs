@@ -15,13 +15,19 @@ before(async () => {
   browser = await launch();
   ({ a, b } = await twoCoordinators(browser));
   made = await scheduledGroupAndTeacher(a.page, {
-    tag: `LV${RUN}`, hours: 9, startDate: "2027-05-03", day: "Tuesday", firstName: "Lena", lastName: `Leave${RUN}`,
+    tag: `LV${RUN}`,
+    hours: 9,
+    startDate: "2027-05-03",
+    day: "Tuesday",
+    firstName: "Lena",
+    lastName: `Leave${RUN}`,
   });
   assert.equal(made.sessions.length, 3);
   const qualified = await apiCall(a.page, "POST", "/api/teacher-units", { teacherId: made.teacher.id, unitId: made.unit.id });
   assert.equal(qualified.status, 201, qualified.text);
   const allocated = await apiCall(a.page, "PUT", "/api/timetables/bulk-allocate", {
-    sessionIds: made.sessions.map((s) => s.id), teacherId: made.teacher.id,
+    sessionIds: made.sessions.map((s) => s.id),
+    teacherId: made.teacher.id,
   });
   assert.equal(allocated.status, 200, allocated.text);
 });

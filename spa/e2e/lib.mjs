@@ -102,7 +102,6 @@ export async function seriousA11yViolations(page) {
     // With a modal dialog open the page behind it is inert: judge the dialog, as a keyboard or screen
     // reader user meets it (the dimmed page under the overlay would read as low contrast).
     const dialog = document.querySelector('[role="dialog"][aria-modal="true"], [role="dialog"]');
-    // eslint-disable-next-line no-undef
     const r = await axe.run(dialog ?? document, { resultTypes: ["violations"] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
   });
@@ -119,7 +118,10 @@ export const combo = (scope, label) => scope.getByRole("combobox", { name: new R
 export async function openTimetable(page, groupCode) {
   await page.goto(`${BASE_URL}/timetables`);
   await combo(page, "Block Group").fill(groupCode);
-  await page.getByRole("option", { name: new RegExp(esc(groupCode)) }).first().click();
+  await page
+    .getByRole("option", { name: new RegExp(esc(groupCode)) })
+    .first()
+    .click();
   await page.getByTestId("session-row").first().waitFor();
 }
 
@@ -143,16 +145,39 @@ export async function scheduledGroupAndTeacher(page, { tag, hours, startDate, da
   const unit = must(await apiCall(page, "POST", "/api/units", { code: `${tag}U`, name: `Unit ${tag}`, nominalHours: hours }), 201);
   const plan = must(await apiCall(page, "POST", "/api/study-plans", { name: `Plan ${tag}`, totalNominalHours: hours }), 201);
   must(await apiCall(page, "POST", `/api/study-plans/${plan.id}/units`, { unitId: unit.id, faceToFaceHours: hours }), 201);
-  const group = must(await apiCall(page, "POST", "/api/block-groups", {
-    code: `${tag}-G`, name: `Group ${tag}`, courseId: course.id, cohortSize: 12, startDate, preferredDays: day,
-  }), 201);
+  const group = must(
+    await apiCall(page, "POST", "/api/block-groups", {
+      code: `${tag}-G`,
+      name: `Group ${tag}`,
+      courseId: course.id,
+      cohortSize: 12,
+      startDate,
+      preferredDays: day,
+    }),
+    201,
+  );
   must(await apiCall(page, "POST", `/api/block-groups/${group.id}/study-plans`, { studyPlanId: plan.id }), 201);
-  must(await apiCall(page, "POST", `/api/block-groups/${group.id}/schedule`, {
-    sessionTemplates: [{ startTime: "09:00:00", endTime: "12:00:00", duration: 3 }], startDate, room: "", notes: "", startNextUnitInNewWeek: false,
-  }), 200);
+  must(
+    await apiCall(page, "POST", `/api/block-groups/${group.id}/schedule`, {
+      sessionTemplates: [{ startTime: "09:00:00", endTime: "12:00:00", duration: 3 }],
+      startDate,
+      room: "",
+      notes: "",
+      startNextUnitInNewWeek: false,
+    }),
+    200,
+  );
   const sessions = must(await apiCall(page, "GET", `/api/timetables?blockGroupId=${group.id}&hidePast=true`), 200);
-  const teacher = must(await apiCall(page, "POST", "/api/teachers", {
-    employeeId: `${tag}T`, firstName, lastName, email: `${firstName}.${tag}@demo.blockplan.edu.au`.toLowerCase(), availability: "both", maxWeeklyHours: 40,
-  }), 201);
+  const teacher = must(
+    await apiCall(page, "POST", "/api/teachers", {
+      employeeId: `${tag}T`,
+      firstName,
+      lastName,
+      email: `${firstName}.${tag}@demo.blockplan.edu.au`.toLowerCase(),
+      availability: "both",
+      maxWeeklyHours: 40,
+    }),
+    201,
+  );
   return { group, sessions, teacher, unit };
 }

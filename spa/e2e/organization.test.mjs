@@ -66,7 +66,13 @@ test("add a user, then deactivate them after confirmation", async () => {
   await row.getByText("User", { exact: true }).waitFor();
 
   // The admin's own row has no Deactivate button.
-  assert.equal(await page.locator(`[data-email="${DEMO.admin.email}"]`).getByRole("button", { name: /Deactivate/ }).count(), 0);
+  assert.equal(
+    await page
+      .locator(`[data-email="${DEMO.admin.email}"]`)
+      .getByRole("button", { name: /Deactivate/ })
+      .count(),
+    0,
+  );
 
   await row.getByRole("button", { name: /Deactivate/ }).click();
   const confirm = page.getByRole("dialog", { name: "Deactivate User" });
@@ -85,12 +91,20 @@ test("another admin's change reaches an open page through the live-update socket
   await viewer.page.goto(`${BASE_URL}/organization`);
   await waitForShell(viewer.page);
   await viewer.page.getByTestId("live-status").and(viewer.page.locator('[data-status="connected"]')).waitFor({ timeout: 10000 });
-  const phone = `03 9${Math.floor(Math.random() * 1e7).toString().padStart(7, "0")}`;
+  const phone = `03 9${Math.floor(Math.random() * 1e7)
+    .toString()
+    .padStart(7, "0")}`;
 
   const editor = await newPage(browser);
   await apiLogin(editor.page, DEMO.admin);
   const org = await apiCall(editor.page, "GET", "/api/organization");
-  const put = await apiCall(editor.page, "PUT", "/api/organization", { name: org.json.name, domain: org.json.domain, address: org.json.address, phone, website: org.json.website });
+  const put = await apiCall(editor.page, "PUT", "/api/organization", {
+    name: org.json.name,
+    domain: org.json.domain,
+    address: org.json.address,
+    phone,
+    website: org.json.website,
+  });
   assert.equal(put.status, 200, put.text);
   await viewer.page.getByText(phone).waitFor({ timeout: 5000 });
   await viewer.context.close();

@@ -16,9 +16,17 @@ before(async () => {
   ({ a, b } = await twoCoordinators(browser));
   // Three Thursday classes: 5, 12 and 19 August 2027.
   made = await scheduledGroupAndTeacher(a.page, {
-    tag: `RP${RUN}`, hours: 9, startDate: "2027-08-05", day: "Thursday", firstName: "Remy", lastName: `Replan${RUN}`,
+    tag: `RP${RUN}`,
+    hours: 9,
+    startDate: "2027-08-05",
+    day: "Thursday",
+    firstName: "Remy",
+    lastName: `Replan${RUN}`,
   });
-  assert.deepEqual(made.sessions.map((s) => s.actualDate), ["2027-08-05", "2027-08-12", "2027-08-19"]);
+  assert.deepEqual(
+    made.sessions.map((s) => s.actualDate),
+    ["2027-08-05", "2027-08-12", "2027-08-19"],
+  );
 });
 after(async () => {
   await a?.context.close();

@@ -36,7 +36,10 @@ test("an administrator adds a room; a session's room typed another way is saved 
 
     const upcoming = (await apiCall(page, "GET", "/api/timetables?hidePast=true")).json.find((s) => s.status !== "cancelled");
     await openTimetable(page, upcoming.blockGroup.code);
-    await page.getByRole("button", { name: `Edit session ${upcoming.unit.code} ${upcoming.actualDate}` }).first().click();
+    await page
+      .getByRole("button", { name: `Edit session ${upcoming.unit.code} ${upcoming.actualDate}` })
+      .first()
+      .click();
     const form = page.getByRole("dialog", { name: "Edit Timetable Entry" });
     await form.getByLabel("Room").fill("");
     // The picker lists the recorded rooms with seats and whether they are free at this session's time.
@@ -80,11 +83,9 @@ test("a member reads the rooms without the write buttons", async () => {
     const days = await week.getByTestId("room-week-day").evaluateAll((els) => els.map((e) => e.getAttribute("data-date")));
     assert.equal(days.length, 7);
     const expected = all.filter((x) => x.status !== "cancelled" && x.actualDate >= days[0] && x.actualDate <= days[6]).length;
-    await page.waitForFunction(
-      ([n]) => document.querySelectorAll('[data-testid="room-week-session"]').length === n, [expected], { timeout: 10000 });
+    await page.waitForFunction(([n]) => document.querySelectorAll('[data-testid="room-week-session"]').length === n, [expected], { timeout: 10000 });
     await week.getByRole("button", { name: "Next week" }).click();
-    await page.waitForFunction(
-      ([first]) => document.querySelector('[data-testid="room-week-day"]')?.getAttribute("data-date") !== first, [days[0]]);
+    await page.waitForFunction(([first]) => document.querySelector('[data-testid="room-week-day"]')?.getAttribute("data-date") !== first, [days[0]]);
     await page.keyboard.press("Escape");
     await week.waitFor({ state: "hidden" });
 
@@ -155,8 +156,7 @@ test("a coordinator's room week updates live, and picking a booked room shows th
     for (let i = 0; i < 8 && !(await week.locator(`[data-date="${first.actualDate}"]`).count()); i++) {
       const shown = await week.getByTestId("room-week-day").first().getAttribute("data-date");
       await week.getByRole("button", { name: "Next week" }).click();
-      await coord.page.waitForFunction(
-        ([was]) => document.querySelector('[data-testid="room-week-day"]')?.getAttribute("data-date") !== was, [shown]);
+      await coord.page.waitForFunction(([was]) => document.querySelector('[data-testid="room-week-day"]')?.getAttribute("data-date") !== was, [shown]);
     }
     const day = week.locator(`[data-date="${first.actualDate}"]`);
     await day.getByText("Free").waitFor();
@@ -167,7 +167,8 @@ test("a coordinator's room week updates live, and picking a booked room shows th
       async ({ id, body, etag }) => {
         const token = document.cookie.match(/csrftoken=([^;]+)/)?.[1] ?? "";
         const r = await fetch(`/api/timetables/${id}`, {
-          method: "PUT", credentials: "same-origin",
+          method: "PUT",
+          credentials: "same-origin",
           headers: { "Content-Type": "application/json", "X-CSRFToken": token, "If-Match": etag },
           body: JSON.stringify(body),
         });
@@ -177,9 +178,18 @@ test("a coordinator's room week updates live, and picking a booked room shows th
         id: first.id,
         etag: fresh.updatedAt,
         body: {
-          blockGroupId: fresh.blockGroupId, unitId: fresh.unitId, teacherId: fresh.teacherId, weekNumber: fresh.weekNumber,
-          dayOfWeek: fresh.dayOfWeek, startTime: fresh.startTime, endTime: fresh.endTime, room: code, actualHours: fresh.actualHours,
-          status: fresh.status, notes: fresh.notes, actualDate: fresh.actualDate,
+          blockGroupId: fresh.blockGroupId,
+          unitId: fresh.unitId,
+          teacherId: fresh.teacherId,
+          weekNumber: fresh.weekNumber,
+          dayOfWeek: fresh.dayOfWeek,
+          startTime: fresh.startTime,
+          endTime: fresh.endTime,
+          room: code,
+          actualHours: fresh.actualHours,
+          status: fresh.status,
+          notes: fresh.notes,
+          actualDate: fresh.actualDate,
         },
       },
     );
@@ -189,8 +199,11 @@ test("a coordinator's room week updates live, and picking a booked room shows th
     await week.waitFor({ state: "hidden" });
 
     // The coordinator picks the room for the other group's session at that time: booked, and refused.
-    await openTimetable(coord.page, second.blockGroup.code);  // upcoming sessions first: the row is in view
-    await coord.page.getByRole("button", { name: `Edit session ${second.unit.code} ${second.actualDate}` }).first().click();
+    await openTimetable(coord.page, second.blockGroup.code); // upcoming sessions first: the row is in view
+    await coord.page
+      .getByRole("button", { name: `Edit session ${second.unit.code} ${second.actualDate}` })
+      .first()
+      .click();
     const form = coord.page.getByRole("dialog", { name: "Edit Timetable Entry" });
     await form.getByLabel("Room").fill("");
     await coord.page.getByRole("option", { name: new RegExp(`^${code} · Live lab · 30 seats · booked: ${first.blockGroup.code}`) }).waitFor();
@@ -212,8 +225,22 @@ test("Set Room for the selected sessions: the picker says which rooms are free a
   try {
     await apiLogin(page, DEMO.coordinator);
     // Two fresh groups taught at the same times (two 3-hour Thursdays each), and two fresh rooms.
-    const mine = await scheduledGroupAndTeacher(page, { tag: `BRA${RUN}`, hours: 6, startDate: "2027-03-04", day: "Thursday", firstName: "Bea", lastName: `Rooms${RUN}` });
-    const theirs = await scheduledGroupAndTeacher(page, { tag: `BRB${RUN}`, hours: 6, startDate: "2027-03-04", day: "Thursday", firstName: "Ben", lastName: `Rooms${RUN}` });
+    const mine = await scheduledGroupAndTeacher(page, {
+      tag: `BRA${RUN}`,
+      hours: 6,
+      startDate: "2027-03-04",
+      day: "Thursday",
+      firstName: "Bea",
+      lastName: `Rooms${RUN}`,
+    });
+    const theirs = await scheduledGroupAndTeacher(page, {
+      tag: `BRB${RUN}`,
+      hours: 6,
+      startDate: "2027-03-04",
+      day: "Thursday",
+      firstName: "Ben",
+      lastName: `Rooms${RUN}`,
+    });
     const admin = await newPage(browser);
     await apiLogin(admin.page, DEMO.admin);
     const busy = (await apiCall(admin.page, "POST", "/api/rooms", { code: `BUSY-${RUN}`, name: "Busy lab", capacity: 20, type: "computer_lab" })).json;
@@ -244,7 +271,9 @@ test("Set Room for the selected sessions: the picker says which rooms are free a
     // Both rows show the room (the list patches itself from the change event), and the server agrees.
     await page.waitForFunction(
       ([code]) => [...document.querySelectorAll('[data-testid="session-row"]')].filter((r) => r.textContent.includes(code)).length === 2,
-      [`FREE-${RUN}`], { timeout: 10000 });
+      [`FREE-${RUN}`],
+      { timeout: 10000 },
+    );
     const saved = (await apiCall(page, "GET", `/api/timetables?blockGroupId=${mine.group.id}`)).json.filter((s) => s.status !== "cancelled");
     assert.deepEqual([...new Set(saved.map((s) => s.room))], [`FREE-${RUN}`]);
   } finally {

@@ -26,7 +26,10 @@ test("theme, date format and compact view are saved automatically and survive a 
   await page.getByText("Dark", { exact: true }).click();
   await page.waitForFunction(() => document.documentElement.getAttribute("data-mantine-color-scheme") === "dark");
   assert.equal(await page.evaluate(() => localStorage.getItem("blockplan-theme")), "dark");
-  await page.getByRole("textbox", { name: "Date format" }).or(page.getByRole("combobox", { name: "Date format" })).click();
+  await page
+    .getByRole("textbox", { name: "Date format" })
+    .or(page.getByRole("combobox", { name: "Date format" }))
+    .click();
   await page.getByRole("option", { name: "YYYY-MM-DD" }).click();
   await page.getByRole("switch", { name: /Compact view/ }).click({ force: true });
   await page.getByText("Settings saved").waitFor();
@@ -41,12 +44,21 @@ test("theme, date format and compact view are saved automatically and survive a 
   await page.reload();
   await waitForShell(page);
   assert.equal(await page.evaluate(() => document.documentElement.getAttribute("data-mantine-color-scheme")), "dark");
-  assert.equal(await page.getByRole("textbox", { name: "Date format" }).or(page.getByRole("combobox", { name: "Date format" })).inputValue(), "YYYY-MM-DD");
+  assert.equal(
+    await page
+      .getByRole("textbox", { name: "Date format" })
+      .or(page.getByRole("combobox", { name: "Date format" }))
+      .inputValue(),
+    "YYYY-MM-DD",
+  );
   assert.equal(await page.getByRole("switch", { name: /Compact view/ }).isChecked(), true);
 
   // The formats apply to the screens (issue 18): the timetable's dates read YYYY-MM-DD; with the
   // 12 hour format its times read "9:00 am".
-  await page.getByRole("textbox", { name: "Time format" }).or(page.getByRole("combobox", { name: "Time format" })).click();
+  await page
+    .getByRole("textbox", { name: "Time format" })
+    .or(page.getByRole("combobox", { name: "Time format" }))
+    .click();
   await page.getByRole("option", { name: /12 hour/ }).click();
   await page.getByText("Settings saved").last().waitFor();
   await page.waitForTimeout(800);

@@ -18,7 +18,19 @@ test("admin shell: navigation, collapsible sidebar, quick actions, user menu and
   await page.goto(`${BASE_URL}/`);
   await waitForShell(page);
   const nav = page.getByRole("navigation", { name: "Primary" });
-  for (const label of ["Dashboard", "Courses", "Units of Competency", "Study Plans", "Block Groups", "Linked Groups", "Teachers", "Teacher Allocation", "Timetables", "Holidays", "Reports"]) {
+  for (const label of [
+    "Dashboard",
+    "Courses",
+    "Units of Competency",
+    "Study Plans",
+    "Block Groups",
+    "Linked Groups",
+    "Teachers",
+    "Teacher Allocation",
+    "Timetables",
+    "Holidays",
+    "Reports",
+  ]) {
     await nav.getByRole("link", { name: label, exact: true }).waitFor();
   }
   await page.getByTestId("live-status").and(page.locator('[data-status="connected"]')).waitFor({ timeout: 10000 });
@@ -56,7 +68,7 @@ test("header search finds a course as you type and opens it", async () => {
   await apiLogin(page, DEMO.admin);
   const courses = await apiCall(page, "GET", "/api/courses");
   assert.equal(courses.status, 200);
-  const list = Array.isArray(courses.json) ? courses.json : courses.json.items ?? courses.json.results;
+  const list = Array.isArray(courses.json) ? courses.json : (courses.json.items ?? courses.json.results);
   assert.ok(list.length > 0, "the demo data has courses");
   const course = list[0];
   await page.goto(`${BASE_URL}/`);
@@ -89,9 +101,7 @@ test("a member sees Access Denied on admin pages and no admin entries", async ()
   await page.waitForURL(/\/courses$/);
   await page.goto(`${BASE_URL}/teacher-allocation-gantt`);
   await page.getByRole("heading", { name: "Access Denied" }).waitFor();
-  await page
-    .getByText("This page is restricted to administrators only. Please contact your system administrator if you need access.")
-    .waitFor();
+  await page.getByText("This page is restricted to administrators only. Please contact your system administrator if you need access.").waitFor();
   await captureScreen(page, "shell-access-denied");
 
   await page.goto(`${BASE_URL}/organization`);

@@ -60,7 +60,10 @@ test("teachers: sorted cards, show-inactive switch, detail with the delivery sum
   await page.getByTestId("teacher-card").first().waitFor();
   const names = await page.getByTestId("teacher-card").getByRole("heading").allInnerTexts();
   assert.ok(names.length > 5);
-  assert.deepEqual(names, [...names].sort((x, y) => x.localeCompare(y)));
+  assert.deepEqual(
+    names,
+    [...names].sort((x, y) => x.localeCompare(y)),
+  );
   const active = names.length;
   await page.getByLabel("Show inactive teachers").check();
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid="teacher-card"]').length >= n, active);
@@ -108,7 +111,12 @@ test("the timetable table stays virtualised and smooth with more than 5,000 sess
   const pu = await apiCall(page, "POST", `/api/study-plans/${plan.json.id}/units`, { unitId: unit.json.id, faceToFaceHours: 5000 });
   assert.equal(pu.status, 201, pu.text);
   const group = await apiCall(page, "POST", "/api/block-groups", {
-    code: `BIG-${RUN}`, name: `Big group ${RUN}`, courseId: course.id, cohortSize: 20, startDate: "2027-01-04", preferredDays: "mon tue wed thu fri sat sun",
+    code: `BIG-${RUN}`,
+    name: `Big group ${RUN}`,
+    courseId: course.id,
+    cohortSize: 20,
+    startDate: "2027-01-04",
+    preferredDays: "mon tue wed thu fri sat sun",
   });
   assert.equal(group.status, 201, group.text);
   await apiCall(page, "POST", `/api/block-groups/${group.json.id}/study-plans`, { studyPlanId: plan.json.id });
@@ -117,14 +125,23 @@ test("the timetable table stays virtualised and smooth with more than 5,000 sess
     const e = String(9 + i).padStart(2, "0");
     return { startTime: `${h}:00:00`, endTime: `${e}:00:00`, duration: 1 };
   });
-  const scheduled = await apiCall(page, "POST", `/api/block-groups/${group.json.id}/schedule`, { sessionTemplates: templates, startDate: "2027-01-04", room: "", notes: "", startNextUnitInNewWeek: false });
+  const scheduled = await apiCall(page, "POST", `/api/block-groups/${group.json.id}/schedule`, {
+    sessionTemplates: templates,
+    startDate: "2027-01-04",
+    room: "",
+    notes: "",
+    startNextUnitInNewWeek: false,
+  });
   assert.equal(scheduled.status, 200, scheduled.text);
   assert.equal(scheduled.json.sessionsCreated, 5000);
 
   await page.goto(`${BASE_URL}/timetables`);
   await combo(page, "Block Group").fill(`BIG-${RUN}`);
   const started = Date.now();
-  await page.getByRole("option", { name: new RegExp(`BIG-${RUN}`) }).first().click();
+  await page
+    .getByRole("option", { name: new RegExp(`BIG-${RUN}`) })
+    .first()
+    .click();
   await page.getByTestId("session-row").first().waitFor();
   const loadMs = Date.now() - started;
   const total = Number((await page.getByTestId("session-count").innerText()).match(/\d+/)[0]);

@@ -18,7 +18,12 @@ before(async () => {
   ({ a, b } = await twoCoordinators(browser));
   bHistory = await b.context.newPage();
   const made = await scheduledGroupAndTeacher(a.page, {
-    tag: `UND${RUN}`, hours: 9, startDate: "2027-03-01", day: "Thursday", firstName: "Uma", lastName: `Undo${RUN}`,
+    tag: `UND${RUN}`,
+    hours: 9,
+    startDate: "2027-03-01",
+    day: "Thursday",
+    firstName: "Uma",
+    lastName: `Undo${RUN}`,
   });
   group = made.group;
   sessions = made.sessions.filter((s) => s.status === "scheduled");
@@ -31,7 +36,6 @@ after(async () => {
 });
 
 const openGroup = (page) => openTimetable(page, group.code);
-const rows = (page) => page.getByTestId("session-row");
 const teacherName = `Uma Undo${RUN}`;
 
 /** Every session row of the group shows the teacher (true) or none shows it (false). */
@@ -51,7 +55,10 @@ test("A's Undo in the toast takes a bulk allocation back on both screens, live; 
   await Promise.all([openGroup(a.page), openGroup(b.page)]);
   await bHistory.goto(`${BASE_URL}/block-groups/${group.id}`);
   const panel = bHistory.getByTestId("history-panel");
-  await panel.getByText(/generated the schedule/).first().waitFor({ timeout: 15000 });
+  await panel
+    .getByText(/generated the schedule/)
+    .first()
+    .waitFor({ timeout: 15000 });
   await allocatedEverywhere(b.page, false);
 
   await a.page.getByRole("checkbox", { name: "Select all sessions" }).check();
@@ -64,7 +71,10 @@ test("A's Undo in the toast takes a bulk allocation back on both screens, live; 
 
   // B: live in the timetable and in the History panel of the block group, no reload.
   await allocatedEverywhere(b.page, true);
-  await panel.getByText(/allocated 3 sessions/).first().waitFor({ timeout: 10000 });
+  await panel
+    .getByText(/allocated 3 sessions/)
+    .first()
+    .waitFor({ timeout: 10000 });
   await screenshot(bHistory, "undo-history-allocated");
 
   // A: the success toast offers Undo; both screens go back.
@@ -72,10 +82,16 @@ test("A's Undo in the toast takes a bulk allocation back on both screens, live; 
   await toast.getByRole("button", { name: "Undo" }).click();
   await a.page.locator(".mantine-Notification-root").filter({ hasText: "Change undone" }).waitFor({ timeout: 10000 });
   await Promise.all([allocatedEverywhere(a.page, false), allocatedEverywhere(b.page, false)]);
-  await panel.getByText(/undid: .*allocated 3 sessions/).first().waitFor({ timeout: 10000 });
+  await panel
+    .getByText(/undid: .*allocated 3 sessions/)
+    .first()
+    .waitFor({ timeout: 10000 });
   await screenshot(bHistory, "undo-history-undone");
   const stored = (await apiCall(b.page, "GET", `/api/timetables?blockGroupId=${group.id}`)).json;
-  assert.ok(stored.every((s) => s.teacherId === null), "the server holds the previous state");
+  assert.ok(
+    stored.every((s) => s.teacherId === null),
+    "the server holds the previous state",
+  );
 });
 
 test("the History row's Undo on the undo is a redo, live on the other screen", async () => {
@@ -83,12 +99,25 @@ test("the History row's Undo on the undo is a redo, live on the other screen", a
   // B may not undo A's change (coordinators undo their own); A opens the group's page and redoes.
   const aHistory = await a.context.newPage();
   await aHistory.goto(`${BASE_URL}/block-groups/${group.id}`);
-  const undoRow = aHistory.getByTestId("history-row").filter({ hasText: /undid: / }).first();
+  const undoRow = aHistory
+    .getByTestId("history-row")
+    .filter({ hasText: /undid: / })
+    .first();
   await undoRow.getByRole("button", { name: /^Undo/ }).click();
   await aHistory.locator(".mantine-Notification-root").filter({ hasText: "Change redone" }).waitFor({ timeout: 10000 });
   await allocatedEverywhere(b.page, true);
-  await panel.getByText(/redid: .*allocated 3 sessions/).first().waitFor({ timeout: 10000 });
-  assert.equal(await panel.getByTestId("history-row").filter({ hasText: /redid: / }).getByRole("button", { name: /^Undo/ }).count(), 0,
-    "B sees no Undo on A's change");
+  await panel
+    .getByText(/redid: .*allocated 3 sessions/)
+    .first()
+    .waitFor({ timeout: 10000 });
+  assert.equal(
+    await panel
+      .getByTestId("history-row")
+      .filter({ hasText: /redid: / })
+      .getByRole("button", { name: /^Undo/ })
+      .count(),
+    0,
+    "B sees no Undo on A's change",
+  );
   await aHistory.close();
 });

@@ -28,8 +28,7 @@ export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-export const ACCESS_DENIED_TEXT =
-  "This page is restricted to administrators only. Please contact your system administrator if you need access.";
+export const ACCESS_DENIED_TEXT = "This page is restricted to administrators only. Please contact your system administrator if you need access.";
 export const ORGANIZATION_DENIED_TEXT = "You don't have permission to access organization management.";
 
 /** The Access Denied screen (platform.md §2) with a 'Go Back' button to the previous page. */

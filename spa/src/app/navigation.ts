@@ -61,4 +61,3 @@ export function headerTitle(pathname: string): { title: string; subtitle: string
   if (item) return { title: item.label, subtitle: DASHBOARD_SUBTITLE };
   return { title: "Blockplan", subtitle: DASHBOARD_SUBTITLE };
 }
-

@@ -9,6 +9,7 @@ export function ConflictAlert({ title, conflicts }: { title: string; conflicts: 
     <Notice color="red" title={title} role="alert" data-testid="conflict-alert">
       <List size="sm">
         {conflicts.map((c, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a list rendered whole from one answer; messages may repeat and have no identity
           <List.Item key={i}>{c.message}</List.Item>
         ))}
       </List>

@@ -12,6 +12,7 @@ export function FormErrorList({ messages }: { messages: string[] }) {
     <Notice color="red" title="Form Validation Errors" role="alert" data-testid="form-errors">
       <List size="sm">
         {messages.map((m, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a list rendered whole from one answer; messages may repeat and have no identity
           <List.Item key={i}>{m}</List.Item>
         ))}
       </List>

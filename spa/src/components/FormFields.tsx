@@ -6,8 +6,7 @@ import { NumberInput, Select, Switch, type NumberInputProps, type SelectProps } 
 import { Controller, type Control, type FieldValues, type Path } from "react-hook-form";
 
 interface Bound<V extends FieldValues> {
-  // Any submitted type: the dialogs' forms transform their values (zod's output) on submit.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: any submitted type: the dialogs' forms transform their values (zod's output) on submit
   control: Control<V, any, any>;
   name: Path<V>;
 }
@@ -17,7 +16,9 @@ export function FormSwitch<V extends FieldValues>({ control, name, label, descri
     <Controller
       control={control}
       name={name}
-      render={({ field }) => <Switch label={label} description={description} checked={!!field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />}
+      render={({ field }) => (
+        <Switch label={label} description={description} checked={!!field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />
+      )}
     />
   );
 }
@@ -27,18 +28,27 @@ export function FormNumber<V extends FieldValues>({ control, name, ...props }: B
     <Controller
       control={control}
       name={name}
-      render={({ field }) => <NumberInput clampBehavior="none" {...props} value={field.value as number | string} onChange={field.onChange} onBlur={field.onBlur} />}
+      render={({ field }) => (
+        <NumberInput clampBehavior="none" {...props} value={field.value as number | string} onChange={field.onChange} onBlur={field.onBlur} />
+      )}
     />
   );
 }
 
 /** A select that keeps a value: clearing it gives `fallback` (the field's default). */
-export function FormSelect<V extends FieldValues>({ control, name, fallback, ...props }: Bound<V> & Omit<SelectProps, "value" | "onChange"> & { fallback: string }) {
+export function FormSelect<V extends FieldValues>({
+  control,
+  name,
+  fallback,
+  ...props
+}: Bound<V> & Omit<SelectProps, "value" | "onChange"> & { fallback: string }) {
   return (
     <Controller
       control={control}
       name={name}
-      render={({ field }) => <Select allowDeselect={false} {...props} value={field.value == null ? null : String(field.value)} onChange={(v) => field.onChange(v ?? fallback)} />}
+      render={({ field }) => (
+        <Select allowDeselect={false} {...props} value={field.value == null ? null : String(field.value)} onChange={(v) => field.onChange(v ?? fallback)} />
+      )}
     />
   );
 }

@@ -5,17 +5,15 @@
  */
 import { lazy, Suspense, type ComponentType } from "react";
 
-const modules = import.meta.glob<{ PresenceAvatars?: ComponentType<{ path: string }>; default?: ComponentType<{ path: string }> }>(
-  "./PresenceAvatars.tsx",
-);
+const modules = import.meta.glob<{ PresenceAvatars?: ComponentType<{ path: string }>; default?: ComponentType<{ path: string }> }>("./PresenceAvatars.tsx");
 const loader = modules["./PresenceAvatars.tsx"];
+
+const NoAvatars: ComponentType<{ path: string }> = () => null;
 
 const Avatars = loader
   ? lazy(async () => {
       const mod = await loader();
-      const Component = mod.PresenceAvatars ?? mod.default;
-      const Fallback: ComponentType<{ path: string }> = () => null;
-      return { default: Component ?? Fallback };
+      return { default: mod.PresenceAvatars ?? mod.default ?? NoAvatars };
     })
   : null;
 

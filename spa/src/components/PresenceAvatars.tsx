@@ -21,7 +21,13 @@ export function PresenceAvatars({ path, max = 4 }: { path: string; max?: number 
           </Tooltip>
         ))}
         {rest > 0 ? (
-          <Tooltip label={viewers.slice(max).map((v) => v.name).join(", ")} withArrow>
+          <Tooltip
+            label={viewers
+              .slice(max)
+              .map((v) => v.name)
+              .join(", ")}
+            withArrow
+          >
             <Avatar size="sm" radius="xl" aria-label={`${rest} more`}>
               +{rest}
             </Avatar>

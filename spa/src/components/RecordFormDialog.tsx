@@ -104,10 +104,7 @@ export function standardFailure(title: string) {
   };
 }
 
-type DialogState = Pick<
-  ReturnType<typeof useRecordDialog>,
-  "formRef" | "serverMessages" | "stale" | "staleFields" | "staleTaken" | "takeTheirs" | "keepMine"
->;
+type DialogState = Pick<ReturnType<typeof useRecordDialog>, "formRef" | "serverMessages" | "stale" | "staleFields" | "staleTaken" | "takeTheirs" | "keepMine">;
 
 /**
  * The failure texts of delivery.md §8 for the unit and study plan dialogs: "You are logged out. Logging in

@@ -11,7 +11,14 @@ export interface RelatedColumn<T> {
   cell: (row: T) => ReactNode;
 }
 
-export function RelatedRecords<T extends { id: string }>({ title, rows, columns, loading, empty, testId }: {
+export function RelatedRecords<T extends { id: string }>({
+  title,
+  rows,
+  columns,
+  loading,
+  empty,
+  testId,
+}: {
   title: string;
   rows: T[] | undefined;
   columns: RelatedColumn<T>[];

@@ -8,6 +8,7 @@ export function CardGridSkeleton({ count = 6 }: { count?: number }) {
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} data-testid="loading-skeleton">
       {Array.from({ length: count }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a list rendered whole from one answer; messages may repeat and have no identity
         <Card key={i} withBorder padding="lg">
           <Skeleton height={18} width="60%" mb="sm" />
           <Skeleton height={12} mb={6} />
@@ -56,7 +57,17 @@ export function ErrorState({ message, onRetry }: { message: string; onRetry?: ()
  * "Teacher not found") with a way back to its list; anything else keeps the page's "Failed to load ..."
  * message and offers Retry.
  */
-export function RecordLoadError({ error, message, onRetry, back }: { error: unknown; message: string; onRetry: () => void; back: { to: string; label: string } }) {
+export function RecordLoadError({
+  error,
+  message,
+  onRetry,
+  back,
+}: {
+  error: unknown;
+  message: string;
+  onRetry: () => void;
+  back: { to: string; label: string };
+}) {
   if (error instanceof ApiError && error.status === 404) {
     return (
       <Alert color="yellow" title="Not found" role="alert" data-testid="record-not-found">

@@ -23,7 +23,10 @@ const FILLED: Record<string, string> = {
   violet: "violet.9",
 };
 
-export type TagProps = Omit<BadgeProps, "variant"> & { variant?: "light" | "filled" | "outline" | "dot" } & Omit<ComponentPropsWithoutRef<"div">, "color" | "style">;
+export type TagProps = Omit<BadgeProps, "variant"> & { variant?: "light" | "filled" | "outline" | "dot" } & Omit<
+    ComponentPropsWithoutRef<"div">,
+    "color" | "style"
+  >;
 
 /** The text colour of a light tag of `base` colour in a theme. */
 export function lightTagText(base: string, scheme: "light" | "dark"): string {

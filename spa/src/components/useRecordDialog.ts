@@ -37,7 +37,13 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
  * into the form: the user did not touch it); a field both changed to different values is a `clash`,
  * theirs next to yours, for the user to decide. `merged` is the form with the taken fields.
  */
-export function compareStale<V>(base: V, theirs: V, yours: V, labels: Partial<Record<string, string>>, display: Partial<Record<string, (value: unknown) => string>> = {}) {
+export function compareStale<V>(
+  base: V,
+  theirs: V,
+  yours: V,
+  labels: Partial<Record<string, string>>,
+  display: Partial<Record<string, (value: unknown) => string>> = {},
+) {
   const clashes: StaleField[] = [];
   const taken: string[] = [];
   const merged = { ...yours } as Record<string, unknown>;
@@ -93,6 +99,7 @@ export function useRecordDialog<T, V>(
   const toValuesRef = useRef(toValues);
   toValuesRef.current = toValues;
   const recordId = (record as { id?: unknown } | null | undefined)?.id ?? null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset the form when the dialog opens or shows another record (recordId), not on every render of that record
   useEffect(() => {
     if (opened) {
       const opening = recordRef.current;

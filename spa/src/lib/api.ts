@@ -11,10 +11,7 @@ import createClient, { type Middleware } from "openapi-fetch";
 import type { paths } from "./api-schema";
 import { rememberActivity } from "./recentActivity";
 
-export const CLIENT_ID: string =
-  typeof crypto !== "undefined" && "randomUUID" in crypto
-    ? crypto.randomUUID()
-    : Math.random().toString(36).slice(2);
+export const CLIENT_ID: string = typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : Math.random().toString(36).slice(2);
 
 export interface ApiErrorBody {
   message?: string;

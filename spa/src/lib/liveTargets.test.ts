@@ -28,7 +28,12 @@ const sessionEvent = (ids: string[], sessions: LiveEvent["sessions"]): LiveEvent
 test("a list showing none of the written rows and matching none of them makes no request", async () => {
   const { queryClient, invalidate, fetched, fetchRows } = setup();
   queryClient.setQueryData(listKey(G1), [row("a", G1, "2026-03-02")]);
-  const applied = await applyChange(queryClient, sessionEvent(["z"], [{ id: "z", blockGroupId: G2, teacherId: T1, date: "2026-03-03" }]), createCoalescer(queryClient), fetchRows);
+  const applied = await applyChange(
+    queryClient,
+    sessionEvent(["z"], [{ id: "z", blockGroupId: G2, teacherId: T1, date: "2026-03-03" }]),
+    createCoalescer(queryClient),
+    fetchRows,
+  );
   expect(applied).toMatchObject({ patched: 0, refetched: 0, untouched: 1, fallback: false });
   expect(fetched).toEqual([]);
   expect(invalidate.mock.calls.some((c) => JSON.stringify(c[0]?.queryKey) === JSON.stringify(listKey(G1)))).toBe(false);
@@ -39,11 +44,19 @@ test("a list showing a written row fetches just that row by id and patches its c
   const { queryClient, fetched, fetchRows, setAnswer } = setup();
   queryClient.setQueryData(listKey(G1), [row("a", G1, "2026-03-02"), row("b", G1, "2026-03-04")]);
   setAnswer([row("b", G1, "2026-03-04", { teacherId: T1 })]);
-  const applied = await applyChange(queryClient, sessionEvent(["b"], [{ id: "b", blockGroupId: G1, teacherId: T1, date: "2026-03-04" }]), createCoalescer(queryClient), fetchRows);
+  const applied = await applyChange(
+    queryClient,
+    sessionEvent(["b"], [{ id: "b", blockGroupId: G1, teacherId: T1, date: "2026-03-04" }]),
+    createCoalescer(queryClient),
+    fetchRows,
+  );
   expect(applied.patched).toBe(1);
   expect(fetched).toEqual([["b"]]);
   const data = queryClient.getQueryData(listKey(G1)) as ReturnType<typeof row>[];
-  expect(data.map((r) => [r.id, r.teacherId])).toEqual([["a", null], ["b", T1]]);
+  expect(data.map((r) => [r.id, r.teacherId])).toEqual([
+    ["a", null],
+    ["b", T1],
+  ]);
 });
 
 test("a created row that matches a list is inserted in date order; one that moved away is removed", async () => {
@@ -52,10 +65,13 @@ test("a created row that matches a list is inserted in date order; one that move
   setAnswer([row("new", G2, "2026-03-05", { teacherId: T1 }), row("a", G1, "2026-03-02", { teacherId: "t2" })]);
   await applyChange(
     queryClient,
-    sessionEvent(["new", "a"], [
-      { id: "new", blockGroupId: G2, teacherId: T1, date: "2026-03-05" },
-      { id: "a", blockGroupId: G1, teacherId: "t2", date: "2026-03-02" },
-    ]),
+    sessionEvent(
+      ["new", "a"],
+      [
+        { id: "new", blockGroupId: G2, teacherId: T1, date: "2026-03-05" },
+        { id: "a", blockGroupId: G1, teacherId: "t2", date: "2026-03-02" },
+      ],
+    ),
     createCoalescer(queryClient),
     fetchRows,
   );
@@ -67,7 +83,12 @@ test("rows with conflicts refetch that list whole (neighbours' flags may change)
   const { queryClient, invalidate, fetchRows, setAnswer } = setup();
   queryClient.setQueryData(listKey(G1), [row("a", G1, "2026-03-02")]);
   setAnswer([row("a", G1, "2026-03-02", { conflicts: ["teacher_double_booked"] })]);
-  const applied = await applyChange(queryClient, sessionEvent(["a"], [{ id: "a", blockGroupId: G1, teacherId: T1, date: "2026-03-02" }]), createCoalescer(queryClient), fetchRows);
+  const applied = await applyChange(
+    queryClient,
+    sessionEvent(["a"], [{ id: "a", blockGroupId: G1, teacherId: T1, date: "2026-03-02" }]),
+    createCoalescer(queryClient),
+    fetchRows,
+  );
   expect(applied.refetched).toBe(1);
   expect(invalidate.mock.calls.some((c) => JSON.stringify(c[0]?.queryKey) === JSON.stringify(listKey(G1)) && c[0]?.exact)).toBe(true);
 });
@@ -119,7 +140,7 @@ test("a change arriving during a screen's first fetch restarts that fetch, so th
   version = 2; // a change commits while the first read is still on its way
   await applyChange(queryClient, { entity: "course", action: "created", ids: ["c"] }, createCoalescer(queryClient));
   await vi.waitFor(() => expect(reads).toEqual([1, 2]));
-  releases.forEach((release) => release());
+  for (const release of releases) release();
   await vi.waitFor(() => expect(queryClient.getQueryData(["courses"])).toBe("v2"));
   expect(results.filter(Boolean)).not.toContain("v1");
   unsubscribe();

@@ -68,13 +68,7 @@ export function invalidateLive(queryClient: QueryClient, filters?: InvalidateQue
 }
 
 /** Screens whose answer sums many rows: refetched at most once every `COALESCE_MS` (leading and trailing). */
-const AGGREGATE_ROOTS: readonly (readonly string[])[] = [
-  roots.dashboard,
-  roots.reports,
-  roots.allocationGrid,
-  roots.blockGroups,
-  roots.teachers,
-];
+const AGGREGATE_ROOTS: readonly (readonly string[])[] = [roots.dashboard, roots.reports, roots.allocationGrid, roots.blockGroups, roots.teachers];
 
 export type FetchRows = (ids: string[]) => Promise<Session[]>;
 
@@ -165,7 +159,9 @@ async function patchTimetableLists(queryClient: QueryClient, event: LiveEvent, f
             void invalidateLive(queryClient, { queryKey: query.queryKey, exact: true });
             return;
           }
-          const keep = rows.filter((r) => matches(filters, { blockGroupId: r.blockGroupId, teacherId: r.teacherId ?? null, roomId: r.roomId ?? null, date: r.actualDate }, today));
+          const keep = rows.filter((r) =>
+            matches(filters, { blockGroupId: r.blockGroupId, teacherId: r.teacherId ?? null, roomId: r.roomId ?? null, date: r.actualDate }, today),
+          );
           const next = [...data.filter((r) => !relevant.includes(r.id)), ...keep].sort(byDateAndTime);
           queryClient.setQueryData(query.queryKey, next);
           applied.patched += 1;
@@ -184,12 +180,7 @@ async function patchTimetableLists(queryClient: QueryClient, event: LiveEvent, f
  * Applies one in-order change event to the cache (see the module comment). Resolves when the patches are
  * in; aggregate refetches are started (and coalesced), not awaited.
  */
-export async function applyChange(
-  queryClient: QueryClient,
-  event: LiveEvent,
-  coalescer: Coalescer,
-  fetchRows: FetchRows = fetchRowsByIds,
-): Promise<Applied> {
+export async function applyChange(queryClient: QueryClient, event: LiveEvent, coalescer: Coalescer, fetchRows: FetchRows = fetchRowsByIds): Promise<Applied> {
   const applied: Applied = { patched: 0, refetched: 0, untouched: 0, fallback: false };
   coalescer.invalidate(roots.activity); // every write is an activity (issue 16): history panels stay live
   const targets = entityInvalidates[event?.entity];

@@ -31,7 +31,7 @@ function wire() {
   wired = true;
   onPresenceEvent((list) => {
     viewers = Array.isArray(list) ? list.filter(isViewer) : [];
-    listeners.forEach((listener) => listener());
+    for (const listener of listeners) listener();
   });
   onSocketConnect(() => {
     if (currentPath !== null) getSocket()?.emit("presence", { path: currentPath });
@@ -49,7 +49,7 @@ export function reportPresence(path: string | null) {
 /** For tests: replace the viewer list. */
 export function setViewersForTest(list: Viewer[]) {
   viewers = list;
-  listeners.forEach((listener) => listener());
+  for (const listener of listeners) listener();
 }
 
 function useViewers(): Viewer[] {

@@ -76,8 +76,7 @@ export function createChangeHandler(queryClient: QueryClient, windowMs: number =
       // between: fetch it again now that changes reach this tab (an in-flight read is restarted).
       void invalidateLive(queryClient, {
         predicate: (query) =>
-          (query.state.dataUpdatedAt > 0 || query.state.fetchStatus === "fetching") &&
-          JSON.stringify(query.queryKey) !== JSON.stringify(roots.user),
+          (query.state.dataUpdatedAt > 0 || query.state.fetchStatus === "fetching") && JSON.stringify(query.queryKey) !== JSON.stringify(roots.user),
       });
       return "loaded" as const;
     },
@@ -114,7 +113,7 @@ const connectListeners = new Set<() => void>();
 function setStatus(next: LiveStatus) {
   if (status === next) return;
   status = next;
-  statusListeners.forEach((listener) => listener());
+  for (const listener of statusListeners) listener();
 }
 
 /** Opens the app's socket if it is not open yet (idempotent, safe to call during render). */
@@ -148,7 +147,7 @@ export function ensureSocket(queryClient: QueryClient): Socket {
     handler.onConnect(!connectedBefore);
     connectedBefore = true;
     setStatus("connected");
-    connectListeners.forEach((listener) => listener());
+    for (const listener of connectListeners) listener();
   });
   s.on("disconnect", (reason) => {
     setStatus("offline");
@@ -164,7 +163,9 @@ export function ensureSocket(queryClient: QueryClient): Socket {
     if (error?.message === "unauthorized" && socket === s) sessionLostHandler?.(s);
   });
   s.on("change", (event: ChangeEvent) => handler.onChange(event));
-  s.on("presence", (data: { viewers?: unknown }) => presenceListeners.forEach((listener) => listener(data?.viewers)));
+  s.on("presence", (data: { viewers?: unknown }) => {
+    for (const listener of presenceListeners) listener(data?.viewers);
+  });
   return s;
 }
 

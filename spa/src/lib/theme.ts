@@ -28,9 +28,7 @@ export const fromMantineScheme = (scheme: MantineColorScheme): ThemeChoice => (s
 
 /** The light/dark class on <html> for a choice (system resolves through prefers-color-scheme). */
 export function applyThemeClass(theme: ThemeChoice) {
-  const dark =
-    theme === "dark" ||
-    (theme === "system" && typeof window.matchMedia === "function" && window.matchMedia("(prefers-color-scheme: dark)").matches);
+  const dark = theme === "dark" || (theme === "system" && typeof window.matchMedia === "function" && window.matchMedia("(prefers-color-scheme: dark)").matches);
   const root = document.documentElement;
   root.classList.remove("light", "dark");
   root.classList.add(dark ? "dark" : "light");

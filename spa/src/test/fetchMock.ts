@@ -8,7 +8,7 @@ type Handler = (url: string, init: RequestInit) => { status?: number; body?: unk
  */
 async function normalise(input: RequestInfo | URL, init: RequestInit): Promise<[string, RequestInit]> {
   let url = typeof input === "string" ? input : input instanceof URL ? input.toString() : input.url;
-  if (typeof location !== "undefined" && url.startsWith(location.origin + "/")) {
+  if (typeof location !== "undefined" && url.startsWith(`${location.origin}/`)) {
     const parsed = new URL(url);
     url = parsed.pathname + parsed.search;
   }

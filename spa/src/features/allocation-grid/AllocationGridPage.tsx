@@ -18,9 +18,13 @@ export default function AllocationGridPage() {
   const { data, isLoading, isError } = useAllocationGrid(year, term);
   // The grid opens at the current week (issue 18): scrolled so that its column comes first after the
   // teacher names, and marked.
-  const thisWeek = dayjs().startOf("day").subtract((dayjs().day() + 6) % 7, "day").format("YYYY-MM-DD");
+  const thisWeek = dayjs()
+    .startOf("day")
+    .subtract((dayjs().day() + 6) % 7, "day")
+    .format("YYYY-MM-DD");
   const scroller = useRef<HTMLDivElement>(null);
   const hasThisWeek = !!data?.weeks.some((w) => w.weekStart === thisWeek);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll to this week again when another year or term is shown
   useEffect(() => {
     const box = scroller.current;
     if (!box || !hasThisWeek) return;
@@ -36,7 +40,14 @@ export default function AllocationGridPage() {
         subtitle="Weekly teaching load of every active teacher"
         actions={
           <>
-            <Select label="Year" w={110} data={[current - 1, current, current + 1].map(String)} value={String(year)} onChange={(v) => setYear(Number(v ?? current))} allowDeselect={false} />
+            <Select
+              label="Year"
+              w={110}
+              data={[current - 1, current, current + 1].map(String)}
+              value={String(year)}
+              onChange={(v) => setYear(Number(v ?? current))}
+              allowDeselect={false}
+            />
             <Select
               label="Term"
               w={140}
@@ -84,6 +95,7 @@ export default function AllocationGridPage() {
               <Text size="xs">Week above 80%</Text>
             </Group>
           </Group>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a scrolling region (a div: the grid sizes it) takes focus so keyboard users can scroll it (axe: scrollable-region-focusable) */}
           <div ref={scroller} className={classes.scroller} tabIndex={0} role="region" aria-label="Weekly allocation grid" data-testid="grid-scroller">
             <table className={classes.grid}>
               <thead>
@@ -141,7 +153,14 @@ export default function AllocationGridPage() {
 function WeekSessions({ teacherId, weekStart }: { teacherId: string; weekStart: string }) {
   const { data, isLoading } = useWeekSessions(teacherId, weekStart);
   if (isLoading || !data) return <>Loading sessions...</>;
-  return <>{data.slice(0, 8).map((s) => `${formatDate(s.date)} ${displayTime(s.startTime)} ${s.unitCode} ${s.blockGroupCode}`).join("; ")}</>;
+  return (
+    <>
+      {data
+        .slice(0, 8)
+        .map((s) => `${formatDate(s.date)} ${displayTime(s.startTime)} ${s.unitCode} ${s.blockGroupCode}`)
+        .join("; ")}
+    </>
+  );
 }
 
 function WeekCell({ teacher, index, weekStart }: { teacher: GridTeacher; index: number; weekStart: string }) {
@@ -166,6 +185,7 @@ function WeekCell({ teacher, index, weekStart }: { teacher: GridTeacher; index: 
         </>
       }
     >
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a cell takes focus so that keyboard users get its tooltip (the sessions of that week) */}
       <div className={`${classes.cell} ${classes[color]}`} data-testid="grid-cell" tabIndex={0}>
         <Group gap={2} wrap="nowrap">
           <Text size="xs" fw={700}>
@@ -175,6 +195,7 @@ function WeekCell({ teacher, index, weekStart }: { teacher: GridTeacher; index: 
         </Group>
         <div className={classes.markers}>
           {shown.map((isEveningSession, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: markers are drawn whole each render and have no identity
             <span key={i} className={`${classes.marker} ${isEveningSession ? classes.evening : ""}`} aria-hidden />
           ))}
           {more > 0 ? <span className={classes.plus}>+</span> : null}

@@ -67,12 +67,7 @@ export function AccountSetupForm({ userId, onBack }: { userId: string; onBack: (
           error={errors.password?.message}
           {...form.register("password")}
         />
-        <PasswordInput
-          label="Confirm Password"
-          autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...form.register("confirmPassword")}
-        />
+        <PasswordInput label="Confirm Password" autoComplete="new-password" error={errors.confirmPassword?.message} {...form.register("confirmPassword")} />
         <TextInput
           label="Authenticator Code"
           placeholder="Enter 6-digit code"

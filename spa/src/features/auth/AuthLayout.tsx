@@ -9,17 +9,7 @@ export interface Feature {
 }
 
 /** The two-column sign-in layout: the form card and a side panel of feature cards (platform.md §2). */
-export function AuthLayout({
-  children,
-  heading,
-  intro,
-  features,
-}: {
-  children: ReactNode;
-  heading: string;
-  intro: string;
-  features: Feature[];
-}) {
+export function AuthLayout({ children, heading, intro, features }: { children: ReactNode; heading: string; intro: string; features: Feature[] }) {
   return (
     <Box mih="100vh" bg="var(--mantine-color-body)" p={{ base: "md", md: "xl" }}>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xl" maw={1180} mx="auto" mih="calc(100vh - 64px)" style={{ alignItems: "center" }}>

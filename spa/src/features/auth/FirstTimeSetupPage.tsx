@@ -20,7 +20,7 @@ export const FIRST_TIME_FEATURES: Feature[] = [
 
 /** The toast for a failed first-time check (platform.md §8). */
 export function firstTimeFailure(error: unknown): { title: string; message: string } {
-  const message = error instanceof ApiError ? error.serverMessage ?? error.message : error instanceof Error ? error.message : "";
+  const message = error instanceof ApiError ? (error.serverMessage ?? error.message) : error instanceof Error ? error.message : "";
   if (message.includes("User not found")) {
     return { title: "Account lookup failed", message: "No account found with this email address. Please contact your administrator." };
   }
@@ -78,11 +78,7 @@ export default function FirstTimeSetupPage() {
   });
 
   return (
-    <AuthLayout
-      heading="Welcome to Blockplan"
-      intro="Set up your account to start planning courses and timetables."
-      features={FIRST_TIME_FEATURES}
-    >
+    <AuthLayout heading="Welcome to Blockplan" intro="Set up your account to start planning courses and timetables." features={FIRST_TIME_FEATURES}>
       <Card withBorder radius="md" padding="xl" shadow="sm">
         <Stepper active={userId ? 1 : 0} size="sm" mb="lg" allowNextStepsSelect={false}>
           <Stepper.Step label="Verify email" />
@@ -120,7 +116,14 @@ export default function FirstTimeSetupPage() {
                   Enter the email address your administrator registered for you.
                 </Text>
               </div>
-              <TextInput label="Email" type="email" autoComplete="email" placeholder="you@example.edu.au" error={errors.email?.message} {...form.register("email")} />
+              <TextInput
+                label="Email"
+                type="email"
+                autoComplete="email"
+                placeholder="you@example.edu.au"
+                error={errors.email?.message}
+                {...form.register("email")}
+              />
               <Button type="submit" loading={isSubmitting} fullWidth>
                 Continue
               </Button>

@@ -34,7 +34,7 @@ export const NO_PASSKEYS_TEXT =
 
 /** The toast for a failed passkey sign-in (platform.md §8). */
 export function passkeyLoginFailure(error: unknown): { title: string; message: string } {
-  const message = error instanceof ApiError ? error.serverMessage ?? "" : error instanceof Error ? error.message : "";
+  const message = error instanceof ApiError ? (error.serverMessage ?? "") : error instanceof Error ? error.message : "";
   const name = error instanceof Error ? error.name : "";
   const code = (error as { code?: string } | null)?.code ?? "";
   const notAllowed =
@@ -90,7 +90,14 @@ function PasswordForm({ onSetup }: { onSetup: (userId: string) => void }) {
         <Text size="sm" c="dimmed">
           Enter your email and password to access the scheduling system
         </Text>
-        <TextInput label="Email" type="email" autoComplete="username" placeholder="you@example.edu.au" error={errors.email?.message} {...form.register("email")} />
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="username"
+          placeholder="you@example.edu.au"
+          error={errors.email?.message}
+          {...form.register("email")}
+        />
         <PasswordInput label="Password" autoComplete="current-password" error={errors.password?.message} {...form.register("password")} />
         {needsCode ? (
           <TextInput
@@ -200,7 +207,10 @@ export default function SignInPage() {
         )}
       </Card>
       <Text size="xs" c="dimmed" ta="center">
-        Need help? <Anchor href="mailto:support@blockplan.edu.au" size="xs">Contact your administrator</Anchor>
+        Need help?{" "}
+        <Anchor href="mailto:support@blockplan.edu.au" size="xs">
+          Contact your administrator
+        </Anchor>
       </Text>
     </AuthLayout>
   );

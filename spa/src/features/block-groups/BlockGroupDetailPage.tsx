@@ -42,7 +42,14 @@ export default function BlockGroupDetailPage() {
   const [scheduleOpen, setScheduleOpen] = useState(false);
   if (isLoading) return <FullPageLoader />;
   if (isError || !group)
-    return <RecordLoadError error={error} message="Failed to load block groups. Please try again." onRetry={() => void refetch()} back={{ to: "/block-groups", label: "Back to Block Groups" }} />;
+    return (
+      <RecordLoadError
+        error={error}
+        message="Failed to load block groups. Please try again."
+        onRetry={() => void refetch()}
+        back={{ to: "/block-groups", label: "Back to Block Groups" }}
+      />
+    );
   const schedulable = canSchedule(group.status);
 
   const confirmRemove = (studyPlanId: string, name: string) =>
@@ -224,7 +231,10 @@ export default function BlockGroupDetailPage() {
         ) : (
           <Stack>
             {links.data.map((link) => {
-              const total = link.studyPlan.units.reduce((s, u) => s + u.faceToFaceHours + u.facilitatedELearningHours + u.workIntegratedLearningHours + u.inClassAssessmentHours, 0);
+              const total = link.studyPlan.units.reduce(
+                (s, u) => s + u.faceToFaceHours + u.facilitatedELearningHours + u.workIntegratedLearningHours + u.inClassAssessmentHours,
+                0,
+              );
               return (
                 <Card withBorder key={link.id} data-testid="assigned-plan">
                   <Group justify="space-between">
@@ -234,7 +244,12 @@ export default function BlockGroupDetailPage() {
                         {link.studyPlan.units.length} units, {hours(total)} actual hours
                       </Text>
                     </Stack>
-                    <ActionIcon variant="light" color="red" aria-label={`Remove study plan ${link.studyPlan.name}`} onClick={() => confirmRemove(link.studyPlanId, link.studyPlan.name)}>
+                    <ActionIcon
+                      variant="light"
+                      color="red"
+                      aria-label={`Remove study plan ${link.studyPlan.name}`}
+                      onClick={() => confirmRemove(link.studyPlanId, link.studyPlan.name)}
+                    >
                       <IconTrash size={16} />
                     </ActionIcon>
                   </Group>

@@ -35,13 +35,31 @@ describe("block group form", () => {
   it("validates session templates typed as HH:MM, sends HH:MM:SS and rounds their hours to half hours", () => {
     const none = scheduleSchema.safeParse({ sessionTemplates: [], startDate: "2027-02-01", room: "", notes: "", startNextUnitInNewWeek: false });
     expect(none.error!.issues[0].message).toBe("At least one session template is required");
-    const bad = scheduleSchema.safeParse({ sessionTemplates: [{ startTime: "9am", endTime: "25:00", duration: 0 }], startDate: "2027-02-01", room: "", notes: "", startNextUnitInNewWeek: false });
+    const bad = scheduleSchema.safeParse({
+      sessionTemplates: [{ startTime: "9am", endTime: "25:00", duration: 0 }],
+      startDate: "2027-02-01",
+      room: "",
+      notes: "",
+      startNextUnitInNewWeek: false,
+    });
     const messages = bad.error!.issues.map((i) => i.message);
     expect(messages.filter((m) => m === TIME_MESSAGE)).toHaveLength(2);
     expect(messages).toContain("Duration must be positive");
     // Typed HH:MM (or H:MM, or with seconds): seconds only on the wire (issue 18, ADR 0018).
-    const ok = scheduleSchema.parse({ sessionTemplates: [{ startTime: "9:00", endTime: "12:30", duration: 3.5 }, { startTime: "13:00:00", endTime: "16:00", duration: 3 }], startDate: "2027-02-01", room: "", notes: "", startNextUnitInNewWeek: false });
-    expect(ok.sessionTemplates.map((t) => [t.startTime, t.endTime])).toEqual([["09:00:00", "12:30:00"], ["13:00:00", "16:00:00"]]);
+    const ok = scheduleSchema.parse({
+      sessionTemplates: [
+        { startTime: "9:00", endTime: "12:30", duration: 3.5 },
+        { startTime: "13:00:00", endTime: "16:00", duration: 3 },
+      ],
+      startDate: "2027-02-01",
+      room: "",
+      notes: "",
+      startNextUnitInNewWeek: false,
+    });
+    expect(ok.sessionTemplates.map((t) => [t.startTime, t.endTime])).toEqual([
+      ["09:00:00", "12:30:00"],
+      ["13:00:00", "16:00:00"],
+    ]);
     expect(templateHours("09:00", "11:40")).toBe(2.5);
     expect(templateHours("09:00:00", "11:40:00")).toBe(2.5);
     expect(templateHours("13:00", "12:00")).toBeNull();

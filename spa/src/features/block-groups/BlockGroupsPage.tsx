@@ -53,7 +53,9 @@ export default function BlockGroupsPage() {
   const confirmDelete = (g: BlockGroup) =>
     modals.openConfirmModal({
       title: "Delete Block Group",
-      children: <Text size="sm">Are you sure you want to delete the block group {g.code}? Its timetable sessions are deleted too. This action cannot be undone.</Text>,
+      children: (
+        <Text size="sm">Are you sure you want to delete the block group {g.code}? Its timetable sessions are deleted too. This action cannot be undone.</Text>
+      ),
       labels: { confirm: "Delete", cancel: "Cancel" },
       confirmProps: { color: "red" },
       onConfirm: () =>
@@ -205,7 +207,15 @@ function BlockGroupCard({ group, onEdit, onDelete, onSchedule }: { group: BlockG
             Edit
           </Button>
           <Tooltip label={schedulable ? "Schedule" : cannotScheduleMessage(group.status)} multiline w={260}>
-            <ActionIcon variant="light" color="teal" size="lg" aria-label={`Schedule ${group.code}`} onClick={schedulable ? onSchedule : undefined} data-disabled={!schedulable || undefined} aria-disabled={!schedulable || undefined}>
+            <ActionIcon
+              variant="light"
+              color="teal"
+              size="lg"
+              aria-label={`Schedule ${group.code}`}
+              onClick={schedulable ? onSchedule : undefined}
+              data-disabled={!schedulable || undefined}
+              aria-disabled={!schedulable || undefined}
+            >
               <IconCalendarPlus size={16} />
             </ActionIcon>
           </Tooltip>

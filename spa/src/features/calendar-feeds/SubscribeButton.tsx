@@ -39,9 +39,8 @@ function FeedPanel({ target }: { target: FeedTarget }) {
   return (
     <Stack>
       <Text size="sm">
-        Add this timetable to Outlook, Google Calendar or Apple Calendar as a subscription: the calendar app
-        checks the link for changes. Anyone with the link can read this timetable, so keep it private;
-        revoke it if it has been shared.
+        Add this timetable to Outlook, Google Calendar or Apple Calendar as a subscription: the calendar app checks the link for changes. Anyone with the link
+        can read this timetable, so keep it private; revoke it if it has been shared.
       </Text>
       {feed ? (
         <>

@@ -23,7 +23,14 @@ export default function CourseDetailPage() {
   const units = useUnits(id);
   if (isLoading) return <FullPageLoader />;
   if (isError || !course)
-    return <RecordLoadError error={error} message="Failed to load courses. Please try again." onRetry={() => void refetch()} back={{ to: "/courses", label: "Back to Courses" }} />;
+    return (
+      <RecordLoadError
+        error={error}
+        message="Failed to load courses. Please try again."
+        onRetry={() => void refetch()}
+        back={{ to: "/courses", label: "Back to Courses" }}
+      />
+    );
   return (
     <>
       <PageHeader

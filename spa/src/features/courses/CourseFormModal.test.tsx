@@ -20,7 +20,12 @@ describe("CourseFormModal", () => {
 
 describe("CourseFormModal after a 412 (issue 18, ADR 0017)", () => {
   const opened = {
-    id: "c-1", code: "ICT30120", name: "Certificate III in IT", level: "certificate_iii", description: "Old text", isActive: true,
+    id: "c-1",
+    code: "ICT30120",
+    name: "Certificate III in IT",
+    level: "certificate_iii",
+    description: "Old text",
+    isActive: true,
     updatedAt: "2026-11-01T00:00:00Z",
   };
   const theirs = { ...opened, name: "Certificate III in Information Technology", description: "Their text", updatedAt: "2026-11-02T00:00:00Z" };
@@ -52,9 +57,13 @@ describe("CourseFormModal after a 412 (issue 18, ADR 0017)", () => {
     const alert = await screen.findByTestId("stale-alert");
     expect(alert).toHaveTextContent("Your changes are kept. Their changes to Description are now in the form.");
     const rows = within(screen.getByTestId("stale-fields")).getAllByRole("row").slice(1);
-    expect(rows.map((r) => within(r).getAllByRole("cell").map((c) => c.textContent))).toEqual([
-      ["Name", "Certificate III in Information Technology", "My name"],
-    ]);
+    expect(
+      rows.map((r) =>
+        within(r)
+          .getAllByRole("cell")
+          .map((c) => c.textContent),
+      ),
+    ).toEqual([["Name", "Certificate III in Information Technology", "My name"]]);
     expect(name).toHaveValue("My name");
     expect(screen.getByLabelText("Description")).toHaveValue("Their text");
 

@@ -79,7 +79,9 @@ export default function CoursesPage() {
                       {course.code}
                     </Text>
                   </Stack>
-                  <Tag variant="light" style={{ flexShrink: 0 }}>{LEVEL_LABELS[course.level] ?? course.level}</Tag>
+                  <Tag variant="light" style={{ flexShrink: 0 }}>
+                    {LEVEL_LABELS[course.level] ?? course.level}
+                  </Tag>
                 </Group>
                 <Tag color={course.isActive ? "green" : "gray"} variant="dot">
                   {course.isActive ? "Active" : "Inactive"}

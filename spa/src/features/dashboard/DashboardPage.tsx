@@ -35,14 +35,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { notifyError } from "../../lib/notify";
 import { ApiError, errorMessage } from "../../lib/api";
-import {
-  DEFAULT_EFFICIENCY,
-  useDashboardStats,
-  useTeacherAllocations,
-  useTeacherWorkload,
-  useUpcomingSessions,
-  type Allocation,
-} from "./api";
+import { DEFAULT_EFFICIENCY, useDashboardStats, useTeacherAllocations, useTeacherWorkload, useUpcomingSessions, type Allocation } from "./api";
 import {
   addDays,
   allocationBadge,
@@ -72,7 +65,21 @@ export function trendText(now: number, before: number | undefined): { text: stri
   return { text: `${pct > 0 ? "+" : ""}${pct}% from 30 days ago`, up: pct > 0 };
 }
 
-function StatCard({ label, value, icon: IconC, footer, loading, up = true }: { label: string; value: string; icon: Icon; footer: string; loading: boolean; up?: boolean }) {
+function StatCard({
+  label,
+  value,
+  icon: IconC,
+  footer,
+  loading,
+  up = true,
+}: {
+  label: string;
+  value: string;
+  icon: Icon;
+  footer: string;
+  loading: boolean;
+  up?: boolean;
+}) {
   return (
     <Card withBorder radius="md" padding="lg">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
@@ -80,7 +87,13 @@ function StatCard({ label, value, icon: IconC, footer, loading, up = true }: { l
           <Text size="sm" c="dimmed" fw={500}>
             {label}
           </Text>
-          {loading ? <Skeleton h={30} w={60} mt={6} /> : <Text fz={30} fw={700} lh={1.3} data-testid={`stat-${label}`}>{value}</Text>}
+          {loading ? (
+            <Skeleton h={30} w={60} mt={6} />
+          ) : (
+            <Text fz={30} fw={700} lh={1.3} data-testid={`stat-${label}`}>
+              {value}
+            </Text>
+          )}
         </Box>
         <ThemeIcon size={44} radius="md" variant="light">
           <IconC size={24} aria-hidden />
@@ -165,7 +178,15 @@ function AllocationEntry({ allocation, compact }: { allocation: Allocation; comp
 
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
-function AllocationPlanner({ view, setView, plannerRef }: { view: PlannerView; setView: (v: PlannerView) => void; plannerRef: React.RefObject<HTMLDivElement | null> }) {
+function AllocationPlanner({
+  view,
+  setView,
+  plannerRef,
+}: {
+  view: PlannerView;
+  setView: (v: PlannerView) => void;
+  plannerRef: React.RefObject<HTMLDivElement | null>;
+}) {
   const [anchor, setAnchor] = useState(() => new Date());
   const { start, end } = plannerRange(anchor, view);
   const query = useTeacherAllocations(isoDate(start), isoDate(end));
@@ -231,38 +252,38 @@ function AllocationPlanner({ view, setView, plannerRef }: { view: PlannerView; s
     );
   };
   const unscheduledPanel = (width: number | string) => (
-        <Paper withBorder p="sm" radius="sm" w={width} style={{ flexShrink: 0 }}>
-          <Text size="sm" fw={600} mb="xs">
-            Teachers Not Scheduled
-          </Text>
-          {query.isLoading ? (
-            <Skeleton h={60} />
-          ) : unallocated.length === 0 ? (
-            <Text size="xs" c="dimmed">
-              Every active teacher has sessions in this {view}.
-            </Text>
-          ) : (
-            <Stack gap={6} mah={360} style={{ overflowY: "auto" }} tabIndex={0} role="region" aria-label="Teachers not scheduled">
-              {unallocated.map((t) => (
-                <Group key={t.id} gap="xs" wrap="nowrap">
-                  <Avatar size="sm" radius="xl" color="gray">
-                    {t.initials}
-                  </Avatar>
-                  <Box miw={0}>
-                    <Text size="xs" fw={500} truncate>
-                      {t.name}
-                    </Text>
-                    {t.maxWeeklyHours != null ? (
-                      <Text size="xs" c="dimmed">
-                        Max {t.maxWeeklyHours}h/week
-                      </Text>
-                    ) : null}
-                  </Box>
-                </Group>
-              ))}
-            </Stack>
-          )}
-        </Paper>
+    <Paper withBorder p="sm" radius="sm" w={width} style={{ flexShrink: 0 }}>
+      <Text size="sm" fw={600} mb="xs">
+        Teachers Not Scheduled
+      </Text>
+      {query.isLoading ? (
+        <Skeleton h={60} />
+      ) : unallocated.length === 0 ? (
+        <Text size="xs" c="dimmed">
+          Every active teacher has sessions in this {view}.
+        </Text>
+      ) : (
+        <Stack gap={6} mah={360} style={{ overflowY: "auto" }} tabIndex={0} role="region" aria-label="Teachers not scheduled">
+          {unallocated.map((t) => (
+            <Group key={t.id} gap="xs" wrap="nowrap">
+              <Avatar size="sm" radius="xl" color="gray">
+                {t.initials}
+              </Avatar>
+              <Box miw={0}>
+                <Text size="xs" fw={500} truncate>
+                  {t.name}
+                </Text>
+                {t.maxWeeklyHours != null ? (
+                  <Text size="xs" c="dimmed">
+                    Max {t.maxWeeklyHours}h/week
+                  </Text>
+                ) : null}
+              </Box>
+            </Group>
+          ))}
+        </Stack>
+      )}
+    </Paper>
   );
 
   return (
@@ -287,7 +308,11 @@ function AllocationPlanner({ view, setView, plannerRef }: { view: PlannerView; s
             ]}
             aria-label="Planner view"
           />
-          <ActionIcon variant="default" aria-label={view === "week" ? "Previous week" : "Previous month"} onClick={() => setAnchor((a) => shiftAnchor(a, view, -1))}>
+          <ActionIcon
+            variant="default"
+            aria-label={view === "week" ? "Previous week" : "Previous month"}
+            onClick={() => setAnchor((a) => shiftAnchor(a, view, -1))}
+          >
             <IconChevronLeft size={16} />
           </ActionIcon>
           <Button size="xs" variant="default" onClick={() => setAnchor(new Date())}>
@@ -356,7 +381,16 @@ function WorkloadPanel() {
           No teacher workload data available
         </Text>
       ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" verticalSpacing="sm" mah={420} style={{ overflowY: "auto" }} tabIndex={0} role="region" aria-label="Teacher workload list">
+        <SimpleGrid
+          cols={{ base: 1, sm: 2, lg: 3 }}
+          spacing="lg"
+          verticalSpacing="sm"
+          mah={420}
+          style={{ overflowY: "auto" }}
+          tabIndex={0}
+          role="region"
+          aria-label="Teacher workload list"
+        >
           {entries.map((entry) => {
             const color = workloadColor(entry.percentage);
             return (
@@ -467,8 +501,20 @@ function UpcomingSessions({ onWeekView }: { onWeekView: () => void }) {
 }
 
 const ACTION_CARDS = [
-  { title: "Create Block Group", text: "Set up a new student cohort with its course, campus and study mode.", button: "Create Block Group", to: "/block-groups", icon: IconSquarePlus },
-  { title: "Generate Timetable", text: "Schedule a block group's units across its preferred days.", button: "Generate Timetable", to: "/block-groups?schedule=1", icon: IconCalendarPlus },
+  {
+    title: "Create Block Group",
+    text: "Set up a new student cohort with its course, campus and study mode.",
+    button: "Create Block Group",
+    to: "/block-groups",
+    icon: IconSquarePlus,
+  },
+  {
+    title: "Generate Timetable",
+    text: "Schedule a block group's units across its preferred days.",
+    button: "Generate Timetable",
+    to: "/block-groups?schedule=1",
+    icon: IconCalendarPlus,
+  },
   { title: "View Reports", text: "Delivery, workload and compliance reports for your department.", button: "View Reports", to: "/reports", icon: IconChartBar },
 ];
 

@@ -26,8 +26,7 @@ export async function fetchDashboardStats(): Promise<DashboardStats> {
   return data!;
 }
 
-export const statsQueryOptions = () =>
-  queryOptions({ queryKey: [...roots.dashboard, "stats"], queryFn: fetchDashboardStats });
+export const statsQueryOptions = () => queryOptions({ queryKey: [...roots.dashboard, "stats"], queryFn: fetchDashboardStats });
 
 export function useDashboardStats() {
   const refetchInterval = usePollWhileOffline(STATS_POLL_MS);
@@ -54,8 +53,7 @@ export async function fetchTeacherWorkload(): Promise<WorkloadEntry[]> {
   return data!;
 }
 
-export const workloadQueryOptions = () =>
-  queryOptions({ queryKey: [...roots.dashboard, "teacher-workload"], queryFn: fetchTeacherWorkload });
+export const workloadQueryOptions = () => queryOptions({ queryKey: [...roots.dashboard, "teacher-workload"], queryFn: fetchTeacherWorkload });
 
 export function useTeacherWorkload() {
   return useQuery(workloadQueryOptions());
@@ -66,8 +64,7 @@ export async function fetchUpcomingSessions(): Promise<UpcomingSession[]> {
   return data!;
 }
 
-export const upcomingQueryOptions = () =>
-  queryOptions({ queryKey: [...roots.dashboard, "upcoming-sessions"], queryFn: fetchUpcomingSessions });
+export const upcomingQueryOptions = () => queryOptions({ queryKey: [...roots.dashboard, "upcoming-sessions"], queryFn: fetchUpcomingSessions });
 
 export function useUpcomingSessions() {
   const refetchInterval = usePollWhileOffline(UPCOMING_POLL_MS);

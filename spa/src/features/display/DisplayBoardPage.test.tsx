@@ -23,7 +23,11 @@ test("sessions are grouped by room, blank rooms under TBA", () => {
 });
 
 test("now and next skip cancelled sessions", () => {
-  const list = [session("a", "09:00:00", "12:00:00", "B2", "cancelled"), session("b", "10:00:00", "11:00:00", "B2"), session("c", "13:00:00", "16:00:00", "B2")];
+  const list = [
+    session("a", "09:00:00", "12:00:00", "B2", "cancelled"),
+    session("b", "10:00:00", "11:00:00", "B2"),
+    session("c", "13:00:00", "16:00:00", "B2"),
+  ];
   const { now, next } = nowAndNext(list as never, 10 * 60 + 30);
   expect(now?.id).toBe("b");
   expect(next?.id).toBe("c");

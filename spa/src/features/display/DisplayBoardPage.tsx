@@ -9,7 +9,7 @@
  * organization's timezone: the board refetches when the local date differs from the board's date.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useParams } from "react-router";
 import { io } from "socket.io-client";
 import { ApiError, client } from "../../lib/api";
@@ -76,7 +76,11 @@ export function nowAndNext(sessions: BoardSession[], minutes: number) {
 
 function useDisplaySocket(token: string, onChange: () => void) {
   const [state, setState] = useState<"connecting" | "live" | "reconnecting" | "revoked">("connecting");
+  // The latest callback, so that a new one does not reconnect the socket.
+  const changed = useRef(onChange);
+  changed.current = onChange;
   useEffect(() => {
+    const onChange = () => changed.current();
     const socket = io({ path: "/socket.io/", transports: ["websocket"], auth: { displayToken: token } });
     let seen = false;
     socket.on("connect", () => {
@@ -104,7 +108,6 @@ function useDisplaySocket(token: string, onChange: () => void) {
       socket.removeAllListeners();
       socket.disconnect();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [token]);
   return state;
 }
@@ -217,10 +220,8 @@ export default function DisplayBoardPage() {
                   </div>
                 ) : null}
                 <div className={classes.nowNext}>
-                  <span className={classes.nowLabel}>Now</span>{" "}
-                  {now ? `${now.unit.code} · ${now.blockGroup.code}` : "Free"}
-                  <span className={classes.nextLabel}>Next</span>{" "}
-                  {next ? `${formatTime(next.startTime)} ${next.unit.code}` : "—"}
+                  <span className={classes.nowLabel}>Now</span> {now ? `${now.unit.code} · ${now.blockGroup.code}` : "Free"}
+                  <span className={classes.nextLabel}>Next</span> {next ? `${formatTime(next.startTime)} ${next.unit.code}` : "—"}
                 </div>
                 <ul className={classes.sessions}>
                   {sessions.map((s) => {
@@ -231,12 +232,9 @@ export default function DisplayBoardPage() {
                         <span className={cancelled ? classes.struck : classes.time}>
                           {formatTime(s.startTime)}–{formatTime(s.endTime)}
                         </span>
-                        <span className={classes.what}>
-                          {cancelled ? "Holiday/Term Break" : `${s.unit.code} ${s.unit.name}`}
-                        </span>
+                        <span className={classes.what}>{cancelled ? "Holiday/Term Break" : `${s.unit.code} ${s.unit.name}`}</span>
                         <span className={classes.who}>
-                          {data.groupBy === "room" ? s.blockGroup.code : cancelled ? "N/A" : s.room || "TBA"} ·{" "}
-                          {s.teacherName ?? "Unassigned"}
+                          {data.groupBy === "room" ? s.blockGroup.code : cancelled ? "N/A" : s.room || "TBA"} · {s.teacherName ?? "Unassigned"}
                         </span>
                       </li>
                     );

@@ -62,7 +62,13 @@ export default function ActivityPage() {
             </Table>
             {data && data.items.length === 0 ? <Text size="sm">No changes recorded yet.</Text> : null}
             <Group justify="flex-end">
-              <Pagination total={pages} value={page} onChange={setPage} size="sm" getControlProps={(control) => ({ "aria-label": `${control[0].toUpperCase()}${control.slice(1)} page` })} />
+              <Pagination
+                total={pages}
+                value={page}
+                onChange={setPage}
+                size="sm"
+                getControlProps={(control) => ({ "aria-label": `${control[0].toUpperCase()}${control.slice(1)} page` })}
+              />
             </Group>
           </Stack>
         )}

@@ -40,16 +40,27 @@ export default function LinkedGroupsPage() {
       children: <Text size="sm">Delete the linked group {l.name}? The block groups themselves are kept.</Text>,
       labels: { confirm: "Delete", cancel: "Cancel" },
       confirmProps: { color: "red" },
-      onConfirm: () => remove.mutate(l.id, { onSuccess: () => notifySuccess("Linked group deleted successfully"), onError: () => notifyError("Error", "Failed to delete linked block group") }),
+      onConfirm: () =>
+        remove.mutate(l.id, {
+          onSuccess: () => notifySuccess("Linked group deleted successfully"),
+          onError: () => notifyError("Error", "Failed to delete linked block group"),
+        }),
     });
   const confirmRemoveMember = (l: LinkedGroup, blockGroupId: string, code: string) =>
     modals.openConfirmModal({
       title: "Remove Block Group",
-      children: <Text size="sm">Remove {code} from {l.name}?</Text>,
+      children: (
+        <Text size="sm">
+          Remove {code} from {l.name}?
+        </Text>
+      ),
       labels: { confirm: "Remove", cancel: "Cancel" },
       confirmProps: { color: "red" },
       onConfirm: () =>
-        removeMember.mutate({ id: l.id, blockGroupId }, { onSuccess: () => notifySuccess("Block group removed from linked group"), onError: () => notifyError("Error", "Failed to remove block group") }),
+        removeMember.mutate(
+          { id: l.id, blockGroupId },
+          { onSuccess: () => notifySuccess("Block group removed from linked group"), onError: () => notifyError("Error", "Failed to remove block group") },
+        ),
     });
 
   return (
@@ -107,7 +118,12 @@ export default function LinkedGroupsPage() {
                           <Text size="sm">
                             <b>{m.blockGroup.code}</b> {m.blockGroup.name} · {m.blockGroup.cohortSize} students · {formatDate(m.blockGroup.startDate)}
                           </Text>
-                          <ActionIcon variant="subtle" color="red" aria-label={`Remove ${m.blockGroup.code} from ${l.name}`} onClick={() => confirmRemoveMember(l, m.blockGroupId, m.blockGroup.code)}>
+                          <ActionIcon
+                            variant="subtle"
+                            color="red"
+                            aria-label={`Remove ${m.blockGroup.code} from ${l.name}`}
+                            onClick={() => confirmRemoveMember(l, m.blockGroupId, m.blockGroup.code)}
+                          >
                             <IconX size={14} />
                           </ActionIcon>
                         </Group>

@@ -9,9 +9,7 @@ export interface ShownInvitation {
 
 function formatExpiry(value: string) {
   const d = new Date(value);
-  return Number.isNaN(d.getTime())
-    ? value
-    : d.toLocaleString("en-AU", { day: "numeric", month: "short", year: "numeric", hour: "numeric", minute: "2-digit" });
+  return Number.isNaN(d.getTime()) ? value : d.toLocaleString("en-AU", { day: "numeric", month: "short", year: "numeric", hour: "numeric", minute: "2-digit" });
 }
 
 /**
@@ -24,8 +22,8 @@ export function InvitationLinkModal({ invitation, onClose }: { invitation: Shown
       {invitation ? (
         <Stack>
           <Text size="sm">
-            Send this link to {invitation.email} to set up their password and two-factor authentication. It has also been
-            emailed. It works once and expires on {formatExpiry(invitation.expiresAt)}.
+            Send this link to {invitation.email} to set up their password and two-factor authentication. It has also been emailed. It works once and expires on{" "}
+            {formatExpiry(invitation.expiresAt)}.
           </Text>
           <TextInput label="Invitation link" value={invitation.link} readOnly onFocus={(e) => e.currentTarget.select()} />
           <Group justify="flex-end">

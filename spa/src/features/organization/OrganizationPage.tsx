@@ -11,15 +11,7 @@ import { AddUserForm } from "./AddUserForm";
 import { DisplayLinksCard } from "./display-links/DisplayLinksCard";
 import { InvitationLinkModal, type ShownInvitation } from "./InvitationLinkModal";
 import { OrganizationForm } from "./OrganizationForm";
-import {
-  useAddUser,
-  useAdminUsers,
-  useDeactivateUser,
-  useOrganization,
-  useReissueInvitation,
-  useUpdateOrganization,
-  type OrgUser,
-} from "./api";
+import { useAddUser, useAdminUsers, useDeactivateUser, useOrganization, useReissueInvitation, useUpdateOrganization, type OrgUser } from "./api";
 
 export const DEACTIVATE_TITLE = "Deactivate User";
 export const DEACTIVATE_TEXT = "Are you sure you want to deactivate the user? They will no longer be able to access the system.";

@@ -120,7 +120,11 @@ export default function ProfilePage() {
               </Title>
               <Group justify="space-between" mb="md">
                 <Group gap="xs">
-                  {user.isTotpEnabled ? <IconShieldCheck size={20} color="var(--mantine-color-green-8)" aria-hidden /> : <IconShieldOff size={20} aria-hidden />}
+                  {user.isTotpEnabled ? (
+                    <IconShieldCheck size={20} color="var(--mantine-color-green-8)" aria-hidden />
+                  ) : (
+                    <IconShieldOff size={20} aria-hidden />
+                  )}
                   <Text size="sm">Two-factor authentication</Text>
                 </Group>
                 <Badge variant="light" color={user.isTotpEnabled ? "green" : "gray"} data-testid="totp-status">

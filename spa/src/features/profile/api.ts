@@ -117,8 +117,7 @@ export function useTotpEnrolment(userId: string, enabled: boolean) {
 export function useEnableTotp() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (totpCode: string) =>
-      (await withConfirmedIdentity(() => client.POST("/api/auth/enable-totp", { body: { totpCode } }))).data,
+    mutationFn: async (totpCode: string) => (await withConfirmedIdentity(() => client.POST("/api/auth/enable-totp", { body: { totpCode } }))).data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: roots.user, exact: true }),
   });
 }

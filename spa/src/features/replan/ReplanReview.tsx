@@ -46,7 +46,8 @@ function Summary({ proposal }: { proposal: Proposal }) {
   const f = proposal.figures;
   return (
     <Text size="sm" data-testid="replan-summary">
-      {proposal.description}: {plural(f.sessionsHit, "session")} hit · {plural(f.sessionsMoved, "session")} moved · {plural(f.teachersChanged, "teacher")} changed
+      {proposal.description}: {plural(f.sessionsHit, "session")} hit · {plural(f.sessionsMoved, "session")} moved · {plural(f.teachersChanged, "teacher")}{" "}
+      changed
       {f.unresolved ? ` · ${f.unresolved} not fixed` : ""}
       {f.endDatesExtended.map((e) => ` · ${e.code} now ends ${formatDate(e.to)}`).join("")}
     </Text>
@@ -71,7 +72,11 @@ export function ReplanReview({ change, onClose }: { change: ChangeQuery; onClose
   }
   if (proposal.isError || !proposal.data) {
     const failure = classifyError(proposal.error);
-    return <Alert color="red" title="Could not make a re-plan">{("message" in failure && failure.message) || "Please try again."}</Alert>;
+    return (
+      <Alert color="red" title="Could not make a re-plan">
+        {("message" in failure && failure.message) || "Please try again."}
+      </Alert>
+    );
   }
   const p = proposal.data;
   const failure = apply.isError ? classifyError(apply.error) : null;
@@ -129,7 +134,15 @@ export function ReplanReview({ change, onClose }: { change: ChangeQuery; onClose
         <Alert color="red" title={failure.kind === "stale" ? "The timetable changed" : "Could not apply the re-plan"} role="alert">
           {("message" in failure && failure.message) || "Please try again."}
           {failure.kind === "stale" ? (
-            <Button size="compact-sm" variant="light" ml="sm" onClick={() => { apply.reset(); void proposal.refetch(); }}>
+            <Button
+              size="compact-sm"
+              variant="light"
+              ml="sm"
+              onClick={() => {
+                apply.reset();
+                void proposal.refetch();
+              }}
+            >
               Make a new proposal
             </Button>
           ) : null}

@@ -30,9 +30,7 @@ export default function RoomsPage() {
   const rows = useMemo(() => {
     const term = search.trim().toLowerCase();
     return (data ?? []).filter(
-      (r) =>
-        (!type || r.type === type) &&
-        (!term || [r.code, r.name, r.campus?.name ?? "", ...r.features].some((t) => t.toLowerCase().includes(term))),
+      (r) => (!type || r.type === type) && (!term || [r.code, r.name, r.campus?.name ?? "", ...r.features].some((t) => t.toLowerCase().includes(term))),
     );
   }, [data, search, type]);
   const open = (room: Room | null) => {
@@ -77,8 +75,23 @@ export default function RoomsPage() {
       ) : (
         <Card withBorder>
           <Group mb="md" align="flex-end">
-            <TextInput label="Search rooms" placeholder="Code, name, campus or feature" leftSection={<IconSearch size={16} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={{ base: "100%", sm: 320 }} />
-            <Select label="Type" placeholder="All types" clearable data={Object.entries(ROOM_TYPES).map(([value, label]) => ({ value, label }))} value={type} onChange={setType} w={200} />
+            <TextInput
+              label="Search rooms"
+              placeholder="Code, name, campus or feature"
+              leftSection={<IconSearch size={16} />}
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              w={{ base: "100%", sm: 320 }}
+            />
+            <Select
+              label="Type"
+              placeholder="All types"
+              clearable
+              data={Object.entries(ROOM_TYPES).map(([value, label]) => ({ value, label }))}
+              value={type}
+              onChange={setType}
+              w={200}
+            />
           </Group>
           <Table.ScrollContainer minWidth={760}>
             <Table striped data-testid="rooms-table">

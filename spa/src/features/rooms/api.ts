@@ -24,7 +24,10 @@ export const roomSchema = z.object({
   code: z.string().trim().min(1, "Code is required").max(50, "Code must be at most 50 characters"),
   name: z.string().trim().max(255, "Name must be at most 255 characters"),
   campusId: z.string().nullable(),
-  capacity: z.union([z.literal(""), z.coerce.number<unknown>().int("Capacity must be a whole number").min(1, "Capacity must be at least 1").max(1000, "Capacity cannot exceed 1000")]),
+  capacity: z.union([
+    z.literal(""),
+    z.coerce.number<unknown>().int("Capacity must be a whole number").min(1, "Capacity must be at least 1").max(1000, "Capacity cannot exceed 1000"),
+  ]),
   type: z.enum(["classroom", "computer_lab", "workshop", "kitchen", "online", "other"]),
   features: z.string(),
   isActive: z.boolean(),
@@ -34,7 +37,15 @@ export type RoomInput = z.output<typeof roomSchema>;
 
 export const roomValues = (r?: Room | null): RoomFormValues =>
   r
-    ? { code: r.code, name: r.name, campusId: r.campusId ?? null, capacity: r.capacity ?? "", type: r.type as RoomFormValues["type"], features: r.features.join(", "), isActive: r.isActive }
+    ? {
+        code: r.code,
+        name: r.name,
+        campusId: r.campusId ?? null,
+        capacity: r.capacity ?? "",
+        type: r.type as RoomFormValues["type"],
+        features: r.features.join(", "),
+        isActive: r.isActive,
+      }
     : { code: "", name: "", campusId: null, capacity: "", type: "classroom", features: "", isActive: true };
 
 /** The request body of a form: features as a list, an empty capacity as none. */
@@ -44,7 +55,10 @@ export const roomBody = (v: RoomInput) => ({
   campusId: v.campusId || null,
   capacity: v.capacity === "" || v.type === "online" ? null : v.capacity,
   type: v.type,
-  features: v.features.split(",").map((t) => t.trim()).filter(Boolean),
+  features: v.features
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean),
   isActive: v.isActive,
 });
 

@@ -18,13 +18,15 @@ export interface SearchItem {
 }
 
 /** A coded record (course, unit, block group) as a search item: the code, the name beside it. */
-const coded = (kind: SearchKind, base: string) => (row: { id: string; code: string; name: string }): SearchItem => ({
-  kind,
-  id: row.id,
-  label: row.code,
-  detail: row.name,
-  path: `${base}/${row.id}`,
-});
+const coded =
+  (kind: SearchKind, base: string) =>
+  (row: { id: string; code: string; name: string }): SearchItem => ({
+    kind,
+    id: row.id,
+    label: row.code,
+    detail: row.name,
+    path: `${base}/${row.id}`,
+  });
 
 /** Each list's items; a list that fails to load adds none. */
 const SOURCES: (() => Promise<SearchItem[]>)[] = [
@@ -46,8 +48,7 @@ export async function fetchSearchIndex(): Promise<SearchItem[]> {
   return lists.flat();
 }
 
-export const searchIndexQueryOptions = () =>
-  queryOptions({ queryKey: [...roots.search, "index"], queryFn: fetchSearchIndex });
+export const searchIndexQueryOptions = () => queryOptions({ queryKey: [...roots.search, "index"], queryFn: fetchSearchIndex });
 
 export function useSearchIndex(enabled: boolean) {
   return useQuery({ ...searchIndexQueryOptions(), enabled });

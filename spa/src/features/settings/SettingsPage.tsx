@@ -5,17 +5,7 @@ import { errorMessage } from "../../lib/api";
 import { useCurrentUser } from "../../lib/auth";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { applyCompact, toMantineScheme, type ThemeChoice } from "../../lib/theme";
-import {
-  AUTOSAVE_MS,
-  DATE_FORMATS,
-  DEFAULT_SETTINGS,
-  TIME_FORMATS,
-  TIMEZONES,
-  exportData,
-  useSaveSettings,
-  useSettings,
-  type UserSettings,
-} from "./api";
+import { AUTOSAVE_MS, DATE_FORMATS, DEFAULT_SETTINGS, TIME_FORMATS, TIMEZONES, exportData, useSaveSettings, useSettings, type UserSettings } from "./api";
 
 /** Settings (/settings): appearance, regional, data & privacy, and the admin Danger Zone (platform.md §2). */
 export default function SettingsPage() {
@@ -58,6 +48,7 @@ export default function SettingsPage() {
   };
 
   // A pending save still happens when the page is left.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on leaving; flush reads the latest values through refs
   useEffect(
     () => () => {
       if (timer.current !== null) {
@@ -65,7 +56,6 @@ export default function SettingsPage() {
         void flush();
       }
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [],
   );
 

@@ -26,7 +26,14 @@ export default function StudyPlanDetailPage() {
   const groups = useBlockGroups({ studyPlan: [id] });
   if (isLoading) return <FullPageLoader />;
   if (isError || !plan)
-    return <RecordLoadError error={error} message="Failed to load study plans. Please try again." onRetry={() => void refetch()} back={{ to: "/study-plans", label: "Back to Study Plans" }} />;
+    return (
+      <RecordLoadError
+        error={error}
+        message="Failed to load study plans. Please try again."
+        onRetry={() => void refetch()}
+        back={{ to: "/study-plans", label: "Back to Study Plans" }}
+      />
+    );
   return (
     <>
       <PageHeader

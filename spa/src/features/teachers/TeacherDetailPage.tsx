@@ -9,7 +9,16 @@ import { notifyError, notifySuccess } from "../../components/Notify";
 import { PageHeader } from "../../components/PageHeader";
 import { FullPageLoader, RecordLoadError } from "../../components/States";
 import { Tag } from "../../components/Tag";
-import { AVAILABILITY_LABELS, EMPLOYMENT_LABELS, useAddTeacherUnit, useDeliverySummary, useRemoveTeacherUnit, useTeacher, useTeacherUnits, useUnitChoices } from "./api/teachers";
+import {
+  AVAILABILITY_LABELS,
+  EMPLOYMENT_LABELS,
+  useAddTeacherUnit,
+  useDeliverySummary,
+  useRemoveTeacherUnit,
+  useTeacher,
+  useTeacherUnits,
+  useUnitChoices,
+} from "./api/teachers";
 import { LeaveCard } from "./components/LeaveCard";
 import { TeacherFormModal } from "./components/TeacherFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
@@ -30,7 +39,14 @@ export default function TeacherDetailPage() {
   const [editOpen, setEditOpen] = useState(false);
   if (isLoading) return <FullPageLoader />;
   if (isError || !teacher)
-    return <RecordLoadError error={error} message="Failed to load teachers. Please try again." onRetry={() => void refetch()} back={{ to: "/teachers", label: "Back to Teachers" }} />;
+    return (
+      <RecordLoadError
+        error={error}
+        message="Failed to load teachers. Please try again."
+        onRetry={() => void refetch()}
+        back={{ to: "/teachers", label: "Back to Teachers" }}
+      />
+    );
   const held = new Set((units.data ?? []).map((u) => u.unitId));
   const choices = (allUnits.data ?? []).filter((u) => !held.has(u.id)).map((u) => ({ value: u.id, label: `${u.code} - ${u.name}` }));
   const addUnit = () => {

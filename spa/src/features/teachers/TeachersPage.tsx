@@ -21,7 +21,9 @@ export default function TeachersPage() {
     setEditing(t);
     setOpened(true);
   };
-  const sorted = [...(data ?? [])].filter((t) => showInactive || t.isActive).sort((a, b) => a.firstName.localeCompare(b.firstName) || a.lastName.localeCompare(b.lastName));
+  const sorted = [...(data ?? [])]
+    .filter((t) => showInactive || t.isActive)
+    .sort((a, b) => a.firstName.localeCompare(b.firstName) || a.lastName.localeCompare(b.lastName));
   const confirmDeactivate = (t: Teacher) =>
     modals.openConfirmModal({
       title: "Deactivate Teacher",

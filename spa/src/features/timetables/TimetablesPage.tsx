@@ -64,14 +64,22 @@ export default function TimetablesPage() {
     }
     exportSessions(
       sessions,
-      exportFileName({ blockGroupCode: group?.code, teacherName: teacher ? `${teacher.firstName} ${teacher.lastName}` : undefined, futureOnly: filters.hidePast }),
+      exportFileName({
+        blockGroupCode: group?.code,
+        teacherName: teacher ? `${teacher.firstName} ${teacher.lastName}` : undefined,
+        futureOnly: filters.hidePast,
+      }),
     );
     notifySuccess(`Exported ${sessions.length} sessions`);
   };
   const confirmDelete = (s: Session) =>
     modals.openConfirmModal({
       title: "Delete Timetable Entry",
-      children: <Text size="sm">Delete the session of {s.unit.code} on {s.actualDate}? This action cannot be undone.</Text>,
+      children: (
+        <Text size="sm">
+          Delete the session of {s.unit.code} on {s.actualDate}? This action cannot be undone.
+        </Text>
+      ),
       labels: { confirm: "Delete", cancel: "Cancel" },
       confirmProps: { color: "red" },
       onConfirm: () =>
@@ -83,11 +91,7 @@ export default function TimetablesPage() {
 
   return (
     <>
-      <PageHeader
-        title="Timetables"
-        subtitle="Timetable sessions, teacher allocation, import and export"
-        actions={<LivePresence path={location.pathname} />}
-      />
+      <PageHeader title="Timetables" subtitle="Timetable sessions, teacher allocation, import and export" actions={<LivePresence path={location.pathname} />} />
       <Paper withBorder p="md" mb="md">
         <Stack gap="sm">
           {quick.length ? (
@@ -136,7 +140,11 @@ export default function TimetablesPage() {
               onChange={(v) => set({ roomId: v })}
             />
             <Switch label="Hide past sessions" checked={filters.hidePast} onChange={(e) => set({ hidePast: e.currentTarget.checked })} mb={8} />
-            <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={() => set({ blockGroupId: null, teacherId: null, roomId: null, hidePast: true })}>
+            <Button
+              variant="subtle"
+              leftSection={<IconFilterOff size={16} />}
+              onClick={() => set({ blockGroupId: null, teacherId: null, roomId: null, hidePast: true })}
+            >
               Clear Filters
             </Button>
           </Group>

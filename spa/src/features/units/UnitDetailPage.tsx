@@ -16,7 +16,14 @@ export default function UnitDetailPage() {
   const [opened, setOpened] = useState(false);
   if (isLoading) return <FullPageLoader />;
   if (isError || !unit)
-    return <RecordLoadError error={error} message="Failed to load units. Please try again." onRetry={() => void refetch()} back={{ to: "/units", label: "Back to Units" }} />;
+    return (
+      <RecordLoadError
+        error={error}
+        message="Failed to load units. Please try again."
+        onRetry={() => void refetch()}
+        back={{ to: "/units", label: "Back to Units" }}
+      />
+    );
   return (
     <>
       <PageHeader

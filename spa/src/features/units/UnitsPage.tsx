@@ -72,69 +72,69 @@ export default function UnitsPage() {
         />
       ) : (
         <Stack>
-        <Group align="flex-end" wrap="wrap">
-          <TextInput
-            label="Search units"
-            placeholder="Code or name"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-            w={{ base: "100%", sm: 320 }}
-          />
-          <Select
-            label="Qualification"
-            placeholder="All qualifications"
-            clearable
-            searchable
-            data={(courses.data ?? []).map((c) => ({ value: c.id, label: `${c.code} - ${c.name}` }))}
-            value={courseId}
-            onChange={setCourseId}
-            w={{ base: "100%", sm: 360 }}
-          />
-          <Text size="sm" c="dimmed" data-testid="unit-count" aria-live="polite">
-            {courseId && inCourse.isLoading ? "Loading..." : `${data.length} of ${all.data.length} units`}
-          </Text>
-        </Group>
-        {!data.length && !(courseId && inCourse.isLoading) ? <Text c="dimmed">No units match the search.</Text> : null}
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-          {data.map((unit) => (
-            <Card key={unit.id} withBorder padding="lg" data-testid="unit-card">
-              <Stack gap="xs" h="100%">
-                <Group justify="space-between" align="flex-start" wrap="nowrap">
-                  <Stack gap={2}>
-                    <Title order={2} size="h4">
-                      <Link to={`/units/${unit.id}`} style={{ color: "inherit" }}>
-                        {unit.name}
-                      </Link>
-                    </Title>
-                    <Text size="sm" c="dimmed" ff="monospace">
-                      {unit.code}
-                    </Text>
-                  </Stack>
-                  <Tag color={unit.isCore ? "indigo" : "grape"} variant="light">
-                    {unit.isCore ? "Core Unit" : "Elective Unit"}
-                  </Tag>
-                </Group>
-                <Text size="sm">
-                  <b>{unit.nominalHours}</b> nominal hours
-                </Text>
-                {unit.description ? (
-                  <Text size="sm" c="dimmed" lineClamp={2}>
-                    {unit.description}
+          <Group align="flex-end" wrap="wrap">
+            <TextInput
+              label="Search units"
+              placeholder="Code or name"
+              leftSection={<IconSearch size={16} />}
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              w={{ base: "100%", sm: 320 }}
+            />
+            <Select
+              label="Qualification"
+              placeholder="All qualifications"
+              clearable
+              searchable
+              data={(courses.data ?? []).map((c) => ({ value: c.id, label: `${c.code} - ${c.name}` }))}
+              value={courseId}
+              onChange={setCourseId}
+              w={{ base: "100%", sm: 360 }}
+            />
+            <Text size="sm" c="dimmed" data-testid="unit-count" aria-live="polite">
+              {courseId && inCourse.isLoading ? "Loading..." : `${data.length} of ${all.data.length} units`}
+            </Text>
+          </Group>
+          {!data.length && !(courseId && inCourse.isLoading) ? <Text c="dimmed">No units match the search.</Text> : null}
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+            {data.map((unit) => (
+              <Card key={unit.id} withBorder padding="lg" data-testid="unit-card">
+                <Stack gap="xs" h="100%">
+                  <Group justify="space-between" align="flex-start" wrap="nowrap">
+                    <Stack gap={2}>
+                      <Title order={2} size="h4">
+                        <Link to={`/units/${unit.id}`} style={{ color: "inherit" }}>
+                          {unit.name}
+                        </Link>
+                      </Title>
+                      <Text size="sm" c="dimmed" ff="monospace">
+                        {unit.code}
+                      </Text>
+                    </Stack>
+                    <Tag color={unit.isCore ? "indigo" : "grape"} variant="light">
+                      {unit.isCore ? "Core Unit" : "Elective Unit"}
+                    </Tag>
+                  </Group>
+                  <Text size="sm">
+                    <b>{unit.nominalHours}</b> nominal hours
                   </Text>
-                ) : null}
-                <Group justify="flex-end" mt="auto" gap="xs">
-                  <Button variant="light" size="xs" leftSection={<IconEdit size={14} />} onClick={() => open(unit)}>
-                    Edit
-                  </Button>
-                  <ActionIcon variant="light" color="red" aria-label={`Delete unit ${unit.code}`} onClick={() => confirmDelete(unit)}>
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Group>
-              </Stack>
-            </Card>
-          ))}
-        </SimpleGrid>
+                  {unit.description ? (
+                    <Text size="sm" c="dimmed" lineClamp={2}>
+                      {unit.description}
+                    </Text>
+                  ) : null}
+                  <Group justify="flex-end" mt="auto" gap="xs">
+                    <Button variant="light" size="xs" leftSection={<IconEdit size={14} />} onClick={() => open(unit)}>
+                      Edit
+                    </Button>
+                    <ActionIcon variant="light" color="red" aria-label={`Delete unit ${unit.code}`} onClick={() => confirmDelete(unit)}>
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Group>
+                </Stack>
+              </Card>
+            ))}
+          </SimpleGrid>
         </Stack>
       )}
       <UnitFormModal opened={opened} onClose={() => setOpened(false)} unit={editing} />

@@ -45,4 +45,5 @@ export const allocationGridQueryOptions = (year: number, term: number | null) =>
     queryKey: [...roots.allocationGrid, year, term],
     queryFn: () => fetchAllocationGrid(year, term),
   });
-export const useAllocationGrid = (year: number, term: number | null) => useQuery({ ...allocationGridQueryOptions(year, term), placeholderData: keepPreviousData });
+export const useAllocationGrid = (year: number, term: number | null) =>
+  useQuery({ ...allocationGridQueryOptions(year, term), placeholderData: keepPreviousData });

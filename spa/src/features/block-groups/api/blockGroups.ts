@@ -78,7 +78,8 @@ export async function fetchBlockGroup(id: string): Promise<BlockGroup> {
 export const blockGroupsQueryOptions = (filters: BlockGroupFilters) =>
   queryOptions({ queryKey: [...roots.blockGroups, "list", filters], queryFn: () => fetchBlockGroups(filters) });
 export const blockGroupQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.blockGroups, "detail", id], queryFn: () => fetchBlockGroup(id) });
-export const useBlockGroups = (filters: BlockGroupFilters, enabled = true) => useQuery({ ...blockGroupsQueryOptions(filters), placeholderData: keepPreviousData, enabled });
+export const useBlockGroups = (filters: BlockGroupFilters, enabled = true) =>
+  useQuery({ ...blockGroupsQueryOptions(filters), placeholderData: keepPreviousData, enabled });
 export const useBlockGroup = (id: string) => useQuery(blockGroupQueryOptions(id));
 
 export type CourseOption = components["schemas"]["CourseOut"];

@@ -97,8 +97,10 @@ async function fetchStudyPlanOptions(): Promise<StudyPlanOption[]> {
 
 export const planLinksQueryOptions = (id: string) => queryOptions({ queryKey: [...base(id), "study-plans"], queryFn: () => fetchPlanLinks(id) });
 export const schedulingInfoQueryOptions = (id: string) => queryOptions({ queryKey: [...base(id), "scheduling-info"], queryFn: () => fetchSchedulingInfo(id) });
-export const reconciliationQueryOptions = (id: string) => queryOptions({ queryKey: [...base(id), "hour-reconciliation"], queryFn: () => fetchReconciliation(id) });
-export const timetabledUnitsQueryOptions = (id: string) => queryOptions({ queryKey: [...base(id), "timetabled-units"], queryFn: () => fetchTimetabledUnits(id) });
+export const reconciliationQueryOptions = (id: string) =>
+  queryOptions({ queryKey: [...base(id), "hour-reconciliation"], queryFn: () => fetchReconciliation(id) });
+export const timetabledUnitsQueryOptions = (id: string) =>
+  queryOptions({ queryKey: [...base(id), "timetabled-units"], queryFn: () => fetchTimetabledUnits(id) });
 export const studyPlanOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.studyPlans, "options"], queryFn: fetchStudyPlanOptions });
 
 export const usePlanLinks = (id: string) => useQuery(planLinksQueryOptions(id));

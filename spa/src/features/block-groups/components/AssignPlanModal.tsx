@@ -23,7 +23,15 @@ export function AssignPlanModal({ groupId, opened, onClose, assignedIds }: { gro
   return (
     <Modal opened={opened} onClose={onClose} title="Assign Study Plan">
       <Stack>
-        <Select label="Study Plan" placeholder="Select a study plan" data={data} value={value} onChange={setValue} searchable nothingFoundMessage="No study plans available" />
+        <Select
+          label="Study Plan"
+          placeholder="Select a study plan"
+          data={data}
+          value={value}
+          onChange={setValue}
+          searchable
+          nothingFoundMessage="No study plans available"
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

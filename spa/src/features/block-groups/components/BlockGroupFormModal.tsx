@@ -46,10 +46,29 @@ export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolea
   const campuses = useCampusOptions();
   const save = useSaveBlockGroup();
   const record = useRecordForm({
-    opened, record: group, schema: blockGroupSchema, toValues, fields: FIELDS,
+    opened,
+    record: group,
+    schema: blockGroupSchema,
+    toValues,
+    fields: FIELDS,
     stale: {
       fetchFresh: (g) => fetchBlockGroup(g.id),
-      labels: { code: "Code", name: "Name", courseId: "Course", campusId: "Campus", deliveryMode: "Delivery Mode", studyMode: "Study Load", cohortSize: "Cohort Size", status: "Status", startDate: "Start Date", endDate: "End Date", preferredDays: "Preferred Days", sessionDuration: "Session Duration (hours)", sessionsPerDay: "Sessions Per Day", preferredRoomType: "Preferred room type" },
+      labels: {
+        code: "Code",
+        name: "Name",
+        courseId: "Course",
+        campusId: "Campus",
+        deliveryMode: "Delivery Mode",
+        studyMode: "Study Load",
+        cohortSize: "Cohort Size",
+        status: "Status",
+        startDate: "Start Date",
+        endDate: "End Date",
+        preferredDays: "Preferred Days",
+        sessionDuration: "Session Duration (hours)",
+        sessionsPerDay: "Sessions Per Day",
+        preferredRoomType: "Preferred room type",
+      },
       display: {
         courseId: (v: unknown) => courses.data?.find((c) => c.id === v)?.code ?? showValue(v),
         campusId: (v: unknown) => campuses.data?.find((c) => c.id === v)?.name ?? showValue(v),
@@ -76,7 +95,15 @@ export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolea
       control={control}
       name={name}
       render={({ field }) => (
-        <Select label={label} data={data} value={field.value || null} onChange={(v) => field.onChange(v ?? "")} searchable clearable error={formState.errors[name]?.message} />
+        <Select
+          label={label}
+          data={data}
+          value={field.value || null}
+          onChange={(v) => field.onChange(v ?? "")}
+          searchable
+          clearable
+          error={formState.errors[name]?.message}
+        />
       )}
     />
   );
@@ -86,36 +113,85 @@ export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolea
       name={name}
       render={({ field }) => (
         <NumberInput
-                clampBehavior="none" label={label} min={1} step={step} withAsterisk value={field.value as number | string} onChange={field.onChange} onBlur={field.onBlur} error={formState.errors[name]?.message} />
+          clampBehavior="none"
+          label={label}
+          min={1}
+          step={step}
+          withAsterisk
+          value={field.value as number | string}
+          onChange={field.onChange}
+          onBlur={field.onBlur}
+          error={formState.errors[name]?.message}
+        />
       )}
     />
   );
 
   return (
-    <RecordFormDialog opened={opened} onClose={onClose} title={current ? "Edit Block Group" : "Create Block Group"} size="xl" record={record} submitLabel={current ? "Update Block Group" : "Create Block Group"} saving={save.isPending}>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label="Code" withAsterisk placeholder="e.g. ICT30120-2026-A" {...register("code")} error={formState.errors.code?.message} />
-            <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
-            {selectField("courseId", "Course", (courses.data ?? []).map((c) => ({ value: c.id, label: `${c.code} - ${c.name}` })))}
-            {selectField("campusId", "Campus", (campuses.data ?? []).map((c) => ({ value: c.id, label: `${c.name} (${c.abbreviation})` })))}
-            <FormSelect control={control} name="deliveryMode" label="Delivery Mode" data={[{ value: "on_campus", label: "On Campus" }, { value: "remote", label: "Remote" }]} fallback="on_campus" />
-            <FormSelect control={control} name="studyMode" label="Study Load" data={[{ value: "full_time", label: "Full Time" }, { value: "part_time", label: "Part Time" }]} fallback="full_time" />
-            {numberField("cohortSize", "Cohort Size")}
-            <FormSelect control={control} name="status" label="Status" data={STATUSES.map((s) => ({ value: s.value, label: s.label }))} fallback="active" />
-            <FormSelect
-              control={control}
-              name="preferredRoomType"
-              label="Preferred room type"
-              description="Scheduling picks free rooms of this type when no room is given"
-              data={[{ value: "", label: "None" }, ...Object.entries(ROOM_TYPES).map(([value, label]) => ({ value, label }))]}
-              fallback=""
-            />
-            <TextInput type="date" label="Start Date" withAsterisk {...register("startDate")} error={formState.errors.startDate?.message} />
-            <TextInput type="date" label="End Date" description="Optional; calculated when scheduled" {...register("endDate")} error={formState.errors.endDate?.message} />
-            <TextInput label="Preferred Days" placeholder="e.g. Monday, Wednesday" {...register("preferredDays")} error={formState.errors.preferredDays?.message} />
-            {numberField("sessionDuration", "Session Duration (hours)", 0.5)}
-            {numberField("sessionsPerDay", "Sessions Per Day")}
-          </SimpleGrid>
+    <RecordFormDialog
+      opened={opened}
+      onClose={onClose}
+      title={current ? "Edit Block Group" : "Create Block Group"}
+      size="xl"
+      record={record}
+      submitLabel={current ? "Update Block Group" : "Create Block Group"}
+      saving={save.isPending}
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput label="Code" withAsterisk placeholder="e.g. ICT30120-2026-A" {...register("code")} error={formState.errors.code?.message} />
+        <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
+        {selectField(
+          "courseId",
+          "Course",
+          (courses.data ?? []).map((c) => ({ value: c.id, label: `${c.code} - ${c.name}` })),
+        )}
+        {selectField(
+          "campusId",
+          "Campus",
+          (campuses.data ?? []).map((c) => ({ value: c.id, label: `${c.name} (${c.abbreviation})` })),
+        )}
+        <FormSelect
+          control={control}
+          name="deliveryMode"
+          label="Delivery Mode"
+          data={[
+            { value: "on_campus", label: "On Campus" },
+            { value: "remote", label: "Remote" },
+          ]}
+          fallback="on_campus"
+        />
+        <FormSelect
+          control={control}
+          name="studyMode"
+          label="Study Load"
+          data={[
+            { value: "full_time", label: "Full Time" },
+            { value: "part_time", label: "Part Time" },
+          ]}
+          fallback="full_time"
+        />
+        {numberField("cohortSize", "Cohort Size")}
+        <FormSelect control={control} name="status" label="Status" data={STATUSES.map((s) => ({ value: s.value, label: s.label }))} fallback="active" />
+        <FormSelect
+          control={control}
+          name="preferredRoomType"
+          label="Preferred room type"
+          description="Scheduling picks free rooms of this type when no room is given"
+          data={[{ value: "", label: "None" }, ...Object.entries(ROOM_TYPES).map(([value, label]) => ({ value, label }))]}
+          fallback=""
+        />
+        <TextInput type="date" label="Start Date" withAsterisk {...register("startDate")} error={formState.errors.startDate?.message} />
+        <TextInput
+          type="date"
+          label="End Date"
+          description="Optional; calculated when scheduled"
+          {...register("endDate")}
+          error={formState.errors.endDate?.message}
+        />
+        <TextInput label="Preferred Days" placeholder="e.g. Monday, Wednesday" {...register("preferredDays")} error={formState.errors.preferredDays?.message} />
+        {numberField("sessionDuration", "Session Duration (hours)", 0.5)}
+        {numberField("sessionsPerDay", "Sessions Per Day")}
+      </SimpleGrid>
     </RecordFormDialog>
   );
 }

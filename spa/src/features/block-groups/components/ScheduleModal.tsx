@@ -23,8 +23,7 @@ import {
 } from "../api/scheduling";
 
 export const canSchedule = (status: string) => status === "planned" || status === "active";
-export const cannotScheduleMessage = (status: string) =>
-  `Cannot schedule ${status} block groups. Only Planned and Active block groups can be scheduled.`;
+export const cannotScheduleMessage = (status: string) => `Cannot schedule ${status} block groups. Only Planned and Active block groups can be scheduled.`;
 
 /** Schedule Block Group dialog (delivery.md §2, decisions.md §3). */
 export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; onClose: () => void }) {
@@ -41,7 +40,8 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
   const watched = useWatch({ control, name: "sessionTemplates" });
 
   useEffect(() => {
-    if (group) reset({ sessionTemplates: defaultTemplates(group.sessionsPerDay), startDate: group.startDate ?? "", room: "", notes: "", startNextUnitInNewWeek: false });
+    if (group)
+      reset({ sessionTemplates: defaultTemplates(group.sessionsPerDay), startDate: group.startDate ?? "", room: "", notes: "", startNextUnitInNewWeek: false });
   }, [group, reset]);
 
   // Hours of each template follow its start and end (rounded to half hours) when end is after start.
@@ -58,26 +58,32 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
   const allowed = group ? canSchedule(group.status) : false;
 
   const onSubmit = handleSubmit((values) =>
-    generate.mutate({ ...values, roomType: values.room ? null : (values.roomType ?? null) }, {
-      onSuccess: (result) => {
-        const skipped = result.holidaysSkipped?.length ? ` ${result.holidaysSkipped.length} holiday day(s) skipped.` : "";
-        // The last class and the group's end date (last class + 1 month, decisions.md §3) are different
-        // dates: both are named (issue 18).
-        const last = result.lastTeachingDate ? ` Last class on ${formatDate(result.lastTeachingDate)}.` : "";
-        const end = result.endDate ? ` The group's end date is ${formatDate(result.endDate)}.` : "";
-        notifySuccess(
-          `Scheduled ${result.sessionsCreated} sessions (${hours(result.hoursScheduled)} hours) from ${formatDate(result.startDate)}.${last}${end}${skipped}${
-            result.warnings?.length ? ` ${result.warnings.join(" ")}` : ""
-          }`,
-          "Block group scheduled",
-        );
-        onClose();
+    generate.mutate(
+      { ...values, roomType: values.room ? null : (values.roomType ?? null) },
+      {
+        onSuccess: (result) => {
+          const skipped = result.holidaysSkipped?.length ? ` ${result.holidaysSkipped.length} holiday day(s) skipped.` : "";
+          // The last class and the group's end date (last class + 1 month, decisions.md §3) are different
+          // dates: both are named (issue 18).
+          const last = result.lastTeachingDate ? ` Last class on ${formatDate(result.lastTeachingDate)}.` : "";
+          const end = result.endDate ? ` The group's end date is ${formatDate(result.endDate)}.` : "";
+          notifySuccess(
+            `Scheduled ${result.sessionsCreated} sessions (${hours(result.hoursScheduled)} hours) from ${formatDate(result.startDate)}.${last}${end}${skipped}${
+              result.warnings?.length ? ` ${result.warnings.join(" ")}` : ""
+            }`,
+            "Block group scheduled",
+          );
+          onClose();
+        },
+        onError: (error) => {
+          const f = classifyError(error);
+          notifyError(
+            "Failed to schedule block group",
+            ("message" in f && f.message) || (f.kind === "validation" ? f.messages.join(" ") : "Please try again."),
+          );
+        },
       },
-      onError: (error) => {
-        const f = classifyError(error);
-        notifyError("Failed to schedule block group", ("message" in f && f.message) || (f.kind === "validation" ? f.messages.join(" ") : "Please try again."));
-      },
-    }),
+    ),
   );
 
   const confirmClear = () =>
@@ -174,9 +180,27 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
             {templates.fields.map((t, i) => (
               <Paper withBorder p="sm" key={t.id} data-testid="session-template">
                 <Group align="flex-end" wrap="nowrap">
-                  <TextInput label={`Template ${i + 1} start`} placeholder="09:00" maxLength={8} {...register(`sessionTemplates.${i}.startTime`)} error={formState.errors.sessionTemplates?.[i]?.startTime?.message} />
-                  <TextInput label={`Template ${i + 1} end`} placeholder="12:00" maxLength={8} {...register(`sessionTemplates.${i}.endTime`)} error={formState.errors.sessionTemplates?.[i]?.endTime?.message} />
-                  <TextInput label="Hours" readOnly {...register(`sessionTemplates.${i}.duration`)} error={formState.errors.sessionTemplates?.[i]?.duration?.message} w={90} />
+                  <TextInput
+                    label={`Template ${i + 1} start`}
+                    placeholder="09:00"
+                    maxLength={8}
+                    {...register(`sessionTemplates.${i}.startTime`)}
+                    error={formState.errors.sessionTemplates?.[i]?.startTime?.message}
+                  />
+                  <TextInput
+                    label={`Template ${i + 1} end`}
+                    placeholder="12:00"
+                    maxLength={8}
+                    {...register(`sessionTemplates.${i}.endTime`)}
+                    error={formState.errors.sessionTemplates?.[i]?.endTime?.message}
+                  />
+                  <TextInput
+                    label="Hours"
+                    readOnly
+                    {...register(`sessionTemplates.${i}.duration`)}
+                    error={formState.errors.sessionTemplates?.[i]?.duration?.message}
+                    w={90}
+                  />
                   <ActionIcon
                     variant="light"
                     color="red"
@@ -204,7 +228,9 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
             <Controller
               control={control}
               name="startNextUnitInNewWeek"
-              render={({ field }) => <Switch label="Start each next unit in a new week" checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />}
+              render={({ field }) => (
+                <Switch label="Start each next unit in a new week" checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />
+              )}
             />
             {existing > 0 && allowed ? (
               <Tag color="gray" variant="light">

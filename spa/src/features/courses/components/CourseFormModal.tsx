@@ -8,14 +8,24 @@ const FIELDS = ["code", "name", "level", "description", "isActive"] as const;
 
 function toInput(course: Course | null | undefined): CourseInput {
   if (!course) return COURSE_DEFAULTS;
-  return { code: course.code, name: course.name, level: courseSchema.shape.level.catch(COURSE_DEFAULTS.level).parse(course.level), description: course.description ?? "", isActive: course.isActive };
+  return {
+    code: course.code,
+    name: course.name,
+    level: courseSchema.shape.level.catch(COURSE_DEFAULTS.level).parse(course.level),
+    description: course.description ?? "",
+    isActive: course.isActive,
+  };
 }
 
 /** Create New Course / Edit Course dialog (delivery.md §2 Courses, §8 Courses). */
 export function CourseFormModal({ opened, onClose, course }: { opened: boolean; onClose: () => void; course?: Course | null }) {
   const save = useSaveCourse();
   const record = useRecordForm({
-    opened, record: course, schema: courseSchema, toValues: toInput, fields: FIELDS,
+    opened,
+    record: course,
+    schema: courseSchema,
+    toValues: toInput,
+    fields: FIELDS,
     stale: {
       fetchFresh: (c) => fetchCourse(c.id),
       labels: { code: "Code", name: "Name", level: "Level", description: "Description", isActive: "Active" },
@@ -41,7 +51,9 @@ export function CourseFormModal({ opened, onClose, course }: { opened: boolean; 
           const message = "message" in failure ? failure.message : "";
           notifyError(
             editing ? "Course Update Failed" : "Course Creation Failed",
-            !message || isRawStatusMessage(message) ? `Unable to ${editing ? "update" : "create"} course. Please check your information and try again.` : message,
+            !message || isRawStatusMessage(message)
+              ? `Unable to ${editing ? "update" : "create"} course. Please check your information and try again.`
+              : message,
           );
         }
       }
@@ -51,12 +63,33 @@ export function CourseFormModal({ opened, onClose, course }: { opened: boolean; 
   const current = record.current;
 
   return (
-    <RecordFormDialog opened={opened} onClose={onClose} title={current ? "Edit Course" : "Create New Course"} size="lg" record={record} submitLabel={current ? "Update Course" : "Create Course"} saving={save.isPending}>
-          <TextInput label="Code" placeholder="e.g. ICT30120" withAsterisk {...register("code")} error={formState.errors.code?.message} />
-          <TextInput label="Name" placeholder="e.g. Certificate III in Information Technology" withAsterisk {...register("name")} error={formState.errors.name?.message} />
-          <FormSelect control={control} name="level" label="Level" data={Object.entries(LEVEL_LABELS).map(([value, label]) => ({ value, label }))} fallback="certificate_iii" error={formState.errors.level?.message} />
-          <Textarea label="Description" autosize minRows={3} {...register("description")} error={formState.errors.description?.message} />
-          <FormSwitch control={control} name="isActive" label="Active" description="Active courses are available for new enrollments and scheduling" />
+    <RecordFormDialog
+      opened={opened}
+      onClose={onClose}
+      title={current ? "Edit Course" : "Create New Course"}
+      size="lg"
+      record={record}
+      submitLabel={current ? "Update Course" : "Create Course"}
+      saving={save.isPending}
+    >
+      <TextInput label="Code" placeholder="e.g. ICT30120" withAsterisk {...register("code")} error={formState.errors.code?.message} />
+      <TextInput
+        label="Name"
+        placeholder="e.g. Certificate III in Information Technology"
+        withAsterisk
+        {...register("name")}
+        error={formState.errors.name?.message}
+      />
+      <FormSelect
+        control={control}
+        name="level"
+        label="Level"
+        data={Object.entries(LEVEL_LABELS).map(([value, label]) => ({ value, label }))}
+        fallback="certificate_iii"
+        error={formState.errors.level?.message}
+      />
+      <Textarea label="Description" autosize minRows={3} {...register("description")} error={formState.errors.description?.message} />
+      <FormSwitch control={control} name="isActive" label="Active" description="Active courses are available for new enrollments and scheduling" />
     </RecordFormDialog>
   );
 }

@@ -66,7 +66,11 @@ export function useSaveHoliday() {
   return useMutation({
     mutationFn: async ({ holiday, values }: { holiday?: Holiday | null; values: HolidayInput }): Promise<Holiday> => {
       const { data } = holiday
-        ? await client.PUT("/api/holidays/{holiday_id}", { params: { path: { holiday_id: holiday.id } }, body: values, headers: { "If-Match": holiday.updatedAt } })
+        ? await client.PUT("/api/holidays/{holiday_id}", {
+            params: { path: { holiday_id: holiday.id } },
+            body: values,
+            headers: { "If-Match": holiday.updatedAt },
+          })
         : await client.POST("/api/holidays", { body: values });
       return data!;
     },

@@ -7,17 +7,39 @@ import { fetchHoliday, formYears, holidayDefaults, holidaySchema, TYPE_LABELS, u
 
 const toValues = (h?: Holiday | null): HolidayFormValues =>
   h
-    ? { name: h.name, type: holidaySchema.shape.type.catch("public_holiday").parse(h.type), startDate: h.startDate, endDate: h.endDate, description: h.description ?? "", isRecurring: h.isRecurring, year: h.year, isActive: h.isActive }
+    ? {
+        name: h.name,
+        type: holidaySchema.shape.type.catch("public_holiday").parse(h.type),
+        startDate: h.startDate,
+        endDate: h.endDate,
+        description: h.description ?? "",
+        isRecurring: h.isRecurring,
+        year: h.year,
+        isActive: h.isActive,
+      }
     : holidayDefaults();
 
 /** "Add New Holiday" / "Edit Holiday" (delivery.md §2 Holidays, §5 Holiday). */
 export function HolidayFormModal({ opened, onClose, holiday }: { opened: boolean; onClose: () => void; holiday: Holiday | null }) {
   const save = useSaveHoliday();
   const record = useRecordForm({
-    opened, record: holiday, schema: holidaySchema, toValues, fields: ["name", "type", "startDate", "endDate", "description", "isRecurring", "year", "isActive"],
+    opened,
+    record: holiday,
+    schema: holidaySchema,
+    toValues,
+    fields: ["name", "type", "startDate", "endDate", "description", "isRecurring", "year", "isActive"],
     stale: {
       fetchFresh: (h) => fetchHoliday(h.id),
-      labels: { name: "Name", type: "Type", year: "Year", startDate: "Start Date", endDate: "End Date", description: "Description", isRecurring: "Recurring every year", isActive: "Active" },
+      labels: {
+        name: "Name",
+        type: "Type",
+        year: "Year",
+        startDate: "Start Date",
+        endDate: "End Date",
+        description: "Description",
+        isRecurring: "Recurring every year",
+        isActive: "Active",
+      },
       display: { type: (v: unknown) => TYPE_LABELS[v as keyof typeof TYPE_LABELS] ?? String(v) },
     },
     save: (current, values) => save.mutateAsync({ holiday: current, values }),
@@ -31,10 +53,23 @@ export function HolidayFormModal({ opened, onClose, holiday }: { opened: boolean
   const { register, control, formState } = record.form;
   const editing = !!record.current;
   return (
-    <RecordFormDialog opened={opened} onClose={onClose} title={editing ? "Edit Holiday" : "Add New Holiday"} record={record} submitLabel={editing ? "Update Holiday" : "Create Holiday"} saving={save.isPending}>
+    <RecordFormDialog
+      opened={opened}
+      onClose={onClose}
+      title={editing ? "Edit Holiday" : "Add New Holiday"}
+      record={record}
+      submitLabel={editing ? "Update Holiday" : "Create Holiday"}
+      saving={save.isPending}
+    >
       <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <FormSelect control={control} name="type" label="Type" data={Object.entries(TYPE_LABELS).map(([value, label]) => ({ value, label }))} fallback="public_holiday" />
+        <FormSelect
+          control={control}
+          name="type"
+          label="Type"
+          data={Object.entries(TYPE_LABELS).map(([value, label]) => ({ value, label }))}
+          fallback="public_holiday"
+        />
         <Controller
           control={control}
           name="year"

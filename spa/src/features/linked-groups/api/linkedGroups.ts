@@ -46,7 +46,10 @@ export const useLinkableGroups = () => useQuery(linkableGroupsQueryOptions());
 
 function useLinkedMutation<V, R>(fn: (v: V) => Promise<R>) {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: fn, onSettled: () => Promise.all([roots.linkedGroups, roots.blockGroups].map((queryKey) => qc.invalidateQueries({ queryKey }))) });
+  return useMutation({
+    mutationFn: fn,
+    onSettled: () => Promise.all([roots.linkedGroups, roots.blockGroups].map((queryKey) => qc.invalidateQueries({ queryKey }))),
+  });
 }
 const linkedPath = (id: string) => ({ path: { linked_group_id: id } });
 export const useCreateLinked = () =>
@@ -56,7 +59,11 @@ export const useCreateLinked = () =>
   });
 export const useUpdateLinked = () =>
   useLinkedMutation(async ({ group, values }: { group: LinkedGroup; values: LinkedEditInput }): Promise<LinkedGroup> => {
-    const { data } = await client.PUT("/api/linked-block-groups/{linked_group_id}", { params: linkedPath(group.id), body: values, headers: { "If-Match": group.updatedAt } });
+    const { data } = await client.PUT("/api/linked-block-groups/{linked_group_id}", {
+      params: linkedPath(group.id),
+      body: values,
+      headers: { "If-Match": group.updatedAt },
+    });
     return data!;
   });
 export const useDeleteLinked = () =>

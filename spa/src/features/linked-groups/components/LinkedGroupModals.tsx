@@ -4,10 +4,29 @@ import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
 import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
-import { linkedCreateSchema, linkedEditSchema, useCreateLinked, useUpdateLinked, type LinkedCreateInput, type LinkedEditInput, type LinkedGroup, type MemberGroup } from "../api/linkedGroups";
+import {
+  linkedCreateSchema,
+  linkedEditSchema,
+  useCreateLinked,
+  useUpdateLinked,
+  type LinkedCreateInput,
+  type LinkedEditInput,
+  type LinkedGroup,
+  type MemberGroup,
+} from "../api/linkedGroups";
 
 /** Create Linked Group (delivery.md §5 "Linked group create"). */
-export function CreateLinkedModal({ opened, onClose, available, preselected }: { opened: boolean; onClose: () => void; available: MemberGroup[]; preselected: string[] }) {
+export function CreateLinkedModal({
+  opened,
+  onClose,
+  available,
+  preselected,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  available: MemberGroup[];
+  preselected: string[];
+}) {
   const create = useCreateLinked();
   const [messages, setMessages] = useState<string[]>([]);
   const { register, control, handleSubmit, reset, setError, formState } = useForm<LinkedCreateInput>({
@@ -29,7 +48,10 @@ export function CreateLinkedModal({ opened, onClose, available, preselected }: {
       onError: (e) => {
         const f = classifyError(e);
         if (f.kind === "validation") setMessages(applyFieldErrors(f.fields, setError, ["name", "description", "memberBlockGroupIds"]));
-        notifyError("Failed to create linked block group", ("message" in f && f.message) || (f.kind === "validation" ? f.messages[0] : "") || "Please try again.");
+        notifyError(
+          "Failed to create linked block group",
+          ("message" in f && f.message) || (f.kind === "validation" ? f.messages[0] : "") || "Please try again.",
+        );
       },
     }),
   );
@@ -71,7 +93,10 @@ export function CreateLinkedModal({ opened, onClose, available, preselected }: {
 /** Edit Linked Group: name and description (delivery.md §5 "Linked group edit"). */
 export function EditLinkedModal({ group, onClose }: { group: LinkedGroup | null; onClose: () => void }) {
   const update = useUpdateLinked();
-  const { register, handleSubmit, reset, formState } = useForm<LinkedEditInput>({ resolver: zodResolver(linkedEditSchema), defaultValues: { name: "", description: "" } });
+  const { register, handleSubmit, reset, formState } = useForm<LinkedEditInput>({
+    resolver: zodResolver(linkedEditSchema),
+    defaultValues: { name: "", description: "" },
+  });
   useEffect(() => {
     if (group) reset({ name: group.name, description: group.description ?? "" });
   }, [group, reset]);

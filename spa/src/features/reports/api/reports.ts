@@ -33,8 +33,7 @@ async function fetchLoadPlanning(year: number): Promise<LoadPlanning> {
 }
 
 const key = (...parts: unknown[]) => [...roots.reports, ...parts];
-export const withoutTimetablesQueryOptions = () =>
-  queryOptions({ queryKey: key("block-groups-without-timetables"), queryFn: fetchWithoutTimetables });
+export const withoutTimetablesQueryOptions = () => queryOptions({ queryKey: key("block-groups-without-timetables"), queryFn: fetchWithoutTimetables });
 export const workloadQueryOptions = (year: number) =>
   queryOptions({
     queryKey: key("teacher-workload", year),

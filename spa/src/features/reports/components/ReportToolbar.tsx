@@ -2,7 +2,17 @@ import { Button, Group, Select } from "@mantine/core";
 import { IconDownload, IconFileSpreadsheet } from "@tabler/icons-react";
 
 /** A report's year selector and its CSV and Excel exports (Load Planning, Room Utilisation). */
-export function ReportToolbar({ years, year, onYear, onExport }: { years: number[]; year: number; onYear: (year: number) => void; onExport: (format: "csv" | "xlsx") => void }) {
+export function ReportToolbar({
+  years,
+  year,
+  onYear,
+  onExport,
+}: {
+  years: number[];
+  year: number;
+  onYear: (year: number) => void;
+  onExport: (format: "csv" | "xlsx") => void;
+}) {
   return (
     <Group justify="space-between" align="flex-end">
       <Select label="Year" w={140} data={years.map(String)} value={String(year)} onChange={(v) => v && onYear(Number(v))} allowDeselect={false} />

@@ -18,26 +18,37 @@ export function SchedulingSummaryTab() {
   const { data, isLoading, isError } = useSchedulingSummary(year);
   const exportCsv = () => {
     if (!data) return;
-    downloadCsv(`scheduling-summary-${year}.csv`, ["Metric", "Value"], [
-      ["Year", year],
-      ["Total Sessions", data.totalSessions],
-      ["Past Sessions", data.pastSessions],
-      ["Upcoming Sessions", data.upcomingSessions],
-      ["Scheduled Hours", data.totalScheduledHours],
-      ["Active Block Groups", data.activeBlockGroups],
-      ["Total Block Groups", data.totalBlockGroups],
-      ["Teachers With Schedules", data.teachersWithSchedules],
-      ["Total Teachers", data.totalTeachers],
-      ["Teacher Utilization %", pct(data.teachersWithSchedules, data.totalTeachers)],
-      ["Units In Schedule", data.unitsInSchedule],
-      ["Total Units", data.totalUnits],
-      ["Unit Coverage %", pct(data.unitsInSchedule, data.totalUnits)],
-    ]);
+    downloadCsv(
+      `scheduling-summary-${year}.csv`,
+      ["Metric", "Value"],
+      [
+        ["Year", year],
+        ["Total Sessions", data.totalSessions],
+        ["Past Sessions", data.pastSessions],
+        ["Upcoming Sessions", data.upcomingSessions],
+        ["Scheduled Hours", data.totalScheduledHours],
+        ["Active Block Groups", data.activeBlockGroups],
+        ["Total Block Groups", data.totalBlockGroups],
+        ["Teachers With Schedules", data.teachersWithSchedules],
+        ["Total Teachers", data.totalTeachers],
+        ["Teacher Utilization %", pct(data.teachersWithSchedules, data.totalTeachers)],
+        ["Units In Schedule", data.unitsInSchedule],
+        ["Total Units", data.totalUnits],
+        ["Unit Coverage %", pct(data.unitsInSchedule, data.totalUnits)],
+      ],
+    );
   };
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
-        <Select label="Year" w={140} data={reportYears(current).map(String)} value={String(year)} onChange={(v) => setYear(Number(v ?? current))} allowDeselect={false} />
+        <Select
+          label="Year"
+          w={140}
+          data={reportYears(current).map(String)}
+          value={String(year)}
+          onChange={(v) => setYear(Number(v ?? current))}
+          allowDeselect={false}
+        />
         <Button variant="light" leftSection={<IconDownload size={16} />} onClick={exportCsv} disabled={!data}>
           Export CSV
         </Button>
@@ -49,7 +60,15 @@ export function SchedulingSummaryTab() {
       ) : (
         <>
           <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
-            <StatCard label="Total Sessions" value={data.totalSessions} extra={<Text size="xs">{data.pastSessions} past, {data.upcomingSessions} upcoming</Text>} />
+            <StatCard
+              label="Total Sessions"
+              value={data.totalSessions}
+              extra={
+                <Text size="xs">
+                  {data.pastSessions} past, {data.upcomingSessions} upcoming
+                </Text>
+              }
+            />
             <StatCard label="Scheduled Hours" value={hours(data.totalScheduledHours)} />
             <StatCard
               label="Teacher Utilization"

@@ -16,7 +16,15 @@ export function WithoutTimetablesTab() {
     downloadCsv(
       `block-groups-without-timetables-${new Date().toISOString().slice(0, 10)}.csv`,
       ["Code", "Name", "Status", "Start Date", "End Date", "Delivery Mode", "Study Pattern"],
-      rows.map((r) => [r.code, r.name, r.status, formatDate(r.startDate), formatDate(r.endDate), MODES[r.deliveryMode] ?? r.deliveryMode, MODES[r.studyPattern] ?? r.studyPattern]),
+      rows.map((r) => [
+        r.code,
+        r.name,
+        r.status,
+        formatDate(r.startDate),
+        formatDate(r.endDate),
+        MODES[r.deliveryMode] ?? r.deliveryMode,
+        MODES[r.studyPattern] ?? r.studyPattern,
+      ]),
     );
   if (isLoading) return <Text>Loading report data...</Text>;
   if (isError) return <Notice color="red">Failed to load block groups without timetables. Please try again.</Notice>;

@@ -18,7 +18,20 @@ export function WorkloadTab() {
   const exportCsv = () =>
     downloadCsv(
       `teacher-workload-${year}.csv`,
-      ["Teacher", "Employee ID", "Active", "Unit Code", "Unit Name", "Nominal Hours", "Semester 1 Hours", "Semester 2 Hours", "Total Actual Hours", "Block Groups", "First Delivery", "Last Delivery"],
+      [
+        "Teacher",
+        "Employee ID",
+        "Active",
+        "Unit Code",
+        "Unit Name",
+        "Nominal Hours",
+        "Semester 1 Hours",
+        "Semester 2 Hours",
+        "Total Actual Hours",
+        "Block Groups",
+        "First Delivery",
+        "Last Delivery",
+      ],
       teachers.flatMap((t) =>
         t.units.map((u) => [
           t.teacherName,
@@ -39,7 +52,14 @@ export function WorkloadTab() {
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
-        <Select label="Year" w={140} data={reportYears(current).map(String)} value={String(year)} onChange={(v) => setYear(Number(v ?? current))} allowDeselect={false} />
+        <Select
+          label="Year"
+          w={140}
+          data={reportYears(current).map(String)}
+          value={String(year)}
+          onChange={(v) => setYear(Number(v ?? current))}
+          allowDeselect={false}
+        />
         <Button variant="light" leftSection={<IconDownload size={16} />} onClick={exportCsv} disabled={!teachers.length}>
           Export CSV
         </Button>

@@ -11,7 +11,11 @@ export function RoomFormModal({ opened, onClose, room }: { opened: boolean; onCl
   const save = useSaveRoom();
   const campuses = useCampusOptions();
   const record = useRecordForm({
-    opened, record: room, schema: roomSchema, toValues: roomValues, fields: ["code", "name", "campusId", "capacity", "type", "features", "isActive"],
+    opened,
+    record: room,
+    schema: roomSchema,
+    toValues: roomValues,
+    fields: ["code", "name", "campusId", "capacity", "type", "features", "isActive"],
     stale: {
       fetchFresh: (r) => fetchRoom(r.id),
       labels: { code: "Code", name: "Name", campusId: "Campus", type: "Type", capacity: "Capacity", features: "Features", isActive: "Active" },
@@ -30,22 +34,57 @@ export function RoomFormModal({ opened, onClose, room }: { opened: boolean; onCl
   const type = useWatch({ control, name: "type" });
 
   return (
-    <RecordFormDialog opened={opened} onClose={onClose} title={editing ? "Edit Room" : "Add Room"} record={record} submitLabel={editing ? "Update Room" : "Create Room"} saving={save.isPending}>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label="Code" placeholder="e.g. CBD-3.12" withAsterisk maxLength={50} {...register("code")} error={formState.errors.code?.message} />
-            <TextInput label="Name" placeholder="e.g. Cyber security lab" {...register("name")} error={formState.errors.name?.message} />
-            <Controller
-              control={control}
-              name="campusId"
-              render={({ field }) => (
-                <Select label="Campus" placeholder="No campus" clearable data={(campuses.data ?? []).map((c) => ({ value: c.id, label: c.name }))} value={field.value} onChange={field.onChange} />
-              )}
+    <RecordFormDialog
+      opened={opened}
+      onClose={onClose}
+      title={editing ? "Edit Room" : "Add Room"}
+      record={record}
+      submitLabel={editing ? "Update Room" : "Create Room"}
+      saving={save.isPending}
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput label="Code" placeholder="e.g. CBD-3.12" withAsterisk maxLength={50} {...register("code")} error={formState.errors.code?.message} />
+        <TextInput label="Name" placeholder="e.g. Cyber security lab" {...register("name")} error={formState.errors.name?.message} />
+        <Controller
+          control={control}
+          name="campusId"
+          render={({ field }) => (
+            <Select
+              label="Campus"
+              placeholder="No campus"
+              clearable
+              data={(campuses.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+              value={field.value}
+              onChange={field.onChange}
             />
-            <FormSelect control={control} name="type" label="Type" data={Object.entries(ROOM_TYPES).map(([value, label]) => ({ value, label }))} fallback="classroom" />
-            <FormNumber control={control} name="capacity" label="Capacity" description={type === "online" ? "Online rooms have no capacity" : "Seats"} disabled={type === "online"} min={1} max={1000} allowDecimal={false} error={formState.errors.capacity?.message} />
-            <TextInput label="Features" description="Separated by commas, e.g. Cisco rack, projector" {...register("features")} error={formState.errors.features?.message} />
-          </SimpleGrid>
-          <FormSwitch control={control} name="isActive" label="Active" />
+          )}
+        />
+        <FormSelect
+          control={control}
+          name="type"
+          label="Type"
+          data={Object.entries(ROOM_TYPES).map(([value, label]) => ({ value, label }))}
+          fallback="classroom"
+        />
+        <FormNumber
+          control={control}
+          name="capacity"
+          label="Capacity"
+          description={type === "online" ? "Online rooms have no capacity" : "Seats"}
+          disabled={type === "online"}
+          min={1}
+          max={1000}
+          allowDecimal={false}
+          error={formState.errors.capacity?.message}
+        />
+        <TextInput
+          label="Features"
+          description="Separated by commas, e.g. Cisco rack, projector"
+          {...register("features")}
+          error={formState.errors.features?.message}
+        />
+      </SimpleGrid>
+      <FormSwitch control={control} name="isActive" label="Active" />
     </RecordFormDialog>
   );
 }

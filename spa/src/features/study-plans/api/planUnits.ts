@@ -27,7 +27,10 @@ export type PlanUnit = components["schemas"]["StudyPlanUnitOut"];
 
 /** delivery.md §5: each hour a number of at least 0; an empty input becomes 0. */
 const hour = (label: string) =>
-  z.preprocess((v) => (v === "" || v === null || v === undefined ? 0 : Number(v)), z.number({ error: `${label} must be a number` }).min(0, `${label} must be non-negative`));
+  z.preprocess(
+    (v) => (v === "" || v === null || v === undefined ? 0 : Number(v)),
+    z.number({ error: `${label} must be a number` }).min(0, `${label} must be non-negative`),
+  );
 
 export const planUnitSchema = z.object({
   unitId: z.string().min(1, "Please select a unit"),
@@ -64,8 +67,10 @@ async function fetchClusterNames(planId: string): Promise<string[]> {
 }
 
 export const unitOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.units, "options"], queryFn: fetchUnitOptions });
-export const planUnitsQueryOptions = (planId: string) => queryOptions({ queryKey: [...roots.studyPlans, "units", planId], queryFn: () => fetchPlanUnits(planId) });
-export const clusterNamesQueryOptions = (planId: string) => queryOptions({ queryKey: [...roots.studyPlans, "cluster-names", planId], queryFn: () => fetchClusterNames(planId) });
+export const planUnitsQueryOptions = (planId: string) =>
+  queryOptions({ queryKey: [...roots.studyPlans, "units", planId], queryFn: () => fetchPlanUnits(planId) });
+export const clusterNamesQueryOptions = (planId: string) =>
+  queryOptions({ queryKey: [...roots.studyPlans, "cluster-names", planId], queryFn: () => fetchClusterNames(planId) });
 
 export const useUnitOptions = () => useQuery(unitOptionsQueryOptions());
 export const usePlanUnits = (planId: string, enabled = true) => useQuery({ ...planUnitsQueryOptions(planId), enabled });

@@ -66,14 +66,14 @@ export function PlanUnitForm({ planId, planUnit, existing, onDone }: { planId: s
 
   const unitChoices = useMemo(() => {
     const taken = new Set(existing.map((e) => e.unitId));
-    return (units.data ?? [])
-      .filter((u) => !adding || !taken.has(u.id))
-      .map((u) => ({ value: u.id, label: `${u.code} - ${u.name}` }));
+    return (units.data ?? []).filter((u) => !adding || !taken.has(u.id)).map((u) => ({ value: u.id, label: `${u.code} - ${u.name}` }));
   }, [units.data, existing, adding]);
 
   const positions = [
     { value: "end", label: "Add at end" },
-    ...[...existing].sort((a, b) => a.sequenceOrder - b.sequenceOrder).map((e, i) => ({ value: String(i + 1), label: `Position ${i + 1} (before ${e.unit.code})` })),
+    ...[...existing]
+      .sort((a, b) => a.sequenceOrder - b.sequenceOrder)
+      .map((e, i) => ({ value: String(i + 1), label: `Position ${i + 1} (before ${e.unit.code})` })),
   ];
 
   const onSubmit = handleSubmit(async (input) => {

@@ -1,14 +1,7 @@
 import { FormNumber, FormSwitch } from "../../../components/FormFields";
 import { deliveryFailure, RecordFormDialog, useRecordForm } from "../../../components/RecordFormDialog";
 import { TextInput, Textarea } from "@mantine/core";
-import {
-  fetchStudyPlan,
-  STUDY_PLAN_DEFAULTS,
-  studyPlanSchema,
-  useSaveStudyPlan,
-  type StudyPlan,
-  type StudyPlanFormValues,
-} from "../api/studyPlans";
+import { fetchStudyPlan, STUDY_PLAN_DEFAULTS, studyPlanSchema, useSaveStudyPlan, type StudyPlan, type StudyPlanFormValues } from "../api/studyPlans";
 
 const FIELDS = ["name", "description", "totalNominalHours", "isActive"] as const;
 const toValues = (plan?: StudyPlan | null): StudyPlanFormValues =>
@@ -18,7 +11,11 @@ const toValues = (plan?: StudyPlan | null): StudyPlanFormValues =>
 export function StudyPlanFormModal({ opened, onClose, plan }: { opened: boolean; onClose: () => void; plan?: StudyPlan | null }) {
   const save = useSaveStudyPlan();
   const record = useRecordForm({
-    opened, record: plan, schema: studyPlanSchema, toValues, fields: FIELDS,
+    opened,
+    record: plan,
+    schema: studyPlanSchema,
+    toValues,
+    fields: FIELDS,
     stale: {
       fetchFresh: (p) => fetchStudyPlan(p.id),
       labels: { name: "Name", description: "Description", totalNominalHours: "Total Nominal Hours", isActive: "Active" },
@@ -32,11 +29,26 @@ export function StudyPlanFormModal({ opened, onClose, plan }: { opened: boolean;
   const current = record.current;
 
   return (
-    <RecordFormDialog opened={opened} onClose={onClose} title={current ? "Edit Study Plan" : "Create Study Plan"} size="lg" record={record} submitLabel={current ? "Update Study Plan" : "Create Study Plan"} saving={save.isPending}>
-          <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
-          <Textarea label="Description" autosize minRows={2} {...register("description")} />
-          <FormNumber control={control} name="totalNominalHours" label="Total Nominal Hours" withAsterisk min={0} error={formState.errors.totalNominalHours?.message} />
-          <FormSwitch control={control} name="isActive" label="Active" />
+    <RecordFormDialog
+      opened={opened}
+      onClose={onClose}
+      title={current ? "Edit Study Plan" : "Create Study Plan"}
+      size="lg"
+      record={record}
+      submitLabel={current ? "Update Study Plan" : "Create Study Plan"}
+      saving={save.isPending}
+    >
+      <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
+      <Textarea label="Description" autosize minRows={2} {...register("description")} />
+      <FormNumber
+        control={control}
+        name="totalNominalHours"
+        label="Total Nominal Hours"
+        withAsterisk
+        min={0}
+        error={formState.errors.totalNominalHours?.message}
+      />
+      <FormSwitch control={control} name="isActive" label="Active" />
     </RecordFormDialog>
   );
 }

@@ -30,12 +30,17 @@ export const leaveSchema = z
   .refine((v) => !v.startDate || !v.endDate || v.endDate >= v.startDate, { path: ["endDate"], message: "End date must be on or after start date" })
   .refine((v) => !v.startTime || !!v.endTime, { path: ["endTime"], message: "End time is required with a start time" })
   .refine((v) => !v.endTime || !!v.startTime, { path: ["startTime"], message: "Start time is required with an end time" })
-  .refine((v) => !v.startTime || !v.endTime || v.endTime.slice(0, 5) > v.startTime.slice(0, 5), { path: ["endTime"], message: "End time must be after start time" });
+  .refine((v) => !v.startTime || !v.endTime || v.endTime.slice(0, 5) > v.startTime.slice(0, 5), {
+    path: ["endTime"],
+    message: "End time must be after start time",
+  });
 export type LeaveFormValues = z.input<typeof leaveSchema>;
 export type LeaveInput = z.output<typeof leaveSchema>;
 export const leaveDefaults = (): LeaveFormValues => ({ startDate: "", endDate: "", startTime: "", endTime: "", reason: "" });
 export const leaveValues = (l?: Leave | null): LeaveFormValues =>
-  l ? { startDate: l.startDate, endDate: l.endDate, startTime: l.startTime?.slice(0, 5) ?? "", endTime: l.endTime?.slice(0, 5) ?? "", reason: l.reason } : leaveDefaults();
+  l
+    ? { startDate: l.startDate, endDate: l.endDate, startTime: l.startTime?.slice(0, 5) ?? "", endTime: l.endTime?.slice(0, 5) ?? "", reason: l.reason }
+    : leaveDefaults();
 
 /** Under the teacher's key: a teacher event or a leave event refreshes it (lib/queryKeys.ts). */
 export const leaveQueryOptions = (teacherId: string) =>
@@ -61,7 +66,11 @@ export function useSaveLeave(teacherId: string) {
     mutationFn: async ({ leave, values }: { leave?: Leave | null; values: LeaveInput }): Promise<Leave> => {
       const path = { teacher_id: teacherId };
       const { data } = leave
-        ? await client.PUT("/api/teachers/{teacher_id}/leave/{leave_id}", { params: { path: { ...path, leave_id: leave.id } }, body: body(values), headers: { "If-Match": leave.updatedAt } })
+        ? await client.PUT("/api/teachers/{teacher_id}/leave/{leave_id}", {
+            params: { path: { ...path, leave_id: leave.id } },
+            body: body(values),
+            headers: { "If-Match": leave.updatedAt },
+          })
         : await client.POST("/api/teachers/{teacher_id}/leave", { params: { path }, body: body(values) });
       return data!;
     },

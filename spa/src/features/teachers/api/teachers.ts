@@ -86,7 +86,10 @@ export const useUnitChoices = () => useQuery(unitChoicesQueryOptions());
 
 function useTeacherMutation<V, R>(fn: (v: V) => Promise<R>) {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: fn, onSettled: () => Promise.all([roots.teachers, roots.teacherUnits].map((queryKey) => qc.invalidateQueries({ queryKey }))) });
+  return useMutation({
+    mutationFn: fn,
+    onSettled: () => Promise.all([roots.teachers, roots.teacherUnits].map((queryKey) => qc.invalidateQueries({ queryKey }))),
+  });
 }
 const teacherPath = (id: string) => ({ path: { teacher_id: id } });
 export const useSaveTeacher = () =>
@@ -98,7 +101,11 @@ export const useSaveTeacher = () =>
   });
 export const useDeactivateTeacher = () =>
   useTeacherMutation(async (teacher: Teacher): Promise<Teacher> => {
-    const { data } = await client.PUT("/api/teachers/{teacher_id}", { params: teacherPath(teacher.id), body: { isActive: false }, headers: { "If-Match": teacher.updatedAt } });
+    const { data } = await client.PUT("/api/teachers/{teacher_id}", {
+      params: teacherPath(teacher.id),
+      body: { isActive: false },
+      headers: { "If-Match": teacher.updatedAt },
+    });
     return data!;
   });
 export const useAddTeacherUnit = () =>

@@ -73,7 +73,12 @@ export function LeaveCard({ teacherId }: { teacherId: string }) {
                   <Table.Td>{l.reason || "—"}</Table.Td>
                   <Table.Td>
                     <Group gap={4} justify="flex-end" wrap="nowrap">
-                      <ActionIcon variant="light" color="yellow" aria-label={`Re-plan around leave from ${formatDate(l.startDate)}`} onClick={() => openReplan({ leaveId: l.id })}>
+                      <ActionIcon
+                        variant="light"
+                        color="yellow"
+                        aria-label={`Re-plan around leave from ${formatDate(l.startDate)}`}
+                        onClick={() => openReplan({ leaveId: l.id })}
+                      >
                         <IconArrowsShuffle size={16} />
                       </ActionIcon>
                       <ActionIcon variant="light" aria-label={`Edit leave from ${formatDate(l.startDate)}`} onClick={() => edit(l)}>

@@ -7,7 +7,11 @@ import { fetchLeave, leaveSchema, leaveValues, useSaveLeave, type Leave } from "
 export function LeaveFormModal({ opened, onClose, teacherId, leave }: { opened: boolean; onClose: () => void; teacherId: string; leave: Leave | null }) {
   const save = useSaveLeave(teacherId);
   const record = useRecordForm({
-    opened, record: leave, schema: leaveSchema, toValues: leaveValues, fields: ["startDate", "endDate", "startTime", "endTime", "reason"],
+    opened,
+    record: leave,
+    schema: leaveSchema,
+    toValues: leaveValues,
+    fields: ["startDate", "endDate", "startTime", "endTime", "reason"],
     stale: {
       fetchFresh: (l) => fetchLeave(teacherId, l.id),
       labels: { startDate: "Start Date", endDate: "End Date", startTime: "From (part day)", endTime: "Until (part day)", reason: "Reason" },
@@ -23,11 +27,24 @@ export function LeaveFormModal({ opened, onClose, teacherId, leave }: { opened: 
   const { register, formState } = record.form;
   const editing = !!record.current;
   return (
-    <RecordFormDialog opened={opened} onClose={onClose} title={editing ? "Edit Leave" : "Add Leave"} record={record} submitLabel={editing ? "Update Leave" : "Add Leave"} saving={save.isPending}>
+    <RecordFormDialog
+      opened={opened}
+      onClose={onClose}
+      title={editing ? "Edit Leave" : "Add Leave"}
+      record={record}
+      submitLabel={editing ? "Update Leave" : "Add Leave"}
+      saving={save.isPending}
+    >
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput type="date" label="Start Date" withAsterisk {...register("startDate")} error={formState.errors.startDate?.message} />
         <TextInput type="date" label="End Date" withAsterisk {...register("endDate")} error={formState.errors.endDate?.message} />
-        <TextInput type="time" label="From (part day)" description="Leave empty for whole days" {...register("startTime")} error={formState.errors.startTime?.message} />
+        <TextInput
+          type="time"
+          label="From (part day)"
+          description="Leave empty for whole days"
+          {...register("startTime")}
+          error={formState.errors.startTime?.message}
+        />
         <TextInput type="time" label="Until (part day)" {...register("endTime")} error={formState.errors.endTime?.message} />
       </SimpleGrid>
       <TextInput label="Reason" placeholder="e.g. Annual leave, Conference" {...register("reason")} error={formState.errors.reason?.message} />

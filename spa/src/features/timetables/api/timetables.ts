@@ -68,7 +68,12 @@ export function sessionBody(values: SessionInput) {
 }
 
 async function fetchTimetables(f: TimetableFilters): Promise<Session[]> {
-  const query = { blockGroupId: f.blockGroupId || undefined, teacherId: f.teacherId || undefined, roomId: f.roomId || undefined, hidePast: f.hidePast || undefined };
+  const query = {
+    blockGroupId: f.blockGroupId || undefined,
+    teacherId: f.teacherId || undefined,
+    roomId: f.roomId || undefined,
+    hidePast: f.hidePast || undefined,
+  };
   const { data } = await client.GET("/api/timetables", { params: { query } });
   return data!;
 }
@@ -92,7 +97,8 @@ async function fetchUnitChoices(): Promise<UnitChoice[]> {
 
 export const timetablesQueryOptions = (f: TimetableFilters) =>
   queryOptions({ queryKey: [...roots.timetables, "list", f], queryFn: () => fetchTimetables(f), staleTime: 0, gcTime: 0 });
-export const conflictsQueryOptions = (f: TimetableFilters) => queryOptions({ queryKey: [...roots.timetables, "conflicts", f], queryFn: () => fetchConflicts(f), staleTime: 0 });
+export const conflictsQueryOptions = (f: TimetableFilters) =>
+  queryOptions({ queryKey: [...roots.timetables, "conflicts", f], queryFn: () => fetchConflicts(f), staleTime: 0 });
 export const blockGroupChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.blockGroups, "choices"], queryFn: fetchBlockGroupChoices });
 export const teacherChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.teachers, "choices"], queryFn: fetchTeacherChoices });
 export const unitChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.units, "choices"], queryFn: fetchUnitChoices });
@@ -107,7 +113,8 @@ function useTimetableMutation<V, R>(fn: (v: V) => Promise<R>) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: fn,
-    onSettled: () => Promise.all([roots.timetables, roots.blockGroups, roots.allocationGrid, roots.reports].map((queryKey) => qc.invalidateQueries({ queryKey }))),
+    onSettled: () =>
+      Promise.all([roots.timetables, roots.blockGroups, roots.allocationGrid, roots.reports].map((queryKey) => qc.invalidateQueries({ queryKey }))),
   });
 }
 
@@ -119,7 +126,11 @@ export async function fetchSession(id: string): Promise<Session> {
 export const useSaveSession = () =>
   useTimetableMutation(async ({ session, values }: { session?: Session | null; values: SessionInput }): Promise<SavedSession> => {
     const { data } = session
-      ? await client.PUT("/api/timetables/{session_id}", { params: sessionPath(session.id), body: sessionBody(values), headers: { "If-Match": session.updatedAt } })
+      ? await client.PUT("/api/timetables/{session_id}", {
+          params: sessionPath(session.id),
+          body: sessionBody(values),
+          headers: { "If-Match": session.updatedAt },
+        })
       : await client.POST("/api/timetables", { body: sessionBody(values) });
     return data!;
   });

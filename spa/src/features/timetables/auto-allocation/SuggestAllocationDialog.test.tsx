@@ -50,7 +50,13 @@ test("shows the loading state, then the proposal: badges, figures, both tabs and
   // By teacher (the default tab): teacher, sessions, hours.
   const byTeacher = screen.getByRole("table", { name: "Proposal by teacher" });
   const teacherRows = within(byTeacher).getAllByRole("row").slice(1);
-  expect(teacherRows.map((r) => within(r).getAllByRole("cell").map((c) => c.textContent))).toEqual([
+  expect(
+    teacherRows.map((r) =>
+      within(r)
+        .getAllByRole("cell")
+        .map((c) => c.textContent),
+    ),
+  ).toEqual([
     ["Ann Lee", "1", "3"],
     ["Bob Tran", "1", "2.5"],
   ]);
@@ -59,8 +65,16 @@ test("shows the loading state, then the proposal: badges, figures, both tabs and
   await userEvent.click(screen.getByRole("tab", { name: "By session (2)" }));
   const bySession = await screen.findByRole("table", { name: "Proposal by session" });
   const sessionRows = within(bySession).getAllByRole("row").slice(1);
-  expect(within(sessionRows[0]).getAllByRole("cell").map((c) => c.textContent)).toEqual(["02/03/2026", "09:00–12:00", "BG-A", "ICTICT451", "Ann Lee"]);
-  expect(within(sessionRows[1]).getAllByRole("cell").map((c) => c.textContent)).toEqual(["03/03/2026", "13:00–15:30", "BG-A", "ICTPRG302", "Bob Tran"]);
+  expect(
+    within(sessionRows[0])
+      .getAllByRole("cell")
+      .map((c) => c.textContent),
+  ).toEqual(["02/03/2026", "09:00–12:00", "BG-A", "ICTICT451", "Ann Lee"]);
+  expect(
+    within(sessionRows[1])
+      .getAllByRole("cell")
+      .map((c) => c.textContent),
+  ).toEqual(["03/03/2026", "13:00–15:30", "BG-A", "ICTPRG302", "Bob Tran"]);
 
   // Cannot be allocated, with the reason.
   expect(screen.getByRole("heading", { name: "Cannot be allocated (1)" })).toBeInTheDocument();
@@ -131,7 +145,14 @@ test("an empty selection says every session already has a teacher", async () => 
 test("a refused proposal shows the server's message", async () => {
   stubFetch((url) =>
     url === URL_
-      ? { status: 400, body: { message: "Validation failed", type: "validation_error", errors: [{ path: ["scope"], message: "Choose sessions, a block group, or a start and end date" }] } }
+      ? {
+          status: 400,
+          body: {
+            message: "Validation failed",
+            type: "validation_error",
+            errors: [{ path: ["scope"], message: "Choose sessions, a block group, or a start and end date" }],
+          },
+        }
       : undefined,
   );
   open();

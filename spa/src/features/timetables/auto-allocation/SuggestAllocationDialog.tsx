@@ -3,7 +3,23 @@
  * and per session with the before → after figures and the sessions nobody can take, and applies it on
  * request. A proposal that went out of date (412) is never applied: the dialog offers a new suggestion.
  */
-import { Alert, Badge, Button, Group, Loader, Modal, Paper, ScrollArea, SimpleGrid, Stack, Table, Tabs, Text, Title, useComputedColorScheme } from "@mantine/core";
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  Paper,
+  ScrollArea,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Title,
+  useComputedColorScheme,
+} from "@mantine/core";
 import { lightTagText } from "../../../components/Tag";
 import { IconArrowRight } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
@@ -237,9 +253,7 @@ function ProposalView({ scope, onClose, onApplied }: { scope: AllocationScope; o
       {problem ? (
         <Alert color={problem.stale ? "yellow" : "red"} title={problem.stale ? problem.message : "Allocation not applied"} role="alert">
           <Stack gap="xs" align="flex-start">
-            <Text size="sm">
-              {problem.stale ? "Nothing was changed. Make a new suggestion and review it before applying." : problem.message}
-            </Text>
+            <Text size="sm">{problem.stale ? "Nothing was changed. Make a new suggestion and review it before applying." : problem.message}</Text>
             <Button size="xs" variant="light" onClick={suggestAgain}>
               Suggest again
             </Button>
@@ -285,7 +299,13 @@ function Figure({
   field: keyof AllocationFigures;
 }) {
   return (
-    <Paper withBorder p="sm" data-testid={`figure-${field}`} aria-label={`${label}: ${percent(before[field])} before, ${percent(after[field])} after`} role="group">
+    <Paper
+      withBorder
+      p="sm"
+      data-testid={`figure-${field}`}
+      aria-label={`${label}: ${percent(before[field])} before, ${percent(after[field])} after`}
+      role="group"
+    >
       <Text size="sm" fw={600}>
         {label}
       </Text>

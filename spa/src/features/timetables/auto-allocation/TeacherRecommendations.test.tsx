@@ -59,6 +59,7 @@ test("each rule is a ✓ or ✗ item with its message; broken rules are marked a
 test("clicking a row selects its teacher, an ineligible one too; the selected radio is checked", async () => {
   stubFetch((url) => (url.endsWith("/recommendations") ? { body: recommendations } : undefined));
   const onSelect = vi.fn();
+  // biome-ignore lint/correctness/noComponentHookFactories: a harness of this test only, made once per test
   function Harness() {
     const [selected, setSelected] = useState<string | null>("t-ann");
     return (
@@ -101,6 +102,7 @@ test("shows the top five, and every teacher after Show all; a chosen teacher fur
     recommendations: Array.from({ length: 8 }, (_, i) => ({ ...base, teacherId: `t-${i + 1}`, teacherName: `Teacher ${i + 1}`, rank: i + 1 })),
   };
   stubFetch((url) => (url.endsWith("/recommendations") ? { body: many } : undefined));
+  // biome-ignore lint/correctness/noComponentHookFactories: a harness of this test only, made once per test
   function Harness() {
     const [chosen, setChosen] = useState<string | null>("t-7");
     return <TeacherRecommendations sessionId="s-1" selectedTeacherId={chosen} onSelect={setChosen} />;

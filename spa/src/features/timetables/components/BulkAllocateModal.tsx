@@ -7,7 +7,17 @@ import { useBulkAllocate, useTeacherChoices } from "../api/timetables";
 import { TeacherRecommendations } from "../auto-allocation";
 
 /** Allocate Teacher to the selected sessions (delivery.md §5 "Bulk allocate"; 409 names the clash). */
-export function BulkAllocateModal({ opened, onClose, sessionIds, onAllocated }: { opened: boolean; onClose: () => void; sessionIds: string[]; onAllocated: () => void }) {
+export function BulkAllocateModal({
+  opened,
+  onClose,
+  sessionIds,
+  onAllocated,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  sessionIds: string[];
+  onAllocated: () => void;
+}) {
   const teachers = useTeacherChoices();
   const allocate = useBulkAllocate();
   const [teacherId, setTeacherId] = useState<string | null>(null);

@@ -44,7 +44,10 @@ export function ImportModal({ opened, onClose }: { opened: boolean; onClose: () 
       const result = await uploadImport(file, setProgress);
       setProgress(100);
       const s = result.stats;
-      notifySuccess(`Imported ${s.sessionsCreated} sessions, ${count(s.blockGroupsCreated)} block groups and ${count(s.unitsCreated)} units created.`, "Import successful");
+      notifySuccess(
+        `Imported ${s.sessionsCreated} sessions, ${count(s.blockGroupsCreated)} block groups and ${count(s.unitsCreated)} units created.`,
+        "Import successful",
+      );
       await Promise.all([roots.timetables, roots.blockGroups, roots.units].map((queryKey) => qc.invalidateQueries({ queryKey })));
       onClose();
     } catch (e) {
@@ -71,7 +74,9 @@ export function ImportModal({ opened, onClose }: { opened: boolean; onClose: () 
   return (
     <Modal opened={opened} onClose={onClose} title="Import Timetable" size="lg">
       <Stack>
-        <Text size="sm">Upload an Excel file (.xlsx or .xls) in the template's layout. If any row is wrong nothing is imported and every problem is listed.</Text>
+        <Text size="sm">
+          Upload an Excel file (.xlsx or .xls) in the template's layout. If any row is wrong nothing is imported and every problem is listed.
+        </Text>
         <Group>
           <Button variant="light" leftSection={<IconDownload size={16} />} onClick={template}>
             Download Template
@@ -86,6 +91,7 @@ export function ImportModal({ opened, onClose }: { opened: boolean; onClose: () 
               <ScrollArea.Autosize mah={240}>
                 <List size="sm" mt="xs">
                   {failure.errors.map((e, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: a list rendered whole from one answer; messages may repeat and have no identity
                     <List.Item key={i}>{rowText(e)}</List.Item>
                   ))}
                 </List>

@@ -42,7 +42,17 @@ function toValues(s: Session | null, blockGroupId: string | null): SessionFormVa
 }
 
 /** Add / edit a timetable session (delivery.md §5 "Timetable session"; 409 conflicts; 412 stale). */
-export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId }: { opened: boolean; onClose: () => void; session: Session | null; defaultBlockGroupId: string | null }) {
+export function SessionFormModal({
+  opened,
+  onClose,
+  session,
+  defaultBlockGroupId,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  session: Session | null;
+  defaultBlockGroupId: string | null;
+}) {
   const [conflicts, setConflicts] = useState<ConflictItem[]>([]);
   const groups = useBlockGroupChoices();
   const teachers = useTeacherChoices();
@@ -56,10 +66,26 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
   // The record loads when the dialog opens (or another record is opened), not when a live update
   // refreshes it: the user keeps editing the version they opened (the 412 browser test's old race).
   const record = useRecordForm({
-    opened, record: session, schema: sessionSchema, toValues: (s) => toValues(s ?? null, defaultBlockGroupId), fields: FIELDS,
+    opened,
+    record: session,
+    schema: sessionSchema,
+    toValues: (s) => toValues(s ?? null, defaultBlockGroupId),
+    fields: FIELDS,
     stale: {
       fetchFresh: (s) => fetchSession(s.id),
-      labels: { blockGroupId: "Block Group", unitId: "Unit", teacherId: "Teacher", weekNumber: "Week Number", dayOfWeek: "Day of Week", startTime: "Start Time", endTime: "End Time", actualHours: "Actual Hours", room: "Room", status: "Status", notes: "Notes" },
+      labels: {
+        blockGroupId: "Block Group",
+        unitId: "Unit",
+        teacherId: "Teacher",
+        weekNumber: "Week Number",
+        dayOfWeek: "Day of Week",
+        startTime: "Start Time",
+        endTime: "End Time",
+        actualHours: "Actual Hours",
+        room: "Room",
+        status: "Status",
+        notes: "Notes",
+      },
       display: {
         blockGroupId: (v: unknown) => groups.data?.find((g) => g.id === v)?.code ?? showValue(v),
         unitId: (v: unknown) => units.data?.find((u) => u.id === v)?.code ?? showValue(v),
@@ -90,6 +116,7 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
   const sameDate = current && Number(weekNumber) === current.weekNumber && Number(dayOfWeek) === current.dayOfWeek;
   const availability = useRoomAvailability(sameDate ? current.actualDate : null, String(startTime ?? ""), String(endTime ?? ""), current?.id);
   const roomState = new Map((availability.data ?? []).map((a) => [a.code, a]));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: clear the conflicts when the dialog opens or edits another session
   useEffect(() => {
     if (opened) setConflicts([]);
   }, [opened, session?.id]);
@@ -99,7 +126,16 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
       control={control}
       name={name}
       render={({ field }) => (
-        <Select label={label} withAsterisk={required} searchable data={data} value={field.value || null} onChange={(v) => field.onChange(v ?? "")} error={formState.errors[name]?.message} allowDeselect={false} />
+        <Select
+          label={label}
+          withAsterisk={required}
+          searchable
+          data={data}
+          value={field.value || null}
+          onChange={(v) => field.onChange(v ?? "")}
+          error={formState.errors[name]?.message}
+          allowDeselect={false}
+        />
       )}
     />
   );
@@ -121,64 +157,104 @@ export function SessionFormModal({ opened, onClose, session, defaultBlockGroupId
         ) : null
       }
     >
-          <ConflictAlert title="This change clashes with another session" conflicts={conflicts} />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            {select("blockGroupId", "Block Group", (groups.data ?? []).map((g) => ({ value: g.id, label: `${g.code} - ${g.name}` })))}
-            {select("unitId", "Unit", (units.data ?? []).map((u) => ({ value: u.id, label: `${u.code} - ${u.name}` })))}
-            {select(
-              "teacherId",
-              "Teacher",
-              [{ value: "unassigned", label: "Unassigned" }, ...(teachers.data ?? []).filter((t) => t.isActive !== false || t.id === current?.teacherId).map((t) => ({ value: t.id, label: `${t.firstName} ${t.lastName}` }))],
-              false,
-            )}
-            <Controller
-              control={control}
-              name="yearLevel"
-              render={({ field }) => (
-                <Select label="Year Level" data={["1", "2", "3", "4"]} value={String(field.value)} onChange={(v) => field.onChange(Number(v ?? 1))} allowDeselect={false} />
-              )}
+      <ConflictAlert title="This change clashes with another session" conflicts={conflicts} />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        {select(
+          "blockGroupId",
+          "Block Group",
+          (groups.data ?? []).map((g) => ({ value: g.id, label: `${g.code} - ${g.name}` })),
+        )}
+        {select(
+          "unitId",
+          "Unit",
+          (units.data ?? []).map((u) => ({ value: u.id, label: `${u.code} - ${u.name}` })),
+        )}
+        {select(
+          "teacherId",
+          "Teacher",
+          [
+            { value: "unassigned", label: "Unassigned" },
+            ...(teachers.data ?? [])
+              .filter((t) => t.isActive !== false || t.id === current?.teacherId)
+              .map((t) => ({ value: t.id, label: `${t.firstName} ${t.lastName}` })),
+          ],
+          false,
+        )}
+        <Controller
+          control={control}
+          name="yearLevel"
+          render={({ field }) => (
+            <Select
+              label="Year Level"
+              data={["1", "2", "3", "4"]}
+              value={String(field.value)}
+              onChange={(v) => field.onChange(Number(v ?? 1))}
+              allowDeselect={false}
             />
-            <FormNumber control={control} name="weekNumber" label="Week Number" min={1} error={formState.errors.weekNumber?.message} />
-            <Controller
-              control={control}
-              name="dayOfWeek"
-              render={({ field }) => (
-                <Select label="Day of Week" data={DAY_LABELS.slice(1).map((d, i) => ({ value: String(i + 1), label: d }))} value={String(field.value)} onChange={(v) => field.onChange(Number(v ?? 1))} allowDeselect={false} />
-              )}
+          )}
+        />
+        <FormNumber control={control} name="weekNumber" label="Week Number" min={1} error={formState.errors.weekNumber?.message} />
+        <Controller
+          control={control}
+          name="dayOfWeek"
+          render={({ field }) => (
+            <Select
+              label="Day of Week"
+              data={DAY_LABELS.slice(1).map((d, i) => ({ value: String(i + 1), label: d }))}
+              value={String(field.value)}
+              onChange={(v) => field.onChange(Number(v ?? 1))}
+              allowDeselect={false}
             />
-            <TextInput label="Start Time" placeholder="09:00:00" maxLength={8} {...register("startTime")} error={formState.errors.startTime?.message} />
-            <TextInput label="End Time" placeholder="12:00:00" maxLength={8} {...register("endTime")} error={formState.errors.endTime?.message} />
-            <FormNumber control={control} name="actualHours" label="Actual Hours" min={0.5} max={12} step={0.5} decimalScale={2} error={formState.errors.actualHours?.message} />
-            <Controller
-              control={control}
-              name="room"
-              render={({ field }) => (
-                // The recorded rooms, or any text for a room not recorded yet (the server links a text
-                // that matches a room's code, case and spacing ignored; issue 19).
-                <Autocomplete
-                  label="Room"
-                  maxLength={50}
-                  data={(rooms.data ?? []).filter((r) => r.isActive).map((r) => r.code)}
-                  renderOption={({ option }) => {
-                    const r = rooms.data?.find((x) => x.code === option.value);
-                    const state = roomState.get(option.value);
-                    return (
-                      <span>
-                        {option.value}
-                        {r ? ` · ${r.name || ROOM_TYPES[r.type]}${r.capacity ? ` · ${r.capacity} seats` : ""}` : ""}
-                        {state ? (state.free ? " · free" : ` · booked: ${state.bookedBy}`) : ""}
-                      </span>
-                    );
-                  }}
-                  value={field.value ?? ""}
-                  onChange={field.onChange}
-                  error={formState.errors.room?.message}
-                />
-              )}
+          )}
+        />
+        <TextInput label="Start Time" placeholder="09:00:00" maxLength={8} {...register("startTime")} error={formState.errors.startTime?.message} />
+        <TextInput label="End Time" placeholder="12:00:00" maxLength={8} {...register("endTime")} error={formState.errors.endTime?.message} />
+        <FormNumber
+          control={control}
+          name="actualHours"
+          label="Actual Hours"
+          min={0.5}
+          max={12}
+          step={0.5}
+          decimalScale={2}
+          error={formState.errors.actualHours?.message}
+        />
+        <Controller
+          control={control}
+          name="room"
+          render={({ field }) => (
+            // The recorded rooms, or any text for a room not recorded yet (the server links a text
+            // that matches a room's code, case and spacing ignored; issue 19).
+            <Autocomplete
+              label="Room"
+              maxLength={50}
+              data={(rooms.data ?? []).filter((r) => r.isActive).map((r) => r.code)}
+              renderOption={({ option }) => {
+                const r = rooms.data?.find((x) => x.code === option.value);
+                const state = roomState.get(option.value);
+                return (
+                  <span>
+                    {option.value}
+                    {r ? ` · ${r.name || ROOM_TYPES[r.type]}${r.capacity ? ` · ${r.capacity} seats` : ""}` : ""}
+                    {state ? (state.free ? " · free" : ` · booked: ${state.bookedBy}`) : ""}
+                  </span>
+                );
+              }}
+              value={field.value ?? ""}
+              onChange={field.onChange}
+              error={formState.errors.room?.message}
             />
-            <FormSelect control={control} name="status" label="Status" data={Object.entries(STATUS_LABELS).map(([value, label]) => ({ value, label }))} fallback="scheduled" />
-          </SimpleGrid>
-          <Textarea label="Notes" autosize minRows={2} {...register("notes")} />
+          )}
+        />
+        <FormSelect
+          control={control}
+          name="status"
+          label="Status"
+          data={Object.entries(STATUS_LABELS).map(([value, label]) => ({ value, label }))}
+          fallback="scheduled"
+        />
+      </SimpleGrid>
+      <Textarea label="Notes" autosize minRows={2} {...register("notes")} />
     </RecordFormDialog>
   );
 }

@@ -32,7 +32,13 @@ export function SessionTable({
   conflictMessages: Map<string, string[]>;
 }) {
   const parentRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: sessions.length, getScrollElement: () => parentRef.current, estimateSize: () => ROW_HEIGHT, overscan: 6, useFlushSync: false });
+  const virtualizer = useVirtualizer({
+    count: sessions.length,
+    getScrollElement: () => parentRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 6,
+    useFlushSync: false,
+  });
   const items = virtualizer.getVirtualItems();
   const paddingTop = items.length ? items[0].start : 0;
   const paddingBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
@@ -41,12 +47,18 @@ export function SessionTable({
   const someChecked = selectable.some((s) => selected.has(s.id));
 
   return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a scrolling region (sized by the virtualiser) takes focus so keyboard users can scroll it (axe: scrollable-region-focusable)
     <div ref={parentRef} className={classes.scroller} data-testid="sessions-scroller" tabIndex={0} role="region" aria-label="Timetable sessions">
       <table className={classes.table} aria-rowcount={sessions.length + 1}>
         <thead className={classes.head}>
           <tr>
             <th className={classes.check}>
-              <Checkbox aria-label="Select all sessions" checked={allChecked} indeterminate={someChecked && !allChecked} onChange={(e) => onToggleAll(e.currentTarget.checked)} />
+              <Checkbox
+                aria-label="Select all sessions"
+                checked={allChecked}
+                indeterminate={someChecked && !allChecked}
+                onChange={(e) => onToggleAll(e.currentTarget.checked)}
+              />
             </th>
             <th>Date</th>
             <th>Time</th>
@@ -63,6 +75,7 @@ export function SessionTable({
         </thead>
         <tbody>
           {paddingTop > 0 ? (
+            // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row of the virtualised table; nothing in it can take focus
             <tr aria-hidden="true">
               <td colSpan={10} style={{ height: paddingTop, padding: 0, border: 0 }} />
             </tr>
@@ -83,6 +96,7 @@ export function SessionTable({
             );
           })}
           {paddingBottom > 0 ? (
+            // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row of the virtualised table; nothing in it can take focus
             <tr aria-hidden="true">
               <td colSpan={10} style={{ height: paddingBottom, padding: 0, border: 0 }} />
             </tr>
@@ -146,7 +160,13 @@ const SessionRow = memo(function SessionRow({
   const cancelled = s.status === "cancelled";
   const time = `${displayTime(s.startTime)} - ${displayTime(s.endTime)}`;
   return (
-    <tr data-index={index} aria-rowindex={index + 2} className={cancelled ? classes.cancelled : undefined} data-testid="session-row" style={{ height: ROW_HEIGHT }}>
+    <tr
+      data-index={index}
+      aria-rowindex={index + 2}
+      className={cancelled ? classes.cancelled : undefined}
+      data-testid="session-row"
+      style={{ height: ROW_HEIGHT }}
+    >
       <td className={classes.check}>
         {cancelled ? null : (
           <input
@@ -225,14 +245,23 @@ export function SessionCards({
   conflictMessages: Map<string, string[]>;
 }) {
   const parentRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: sessions.length, getScrollElement: () => parentRef.current, estimateSize: () => CARD_HEIGHT, overscan: 4, useFlushSync: false });
+  const virtualizer = useVirtualizer({
+    count: sessions.length,
+    getScrollElement: () => parentRef.current,
+    estimateSize: () => CARD_HEIGHT,
+    overscan: 4,
+    useFlushSync: false,
+  });
   return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a scrolling region (sized by the virtualiser) takes focus so keyboard users can scroll it (axe: scrollable-region-focusable)
     <div ref={parentRef} className={classes.scroller} data-testid="sessions-scroller" tabIndex={0} role="region" aria-label="Timetable sessions">
+      {/* biome-ignore lint/a11y/useSemanticElements: the virtualised cards are absolutely placed divs with list roles */}
       <div style={{ height: virtualizer.getTotalSize(), position: "relative" }} role="list">
         {virtualizer.getVirtualItems().map((item) => {
           const s = sessions[item.index];
           const cancelled = s.status === "cancelled";
           return (
+            // biome-ignore lint/a11y/useSemanticElements: an absolutely placed card of the virtualised list above
             <div
               key={s.id}
               ref={virtualizer.measureElement}
@@ -274,7 +303,8 @@ export function SessionCards({
                   </>
                 )}
                 <div className={classes.sub}>
-                  {s.blockGroup.code} · {s.teacher ? s.teacher.name || `${s.teacher.firstName} ${s.teacher.lastName}` : "Unassigned"} · {cancelled ? "N/A" : s.room || "-"}
+                  {s.blockGroup.code} · {s.teacher ? s.teacher.name || `${s.teacher.firstName} ${s.teacher.lastName}` : "Unassigned"} ·{" "}
+                  {cancelled ? "N/A" : s.room || "-"}
                 </div>
               </div>
               <Group justify="space-between" wrap="nowrap" align="flex-end">

@@ -20,7 +20,11 @@ export const EXPORT_COLUMNS = [
   "Notes",
 ];
 
-const slug = (text: string) => text.trim().replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+const slug = (text: string) =>
+  text
+    .trim()
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
 
 /** timetable-2026-03-02[-BG-CODE][-Teacher-Name][-future-only].csv */
 export function exportFileName(opts: { blockGroupCode?: string; teacherName?: string; futureOnly: boolean; today?: string }): string {

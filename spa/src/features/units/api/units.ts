@@ -13,7 +13,10 @@ export const unitSchema = z.object({
   code: z.string().trim().min(1, "Code is required").max(20, "Code must be at most 20 characters"),
   name: z.string().trim().min(1, "Name is required").max(255, "Name must be at most 255 characters"),
   description: z.string(),
-  nominalHours: z.coerce.number<unknown>({ error: "Nominal hours must be at least 1" }).int("Nominal hours must be a whole number").min(1, "Nominal hours must be at least 1"),
+  nominalHours: z.coerce
+    .number<unknown>({ error: "Nominal hours must be at least 1" })
+    .int("Nominal hours must be a whole number")
+    .min(1, "Nominal hours must be at least 1"),
   isCore: z.boolean(),
   prerequisites: z.string(),
 });
