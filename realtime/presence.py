@@ -77,7 +77,7 @@ def normalise_location(data) -> str | None:
 
 def _listing(entries) -> list[dict]:
     """Distinct viewers (one per user and path), sorted by path then name."""
-    seen = {}
+    seen: dict = {}
     for entry in entries:
         seen.setdefault((entry["userId"], entry["path"]), entry)
     return sorted(seen.values(), key=lambda e: (e["path"], e["name"], e["userId"]))

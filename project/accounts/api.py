@@ -43,7 +43,7 @@ from project.accounts.schemas import (
     UserEnvelopeOut,
     UserOut,
 )
-from project.core.auth import admin_auth, public_auth
+from project.core.auth import AuthedRequest, admin_auth, public_auth
 from project.core.concurrency import if_match_header, set_etag
 from project.core.errors import Unauthorized
 from project.core.routers import make_router
@@ -53,7 +53,7 @@ from project.core.tenancy import Ctx
 router = make_router(tags=["accounts"])
 
 
-def _ctx(request: HttpRequest) -> Ctx:
+def _ctx(request: AuthedRequest) -> Ctx:
     ctx = request.auth
     if not isinstance(ctx, Ctx):
         raise Unauthorized()
@@ -64,7 +64,7 @@ def _ctx(request: HttpRequest) -> Ctx:
 
 
 @router.get("/auth/user", response=UserEnvelopeOut, auth=public_auth)
-def current_user(request: HttpRequest):
+def current_user(request: AuthedRequest):
     """The signed-in user ``{"user": {...}}``; 401 ``{"message": "Unauthorized"}`` when signed out
     (the answer still sets the ``csrftoken`` cookie). platform.md §7."""
     return {"user": _ctx(request).user}
@@ -118,7 +118,7 @@ def setup_password(request: HttpRequest, payload: SetupPasswordIn):
 
 
 @router.api_operation(["POST", "PUT"], "/auth/change-password", response=MessageOut)
-def change_password(request: HttpRequest, payload: ChangePasswordIn):
+def change_password(request: AuthedRequest, payload: ChangePasswordIn):
     """``{currentPassword, newPassword, confirmPassword?}``; the user's other sessions end."""
     services.change_password(
         request=request,
@@ -131,7 +131,7 @@ def change_password(request: HttpRequest, payload: ChangePasswordIn):
 
 
 @router.post("/auth/reauthenticate", response=ReauthOut)
-def reauthenticate(request: HttpRequest, payload: ReauthIn):
+def reauthenticate(request: AuthedRequest, payload: ReauthIn):
     """``{password}`` or ``{totpCode}``: confirms the signed-in user for this session for 5 minutes, as
     registering a passkey and resetting or enabling TOTP require (issue 14, ADR 0006). Answers
     ``{message, validUntil}`` (UTC). 400 at ``password``/``totpCode`` when wrong; 429 when locked out."""
@@ -140,7 +140,7 @@ def reauthenticate(request: HttpRequest, payload: ReauthIn):
 
 
 @router.post("/auth/enable-totp", response=MessageUserOut)
-def enable_totp(request: HttpRequest, payload: TotpCodeIn):
+def enable_totp(request: AuthedRequest, payload: TotpCodeIn):
     """``{totpCode}`` of the secret from totp-setup: TOTP on. 401 'Invalid authenticator code'.
     403 ``reauth_required`` without a confirmation in the last 5 minutes (ADR 0006)."""
     reauth.require_recent(request)
@@ -149,7 +149,7 @@ def enable_totp(request: HttpRequest, payload: TotpCodeIn):
 
 
 @router.post("/auth/reset-totp", response=MessageUserOut)
-def reset_totp(request: HttpRequest):
+def reset_totp(request: AuthedRequest):
     """TOTP off and its secret dropped; the user then loads a new QR code with totp-setup.
     403 ``reauth_required`` without a confirmation in the last 5 minutes (ADR 0006)."""
     reauth.require_recent(request)
@@ -188,13 +188,13 @@ def passkey_authenticate_complete(request: HttpRequest, payload: PasskeyAuthenti
 
 
 @router.get("/auth/passkeys", response=list[PasskeyOut])
-def passkey_list(request: HttpRequest):
+def passkey_list(request: AuthedRequest):
     """The signed-in user's passkeys, newest first: ``[{id, deviceName, createdAt, lastUsed}]``."""
     return list(selectors.user_passkeys(_ctx(request).user))
 
 
 @router.post("/auth/passkeys/register/begin")
-def passkey_register_begin(request: HttpRequest):
+def passkey_register_begin(request: AuthedRequest):
     """PublicKeyCredentialCreationOptions JSON for the signed-in user. 403 ``reauth_required`` without a
     confirmation in the last 5 minutes (ADR 0006)."""
     reauth.require_recent(request)
@@ -202,7 +202,7 @@ def passkey_register_begin(request: HttpRequest):
 
 
 @router.post("/auth/passkeys/register/complete", response={201: PasskeyOut})
-def passkey_register_complete(request: HttpRequest, payload: PasskeyRegisterCompleteIn):
+def passkey_register_complete(request: AuthedRequest, payload: PasskeyRegisterCompleteIn):
     """``{response: <attestation>, deviceName?}`` to the new passkey (201); 400 'Passkey registration failed';
     403 ``reauth_required`` without a confirmation in the last 5 minutes (ADR 0006)."""
     reauth.require_recent(request)
@@ -213,7 +213,7 @@ def passkey_register_complete(request: HttpRequest, payload: PasskeyRegisterComp
 
 
 @router.delete("/auth/passkeys/{uuid:passkey_id}", response=MessageOut)
-def passkey_delete(request: HttpRequest, passkey_id: UUID):
+def passkey_delete(request: AuthedRequest, passkey_id: UUID):
     """Delete one of the signed-in user's passkeys; 404 'Passkey not found'."""
     services.passkey_delete(ctx=_ctx(request), passkey_id=passkey_id)
     return {"message": "Passkey deleted"}
@@ -223,7 +223,7 @@ def passkey_delete(request: HttpRequest, passkey_id: UUID):
 
 
 @router.put("/auth/profile", response=UserOut)
-def profile_update(request: HttpRequest, payload: ProfileIn):
+def profile_update(request: AuthedRequest, payload: ProfileIn):
     """``{firstName, lastName}`` (anything else is ignored) to the updated user. 412 on a stale If-Match."""
     return services.profile_update(
         ctx=_ctx(request),
@@ -234,14 +234,14 @@ def profile_update(request: HttpRequest, payload: ProfileIn):
 
 
 @router.get("/auth/settings", response=SettingsOut)
-def settings_get(request: HttpRequest):
+def settings_get(request: AuthedRequest):
     """``{theme, preferences: {dateFormat, timeFormat, timezone, language, compactView}, updatedAt}``;
     404 'Settings not found' until first saved (the SPA then applies the defaults of §9)."""
     return selectors.settings_of(_ctx(request).user)
 
 
 @router.put("/auth/settings", response=SettingsOut)
-def settings_put(request: HttpRequest, payload: SettingsIn):
+def settings_put(request: AuthedRequest, payload: SettingsIn):
     """``{theme?, preferences?}`` merged over the saved settings; 400 for a value outside the choices."""
     preferences = payload.preferences.model_dump(by_alias=True) if payload.preferences else None
     return services.settings_update(
@@ -250,7 +250,7 @@ def settings_put(request: HttpRequest, payload: SettingsIn):
 
 
 @router.post("/auth/export-data")
-def export_data(request: HttpRequest):
+def export_data(request: AuthedRequest):
     """A JSON file download ``blockplan-export-YYYY-MM-DD.json`` of the user's account, settings,
     passkeys (no secrets) and the organization's records."""
     data = selectors.export_data(_ctx(request))
@@ -264,7 +264,7 @@ def export_data(request: HttpRequest):
 
 
 @router.get("/organization", response=OrganizationOut)
-def organization_get(request: HttpRequest, response: HttpResponse):
+def organization_get(request: AuthedRequest, response: HttpResponse):
     """The signed-in user's organization, with an ETag."""
     org = _ctx(request).org
     set_etag(response, org)
@@ -272,7 +272,7 @@ def organization_get(request: HttpRequest, response: HttpResponse):
 
 
 @router.put("/organization", response=OrganizationOut, auth=admin_auth)
-def organization_put(request: HttpRequest, payload: OrganizationIn, response: HttpResponse):
+def organization_put(request: AuthedRequest, payload: OrganizationIn, response: HttpResponse):
     """Admin only. ``{name, domain, address?, phone?, website?}``; 409 for a domain in use; 412 stale."""
     org = services.organization_update(ctx=_ctx(request), data=payload.model_dump(), if_match=if_match_header(request))
     set_etag(response, org)
@@ -280,13 +280,13 @@ def organization_put(request: HttpRequest, payload: OrganizationIn, response: Ht
 
 
 @router.get("/admin/users", response=list[UserOut], auth=admin_auth)
-def admin_user_list(request: HttpRequest):
+def admin_user_list(request: AuthedRequest):
     """Admin only. The organization's users (active and inactive), by name."""
     return list(selectors.org_users(_ctx(request).org))
 
 
 @router.post("/admin/users", response={201: AddedUserOut}, auth=admin_auth)
-def admin_user_add(request: HttpRequest, payload: AddUserIn):
+def admin_user_add(request: AuthedRequest, payload: AddUserIn):
     """Admin only. ``{firstName, lastName, email, role}`` to the new user with ``invitationLink`` and
     ``invitationExpiresAt`` (UTC, 7 days) (201); the link is also emailed (ADR 0005). 409 for an email
     in use."""
@@ -303,7 +303,7 @@ def admin_user_add(request: HttpRequest, payload: AddUserIn):
 
 
 @router.post("/admin/users/{uuid:user_id}/invitation", response={201: InvitationOut}, auth=admin_auth)
-def admin_user_invitation(request: HttpRequest, user_id: UUID):
+def admin_user_invitation(request: AuthedRequest, user_id: UUID):
     """Admin only. Re-issue the invitation of a user who has not set up the account: a new link (the
     earlier ones stop working), also emailed. 404 for another organization's user, 409 when the account
     is already set up, 400 for an inactive user."""
@@ -312,7 +312,7 @@ def admin_user_invitation(request: HttpRequest, user_id: UUID):
 
 
 @router.delete("/admin/users/{uuid:user_id}", response=UserOut, auth=admin_auth)
-def admin_user_deactivate(request: HttpRequest, user_id: UUID):
+def admin_user_deactivate(request: AuthedRequest, user_id: UUID):
     """Admin only. Deactivate a user of the organization (answers it, ``isActive`` false); 400 for
     oneself; 404 'User not found' for another organization's id."""
     return services.user_deactivate(ctx=_ctx(request), user_id=user_id)

@@ -24,6 +24,13 @@ from project.core.tenancy import Ctx
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
 
+class AuthedRequest(HttpRequest):
+    """A request admitted by ``member_auth`` or ``admin_auth``: Ninja has set ``auth`` to its :class:`Ctx`.
+    Routers annotate ``request`` with it so that type checkers know ``request.auth.org``."""
+
+    auth: Ctx
+
+
 class CsrfFailed(Forbidden):
     type = "csrf"
 

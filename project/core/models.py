@@ -34,7 +34,7 @@ class TenantQuerySet(models.QuerySet):
     # Writes inside a write that recorded an activity capture their rows' before and after states
     # (issue 16, project.history.tracking); outside one they are Django's own.
 
-    def update(self, **kwargs):  # type: ignore[no-untyped-def]
+    def update(self, **kwargs):
         tracker = tracking.active(self.model, self.db)
         if tracker is None:
             return super().update(**kwargs)
@@ -42,7 +42,7 @@ class TenantQuerySet(models.QuerySet):
 
     update.alters_data = True
 
-    def bulk_update(self, objs, fields, batch_size=None):  # type: ignore[no-untyped-def]
+    def bulk_update(self, objs, fields, batch_size=None):
         tracker = tracking.active(self.model, self.db)
         if tracker is None:
             return super().bulk_update(objs, fields, batch_size=batch_size)
@@ -58,7 +58,7 @@ class TenantQuerySet(models.QuerySet):
 
     bulk_update.alters_data = True
 
-    def bulk_create(self, objs, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def bulk_create(self, objs, *args, **kwargs):
         tracker = tracking.active(self.model, self.db)
         if tracker is None:
             return super().bulk_create(objs, *args, **kwargs)
@@ -70,7 +70,7 @@ class TenantQuerySet(models.QuerySet):
 
     bulk_create.alters_data = True
 
-    def delete(self):  # type: ignore[no-untyped-def]
+    def delete(self):
         tracker = tracking.active(self.model, self.db)
         if tracker is None:
             return super().delete()

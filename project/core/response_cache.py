@@ -41,6 +41,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 
+from project.core.auth import AuthedRequest
 from project.core.responses import json_dumps
 
 CONTENT_TYPE = "application/json"
@@ -114,7 +115,7 @@ def _key(org_id, name: str, params: dict) -> str:
     return f"{org_id}:{name}:{hashlib.blake2s(text.encode(), digest_size=12).hexdigest()}"
 
 
-def cached_json(request: HttpRequest, name: str, params: dict[str, Any], build: Callable[[], Any]) -> HttpResponse:
+def cached_json(request: AuthedRequest, name: str, params: dict[str, Any], build: Callable[[], Any]) -> HttpResponse:
     """A 200 JSON answer of ``build()`` (JSON-ready rows), served from the cache while the organization's
     ``event_seq`` is the one it was built at.
 
@@ -148,7 +149,7 @@ def cached_json(request: HttpRequest, name: str, params: dict[str, Any], build: 
     with _building_lock:
         current = _building.get(key)
         leader = current is None or current.seq != seq
-        if leader:
+        if current is None or current.seq != seq:
             current = _building[key] = _Build(seq)
     if not leader:
         if current.done.wait(FOLLOWER_WAIT_SECONDS) and current.result is not None:

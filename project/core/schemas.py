@@ -51,7 +51,7 @@ class FormIn(CamelSchema):
         if target is None or isinstance(target, (list, str, int, float, bool)):
             raise ValueError("The request body must be a JSON object")
         if isinstance(target, dict):
-            missing = {}
+            missing: dict = {}
             for name, field in cls.model_fields.items():
                 alias = field.alias or name
                 if field.validate_default and alias not in target and name not in target:

@@ -6,9 +6,9 @@ from datetime import date
 from typing import Annotated, Any
 from uuid import UUID
 
-from django.http import HttpRequest
 from ninja import Field, Query
 
+from project.core.auth import AuthedRequest
 from project.core.responses import json_response
 from project.core.routers import make_router
 from project.core.schemas import CamelSchema, ErrorOut
@@ -51,7 +51,7 @@ class ActivityPageOut(CamelSchema):
 
 
 @router.get("/activity", response=ActivityPageOut)
-def activity(request: HttpRequest, filters: Query[ActivityQuery]) -> Any:
+def activity(request: AuthedRequest, filters: Query[ActivityQuery]) -> Any:
     """The organization's activity, newest first, ``pageSize`` (1-200, default 50) per ``page``. Filters:
     ``entity``, ``id`` (activities that touched that row), ``actorId``, ``start``/``end`` (days, inclusive,
     organization timezone). ``at`` is ISO 8601 in the organization's timezone. Any signed-in member."""
@@ -91,7 +91,7 @@ class ActivityDetailOut(ActivityOut):
 
 
 @router.get("/activity/{uuid:activity_id}", response={200: ActivityDetailOut, 404: ErrorOut})
-def activity_detail(request: HttpRequest, activity_id: UUID) -> Any:
+def activity_detail(request: AuthedRequest, activity_id: UUID) -> Any:
     """One activity and what it changed, row by row and field by field (at most 200 rows; ``rowsTotal``
     counts them all), values readable (related records by code or name). Any signed-in member; 404 for
     another organization's activity (issue 16)."""
@@ -100,7 +100,7 @@ def activity_detail(request: HttpRequest, activity_id: UUID) -> Any:
 
 
 @router.post("/activity/{uuid:activity_id}/undo", response={201: ActivityOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut})
-def undo_activity(request: HttpRequest, activity_id: UUID) -> Any:
+def undo_activity(request: AuthedRequest, activity_id: UUID) -> Any:
     """Undo an activity (an undo's undo is a redo): restores the rows it touched in one transaction, as a
     new activity with one change event, answered with 201. 403 when a member undoes someone else's
     change (admins may undo anyone's); 404 for an unknown or another organization's id; 409

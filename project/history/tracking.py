@@ -167,7 +167,7 @@ def _store(tracker: Tracker, model, rows: list) -> None:
     tracker.position += 1
     fields = snapshot_fields(model)
     relations = [i for i, f in enumerate(fields) if f.is_relation and f.attname != "organization_id"]
-    refs = set()
+    refs: set = set()
     for _pk, b, a in rows:
         for values in (b, a):
             if values is not None:
@@ -361,7 +361,7 @@ class HistoryTracked:
 
     history_tracked = True
 
-    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def save(self, *args, **kwargs):
         using = kwargs.get("using") or router.db_for_write(type(self), instance=self)
         tracker = active(type(self), using)
         if tracker is None:
@@ -378,7 +378,7 @@ class HistoryTracked:
             _store(tracker, model, [[pk, before.get(pk), row] for pk, row in memory_rows(model, [self]).items()])
         return result
 
-    def delete(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def delete(self, *args, **kwargs):
         using = kwargs.get("using") or router.db_for_write(type(self), instance=self)
         tracker = active(type(self), using)
         if tracker is None:

@@ -37,7 +37,7 @@ class DatabaseReady(Database):
     """``SELECT 1`` on the request's own thread (its pooled connection), not on an executor thread that
     would hold a connection of its own."""
 
-    async def run(self) -> None:  # type: ignore[override]
+    async def run(self) -> None:
         await sync_to_async(super().run, thread_sensitive=True)()
 
 

@@ -3,7 +3,7 @@
 import structlog
 
 # Shared by structlog's own loggers and by plain ``logging`` records (the formatter's ``foreign_pre_chain``).
-SHARED = [
+SHARED: list = [
     structlog.contextvars.merge_contextvars,
     structlog.stdlib.add_log_level,
     structlog.stdlib.add_logger_name,

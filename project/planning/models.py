@@ -6,7 +6,11 @@ from django.db import models
 
 from project.core.models import TenantModel
 
-HOURS = dict(max_digits=6, decimal_places=2, default=Decimal("0"))
+
+def hours_field() -> models.DecimalField:
+    """An hours column of a study plan unit: up to 9,999.99 hours, 0 by default."""
+    return models.DecimalField(max_digits=6, decimal_places=2, default=Decimal("0"))
+
 
 ACTUAL_HOUR_FIELDS = (
     "face_to_face_hours",
@@ -45,13 +49,13 @@ class StudyPlanUnit(TenantModel):
     unit = models.ForeignKey("catalogue.Unit", on_delete=models.PROTECT, related_name="plan_units")
     sequence_order = models.IntegerField(default=1)
     year_level = models.SmallIntegerField(default=1)
-    face_to_face_hours = models.DecimalField(**HOURS)
-    facilitated_e_learning_hours = models.DecimalField(**HOURS)
-    work_integrated_learning_hours = models.DecimalField(**HOURS)
-    in_class_assessment_hours = models.DecimalField(**HOURS)
-    structured_learning_hours = models.DecimalField(**HOURS)
-    work_integrated_learning_balance_hours = models.DecimalField(**HOURS)
-    cumulative_assessment_hours = models.DecimalField(**HOURS)
+    face_to_face_hours = hours_field()
+    facilitated_e_learning_hours = hours_field()
+    work_integrated_learning_hours = hours_field()
+    in_class_assessment_hours = hours_field()
+    structured_learning_hours = hours_field()
+    work_integrated_learning_balance_hours = hours_field()
+    cumulative_assessment_hours = hours_field()
     is_cluster = models.BooleanField(default=False)
     cluster_group = models.CharField(max_length=50, blank=True, default="")
 

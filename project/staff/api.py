@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import uuid
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from ninja import Query
 
+from project.core.auth import AuthedRequest
 from project.core.concurrency import if_match_header, set_etag
 from project.core.response_cache import cached_json
 from project.core.routers import make_router
@@ -24,7 +25,7 @@ ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: Error
 
 
 @router.get("/teachers", response=list[TeacherOut])
-def list_teachers(request: HttpRequest, show_inactive: bool = Query(False, alias="showInactive")):
+def list_teachers(request: AuthedRequest, show_inactive: bool = Query(False, alias="showInactive")):
     """GET /api/teachers[?showInactive=true]: active teachers (all with showInactive), sorted by first
     then last name. Each carries ``unitCount``."""
     # Rows dumped without per-field validation (issue 15); the declared TeacherOut stays the contract.
@@ -37,7 +38,7 @@ def list_teachers(request: HttpRequest, show_inactive: bool = Query(False, alias
 
 
 @router.post("/teachers", response={201: TeacherOut, **ERRORS})
-def create_teacher(request: HttpRequest, response: HttpResponse, payload: TeacherIn):
+def create_teacher(request: AuthedRequest, response: HttpResponse, payload: TeacherIn):
     """POST /api/teachers: 201 with the teacher; 400 validation (delivery.md §5); 409 duplicate_code on
     employeeId or email."""
     teacher = services.teacher_create(ctx=request.auth, data=payload.model_dump())
@@ -47,7 +48,7 @@ def create_teacher(request: HttpRequest, response: HttpResponse, payload: Teache
 
 
 @router.get("/teachers/{uuid:teacher_id}", response={200: TeacherOut, **ERRORS})
-def get_teacher(request: HttpRequest, response: HttpResponse, teacher_id: uuid.UUID):
+def get_teacher(request: AuthedRequest, response: HttpResponse, teacher_id: uuid.UUID):
     """GET /api/teachers/{id}: the teacher, with ``ETag`` (its updatedAt); 404 "Teacher not found"."""
     teacher = selectors.teacher_get(org=request.auth.org, teacher_id=teacher_id)
     set_etag(response, teacher)
@@ -55,7 +56,7 @@ def get_teacher(request: HttpRequest, response: HttpResponse, teacher_id: uuid.U
 
 
 @router.put("/teachers/{uuid:teacher_id}", response={200: TeacherOut, **ERRORS})
-def update_teacher(request: HttpRequest, response: HttpResponse, teacher_id: uuid.UUID, payload: TeacherUpdateIn):
+def update_teacher(request: AuthedRequest, response: HttpResponse, teacher_id: uuid.UUID, payload: TeacherUpdateIn):
     """PUT /api/teachers/{id}: the full form or any subset (``{"isActive": false}`` deactivates); only the
     fields sent change. ``If-Match`` stale: 412 and nothing changes."""
     teacher = services.teacher_update(
@@ -70,21 +71,21 @@ def update_teacher(request: HttpRequest, response: HttpResponse, teacher_id: uui
 
 
 @router.delete("/teachers/{uuid:teacher_id}", response={204: None, **ERRORS})
-def delete_teacher(request: HttpRequest, teacher_id: uuid.UUID):
+def delete_teacher(request: AuthedRequest, teacher_id: uuid.UUID):
     """DELETE /api/teachers/{id}: 204. The teacher's sessions stay, unassigned."""
     services.teacher_delete(ctx=request.auth, teacher_id=teacher_id)
     return 204, None
 
 
 @router.get("/teacher-units/{uuid:teacher_id}", response={200: list[TeacherUnitOut], **ERRORS})
-def list_teacher_units(request: HttpRequest, teacher_id: uuid.UUID):
+def list_teacher_units(request: AuthedRequest, teacher_id: uuid.UUID):
     """GET /api/teacher-units/{teacherId}: the teacher's qualifications, each with its unit
     ``{id, code, name, nominalHours}``, by unit code."""
     return selectors.teacher_unit_list(org=request.auth.org, teacher_id=teacher_id)
 
 
 @router.post("/teacher-units", response={201: TeacherUnitOut, **ERRORS})
-def add_teacher_unit(request: HttpRequest, payload: TeacherUnitIn):
+def add_teacher_unit(request: AuthedRequest, payload: TeacherUnitIn):
     """POST /api/teacher-units ``{teacherId, unitId, proficiencyLevel?}``: 201; 400 "Please select a unit";
     409 when the teacher already holds the unit."""
     return 201, services.teacher_unit_add(
@@ -96,7 +97,7 @@ def add_teacher_unit(request: HttpRequest, payload: TeacherUnitIn):
 
 
 @router.delete("/teacher-units/{uuid:teacher_id}/{uuid:unit_id}", response={204: None, **ERRORS})
-def remove_teacher_unit(request: HttpRequest, teacher_id: uuid.UUID, unit_id: uuid.UUID):
+def remove_teacher_unit(request: AuthedRequest, teacher_id: uuid.UUID, unit_id: uuid.UUID):
     """DELETE /api/teacher-units/{teacherId}/{unitId}: 204; 404 when not held."""
     services.teacher_unit_remove(ctx=request.auth, teacher_id=teacher_id, unit_id=unit_id)
     return 204, None

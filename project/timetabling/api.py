@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from ninja import File, Query, UploadedFile
 
+from project.core.auth import AuthedRequest
 from project.core.concurrency import if_match_header, set_etag
 from project.core.response_cache import cached_json
 from project.core.responses import json_response
@@ -47,7 +48,7 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 @router.post("/block-groups/{uuid:block_group_id}/schedule", response={200: ScheduleOut, **ERRORS})
-def schedule_block_group(request: HttpRequest, block_group_id, payload: ScheduleIn):
+def schedule_block_group(request: AuthedRequest, block_group_id, payload: ScheduleIn):
     """Generate the group's sessions from its study plans (decisions.md §3).
 
     Body: {sessionTemplates: [{startTime, endTime, duration (hours)}], startDate?, room?, notes?,
@@ -59,7 +60,7 @@ def schedule_block_group(request: HttpRequest, block_group_id, payload: Schedule
 
 
 @router.delete("/block-groups/{uuid:block_group_id}/schedule", response={200: ScheduleClearedOut, **ERRORS})
-def clear_block_group_schedule(request: HttpRequest, block_group_id):
+def clear_block_group_schedule(request: AuthedRequest, block_group_id):
     """Delete the group's sessions that are not completed; answers {sessionsDeleted, message}."""
     count = services.clear_schedule(ctx=request.auth, block_group_id=block_group_id)
     return {"sessions_deleted": count, "message": f"{count} session(s) deleted"}
@@ -69,7 +70,7 @@ def clear_block_group_schedule(request: HttpRequest, block_group_id):
 
 
 @router.get("/timetables", response=list[SessionOut])
-def list_sessions(request: HttpRequest, filters: Query[SessionListQuery]):
+def list_sessions(request: AuthedRequest, filters: Query[SessionListQuery]):
     """Sessions by date, with unit, blockGroup, teacher and `conflicts` (types, computed at read time).
 
     Query: blockGroupId, teacherId, roomId (a recorded room's sessions; issue 19), hidePast=true
@@ -117,7 +118,7 @@ def _written(request, session, warnings) -> dict:
 
 
 @router.post("/timetables", response={201: SessionWriteOut, 400: ErrorOut, 404: ErrorOut, 409: dict})
-def create_session(request: HttpRequest, payload: SessionIn):
+def create_session(request: AuthedRequest, payload: SessionIn):
     """Create a session. 409 {type: conflict, conflicts} on a hard conflict (nothing written); soft
     conflicts are saved and listed in `warnings`."""
     session, warnings = services.session_create(ctx=request.auth, data=payload)
@@ -125,7 +126,7 @@ def create_session(request: HttpRequest, payload: SessionIn):
 
 
 @router.get("/timetables/conflicts", response=list[ConflictOut])
-def list_conflicts(request: HttpRequest, filters: Query[ConflictQuery]):
+def list_conflicts(request: AuthedRequest, filters: Query[ConflictQuery]):
     """Conflicts {type, severity, sessionIds, message, date} of sessions dated in [start, end]
     (default today .. +365 days), optionally of one block group or teacher (decisions.md §4)."""
     ctx = request.auth
@@ -148,7 +149,7 @@ def download_template(request: HttpRequest):
 
 
 @router.post("/timetables/import", response={200: ImportOut, 400: ErrorOut})
-def import_sessions(request: HttpRequest, file: UploadedFile = File(None)):
+def import_sessions(request: AuthedRequest, file: UploadedFile = File(None)):
     """Import sessions from .xlsx/.xls (multipart field `file`), all or nothing.
 
     400 with errors [{path: ['rows', row, column], message, row}] when any row is wrong.
@@ -159,7 +160,7 @@ def import_sessions(request: HttpRequest, file: UploadedFile = File(None)):
 
 
 @router.get("/timetables/ical")
-def session_calendar(request: HttpRequest, filters: Query[IcalQuery]):
+def session_calendar(request: AuthedRequest, filters: Query[IcalQuery]):
     """text/calendar of a teacher's (?teacherId=) or a block group's (?blockGroupId=) sessions."""
     ctx = request.auth
     return _calendar_response(
@@ -168,7 +169,7 @@ def session_calendar(request: HttpRequest, filters: Query[IcalQuery]):
 
 
 @router.put("/timetables/bulk-allocate", response={200: BulkAllocateOut, 400: ErrorOut, 404: ErrorOut, 409: dict})
-def bulk_allocate(request: HttpRequest, payload: BulkAllocateIn):
+def bulk_allocate(request: AuthedRequest, payload: BulkAllocateIn):
     """Give one teacher every listed session, all or nothing (409 with the conflicts on any hard one)."""
     ids, warnings = services.bulk_allocate(ctx=request.auth, session_ids=payload.session_ids, teacher_id=payload.teacher_id)
     return {
@@ -180,7 +181,7 @@ def bulk_allocate(request: HttpRequest, payload: BulkAllocateIn):
 
 
 @router.put("/timetables/bulk-room", response={200: BulkRoomOut, 400: ErrorOut, 404: ErrorOut, 409: dict})
-def bulk_room(request: HttpRequest, payload: BulkRoomIn):
+def bulk_room(request: AuthedRequest, payload: BulkRoomIn):
     """Put every listed session in one room, all or nothing (issue 19): ``{updated, sessionIds, roomId,
     room, warnings}``; 409 with the conflicts when the room is booked at any of their times."""
     ids, room, warnings = services.bulk_set_room(ctx=request.auth, session_ids=payload.session_ids, room_id=payload.room_id)
@@ -194,7 +195,7 @@ def bulk_room(request: HttpRequest, payload: BulkRoomIn):
 
 
 @router.get("/timetables/{uuid:session_id}", response={200: SessionOut, 404: ErrorOut})
-def get_session(request: HttpRequest, session_id, response: HttpResponse):
+def get_session(request: AuthedRequest, session_id, response: HttpResponse):
     """One session (ETag: its updatedAt)."""
     session = selectors.session_get(org=request.auth.org, session_id=session_id)
     set_etag(response, session)
@@ -202,7 +203,7 @@ def get_session(request: HttpRequest, session_id, response: HttpResponse):
 
 
 @router.put("/timetables/{uuid:session_id}", response={200: SessionWriteOut, 400: ErrorOut, 404: ErrorOut, 409: dict, 412: dict})
-def update_session(request: HttpRequest, session_id, payload: SessionIn, response: HttpResponse):
+def update_session(request: AuthedRequest, session_id, payload: SessionIn, response: HttpResponse):
     """Update a session: If-Match (412 when stale), 409 on a new hard conflict, soft ones in `warnings`."""
     session, warnings = services.session_update(
         ctx=request.auth, session_id=session_id, data=payload, if_match=if_match_header(request)
@@ -212,7 +213,7 @@ def update_session(request: HttpRequest, session_id, payload: SessionIn, respons
 
 
 @router.delete("/timetables/{uuid:session_id}", response={204: None, 404: ErrorOut})
-def delete_session(request: HttpRequest, session_id):
+def delete_session(request: AuthedRequest, session_id):
     """Delete a session."""
     services.session_delete(ctx=request.auth, session_id=session_id)
     return 204, None
@@ -266,7 +267,7 @@ def _feed_dict(request, feed: CalendarFeed) -> dict:
 
 
 @router.post("/calendar-feeds", response={201: CalendarFeedOut, 400: ErrorOut, 404: ErrorOut})
-def create_feed(request: HttpRequest, payload: CalendarFeedIn):
+def create_feed(request: AuthedRequest, payload: CalendarFeedIn):
     """A secret subscription URL ({id, url, token, ...}) for a teacher or a block group; keep it private."""
     feed = services.feed_create(
         ctx=request.auth, teacher_id=payload.teacher_id, block_group_id=payload.block_group_id, room_id=payload.room_id
@@ -275,14 +276,14 @@ def create_feed(request: HttpRequest, payload: CalendarFeedIn):
 
 
 @router.get("/calendar-feeds", response=list[CalendarFeedOut])
-def list_feeds(request: HttpRequest):
+def list_feeds(request: AuthedRequest):
     """The signed-in user's feeds that are not revoked."""
     ctx = request.auth
     return [_feed_dict(request, f) for f in selectors.feed_list(org=ctx.org, user=ctx.user)]
 
 
 @router.delete("/calendar-feeds/{uuid:feed_id}", response={204: None, 404: ErrorOut})
-def revoke_feed(request: HttpRequest, feed_id):
+def revoke_feed(request: AuthedRequest, feed_id):
     """Revoke a feed: its URL answers 404 from now on."""
     services.feed_revoke(ctx=request.auth, feed_id=feed_id)
     return 204, None

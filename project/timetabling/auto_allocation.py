@@ -335,7 +335,7 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
     x: dict = {}
     for s in problem.targets:
         for t in problem.eligible.get(s.id, []):
-            x[(s.id, t)] = model.NewBoolVar("")
+            x[(s.id, t)] = model.new_bool_var("")
     if not x:
         return Solution({}, "OPTIMAL", (clock.perf_counter() - started) * 1000)
 
@@ -345,7 +345,7 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
         by_session[sid].append(var)
         by_teacher[t].append(sid)
     for vars_ in by_session.values():
-        model.AddAtMostOne(vars_)
+        model.add_at_most_one(vars_)
 
     slot_of = {s.id: s for s in problem.targets}
     hint = _greedy(problem)
@@ -373,19 +373,19 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
                 if len(p) == 1:
                     terms.append(p[0])
                 else:
-                    u = model.NewBoolVar("")
+                    u = model.new_bool_var("")
                     for v in p:
-                        model.AddImplication(v, u)
+                        model.add_implication(v, u)
                     terms.append(u)
                     any_of.append((u, p))
-            model.AddAtMostOne(terms)
+            model.add_at_most_one(terms)
 
     # Weekly capacity, and the highest utilisation (percent) for the balance goal.
     week_vars: dict = defaultdict(list)
     for (sid, t), var in x.items():
         s = slot_of[sid]
         week_vars[(t, week_start(s.date))].append((var, int(round(s.hours * CENTI))))
-    peak = model.NewIntVar(0, 1000, "peak")
+    peak = model.new_int_var(0, 1000, "peak")
     hinted_x = {var: hint.get(sid) == t for (sid, t), var in x.items()}
     peak_hint = 0
     for (t, monday), items in week_vars.items():
@@ -393,9 +393,9 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
         existing = int(round(problem.existing_week_hours.get((t, monday), 0.0) * CENTI))
         cap = facts.max_weekly_hours * CENTI
         load = sum(c * v for v, c in items)
-        model.Add(load + existing <= cap)
+        model.add(load + existing <= cap)
         # peak * cap >= 100 * (existing + load)
-        model.Add(peak * cap >= 100 * (existing + load))
+        model.add(peak * cap >= 100 * (existing + load))
         if cap > 0:
             hinted_load = existing + sum(c for v, c in items if hinted_x[v])
             peak_hint = max(peak_hint, -((-100 * hinted_load) // cap))
@@ -410,9 +410,9 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
         for t, vars_ in teachers.items():
             if (g, u, t) in problem.existing_keys:
                 continue  # already teaches this unit to this group: free
-            z = model.NewBoolVar("")
+            z = model.new_bool_var("")
             for v in vars_:
-                model.AddImplication(v, z)
+                model.add_implication(v, z)
             z_terms.append(z)
             any_of.append((z, vars_))
 
@@ -422,9 +422,9 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
         day_vars[(t, slot_of[sid].date)].append(var)
     w_terms = []
     for vars_ in day_vars.values():
-        w = model.NewBoolVar("")
+        w = model.new_bool_var("")
         for v in vars_:
-            model.AddImplication(v, w)
+            model.add_implication(v, w)
         w_terms.append(w)
         any_of.append((w, vars_))
 
@@ -432,13 +432,13 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
     w2 = len(w_terms) + 1
     w1 = w2 * 1001 + 1
     big = w1 * (len(z_terms) + 1)
-    model.Maximize(big * sum(x.values()) - w1 * sum(z_terms) - w2 * peak - w3 * sum(w_terms))
+    model.maximize(big * sum(x.values()) - w1 * sum(z_terms) - w2 * peak - w3 * sum(w_terms))
 
     for var, on in hinted_x.items():
-        model.AddHint(var, 1 if on else 0)
+        model.add_hint(var, 1 if on else 0)
     for aux, vars_ in any_of:
-        model.AddHint(aux, 1 if any(hinted_x[v] for v in vars_) else 0)
-    model.AddHint(peak, min(1000, peak_hint))
+        model.add_hint(aux, 1 if any(hinted_x[v] for v in vars_) else 0)
+    model.add_hint(peak, min(1000, peak_hint))
 
     solver = cp_model.CpSolver()
     # The limit covers building the model too: the solver gets what is left of it.
@@ -450,7 +450,7 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         # The greedy hint satisfies every constraint, so this only happens on a timeout before search.
         return Solution(hint, "FEASIBLE", (clock.perf_counter() - started) * 1000)
-    assignment = {sid: t for (sid, t), var in x.items() if solver.Value(var)}
+    assignment = {sid: t for (sid, t), var in x.items() if solver.value(var)}
     name = "OPTIMAL" if status == cp_model.OPTIMAL else "FEASIBLE"
     if status != cp_model.OPTIMAL and _rank(problem, hint) > _rank(problem, assignment):
         # Cut short (a busy machine), the search may not have reached the greedy start: keep the better.
@@ -472,7 +472,7 @@ class _Settle(cp_model.CpSolverSolutionCallback):
         self.last_gain = clock.perf_counter()
 
     def on_solution_callback(self) -> None:
-        objective = int(round(self.ObjectiveValue()))
+        objective = int(round(self.objective_value))
         allocated = -((-objective) // self.big)  # ceil: the rest is below big
         new_pairs = (self.big * allocated - objective) // self.w1
         key = (allocated, -new_pairs)
@@ -496,7 +496,7 @@ class _Settle(cp_model.CpSolverSolutionCallback):
         watcher = threading.Thread(target=watch, name="allocation-settle", daemon=True)
         watcher.start()
         try:
-            return self.solver.Solve(model, self)
+            return self.solver.solve(model, self)
         finally:
             done.set()
             watcher.join()

@@ -6,10 +6,10 @@ import uuid
 from datetime import date, time
 from typing import Annotated, Any
 
-from django.http import HttpRequest
 from ninja import Query
 from pydantic import Field
 
+from project.core.auth import AuthedRequest
 from project.core.responses import json_response
 from project.core.routers import make_router
 from project.core.schemas import BlankToNone, CamelSchema, ErrorOut, in_date_range
@@ -165,7 +165,7 @@ class ReplanAppliedOut(CamelSchema):
     end_dates_extended: list[EndDateExtendedOut]
 
 
-def _change(request: HttpRequest, body) -> replan.Change:
+def _change(request: AuthedRequest, body) -> replan.Change:
     return replan.change_of(
         request.auth.org,
         holiday_id=body.holiday_id,
@@ -180,7 +180,7 @@ def _change(request: HttpRequest, body) -> replan.Change:
 
 
 @router.post("/replan/propose", response={200: ReplanProposalOut, **ERRORS})
-def replan_propose(request: HttpRequest, payload: ReplanChangeIn) -> Any:
+def replan_propose(request: AuthedRequest, payload: ReplanChangeIn) -> Any:
     """POST /api/replan/propose: a proposal fixing every session the change hits (closures: moved to the
     earliest free slot; leave: another teacher), the sessions it cannot fix with reasons, and the
     figures; ``version`` for the apply (issue 17, ``replan.propose``). Writes nothing. Errors as
@@ -197,7 +197,7 @@ def replan_propose(request: HttpRequest, payload: ReplanChangeIn) -> Any:
 
 
 @router.post("/replan/apply", response={200: ReplanAppliedOut, **ERRORS, 409: dict, 412: ErrorOut})
-def replan_apply(request: HttpRequest, payload: ReplanApplyIn) -> Any:
+def replan_apply(request: AuthedRequest, payload: ReplanApplyIn) -> Any:
     """POST /api/replan/apply ``{...the change, version, changes: [{sessionId, actualDate, teacherId}]}``:
     writes the reviewed proposal all-or-nothing with one change event (one activity, undone as one step).
     412 when the timetable changed since the proposal; 409 ``conflict`` when it would hold a hard
@@ -216,7 +216,7 @@ def replan_apply(request: HttpRequest, payload: ReplanApplyIn) -> Any:
 
 
 @router.get("/replan/impact", response={200: ImpactOut, **ERRORS})
-def replan_impact(request: HttpRequest, filters: Query[ImpactQuery]) -> Any:
+def replan_impact(request: AuthedRequest, filters: Query[ImpactQuery]) -> Any:
     """GET /api/replan/impact: the sessions a change hits (not cancelled), by block group and by teacher,
     with ``actualHours`` summed (issue 17, ``project.timetabling.replan``). 400 "Start date is required",
     "End date is required", "End date must be on or after start date", "The range can be at most 400

@@ -336,7 +336,7 @@ def _optimise(board: _Board, greedy: Plan, time_limit: float) -> Plan | None:
     max_delay = 1
     top: dict = {}  # group -> latest option (offset)
     for s in movable:
-        options = []
+        options: list = []
         limit = bound(s)
         hinted = greedy.dates.get(s.id)
         day = s.date + timedelta(days=1)
@@ -353,18 +353,18 @@ def _optimise(board: _Board, greedy: Plan, time_limit: float) -> Plan | None:
         ):
             options.append(hinted)
         for day in options:
-            x[(s.id, day)] = model.NewBoolVar("")
+            x[(s.id, day)] = model.new_bool_var("")
         if options:
             max_delay += (max(options) - s.date).days
             top[s.block_group_id] = max(top.get(s.block_group_id, 0), max(options).toordinal() - base)
         if s.id in board.hit_ids:
-            unresolved[s.id] = model.NewBoolVar("")
+            unresolved[s.id] = model.new_bool_var("")
             rest = unresolved[s.id]
         else:
-            x[(s.id, s.date)] = model.NewBoolVar("")
+            x[(s.id, s.date)] = model.new_bool_var("")
             rest = x[(s.id, s.date)]
         choices = [x[(s.id, d)] for d in options] + [rest]
-        model.AddExactlyOne(choices)
+        model.add_exactly_one(choices)
         date_expr[s.id] = sum((d.toordinal() - base) * x[(s.id, d)] for d in options) + (s.date.toordinal() - base) * rest
 
     # No group, teacher or room twice at overlapping times on a date. Sessions that keep their dates may
@@ -383,10 +383,10 @@ def _optimise(board: _Board, greedy: Plan, time_limit: float) -> Plan | None:
                 stays = [v for v in clique if v.Index() in kept]
                 moves = [v for v in clique if v.Index() not in kept]
                 if len(stays) <= 1:
-                    model.AddAtMostOne(clique)
+                    model.add_at_most_one(clique)
                 elif moves:
                     for v in stays:
-                        model.AddAtMostOne([*moves, v])
+                        model.add_at_most_one([*moves, v])
 
     # Unit order among the sessions that may move.
     by_group: dict = defaultdict(list)
@@ -396,7 +396,7 @@ def _optimise(board: _Board, greedy: Plan, time_limit: float) -> Plan | None:
         for a in sessions:
             for b in sessions:
                 if a.unit_id != b.unit_id and board.units_first.get((gid, b.unit_id), b.date) > a.date:
-                    model.Add(date_expr[a.id] < date_expr[b.id])
+                    model.add(date_expr[a.id] < date_expr[b.id])
 
     # Objective: unresolved, moved, added length, delay (module docstring).
     moved_terms = [1 - v for (sid, day), v in x.items() if day == board.slot_of[sid].date and sid not in board.hit_ids]
@@ -410,9 +410,9 @@ def _optimise(board: _Board, greedy: Plan, time_limit: float) -> Plan | None:
     last_vars: dict = {}
     for gid, sessions in by_group.items():
         floor = board.last_day.get(gid, max(s.date for s in sessions)).toordinal() - base
-        last = model.NewIntVar(floor, max(floor, top.get(gid, floor)), "")
+        last = model.new_int_var(floor, max(floor, top.get(gid, floor)), "")
         for s in sessions:
-            model.Add(last >= date_expr[s.id])
+            model.add(last >= date_expr[s.id])
         last_vars[gid] = (last, floor)
         added_terms.append(last - floor)
     # Two solves rather than one weighted sum, which would need weights past the doubles' exact range:
@@ -423,31 +423,31 @@ def _optimise(board: _Board, greedy: Plan, time_limit: float) -> Plan | None:
 
     # Hint: the current timetable changed by the greedy plan.
     for (sid, day), var in x.items():
-        model.AddHint(var, 1 if greedy.dates.get(sid, board.slot_of[sid].date) == day and sid not in greedy.unresolved else 0)
+        model.add_hint(var, 1 if greedy.dates.get(sid, board.slot_of[sid].date) == day and sid not in greedy.unresolved else 0)
     for sid, var in unresolved.items():
-        model.AddHint(var, 1 if sid in greedy.unresolved or (sid, greedy.dates.get(sid)) not in x else 0)
+        model.add_hint(var, 1 if sid in greedy.unresolved or (sid, greedy.dates.get(sid)) not in x else 0)
     for gid, (last, floor) in last_vars.items():
         days = [greedy.dates[s.id].toordinal() - base for s in by_group[gid] if s.id in greedy.dates]
-        model.AddHint(last, max([floor] + days))
+        model.add_hint(last, max([floor] + days))
 
     deadline = started + time_limit
     solver = cp_model.CpSolver()
     solver.parameters.num_search_workers = 2
-    model.Minimize(first)
+    model.minimize(first)
     solver.parameters.max_time_in_seconds = max(0.3, (deadline - clock.perf_counter()) * 0.6)
-    status = solver.Solve(model)
+    status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
-    values = {v.Index(): solver.Value(v) for v in variables}
-    model.ClearHints()
+    values = {v.Index(): solver.value(v) for v in variables}
+    model.clear_hints()
     for v in variables:
-        model.AddHint(v, values[v.Index()])
-    model.Add(first <= int(round(solver.ObjectiveValue())))
-    model.Minimize(second)
+        model.add_hint(v, values[v.Index()])
+    model.add(first <= int(round(solver.objective_value)))
+    model.minimize(second)
     solver.parameters.max_time_in_seconds = max(0.3, deadline - clock.perf_counter())
-    status = solver.Solve(model)
+    status = solver.solve(model)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        values = {v.Index(): solver.Value(v) for v in variables}
+        values = {v.Index(): solver.value(v) for v in variables}
     plan = Plan()
     for (sid, day), var in x.items():
         if values[var.Index()] and day != board.slot_of[sid].date:
