@@ -30,13 +30,13 @@ from project.reporting.selectors import (
     EVENING_Q,
     OVER_CAPACITY_ABOVE,
     UNDER_UTILISED_BELOW,
-    _uuid_text,
     bucket_expression,
     delivered,
     grid_teachers_and_weeks,
     percent,
     teacher_name,
 )
+from project.reporting.selectors.grid import _uuid_text
 from project.staff.models import Teacher
 from project.timetabling.calendar import week_start
 

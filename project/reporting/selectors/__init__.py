@@ -1,0 +1,62 @@
+"""Reads behind the Reports screen and the teacher allocation grid, one module per report (issue 22):
+
+- :mod:`.common`: the definitions every figure uses (hours, year, semester, term, weeks, evening) and
+  the shared helpers and thresholds;
+- :mod:`.block_groups`: block groups without timetables;
+- :mod:`.scheduling_summary`: the scheduling summary;
+- :mod:`.load_planning`: load planning;
+- :mod:`.workload`: teacher workload and delivery summaries;
+- :mod:`.grid`: the documented allocation grid (the compact grid is :mod:`project.reporting.allocation_grid`;
+  the dashboard :mod:`project.reporting.dashboard`; room utilisation :mod:`project.reporting.room_utilisation`).
+
+The names below are the package's public reads, as callers import them (``selectors.load_planning``).
+"""
+
+from project.reporting.selectors.block_groups import block_groups_without_timetables
+from project.reporting.selectors.common import (
+    CANCELLED,
+    EVENING_Q,
+    OVER_CAPACITY_ABOVE,
+    UNDER_UTILISED_BELOW,
+    bucket_expression,
+    delivered,
+    hours,
+    initials,
+    percent,
+    teacher_name,
+    term_ranges,
+    year_bounds,
+)
+from project.reporting.selectors.grid import (
+    allocation_grid,
+    allocation_grid_json,
+    grid_range,
+    grid_teachers_and_weeks,
+)
+from project.reporting.selectors.load_planning import load_planning
+from project.reporting.selectors.scheduling_summary import scheduling_summary
+from project.reporting.selectors.workload import teacher_delivery_summary, teacher_workload_summary
+
+__all__ = [
+    "CANCELLED",
+    "EVENING_Q",
+    "OVER_CAPACITY_ABOVE",
+    "UNDER_UTILISED_BELOW",
+    "allocation_grid",
+    "allocation_grid_json",
+    "block_groups_without_timetables",
+    "bucket_expression",
+    "delivered",
+    "grid_range",
+    "grid_teachers_and_weeks",
+    "hours",
+    "initials",
+    "load_planning",
+    "percent",
+    "scheduling_summary",
+    "teacher_delivery_summary",
+    "teacher_name",
+    "teacher_workload_summary",
+    "term_ranges",
+    "year_bounds",
+]
