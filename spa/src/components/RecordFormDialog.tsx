@@ -126,30 +126,35 @@ export function deliveryFailure(title: string, fallback: string, duplicate?: str
   };
 }
 
+/** A record dialog's title and submit button, [title, submit], when it creates and when it edits. */
+export type DialogText = { create: readonly [string, string]; edit: readonly [string, string] };
+
 /** The frame of a record dialog: Modal, form, stale compare, fields, server messages, Cancel and submit. */
 export function RecordFormDialog({
   opened,
   onClose,
-  title,
+  editing,
+  text,
   size = "lg",
   record,
-  submitLabel,
   saving,
   children,
   after,
 }: {
   opened: boolean;
   onClose: () => void;
-  title: string;
+  /** Edit an existing record (else create one): chooses the texts. */
+  editing: boolean;
+  text: DialogText;
   size?: ModalProps["size"];
   record: { dialog: DialogState; onSubmit: (event?: FormEvent) => Promise<void> };
-  submitLabel: string;
   saving: boolean;
   children: ReactNode;
   /** Shown under the form inside the dialog (a record's history). */
   after?: ReactNode;
 }) {
   const { dialog, onSubmit } = record;
+  const [title, submitLabel] = editing ? text.edit : text.create;
   return (
     <Modal opened={opened} onClose={onClose} title={title} size={size}>
       <form ref={dialog.formRef} onSubmit={onSubmit} noValidate>

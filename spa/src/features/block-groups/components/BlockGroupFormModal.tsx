@@ -1,6 +1,6 @@
 import { ROOM_TYPES } from "../../rooms/api";
 import { FormSelect } from "../../../components/FormFields";
-import { RecordFormDialog, standardFailure, useRecordForm } from "../../../components/RecordFormDialog";
+import { RecordFormDialog, standardFailure, useRecordForm, type DialogText } from "../../../components/RecordFormDialog";
 import { NumberInput, Select, SimpleGrid, TextInput } from "@mantine/core";
 import { showValue } from "../../../components/useRecordDialog";
 import { Controller } from "react-hook-form";
@@ -39,6 +39,8 @@ function toValues(group?: BlockGroup | null): BlockGroupFormValues {
     preferredRoomType: blockGroupSchema.shape.preferredRoomType.catch("").parse(group.preferredRoomType ?? ""),
   };
 }
+
+const TEXT: DialogText = { create: ["Create Block Group", "Create Block Group"], edit: ["Edit Block Group", "Update Block Group"] };
 
 /** Block group create and edit (delivery.md §2 "Block group form", §5). */
 export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolean; onClose: () => void; group?: BlockGroup | null }) {
@@ -128,15 +130,7 @@ export function BlockGroupFormModal({ opened, onClose, group }: { opened: boolea
   );
 
   return (
-    <RecordFormDialog
-      opened={opened}
-      onClose={onClose}
-      title={current ? "Edit Block Group" : "Create Block Group"}
-      size="xl"
-      record={record}
-      submitLabel={current ? "Update Block Group" : "Create Block Group"}
-      saving={save.isPending}
-    >
+    <RecordFormDialog opened={opened} onClose={onClose} editing={!!current} text={TEXT} size="xl" record={record} saving={save.isPending}>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput label="Code" withAsterisk placeholder="e.g. ICT30120-2026-A" {...register("code")} error={formState.errors.code?.message} />
         <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />

@@ -1,5 +1,5 @@
 import { FormSelect, FormSwitch } from "../../../components/FormFields";
-import { RecordFormDialog, useRecordForm } from "../../../components/RecordFormDialog";
+import { RecordFormDialog, useRecordForm, type DialogText } from "../../../components/RecordFormDialog";
 import { TextInput, Textarea } from "@mantine/core";
 import { isRawStatusMessage, notifyError } from "../../../components/Notify";
 import { COURSE_DEFAULTS, courseSchema, fetchCourse, LEVEL_LABELS, useSaveCourse, type Course, type CourseInput } from "../api/courses";
@@ -16,6 +16,8 @@ function toInput(course: Course | null | undefined): CourseInput {
     isActive: course.isActive,
   };
 }
+
+const TEXT: DialogText = { create: ["Create New Course", "Create Course"], edit: ["Edit Course", "Update Course"] };
 
 /** Create New Course / Edit Course dialog (delivery.md §2 Courses, §8 Courses). */
 export function CourseFormModal({ opened, onClose, course }: { opened: boolean; onClose: () => void; course?: Course | null }) {
@@ -63,15 +65,7 @@ export function CourseFormModal({ opened, onClose, course }: { opened: boolean; 
   const current = record.current;
 
   return (
-    <RecordFormDialog
-      opened={opened}
-      onClose={onClose}
-      title={current ? "Edit Course" : "Create New Course"}
-      size="lg"
-      record={record}
-      submitLabel={current ? "Update Course" : "Create Course"}
-      saving={save.isPending}
-    >
+    <RecordFormDialog opened={opened} onClose={onClose} editing={!!current} text={TEXT} size="lg" record={record} saving={save.isPending}>
       <TextInput label="Code" placeholder="e.g. ICT30120" withAsterisk {...register("code")} error={formState.errors.code?.message} />
       <TextInput
         label="Name"

@@ -1,7 +1,7 @@
 import { FormSelect, FormSwitch } from "../../../components/FormFields";
 import { Select, SimpleGrid, TextInput, Textarea } from "@mantine/core";
 import { Controller } from "react-hook-form";
-import { RecordFormDialog, useRecordForm } from "../../../components/RecordFormDialog";
+import { RecordFormDialog, useRecordForm, type DialogText } from "../../../components/RecordFormDialog";
 import { warnOfImpact } from "../../replan/warnOfImpact";
 import { fetchHoliday, formYears, holidayDefaults, holidaySchema, TYPE_LABELS, useSaveHoliday, type Holiday, type HolidayFormValues } from "../api/holidays";
 
@@ -18,6 +18,8 @@ const toValues = (h?: Holiday | null): HolidayFormValues =>
         isActive: h.isActive,
       }
     : holidayDefaults();
+
+const TEXT: DialogText = { create: ["Add New Holiday", "Create Holiday"], edit: ["Edit Holiday", "Update Holiday"] };
 
 /** "Add New Holiday" / "Edit Holiday" (delivery.md §2 Holidays, §5 Holiday). */
 export function HolidayFormModal({ opened, onClose, holiday }: { opened: boolean; onClose: () => void; holiday: Holiday | null }) {
@@ -53,14 +55,7 @@ export function HolidayFormModal({ opened, onClose, holiday }: { opened: boolean
   const { register, control, formState } = record.form;
   const editing = !!record.current;
   return (
-    <RecordFormDialog
-      opened={opened}
-      onClose={onClose}
-      title={editing ? "Edit Holiday" : "Add New Holiday"}
-      record={record}
-      submitLabel={editing ? "Update Holiday" : "Create Holiday"}
-      saving={save.isPending}
-    >
+    <RecordFormDialog opened={opened} onClose={onClose} editing={!!editing} text={TEXT} record={record} saving={save.isPending}>
       <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <FormSelect

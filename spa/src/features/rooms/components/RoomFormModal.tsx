@@ -1,10 +1,12 @@
 import { FormNumber, FormSelect, FormSwitch } from "../../../components/FormFields";
 import { Select, SimpleGrid, TextInput } from "@mantine/core";
 import { Controller, useWatch } from "react-hook-form";
-import { RecordFormDialog, useRecordForm } from "../../../components/RecordFormDialog";
+import { RecordFormDialog, useRecordForm, type DialogText } from "../../../components/RecordFormDialog";
 import { showValue } from "../../../components/useRecordDialog";
 import { useCampusOptions } from "../../block-groups/api/blockGroups";
 import { fetchRoom, ROOM_TYPES, roomSchema, roomValues, useSaveRoom, type Room } from "../api";
+
+const TEXT: DialogText = { create: ["Add Room", "Create Room"], edit: ["Edit Room", "Update Room"] };
 
 /** Add Room / Edit Room (issue 19): code, name, campus, type, capacity (none for online), features. */
 export function RoomFormModal({ opened, onClose, room }: { opened: boolean; onClose: () => void; room: Room | null }) {
@@ -34,14 +36,7 @@ export function RoomFormModal({ opened, onClose, room }: { opened: boolean; onCl
   const type = useWatch({ control, name: "type" });
 
   return (
-    <RecordFormDialog
-      opened={opened}
-      onClose={onClose}
-      title={editing ? "Edit Room" : "Add Room"}
-      record={record}
-      submitLabel={editing ? "Update Room" : "Create Room"}
-      saving={save.isPending}
-    >
+    <RecordFormDialog opened={opened} onClose={onClose} editing={!!editing} text={TEXT} record={record} saving={save.isPending}>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput label="Code" placeholder="e.g. CBD-3.12" withAsterisk maxLength={50} {...register("code")} error={formState.errors.code?.message} />
         <TextInput label="Name" placeholder="e.g. Cyber security lab" {...register("name")} error={formState.errors.name?.message} />

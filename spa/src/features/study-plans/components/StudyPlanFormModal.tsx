@@ -1,11 +1,13 @@
 import { FormNumber, FormSwitch } from "../../../components/FormFields";
-import { deliveryFailure, RecordFormDialog, useRecordForm } from "../../../components/RecordFormDialog";
+import { deliveryFailure, RecordFormDialog, useRecordForm, type DialogText } from "../../../components/RecordFormDialog";
 import { TextInput, Textarea } from "@mantine/core";
 import { fetchStudyPlan, STUDY_PLAN_DEFAULTS, studyPlanSchema, useSaveStudyPlan, type StudyPlan, type StudyPlanFormValues } from "../api/studyPlans";
 
 const FIELDS = ["name", "description", "totalNominalHours", "isActive"] as const;
 const toValues = (plan?: StudyPlan | null): StudyPlanFormValues =>
   plan ? { name: plan.name, description: plan.description ?? "", totalNominalHours: plan.totalNominalHours, isActive: plan.isActive } : STUDY_PLAN_DEFAULTS;
+
+const TEXT: DialogText = { create: ["Create Study Plan", "Create Study Plan"], edit: ["Edit Study Plan", "Update Study Plan"] };
 
 /** Create / edit a study plan (delivery.md §2 Study plans, §5, §8). */
 export function StudyPlanFormModal({ opened, onClose, plan }: { opened: boolean; onClose: () => void; plan?: StudyPlan | null }) {
@@ -29,15 +31,7 @@ export function StudyPlanFormModal({ opened, onClose, plan }: { opened: boolean;
   const current = record.current;
 
   return (
-    <RecordFormDialog
-      opened={opened}
-      onClose={onClose}
-      title={current ? "Edit Study Plan" : "Create Study Plan"}
-      size="lg"
-      record={record}
-      submitLabel={current ? "Update Study Plan" : "Create Study Plan"}
-      saving={save.isPending}
-    >
+    <RecordFormDialog opened={opened} onClose={onClose} editing={!!current} text={TEXT} size="lg" record={record} saving={save.isPending}>
       <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
       <Textarea label="Description" autosize minRows={2} {...register("description")} />
       <FormNumber

@@ -1,7 +1,9 @@
 import { SimpleGrid, TextInput } from "@mantine/core";
-import { RecordFormDialog, useRecordForm } from "../../../components/RecordFormDialog";
+import { RecordFormDialog, useRecordForm, type DialogText } from "../../../components/RecordFormDialog";
 import { warnOfImpact } from "../../replan/warnOfImpact";
 import { fetchLeave, leaveSchema, leaveValues, useSaveLeave, type Leave } from "../api/leave";
+
+const TEXT: DialogText = { create: ["Add Leave", "Add Leave"], edit: ["Edit Leave", "Update Leave"] };
 
 /** "Add Leave" / "Edit Leave" on the teacher page (issue 17): dates, optional hours, reason. */
 export function LeaveFormModal({ opened, onClose, teacherId, leave }: { opened: boolean; onClose: () => void; teacherId: string; leave: Leave | null }) {
@@ -27,14 +29,7 @@ export function LeaveFormModal({ opened, onClose, teacherId, leave }: { opened: 
   const { register, formState } = record.form;
   const editing = !!record.current;
   return (
-    <RecordFormDialog
-      opened={opened}
-      onClose={onClose}
-      title={editing ? "Edit Leave" : "Add Leave"}
-      record={record}
-      submitLabel={editing ? "Update Leave" : "Add Leave"}
-      saving={save.isPending}
-    >
+    <RecordFormDialog opened={opened} onClose={onClose} editing={!!editing} text={TEXT} record={record} saving={save.isPending}>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput type="date" label="Start Date" withAsterisk {...register("startDate")} error={formState.errors.startDate?.message} />
         <TextInput type="date" label="End Date" withAsterisk {...register("endDate")} error={formState.errors.endDate?.message} />

@@ -1,5 +1,5 @@
 import { FormNumber, FormSelect, FormSwitch } from "../../../components/FormFields";
-import { RecordFormDialog, useRecordForm } from "../../../components/RecordFormDialog";
+import { RecordFormDialog, useRecordForm, type DialogText } from "../../../components/RecordFormDialog";
 import { SimpleGrid, TextInput, Textarea } from "@mantine/core";
 import { showValue } from "../../../components/useRecordDialog";
 import { useWatch } from "react-hook-form";
@@ -32,6 +32,8 @@ const toValues = (t?: Teacher | null): TeacherFormValues =>
         qualifications: t.qualifications ?? "",
       }
     : TEACHER_DEFAULTS;
+
+const TEXT: DialogText = { create: ["Add Teacher", "Add Teacher"], edit: ["Edit Teacher", "Update Teacher"] };
 
 /** Add Teacher / Edit Teacher (delivery.md §5 Teacher). */
 export function TeacherFormModal({ opened, onClose, teacher }: { opened: boolean; onClose: () => void; teacher: Teacher | null }) {
@@ -73,15 +75,7 @@ export function TeacherFormModal({ opened, onClose, teacher }: { opened: boolean
   const employment = useWatch({ control, name: "employmentType" });
 
   return (
-    <RecordFormDialog
-      opened={opened}
-      onClose={onClose}
-      title={current ? "Edit Teacher" : "Add Teacher"}
-      size="xl"
-      record={record}
-      submitLabel={current ? "Update Teacher" : "Add Teacher"}
-      saving={save.isPending}
-    >
+    <RecordFormDialog opened={opened} onClose={onClose} editing={!!current} text={TEXT} size="xl" record={record} saving={save.isPending}>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput label="Employee ID" withAsterisk {...register("employeeId")} error={formState.errors.employeeId?.message} />
         <TextInput label="Email" type="email" withAsterisk {...register("email")} error={formState.errors.email?.message} />

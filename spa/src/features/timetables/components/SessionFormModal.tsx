@@ -1,6 +1,6 @@
 import { ConflictAlert } from "../../../components/ConflictAlert";
 import { FormNumber, FormSelect } from "../../../components/FormFields";
-import { RecordFormDialog, standardFailure, useRecordForm } from "../../../components/RecordFormDialog";
+import { RecordFormDialog, standardFailure, useRecordForm, type DialogText } from "../../../components/RecordFormDialog";
 import { Autocomplete, Select, SimpleGrid, TextInput, Textarea } from "@mantine/core";
 import { ROOM_TYPES, useRoomAvailability, useRooms } from "../../rooms/api";
 import { useWatch } from "react-hook-form";
@@ -40,6 +40,8 @@ function toValues(s: Session | null, blockGroupId: string | null): SessionFormVa
     notes: s?.notes ?? "",
   };
 }
+
+const TEXT: DialogText = { create: ["Add Timetable Entry", "Add Entry"], edit: ["Edit Timetable Entry", "Update Entry"] };
 
 /** Add / edit a timetable session (delivery.md §5 "Timetable session"; 409 conflicts; 412 stale). */
 export function SessionFormModal({
@@ -144,10 +146,10 @@ export function SessionFormModal({
     <RecordFormDialog
       opened={opened}
       onClose={onClose}
-      title={current ? "Edit Timetable Entry" : "Add Timetable Entry"}
+      editing={!!current}
+      text={TEXT}
       size="xl"
       record={record}
-      submitLabel={current ? "Update Entry" : "Add Entry"}
       saving={save.isPending}
       after={
         current ? (

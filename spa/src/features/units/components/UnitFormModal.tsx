@@ -1,5 +1,5 @@
 import { FormNumber, FormSwitch } from "../../../components/FormFields";
-import { deliveryFailure, RecordFormDialog, useRecordForm } from "../../../components/RecordFormDialog";
+import { deliveryFailure, RecordFormDialog, useRecordForm, type DialogText } from "../../../components/RecordFormDialog";
 import { TextInput, Textarea } from "@mantine/core";
 import { fetchUnit, UNIT_DEFAULTS, unitSchema, useSaveUnit, type Unit, type UnitFormValues } from "../api/units";
 
@@ -16,6 +16,8 @@ function toValues(unit: Unit | null | undefined): UnitFormValues {
     prerequisites: unit.prerequisites ?? "",
   };
 }
+
+const TEXT: DialogText = { create: ["Create Unit of Competency", "Create Unit"], edit: ["Edit Unit of Competency", "Update Unit"] };
 
 /** Create / edit a unit of competency (delivery.md §2 Units, §8 Units). */
 export function UnitFormModal({ opened, onClose, unit }: { opened: boolean; onClose: () => void; unit?: Unit | null }) {
@@ -43,15 +45,7 @@ export function UnitFormModal({ opened, onClose, unit }: { opened: boolean; onCl
   const current = record.current;
 
   return (
-    <RecordFormDialog
-      opened={opened}
-      onClose={onClose}
-      title={current ? "Edit Unit of Competency" : "Create Unit of Competency"}
-      size="lg"
-      record={record}
-      submitLabel={current ? "Update Unit" : "Create Unit"}
-      saving={save.isPending}
-    >
+    <RecordFormDialog opened={opened} onClose={onClose} editing={!!current} text={TEXT} size="lg" record={record} saving={save.isPending}>
       <TextInput label="Code" placeholder="e.g. ICTICT214" withAsterisk {...register("code")} error={formState.errors.code?.message} />
       <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
       <FormNumber control={control} name="nominalHours" label="Nominal Hours" withAsterisk min={1} step={1} error={formState.errors.nominalHours?.message} />
