@@ -285,7 +285,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    async def connect(self):
+    async def connect(self) -> None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
         if query.get("EIO") != [protocol.EIO_VERSION] or query.get("transport") != ["websocket"]:
             await self.close()  # before accept: the handshake is refused (HTTP 403)
@@ -304,7 +304,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
 
     # Engine.IO ------------------------------------------------------------------------------------------
 
-    async def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data=None, bytes_data=None) -> None:
         if self.closing:
             return
         if text_data is None:  # binary frames carry attachments, which no event here accepts
@@ -328,7 +328,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         elif kind == 2:  # a ping from the client (probe): answer it
             await self.send(protocol.PONG + payload)
 
-    async def _run_heartbeat(self):
+    async def _run_heartbeat(self) -> None:
         interval = self.timings.ping_interval / 1000
         timeout = self.timings.ping_timeout / 1000
         deadline = asyncio.get_running_loop().time() + self.timings.connect_timeout / 1000
@@ -353,7 +353,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             log.exception("heartbeat of socket %s failed", self.sid)
             await self._close()
 
-    async def _refresh(self):
+    async def _refresh(self) -> None:
         """Re-check that the socket's session is still valid (once per ``session_recheck``; ended elsewhere:
         ``session_ended`` and close),
         re-join the groups (so ``group_expiry`` never ages a wall display out) and keep presence alive."""
@@ -387,12 +387,12 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
     def _presence_ttl(self) -> float:
         return (self.timings.ping_interval + self.timings.ping_timeout) / 1000 * 2 + 5
 
-    async def _close(self):
+    async def _close(self) -> None:
         if not self.closing:
             self.closing = True
             await self.close()
 
-    async def disconnect(self, code):
+    async def disconnect(self, code) -> None:
         self.closing = True
         fields = getattr(self, "_log_fields", None)
         if fields is not None:  # counted once, however the socket ended
@@ -404,7 +404,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             heartbeat.cancel()
         await self._leave()
 
-    async def _leave(self):
+    async def _leave(self) -> None:
         principal = getattr(self, "principal", None)
         for group in getattr(self, "groups_joined", []):
             try:
@@ -424,7 +424,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
 
     # Socket.IO ------------------------------------------------------------------------------------------
 
-    async def _on_socketio(self, payload: str):
+    async def _on_socketio(self, payload: str) -> None:
         try:
             packet = protocol.decode_socketio(payload)
         except ValueError:
@@ -442,7 +442,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             await self._on_event(packet)
         # ACK, BINARY_* and events before the namespace connect are ignored.
 
-    async def _on_connect(self, namespace: str, payload):
+    async def _on_connect(self, namespace: str, payload) -> None:
         if namespace != protocol.MAIN_NAMESPACE:
             await self.send(protocol.connect_error_frame(protocol.INVALID_NAMESPACE, namespace))
             return
@@ -495,7 +495,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             else:
                 await self._send_presence(version, viewers)
 
-    async def _on_event(self, packet):
+    async def _on_event(self, packet) -> None:
         data = packet.data if isinstance(packet.data, list) else []
         name = data[0] if data else None
         result = {"ok": False, "message": "Unknown event"}
@@ -526,7 +526,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         presence.schedule_broadcast(principal.org_id, self.channel_layer)
         return {"ok": True}
 
-    async def _send_presence(self, version: int, viewers: list):
+    async def _send_presence(self, version: int, viewers: list) -> None:
         if version < self.presence_version:
             return  # an older list than one already sent (two processes raced)
         self.presence_version = version
@@ -535,7 +535,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
 
     # Channel layer messages ------------------------------------------------------------------------------
 
-    async def change_event(self, message):
+    async def change_event(self, message) -> None:
         """``change.event`` from :func:`realtime.events.emit_change` → event ``change``, as this socket may
         see it (:func:`realtime.scoping.event_for`: a display gets only its board's events, without the
         actor; a non-admin gets no admin-only entities)."""
@@ -545,12 +545,12 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
                 await self.send(protocol.event_frame("change", event))
                 ops_metrics.EVENTS_SENT.labels("change").inc()
 
-    async def presence_viewers(self, message):
+    async def presence_viewers(self, message) -> None:
         """``presence.viewers`` from :mod:`realtime.presence` → event ``presence``."""
         if self.principal is not None and self.principal.user_id is not None and not self.closing:
             await self._send_presence(message.get("version", 0), message.get("viewers", []))
 
-    async def session_rekey(self, message):
+    async def session_rekey(self, message) -> None:
         """``session.rekey`` (the browser session got a new key: a password change there): follow it."""
         principal = self.principal
         if principal is None or self.closing or not principal.session_key:
@@ -566,13 +566,13 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(old_group, self.channel_name)
         self.groups_joined = [new_group if g == old_group else g for g in self.groups_joined]
 
-    async def session_revoke(self, message):
+    async def session_revoke(self, message) -> None:
         """``session.revoke`` (logout of this browser, a password change elsewhere, deactivation, a revoked
         display link) → ``session_ended`` ``{reason}`` when a session ended, then ``41`` and close; the
         client does not reconnect."""
         await self._end_session(message.get("reason"))
 
-    async def _end_session(self, reason: str | None):
+    async def _end_session(self, reason: str | None) -> None:
         if self.closing:
             return
         if self.principal is not None:

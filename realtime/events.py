@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from asgiref.sync import async_to_sync
@@ -26,6 +27,10 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.core.tenancy import Ctx
+    from project.history.models import Activity
 
 log = logging.getLogger(__name__)
 
@@ -56,11 +61,11 @@ CHANGE_EVENT = "change.event"
 REVOKE_EVENT = "session.revoke"
 
 
-def org_group(org_id) -> str:
+def org_group(org_id: object) -> str:
     return f"org.{org_id}"
 
 
-def user_group(user_id) -> str:
+def user_group(user_id: object) -> str:
     return f"user.{user_id}"
 
 
@@ -71,7 +76,9 @@ def session_group(session_key: str) -> str:
     return "session." + hashlib.sha256(session_key.encode()).hexdigest()[:40]
 
 
-def emit_change(ctx, *, entity: str, action: str, ids: Iterable, summary: str | None = None, undo_of=None) -> dict:
+def emit_change(
+    ctx: Ctx, *, entity: str, action: str, ids: Iterable, summary: str | None = None, undo_of: Activity | None = None
+) -> dict:
     """Announce one committed change to ``ctx.org``. Returns the event (sent only after commit).
 
     ctx: a :class:`project.core.tenancy.Ctx`. entity / action: from ``ENTITIES`` / ``ACTIONS``
@@ -193,7 +200,7 @@ def _routing(entity: str, ids: list[str], action: str = "") -> tuple[list[str] |
     return sorted({str(c) for c in campuses if c is not None}), details
 
 
-def close_user_sockets(user_id, reason: str | None = "deactivated") -> None:
+def close_user_sockets(user_id: object, reason: str | None = "deactivated") -> None:
     """Close every open socket of a user (deactivation), after the current transaction commits; each gets
     ``session_ended`` ``{reason}`` first."""
     close_group_sockets(user_group(user_id), reason=reason)

@@ -32,12 +32,12 @@ from redis import asyncio as aioredis
 class InMemoryChannelLayer(_InMemoryBase):
     """``channels.layers.InMemoryChannelLayer`` whose expiry sweep runs at most once a ``clean_interval``."""
 
-    def __init__(self, *args, clean_interval: float = 1.0, **kwargs):
+    def __init__(self, *args, clean_interval: float = 1.0, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.clean_interval = clean_interval
         self._last_clean = 0.0
 
-    def _clean_expired(self):
+    def _clean_expired(self) -> None:
         now = time.monotonic()
         if now - self._last_clean >= self.clean_interval:
             self._last_clean = now
@@ -47,7 +47,7 @@ class InMemoryChannelLayer(_InMemoryBase):
 class RedisChannelLayer(_Base):
     """``channels_redis.core.RedisChannelLayer`` with a blocking, bounded connection pool per host."""
 
-    def __init__(self, *args, max_connections: int = 50, pool_timeout: float = 20, **kwargs):
+    def __init__(self, *args, max_connections: int = 50, pool_timeout: float = 20, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.max_connections = max_connections
         self.pool_timeout = pool_timeout

@@ -86,7 +86,7 @@ def _listing(entries) -> list[dict]:
 class MemoryPresenceStore:
     """Per-process store (the in-memory channel layer is per process too)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._orgs: dict[str, dict[str, tuple[dict, float]]] = {}
         self._versions: dict[str, int] = {}
 
@@ -123,7 +123,7 @@ class RedisPresenceStore:
 
     KEY_TTL = 3600
 
-    def __init__(self, url: str, prefix: str = "blockplan:presence"):
+    def __init__(self, url: str, prefix: str = "blockplan:presence") -> None:
         self.url = url
         self.prefix = prefix
         self._clients: dict[asyncio.AbstractEventLoop, object] = {}

@@ -144,7 +144,7 @@ def enable_totp(request: AuthedRequest, payload: TotpCodeIn):
     """``{totpCode}`` of the secret from totp-setup: TOTP on. 401 'Invalid authenticator code'.
     403 ``reauth_required`` without a confirmation in the last 5 minutes (ADR 0006)."""
     reauth.require_recent(request)
-    user = services.enable_totp(request=request, ctx=_ctx(request), totp_code=payload.totp_code)
+    user = services.enable_totp(request=request, ctx=_ctx(request), totp_code=payload.totp_code or "")
     return {"message": "Two-factor authentication is now active.", "user": user}
 
 
@@ -190,7 +190,7 @@ def passkey_authenticate_complete(request: HttpRequest, payload: PasskeyAuthenti
 @router.get("/auth/passkeys", response=list[PasskeyOut])
 def passkey_list(request: AuthedRequest):
     """The signed-in user's passkeys, newest first: ``[{id, deviceName, createdAt, lastUsed}]``."""
-    return list(selectors.user_passkeys(_ctx(request).user))
+    return list(selectors.user_passkeys(_ctx(request).member))
 
 
 @router.post("/auth/passkeys/register/begin")
@@ -237,7 +237,7 @@ def profile_update(request: AuthedRequest, payload: ProfileIn):
 def settings_get(request: AuthedRequest):
     """``{theme, preferences: {dateFormat, timeFormat, timezone, language, compactView}, updatedAt}``;
     404 'Settings not found' until first saved (the SPA then applies the defaults of §9)."""
-    return selectors.settings_of(_ctx(request).user)
+    return selectors.settings_of(_ctx(request).member)
 
 
 @router.put("/auth/settings", response=SettingsOut)
@@ -298,7 +298,8 @@ def admin_user_add(request: AuthedRequest, payload: AddUserIn):
         role=payload.role,
         request=request,
     )
-    user.invitation_link, user.invitation_expires_at = issued.link, issued.expires_at
+    # The answer is the user with its invitation (UserAddOut reads these two attributes).
+    user.invitation_link, user.invitation_expires_at = issued.link, issued.expires_at  # type: ignore[attr-defined]
     return 201, user
 
 

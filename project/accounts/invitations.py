@@ -63,7 +63,7 @@ def issue(*, user: User, created_by: User | None, request: HttpRequest | None) -
     Invitation.objects.create(user=user, token_hash=token_hash(token), created_by=created_by, expires_at=expires_at)
     link = f"{base_url(request)}/auth/setup?token={token}"
     inviter = (created_by.full_name or created_by.email) if created_by is not None else "Your administrator"
-    org_name = user.organization.name if user.organization_id else "Blockplan"
+    org_name = user.organization.name if user.organization is not None else "Blockplan"
     transaction.on_commit(lambda: _send(user.email, inviter, org_name, link, expires_at))
     return IssuedInvitation(link=link, expires_at=expires_at)
 

@@ -47,7 +47,7 @@ class LockedOut(DomainError):
     status = 429
     type = "locked_out"
 
-    def __init__(self, message: str | None = None):
+    def __init__(self, message: str | None = None) -> None:
         super().__init__(message or lockout_message())
 
 

@@ -30,7 +30,7 @@ class ReauthRequired(DomainError):
     status = 403
     type = "reauth_required"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(REAUTH_MESSAGE)
 
 
@@ -44,7 +44,7 @@ def reauthenticate(*, request: HttpRequest, ctx: Ctx, password: str, totp_code: 
     """
     from project.accounts.services import totp_consume
 
-    user = ctx.user
+    user = ctx.member
     if not password and not totp_code:
         raise ValidationFailed.field("password", "Enter your password or an authenticator code")
     ensure_allowed(request, user.email)

@@ -29,28 +29,26 @@ def _as_text(value: Any) -> Any:
 Text = BeforeValidator(_as_text)  # null or absent reads as "" so that the "required" messages apply
 
 
-def email_format(message: str) -> AfterValidator:
-    def check(value: str) -> str:
-        value = (value or "").strip().lower()
-        try:
-            validate_email(value)
-        except DjangoValidationError:
-            raise ValueError(message) from None
-        if len(value) > 255:
-            raise ValueError(message)
-        return value
+def _checked_email(value: str | None, message: str) -> str:
+    """``value`` trimmed and lower-cased when it is an email address of at most 255 characters, else
+    ValueError(``message``)."""
+    value = (value or "").strip().lower()
+    try:
+        validate_email(value)
+    except DjangoValidationError:
+        raise ValueError(message) from None
+    if len(value) > 255:
+        raise ValueError(message)
+    return value
 
-    return AfterValidator(check)
+
+def email_format(message: str) -> AfterValidator:
+    return AfterValidator(lambda value: _checked_email(value, message))
 
 
 def optional_email_format(message: str) -> AfterValidator:
     """Like :func:`email_format`, but blank is allowed (the caller decides whether it is required)."""
-    strict = email_format(message).func
-
-    def check(value: str) -> str:
-        return "" if not (value or "").strip() else strict(value)
-
-    return AfterValidator(check)
+    return AfterValidator(lambda value: "" if not (value or "").strip() else _checked_email(value, message))
 
 
 def _totp_code(value: str | None) -> str | None:

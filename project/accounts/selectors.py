@@ -22,7 +22,7 @@ def user_by_email(email: str) -> User | None:
     return User.objects.select_related("organization").filter(email=(email or "").strip().lower()).first()
 
 
-def user_by_id(user_id) -> User | None:
+def user_by_id(user_id: UUID | str) -> User | None:
     return User.objects.select_related("organization").filter(pk=user_id).first()
 
 
@@ -31,7 +31,7 @@ def org_users(org: Organization) -> QuerySet[User]:
     return org.users.select_related("organization").order_by("first_name", "last_name", "email")
 
 
-def org_user(org: Organization, user_id) -> User:
+def org_user(org: Organization, user_id: UUID | str) -> User:
     """A user of ``org`` by id, else NotFound 'User not found' (another organization's id included)."""
     return get_in_org(org_users(org), org, user_id, label="User")
 
@@ -40,7 +40,7 @@ def user_passkeys(user: User) -> QuerySet[Passkey]:
     return user.passkeys.order_by("-created_at")
 
 
-def user_passkey(user: User, passkey_id) -> Passkey:
+def user_passkey(user: User, passkey_id: UUID | str) -> Passkey:
     passkey = user.passkeys.filter(pk=passkey_id).first()
     if passkey is None:
         raise NotFound("Passkey not found")
@@ -60,7 +60,8 @@ def settings_of(user: User) -> dict:
 def full_settings(saved: dict | None) -> dict:
     """Saved settings completed with the defaults of platform.md §9."""
     saved = saved if isinstance(saved, dict) else {}
-    prefs = saved.get("preferences") if isinstance(saved.get("preferences"), dict) else {}
+    stored = saved.get("preferences")
+    prefs = stored if isinstance(stored, dict) else {}
     return {
         "theme": saved.get("theme") or DEFAULT_THEME,
         "preferences": {key: prefs.get(key, default) for key, default in DEFAULT_PREFERENCES.items()},
@@ -103,7 +104,7 @@ def export_data(ctx: Ctx) -> dict:
     from project.timetabling.models import Holiday, TimetableSession
 
     org = ctx.org
-    user = ctx.user
+    user = ctx.member
     return {
         "exportedAt": timezone.now().isoformat(),
         "user": UserOut.from_orm(user).model_dump(mode="json", by_alias=True),

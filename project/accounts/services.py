@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 from django.conf import settings as django_settings
 from django.contrib.auth import (
@@ -73,7 +74,8 @@ def password_errors(password: str, *, path: str, user: User | None = None) -> li
 
 
 def _org_is_usable(user: User) -> bool:
-    return user.organization_id is not None and user.organization.is_active
+    org = user.organization  # None without a query when there is no organization
+    return org is not None and org.is_active
 
 
 def _setup_eligible(user: User) -> bool:
@@ -104,18 +106,18 @@ def _sign_in(request: HttpRequest, user: User, *, remember_me: bool = False) -> 
     request.session.set_expiry(django_settings.SESSION_COOKIE_AGE if remember_me else 0)
 
 
-def _locked_user(user_id) -> User:
+def _locked_user(user_id: UUID | str) -> User:
     return User.objects.select_for_update(of=("self",)).select_related("organization").get(pk=user_id)
 
 
 def totp_consume(user: User, code: str | None) -> bool:
     """Accept ``code`` for ``user`` once: it must match a step within one of now and be later than the
     last accepted step (no replay). Stores the step on success. Runs on the locked user row."""
-    if not user.totp_secret or not totp.is_code_format(code):
+    if not user.totp_secret or code is None or not totp.is_code_format(code):
         return False
     with transaction.atomic():
         row = _locked_user(user.pk)
-        counter = totp.matching_counter(row.totp_secret, code)
+        counter = totp.matching_counter(row.totp_secret or "", code)
         if counter is None or (row.totp_last_counter is not None and counter <= row.totp_last_counter):
             return False
         row.totp_last_counter = counter
@@ -211,8 +213,8 @@ def first_time_lookup(*, request: HttpRequest, email: str, token: str | None = N
             "message": "Please create a password and set up two-factor authentication.",
             "email": user.email,
         }
-    user = selectors.user_by_email(email)
-    if user is None or not user.is_active or not _org_is_usable(user) or not user.has_usable_password():
+    found = selectors.user_by_email(email)
+    if found is None or not found.is_active or not _org_is_usable(found) or not found.has_usable_password():
         record_failure(request, email)
         raise NotFound(USER_NOT_FOUND)
     return {
@@ -223,7 +225,7 @@ def first_time_lookup(*, request: HttpRequest, email: str, token: str | None = N
     }
 
 
-def _setup_target(request: HttpRequest, user_id) -> User:
+def _setup_target(request: HttpRequest, user_id: UUID | str) -> User:
     """The user whose authenticator may be set up by this request, else NotFound 'User not found'.
 
     The signed-in user themself, or a user in setup state (no password yet); a signed-in caller never
@@ -233,7 +235,7 @@ def _setup_target(request: HttpRequest, user_id) -> User:
     user = selectors.user_by_id(user_id)
     if user is None:
         raise NotFound("User not found")
-    if ctx is not None and ctx.user.pk == user.pk:
+    if ctx is not None and ctx.user is not None and ctx.user.pk == user.pk:
         return user
     if ctx is not None and ctx.org.pk != user.organization_id:
         raise NotFound("User not found")
@@ -242,7 +244,7 @@ def _setup_target(request: HttpRequest, user_id) -> User:
     raise NotFound("User not found")
 
 
-def totp_setup(*, request: HttpRequest, user_id) -> dict:
+def totp_setup(*, request: HttpRequest, user_id: UUID | str) -> dict:
     """GET /api/auth/totp-setup/{userId}: ``{qrCodeUri, manualEntryKey}``.
 
     Stores a new secret while TOTP is not enabled (each call starts afresh, so only the last QR code
@@ -261,7 +263,7 @@ def totp_setup(*, request: HttpRequest, user_id) -> dict:
     return {"qrCodeUri": totp.qr_data_uri(uri), "manualEntryKey": row.totp_secret}
 
 
-def setup_password(*, request: HttpRequest, user_id, password: str, confirm_password: str, totp_code: str) -> User:
+def setup_password(*, request: HttpRequest, user_id: UUID | str, password: str, confirm_password: str, totp_code: str) -> User:
     """POST /api/auth/setup-password: set the first password, turn TOTP on, sign in.
 
     Validation (400): the §5 password rules at ``password``, 'Passwords don't match' at
@@ -293,6 +295,8 @@ def setup_password(*, request: HttpRequest, user_id, password: str, confirm_pass
         row.is_totp_enabled = True
         row.save()
         invitations.mark_used(row)
+        if row.organization is None:  # a setup is only ever offered to a member of an organization
+            raise NotFound(USER_NOT_FOUND)
         emit_change(
             Ctx(org=row.organization, user=row, origin=client_origin(request)), entity="user", action="updated", ids=[row.pk]
         )
@@ -318,7 +322,7 @@ def enable_totp(*, request: HttpRequest, ctx: Ctx, totp_code: str) -> User:
     BadRequest when already on or never set up; Unauthorized 'Invalid authenticator code' (recorded by
     axes) for a wrong or replayed code.
     """
-    user = ctx.user
+    user = ctx.member
     if user.is_totp_enabled:
         raise BadRequest("Two-factor authentication is already enabled")
     if not user.totp_secret:
@@ -338,7 +342,7 @@ def enable_totp(*, request: HttpRequest, ctx: Ctx, totp_code: str) -> User:
 def reset_totp(*, ctx: Ctx) -> User:
     """POST /api/auth/reset-totp: TOTP off and the secret dropped; the user scans a new QR code."""
     with transaction.atomic():
-        row = _locked_user(ctx.user.pk)
+        row = _locked_user(ctx.member.pk)
         row.is_totp_enabled = False
         row.totp_secret = ""
         row.totp_last_counter = None
@@ -352,8 +356,8 @@ def reset_totp(*, ctx: Ctx) -> User:
 
 def passkey_register_begin(*, request: HttpRequest, ctx: Ctx) -> dict:
     """POST /api/auth/passkeys/register/begin: creation options; the challenge is kept in the session."""
-    existing = list(ctx.user.passkeys.values_list("credential_id", flat=True))
-    options, challenge = webauthn_rp.registration_options(user=ctx.user, existing_credential_ids=existing)
+    existing = list(ctx.member.passkeys.values_list("credential_id", flat=True))
+    options, challenge = webauthn_rp.registration_options(user=ctx.member, existing_credential_ids=existing)
     webauthn_rp.store_challenge(request.session, webauthn_rp.REGISTRATION_CHALLENGE, challenge)
     return options
 
@@ -380,7 +384,7 @@ def passkey_register_complete(*, request: HttpRequest, ctx: Ctx, credential: dic
     try:
         with transaction.atomic():
             return Passkey.objects.create(
-                user=ctx.user,
+                user=ctx.member,
                 credential_id=credential_id,
                 public_key=bytes_to_base64url(verified.credential_public_key),
                 counter=verified.sign_count,
@@ -441,9 +445,9 @@ def passkey_authenticate_complete(*, request: HttpRequest, credential: dict) -> 
     return user
 
 
-def passkey_delete(*, ctx: Ctx, passkey_id) -> None:
+def passkey_delete(*, ctx: Ctx, passkey_id: UUID | str) -> None:
     """DELETE /api/auth/passkeys/{id}: one of the signed-in user's passkeys; NotFound otherwise."""
-    selectors.user_passkey(ctx.user, passkey_id).delete()
+    selectors.user_passkey(ctx.member, passkey_id).delete()
 
 
 # ------------------------------------------------------------------------------------------- profile
@@ -452,7 +456,7 @@ def passkey_delete(*, ctx: Ctx, passkey_id) -> None:
 def profile_update(*, ctx: Ctx, first_name: str, last_name: str, if_match: str | None = None) -> User:
     """PUT /api/auth/profile: first and last name only. StaleWrite on a stale If-Match."""
     with transaction.atomic():
-        row = _locked_user(ctx.user.pk)
+        row = _locked_user(ctx.member.pk)
         assert_fresh(row, if_match)
         row.first_name = first_name
         row.last_name = last_name
@@ -470,7 +474,7 @@ def change_password(
     400 'Current password is required' / 'Current password is incorrect' at ``currentPassword``, the
     password rules at ``newPassword``, "Passwords don't match" at ``confirmPassword``; 429 when locked.
     """
-    user = ctx.user
+    user = ctx.member
     errors = []
     if not current_password:
         errors.append({"path": ["currentPassword"], "message": "Current password is required"})
@@ -499,7 +503,7 @@ def settings_update(*, ctx: Ctx, theme: str | None, preferences: dict | None, if
     """PUT /api/auth/settings: merge the given theme and preferences over the saved ones (or the
     defaults) and store them; answers ``{theme, preferences, updatedAt}``."""
     with transaction.atomic():
-        row = _locked_user(ctx.user.pk)
+        row = _locked_user(ctx.member.pk)
         assert_fresh(row, if_match)
         current = selectors.full_settings(row.settings)
         if theme is not None:
@@ -616,7 +620,7 @@ def user_add(
     return user, issued
 
 
-def user_reissue_invitation(*, ctx: Ctx, user_id, request: HttpRequest | None = None) -> invitations.IssuedInvitation:
+def user_reissue_invitation(*, ctx: Ctx, user_id: UUID | str, request: HttpRequest | None = None) -> invitations.IssuedInvitation:
     """POST /api/admin/users/{id}/invitation (admin): a new invitation link for a user of ``ctx.org``
     who has not set up the account yet; earlier links stop working. NotFound for another
     organization's user; Conflict when the account is already set up; BadRequest for an inactive user."""
@@ -629,11 +633,11 @@ def user_reissue_invitation(*, ctx: Ctx, user_id, request: HttpRequest | None = 
         return invitations.issue(user=target, created_by=ctx.user, request=request)
 
 
-def user_deactivate(*, ctx: Ctx, user_id) -> User:
+def user_deactivate(*, ctx: Ctx, user_id: UUID | str) -> User:
     """DELETE /api/admin/users/{id} (admin): the user becomes inactive, their sessions end and their
     sockets close. NotFound for another organization's user; BadRequest for oneself."""
     target = selectors.org_user(ctx.org, user_id)
-    if target.pk == ctx.user.pk:
+    if target.pk == ctx.member.pk:
         raise BadRequest("You cannot deactivate your own account")
     with transaction.atomic():
         row = _locked_user(target.pk)

@@ -39,7 +39,7 @@ def qr_data_uri(text: str) -> str:
     qr.add_data(text)
     qr.make(fit=True)
     image = qr.make_image(fill_color="black", back_color="white").get_image().convert("L")
-    image = image.resize((QR_WIDTH_PX, QR_WIDTH_PX), Image.NEAREST)
+    image = image.resize((QR_WIDTH_PX, QR_WIDTH_PX), Image.Resampling.NEAREST)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")

@@ -36,7 +36,7 @@ class MaximumLengthValidator:
     """At most 128 characters (issue 14): a longer password is no stronger, and hashing megabytes of
     password text on every sign-in is a cheap denial of service."""
 
-    def __init__(self, max_length: int = MAX_PASSWORD_LENGTH):
+    def __init__(self, max_length: int = MAX_PASSWORD_LENGTH) -> None:
         self.max_length = max_length
 
     def validate(self, password: str, user=None) -> None:

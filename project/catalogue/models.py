@@ -93,7 +93,7 @@ class Room(TenantModel):
         ordering = ["code"]
         constraints = [models.UniqueConstraint(fields=["organization", "key"], name="room_key_unique_per_org")]
 
-    def save(self, *args, **kwargs):
+    def save(self, *args, **kwargs) -> None:
         self.key = room_key(self.code)
         super().save(*args, **kwargs)
 

@@ -2,23 +2,30 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db.models import Q, QuerySet
 
 from project.catalogue.models import Campus, Course, Room, Unit
 from project.core.tenancy import get_in_org
 
+if TYPE_CHECKING:  # pragma: no cover
+    from uuid import UUID
 
-def course_list(*, org) -> QuerySet[Course]:
+    from project.accounts.models import Organization
+
+
+def course_list(*, org: Organization) -> QuerySet[Course]:
     """The organization's courses ordered by code."""
     return Course.objects.for_org(org).order_by("code")
 
 
-def course_get(*, org, course_id) -> Course:
+def course_get(*, org: Organization, course_id: UUID | str) -> Course:
     """One course of ``org``; NotFound "Course not found" otherwise."""
     return get_in_org(Course, org, course_id, "Course")
 
 
-def unit_list(*, org, search: str | None = None, course_id=None) -> QuerySet[Unit]:
+def unit_list(*, org: Organization, search: str | None = None, course_id: UUID | str | None = None) -> QuerySet[Unit]:
     """The organization's units of competency ordered by code; with ``search``, those whose code or name
     contains it (any case); with ``course_id``, those in a study plan assigned to a block group of that
     course (an unknown or another organization's course: none)."""
@@ -38,22 +45,24 @@ def unit_list(*, org, search: str | None = None, course_id=None) -> QuerySet[Uni
     return qs
 
 
-def unit_get(*, org, unit_id) -> Unit:
+def unit_get(*, org: Organization, unit_id: UUID | str) -> Unit:
     """One unit of ``org``; NotFound "Unit not found" otherwise."""
     return get_in_org(Unit, org, unit_id, "Unit")
 
 
-def campus_list(*, org) -> QuerySet[Campus]:
+def campus_list(*, org: Organization) -> QuerySet[Campus]:
     """Active campuses of the organization ordered by name (choices of the block group form)."""
     return Campus.objects.for_org(org).filter(is_active=True).order_by("name")
 
 
-def campus_get(*, org, campus_id) -> Campus:
+def campus_get(*, org: Organization, campus_id: UUID | str) -> Campus:
     """One campus of ``org`` (active or not); NotFound "Campus not found" otherwise."""
     return get_in_org(Campus, org, campus_id, "Campus")
 
 
-def room_list(*, org, campus_id=None, type: str | None = None, active: bool | None = None) -> QuerySet[Room]:
+def room_list(
+    *, org: Organization, campus_id: UUID | str | None = None, type: str | None = None, active: bool | None = None
+) -> QuerySet[Room]:
     """The organization's rooms by code, with their campus and how many sessions name them
     (``session_count``); filtered by campus, type and active when given. One query."""
     from django.db.models import Count
@@ -68,7 +77,7 @@ def room_list(*, org, campus_id=None, type: str | None = None, active: bool | No
     return qs
 
 
-def room_get(*, org, room_id) -> Room:
+def room_get(*, org: Organization, room_id: UUID | str) -> Room:
     """One room of ``org``; NotFound "Room not found" otherwise."""
     from django.db.models import Count
 
@@ -76,7 +85,7 @@ def room_get(*, org, room_id) -> Room:
     return get_in_org(qs, org, room_id, "Room")
 
 
-def room_availability(*, org, day, start, end, exclude_session_id=None) -> list[dict]:
+def room_availability(*, org: Organization, day, start, end, exclude_session_id: UUID | str | None = None) -> list[dict]:
     """Which active rooms are free on ``day`` from ``start`` to ``end`` (wall-clock times; issue 19's room
     pickers): ``[{roomId, code, free, bookedBy}]`` by code; ``bookedBy`` names the first overlapping
     session ("ICT30120-A ICTICT214 09:00-12:00"). Online rooms are always free. A session being edited
@@ -102,7 +111,7 @@ def room_availability(*, org, day, start, end, exclude_session_id=None) -> list[
     return out
 
 
-def room_availability_for_sessions(*, org, session_ids: list) -> list[dict]:
+def room_availability_for_sessions(*, org: Organization, session_ids: list) -> list[dict]:
     """Which active rooms are free at the times of every listed session (issue 19's bulk "Set Room"
     picker): ``[{roomId, code, free, bookedBy, busyFor}]`` by code. ``busyFor`` counts the listed sessions
     a room is booked against by another session (the listed ones never block each other's room: moving

@@ -12,6 +12,8 @@ the typed errors of ``project.core.errors``:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
@@ -21,6 +23,11 @@ from project.core.concurrency import assert_fresh
 from project.core.errors import Conflict, DuplicateCode
 from project.core.tenancy import Ctx, get_in_org
 from realtime.events import emit_change
+
+if TYPE_CHECKING:  # pragma: no cover
+    from uuid import UUID
+
+    from project.accounts.models import Organization
 
 COURSE_DUPLICATE = "A course with this code already exists in your organization."
 UNIT_DUPLICATE = "A unit with this code already exists in your organization."
@@ -56,7 +63,7 @@ def course_create(*, ctx: Ctx, data: CourseIn) -> Course:
     return course
 
 
-def course_update(*, ctx: Ctx, course_id, data: CourseIn, if_match: str | None) -> Course:
+def course_update(*, ctx: Ctx, course_id: UUID | str, data: CourseIn, if_match: str | None) -> Course:
     """Replace every field of a course. Raises NotFound, StaleWrite, DuplicateCode."""
     with transaction.atomic():
         course = get_in_org(Course.objects.for_org(ctx.org).select_for_update(), ctx.org, course_id, "Course")
@@ -69,7 +76,7 @@ def course_update(*, ctx: Ctx, course_id, data: CourseIn, if_match: str | None) 
     return course
 
 
-def course_delete(*, ctx: Ctx, course_id) -> None:
+def course_delete(*, ctx: Ctx, course_id: UUID | str) -> None:
     """Delete a course. Raises NotFound, or Conflict (409) while block groups use it."""
     with transaction.atomic():
         course = get_in_org(Course.objects.for_org(ctx.org).select_for_update(), ctx.org, course_id, "Course")
@@ -100,7 +107,7 @@ def unit_create(*, ctx: Ctx, data: UnitIn) -> Unit:
     return unit
 
 
-def unit_update(*, ctx: Ctx, unit_id, data: UnitIn, if_match: str | None) -> Unit:
+def unit_update(*, ctx: Ctx, unit_id: UUID | str, data: UnitIn, if_match: str | None) -> Unit:
     """Replace every field of a unit. Raises NotFound, StaleWrite, DuplicateCode."""
     with transaction.atomic():
         unit = get_in_org(Unit.objects.for_org(ctx.org).select_for_update(), ctx.org, unit_id, "Unit")
@@ -113,7 +120,7 @@ def unit_update(*, ctx: Ctx, unit_id, data: UnitIn, if_match: str | None) -> Uni
     return unit
 
 
-def unit_delete(*, ctx: Ctx, unit_id) -> None:
+def unit_delete(*, ctx: Ctx, unit_id: UUID | str) -> None:
     """Delete a unit. Raises NotFound, or Conflict (409) while study plans or timetable sessions use it.
 
     Teacher qualifications for the unit are removed with it (they mean nothing without the unit).
@@ -195,7 +202,7 @@ def room_create(*, ctx: Ctx, data: RoomIn) -> Room:
     return room
 
 
-def room_update(*, ctx: Ctx, room_id, data: RoomIn, if_match: str | None) -> Room:
+def room_update(*, ctx: Ctx, room_id: UUID | str, data: RoomIn, if_match: str | None) -> Room:
     """Replace every field of a room; its sessions follow a new code. Raises NotFound, StaleWrite (412),
     DuplicateCode (409)."""
     with transaction.atomic():
@@ -209,7 +216,7 @@ def room_update(*, ctx: Ctx, room_id, data: RoomIn, if_match: str | None) -> Roo
     return room
 
 
-def room_delete(*, ctx: Ctx, room_id) -> None:
+def room_delete(*, ctx: Ctx, room_id: UUID | str) -> None:
     """Delete a room that no session names. Raises NotFound, or Conflict (409) while sessions use it
     (make it inactive instead: its sessions keep it)."""
     with transaction.atomic():
@@ -221,7 +228,7 @@ def room_delete(*, ctx: Ctx, room_id) -> None:
         room.delete()
 
 
-def resolve_room(org, room_id, text: str | None) -> tuple[str, object | None]:
+def resolve_room(org: Organization, room_id: UUID | str, text: str | None) -> tuple[str, object | None]:
     """The ``(room text, room record id)`` a session write stores (issue 19): a ``room_id`` of the
     organization wins (its code is the text); else a text that matches a room's code, case and spacing
     ignored, is linked and spelled as the code; else the text as given, unlinked. NotFound "Room not

@@ -23,17 +23,17 @@ class TenantAdmin(admin.ModelAdmin):
 
     # Each write emits first, then writes: the rows it writes are captured into its activity (issue 16).
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request, obj, form, change) -> None:
         with transaction.atomic():
             self._emit(request, obj, "updated" if change else "created")
             super().save_model(request, obj, form, change)
 
-    def delete_model(self, request, obj):
+    def delete_model(self, request, obj) -> None:
         with transaction.atomic():
             self._emit(request, obj, "deleted")
             super().delete_model(request, obj)
 
-    def delete_queryset(self, request, queryset):
+    def delete_queryset(self, request, queryset) -> None:
         from project.accounts.models import Organization
 
         with transaction.atomic():

@@ -31,7 +31,7 @@ from django.urls import set_script_prefix
 class OneHopASGIHandler(ASGIHandler):
     """``ASGIHandler`` with the middleware in sync mode and one thread hop per request."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         base.BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
 
@@ -46,7 +46,7 @@ class OneHopASGIHandler(ASGIHandler):
         response.close()
         return response, True
 
-    async def handle(self, scope, receive, send):
+    async def handle(self, scope, receive, send) -> None:
         try:
             body_file = await self.read_body(receive)
         except RequestAborted:

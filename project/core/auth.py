@@ -34,7 +34,7 @@ class AuthedRequest(HttpRequest):
 class CsrfFailed(Forbidden):
     type = "csrf"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("CSRF verification failed")
 
 
@@ -158,7 +158,7 @@ SESSION_BACKEND = "project.core.auth.SessionUserBackend"
 class OrgAuth(APIKeyCookie):
     param_name = settings.SESSION_COOKIE_NAME
 
-    def __init__(self, *, admin: bool = False):
+    def __init__(self, *, admin: bool = False) -> None:
         self.admin = admin
         super().__init__(csrf=False)  # checked below, after the 401 check
 
@@ -170,7 +170,7 @@ class OrgAuth(APIKeyCookie):
         if ctx is None:
             raise Unauthorized()
         enforce_csrf(request)
-        if self.admin and ctx.user.role != "admin":
+        if self.admin and not ctx.is_admin:
             raise Forbidden()
         return ctx
 
@@ -180,7 +180,7 @@ class PublicAuth(APIKeyCookie):
 
     param_name = settings.SESSION_COOKIE_NAME
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(csrf=False)
 
     def _get_key(self, request: HttpRequest) -> str | None:

@@ -9,7 +9,7 @@ class DomainError(Exception):
     status: int = 400
     type: str | None = None
 
-    def __init__(self, message: str, *, errors: list[dict] | None = None, **extra: Any):
+    def __init__(self, message: str, *, errors: list[dict] | None = None, **extra: Any) -> None:
         super().__init__(message)
         self.message = message
         self.errors = errors
@@ -31,7 +31,7 @@ class ValidationFailed(DomainError):
     status = 400
     type = "validation_error"
 
-    def __init__(self, errors: list[dict] | str, message: str = "Validation failed", **extra: Any):
+    def __init__(self, errors: list[dict] | str, message: str = "Validation failed", **extra: Any) -> None:
         if isinstance(errors, str):
             errors = [{"path": [], "message": errors}]
         super().__init__(message, errors=errors, **extra)
@@ -51,14 +51,14 @@ class BadRequest(DomainError):
 class Unauthorized(DomainError):
     status = 401
 
-    def __init__(self, message: str = "Unauthorized", **extra: Any):
+    def __init__(self, message: str = "Unauthorized", **extra: Any) -> None:
         super().__init__(message, **extra)
 
 
 class Forbidden(DomainError):
     status = 403
 
-    def __init__(self, message: str = "Forbidden", **extra: Any):
+    def __init__(self, message: str = "Forbidden", **extra: Any) -> None:
         super().__init__(message, **extra)
 
 
@@ -77,7 +77,7 @@ class DuplicateCode(DomainError):
     status = 409
     type = "duplicate_code"
 
-    def __init__(self, message: str, field: str = "code"):
+    def __init__(self, message: str, field: str = "code") -> None:
         super().__init__(message, errors=[{"path": [field], "message": message}])
 
 
@@ -87,7 +87,7 @@ class SchedulingConflict(DomainError):
     status = 409
     type = "conflict"
 
-    def __init__(self, message: str, conflicts: list[dict]):
+    def __init__(self, message: str, conflicts: list[dict]) -> None:
         super().__init__(message, conflicts=conflicts)
 
 
@@ -99,5 +99,5 @@ class StaleWrite(DomainError):
 
     def __init__(
         self, message: str = "This record was changed by someone else. The latest version has been loaded.", **extra: Any
-    ):
+    ) -> None:
         super().__init__(message, **extra)

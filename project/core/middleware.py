@@ -4,7 +4,7 @@ from django.middleware.csrf import get_token
 class ApiCsrfCookieMiddleware:
     """Every ``GET /api/...`` answer sets the ``csrftoken`` cookie, 401s included (decisions.md §1)."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response) -> None:
         self.get_response = get_response
 
     def __call__(self, request):
@@ -37,7 +37,7 @@ class ApiJsonErrorsMiddleware:
         413: "The request body is too large",
     }
 
-    def __init__(self, get_response):
+    def __init__(self, get_response) -> None:
         self.get_response = get_response
 
     def __call__(self, request):

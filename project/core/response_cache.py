@@ -65,7 +65,7 @@ class _Build:
 
     __slots__ = ("seq", "done", "result")
 
-    def __init__(self, seq: int):
+    def __init__(self, seq: int) -> None:
         self.seq = seq
         self.done = threading.Event()
         self.result: tuple[bytes, bytes | None] | None = None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import models
 
@@ -33,8 +33,19 @@ class Ctx:
     origin: str | None = None
 
     @property
-    def org_id(self):
+    def org_id(self) -> uuid.UUID:
         return self.org.pk
+
+    @property
+    def member(self) -> User:
+        """The acting user of a signed-in request (what the auth classes guarantee). A context without a
+        user reaching code that needs one raises :class:`project.core.errors.Unauthorized` (401) rather
+        than acting as nobody."""
+        if self.user is None:
+            from project.core.errors import Unauthorized
+
+            raise Unauthorized()
+        return self.user
 
     @property
     def is_admin(self) -> bool:
@@ -45,7 +56,7 @@ class Ctx:
         return cls(org=org, user=None, origin=None)
 
 
-def scoped(model_or_qs, org) -> models.QuerySet:
+def scoped(model_or_qs: Any, org: Organization | uuid.UUID) -> models.QuerySet:
     """The queryset of ``model_or_qs`` limited to ``org``."""
     if isinstance(model_or_qs, models.QuerySet):
         return (
@@ -56,7 +67,7 @@ def scoped(model_or_qs, org) -> models.QuerySet:
     return model_or_qs.objects.for_org(org)
 
 
-def get_in_org(model_or_qs, org, pk, label: str | None = None):
+def get_in_org(model_or_qs: Any, org: Organization | uuid.UUID, pk: object, label: str | None = None) -> Any:
     """One row of ``org`` by primary key, or :class:`NotFound` ("<Label> not found").
 
     Another organization's id, an unknown id and a malformed id all give the same 404, so no

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from django.db.models import QuerySet
@@ -12,6 +13,9 @@ from project.core.errors import DomainError, NotFound
 from project.core.tenancy import Ctx
 from project.displays.models import DisplayLink
 from project.timetabling.models import TimetableSession
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
 
 
 class LinkRevoked(DomainError):
@@ -46,7 +50,7 @@ def link_for_token(token: str) -> DisplayLink:
     return link
 
 
-def org_today(org) -> tuple[date, datetime]:
+def org_today(org: Organization) -> tuple[date, datetime]:
     tz = ZoneInfo(org.timezone or "Australia/Melbourne")
     now = timezone.now().astimezone(tz)
     return now.date(), now

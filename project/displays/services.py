@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from uuid import UUID
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -11,12 +13,12 @@ from project.displays.models import DisplayLink
 from realtime.events import close_group_sockets, emit_change
 
 
-def display_group(link_id) -> str:
+def display_group(link_id: UUID | str) -> str:
     """The channel-layer group of a display link's open boards (closed on revocation)."""
     return f"display.{link_id}"
 
 
-def display_link_create(*, ctx: Ctx, name: str, campus_id=None, group_by: str = "room") -> DisplayLink:
+def display_link_create(*, ctx: Ctx, name: str, campus_id: UUID | str | None = None, group_by: str = "room") -> DisplayLink:
     """A new display link with a fresh 256-bit token. campus_id None: the whole organization."""
     with transaction.atomic():
         campus = get_in_org(Campus, ctx.org, campus_id, "Campus") if campus_id else None
@@ -27,7 +29,9 @@ def display_link_create(*, ctx: Ctx, name: str, campus_id=None, group_by: str = 
     return link
 
 
-def display_link_update(*, ctx: Ctx, link_id, name: str, campus_id=None, group_by: str = "room") -> DisplayLink:
+def display_link_update(
+    *, ctx: Ctx, link_id: UUID | str, name: str, campus_id: UUID | str | None = None, group_by: str = "room"
+) -> DisplayLink:
     """Rename or rescope a link; open boards pick the change up through the change event."""
     with transaction.atomic():
         link = get_in_org(DisplayLink.objects.select_for_update(), ctx.org, link_id, "Display link")
@@ -39,7 +43,7 @@ def display_link_update(*, ctx: Ctx, link_id, name: str, campus_id=None, group_b
     return link
 
 
-def display_link_revoke(*, ctx: Ctx, link_id) -> DisplayLink:
+def display_link_revoke(*, ctx: Ctx, link_id: UUID | str) -> DisplayLink:
     """Revoke a link at once: its token stops working and its open boards' sockets are closed."""
     with transaction.atomic():
         link = get_in_org(DisplayLink.objects.select_for_update(), ctx.org, link_id, "Display link")

@@ -18,7 +18,7 @@ def note(activity_id) -> None:
 
 
 class ActivityHeaderMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response) -> None:
         self.get_response = get_response
 
     def __call__(self, request):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from django.db.models import Q, TextField
@@ -12,15 +13,20 @@ from project.core.tenancy import get_in_org
 from project.history.models import Activity, ActivityChange
 from project.history.undo import NOT_UNDOABLE, merged_changes
 
+if TYPE_CHECKING:  # pragma: no cover
+    from uuid import UUID
+
+    from project.accounts.models import Organization
+
 MAX_PAGE_SIZE = 200
 
 
 def activity_page(
     *,
-    org,
+    org: Organization,
     entity: str | None = None,
     entity_id: str | None = None,
-    actor_id=None,
+    actor_id: UUID | str | None = None,
     start: date | None = None,
     end: date | None = None,
     page: int = 1,
@@ -102,14 +108,14 @@ def _item(r: dict, tz, user) -> dict:
 MAX_DETAIL_ROWS = 200
 
 
-def activity_item(*, org, activity: Activity, user=None) -> dict:
+def activity_item(*, org: Organization, activity: Activity, user=None) -> dict:
     """One activity as the list shows it (``ActivityOut``), for ``user``: one query (whether it captured rows)."""
     r = {name: getattr(activity, name) for name in FIELDS}
     r["has_changes"] = ActivityChange.objects.for_org(org).filter(activity=activity).exists()
     return _item(r, ZoneInfo(org.timezone or "Australia/Melbourne"), user)
 
 
-def activity_detail(*, org, activity_id, user=None) -> dict:
+def activity_detail(*, org: Organization, activity_id: UUID | str, user=None) -> dict:
     """One activity with what it changed, readable: ``changes: [{entity, id, label, change: created |
     updated | deleted, fields: [{field, before, after}]}]`` (at most 200 rows; ``rowsTotal`` counts all).
     Field values are shown as stored (dates ISO, times HH:MM:SS, hours as decimals); secrets are never

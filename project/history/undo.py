@@ -47,7 +47,7 @@ NOTHING = "This change has nothing that can be undone."
 class RowChange:
     __slots__ = ("model", "pk", "fields", "before", "after")
 
-    def __init__(self, model, pk: str, fields: list[str], before, after):
+    def __init__(self, model, pk: str, fields: list[str], before, after) -> None:
         self.model, self.pk, self.fields, self.before, self.after = model, pk, fields, before, after
 
 

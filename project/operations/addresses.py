@@ -22,7 +22,7 @@ def _networks(spec: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.
     return tuple(ipaddress.ip_network(item, strict=False) for item in spec)
 
 
-def _trusted(address: str, networks) -> bool:
+def _trusted(address: str, networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]) -> bool:
     try:
         ip = ipaddress.ip_address(address.strip().strip("[]"))
     except ValueError:

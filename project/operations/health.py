@@ -13,12 +13,13 @@ import asyncio
 import dataclasses
 import datetime
 import uuid
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import DatabaseError, connection
 from django.db.migrations.executor import MigrationExecutor
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from health_check.base import HealthCheck
 from health_check.checks import Database
 from health_check.exceptions import ServiceUnavailable
@@ -87,7 +88,7 @@ class ReadinessView(HealthCheckView):
     """The library's view answering 503 Service Unavailable (what load balancers expect) rather than
     500 when a check fails."""
 
-    async def get(self, request, *args, **kwargs):
+    async def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         response = await super().get(request, *args, **kwargs)
         if response.status_code == 500:
             response.status_code = 503

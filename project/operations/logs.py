@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import time
 import uuid
+from collections.abc import Callable
 
 import structlog
 from django.http import HttpRequest, HttpResponse
@@ -56,7 +57,7 @@ class RequestLogMiddleware:
     """Outermost middleware: the client address behind the proxy, the request id, the metrics and one
     access log line per request."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
@@ -91,7 +92,7 @@ class RequestLogMiddleware:
             structlog.contextvars.unbind_contextvars("request_id")
 
 
-def log_socket(event: str, **fields) -> None:
+def log_socket(event: str, **fields: object) -> None:
     """One line for a socket connect or disconnect (``realtime.consumers``)."""
     sockets.info(event, **fields)
 

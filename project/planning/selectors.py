@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict, defaultdict
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.db.models import Count, DecimalField, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
@@ -27,6 +28,11 @@ from project.planning.models import (
 )
 from project.timetabling.models import TimetableSession
 
+if TYPE_CHECKING:  # pragma: no cover
+    from uuid import UUID
+
+    from project.accounts.models import Organization
+
 ZERO = Decimal("0")
 HOURS_OUT = DecimalField(max_digits=12, decimal_places=2)
 
@@ -42,7 +48,7 @@ def _sum_of(prefix: str, fields) -> Coalesce:
 # --- study plans ------------------------------------------------------------------------------------
 
 
-def study_plan_queryset(*, org) -> QuerySet[StudyPlan]:
+def study_plan_queryset(*, org: Organization) -> QuerySet[StudyPlan]:
     """Study plans of ``org`` annotated with total_actual_hours, total_self_directed_hours and unit_count."""
     return (
         StudyPlan.objects.for_org(org)
@@ -55,17 +61,17 @@ def study_plan_queryset(*, org) -> QuerySet[StudyPlan]:
     )
 
 
-def study_plan_list(*, org) -> QuerySet[StudyPlan]:
+def study_plan_list(*, org: Organization) -> QuerySet[StudyPlan]:
     """All study plans of the organization with totals, ordered by name (one query)."""
     return study_plan_queryset(org=org)
 
 
-def study_plan_get(*, org, plan_id) -> StudyPlan:
+def study_plan_get(*, org: Organization, plan_id: UUID | str) -> StudyPlan:
     """One study plan with its totals; NotFound "Study plan not found"."""
     return get_in_org(study_plan_queryset(org=org), org, plan_id, "Study plan")
 
 
-def study_plan_units(*, org, plan_id) -> list[StudyPlanUnit]:
+def study_plan_units(*, org: Organization, plan_id: UUID | str) -> list[StudyPlanUnit]:
     """The units of a plan in ``sequenceOrder`` with their unit (two queries). NotFound for the plan."""
     plan = get_in_org(StudyPlan, org, plan_id, "Study plan")
     return list(
@@ -73,12 +79,12 @@ def study_plan_units(*, org, plan_id) -> list[StudyPlanUnit]:
     )
 
 
-def study_plan_unit_get(*, org, plan_unit_id) -> StudyPlanUnit:
+def study_plan_unit_get(*, org: Organization, plan_unit_id: UUID | str) -> StudyPlanUnit:
     """One study plan unit with its unit; NotFound "Study plan unit not found"."""
     return get_in_org(StudyPlanUnit.objects.for_org(org).select_related("unit"), org, plan_unit_id, "Study plan unit")
 
 
-def study_plan_cluster_names(*, org, plan_id) -> list[str]:
+def study_plan_cluster_names(*, org: Organization, plan_id: UUID | str) -> list[str]:
     """Distinct non-empty cluster group names used in the plan, sorted."""
     plan = get_in_org(StudyPlan, org, plan_id, "Study plan")
     names = (
@@ -94,7 +100,7 @@ def study_plan_cluster_names(*, org, plan_id) -> list[str]:
 # --- block groups -----------------------------------------------------------------------------------
 
 
-def block_group_queryset(*, org) -> QuerySet[BlockGroup]:
+def block_group_queryset(*, org: Organization) -> QuerySet[BlockGroup]:
     """Block groups of ``org`` with course, campus, timetable_count and their plan links (3 queries)."""
     sessions = (
         TimetableSession.objects.for_org(org)
@@ -116,7 +122,7 @@ def block_group_queryset(*, org) -> QuerySet[BlockGroup]:
 
 def block_group_list(
     *,
-    org,
+    org: Organization,
     statuses: list[str] | None = None,
     course_codes: list[str] | None = None,
     study_modes: list[str] | None = None,
@@ -166,7 +172,7 @@ _GROUP_FIELDS = (
 
 def block_group_list_rows(
     *,
-    org,
+    org: Organization,
     statuses: list[str] | None = None,
     course_codes: list[str] | None = None,
     study_modes: list[str] | None = None,
@@ -222,12 +228,12 @@ def block_group_list_rows(
     ]
 
 
-def block_group_get(*, org, block_group_id) -> BlockGroup:
+def block_group_get(*, org: Organization, block_group_id: UUID | str) -> BlockGroup:
     """One block group as listed; NotFound "Block group not found"."""
     return get_in_org(block_group_queryset(org=org), org, block_group_id, "Block group")
 
 
-def _plan_links(*, org, block_group) -> list[BlockGroupStudyPlan]:
+def _plan_links(*, org: Organization, block_group) -> list[BlockGroupStudyPlan]:
     """The group's plan links in assignment order, each plan with its units (and their unit) prefetched."""
     units = StudyPlanUnit.objects.for_org(org).select_related("unit").order_by("sequence_order", "created_at")
     return list(
@@ -239,13 +245,13 @@ def _plan_links(*, org, block_group) -> list[BlockGroupStudyPlan]:
     )
 
 
-def block_group_study_plans(*, org, block_group_id) -> list[BlockGroupStudyPlan]:
+def block_group_study_plans(*, org: Organization, block_group_id: UUID | str) -> list[BlockGroupStudyPlan]:
     """GET /api/block-groups/{id}/study-plans: the assignments with each plan and its units (3 queries)."""
     group = get_in_org(BlockGroup, org, block_group_id, "Block group")
     return _plan_links(org=org, block_group=group)
 
 
-def _timetabled_by_unit(*, org, block_group) -> dict:
+def _timetabled_by_unit(*, org: Organization, block_group) -> dict:
     """unit_id -> Decimal hours: sum of actualHours of the group's sessions that are not cancelled."""
     rows = (
         TimetableSession.objects.for_org(org)
@@ -258,7 +264,7 @@ def _timetabled_by_unit(*, org, block_group) -> dict:
     return {row["unit_id"]: row["hours"] or ZERO for row in rows}
 
 
-def block_group_scheduling_info(*, org, block_group_id) -> dict:
+def block_group_scheduling_info(*, org: Organization, block_group_id: UUID | str) -> dict:
     """GET /api/block-groups/{id}/scheduling-info: what the Schedule dialog shows.
 
     studyPlans: the assigned plans in assignment order, each unit with facilitatedHours (face to face +
@@ -320,7 +326,7 @@ def block_group_scheduling_info(*, org, block_group_id) -> dict:
     }
 
 
-def block_group_hour_reconciliation(*, org, block_group_id) -> dict:
+def block_group_hour_reconciliation(*, org: Organization, block_group_id: UUID | str) -> dict:
     """GET /api/block-groups/{id}/hour-reconciliation over the assigned study plans (delivery.md §3).
 
     totalNominalHours: sum of the plans' totalNominalHours; unitNominalHours: sum of the nominal hours of
@@ -355,7 +361,7 @@ def block_group_hour_reconciliation(*, org, block_group_id) -> dict:
     }
 
 
-def block_group_timetabled_units(*, org, block_group_id) -> list[dict]:
+def block_group_timetabled_units(*, org: Organization, block_group_id: UUID | str) -> list[dict]:
     """GET /api/block-groups/{id}/timetabled-units: units of the assigned plans (assignment then sequence
     order, each unit once) then any other unit with sessions of this group (by code). timetabledHours is
     the sum of actualHours of the group's non-cancelled sessions of that unit (decisions.md §2).
@@ -407,7 +413,7 @@ def block_group_timetabled_units(*, org, block_group_id) -> list[dict]:
     return list(rows.values()) + sorted(extra, key=lambda r: r["unit_code"])
 
 
-def block_group_units(*, org, block_group_id, year_level: int | None = None) -> list[dict]:
+def block_group_units(*, org: Organization, block_group_id: UUID | str, year_level: int | None = None) -> list[dict]:
     """GET /api/block-groups/{id}/units?yearLevel=n: the units of the assigned plans (of that year level
     when given), in assignment then sequence order, each unit once."""
     group = get_in_org(BlockGroup, org, block_group_id, "Block group")
@@ -437,7 +443,7 @@ def block_group_units(*, org, block_group_id, year_level: int | None = None) -> 
 # --- linked block groups ----------------------------------------------------------------------------
 
 
-def linked_group_queryset(*, org) -> QuerySet[LinkedBlockGroup]:
+def linked_group_queryset(*, org: Organization) -> QuerySet[LinkedBlockGroup]:
     """Linked groups of ``org`` with their members and each member's block group (2 queries)."""
     members = LinkedBlockGroupMember.objects.for_org(org).select_related("block_group").order_by("block_group__code")
     return (
@@ -447,11 +453,11 @@ def linked_group_queryset(*, org) -> QuerySet[LinkedBlockGroup]:
     )
 
 
-def linked_group_list(*, org) -> QuerySet[LinkedBlockGroup]:
+def linked_group_list(*, org: Organization) -> QuerySet[LinkedBlockGroup]:
     """All linked groups of the organization, ordered by name."""
     return linked_group_queryset(org=org)
 
 
-def linked_group_get(*, org, linked_group_id) -> LinkedBlockGroup:
+def linked_group_get(*, org: Organization, linked_group_id: UUID | str) -> LinkedBlockGroup:
     """One linked group with members; NotFound "Linked block group not found"."""
     return get_in_org(linked_group_queryset(org=org), org, linked_group_id, "Linked block group")

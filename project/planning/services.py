@@ -16,6 +16,8 @@ Deletion rules (decided here, decisions.md leaves them open):
 
 from __future__ import annotations
 
+from uuid import UUID
+
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 
@@ -59,7 +61,7 @@ HOUR_FIELDS = (
 PLAN_UNIT_COPY_FIELDS = HOUR_FIELDS + ("unit_id", "sequence_order", "year_level", "is_cluster", "cluster_group")
 
 
-def _locked(model, ctx: Ctx, pk, label: str):
+def _locked(model, ctx: Ctx, pk: UUID | str, label: str):
     return get_in_org(model.objects.for_org(ctx.org).select_for_update(), ctx.org, pk, label)
 
 
@@ -75,7 +77,7 @@ def study_plan_create(*, ctx: Ctx, data: StudyPlanIn) -> StudyPlan:
     return plan
 
 
-def study_plan_update(*, ctx: Ctx, plan_id, data: StudyPlanIn, if_match: str | None) -> StudyPlan:
+def study_plan_update(*, ctx: Ctx, plan_id: UUID | str, data: StudyPlanIn, if_match: str | None) -> StudyPlan:
     """Replace name, description, totalNominalHours and isActive. Raises NotFound, StaleWrite."""
     with transaction.atomic():
         plan = _locked(StudyPlan, ctx, plan_id, "Study plan")
@@ -87,7 +89,7 @@ def study_plan_update(*, ctx: Ctx, plan_id, data: StudyPlanIn, if_match: str | N
     return plan
 
 
-def study_plan_delete(*, ctx: Ctx, plan_id) -> None:
+def study_plan_delete(*, ctx: Ctx, plan_id: UUID | str) -> None:
     """Delete a study plan and its units. Raises NotFound, or Conflict while block groups use it."""
     with transaction.atomic():
         plan = _locked(StudyPlan, ctx, plan_id, "Study plan")
@@ -102,7 +104,7 @@ def study_plan_delete(*, ctx: Ctx, plan_id) -> None:
         plan.delete()
 
 
-def study_plan_clone(*, ctx: Ctx, plan_id, data: StudyPlanCloneIn) -> StudyPlan:
+def study_plan_clone(*, ctx: Ctx, plan_id: UUID | str, data: StudyPlanCloneIn) -> StudyPlan:
     """Copy a plan under a new name with every unit (all hour fields, order, year level, cluster)."""
     with transaction.atomic():
         source = get_in_org(StudyPlan, ctx.org, plan_id, "Study plan")
@@ -136,7 +138,7 @@ def _plan_rows(ctx: Ctx, plan):
     return StudyPlanUnit.objects.for_org(ctx.org).filter(study_plan=plan)
 
 
-def study_plan_unit_add(*, ctx: Ctx, plan_id, data: StudyPlanUnitIn) -> StudyPlanUnit:
+def study_plan_unit_add(*, ctx: Ctx, plan_id: UUID | str, data: StudyPlanUnitIn) -> StudyPlanUnit:
     """Add a unit to a plan at ``insertPosition`` (later rows shift by one) or at the end.
 
     Raises NotFound ("Study plan not found", "Unit not found") or Conflict "This unit is already assigned
@@ -177,7 +179,9 @@ def _move(ctx: Ctx, plan_unit: StudyPlanUnit, target: int) -> None:
     plan_unit.sequence_order = target
 
 
-def study_plan_unit_update(*, ctx: Ctx, plan_unit_id, data: StudyPlanUnitUpdateIn, if_match: str | None) -> StudyPlanUnit:
+def study_plan_unit_update(
+    *, ctx: Ctx, plan_unit_id: UUID | str, data: StudyPlanUnitUpdateIn, if_match: str | None
+) -> StudyPlanUnit:
     """Change the fields sent of a plan unit; ``unitId`` swaps the unit, ``sequenceOrder`` moves the row.
 
     Raises NotFound, StaleWrite, Conflict (the plan already has that unit).
@@ -207,7 +211,7 @@ def study_plan_unit_update(*, ctx: Ctx, plan_unit_id, data: StudyPlanUnitUpdateI
     return plan_unit
 
 
-def study_plan_unit_remove(*, ctx: Ctx, plan_id, plan_unit_id) -> None:
+def study_plan_unit_remove(*, ctx: Ctx, plan_id: UUID | str, plan_unit_id: UUID | str) -> None:
     """Remove a unit from a plan and close the gap in sequenceOrder. Raises NotFound."""
     with transaction.atomic():
         plan = _locked(StudyPlan, ctx, plan_id, "Study plan")
@@ -250,7 +254,7 @@ def block_group_create(*, ctx: Ctx, data: BlockGroupIn) -> BlockGroup:
     return group
 
 
-def block_group_update(*, ctx: Ctx, block_group_id, data: BlockGroupIn, if_match: str | None) -> BlockGroup:
+def block_group_update(*, ctx: Ctx, block_group_id: UUID | str, data: BlockGroupIn, if_match: str | None) -> BlockGroup:
     """Replace every field of a block group. Raises NotFound, StaleWrite, DuplicateCode."""
     with transaction.atomic():
         group = _locked(BlockGroup, ctx, block_group_id, "Block group")
@@ -262,7 +266,7 @@ def block_group_update(*, ctx: Ctx, block_group_id, data: BlockGroupIn, if_match
     return group
 
 
-def block_group_delete(*, ctx: Ctx, block_group_id) -> None:
+def block_group_delete(*, ctx: Ctx, block_group_id: UUID | str) -> None:
     """Delete a block group with its sessions and plan assignments; dissolve its linked group when fewer
     than 2 members would remain. Raises NotFound."""
     with transaction.atomic():
@@ -277,7 +281,7 @@ def block_group_delete(*, ctx: Ctx, block_group_id) -> None:
                 linked.delete()
 
 
-def block_group_assign_plan(*, ctx: Ctx, block_group_id, study_plan_id) -> BlockGroupStudyPlan:
+def block_group_assign_plan(*, ctx: Ctx, block_group_id: UUID | str, study_plan_id: UUID | str | None) -> BlockGroupStudyPlan:
     """Assign an active study plan to a block group (after the plans already assigned).
 
     Raises NotFound ("Block group not found", "Study plan not found"), ValidationFailed at
@@ -300,7 +304,7 @@ def block_group_assign_plan(*, ctx: Ctx, block_group_id, study_plan_id) -> Block
     return link
 
 
-def block_group_unassign_plan(*, ctx: Ctx, block_group_id, study_plan_id) -> None:
+def block_group_unassign_plan(*, ctx: Ctx, block_group_id: UUID | str, study_plan_id: UUID | str) -> None:
     """Remove a study plan (by its id) from a block group; sessions are kept. Raises NotFound."""
     with transaction.atomic():
         group = _locked(BlockGroup, ctx, block_group_id, "Block group")
@@ -348,7 +352,9 @@ def linked_group_create(*, ctx: Ctx, data: LinkedBlockGroupIn) -> LinkedBlockGro
     return linked
 
 
-def linked_group_update(*, ctx: Ctx, linked_group_id, data: LinkedBlockGroupUpdateIn, if_match: str | None) -> LinkedBlockGroup:
+def linked_group_update(
+    *, ctx: Ctx, linked_group_id: UUID | str, data: LinkedBlockGroupUpdateIn, if_match: str | None
+) -> LinkedBlockGroup:
     """Change name and description. Raises NotFound, StaleWrite."""
     with transaction.atomic():
         linked = _locked(LinkedBlockGroup, ctx, linked_group_id, "Linked block group")
@@ -360,7 +366,7 @@ def linked_group_update(*, ctx: Ctx, linked_group_id, data: LinkedBlockGroupUpda
     return linked
 
 
-def linked_group_delete(*, ctx: Ctx, linked_group_id) -> None:
+def linked_group_delete(*, ctx: Ctx, linked_group_id: UUID | str) -> None:
     """Delete a linked group (the block groups stay). Raises NotFound."""
     with transaction.atomic():
         linked = _locked(LinkedBlockGroup, ctx, linked_group_id, "Linked block group")
@@ -369,7 +375,7 @@ def linked_group_delete(*, ctx: Ctx, linked_group_id) -> None:
         linked.delete()
 
 
-def linked_group_remove_member(*, ctx: Ctx, linked_group_id, block_group_id) -> bool:
+def linked_group_remove_member(*, ctx: Ctx, linked_group_id: UUID | str, block_group_id: UUID | str) -> bool:
     """Take a block group out of a linked group; dissolve (delete) the linked group when fewer than 2
     members remain. Returns True when dissolved. Raises NotFound."""
     with transaction.atomic():

@@ -7,18 +7,25 @@ the embedded unit a join).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db.models import Count, QuerySet
 from django.db.models.functions import Lower
 
 from project.core.tenancy import get_in_org
 from project.staff.models import Teacher, TeacherUnit
 
+if TYPE_CHECKING:  # pragma: no cover
+    from uuid import UUID
 
-def _teachers(org) -> QuerySet:
+    from project.accounts.models import Organization
+
+
+def _teachers(org: Organization) -> QuerySet:
     return Teacher.objects.for_org(org).annotate(unit_count=Count("teacher_units"))
 
 
-def teacher_list(*, org, show_inactive: bool = False) -> QuerySet:
+def teacher_list(*, org: Organization, show_inactive: bool = False) -> QuerySet:
     """The organization's teachers, active only unless ``show_inactive``; sorted by first then last name
     (case-insensitive). Each row carries ``unit_count``. One query."""
     qs = _teachers(org)
@@ -46,7 +53,7 @@ _TEACHER_FIELDS = (
 )
 
 
-def teacher_list_rows(*, org, show_inactive: bool = False) -> list[dict]:
+def teacher_list_rows(*, org: Organization, show_inactive: bool = False) -> list[dict]:
     """:func:`teacher_list` as JSON-ready camelCase dicts of exactly the ``TeacherOut`` shape (one query).
 
     Read with ``.values_list`` and written by ``project.core.responses.json_response``: no model
@@ -77,12 +84,12 @@ def teacher_list_rows(*, org, show_inactive: bool = False) -> list[dict]:
     ]
 
 
-def teacher_get(*, org, teacher_id) -> Teacher:
+def teacher_get(*, org: Organization, teacher_id: UUID | str) -> Teacher:
     """One teacher of ``org`` with ``unit_count``; NotFound "Teacher not found" otherwise."""
     return get_in_org(_teachers(org), org, teacher_id, label="Teacher")
 
 
-def teacher_unit_list(*, org, teacher_id) -> list[TeacherUnit]:
+def teacher_unit_list(*, org: Organization, teacher_id: UUID | str) -> list[TeacherUnit]:
     """The units ``teacher_id`` is qualified for, with the unit joined, ordered by unit code.
 
     NotFound "Teacher not found" when the teacher is not in ``org``. Two queries.

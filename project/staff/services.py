@@ -11,6 +11,7 @@ when ``If-Match`` no longer matches ``updatedAt``; ``NotFound`` 404.
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from django.db import IntegrityError, transaction
 
@@ -79,7 +80,7 @@ def teacher_create(*, ctx: Ctx, data: dict[str, Any]) -> Teacher:
     return teacher
 
 
-def teacher_update(*, ctx: Ctx, teacher_id, data: dict[str, Any], if_match: str | None) -> Teacher:
+def teacher_update(*, ctx: Ctx, teacher_id: UUID | str, data: dict[str, Any], if_match: str | None) -> Teacher:
     """Apply the fields present in ``data`` (only those sent) to a teacher of ``ctx.org``.
 
     ``if_match``: the If-Match header; a stale value raises StaleWrite (412) and nothing changes.
@@ -97,7 +98,7 @@ def teacher_update(*, ctx: Ctx, teacher_id, data: dict[str, Any], if_match: str 
     return teacher
 
 
-def teacher_delete(*, ctx: Ctx, teacher_id) -> None:
+def teacher_delete(*, ctx: Ctx, teacher_id: UUID | str) -> None:
     """Delete a teacher of ``ctx.org``. Their qualifications go with them; their timetable sessions stay,
     unassigned (the session's teacher is SET_NULL). Emits ``teacher deleted``. Raises NotFound (404)."""
     with transaction.atomic():
@@ -107,7 +108,9 @@ def teacher_delete(*, ctx: Ctx, teacher_id) -> None:
         teacher.delete()
 
 
-def teacher_unit_add(*, ctx: Ctx, teacher_id, unit_id, proficiency_level: str | None = None) -> TeacherUnit:
+def teacher_unit_add(
+    *, ctx: Ctx, teacher_id: UUID | str | None, unit_id: UUID | str | None, proficiency_level: str | None = None
+) -> TeacherUnit:
     """Qualify a teacher of ``ctx.org`` for a unit of ``ctx.org``; proficiency defaults to "competent".
 
     A unit is held once per teacher: DuplicateCode (409, path unitId). NotFound (404) for a teacher or
@@ -128,7 +131,7 @@ def teacher_unit_add(*, ctx: Ctx, teacher_id, unit_id, proficiency_level: str | 
     return row
 
 
-def teacher_unit_remove(*, ctx: Ctx, teacher_id, unit_id) -> None:
+def teacher_unit_remove(*, ctx: Ctx, teacher_id: UUID | str, unit_id: UUID | str) -> None:
     """Remove a unit from a teacher of ``ctx.org``. NotFound (404) for another organization's teacher or a
     unit the teacher does not hold. Emits ``teacher_unit deleted`` with the qualification's id."""
     with transaction.atomic():

@@ -465,7 +465,7 @@ class _Settle(cp_model.CpSolverSolutionCallback):
     goals are read back from its objective value. A watcher thread calls ``StopSearch`` (thread-safe in
     CP-SAT) when the quiet window has passed; solutions alone cannot, as none may come."""
 
-    def __init__(self, solver: cp_model.CpSolver, big: int, w1: int):
+    def __init__(self, solver: cp_model.CpSolver, big: int, w1: int) -> None:
         super().__init__()
         self.solver, self.big, self.w1 = solver, big, w1
         self.best: tuple | None = None
@@ -486,7 +486,7 @@ class _Settle(cp_model.CpSolverSolutionCallback):
         done = threading.Event()
         began = clock.perf_counter()
 
-        def watch():
+        def watch() -> None:
             while not done.wait(0.1):
                 now = clock.perf_counter()
                 if now - began >= SETTLE_AFTER_SECONDS and now - self.last_gain >= SETTLE_SECONDS:

@@ -36,7 +36,7 @@ class TermCalendar:
     breaks: iterable of (start_date, end_date) of the organization's active term breaks.
     """
 
-    def __init__(self, breaks: Iterable[tuple[date, date]]):
+    def __init__(self, breaks: Iterable[tuple[date, date]]) -> None:
         self._ends_by_year: dict[int, list[date]] = {}
         for start, end in breaks:
             self._ends_by_year.setdefault(start.year, []).append(end)

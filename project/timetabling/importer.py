@@ -399,7 +399,7 @@ def validate_rows(org, rows: list[tuple[int, dict]]) -> list[ImportRow]:
         # An .xls cell may hold NUL, which PostgreSQL cannot store.
         bad.extend((column, NUL_MESSAGE) for column, value in rec.items() if isinstance(value, str) and "\x00" in value)
 
-        def take(column, fn, required=False, default=None, rec=rec, bad=bad):  # called in this iteration only
+        def take(column, fn, required: bool = False, default=None, rec=rec, bad=bad):  # called in this iteration only
             value = rec.get(column)
             if value is None or (isinstance(value, str) and not value.strip()):
                 if required:

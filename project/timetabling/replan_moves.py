@@ -61,7 +61,7 @@ class _Board:
     """What a closure's moves read (4-5 queries): the sessions of the window, holidays, teachers' leave,
     the block groups hit, each group's unit first dates and last teaching day."""
 
-    def __init__(self, org, change, hits: list[dict], window: tuple[date, date]):
+    def __init__(self, org, change, hits: list[dict], window: tuple[date, date]) -> None:
         from project.planning.days import parse_preferred_days
         from project.planning.models import BlockGroup
 
@@ -137,7 +137,7 @@ class _Bookings:
     """Who is busy when: (kind, key, date) -> [(start, end)] for the group ("g"), teacher ("t") and room
     ("r") of the sessions booked."""
 
-    def __init__(self, slots, exclude: set, online: frozenset = frozenset()):
+    def __init__(self, slots, exclude: set, online: frozenset = frozenset()) -> None:
         self.busy: dict = defaultdict(list)
         self.online = online  # online rooms never clash (issue 19)
         for s in slots:
@@ -170,7 +170,7 @@ class _Reflow:
     one's, until one of them can take a free date; the sessions after it keep theirs. Refused (None) when
     a date cannot be found before the limit or the group's unit order would be broken."""
 
-    def __init__(self, board: _Board, bookings: _Bookings, plan: Plan):
+    def __init__(self, board: _Board, bookings: _Bookings, plan: Plan) -> None:
         self.board, self.bookings, self.plan = board, bookings, plan
 
     def _date(self, s: cf.Slot) -> date:

@@ -6,6 +6,7 @@ Every function takes the organization first and reads only its rows.
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
@@ -15,10 +16,15 @@ from project.core.tenancy import get_in_org
 from project.timetabling import conflicts as cf
 from project.timetabling.models import TimetableSession
 
+if TYPE_CHECKING:  # pragma: no cover
+    from uuid import UUID
+
+    from project.accounts.models import Organization
+
 DEFAULT_TZ = "Australia/Melbourne"
 
 
-def user_today(user=None, org=None) -> date:
+def user_today(user=None, org: Organization | None = None) -> date:
     """Today in the user's timezone setting, else the organization's, else Australia/Melbourne (§5)."""
     name = None
     settings = getattr(user, "settings", None)
@@ -32,7 +38,7 @@ def user_today(user=None, org=None) -> date:
     return timezone.now().astimezone(tz).date()
 
 
-def session_queryset(org):
+def session_queryset(org: Organization):
     return TimetableSession.objects.for_org(org).select_related("unit", "block_group", "teacher")
 
 
@@ -65,13 +71,13 @@ _ROW_FIELDS = (
 
 def session_list(
     *,
-    org,
-    block_group_id=None,
-    teacher_id=None,
+    org: Organization,
+    block_group_id: UUID | str | None = None,
+    teacher_id: UUID | str | None = None,
     hide_past: bool = False,
     today: date | None = None,
     ids=None,
-    room_id=None,
+    room_id: UUID | str | None = None,
 ) -> list[dict]:
     """Sessions of ``org`` by date and start time, filtered, as session JSON rows with their conflict
     types (camelCase, the shape of ``SessionOut``). ``hide_past`` keeps actualDate >= today; ``ids``
@@ -161,7 +167,7 @@ def _row_json(r: tuple, conflict_types: list[str] | None) -> dict:
     }
 
 
-def session_get(*, org, session_id) -> TimetableSession:
+def session_get(*, org: Organization, session_id: UUID | str) -> TimetableSession:
     """One session of ``org`` (404 "Timetable session not found")."""
     return get_in_org(session_queryset(org), org, session_id, "Timetable session")
 
@@ -170,7 +176,7 @@ def _hms(t) -> str:
     return t.strftime("%H:%M:%S")
 
 
-def session_rows(*, org, sessions: list[TimetableSession]) -> list[dict]:
+def session_rows(*, org: Organization, sessions: list[TimetableSession]) -> list[dict]:
     """Session JSON rows (camelCase, ``SessionOut``) of given sessions with their conflict types."""
     ids = [s.id for s in sessions]
     rows = {r[0]: r for r in TimetableSession.objects.for_org(org).filter(id__in=ids).values_list(*_ROW_FIELDS)}
@@ -182,7 +188,15 @@ def session_rows(*, org, sessions: list[TimetableSession]) -> list[dict]:
     return [_row_json(rows[i], types.get(i)) for i in ids if i in rows]
 
 
-def conflict_list(*, org, start: date | None, end: date | None, block_group_id=None, teacher_id=None, today=None) -> list[dict]:
+def conflict_list(
+    *,
+    org: Organization,
+    start: date | None,
+    end: date | None,
+    block_group_id: UUID | str | None = None,
+    teacher_id: UUID | str | None = None,
+    today=None,
+) -> list[dict]:
     """``[{type, severity, sessionIds, message, date}]`` for sessions dated in [start, end].
 
     start defaults to today (Australia/Melbourne unless the user says otherwise), end to start + 365 days.
@@ -194,7 +208,13 @@ def conflict_list(*, org, start: date | None, end: date | None, block_group_id=N
     return [c.to_dict() for c in cf.scan(org, start, end, block_group_id=block_group_id, teacher_id=teacher_id)]
 
 
-def sessions_for_calendar(*, org, teacher_id=None, block_group_id=None, room_id=None) -> list[TimetableSession]:
+def sessions_for_calendar(
+    *,
+    org: Organization,
+    teacher_id: UUID | str | None = None,
+    block_group_id: UUID | str | None = None,
+    room_id: UUID | str | None = None,
+) -> list[TimetableSession]:
     """Every session of a teacher, a block group or a recorded room for an iCalendar feed, by date."""
     qs = session_queryset(org)
     if teacher_id is not None:
@@ -206,7 +226,7 @@ def sessions_for_calendar(*, org, teacher_id=None, block_group_id=None, room_id=
     return list(qs.order_by("actual_date", "start_time"))
 
 
-def feed_list(*, org, user) -> list:
+def feed_list(*, org: Organization, user) -> list:
     """The user's calendar feeds that are not revoked, with their teacher or block group (1 query)."""
     from project.timetabling.models import CalendarFeed
 

@@ -14,6 +14,7 @@ import uuid
 from dataclasses import replace
 from datetime import date, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.db.models import Max, Sum
@@ -34,6 +35,9 @@ from project.timetabling.calendar import TermCalendar, week_start
 from project.timetabling.models import CalendarFeed, TimetableSession
 from project.timetabling.schemas import ScheduleIn, SessionIn
 from realtime.events import emit_change
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
 
 ENTITY = "timetable_session"
 NOT_SCHEDULABLE = "Cannot schedule {status} block groups. Only Planned and Active block groups can be scheduled."
@@ -152,7 +156,9 @@ def session_create(*, ctx: Ctx, data: SessionIn) -> tuple[TimetableSession, list
     return s, warnings
 
 
-def session_update(*, ctx: Ctx, session_id, data: SessionIn, if_match: str | None) -> tuple[TimetableSession, list[cf.Conflict]]:
+def session_update(
+    *, ctx: Ctx, session_id: uuid.UUID | str, data: SessionIn, if_match: str | None
+) -> tuple[TimetableSession, list[cf.Conflict]]:
     """Update a session (PUT /api/timetables/{id}); 412 on a stale If-Match, 409 on a new hard conflict."""
     get_in_org(TimetableSession, ctx.org, session_id, "Timetable session")
     with transaction.atomic():
@@ -167,7 +173,7 @@ def session_update(*, ctx: Ctx, session_id, data: SessionIn, if_match: str | Non
     return s, warnings
 
 
-def session_delete(*, ctx: Ctx, session_id) -> None:
+def session_delete(*, ctx: Ctx, session_id: uuid.UUID | str) -> None:
     """Delete a session (DELETE /api/timetables/{id}); 404 when not in the organization."""
     s = get_in_org(TimetableSession, ctx.org, session_id, "Timetable session")
     with transaction.atomic():
@@ -175,7 +181,7 @@ def session_delete(*, ctx: Ctx, session_id) -> None:
         TimetableSession.objects.for_org(ctx.org).filter(pk=s.pk).delete()
 
 
-def bulk_allocate(*, ctx: Ctx, session_ids: list | None, teacher_id) -> tuple[list[str], list[cf.Conflict]]:
+def bulk_allocate(*, ctx: Ctx, session_ids: list | None, teacher_id: uuid.UUID | str) -> tuple[list[str], list[cf.Conflict]]:
     """Give ``teacher_id`` every session of ``session_ids``, all or nothing (PUT /api/timetables/bulk-allocate).
 
     Raises ValidationFailed "Please select sessions and a teacher" when either is missing, NotFound when
@@ -204,7 +210,7 @@ def bulk_allocate(*, ctx: Ctx, session_ids: list | None, teacher_id) -> tuple[li
     return [str(i) for i in ids], warnings
 
 
-def bulk_set_room(*, ctx: Ctx, session_ids: list | None, room_id) -> tuple[list[str], Room, list[cf.Conflict]]:
+def bulk_set_room(*, ctx: Ctx, session_ids: list | None, room_id: uuid.UUID | str) -> tuple[list[str], Room, list[cf.Conflict]]:
     """Put every session of ``session_ids`` in the room ``room_id``, all or nothing (PUT
     /api/timetables/bulk-room, issue 19): each gets ``room`` = the room's code and ``roomId``.
 
@@ -240,7 +246,7 @@ def bulk_set_room(*, ctx: Ctx, session_ids: list | None, room_id) -> tuple[list[
 # --------------------------------------------------------------------------------------- schedule
 
 
-def _unit_needs(org, group: BlockGroup) -> list[sch.UnitNeed]:
+def _unit_needs(org: Organization, group: BlockGroup) -> list[sch.UnitNeed]:
     """Remaining facilitated hours per unit: plans in assignment order, units in sequenceOrder (§3.1)."""
     plan_ids = list(
         BlockGroupStudyPlan.objects.for_org(org)
@@ -272,7 +278,7 @@ def _unit_needs(org, group: BlockGroup) -> list[sch.UnitNeed]:
     return needs
 
 
-def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
+def schedule_block_group(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: ScheduleIn) -> dict:
     """Generate a block group's sessions (POST /api/block-groups/{id}/schedule, decisions.md §3).
 
     Answer (snake_case here): sessions_created (teaching sessions, not holiday markers), hours_scheduled,
@@ -443,7 +449,7 @@ def schedule_block_group(*, ctx: Ctx, block_group_id, data: ScheduleIn) -> dict:
     }
 
 
-def clear_schedule(*, ctx: Ctx, block_group_id) -> int:
+def clear_schedule(*, ctx: Ctx, block_group_id: uuid.UUID | str) -> int:
     """Delete the group's sessions that are not completed (DELETE /api/block-groups/{id}/schedule).
 
     Only planned or active groups (else BadRequest with the documented message). Returns the count.
@@ -556,7 +562,13 @@ def import_sessions(*, ctx: Ctx, upload) -> dict:
 # ---------------------------------------------------------------------------------- calendar feeds
 
 
-def feed_create(*, ctx: Ctx, teacher_id=None, block_group_id=None, room_id=None) -> CalendarFeed:
+def feed_create(
+    *,
+    ctx: Ctx,
+    teacher_id: uuid.UUID | str | None = None,
+    block_group_id: uuid.UUID | str | None = None,
+    room_id: uuid.UUID | str | None = None,
+) -> CalendarFeed:
     """A secret subscription URL for a teacher's, a block group's or a room's sessions (issue 19), owned
     by the acting user.
 
@@ -573,7 +585,7 @@ def feed_create(*, ctx: Ctx, teacher_id=None, block_group_id=None, room_id=None)
     )
 
 
-def feed_revoke(*, ctx: Ctx, feed_id) -> None:
+def feed_revoke(*, ctx: Ctx, feed_id: uuid.UUID | str) -> None:
     """Revoke one of the user's feeds (admins: any of the organization's); the URL then answers 404."""
     qs = CalendarFeed.objects.for_org(ctx.org).filter(revoked_at__isnull=True)
     if not ctx.is_admin:

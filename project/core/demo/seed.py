@@ -724,7 +724,7 @@ class Allocator:
     """Assigns qualified, active, available teachers to sessions without double-booking anyone or going
     over their weekly maximum; keeps one teacher per group and unit where possible."""
 
-    def __init__(self, teachers: list[Teacher], qualified: dict, busy: dict | None = None):
+    def __init__(self, teachers: list[Teacher], qualified: dict, busy: dict | None = None) -> None:
         self.teachers = sorted(teachers, key=lambda t: t.employee_id)
         self.qualified = qualified  # unit id -> set of teacher ids
         self.busy: dict[tuple, list[tuple[time, time]]] = busy or {}  # (teacher id, date) -> intervals

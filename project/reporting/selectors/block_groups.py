@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from project.planning.models import BlockGroup
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
 
 # ---------------------------------------------------------------- block groups without timetables
 
 
-def block_groups_without_timetables(*, org) -> list[dict]:
+def block_groups_without_timetables(*, org: Organization) -> list[dict]:
     """Block groups of ``org`` that have no timetable session at all (of any status), by code.
 
     Row: id, code, name, status, startDate, endDate (null when unset), deliveryMode, studyPattern

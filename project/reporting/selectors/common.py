@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from datetime import date, time, timedelta
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.db.models import (
     Case,
@@ -39,6 +40,9 @@ from django.db.models import (
 
 from project.timetabling.calendar import TermCalendar
 from project.timetabling.models import TimetableSession
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
 
 CANCELLED = TimetableSession.Status.CANCELLED
 EVENING_FROM = time(17, 0)
@@ -81,7 +85,7 @@ def year_bounds(year: int) -> tuple[date, date]:
     return date(year, 1, 1), date(year, 12, 31)
 
 
-def delivered(org):
+def delivered(org: Organization):
     """Sessions of ``org`` that count for hours: every status except cancelled."""
     return TimetableSession.objects.for_org(org).exclude(status=CANCELLED)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 from django.db.models import (
     CharField,
@@ -28,10 +29,13 @@ from project.reporting.selectors.common import (
 from project.staff.models import Teacher
 from project.timetabling.calendar import TermCalendar, week_start
 
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
+
 # ---------------------------------------------------------------- allocation grid
 
 
-def grid_range(*, org, year: int, term: int | None) -> tuple[date, date] | None:
+def grid_range(*, org: Organization, year: int, term: int | None) -> tuple[date, date] | None:
     """The dates a grid covers: the whole ``year``, or the days of ``term`` in it (None if it has none)."""
     if term is None:
         return year_bounds(year)
@@ -45,7 +49,7 @@ def _uuid_text(value: str) -> str:
     return value
 
 
-def grid_teachers_and_weeks(*, org, year: int, term: int | None) -> tuple[list[dict], list[dict], list[date]]:
+def grid_teachers_and_weeks(*, org: Organization, year: int, term: int | None) -> tuple[list[dict], list[dict], list[date]]:
     """The grid's teachers (all, by name: key, first_name, last_name, max_weekly_hours, is_active), the
     active ones, and the Mondays of its weeks (see :func:`allocation_grid_json`). One query, plus the term
     breaks when a term is asked."""
@@ -65,7 +69,7 @@ def grid_teachers_and_weeks(*, org, year: int, term: int | None) -> tuple[list[d
     return teachers, [t for t in teachers if t["is_active"]], starts
 
 
-def allocation_grid_json(*, org, year: int, term: int | None) -> str:
+def allocation_grid_json(*, org: Organization, year: int, term: int | None) -> str:
     """Teacher allocation grid as a JSON text (delivery.md §3 "Allocation grid response", §9; admin only).
 
     - weeks: the Monday-Sunday weeks touching the term's days (``term`` 1-4) or the year's days
@@ -221,6 +225,6 @@ def allocation_grid_json(*, org, year: int, term: int | None) -> str:
     return head[:-1] + ',"teachers":[' + ",".join(teacher_parts) + "]}"
 
 
-def allocation_grid(*, org, year: int, term: int | None) -> dict:
+def allocation_grid(*, org: Organization, year: int, term: int | None) -> dict:
     """:func:`allocation_grid_json` parsed: the same answer as Python objects (tests, exports)."""
     return json.loads(allocation_grid_json(org=org, year=year, term=term))

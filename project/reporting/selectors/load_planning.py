@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.db.models import (
     Sum,
@@ -21,10 +22,13 @@ from project.reporting.selectors.common import (
 )
 from project.timetabling.calendar import TermCalendar
 
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
+
 # ---------------------------------------------------------------- load planning
 
 
-def load_planning(*, org, year: int) -> dict:
+def load_planning(*, org: Organization, year: int) -> dict:
     """Load Planning tab for ``year`` (delivery.md §3 "Load planning").
 
     ``termData[term]["courses"][courseId]`` with courseName, courseCode, ``blockGroups[blockGroupId]``

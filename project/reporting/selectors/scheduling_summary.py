@@ -5,6 +5,7 @@ from __future__ import annotations
 import calendar as pycal
 from datetime import date
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.db.models import (
     Count,
@@ -25,10 +26,13 @@ from project.reporting.selectors.common import (
 )
 from project.staff.models import Teacher
 
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
+
 # ---------------------------------------------------------------- scheduling summary
 
 
-def scheduling_summary(*, org, year: int, today: date) -> dict:
+def scheduling_summary(*, org: Organization, year: int, today: date) -> dict:
     """Scheduling Summary tab for ``year`` (delivery.md §3 "Scheduling summary").
 
     - totalSessions / totalScheduledHours: non-cancelled sessions of the year and their hours;

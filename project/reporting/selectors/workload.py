@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.db.models import (
     Max,
@@ -23,10 +24,15 @@ from project.reporting.selectors.common import (
 )
 from project.staff.models import Teacher
 
+if TYPE_CHECKING:  # pragma: no cover
+    from uuid import UUID
+
+    from project.accounts.models import Organization
+
 # ---------------------------------------------------------------- teacher workload and delivery
 
 
-def teacher_workload_summary(*, org, year: int) -> dict:
+def teacher_workload_summary(*, org: Organization, year: int) -> dict:
     """Teacher Workload Summary tab for ``year`` (delivery.md §3 "Teacher workload summary").
 
     Teachers (active or not) with at least one non-cancelled session in the year, by total hours
@@ -139,7 +145,7 @@ def teacher_workload_summary(*, org, year: int) -> dict:
     }
 
 
-def teacher_delivery_summary(*, org, teacher_id, year: int) -> list[dict]:
+def teacher_delivery_summary(*, org: Organization, teacher_id: UUID | str, year: int) -> list[dict]:
     """Unit Delivery Summary of one teacher for ``year`` (delivery.md §3 "Teacher delivery summary row").
 
     One row per (unit, block group) the teacher delivered non-cancelled sessions of in the year,

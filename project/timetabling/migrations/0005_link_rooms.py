@@ -12,7 +12,7 @@ def key_of(text):
     return "".join(ch for ch in (text or "").casefold() if not ch.isspace() and ch not in "-_")
 
 
-def link_rooms(apps, schema_editor):
+def link_rooms(apps, schema_editor) -> None:
     Session = apps.get_model("timetabling", "TimetableSession")
     Room = apps.get_model("catalogue", "Room")
     rows = Session.objects.exclude(room="").values_list("id", "organization_id", "room", "block_group__campus_id")

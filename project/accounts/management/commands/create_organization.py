@@ -15,7 +15,7 @@ from project.core.errors import DomainError
 class Command(BaseCommand):
     help = "Create an organization with a 'Main Campus' and an admin who can sign in at once; prints its id."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser) -> None:
         parser.add_argument("--name", required=True)
         parser.add_argument("--domain", required=True)
         parser.add_argument("--admin-email", required=True)

@@ -16,7 +16,7 @@ from project.history.models import Activity
 class Command(BaseCommand):
     help = "Delete activities older than ACTIVITY_RETENTION_DAYS (default 400)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser) -> None:
         parser.add_argument("--days", type=int, default=None, help="keep this many days instead of the setting")
 
     def handle(self, *args, days=None, **options):

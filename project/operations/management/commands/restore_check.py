@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 
-def _counts(cursor, tables: list[str]) -> dict[str, int]:
+def _counts(cursor: Any, tables: list[str]) -> dict[str, int]:
     out = {}
     for table in tables:
         cursor.execute(f'SELECT count(*) FROM "{table}"')  # noqa: S608 — table names from the database's own catalogue
@@ -33,11 +34,11 @@ def _counts(cursor, tables: list[str]) -> dict[str, int]:
 class Command(BaseCommand):
     help = "Check a restored database: row counts per table, migrations, optionally a sign-in and a comparison."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--email", help="sign in as this user (password from RESTORE_CHECK_PASSWORD)")
         parser.add_argument("--compare-with", metavar="URL", help="a PostgreSQL URL whose tables must have the same row counts")
 
-    def handle(self, *args, email=None, compare_with=None, **options):
+    def handle(self, *args: Any, email: str | None = None, compare_with: str | None = None, **options: Any) -> None:
         problems: list[str] = []
         tables = sorted(connection.introspection.table_names())
         with connection.cursor() as cursor:
