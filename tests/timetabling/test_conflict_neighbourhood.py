@@ -19,6 +19,7 @@ from django.test.utils import CaptureQueriesContext
 
 from project.planning.models import LinkedBlockGroup, LinkedBlockGroupMember
 from project.timetabling import conflicts as cf
+from project.timetabling.conflicts import checks, neighbourhood
 from project.timetabling.models import TimetableSession
 from project.timetabling.selectors import session_list
 from tests import factories as f
@@ -175,12 +176,13 @@ def test_a_group_list_reads_its_neighbourhood_not_the_organization(api, org):
         loaded.append(out)
         return out
 
-    cf.load_neighbourhood, saved = spy, cf.load_neighbourhood
+    # The list's conflict types call it from the engine's entry points (conflicts.checks).
+    checks.load_neighbourhood, saved = spy, checks.load_neighbourhood
     try:
         with CaptureQueriesContext(connection) as ctx:
             response = api.get("/api/timetables", {"blockGroupId": str(lonely.id)})
     finally:
-        cf.load_neighbourhood = saved
+        checks.load_neighbourhood = saved
     assert response.status_code == 200 and len(response.json()) == 1
     # The list, its neighbourhood, linked groups, holidays, teacher facts, qualifications (+ session/auth).
     listed = [q for q in ctx.captured_queries if "timetabling_timetablesession" in q["sql"]]
@@ -195,7 +197,7 @@ def test_big_neighbourhoods_fall_back_to_one_range_read(org, monkeypatch):
     slots = cf.load_slots(org, START, START + timedelta(days=DAYS), None)
     focus = [s for s in slots if s.block_group_id == world["groups"][2].id]
     precise = {s.id for s in cf.load_neighbourhood(org, focus)}
-    monkeypatch.setattr(cf, "NEIGHBOURHOOD_MAX_PAIRS", 1)
+    monkeypatch.setattr(neighbourhood, "NEIGHBOURHOOD_MAX_PAIRS", 1)  # read where it is used
     wide = {s.id for s in cf.load_neighbourhood(org, focus)}
     assert precise == wide and precise  # the fallback reads the range but keeps the same neighbourhood
     data = cf.load_data(org, START - timedelta(days=7), START + timedelta(days=DAYS + 7))
