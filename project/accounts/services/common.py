@@ -1,0 +1,126 @@
+"""Helpers shared by the account writes: password rules, the locked user row, TOTP codes, ending sessions, signing in."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from uuid import UUID
+
+from django.conf import settings as django_settings
+from django.contrib.auth import (
+    SESSION_KEY,
+    login,
+)
+from django.contrib.auth.password_validation import validate_password
+from django.contrib.sessions.models import Session
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
+from django.http import HttpRequest
+from django.utils import timezone
+
+from project.accounts import totp
+from project.accounts.models import User
+from realtime.events import close_session_sockets
+
+log = logging.getLogger(__name__)
+
+INVALID_CREDENTIALS = "Invalid email or password"
+INVALID_CODE = "Invalid authenticator code"
+USER_NOT_FOUND = "User not found. Please contact your administrator."
+PASSKEY_AUTH_FAILED = "Passkey authentication failed"
+PASSKEY_REGISTRATION_FAILED = "Passkey registration failed"
+MODEL_BACKEND = "project.core.auth.SessionUserBackend"  # user + organization in one query per request
+# Users who proved their password but must still set a new one (login answered requiresSetup).
+PENDING_SETUP = "pending_setup_user_ids"
+
+
+@dataclass
+class LoginResult:
+    user: User | None = None
+    requires_totp: bool = False
+    requires_setup: bool = False
+    user_id: str | None = None
+
+
+# ------------------------------------------------------------------------------------------- helpers
+
+
+def password_errors(password: str, *, path: str, user: User | None = None) -> list[dict]:
+    """The §5 password rules through Django's validators: one ``{path, message}`` per broken rule."""
+    try:
+        validate_password(password or "", user=user)
+    except DjangoValidationError as err:
+        return [{"path": [path], "message": message} for message in err.messages]
+    return []
+
+
+def _org_is_usable(user: User) -> bool:
+    org = user.organization  # None without a query when there is no organization
+    return org is not None and org.is_active
+
+
+def _setup_eligible(user: User) -> bool:
+    """Active, in an active organization, and either never given a password (added by an admin) or
+    flagged ``must_change_password``."""
+    if not user.is_active or not _org_is_usable(user):
+        return False
+    return not user.has_usable_password() or user.must_change_password
+
+
+def _in_setup_state(request: HttpRequest, user: User) -> bool:
+    """A user who may set a password *from this browser session*: eligible, and handed out to this
+    session by first-time login or by login (``requiresSetup``). A ``userId`` alone, seen elsewhere,
+    opens nothing: the setup calls only work in the browser that started the setup."""
+    return _setup_eligible(user) and str(user.pk) in request.session.get(PENDING_SETUP, [])
+
+
+def _mark_pending_setup(request: HttpRequest, user: User) -> None:
+    pending = [uid for uid in request.session.get(PENDING_SETUP, []) if uid != str(user.pk)]
+    request.session[PENDING_SETUP] = (pending + [str(user.pk)])[-5:]
+
+
+def _sign_in(request: HttpRequest, user: User, *, remember_me: bool = False) -> None:
+    """Django's login (new session key, last_login, axes' reset) and the cookie lifetime:
+    rememberMe false ends the session with the browser, true keeps it for 30 days."""
+    login(request, user, backend=MODEL_BACKEND)
+    request.session.pop(PENDING_SETUP, None)
+    request.session.set_expiry(django_settings.SESSION_COOKIE_AGE if remember_me else 0)
+
+
+def _locked_user(user_id: UUID | str) -> User:
+    return User.objects.select_for_update(of=("self",)).select_related("organization").get(pk=user_id)
+
+
+def totp_consume(user: User, code: str | None) -> bool:
+    """Accept ``code`` for ``user`` once: it must match a step within one of now and be later than the
+    last accepted step (no replay). Stores the step on success. Runs on the locked user row."""
+    if not user.totp_secret or code is None or not totp.is_code_format(code):
+        return False
+    with transaction.atomic():
+        row = _locked_user(user.pk)
+        counter = totp.matching_counter(row.totp_secret or "", code)
+        if counter is None or (row.totp_last_counter is not None and counter <= row.totp_last_counter):
+            return False
+        row.totp_last_counter = counter
+        row.save(update_fields=["totp_last_counter"])
+    user.totp_last_counter = counter
+    return True
+
+
+def end_user_sessions(user: User, *, keep_session_key: str | None = None, reason: str = "expired") -> int:
+    """Delete every stored session of ``user`` except ``keep_session_key``, and close those sessions'
+    sockets after commit (``session_ended`` ``{reason}``). Returns how many ended."""
+    keys = []
+    user_pk = str(user.pk)
+    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator(chunk_size=500):
+        try:
+            data = session.get_decoded()
+        except Exception:  # noqa: S112 — a corrupt row is not ours to judge
+            continue
+        if str(data.get(SESSION_KEY)) == user_pk and session.session_key != keep_session_key:
+            keys.append(session.session_key)
+    if keys:
+        Session.objects.filter(session_key__in=keys).delete()
+        for key in keys:
+            close_session_sockets(key, reason)
+    return len(keys)

@@ -1,0 +1,88 @@
+"""A user's own profile, password and settings."""
+
+from __future__ import annotations
+
+from django.contrib.auth import (
+    authenticate,
+    update_session_auth_hash,
+)
+from django.db import transaction
+from django.http import HttpRequest
+
+from project.accounts import selectors
+from project.accounts.lockout import ensure_allowed, raise_if_locked_out
+from project.accounts.models import User
+from project.accounts.services.common import (
+    _locked_user,
+    end_user_sessions,
+    password_errors,
+)
+from project.core.concurrency import assert_fresh
+from project.core.errors import ValidationFailed
+from project.core.tenancy import Ctx
+from realtime.events import emit_change, rekey_session_sockets
+
+# ------------------------------------------------------------------------------------------- profile
+
+
+def profile_update(*, ctx: Ctx, first_name: str, last_name: str, if_match: str | None = None) -> User:
+    """PUT /api/auth/profile: first and last name only. StaleWrite on a stale If-Match."""
+    with transaction.atomic():
+        row = _locked_user(ctx.member.pk)
+        assert_fresh(row, if_match)
+        row.first_name = first_name
+        row.last_name = last_name
+        row.save(update_fields=["first_name", "last_name", "updated_at"])
+        emit_change(ctx, entity="user", action="updated", ids=[row.pk])
+    return row
+
+
+def change_password(
+    *, request: HttpRequest, ctx: Ctx, current_password: str, new_password: str, confirm_password: str | None
+) -> None:
+    """POST/PUT /api/auth/change-password: check the current password (through axes), apply the §5
+    rules, end the user's other sessions and keep this one.
+
+    400 'Current password is required' / 'Current password is incorrect' at ``currentPassword``, the
+    password rules at ``newPassword``, "Passwords don't match" at ``confirmPassword``; 429 when locked.
+    """
+    user = ctx.member
+    errors = []
+    if not current_password:
+        errors.append({"path": ["currentPassword"], "message": "Current password is required"})
+    errors += password_errors(new_password, path="newPassword", user=user)
+    if confirm_password is not None and confirm_password != new_password:
+        errors.append({"path": ["confirmPassword"], "message": "Passwords don't match"})
+    if errors:
+        raise ValidationFailed(errors)
+    ensure_allowed(request, user.email)
+    if authenticate(request=request, email=user.email, password=current_password) is None:
+        raise_if_locked_out(request)
+        raise ValidationFailed.field("currentPassword", "Current password is incorrect")
+    with transaction.atomic():
+        row = _locked_user(user.pk)
+        row.set_password(new_password)
+        row.must_change_password = False
+        row.save()
+        end_user_sessions(row, keep_session_key=request.session.session_key, reason="password_changed")
+    old_key = request.session.session_key
+    update_session_auth_hash(request, row)  # cycles this browser's session key
+    request.session.save()  # stored now, before this browser's sockets follow the new key
+    rekey_session_sockets(old_key, request.session.session_key)
+
+
+def settings_update(*, ctx: Ctx, theme: str | None, preferences: dict | None, if_match: str | None = None) -> dict:
+    """PUT /api/auth/settings: merge the given theme and preferences over the saved ones (or the
+    defaults) and store them; answers ``{theme, preferences, updatedAt}``."""
+    with transaction.atomic():
+        row = _locked_user(ctx.member.pk)
+        assert_fresh(row, if_match)
+        current = selectors.full_settings(row.settings)
+        if theme is not None:
+            current["theme"] = theme
+        for key, value in (preferences or {}).items():
+            if value is not None and key in current["preferences"]:
+                current["preferences"][key] = value
+        row.settings = current
+        row.save(update_fields=["settings", "updated_at"])
+    return selectors.settings_of(row)

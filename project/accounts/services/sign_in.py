@@ -1,0 +1,200 @@
+"""Sign-in flows (platform.md §2, §4): password sign-in, the first-time lookup, authenticator set-up and first password, sign-out. They take the ``request``: they work on Django's session and on axes' records of the client."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.contrib.auth import (
+    authenticate,
+    logout,
+)
+from django.db import transaction
+from django.http import HttpRequest
+
+from project.accounts import invitations, selectors, totp
+from project.accounts.lockout import ensure_allowed, raise_if_locked_out, record_failure
+from project.accounts.models import User
+from project.accounts.services.common import (
+    INVALID_CODE,
+    INVALID_CREDENTIALS,
+    USER_NOT_FOUND,
+    LoginResult,
+    _in_setup_state,
+    _locked_user,
+    _mark_pending_setup,
+    _org_is_usable,
+    _sign_in,
+    password_errors,
+    totp_consume,
+)
+from project.core.auth import client_origin, ctx_for_request
+from project.core.errors import BadRequest, Conflict, NotFound, Unauthorized, ValidationFailed
+from project.core.tenancy import Ctx
+from realtime.events import close_session_sockets, emit_change
+
+# ------------------------------------------------------------------------------------------- sign-in
+
+
+def sign_in_with_password(
+    *, request: HttpRequest, email: str, password: str, totp_code: str | None = None, remember_me: bool = False
+) -> LoginResult:
+    """POST /api/auth/login (platform.md §4 "Sign-in flow"; ADR 0005).
+
+    - a user who proved a password but must set a new one: ``requiresSetup`` and ``userId``;
+    - wrong password, unknown or inactive user, or a user still to claim the account through an
+      invitation link: Unauthorized 'Invalid email or password' (the same answer);
+    - TOTP on and no code: ``requiresTotp``; a wrong or replayed code: Unauthorized
+      'Invalid authenticator code';
+    - otherwise signs in (rememberMe: 30 days, else until the browser closes) and answers the user.
+    Failures are recorded by axes; a locked account or address raises LockedOut (429).
+    """
+    email = (email or "").strip().lower()
+    ensure_allowed(request, email)
+    # A user still to claim the account (no password yet) fails like a wrong password: setup starts
+    # only from an invitation link (issue 14), so this answer says nothing about pending emails.
+    user = authenticate(request=request, email=email, password=password)
+    if user is None:
+        raise_if_locked_out(request)
+        raise Unauthorized(INVALID_CREDENTIALS)
+    if not _org_is_usable(user):
+        raise Unauthorized(INVALID_CREDENTIALS)
+    if user.must_change_password:
+        _mark_pending_setup(request, user)
+        return LoginResult(requires_setup=True, user_id=str(user.pk))
+    if user.is_totp_enabled:
+        if not totp_code:
+            return LoginResult(requires_totp=True)
+        if not totp_consume(user, totp_code):
+            record_failure(request, email)
+            raise Unauthorized(INVALID_CODE)
+    _sign_in(request, user, remember_me=remember_me)
+    return LoginResult(user=user)
+
+
+def first_time_lookup(*, request: HttpRequest, email: str, token: str | None = None) -> dict:
+    """POST /api/auth/first-time-login: ``{requiresSetup, userId, hasPassword, message}`` (ADR 0005).
+
+    With a valid invitation ``token`` (and ``email``, if given, matching it): requiresSetup and the
+    invited user's id, and this browser session may load the authenticator setup and set the password.
+    Without a token an account that already has a password answers ``hasPassword``; any other email —
+    unknown, inactive, or still to be claimed — and any unusable token answer NotFound
+    'User not found. Please contact your administrator.', recorded as a failed attempt by axes (so
+    neither addresses nor tokens can be probed at speed).
+    """
+    email = (email or "").strip().lower()
+    token = (token or "").strip()
+    if not email and not token:
+        raise ValidationFailed.field("email", "Email is required")
+    ensure_allowed(request, email)
+    if token:
+        invitation = invitations.find_valid(token)
+        if invitation is None or (email and invitation.user.email != email):
+            record_failure(request, email)
+            raise NotFound(USER_NOT_FOUND)
+        user = invitation.user
+        _mark_pending_setup(request, user)
+        return {
+            "requiresSetup": True,
+            "userId": str(user.pk),
+            "hasPassword": False,
+            "message": "Please create a password and set up two-factor authentication.",
+            "email": user.email,
+        }
+    found = selectors.user_by_email(email)
+    if found is None or not found.is_active or not _org_is_usable(found) or not found.has_usable_password():
+        record_failure(request, email)
+        raise NotFound(USER_NOT_FOUND)
+    return {
+        "requiresSetup": False,
+        "userId": None,
+        "hasPassword": True,
+        "message": "Account already set up. Please sign in with your password.",
+    }
+
+
+def _setup_target(request: HttpRequest, user_id: UUID | str) -> User:
+    """The user whose authenticator may be set up by this request, else NotFound 'User not found'.
+
+    The signed-in user themself, or a user in setup state (no password yet); a signed-in caller never
+    reaches another organization's user.
+    """
+    ctx = ctx_for_request(request)
+    user = selectors.user_by_id(user_id)
+    if user is None:
+        raise NotFound("User not found")
+    if ctx is not None and ctx.user is not None and ctx.user.pk == user.pk:
+        return user
+    if ctx is not None and ctx.org.pk != user.organization_id:
+        raise NotFound("User not found")
+    if _in_setup_state(request, user):
+        return user
+    raise NotFound("User not found")
+
+
+def totp_setup(*, request: HttpRequest, user_id: UUID | str) -> dict:
+    """GET /api/auth/totp-setup/{userId}: ``{qrCodeUri, manualEntryKey}``.
+
+    Stores a new secret while TOTP is not enabled (each call starts afresh, so only the last QR code
+    shown works). A signed-in user whose TOTP is already on gets Conflict: reset it first.
+    """
+    user = _setup_target(request, user_id)
+    in_setup = _in_setup_state(request, user)
+    if user.is_totp_enabled and not in_setup:
+        raise Conflict("Two-factor authentication is already enabled. Reset it to set up a new authenticator.")
+    with transaction.atomic():
+        row = _locked_user(user.pk)
+        row.totp_secret = totp.new_secret()
+        row.totp_last_counter = None
+        row.save(update_fields=["totp_secret", "totp_last_counter"])
+    uri = totp.provisioning_uri(row.totp_secret, row.email)
+    return {"qrCodeUri": totp.qr_data_uri(uri), "manualEntryKey": row.totp_secret}
+
+
+def setup_password(*, request: HttpRequest, user_id: UUID | str, password: str, confirm_password: str, totp_code: str) -> User:
+    """POST /api/auth/setup-password: set the first password, turn TOTP on, sign in.
+
+    Validation (400): the §5 password rules at ``password``, 'Passwords don't match' at
+    ``confirmPassword``, 'TOTP code must be 6 digits' at ``totpCode``. NotFound for a user not in setup
+    state; BadRequest when the authenticator setup was never loaded; Unauthorized 'Invalid authenticator
+    code' (recorded by axes) for a wrong code.
+    """
+    target = selectors.user_by_id(user_id)
+    errors = password_errors(password, path="password", user=target if target is not None else None)
+    if password != confirm_password:
+        errors.append({"path": ["confirmPassword"], "message": "Passwords don't match"})
+    if not totp.is_code_format(totp_code):
+        errors.append({"path": ["totpCode"], "message": "TOTP code must be 6 digits"})
+    if errors:
+        raise ValidationFailed(errors)
+    user = _setup_target(request, user_id)
+    if not _in_setup_state(request, user) and user.has_usable_password():
+        raise NotFound("User not found")
+    ensure_allowed(request, user.email)
+    if not user.totp_secret:
+        raise BadRequest("Authenticator setup has not been loaded. Please scan the QR code first.")
+    if not totp_consume(user, totp_code):
+        record_failure(request, user.email)
+        raise Unauthorized(INVALID_CODE)
+    with transaction.atomic():
+        row = _locked_user(user.pk)
+        row.set_password(password)
+        row.must_change_password = False
+        row.is_totp_enabled = True
+        row.save()
+        invitations.mark_used(row)
+        if row.organization is None:  # a setup is only ever offered to a member of an organization
+            raise NotFound(USER_NOT_FOUND)
+        emit_change(
+            Ctx(org=row.organization, user=row, origin=client_origin(request)), entity="user", action="updated", ids=[row.pk]
+        )
+    _sign_in(request, row)
+    return row
+
+
+def sign_out(request: HttpRequest) -> None:
+    """POST /api/auth/logout and GET /api/logout: end the session and close the sockets of this browser
+    session only (``session_ended`` ``{"reason": "logout"}``); the user's other browsers stay signed in
+    and live (issue 14)."""
+    session_key = request.session.session_key
+    logout(request)
+    close_session_sockets(session_key, "logout")
