@@ -1,0 +1,229 @@
+"""Writes of timetable sessions (delivery.md §5): create, update (If-Match), delete, bulk allocate, bulk set room; each refuses new hard conflicts (409) and answers soft ones as warnings."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+from datetime import date, time, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from project.catalogue.models import Room, Unit
+from project.catalogue.services import resolve_room
+from project.core.concurrency import assert_fresh
+from project.core.errors import NotFound, SchedulingConflict, ValidationFailed
+from project.core.schemas import date_range_message, ensure_date_in_range
+from project.core.tenancy import Ctx, get_in_org
+from project.planning.models import BlockGroup
+from project.staff.models import Teacher
+from project.timetabling import conflicts as cf
+from project.timetabling import scheduling as sch
+from project.timetabling.calendar import TermCalendar, week_start
+from project.timetabling.models import TimetableSession
+from project.timetabling.schemas import SessionIn
+from realtime.events import emit_change
+
+ENTITY = "timetable_session"
+NOT_SCHEDULABLE = "Cannot schedule {status} block groups. Only Planned and Active block groups can be scheduled."
+NO_PLAN = "Please assign a study plan before scheduling."
+NO_DAYS = "Please set the block group's preferred days (for example 'Monday, Wednesday') before scheduling."
+SCHEDULABLE = {BlockGroup.Status.PLANNED, BlockGroup.Status.ACTIVE}
+TWO = Decimal("0.01")
+
+
+def refuse_conflicts(conflicts: list[cf.Conflict]) -> None:
+    """Raise SchedulingConflict (409 ``conflict`` with every conflict) when ``conflicts`` is not empty."""
+    if not conflicts:
+        return
+    message = conflicts[0].message if len(conflicts) == 1 else f"This change would create {len(conflicts)} scheduling conflicts"
+    raise SchedulingConflict(message, [c.to_dict() for c in conflicts])
+
+
+def _span_hours(start: time, end: time) -> Decimal:
+    minutes = (end.hour * 60 + end.minute + end.second / 60) - (start.hour * 60 + start.minute + start.second / 60)
+    return (Decimal(str(minutes)) / 60).quantize(TWO, rounding=ROUND_HALF_UP)
+
+
+def _check_hours(hours: Decimal) -> Decimal:
+    if hours < Decimal("0.5"):
+        raise ValidationFailed.field("actualHours", "Hours must be at least 0.5")
+    if hours > Decimal("12"):
+        raise ValidationFailed.field("actualHours", "Hours cannot exceed 12 per session")
+    return hours.quantize(TWO, rounding=ROUND_HALF_UP)
+
+
+def _week_date(anchor: date, days: int) -> date:
+    """``anchor`` plus ``days`` for a date placed by weekNumber: 400 at ``weekNumber`` when the result is
+    outside years 2000-2100 (a huge week number would otherwise overflow Python's dates)."""
+    label = "The session's date"
+    try:
+        day = anchor + timedelta(days=days)
+    except OverflowError:
+        raise ValidationFailed.field("weekNumber", date_range_message(label)) from None
+    return ensure_date_in_range(day, "weekNumber", label)
+
+
+def _placement(group: BlockGroup, data: SessionIn, existing: TimetableSession | None) -> tuple[date, int, int]:
+    """(actual_date, day_of_week, week_number) of a session being created or edited.
+
+    A date derived from weekNumber must fall in years 2000-2100 (400 at ``weekNumber``)."""
+    if data.actual_date is not None:
+        day = data.actual_date
+        week = sch.week_number(day, group.start_date)
+        if week < 1:
+            raise ValidationFailed.field("actualDate", "The date cannot be before the block group's first week")
+        return day, day.isoweekday(), week
+    if existing is None:
+        if data.week_number is None:
+            raise ValidationFailed.field("weekNumber", "Week number is required")
+        if data.day_of_week is None:
+            raise ValidationFailed.field("dayOfWeek", "Day of week is required")
+        offset = 7 * (data.week_number - 1) + (data.day_of_week - 1)
+        return _week_date(week_start(group.start_date), offset), data.day_of_week, data.week_number
+    week = data.week_number if data.week_number is not None else existing.week_number
+    dow = data.day_of_week if data.day_of_week is not None else existing.day_of_week
+    if existing.block_group_id != group.id:
+        return _week_date(week_start(group.start_date), 7 * (week - 1) + (dow - 1)), dow, week
+    # Same group: move the stored date by the change of week and day (keeps sessions generated from
+    # another start date where they are when the form sends them back unchanged).
+    shifted = _week_date(existing.actual_date, 7 * (week - existing.week_number) + (dow - existing.day_of_week))
+    return shifted, dow, week
+
+
+def _slot(s: TimetableSession, group_code: str = "", unit_code: str = "") -> cf.Slot:
+    return cf.Slot(
+        s.id,
+        s.block_group_id,
+        s.unit_id,
+        s.teacher_id,
+        s.room or "",
+        s.actual_date,
+        s.start_time,
+        s.end_time,
+        float(s.actual_hours or 0),
+        s.status,
+        group_code,
+        unit_code,
+    )
+
+
+def _apply(ctx: Ctx, s: TimetableSession, data: SessionIn, existing: TimetableSession | None) -> None:
+    org = ctx.org
+    group = get_in_org(BlockGroup, org, data.block_group_id, "Block group")
+    unit = get_in_org(Unit, org, data.unit_id, "Unit")
+    teacher = get_in_org(Teacher, org, data.teacher_id, "Teacher") if data.teacher_id is not None else None
+    day, dow, week = _placement(group, data, existing)
+    hours = data.actual_hours if data.actual_hours is not None else _span_hours(data.start_time, data.end_time)
+    s.block_group, s.unit, s.teacher = group, unit, teacher
+    s.actual_date, s.day_of_week, s.week_number = day, dow, week
+    s.start_time, s.end_time = data.start_time, data.end_time
+    s.actual_hours = _check_hours(Decimal(hours))
+    s.room, s.room_record_id = resolve_room(org, data.room_id, data.room)
+    s.status = data.status
+    s.notes = data.notes or ""
+    s.term = TermCalendar.for_org(org).term_of(day)
+
+
+def session_create(*, ctx: Ctx, data: SessionIn) -> tuple[TimetableSession, list[cf.Conflict]]:
+    """Create a session (POST /api/timetables). Returns (session, soft conflicts as warnings).
+
+    Raises NotFound for another organization's group, unit or teacher, ValidationFailed, and
+    SchedulingConflict (409) when it would add a hard conflict (nothing written).
+    """
+    s = TimetableSession(id=uuid.uuid4(), organization=ctx.org)
+    _apply(ctx, s, data, None)
+    with transaction.atomic():
+        emit_change(ctx, entity=ENTITY, action="created", ids=[s.id])
+        new_hard, warnings = cf.check_changes(ctx.org, [_slot(s, s.block_group.code, s.unit.code)], [])
+        refuse_conflicts(new_hard)
+        s.save(force_insert=True)
+    return s, warnings
+
+
+def session_update(
+    *, ctx: Ctx, session_id: uuid.UUID | str, data: SessionIn, if_match: str | None
+) -> tuple[TimetableSession, list[cf.Conflict]]:
+    """Update a session (PUT /api/timetables/{id}); 412 on a stale If-Match, 409 on a new hard conflict."""
+    get_in_org(TimetableSession, ctx.org, session_id, "Timetable session")
+    with transaction.atomic():
+        s = get_in_org(TimetableSession.objects.for_org(ctx.org).select_for_update(), ctx.org, session_id, "Timetable session")
+        assert_fresh(s, if_match)
+        before = _slot(s)
+        emit_change(ctx, entity=ENTITY, action="updated", ids=[s.id])
+        _apply(ctx, s, data, s)
+        new_hard, warnings = cf.check_changes(ctx.org, [_slot(s, s.block_group.code, s.unit.code)], [before])
+        refuse_conflicts(new_hard)
+        s.save()
+    return s, warnings
+
+
+def session_delete(*, ctx: Ctx, session_id: uuid.UUID | str) -> None:
+    """Delete a session (DELETE /api/timetables/{id}); 404 when not in the organization."""
+    s = get_in_org(TimetableSession, ctx.org, session_id, "Timetable session")
+    with transaction.atomic():
+        emit_change(ctx, entity=ENTITY, action="deleted", ids=[s.id])
+        TimetableSession.objects.for_org(ctx.org).filter(pk=s.pk).delete()
+
+
+def bulk_allocate(*, ctx: Ctx, session_ids: list | None, teacher_id: uuid.UUID | str) -> tuple[list[str], list[cf.Conflict]]:
+    """Give ``teacher_id`` every session of ``session_ids``, all or nothing (PUT /api/timetables/bulk-allocate).
+
+    Raises ValidationFailed "Please select sessions and a teacher" when either is missing, NotFound when
+    a session or the teacher is not the organization's, SchedulingConflict (409, nothing written) when
+    any session would get a hard conflict. One ``allocated`` event with all ids.
+    """
+    if not session_ids or teacher_id is None:
+        raise ValidationFailed.field("sessionIds" if not session_ids else "teacherId", "Please select sessions and a teacher")
+    try:
+        ids = list(dict.fromkeys(uuid.UUID(str(i)) for i in session_ids))
+    except (ValueError, TypeError, AttributeError):
+        raise NotFound("Timetable session not found") from None
+    teacher = get_in_org(Teacher, ctx.org, teacher_id, "Teacher")
+    with transaction.atomic():
+        emit_change(ctx, entity=ENTITY, action="allocated", ids=ids)
+        rows = list(
+            TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).select_for_update().select_related("block_group", "unit")
+        )
+        if len(rows) != len(ids):
+            raise NotFound("Timetable session not found")
+        originals = [_slot(s, s.block_group.code, s.unit.code) for s in rows]
+        proposed = [replace(o, teacher_id=teacher.id) for o in originals]
+        new_hard, warnings = cf.check_changes(ctx.org, proposed, originals)
+        refuse_conflicts(new_hard)
+        TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).update(teacher=teacher, updated_at=timezone.now())
+    return [str(i) for i in ids], warnings
+
+
+def bulk_set_room(*, ctx: Ctx, session_ids: list | None, room_id: uuid.UUID | str) -> tuple[list[str], Room, list[cf.Conflict]]:
+    """Put every session of ``session_ids`` in the room ``room_id``, all or nothing (PUT
+    /api/timetables/bulk-room, issue 19): each gets ``room`` = the room's code and ``roomId``.
+
+    Raises ValidationFailed "Please select sessions and a room" when either is missing, NotFound when a
+    session or the room is not the organization's, SchedulingConflict (409, nothing written) when any
+    session would double-book the room (with another session or with another listed one). Soft conflicts
+    (capacity below the cohort, another campus) come back as warnings. One ``updated`` event with all ids.
+    """
+    if not session_ids or room_id is None:
+        raise ValidationFailed.field("sessionIds" if not session_ids else "roomId", "Please select sessions and a room")
+    try:
+        ids = list(dict.fromkeys(uuid.UUID(str(i)) for i in session_ids))
+    except (ValueError, TypeError, AttributeError):
+        raise NotFound("Timetable session not found") from None
+    room = get_in_org(Room.objects.for_org(ctx.org), ctx.org, room_id, "Room")
+    with transaction.atomic():
+        emit_change(ctx, entity=ENTITY, action="updated", ids=ids, summary=f"Room {room.code} for {len(ids)} session(s)")
+        rows = list(
+            TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).select_for_update().select_related("block_group", "unit")
+        )
+        if len(rows) != len(ids):
+            raise NotFound("Timetable session not found")
+        originals = [_slot(s, s.block_group.code, s.unit.code) for s in rows]
+        proposed = [replace(o, room=room.code) for o in originals]
+        new_hard, warnings = cf.check_changes(ctx.org, proposed, originals)
+        refuse_conflicts(new_hard)
+        TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).update(
+            room=room.code, room_record=room, updated_at=timezone.now()
+        )
+    return [str(i) for i in ids], room, warnings
