@@ -1,0 +1,90 @@
+"""Automatic teacher allocation with OR-Tools CP-SAT, and ranked recommendations (issue 10).
+
+``propose(ctx, scope, time_limit)`` assigns teachers to the unassigned, non-cancelled sessions of a
+scope (session ids, a block group, or a date range) and answers a proposal; ``apply_proposal`` writes
+one all-or-nothing; ``recommend(ctx, session_id)`` ranks every teacher of the organization for one
+session with the rules met or broken.
+
+Hard rules (a proposal never breaks one; checked independently by ``conflicts.detect`` in the tests):
+
+- the teacher holds a qualification for the session's unit;
+- the teacher is active, and within contract (a fixed-term teacher's ``expiryDate`` is on or after
+  the session date);
+- the teacher is not on leave at the session's time (issue 17, ``teacher_on_leave``);
+- the teacher is available (a day-only teacher takes no evening session, an evening-only teacher no
+  day session; evening = starts at or after 17:00 or ends after 17:00, ``conflicts.is_evening``);
+- the teacher is never in two overlapping sessions, existing ones included, unless both sessions'
+  block groups are in one linked group (co-delivered);
+- the teacher's hours in every week (Monday to Sunday) stay within ``maxWeeklyHours`` (each session's
+  ``actualHours`` counts; co-delivered sessions are not merged, which can only under-fill a week).
+
+Soft goals, in priority order (weights make the order strict):
+
+1. allocate as many sessions as possible;
+2. continuity: one teacher for all sessions of a unit in a block group (a teacher who already teaches
+   that unit to that group costs nothing);
+3. balance: the lowest highest weekly utilisation (percent of ``maxWeeklyHours``);
+4. the least spread: the fewest (teacher, day) pairs, so a teacher's classes sit on fewer days.
+
+The solve has a time limit (default 8 s, at most 30 s) and stops before it when it is done (issue 15):
+at optimality, or when allocation and continuity have not improved for
+``SETTLE_SECONDS`` (3 s) once the search has run ``SETTLE_AFTER_SECONDS`` (2 s). The best solution found
+is returned with the solver status (OPTIMAL or FEASIBLE). A greedy pass seeds the solver with a hint so a
+feasible answer exists from the start.
+
+Staleness: a proposal carries ``version``, a digest of the sessions of the organization in the
+scope's weeks (ids, teachers, update times) and of the teachers and qualifications. Applying a
+proposal whose version no longer matches raises ``StaleWrite`` (412) and writes nothing.
+"""
+
+from project.timetabling.auto_allocation.figures import (
+    figures,
+)
+from project.timetabling.auto_allocation.loading import (
+    _eligibility,
+    _version,
+    load_problem,
+    reallocation_problem,
+)
+from project.timetabling.auto_allocation.model import (
+    CENTI,
+    DEFAULT_TIME_LIMIT,
+    MAX_RANGE_DAYS,
+    MAX_TIME_LIMIT,
+    SETTLE_AFTER_SECONDS,
+    SETTLE_SECONDS,
+    Problem,
+    Scope,
+)
+from project.timetabling.auto_allocation.proposals import (
+    apply_proposal,
+    propose,
+)
+from project.timetabling.auto_allocation.recommendations import (
+    recommend,
+)
+from project.timetabling.auto_allocation.solving import (
+    Solution,
+    solve,
+)
+
+__all__ = [
+    "CENTI",
+    "DEFAULT_TIME_LIMIT",
+    "MAX_RANGE_DAYS",
+    "MAX_TIME_LIMIT",
+    "Problem",
+    "SETTLE_AFTER_SECONDS",
+    "SETTLE_SECONDS",
+    "Scope",
+    "Solution",
+    "_eligibility",
+    "_version",
+    "apply_proposal",
+    "figures",
+    "load_problem",
+    "propose",
+    "reallocation_problem",
+    "recommend",
+    "solve",
+]
