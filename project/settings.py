@@ -258,7 +258,7 @@ WEBAUTHN_RP_ID = os.environ.get("WEBAUTHN_RP_ID", "localhost")
 WEBAUTHN_RP_NAME = os.environ.get("WEBAUTHN_RP_NAME", "Blockplan")
 WEBAUTHN_ORIGIN = [o.strip() for o in os.environ.get("WEBAUTHN_ORIGIN", "http://localhost:8000").split(",") if o.strip()]
 
-# Wall displays authenticate their socket with a display token (realtime.consumers hook).
+# Wall displays authenticate their socket with a display token (realtime.authentication hook).
 REALTIME_DISPLAY_TOKEN_HOOK = "project.displays.realtime.display_token_hook"  # noqa: S105 — a dotted path, not a password
 
 # Channels: in-memory for the single-process default, Redis when REDIS_URL is set (decisions.md §7).

@@ -6,7 +6,7 @@ Origin gets the Socket.IO connect error ``{"message": "unauthorized"}`` of decis
 socket.io-client does not retry, instead of a handshake rejection that it would retry forever.
 Channels' ``CookieMiddleware`` and ``SessionMiddleware`` give the consumer a lazy ``scope["session"]``; the
 consumer resolves the user from it at the namespace connect, in one database trip with the organization
-(see ``realtime.consumers.session_authenticator`` for why not ``AuthMiddleware``).
+(see ``realtime.authentication.session_authenticator`` for why not ``AuthMiddleware``).
 """
 
 from channels.routing import URLRouter

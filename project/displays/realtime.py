@@ -1,4 +1,4 @@
-"""The socket side of display links: ``REALTIME_DISPLAY_TOKEN_HOOK`` (see realtime.consumers)."""
+"""The socket side of display links: ``REALTIME_DISPLAY_TOKEN_HOOK`` (see realtime.authentication)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from realtime import presence, protocol
-from realtime.consumers import initials_of
+from realtime.authentication import initials_of
 
 
 def test_frames_are_socketio_v5_over_engineio_v4():

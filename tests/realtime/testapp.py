@@ -182,7 +182,7 @@ async def display_token_hook(token: str):
     return await real_hook(token)
 
 
-from realtime.consumers import register_display_token_hook  # noqa: E402
+from realtime.authentication import register_display_token_hook  # noqa: E402
 
 register_display_token_hook(display_token_hook)
 
