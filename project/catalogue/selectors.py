@@ -104,10 +104,20 @@ def room_availability(*, org: Organization, day, start, end, exclude_session_id:
         if exclude_session_id is not None and str(sid) == str(exclude_session_id):
             continue
         busy.setdefault(room_id, f"{group} {unit} {a:%H:%M}-{b:%H:%M}")
+    return _room_states(org, busy)
+
+
+def _room_states(org: Organization, booked_by: dict, busy_for: dict | None = None) -> list[dict]:
+    """The active rooms by code, each ``{roomId, code, free, bookedBy}`` (and ``busyFor`` when counts are
+    given): free unless ``booked_by`` names a booking of it; online rooms are always free. 1 query."""
     out = []
     for room in Room.objects.for_org(org).filter(is_active=True).order_by("code").only("id", "code", "type"):
-        booked = None if room.type == Room.Type.ONLINE else busy.get(room.pk)
-        out.append({"roomId": room.pk, "code": room.code, "free": booked is None, "bookedBy": booked})
+        online = room.type == Room.Type.ONLINE
+        booked = None if online else booked_by.get(room.pk)
+        row = {"roomId": room.pk, "code": room.code, "free": booked is None, "bookedBy": booked}
+        if busy_for is not None:
+            row["busyFor"] = 0 if online else busy_for.get(room.pk, 0)
+        out.append(row)
     return out
 
 
@@ -118,6 +128,7 @@ def room_availability_for_sessions(*, org: Organization, session_ids: list) -> l
     them together is the point); ``bookedBy`` names the first such booking. Online rooms are always
     free. Ids not of the organization are ignored. 3 queries, whatever the number of sessions.
     """
+    from project.timetabling.conflicts import overlaps
     from project.timetabling.models import TimetableSession
 
     wanted = {str(i) for i in session_ids}
@@ -130,8 +141,8 @@ def room_availability_for_sessions(*, org: Organization, session_ids: list) -> l
     by_day: dict = {}
     for sid, day, a, b in chosen:
         by_day.setdefault(day, []).append((a, b, sid))
-    busy: dict = {}  # room id -> set of chosen session ids it is booked against
-    first: dict = {}
+    busy: dict = {}  # room id -> the chosen session ids it is booked against
+    first: dict = {}  # room id -> its first such booking
     if by_day:
         rows = (
             TimetableSession.objects.for_org(org)
@@ -143,20 +154,7 @@ def room_availability_for_sessions(*, org: Organization, session_ids: list) -> l
         )
         for room_id, group, unit, day, a, b in rows:
             for start, end, sid in by_day[day]:
-                if a < end and b > start:
+                if overlaps(a, b, start, end):
                     busy.setdefault(room_id, set()).add(sid)
                     first.setdefault(room_id, f"{group} {unit} {day:%d/%m} {a:%H:%M}-{b:%H:%M}")
-    out = []
-    for room in Room.objects.for_org(org).filter(is_active=True).order_by("code").only("id", "code", "type"):
-        online = room.type == Room.Type.ONLINE
-        count = 0 if online else len(busy.get(room.pk, ()))
-        out.append(
-            {
-                "roomId": room.pk,
-                "code": room.code,
-                "free": count == 0,
-                "bookedBy": None if online else first.get(room.pk),
-                "busyFor": count,
-            }
-        )
-    return out
+    return _room_states(org, first, {room_id: len(ids) for room_id, ids in busy.items()})

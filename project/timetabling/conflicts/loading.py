@@ -148,6 +148,24 @@ def _converter(kind: str):
 _SLOT_KINDS = ("id", "uuid", "uuid", "uuid", "text", "date", "time", "time", "hours", "text", "text", "text")
 
 
+def native_slot(r: tuple) -> Slot:
+    """A :class:`Slot` of a row in ``_SLOT_FIELDS`` order as psycopg returns it (UUID, date, time, Decimal)."""
+    return Slot(
+        r[0],
+        r[1],
+        r[2],
+        r[3],
+        r[4] or "",
+        r[5],
+        r[6],
+        r[7],
+        float(r[8]) if r[8] is not None else 0.0,
+        r[9],
+        r[10] or "",
+        r[11] or "",
+    )
+
+
 def _fetch_slots(qs) -> list[Slot]:
     """Run ``qs.values_list(*_SLOT_FIELDS)`` on a raw cursor and convert with memoised converters.
 
@@ -177,23 +195,7 @@ def _fetch_slots(qs) -> list[Slot]:
     with connections[vqs.db].cursor() as cursor:
         cursor.execute(sql, params)
         if native:
-            return [
-                Slot(
-                    r[0],
-                    r[1],
-                    r[2],
-                    r[3],
-                    r[4] or "",
-                    r[5],
-                    r[6],
-                    r[7],
-                    float(r[8]) if r[8] is not None else 0.0,
-                    r[9],
-                    r[10] or "",
-                    r[11] or "",
-                )
-                for r in cursor.fetchall()
-            ]
+            return [native_slot(r) for r in cursor.fetchall()]
         for r in cursor.fetchall():
             out.append(
                 Slot(

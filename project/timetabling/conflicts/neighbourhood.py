@@ -11,6 +11,7 @@ from project.timetabling.conflicts.loading import (
     _SLOT_KINDS,
     _converter,
     load_neighbours,
+    native_slot,
 )
 from project.timetabling.conflicts.rules import (
     Slot,
@@ -183,20 +184,7 @@ def load_neighbourhood(
             for r in cursor.fetchall():
                 if r[0] in native or r[0] in exclude:
                     continue
-                native[r[0]] = Slot(
-                    r[0],
-                    r[1],
-                    r[2],
-                    r[3],
-                    r[4] or "",
-                    r[5],
-                    r[6],
-                    r[7],
-                    float(r[8]) if r[8] is not None else 0.0,
-                    r[9],
-                    r[10] or "",
-                    r[11] or "",
-                )
+                native[r[0]] = native_slot(r)
         return list(native.values())
     conv = [_converter(k) for k in _SLOT_KINDS]
     c_id, c_g, c_u, c_t, _r, c_d, c_s, c_e, c_h = conv[:9]

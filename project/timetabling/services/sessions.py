@@ -6,6 +6,7 @@ import uuid
 from dataclasses import replace
 from datetime import date, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -167,6 +168,37 @@ def session_delete(*, ctx: Ctx, session_id: uuid.UUID | str) -> None:
         TimetableSession.objects.for_org(ctx.org).filter(pk=s.pk).delete()
 
 
+def _bulk_ids(session_ids: list | None, target: object, target_field: str, message: str) -> list[uuid.UUID]:
+    """The distinct session ids of a bulk action, in order. ValidationFailed ``message`` when the
+    sessions or the target are missing; NotFound for an id that is not a UUID."""
+    if not session_ids or target is None:
+        raise ValidationFailed.field("sessionIds" if not session_ids else target_field, message)
+    try:
+        return list(dict.fromkeys(uuid.UUID(str(i)) for i in session_ids))
+    except (ValueError, TypeError, AttributeError):
+        raise NotFound("Timetable session not found") from None
+
+
+def _bulk_write(
+    ctx: Ctx, ids: list[uuid.UUID], *, action: str, summary: str | None, slot_change: dict[str, Any], values: dict[str, Any]
+) -> list[cf.Conflict]:
+    """Write ``values`` to every session of ``ids``, all or nothing: one event, the rows locked, the
+    conflicts of their slots changed by ``slot_change`` checked (SchedulingConflict on a new hard one,
+    nothing written; NotFound when a session is not the organization's). Returns the soft conflicts."""
+    with transaction.atomic():
+        emit_change(ctx, entity=ENTITY, action=action, ids=ids, summary=summary)
+        rows = list(
+            TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).select_for_update().select_related("block_group", "unit")
+        )
+        if len(rows) != len(ids):
+            raise NotFound("Timetable session not found")
+        originals = [_slot(s, s.block_group.code, s.unit.code) for s in rows]
+        new_hard, warnings = cf.check_changes(ctx.org, [replace(o, **slot_change) for o in originals], originals)
+        refuse_conflicts(new_hard)
+        TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).update(**values, updated_at=timezone.now())
+    return warnings
+
+
 def bulk_allocate(*, ctx: Ctx, session_ids: list | None, teacher_id: uuid.UUID | str) -> tuple[list[str], list[cf.Conflict]]:
     """Give ``teacher_id`` every session of ``session_ids``, all or nothing (PUT /api/timetables/bulk-allocate).
 
@@ -174,25 +206,11 @@ def bulk_allocate(*, ctx: Ctx, session_ids: list | None, teacher_id: uuid.UUID |
     a session or the teacher is not the organization's, SchedulingConflict (409, nothing written) when
     any session would get a hard conflict. One ``allocated`` event with all ids.
     """
-    if not session_ids or teacher_id is None:
-        raise ValidationFailed.field("sessionIds" if not session_ids else "teacherId", "Please select sessions and a teacher")
-    try:
-        ids = list(dict.fromkeys(uuid.UUID(str(i)) for i in session_ids))
-    except (ValueError, TypeError, AttributeError):
-        raise NotFound("Timetable session not found") from None
+    ids = _bulk_ids(session_ids, teacher_id, "teacherId", "Please select sessions and a teacher")
     teacher = get_in_org(Teacher, ctx.org, teacher_id, "Teacher")
-    with transaction.atomic():
-        emit_change(ctx, entity=ENTITY, action="allocated", ids=ids)
-        rows = list(
-            TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).select_for_update().select_related("block_group", "unit")
-        )
-        if len(rows) != len(ids):
-            raise NotFound("Timetable session not found")
-        originals = [_slot(s, s.block_group.code, s.unit.code) for s in rows]
-        proposed = [replace(o, teacher_id=teacher.id) for o in originals]
-        new_hard, warnings = cf.check_changes(ctx.org, proposed, originals)
-        refuse_conflicts(new_hard)
-        TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).update(teacher=teacher, updated_at=timezone.now())
+    warnings = _bulk_write(
+        ctx, ids, action="allocated", summary=None, slot_change={"teacher_id": teacher.id}, values={"teacher": teacher}
+    )
     return [str(i) for i in ids], warnings
 
 
@@ -205,25 +223,14 @@ def bulk_set_room(*, ctx: Ctx, session_ids: list | None, room_id: uuid.UUID | st
     session would double-book the room (with another session or with another listed one). Soft conflicts
     (capacity below the cohort, another campus) come back as warnings. One ``updated`` event with all ids.
     """
-    if not session_ids or room_id is None:
-        raise ValidationFailed.field("sessionIds" if not session_ids else "roomId", "Please select sessions and a room")
-    try:
-        ids = list(dict.fromkeys(uuid.UUID(str(i)) for i in session_ids))
-    except (ValueError, TypeError, AttributeError):
-        raise NotFound("Timetable session not found") from None
+    ids = _bulk_ids(session_ids, room_id, "roomId", "Please select sessions and a room")
     room = get_in_org(Room.objects.for_org(ctx.org), ctx.org, room_id, "Room")
-    with transaction.atomic():
-        emit_change(ctx, entity=ENTITY, action="updated", ids=ids, summary=f"Room {room.code} for {len(ids)} session(s)")
-        rows = list(
-            TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).select_for_update().select_related("block_group", "unit")
-        )
-        if len(rows) != len(ids):
-            raise NotFound("Timetable session not found")
-        originals = [_slot(s, s.block_group.code, s.unit.code) for s in rows]
-        proposed = [replace(o, room=room.code) for o in originals]
-        new_hard, warnings = cf.check_changes(ctx.org, proposed, originals)
-        refuse_conflicts(new_hard)
-        TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).update(
-            room=room.code, room_record=room, updated_at=timezone.now()
-        )
+    warnings = _bulk_write(
+        ctx,
+        ids,
+        action="updated",
+        summary=f"Room {room.code} for {len(ids)} session(s)",
+        slot_change={"room": room.code},
+        values={"room": room.code, "room_record": room},
+    )
     return [str(i) for i in ids], room, warnings

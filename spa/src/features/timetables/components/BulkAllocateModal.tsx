@@ -1,8 +1,7 @@
-import { ConflictAlert } from "../../../components/ConflictAlert";
-import { Button, Group, Modal, ScrollArea, Select, Stack, Text } from "@mantine/core";
-import { Notice } from "../../../components/Notice";
-import { useEffect, useState } from "react";
-import { classifyError, notifyError, notifySuccess, notifyWarning, type ConflictItem } from "../../../components/Notify";
+import { ScrollArea, Select } from "@mantine/core";
+import { useState } from "react";
+import { BulkActionModal, useBulkFeedback } from "../../../components/BulkActionModal";
+import { notifySuccess, notifyWarning } from "../../../components/Notify";
 import { useBulkAllocate, useTeacherChoices } from "../api/timetables";
 import { TeacherRecommendations } from "../auto-allocation";
 
@@ -21,19 +20,11 @@ export function BulkAllocateModal({
   const teachers = useTeacherChoices();
   const allocate = useBulkAllocate();
   const [teacherId, setTeacherId] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [conflicts, setConflicts] = useState<ConflictItem[]>([]);
-  useEffect(() => {
-    if (opened) {
-      setError(null);
-      setConflicts([]);
-    }
-  }, [opened]);
+  const feedback = useBulkFeedback(opened);
   const submit = () => {
-    setError(null);
-    setConflicts([]);
+    feedback.clear();
     if (!sessionIds.length || !teacherId) {
-      setError("Please select sessions and a teacher");
+      feedback.setError("Please select sessions and a teacher");
       return;
     }
     allocate.mutate(
@@ -45,50 +36,39 @@ export function BulkAllocateModal({
           onAllocated();
           onClose();
         },
-        onError: (e) => {
-          const failure = classifyError(e);
-          if (failure.kind === "conflict") {
-            setConflicts(failure.conflicts);
-            notifyError("Failed to allocate teacher to sessions", failure.message);
-          } else notifyError("Failed to allocate teacher to sessions", ("message" in failure && failure.message) || "Please try again.");
-        },
+        onError: (e) => feedback.fail(e, "Failed to allocate teacher to sessions"),
       },
     );
   };
+  // The teacher choice, its error and the Allocate button stay in view; the ranking scrolls between them
+  // (issue 18).
   return (
-    <Modal opened={opened} onClose={onClose} title="Allocate Teacher" size="lg">
-      {/* The teacher choice, its error and the Allocate button stay in view; the ranking scrolls between
-          them (issue 18). */}
-      <Stack>
-        <Text size="sm">{sessionIds.length} session(s) selected.</Text>
-        <Select
-          label="Teacher"
-          placeholder="Select a teacher"
-          searchable
-          data={(teachers.data ?? []).filter((t) => t.isActive !== false).map((t) => ({ value: t.id, label: `${t.firstName} ${t.lastName}` }))}
-          value={teacherId}
-          onChange={setTeacherId}
-        />
-        {error ? (
-          <Notice color="red" role="alert">
-            {error}
-          </Notice>
-        ) : null}
-        <ConflictAlert title="Allocation refused: it clashes with another session" conflicts={conflicts} />
-        {sessionIds.length === 1 ? (
+    <BulkActionModal
+      opened={opened}
+      onClose={onClose}
+      title="Allocate Teacher"
+      count={sessionIds.length}
+      feedback={feedback}
+      conflictTitle="Allocation refused: it clashes with another session"
+      submitLabel="Allocate"
+      pending={allocate.isPending}
+      onSubmit={submit}
+      after={
+        sessionIds.length === 1 ? (
           <ScrollArea.Autosize mah="45vh" type="auto" offsetScrollbars data-testid="recommendations-scroll">
             <TeacherRecommendations sessionId={sessionIds[0]} selectedTeacherId={teacherId} onSelect={setTeacherId} />
           </ScrollArea.Autosize>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={submit} loading={allocate.isPending}>
-            Allocate
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+        ) : null
+      }
+    >
+      <Select
+        label="Teacher"
+        placeholder="Select a teacher"
+        searchable
+        data={(teachers.data ?? []).filter((t) => t.isActive !== false).map((t) => ({ value: t.id, label: `${t.firstName} ${t.lastName}` }))}
+        value={teacherId}
+        onChange={setTeacherId}
+      />
+    </BulkActionModal>
   );
 }

@@ -1,8 +1,7 @@
-import { Button, Group, Modal, Select, Stack, Text } from "@mantine/core";
+import { Select } from "@mantine/core";
 import { useEffect, useMemo, useState } from "react";
-import { ConflictAlert } from "../../../components/ConflictAlert";
-import { Notice } from "../../../components/Notice";
-import { classifyError, notifyError, notifySuccess, notifyWarning, type ConflictItem } from "../../../components/Notify";
+import { BulkActionModal, useBulkFeedback } from "../../../components/BulkActionModal";
+import { notifySuccess, notifyWarning } from "../../../components/Notify";
 import { ROOM_TYPES, useRoomAvailabilityForSessions, useRooms } from "../../rooms/api";
 import { useBulkSetRoom } from "../api/timetables";
 
@@ -16,14 +15,9 @@ export function BulkRoomModal({ opened, onClose, sessionIds, onDone }: { opened:
   const availability = useRoomAvailabilityForSessions(sessionIds, opened);
   const setRoom = useBulkSetRoom();
   const [roomId, setRoomId] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [conflicts, setConflicts] = useState<ConflictItem[]>([]);
+  const feedback = useBulkFeedback(opened);
   useEffect(() => {
-    if (opened) {
-      setRoomId(null);
-      setError(null);
-      setConflicts([]);
-    }
+    if (opened) setRoomId(null);
   }, [opened]);
   const options = useMemo(() => {
     const state = new Map((availability.data ?? []).map((a) => [a.roomId, a]));
@@ -38,10 +32,9 @@ export function BulkRoomModal({ opened, onClose, sessionIds, onDone }: { opened:
       .sort((x, y) => Number(y.free) - Number(x.free) || x.label.localeCompare(y.label));
   }, [rooms.data, availability.data, sessionIds.length]);
   const submit = () => {
-    setError(null);
-    setConflicts([]);
+    feedback.clear();
     if (!sessionIds.length || !roomId) {
-      setError("Please select sessions and a room");
+      feedback.setError("Please select sessions and a room");
       return;
     }
     setRoom.mutate(
@@ -53,42 +46,31 @@ export function BulkRoomModal({ opened, onClose, sessionIds, onDone }: { opened:
           onDone();
           onClose();
         },
-        onError: (e) => {
-          const failure = classifyError(e);
-          if (failure.kind === "conflict") setConflicts(failure.conflicts);
-          notifyError("Failed to set the room", ("message" in failure && failure.message) || "Please try again.");
-        },
+        onError: (e) => feedback.fail(e, "Failed to set the room"),
       },
     );
   };
   return (
-    <Modal opened={opened} onClose={onClose} title="Set Room" size="lg">
-      <Stack>
-        <Text size="sm">{sessionIds.length} session(s) selected.</Text>
-        <Select
-          label="Room"
-          placeholder={availability.isFetching ? "Checking which rooms are free..." : "Select a room"}
-          searchable
-          nothingFoundMessage="No rooms recorded yet"
-          data={options.map(({ value, label }) => ({ value, label }))}
-          value={roomId}
-          onChange={setRoomId}
-        />
-        {error ? (
-          <Notice color="red" role="alert">
-            {error}
-          </Notice>
-        ) : null}
-        <ConflictAlert title="Room refused: it is booked at one of these times" conflicts={conflicts} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={submit} loading={setRoom.isPending}>
-            Set Room
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <BulkActionModal
+      opened={opened}
+      onClose={onClose}
+      title="Set Room"
+      count={sessionIds.length}
+      feedback={feedback}
+      conflictTitle="Room refused: it is booked at one of these times"
+      submitLabel="Set Room"
+      pending={setRoom.isPending}
+      onSubmit={submit}
+    >
+      <Select
+        label="Room"
+        placeholder={availability.isFetching ? "Checking which rooms are free..." : "Select a room"}
+        searchable
+        nothingFoundMessage="No rooms recorded yet"
+        data={options.map(({ value, label }) => ({ value, label }))}
+        value={roomId}
+        onChange={setRoomId}
+      />
+    </BulkActionModal>
   );
 }
