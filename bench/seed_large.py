@@ -70,7 +70,7 @@ def seed_large_org(
     from django.db import transaction
 
     from project.accounts.models import Organization, User
-    from project.catalogue.models import Campus, Course, Unit
+    from project.catalogue.models import Campus, Course, Room, Unit, room_key
     from project.planning.models import BlockGroup, BlockGroupStudyPlan, StudyPlan, StudyPlanUnit
     from project.staff.models import Teacher, TeacherUnit
     from project.timetabling.calendar import TermCalendar, week_start
@@ -83,6 +83,12 @@ def seed_large_org(
         org = Organization.objects.create(name=name, domain=f"bench-{tag}.edu.au")
         campus = Campus(organization=org, name="Main Campus", abbreviation="MAIN")
         Campus.objects.bulk_create([campus])
+        # The 41 shared rooms as records (issue 19), as a provider's data is after migration 0005.
+        rooms = {
+            f"R{n}": Room(organization=org, code=f"R{n}", key=room_key(f"R{n}"), name=f"Room {n}", campus=campus, capacity=30)
+            for n in range(100, 141)
+        }
+        Room.objects.bulk_create(rooms.values())
         User.objects.create(
             email=f"admin@{org.domain}",
             first_name="Bench",
@@ -232,7 +238,8 @@ def seed_large_org(
                     day_of_week=day.isoweekday(),
                     start_time=start,
                     end_time=end,
-                    room=f"R{rng.randint(100, 140)}",
+                    room=(code := f"R{rng.randint(100, 140)}"),
+                    room_record=rooms[code],
                     week_number=(week_start(day) - week_start(date(year, 1, 1))).days // 7 + 1,
                     actual_date=day,
                     term=calendar.term_of(day),
@@ -248,7 +255,7 @@ def delete_org(org) -> None:
     """Delete an organization and all its rows, children first (courses, units, campuses are protected)."""
     from django.db import transaction
 
-    from project.catalogue.models import Campus, Course, Unit
+    from project.catalogue.models import Campus, Course, Room, Unit
     from project.planning.models import (
         BlockGroup,
         BlockGroupStudyPlan,
@@ -274,6 +281,7 @@ def delete_org(org) -> None:
             StudyPlan,
             Unit,
             Course,
+            Room,
             Campus,
         ):
             model.objects.unscoped().filter(organization=org).delete()

@@ -144,9 +144,13 @@ def room_availability_for_sessions(*, org: Organization, session_ids: list) -> l
     busy: dict = {}  # room id -> the chosen session ids it is booked against
     first: dict = {}  # room id -> its first such booking
     if by_day:
+        # Only the bookings that overlap a chosen session's day window, not every session of those days.
+        windows = Q()
+        for day, spans in by_day.items():
+            windows |= Q(actual_date=day, start_time__lt=max(b for _, b, _ in spans), end_time__gt=min(a for a, _, _ in spans))
         rows = (
             TimetableSession.objects.for_org(org)
-            .filter(actual_date__in=list(by_day), room_record__isnull=False)
+            .filter(windows, room_record__isnull=False)
             .exclude(status=TimetableSession.Status.CANCELLED)
             .exclude(id__in=[sid for sid, *_ in chosen])
             .order_by("actual_date", "start_time")
@@ -155,6 +159,9 @@ def room_availability_for_sessions(*, org: Organization, session_ids: list) -> l
         for room_id, group, unit, day, a, b in rows:
             for start, end, sid in by_day[day]:
                 if overlaps(a, b, start, end):
-                    busy.setdefault(room_id, set()).add(sid)
-                    first.setdefault(room_id, f"{group} {unit} {day:%d/%m} {a:%H:%M}-{b:%H:%M}")
+                    against = busy.get(room_id)
+                    if against is None:  # the room's first booking: named once (rows come in date and time order)
+                        against = busy[room_id] = set()
+                        first[room_id] = f"{group} {unit} {day:%d/%m} {a:%H:%M}-{b:%H:%M}"
+                    against.add(sid)
     return _room_states(org, first, {room_id: len(ids) for room_id, ids in busy.items()})
