@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 export DJANGO_SETTINGS_MODULE=project.settings
+export LOG_FORMAT=${LOG_FORMAT:-console}  # a person at a terminal; deployments keep JSON lines (ADR 0020)
 .venv/bin/python manage.py migrate --noinput -v0
 .venv/bin/python manage.py collectstatic --noinput -v0
 .venv/bin/python manage.py seed_demo
