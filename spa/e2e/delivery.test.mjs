@@ -48,7 +48,7 @@ async function toast(text) {
 
 test("courses: create one, see the card and the detail", async () => {
   await page.goto(`${BASE_URL}/courses`);
-  await page.getByRole("heading", { name: "Courses", exact: true }).waitFor();
+  await page.getByRole("main").getByRole("heading", { name: "Courses", exact: true }).waitFor(); // the page's own, not the header's title
   await page.getByRole("button", { name: "Add Course" }).click();
   const dialog = page.getByRole("dialog", { name: "Create New Course" });
   await dialog.getByRole("button", { name: "Create Course" }).click();
@@ -67,7 +67,7 @@ test("courses: create one, see the card and the detail", async () => {
 
 test("units: create two units", async () => {
   await page.goto(`${BASE_URL}/units`);
-  await page.getByRole("heading", { name: "Units of Competency" }).waitFor();
+  await page.getByRole("main").getByRole("heading", { name: "Units of Competency" }).waitFor(); // the page's own, not the header's title
   for (const unit of [UNIT_A, UNIT_B]) {
     await page.getByRole("button", { name: "Add Unit" }).click();
     const dialog = page.getByRole("dialog", { name: "Create Unit of Competency" });
@@ -89,7 +89,7 @@ test("units: create two units", async () => {
 
 test("study plan: units with hours show the balance and Hour Mismatch warnings", async () => {
   await page.goto(`${BASE_URL}/study-plans`);
-  await page.getByRole("heading", { name: "Study Plans" }).waitFor();
+  await page.getByRole("main").getByRole("heading", { name: "Study Plans" }).waitFor(); // the page's own, not the header's title
   await page.getByRole("button", { name: "Add Study Plan" }).click();
   const form = page.getByRole("dialog", { name: "Create Study Plan" });
   await form.getByLabel("Name").fill(PLAN);
@@ -132,7 +132,7 @@ test("study plan: units with hours show the balance and Hour Mismatch warnings",
 
 test("block group: create, assign the plan, generate the schedule", async () => {
   await page.goto(`${BASE_URL}/block-groups`);
-  await page.getByRole("heading", { name: "Block Groups" }).waitFor();
+  await page.getByRole("main").getByRole("heading", { name: "Block Groups" }).waitFor(); // the page's own, not the header's title
   await page.getByRole("button", { name: "Add Block Group" }).click();
   const form = page.getByRole("dialog", { name: "Create Block Group" });
   await form.getByLabel("Code").fill(GROUP.code);
@@ -209,7 +209,7 @@ async function filterTimetable(code) {
 
 test("timetable: the holiday shows as Holiday/Term Break; allocate a teacher", async () => {
   await page.goto(`${BASE_URL}/timetables`);
-  await page.getByRole("heading", { name: "Timetables" }).waitFor();
+  await page.getByRole("main").getByRole("heading", { name: "Timetables" }).waitFor(); // the page's own, not the header's title
   assert.equal(await page.getByLabel("Hide past sessions").isChecked(), true);
   await filterTimetable(GROUP.code);
   const cancelled = page.getByTestId("session-row").filter({ hasText: "Holiday/Term Break" }).first();

@@ -34,7 +34,7 @@ test("admin shell: navigation, collapsible sidebar, quick actions, user menu and
     await nav.getByRole("link", { name: label, exact: true }).waitFor();
   }
   await page.getByTestId("live-status").and(page.locator('[data-status="connected"]')).waitFor({ timeout: 10000 });
-  await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
+  await page.getByRole("heading", { name: "Dashboard", level: 1 }).first().waitFor(); // the header's title, and the page's once it renders
   await page.getByText("Cyber Security & Digital Technologies Department").first().waitFor();
 
   // The sidebar starts expanded (256 px) and collapses to 64 px.

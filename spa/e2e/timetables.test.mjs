@@ -56,7 +56,7 @@ test("holidays: filters, dd MMM yyyy dates, Recurring badge, validation", async 
 
 test("teachers: sorted cards, show-inactive switch, detail with the delivery summary", async () => {
   await page.goto(`${BASE_URL}/teachers`);
-  await page.getByRole("heading", { name: "Teachers", exact: true }).waitFor();
+  await page.getByRole("main").getByRole("heading", { name: "Teachers", exact: true }).waitFor(); // the page's own, not the header's title
   await page.getByTestId("teacher-card").first().waitFor();
   const names = await page.getByTestId("teacher-card").getByRole("heading").allInnerTexts();
   assert.ok(names.length > 5);
