@@ -223,6 +223,7 @@ def on_404(request: HttpRequest, exc: Http404):
 
 def _register_routers() -> None:
     from project.accounts.api import router as accounts_router
+    from project.accounts.sso.api import router as sso_router
     from project.catalogue.api import router as catalogue_router
     from project.displays.api import router as displays_router
     from project.history.api import router as history_router
@@ -238,6 +239,7 @@ def _register_routers() -> None:
     # Reporting first: its fixed paths (/teachers/workload-summary) sit beside /teachers/{id}.
     for router in (
         accounts_router,
+        sso_router,
         reporting_router,
         catalogue_router,
         planning_router,

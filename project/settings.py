@@ -296,6 +296,15 @@ if REDIS_URL:
         "KEY_PREFIX": "bp-resp",
     }
 
+# Single sign-on (issue 21, docs/adr/0022-single-sign-on.md).
+# Fernet keys encrypting identity providers' client secrets at rest (comma separated, first encrypts);
+# without them a key derived from SECRET_KEY (project.accounts.sso.secrets).
+SSO_SECRET_KEYS = [k.strip() for k in os.environ.get("SSO_SECRET_KEYS", "").split(",") if k.strip()]
+# A session from single sign-on ends after this many hours; the SPA then re-checks silently with the provider.
+SSO_SESSION_HOURS = float(os.environ.get("SSO_SESSION_HOURS", "12"))
+# http:// issuer URLs (a provider on this machine, for development and tests); production wants https.
+SSO_ALLOW_HTTP_ISSUERS = env_bool("SSO_ALLOW_HTTP_ISSUERS", not PRODUCTION)
+
 # Operations (issue 20, docs/adr/0020-operations.md).
 # The proxies whose X-Forwarded-For is believed (addresses or networks, comma separated; none by default).
 TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]

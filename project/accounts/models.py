@@ -9,7 +9,7 @@ from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.db import models
 
-from project.core.models import TimeStampedModel
+from project.core.models import TenantModel, TimeStampedModel
 from project.history.tracking import HistoryTracked
 
 
@@ -136,3 +136,47 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"Invitation for {self.user_id}"
+
+
+class SingleSignOnProvider(TenantModel):
+    """An organization's OpenID Connect identity provider (issue 21, docs/adr/0022).
+
+    One per organization. ``client_secret_encrypted`` holds the client secret encrypted with Fernet
+    (:mod:`project.accounts.sso.secrets`); the API never answers it. Not history-tracked: the secret never
+    enters a snapshot (its writes are still recorded as activities, without an undo).
+    """
+
+    history_tracked = False
+
+    class Mode(models.TextChoices):
+        OPTIONAL = "optional", "Optional: password and single sign-on both work"
+        REQUIRED = "required", "Required: password sign-in refused for these domains"
+
+    name = models.CharField(max_length=100)  # the button reads "Sign in with <name>"
+    issuer_url = models.URLField(max_length=500)
+    client_id = models.CharField(max_length=255)
+    client_secret_encrypted = models.TextField()
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.OPTIONAL)
+    break_glass_user = models.ForeignKey("accounts.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    create_accounts = models.BooleanField(default=False)  # "create accounts for new staff" (role user)
+    enabled = models.BooleanField(default=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["organization"], name="one_sso_provider_per_organization")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SingleSignOnDomain(models.Model):
+    """An email domain covered by one organization's provider; a domain belongs to one organization."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    provider = models.ForeignKey(SingleSignOnProvider, on_delete=models.CASCADE, related_name="domains")
+    domain = models.CharField(max_length=255, unique=True)  # lower case, no "@"
+
+    class Meta:
+        ordering = ["domain"]
+
+    def __str__(self) -> str:
+        return self.domain

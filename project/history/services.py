@@ -32,6 +32,7 @@ ACTION_VERBS = {
     "allocated": "allocated",
     "imported": "imported",
     "replanned": "re-planned",
+    "signed_in": "signed in",
 }
 
 

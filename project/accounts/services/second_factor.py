@@ -23,6 +23,7 @@ from project.accounts.services.common import (
     log,
     totp_consume,
 )
+from project.accounts.sso import policy as sso_policy
 from project.core.errors import BadRequest, DuplicateCode, Unauthorized
 from project.core.tenancy import Ctx
 from realtime.events import emit_change
@@ -152,6 +153,7 @@ def passkey_authenticate_complete(*, request: HttpRequest, credential: dict) -> 
             raise Unauthorized(PASSKEY_AUTH_FAILED) from None
         if not user.is_active or not _org_is_usable(user):
             raise Unauthorized(PASSKEY_AUTH_FAILED)
+        sso_policy.refuse_unless_allowed(user.email)  # required single sign-on (issue 21)
         passkey.counter = verified.new_sign_count
         passkey.last_used = timezone.now()
         passkey.save(update_fields=["counter", "last_used"])

@@ -27,6 +27,7 @@ from project.accounts.services.common import (
     password_errors,
     totp_consume,
 )
+from project.accounts.sso import policy as sso_policy
 from project.core.auth import client_origin, ctx_for_request
 from project.core.errors import BadRequest, Conflict, NotFound, Unauthorized, ValidationFailed
 from project.core.tenancy import Ctx
@@ -45,11 +46,14 @@ def sign_in_with_password(
       invitation link: Unauthorized 'Invalid email or password' (the same answer);
     - TOTP on and no code: ``requiresTotp``; a wrong or replayed code: Unauthorized
       'Invalid authenticator code';
+    - an email whose domain requires single sign-on (and is not the break-glass admin): 403
+      ``sso_required`` naming the provider, before the password is checked (issue 21);
     - otherwise signs in (rememberMe: 30 days, else until the browser closes) and answers the user.
     Failures are recorded by axes; a locked account or address raises LockedOut (429).
     """
     email = (email or "").strip().lower()
     ensure_allowed(request, email)
+    sso_policy.refuse_unless_allowed(email)  # required single sign-on: 403 sso_required (issue 21)
     # A user still to claim the account (no password yet) fails like a wrong password: setup starts
     # only from an invitation link (issue 14), so this answer says nothing about pending emails.
     user = authenticate(request=request, email=email, password=password)

@@ -504,6 +504,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sso/discover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sso Discover
+         * @description ``{email}`` to ``{sso, providerName, startUrl, required}``: whether the sign-in page offers
+         *     "Sign in with <providerName>" for this email. Only the provider of the email's own domain is named.
+         */
+        post: operations["project_accounts_sso_api_sso_discover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/totp-setup/{user_id}": {
         parameters: {
             query?: never;
@@ -1213,6 +1234,58 @@ export interface paths {
          */
         put: operations["project_accounts_api_organization_put"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organization/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sso Config Get
+         * @description Admin only. The organization's identity provider, without its secret (``hasClientSecret``), with an
+         *     ETag; ``configured`` false when none is set up. ``redirectUri`` is what to register at the provider.
+         */
+        get: operations["project_accounts_sso_api_sso_config_get"];
+        /**
+         * Sso Config Put
+         * @description Admin only. ``{name, issuerUrl, clientId, clientSecret?, domains, mode, breakGlassUserId?,
+         *     createAccounts, enabled}``; 400 with every problem, 409 at ``domains`` for a domain another
+         *     organization covers, 412 on a stale If-Match.
+         */
+        put: operations["project_accounts_sso_api_sso_config_put"];
+        post?: never;
+        /**
+         * Sso Config Delete
+         * @description Admin only. Remove single sign-on; 404 when none is set up.
+         */
+        delete: operations["project_accounts_sso_api_sso_config_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organization/sso/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sso Config Test
+         * @description Admin only. "Test connection": ``{issuerUrl}`` to what its discovery document and keys say
+         *     (``ok`` false with a message for an unreachable or wrong issuer; never a 5xx for the provider's faults).
+         */
+        post: operations["project_accounts_sso_api_sso_config_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5032,6 +5105,165 @@ export interface components {
              */
             userId: string;
         };
+        /** SsoConfigIn */
+        SsoConfigIn: {
+            /** Breakglassuserid */
+            breakGlassUserId?: string | null;
+            /**
+             * Clientid
+             * @default
+             */
+            clientId: string;
+            /** Clientsecret */
+            clientSecret?: string | null;
+            /**
+             * Createaccounts
+             * @default false
+             */
+            createAccounts: boolean;
+            /** Domains */
+            domains?: string[];
+            /**
+             * Enabled
+             * @default true
+             */
+            enabled: boolean;
+            /**
+             * Issuerurl
+             * @default
+             */
+            issuerUrl: string;
+            /**
+             * Mode
+             * @default optional
+             * @enum {string}
+             */
+            mode: "optional" | "required";
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+        };
+        /**
+         * SsoConfigOut
+         * @description The organization's provider. ``configured`` false (and the rest empty) until one is saved.
+         *     ``redirectUri``: what to register at the provider. ``hasClientSecret`` only says one is stored.
+         */
+        SsoConfigOut: {
+            /** Breakglassuserid */
+            breakGlassUserId?: string | null;
+            /**
+             * Clientid
+             * @default
+             */
+            clientId: string;
+            /** Configured */
+            configured: boolean;
+            /**
+             * Createaccounts
+             * @default false
+             */
+            createAccounts: boolean;
+            /**
+             * Domains
+             * @default []
+             */
+            domains: string[];
+            /**
+             * Enabled
+             * @default false
+             */
+            enabled: boolean;
+            /**
+             * Hasclientsecret
+             * @default false
+             */
+            hasClientSecret: boolean;
+            /**
+             * Issuerurl
+             * @default
+             */
+            issuerUrl: string;
+            /**
+             * Mode
+             * @default optional
+             */
+            mode: string;
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+            /** Redirecturi */
+            redirectUri: string;
+            /** Updatedat */
+            updatedAt?: string | null;
+        };
+        /** SsoDiscoverIn */
+        SsoDiscoverIn: {
+            /**
+             * Email
+             * @default
+             */
+            email: string;
+        };
+        /**
+         * SsoDiscoverOut
+         * @description ``sso`` true when the email's domain signs in with an identity provider; then the button's
+         *     ``providerName``, the ``startUrl`` to navigate to, and ``required`` (password sign-in refused).
+         */
+        SsoDiscoverOut: {
+            /** Providername */
+            providerName?: string | null;
+            /**
+             * Required
+             * @default false
+             */
+            required: boolean;
+            /** Sso */
+            sso: boolean;
+            /** Starturl */
+            startUrl?: string | null;
+        };
+        /** SsoTestIn */
+        SsoTestIn: {
+            /**
+             * Issuerurl
+             * @default
+             */
+            issuerUrl: string;
+        };
+        /**
+         * SsoTestOut
+         * @description What "Test connection" found at the issuer's discovery document.
+         */
+        SsoTestOut: {
+            /** Authorizationendpoint */
+            authorizationEndpoint?: string | null;
+            /** Issuer */
+            issuer?: string | null;
+            /** Jwksuri */
+            jwksUri?: string | null;
+            /** Message */
+            message: string;
+            /** Ok */
+            ok: boolean;
+            /**
+             * Scopessupported
+             * @default []
+             */
+            scopesSupported: string[];
+            /**
+             * Signingkeycount
+             * @default 0
+             */
+            signingKeyCount: number;
+            /** Tokenendpoint */
+            tokenEndpoint?: string | null;
+            /** Userinfoendpoint */
+            userinfoEndpoint?: string | null;
+        };
         /**
          * StudyPlanCloneIn
          * @description POST /api/study-plans/{id}/clone body: the new name, non-blank after trimming.
@@ -6490,6 +6722,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserEnvelopeOut"];
+                };
+            };
+        };
+    };
+    project_accounts_sso_api_sso_discover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoDiscoverIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoDiscoverOut"];
                 };
             };
         };
@@ -8327,6 +8583,94 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrganizationOut"];
+                };
+            };
+        };
+    };
+    project_accounts_sso_api_sso_config_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConfigOut"];
+                };
+            };
+        };
+    };
+    project_accounts_sso_api_sso_config_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoConfigIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConfigOut"];
+                };
+            };
+        };
+    };
+    project_accounts_sso_api_sso_config_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+        };
+    };
+    project_accounts_sso_api_sso_config_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoTestIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoTestOut"];
                 };
             };
         };

@@ -1,0 +1,61 @@
+"""Reads of single sign-on (issue 21): a domain's provider across organizations (the sign-in page knows
+only the email), and an organization's own configuration."""
+
+from __future__ import annotations
+
+from project.accounts.models import SingleSignOnDomain, SingleSignOnProvider
+from project.core.tenancy import Ctx
+
+
+def email_domain(email: str) -> str:
+    """The lower-case domain of ``email`` ("" when there is none)."""
+    _, at, domain = (email or "").strip().lower().rpartition("@")
+    return domain if at else ""
+
+
+def provider_for_email(email: str) -> SingleSignOnProvider | None:
+    """The enabled provider of an active organization covering ``email``'s domain, or None. One query.
+
+    Across organizations on purpose: before sign-in only the email is known. A domain belongs to at most
+    one organization (unique), so no other organization's configuration can answer.
+    """
+    domain = email_domain(email)
+    if not domain:
+        return None
+    row = (
+        SingleSignOnDomain.objects.select_related("provider__organization", "provider__break_glass_user")
+        .filter(domain=domain, provider__enabled=True, provider__organization__is_active=True)
+        .first()
+    )
+    return row.provider if row is not None else None
+
+
+def provider_by_id(provider_id: str) -> SingleSignOnProvider | None:
+    """An enabled provider by id (the one a sign-in in progress started with), with its organization."""
+    return (
+        SingleSignOnProvider.objects.unscoped()
+        .select_related("organization")
+        .filter(pk=provider_id, enabled=True, organization__is_active=True)
+        .first()
+    )
+
+
+def provider_of(ctx: Ctx) -> SingleSignOnProvider | None:
+    """The organization's provider (enabled or not) with its domains, or None."""
+    return SingleSignOnProvider.objects.for_org(ctx.org).select_related("break_glass_user").prefetch_related("domains").first()
+
+
+def domains_of(provider: SingleSignOnProvider) -> list[str]:
+    return sorted(d.domain for d in provider.domains.all())
+
+
+def requires_sso(email: str) -> SingleSignOnProvider | None:
+    """The provider when password and passkey sign-in are refused for ``email``: its domain's provider is
+    in required mode and ``email`` is not its break-glass admin. Else None."""
+    provider = provider_for_email(email)
+    if provider is None or provider.mode != SingleSignOnProvider.Mode.REQUIRED:
+        return None
+    glass = provider.break_glass_user
+    if glass is not None and glass.email == (email or "").strip().lower():
+        return None
+    return provider

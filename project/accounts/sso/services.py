@@ -1,0 +1,356 @@
+"""Writes of single sign-on (issue 21, docs/adr/0022): an organization's provider configuration, and
+the sign-in by OpenID Connect (authorization code flow with PKCE, ``state`` and ``nonce``, through
+Authlib: :mod:`project.accounts.sso.client`).
+
+A sign-in is two requests of the same browser:
+
+1. :func:`start_sign_in` (``GET /api/auth/sso/start?email=``): the email's domain picks the provider;
+   Authlib stores state, nonce and PKCE verifier in the session and we store beside them which provider
+   and where to go after; the browser goes to the provider with ``login_hint`` (and ``prompt=none`` for
+   the silent re-check).
+2. :func:`complete_sign_in` (``GET /api/auth/sso/callback``): the state must be one this session
+   started; the code is exchanged and the ID token checked; the email must be verified (when the
+   provider says), in one of the provider's domains and belong to a user of the provider's organization
+   (or, with "create accounts for new staff", becomes one); then Django's login, marked as single
+   sign-on for at most ``SSO_SESSION_HOURS`` (12): after that the session is over and the SPA re-checks
+   silently with the provider (``prompt=none``), which refuses a user disabled there.
+
+Every refusal is a :class:`SignInRefused` with a code; the API turns it into a redirect to
+``/auth?ssoError=<code>`` where the sign-in page shows :data:`MESSAGES`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from typing import Any
+
+import requests
+from authlib.common.errors import AuthlibBaseError
+from authlib.integrations.base_client import OAuthError
+from django.conf import settings
+from django.contrib.auth import login
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from joserfc.errors import JoseError
+
+from project.accounts import invitations
+from project.accounts.models import SingleSignOnDomain, SingleSignOnProvider, User
+from project.accounts.services.common import MODEL_BACKEND, PENDING_SETUP, _locked_user
+from project.accounts.sso import client, secrets, selectors
+from project.core.concurrency import assert_fresh
+from project.core.errors import DuplicateCode, NotFound, ValidationFailed
+from project.core.tenancy import Ctx
+from realtime.events import emit_change
+
+log = logging.getLogger(__name__)
+
+SESSION_FLOWS = "sso_flows"  # {state: {provider, next, silent, email, at}} of the flows this session started
+SESSION_MARK = "sso"  # {provider, name, at} on a session signed in by single sign-on
+SILENT_ERRORS = {"login_required", "interaction_required", "consent_required", "account_selection_required"}
+
+MESSAGES = {
+    "not_configured": "Single sign-on is not set up for this email address.",
+    "unavailable": "The identity provider could not be reached. Please try again, or ask your administrator.",
+    "state": "The sign-in could not be matched to this browser. Please start again from the sign-in page.",
+    "provider": "The identity provider did not sign you in.",
+    "token": "The identity provider's answer could not be verified, so you were not signed in.",
+    "no_email": "The identity provider did not give an email address.",
+    "unverified": "Your email address is not verified with your identity provider.",
+    "domain": "Your email address is not in a domain your organization's single sign-on covers.",
+    "unknown_user": "There is no Blockplan account for your email address. Ask your administrator to add you.",
+    "inactive": "Your Blockplan account is deactivated. Ask your administrator.",
+    "recheck": "Your single sign-on session has ended. Please sign in again.",
+}
+
+
+class SignInRefused(Exception):
+    """A single sign-on that did not sign anyone in; ``code`` is a key of :data:`MESSAGES`."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail
+
+
+# ------------------------------------------------------------------------------------------ configuration
+
+
+def save_provider(*, ctx: Ctx, data: dict[str, Any], if_match: str | None = None) -> SingleSignOnProvider:
+    """PUT /api/organization/sso (admin): create or replace the organization's provider.
+
+    ``data``: name, issuerUrl, clientId, clientSecret (blank keeps the stored one; required the first
+    time), domains (list of email domains), mode ('optional' | 'required'), breakGlassUserId (an active
+    admin of the organization; required in required mode), createAccounts, enabled.
+    400 ``validation_error`` with every problem at once; 409 ``duplicate_code`` at ``domains`` for a domain
+    another organization's provider covers; 412 on a stale If-Match. The secret is stored encrypted and
+    never answered.
+    """
+    errors: list[dict] = []
+    name = (data.get("name") or "").strip()
+    issuer = (data.get("issuer_url") or "").strip()
+    client_id = (data.get("client_id") or "").strip()
+    secret = data.get("client_secret") or ""
+    mode = data.get("mode") or SingleSignOnProvider.Mode.OPTIONAL
+    domains = _clean_domains(data.get("domains") or [], errors)
+    if not name:
+        errors.append({"path": ["name"], "message": "Provider name is required"})
+    problem = client.issuer_url_problem(issuer)
+    if problem:
+        errors.append({"path": ["issuerUrl"], "message": problem})
+    if not client_id:
+        errors.append({"path": ["clientId"], "message": "Client ID is required"})
+    if not domains and not any(e["path"] == ["domains"] for e in errors):
+        errors.append({"path": ["domains"], "message": "Add at least one email domain"})
+    glass = None
+    glass_id = data.get("break_glass_user_id")
+    if glass_id:
+        glass = User.objects.filter(pk=glass_id, organization=ctx.org, is_active=True, role=User.Role.ADMIN).first()
+        if glass is None:
+            errors.append({"path": ["breakGlassUserId"], "message": "Choose an active administrator of this organization"})
+    elif mode == SingleSignOnProvider.Mode.REQUIRED:
+        errors.append(
+            {"path": ["breakGlassUserId"], "message": "Name a break-glass administrator who can still sign in with a password"}
+        )
+    with transaction.atomic():
+        provider = SingleSignOnProvider.objects.for_org(ctx.org).select_for_update().first()
+        if provider is not None:
+            assert_fresh(provider, if_match)
+        if provider is None and not secret:
+            errors.append({"path": ["clientSecret"], "message": "Client secret is required"})
+        if errors:
+            raise ValidationFailed(errors)
+        taken = (
+            SingleSignOnDomain.objects.filter(domain__in=domains)
+            .exclude(provider__organization=ctx.org)
+            .values_list("domain", flat=True)
+        )
+        if taken:
+            raise DuplicateCode(
+                f"{sorted(taken)[0]} is already covered by another organization's single sign-on", field="domains"
+            )
+        created = provider is None
+        if created:
+            provider = SingleSignOnProvider(organization=ctx.org)
+        provider.name = name
+        provider.issuer_url = issuer
+        provider.client_id = client_id
+        if secret:
+            provider.client_secret_encrypted = secrets.encrypt(secret)
+        provider.mode = mode
+        provider.break_glass_user = glass
+        provider.create_accounts = bool(data.get("create_accounts"))
+        provider.enabled = bool(data.get("enabled", True))
+        emit_change(
+            ctx,
+            entity="organization",
+            action="updated",
+            ids=[ctx.org.pk],
+            summary=_summary(ctx, "set up" if created else "changed"),
+        )
+        try:
+            with transaction.atomic():
+                provider.save()
+                provider.domains.exclude(domain__in=domains).delete()
+                existing = set(provider.domains.values_list("domain", flat=True))
+                SingleSignOnDomain.objects.bulk_create(
+                    [SingleSignOnDomain(provider=provider, domain=d) for d in domains if d not in existing]
+                )
+        except IntegrityError:  # another organization claimed one of the domains in the meantime
+            raise DuplicateCode(
+                "One of these domains is already covered by another organization's single sign-on", field="domains"
+            ) from None
+    client.forget(provider.pk)
+    return provider
+
+
+def delete_provider(*, ctx: Ctx) -> None:
+    """DELETE /api/organization/sso (admin): remove the provider; its users sign in with passwords again
+    (those without one use their invitation or ask an admin). NotFound when none is set up."""
+    with transaction.atomic():
+        provider = SingleSignOnProvider.objects.for_org(ctx.org).select_for_update().first()
+        if provider is None:
+            raise NotFound("Single sign-on is not set up")
+        emit_change(ctx, entity="organization", action="updated", ids=[ctx.org.pk], summary=_summary(ctx, "removed"))
+        provider.delete()
+    client.forget(provider.pk)
+
+
+def _summary(ctx: Ctx, verb: str) -> str:
+    user = ctx.user
+    who = (user.full_name or user.email) if user is not None else "system"
+    return f"{who} {verb} single sign-on"
+
+
+def _clean_domains(values: list[str], errors: list[dict]) -> list[str]:
+    cleaned: list[str] = []
+    for raw in values:
+        domain = (raw or "").strip().lower().lstrip("@")
+        if not re.fullmatch(r"(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}", domain):
+            errors.append({"path": ["domains"], "message": f"{raw!s} is not an email domain such as tafe.vic.edu.au"})
+            continue
+        if domain not in cleaned:
+            cleaned.append(domain)
+    if len(cleaned) > 20:
+        errors.append({"path": ["domains"], "message": "At most 20 domains"})
+    return cleaned
+
+
+# ------------------------------------------------------------------------------------------ sign-in
+
+
+def callback_url(request: HttpRequest) -> str:
+    """The redirect URI to register at the provider: ``<this site>/api/auth/sso/callback``."""
+    return request.build_absolute_uri("/api/auth/sso/callback")
+
+
+def safe_next(value: str | None) -> str:
+    """A path on this site to go to after signing in ("/" for anything else: no open redirect)."""
+    value = value or "/"
+    if not value.startswith("/") or value.startswith("//") or "\\" in value or value.startswith("/api/"):
+        return "/"
+    return value[:500]
+
+
+def start_sign_in(*, request: HttpRequest, email: str, next_path: str | None = None, silent: bool = False) -> str:
+    """The provider's authorization URL for ``email`` (GET /api/auth/sso/start).
+
+    Stores the flow in the session (state, nonce and PKCE verifier by Authlib; provider, next path and
+    silent flag by us; at most 5 flows at once). ``silent``: ``prompt=none``, for the re-check of an
+    expired single sign-on session (only for a user who was signed in by it, see the API). Raises
+    SignInRefused 'not_configured' or 'unavailable'.
+    """
+    provider = selectors.provider_for_email(email)
+    if provider is None:
+        raise SignInRefused("not_configured")
+    try:
+        app = client.app_for(provider)
+        extra = {"login_hint": email.strip().lower()}
+        if silent:
+            extra["prompt"] = "none"
+        redirect_uri = callback_url(request)
+        authorization = app.create_authorization_url(redirect_uri, **extra)
+    except (client.ProviderUnavailable, requests.RequestException, ValueError, KeyError, RuntimeError) as err:
+        log.warning("sso.start_failed", extra={"provider": str(provider.pk), "error": type(err).__name__})
+        raise SignInRefused("unavailable", type(err).__name__) from None
+    app.save_authorize_data(request, redirect_uri=redirect_uri, **authorization)
+    flows = dict(list(request.session.get(SESSION_FLOWS, {}).items())[-4:])
+    flows[authorization["state"]] = {
+        "provider": str(provider.pk),
+        "next": safe_next(next_path),
+        "silent": silent,
+        "email": email.strip().lower(),
+        "at": time.time(),
+    }
+    request.session[SESSION_FLOWS] = flows
+    return authorization["url"]
+
+
+def complete_sign_in(*, request: HttpRequest) -> tuple[User, str]:
+    """The callback (GET /api/auth/sso/callback?code=&state=): sign the user in; answers the user and the
+    path to go to. Raises SignInRefused (code in MESSAGES) for anything short of a verified sign-in."""
+    state = request.GET.get("state") or ""
+    flows = request.session.get(SESSION_FLOWS, {})
+    flow = flows.pop(state, None) if state else None
+    request.session[SESSION_FLOWS] = flows
+    if flow is None:
+        raise SignInRefused("state")
+    provider = selectors.provider_by_id(flow["provider"])
+    if provider is None:
+        raise SignInRefused("not_configured")
+    error = request.GET.get("error")
+    if error:
+        if flow.get("silent") and error in SILENT_ERRORS:
+            raise SignInRefused("recheck", error)
+        raise SignInRefused("provider", error[:100])
+    try:
+        app = client.app_for(provider)
+        metadata = app.load_server_metadata()
+        # Authlib checks the audience only when told to (without it a token for another client passes when
+        # it names us as ``azp``): OpenID Connect Core 3.1.3.7 wants our client id in ``aud``.
+        claims_options = {
+            "iss": {"essential": True, "values": [metadata["issuer"]]},
+            "aud": {"essential": True, "values": [provider.client_id]},
+        }
+        token = app.authorize_access_token(request, claims_options=claims_options)
+    except client.ProviderUnavailable as err:
+        raise SignInRefused("unavailable", str(err)) from None
+    except (OAuthError, AuthlibBaseError, JoseError, requests.RequestException, ValueError, KeyError, TypeError) as err:
+        raise SignInRefused("token", type(err).__name__) from None
+    claims = token.get("userinfo")
+    if not claims:  # no ID token: OpenID Connect was not done
+        raise SignInRefused("token", "no id_token")
+    if not client.same_issuer(str(metadata.get("issuer", "")), provider.issuer_url):
+        raise SignInRefused("token", "issuer differs from the configured issuer")
+    email = str(claims.get("email") or "").strip().lower()
+    if not email:
+        raise SignInRefused("no_email")
+    if claims.get("email_verified") is False or str(claims.get("email_verified")).lower() == "false":
+        raise SignInRefused("unverified")
+    if selectors.email_domain(email) not in set(provider.domains.values_list("domain", flat=True)):
+        raise SignInRefused("domain")
+    user = _account_for(provider, email, claims)
+    if flow.get("silent") and flow.get("email") != email:
+        raise SignInRefused("recheck", "another user at the provider")
+    _sign_in(request, user, provider)
+    return user, flow.get("next") or "/"
+
+
+def _account_for(provider: SingleSignOnProvider, email: str, claims: dict) -> User:
+    """The user of ``provider``'s organization with ``email``; created (role user) when the admin turned
+    on "create accounts for new staff". SignInRefused 'unknown_user' or 'inactive'."""
+    org = provider.organization
+    user = User.objects.select_related("organization").filter(email=email).first()
+    if user is None:
+        if not provider.create_accounts:
+            raise SignInRefused("unknown_user")
+        with transaction.atomic():
+            try:
+                user = User.objects.create_user(
+                    email,
+                    organization=org,
+                    role=User.Role.USER,
+                    first_name=str(claims.get("given_name") or "")[:100],
+                    last_name=str(claims.get("family_name") or "")[:100],
+                    must_change_password=False,
+                )
+            except IntegrityError:  # the same person's second tab won the race
+                raise SignInRefused("unknown_user") from None
+            emit_change(
+                Ctx(org=org, user=user, origin="sso"),
+                entity="user",
+                action="created",
+                ids=[user.pk],
+                summary=f"{email} was added by single sign-on ({provider.name})"[:300],
+            )
+        return user
+    if user.organization_id != org.pk:
+        raise SignInRefused("unknown_user")  # the same answer as no account: nothing said about others
+    if not user.is_active:
+        raise SignInRefused("inactive")
+    return user
+
+
+def _sign_in(request: HttpRequest, user: User, provider: SingleSignOnProvider) -> None:
+    """Django's login (new session key), marked as single sign-on and ending after SSO_SESSION_HOURS.
+    Counts as strong authentication: no TOTP prompt. An invited user's pending invitation is used up,
+    and no first password is asked for. Recorded in the history."""
+    org = provider.organization
+    with transaction.atomic():
+        row = _locked_user(user.pk)
+        if row.must_change_password and not row.has_usable_password():
+            row.must_change_password = False
+            row.save(update_fields=["must_change_password"])
+        invitations.mark_used(row)
+        emit_change(
+            Ctx(org=org, user=row, origin="sso"),
+            entity="user",
+            action="signed_in",
+            ids=[row.pk],
+            summary=f"{(row.full_name or row.email)} signed in with {provider.name} (single sign-on)"[:300],
+        )
+    login(request, row, backend=MODEL_BACKEND)
+    request.session.pop(PENDING_SETUP, None)
+    request.session[SESSION_MARK] = {"provider": str(provider.pk), "name": provider.name, "at": time.time()}
+    request.session.set_expiry(int(settings.SSO_SESSION_HOURS * 3600))
