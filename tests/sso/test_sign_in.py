@@ -395,3 +395,35 @@ def test_the_client_secret_never_appears_in_answers_or_logs(idp, api, org, membe
     assert secret not in out + err + caplog.text
     # The check read real output: the calls to the provider (discovery, keys, the token exchange) were logged.
     assert any(record.name.startswith("urllib3") for record in caplog.records)
+
+
+# ------------------------------------------------------------------------------------------ re-authentication
+
+
+def test_a_sensitive_change_is_confirmed_with_the_provider(idp, member_user):
+    """ADR 0006 asks for a recent confirmation before a passkey is registered; a user who signs in with
+    single sign-on confirms with the provider (prompt=login), not with a password they may not have."""
+    browser = ApiClient(member_user)
+    assert browser.post("/api/auth/passkeys/register/begin").status_code == 403
+    authorize = start(browser, "ignored@elsewhere.example", reauth="1", next="/profile")
+    query = parse_qs(urlsplit(authorize).query)
+    assert query["prompt"] == ["login"] and query["max_age"] == ["0"] and query["login_hint"] == ["member@mp.edu.au"]
+    answer = finish(browser, idp.sign_in(authorize, "member@mp.edu.au"))
+    assert answer.status_code == 302 and answer["Location"] == "/profile"
+    assert browser.post("/api/auth/passkeys/register/begin").status_code == 200
+    assert not Activity.objects.for_org(member_user.organization).filter(action="signed_in").exists()
+
+
+def test_a_confirmation_by_someone_else_is_refused(idp, api, member_user):
+    idp.set_account("ada", "admin@mp.edu.au")
+    browser = ApiClient(member_user)
+    authorize = start(browser, "", reauth="1", next="/profile")
+    answer = finish(browser, idp.sign_in(authorize, "admin@mp.edu.au"))
+    assert answer.status_code == 302 and answer["Location"] == "/profile?ssoError=reauth"
+    assert signed_in_email(browser) == "member@mp.edu.au"  # still the member, still unconfirmed
+    assert browser.post("/api/auth/passkeys/register/begin").status_code == 403
+
+
+def test_confirming_needs_a_signed_in_user(idp):
+    answer = ApiClient(None).get("/api/auth/sso/start", {"reauth": "1"})
+    assert refused(answer, "reauth")

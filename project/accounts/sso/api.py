@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from project.accounts.models import SingleSignOnProvider
 from project.accounts.sso import client, selectors, services
 from project.accounts.sso.schemas import SsoConfigIn, SsoConfigOut, SsoDiscoverIn, SsoDiscoverOut, SsoTestIn, SsoTestOut
-from project.core.auth import AuthedRequest, admin_auth, public_auth
+from project.core.auth import AuthedRequest, admin_auth, ctx_for_request, public_auth
 from project.core.concurrency import if_match_header, set_etag
 from project.core.routers import make_router
 from project.core.schemas import MessageOut
@@ -22,8 +22,9 @@ from project.core.schemas import MessageOut
 router = make_router(tags=["single sign-on"])
 
 
-def _refused(code: str) -> HttpResponseRedirect:
-    return HttpResponseRedirect("/auth?" + urlencode({"ssoError": code}))
+def _refused(code: str, page: str = "/auth") -> HttpResponseRedirect:
+    separator = "&" if "?" in page else "?"
+    return HttpResponseRedirect(page + separator + urlencode({"ssoError": code}))
 
 
 @router.post("/auth/sso/discover", response=SsoDiscoverOut, auth=public_auth)
@@ -39,11 +40,25 @@ def sso_discover(request: HttpRequest, payload: SsoDiscoverIn) -> dict[str, obje
 
 
 @router.get("/auth/sso/start", auth=None, include_in_schema=False)
-def sso_start(request: HttpRequest, email: str = "", next: str = "/", silent: bool = False) -> HttpResponseRedirect:  # noqa: A002 — the query's name
+def sso_start(
+    request: HttpRequest,
+    email: str = "",
+    next: str = "/",  # noqa: A002 — the query's name
+    silent: bool = False,
+    reauth: bool = False,
+) -> HttpResponseRedirect:
     """302 to the email's identity provider (authorization code flow, PKCE, state, nonce, login_hint;
-    ``silent``: prompt=none). 302 to ``/auth?ssoError=not_configured|unavailable`` when it cannot start."""
+    ``silent``: prompt=none). ``reauth``: the signed-in user confirms a sensitive change with the provider
+    (prompt=login) and comes back to ``next`` confirmed for 5 minutes (ADR 0006, 0022). 302 to
+    ``/auth?ssoError=not_configured|unavailable|reauth`` when it cannot start."""
+    reauth_user = None
+    if reauth:
+        ctx = ctx_for_request(request)
+        if ctx is None:
+            return _refused("reauth")
+        reauth_user = ctx.member
     try:
-        url = services.start_sign_in(request=request, email=email[:255], next_path=next, silent=silent)
+        url = services.start_sign_in(request=request, email=email[:255], next_path=next, silent=silent, reauth_user=reauth_user)
     except services.SignInRefused as refused:
         return _refused(refused.code)
     return HttpResponseRedirect(url)
@@ -57,7 +72,7 @@ def sso_callback(request: HttpRequest) -> HttpResponseRedirect:
         _user, next_path = services.complete_sign_in(request=request)
     except services.SignInRefused as refused:
         services.log.info("sso.refused", extra={"code": refused.code, "detail": refused.detail})
-        return _refused(refused.code)
+        return _refused(refused.code, refused.page)
     return HttpResponseRedirect(next_path)
 
 

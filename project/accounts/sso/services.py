@@ -62,6 +62,7 @@ MESSAGES = {
     "unknown_user": "There is no Blockplan account for your email address. Ask your administrator to add you.",
     "inactive": "Your Blockplan account is deactivated. Ask your administrator.",
     "recheck": "Your single sign-on session has ended. Please sign in again.",
+    "reauth": "The identity provider did not confirm it was you. Please try again.",
 }
 
 
@@ -72,6 +73,9 @@ class SignInRefused(Exception):
         super().__init__(f"{code}: {detail}" if detail else code)
         self.code = code
         self.detail = detail
+        # Where the browser goes with the message: the sign-in page, or for a signed-in user confirming a
+        # change, back to the page they came from.
+        self.page = "/auth"
 
 
 # ------------------------------------------------------------------------------------------ configuration
@@ -213,14 +217,20 @@ def safe_next(value: str | None) -> str:
     return value[:500]
 
 
-def start_sign_in(*, request: HttpRequest, email: str, next_path: str | None = None, silent: bool = False) -> str:
+def start_sign_in(
+    *, request: HttpRequest, email: str, next_path: str | None = None, silent: bool = False, reauth_user: User | None = None
+) -> str:
     """The provider's authorization URL for ``email`` (GET /api/auth/sso/start).
 
     Stores the flow in the session (state, nonce and PKCE verifier by Authlib; provider, next path and
     silent flag by us; at most 5 flows at once). ``silent``: ``prompt=none``, for the re-check of an
-    expired single sign-on session (only for a user who was signed in by it, see the API). Raises
-    SignInRefused 'not_configured' or 'unavailable'.
+    expired single sign-on session. ``reauth_user``: the signed-in user confirming their identity for a
+    sensitive change (ADR 0006) with the provider instead of a password: ``prompt=login`` and
+    ``max_age=0`` (the provider asks again), and the callback confirms this session instead of signing in.
+    Raises SignInRefused 'not_configured' or 'unavailable'.
     """
+    if reauth_user is not None:
+        email = reauth_user.email
     provider = selectors.provider_for_email(email)
     if provider is None:
         raise SignInRefused("not_configured")
@@ -229,6 +239,8 @@ def start_sign_in(*, request: HttpRequest, email: str, next_path: str | None = N
         extra = {"login_hint": email.strip().lower()}
         if silent:
             extra["prompt"] = "none"
+        if reauth_user is not None:
+            extra.update(prompt="login", max_age="0")
         redirect_uri = callback_url(request)
         authorization = app.create_authorization_url(redirect_uri, **extra)
     except (client.ProviderUnavailable, requests.RequestException, ValueError, KeyError, RuntimeError) as err:
@@ -241,6 +253,7 @@ def start_sign_in(*, request: HttpRequest, email: str, next_path: str | None = N
         "next": safe_next(next_path),
         "silent": silent,
         "email": email.strip().lower(),
+        "reauth": str(reauth_user.pk) if reauth_user is not None else None,
         "at": time.time(),
     }
     request.session[SESSION_FLOWS] = flows
@@ -256,6 +269,15 @@ def complete_sign_in(*, request: HttpRequest) -> tuple[User, str]:
     request.session[SESSION_FLOWS] = flows
     if flow is None:
         raise SignInRefused("state")
+    try:
+        return _complete(request, flow)
+    except SignInRefused as refused:
+        if flow.get("reauth"):
+            refused.code, refused.page = "reauth", flow.get("next") or "/"
+        raise
+
+
+def _complete(request: HttpRequest, flow: dict) -> tuple[User, str]:
     provider = selectors.provider_by_id(flow["provider"])
     if provider is None:
         raise SignInRefused("not_configured")
@@ -290,11 +312,26 @@ def complete_sign_in(*, request: HttpRequest) -> tuple[User, str]:
         raise SignInRefused("unverified")
     if selectors.email_domain(email) not in set(provider.domains.values_list("domain", flat=True)):
         raise SignInRefused("domain")
+    if flow.get("reauth"):
+        return _confirm_identity(request, flow, email), flow.get("next") or "/"
     user = _account_for(provider, email, claims)
     if flow.get("silent") and flow.get("email") != email:
         raise SignInRefused("recheck", "another user at the provider")
     _sign_in(request, user, provider)
     return user, flow.get("next") or "/"
+
+
+def _confirm_identity(request: HttpRequest, flow: dict, email: str) -> User:
+    """The provider signed in again the user of this session: the session is confirmed for sensitive
+    changes for 5 minutes (ADR 0006), as the password would. SignInRefused 'reauth' when the provider
+    signed in someone else or this browser's session is no longer that user's."""
+    from project.accounts.reauth import REAUTH_AT
+
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated or str(user.pk) != flow["reauth"] or user.email != email:
+        raise SignInRefused("reauth")
+    request.session[REAUTH_AT] = time.time()
+    return user
 
 
 def _account_for(provider: SingleSignOnProvider, email: str, claims: dict) -> User:
