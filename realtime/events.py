@@ -55,7 +55,9 @@ ENTITIES = frozenset(
         "room",
     }
 )
-ACTIONS = frozenset({"created", "updated", "deleted", "scheduled", "schedule_cleared", "allocated", "imported", "replanned", "signed_in"})
+ACTIONS = frozenset(
+    {"created", "updated", "deleted", "scheduled", "schedule_cleared", "allocated", "imported", "replanned", "signed_in"}
+)
 
 CHANGE_EVENT = "change.event"
 REVOKE_EVENT = "session.revoke"

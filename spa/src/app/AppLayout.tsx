@@ -33,6 +33,8 @@ import {
 import { useCallback, useState } from "react";
 import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import { logout } from "../features/auth/api";
+import { forgetSsoEmail } from "../features/auth/ssoSession";
+import { useSsoErrorNotice } from "../features/auth/useSsoErrorNotice";
 import { HeaderSearch } from "../features/search/HeaderSearch";
 import { useApplySavedAppearance, useSettings, type UserSettings } from "../features/settings/api";
 import { setDisplayFormats } from "../components/Dates";
@@ -179,6 +181,7 @@ export function AppLayout() {
   const location = useLocation();
   const navigate = useNavigate();
   usePresenceReporter();
+  useSsoErrorNotice();
   const { setColorScheme } = useMantineColorScheme();
   const applyAppearance = useCallback(
     (saved: UserSettings) => {
@@ -335,6 +338,7 @@ export function AppLayout() {
                 aria-label="Sign out"
                 data-testid="sidebar-sign-out"
                 onClick={() => {
+                  forgetSsoEmail(); // an explicit sign-out: no silent single sign-on re-check afterwards
                   window.location.href = "/api/logout";
                 }}
               >

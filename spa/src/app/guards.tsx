@@ -1,11 +1,26 @@
 import { Button, Card, Center, Code, Stack, Text, Title } from "@mantine/core";
 import { IconLock } from "@tabler/icons-react";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
 import { FullPageLoader } from "../components/States";
+import { startSilentRecheck } from "../features/auth/ssoSession";
 import { useCurrentUser } from "../lib/auth";
 import { queryClient } from "../lib/queryClient";
 import { ensureSocket } from "../lib/socket";
+
+/**
+ * A signed-out visit to a protected page: to /auth, or, when this browser signed in with single sign-on
+ * (its session ended after at most 12 hours, issue 21), to the provider's silent re-check, which comes
+ * back to this page signed in (at most one a minute; see features/auth/ssoSession.ts).
+ */
+function SignedOut() {
+  const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
+  const [to, setTo] = useState<"deciding" | "provider" | "auth">("deciding");
+  useEffect(() => setTo(startSilentRecheck(here) ? "provider" : "auth"), [here]);
+  if (to === "auth") return <Navigate to="/auth" replace />;
+  return <FullPageLoader label="Loading..." />;
+}
 
 /**
  * Protected pages: 'Loading...' with a spinner while the user loads; signed-out users go to /auth.
@@ -15,7 +30,7 @@ import { ensureSocket } from "../lib/socket";
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { user, isLoading } = useCurrentUser();
   if (isLoading) return <FullPageLoader label="Loading..." />;
-  if (!user) return <Navigate to="/auth" replace />;
+  if (!user) return <SignedOut />;
   if (typeof window !== "undefined" && !import.meta.env.VITEST) ensureSocket(queryClient);
   return <>{children}</>;
 }

@@ -1,12 +1,17 @@
 /**
  * Session-wide effects (platform.md §4, §8): signing out locally (user cleared, all cached data dropped,
  * socket closed) and the 401 handler (any 401 outside /api/auth sends the user to /auth after ~0.5 s).
+ *
+ * Single sign-on (issue 21): a session made by it ends after at most 12 hours. When this browser signed in
+ * with it (features/auth/ssoSession.ts), the end of the session sends the page to the provider's silent
+ * re-check instead of /auth (at most once a minute), which comes back to the same page signed in again.
  */
 import { onUnauthorized } from "../lib/api";
 import { queryClient } from "../lib/queryClient";
 import { roots } from "../lib/queryKeys";
 import { currentUserQueryOptions } from "../lib/auth";
 import { closeSocket, onSessionEnded, onSessionLost } from "../lib/socket";
+import { startSilentRecheck } from "../features/auth/ssoSession";
 
 export const UNAUTHORIZED_REDIRECT_MS = 500;
 
@@ -20,13 +25,25 @@ export function clearSession() {
 
 let pending: number | null = null;
 
+/**
+ * The session is over: to /auth (unless already in the sign-in area), or, with `silent`, to the single
+ * sign-on silent re-check when this browser signed in with it and has not tried one in the last minute.
+ */
+export function goToSignIn(navigate: (to: string) => void, { silent = true }: { silent?: boolean } = {}) {
+  if (location.pathname.startsWith("/auth")) return;
+  if (silent && startSilentRecheck(`${location.pathname}${location.search}`)) return;
+  navigate("/auth");
+}
+
 /** Installs the 401 and lost-socket handlers; `navigate` is the router's navigate (kept outside React). */
 export function installUnauthorizedHandler(navigate: (to: string) => void) {
   // The server ended the socket because this browser's session ended (logout here or elsewhere in this
   // browser, password changed elsewhere, deactivated, expired): straight to sign-in.
-  onSessionEnded(() => {
+  // Only an expired session is re-checked silently: a logout, a password change or a deactivation is not
+  // undone by the identity provider.
+  onSessionEnded((reason) => {
     clearSession();
-    if (!location.pathname.startsWith("/auth")) navigate("/auth");
+    goToSignIn(navigate, { silent: reason === "expired" });
   });
   // The socket was refused or closed by the server: signed out elsewhere (go to sign-in) or not (reconnect).
   onSessionLost(async (s) => {
@@ -38,7 +55,7 @@ export function installUnauthorizedHandler(navigate: (to: string) => void) {
     }
     if (!user) {
       clearSession();
-      if (!location.pathname.startsWith("/auth")) navigate("/auth");
+      goToSignIn(navigate);
     } else {
       window.setTimeout(() => s.connect(), 500);
     }
@@ -48,7 +65,7 @@ export function installUnauthorizedHandler(navigate: (to: string) => void) {
     pending = window.setTimeout(() => {
       pending = null;
       clearSession();
-      if (!location.pathname.startsWith("/auth")) navigate("/auth");
+      goToSignIn(navigate);
     }, UNAUTHORIZED_REDIRECT_MS);
   });
 }

@@ -7,7 +7,10 @@ export const roots = {
   user: ["auth", "user"],
   passkeys: ["auth", "passkeys"],
   settings: ["auth", "settings"],
+  ssoDiscover: ["auth", "sso-discover"],
   organization: ["organization"],
+  // The organization's single sign-on configuration (issue 21), under the organization's key.
+  sso: ["organization", "sso"],
   adminUsers: ["admin-users"],
   dashboard: ["dashboard"],
   courses: ["courses"],
@@ -52,7 +55,7 @@ export const entityInvalidates: Record<string, Root[]> = {
   timetable_session: [roots.timetables, roots.blockGroups, roots.allocationGrid, roots.reports, roots.dashboard, roots.teachers],
   // The allocation grid's weeks show holidays (issue 18).
   holiday: [roots.holidays, roots.timetables, roots.reports, roots.allocationGrid],
-  organization: [roots.organization],
+  organization: [roots.organization, roots.sso],
   user: [roots.adminUsers, roots.user],
   display_link: [roots.displayLinks],
   // A room's code is its sessions' room text (issue 19).

@@ -45,12 +45,14 @@ test("the code field appears on requiresTotp, accepts digits only and needs 6 of
   expect(code).toHaveValue("123");
   await userEvent.click(screen.getByRole("button", { name: "Verify & Sign In" }));
   expect(await screen.findByText("TOTP code must be 6 digits")).toBeInTheDocument();
-  expect(fetch).toHaveBeenCalledTimes(1);
+  // Besides the sign-in calls, the email is looked up once for single sign-on (issue 21).
+  const logins = () => fetch.mock.calls.filter(([url]) => url === "/api/auth/login");
+  expect(logins()).toHaveLength(1);
   await userEvent.type(code, "4567");
   expect(code).toHaveValue("123456");
   await userEvent.click(screen.getByRole("button", { name: "Verify & Sign In" }));
-  await waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
-  expect(jsonBody(fetch.mock.calls[1][1])).toEqual({ email: "a@b.au", password: "secret-password", totpCode: "123456", rememberMe: false });
+  await waitFor(() => expect(logins()).toHaveLength(2));
+  expect(jsonBody(logins()[1][1])).toEqual({ email: "a@b.au", password: "secret-password", totpCode: "123456", rememberMe: false });
 });
 
 test("requiresSetup with a user id switches to the Account Setup view, and back clears it", async () => {

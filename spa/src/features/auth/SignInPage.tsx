@@ -1,15 +1,18 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Anchor, Button, Card, Checkbox, Divider, PasswordInput, Stack, Tabs, Text, TextInput, Title } from "@mantine/core";
-import { IconChartBar, IconFingerprint, IconKey, IconSchool, IconUsers } from "@tabler/icons-react";
-import { useState } from "react";
-import { useForm } from "react-hook-form";
-import { useNavigate } from "react-router";
+import { IconChartBar, IconFingerprint, IconKey, IconLogin2, IconSchool, IconUsers } from "@tabler/icons-react";
+import { useEffect, useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import { useNavigate, useSearchParams } from "react-router";
+import { Notice } from "../../components/Notice";
 import { ApiError, errorMessage } from "../../lib/api";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { AccountSetupForm } from "./AccountSetupForm";
 import { AuthLayout, type Feature } from "./AuthLayout";
-import { useLogin, usePasskeyLogin } from "./api";
+import { type SsoDiscovery, useLogin, usePasskeyLogin, useSsoDiscovery } from "./api";
 import { digitsOnly, signInSchema, type SignInValues } from "./schemas";
+import { SSO_ERROR_TITLE, ssoErrorMessage } from "./ssoMessages";
+import { forgetSsoEmail, pageNavigation, rememberSsoEmail, withNext } from "./ssoSession";
 
 export const SIGN_IN_FEATURES: Feature[] = [
   {
@@ -48,6 +51,51 @@ export function passkeyLoginFailure(error: unknown): { title: string; message: s
   return { title: "Passkey login failed", message: message || "An error occurred during passkey authentication" };
 }
 
+/** How long the email must stay unchanged before the sign-in page asks whether it signs in with single sign-on. */
+export const DISCOVER_DEBOUNCE_MS = 300;
+
+const normalEmail = (value: string | undefined) => (value ?? "").trim().toLowerCase();
+
+/**
+ * Single sign-on for the email typed (issue 21): discover is asked ~300 ms after the last change and at
+ * once when the field loses focus. Answers the discovery only while it is for the email in the field, and
+ * only when it names a provider.
+ */
+function useSsoOffer(email: string): { offer: SsoDiscovery | null; onEmailBlur: (value: string) => void } {
+  const [probe, setProbe] = useState("");
+  useEffect(() => {
+    const timer = window.setTimeout(() => setProbe(normalEmail(email)), DISCOVER_DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
+  }, [email]);
+  const discovery = useSsoDiscovery(probe);
+  const data = discovery.data;
+  const offer = data?.sso && data.providerName && data.startUrl && probe === normalEmail(email) ? data : null;
+  return { offer, onEmailBlur: (value) => setProbe(normalEmail(value)) };
+}
+
+/** "Sign in with <provider>": remembers the email for the silent re-check, then goes to the provider. */
+function SsoOffer({ offer, email }: { offer: SsoDiscovery; email: string }) {
+  const name = offer.providerName ?? "";
+  const signIn = () => {
+    rememberSsoEmail(email);
+    // The app keeps no "where the user was headed" for the sign-in page: the server's default ("/") applies.
+    pageNavigation.assign(withNext(offer.startUrl ?? "", null));
+  };
+  return (
+    <Stack gap="xs" data-testid="sso-offer">
+      {offer.required ? (
+        <Text size="sm" fw={500}>
+          {`Your organization signs in with ${name}.`}
+        </Text>
+      ) : null}
+      <Button leftSection={<IconLogin2 size={18} aria-hidden />} onClick={signIn} fullWidth>
+        {`Sign in with ${name}`}
+      </Button>
+      <Divider label="or" labelPosition="center" />
+    </Stack>
+  );
+}
+
 function PasswordForm({ onSetup }: { onSetup: (userId: string) => void }) {
   const [needsCode, setNeedsCode] = useState(false);
   const navigate = useNavigate();
@@ -57,6 +105,10 @@ function PasswordForm({ onSetup }: { onSetup: (userId: string) => void }) {
     defaultValues: { email: "", password: "", totpCode: "", rememberMe: false },
   });
   const { errors, isSubmitting } = form.formState;
+  const email = useWatch({ control: form.control, name: "email" }) ?? "";
+  const { offer, onEmailBlur } = useSsoOffer(email);
+  // Required single sign-on: the password fields stay (the break-glass administrator signs in with them), quieter.
+  const quiet = !!offer?.required;
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
@@ -96,9 +148,16 @@ function PasswordForm({ onSetup }: { onSetup: (userId: string) => void }) {
           autoComplete="username"
           placeholder="you@example.edu.au"
           error={errors.email?.message}
-          {...form.register("email")}
+          {...form.register("email", { onBlur: (e) => onEmailBlur(e.target.value) })}
         />
-        <PasswordInput label="Password" autoComplete="current-password" error={errors.password?.message} {...form.register("password")} />
+        {offer ? <SsoOffer offer={offer} email={normalEmail(email)} /> : null}
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          variant={quiet ? "filled" : "default"}
+          error={errors.password?.message}
+          {...form.register("password")}
+        />
         {needsCode ? (
           <TextInput
             label="Authenticator Code"
@@ -113,7 +172,7 @@ function PasswordForm({ onSetup }: { onSetup: (userId: string) => void }) {
           />
         ) : null}
         <Checkbox label="Remember me" {...form.register("rememberMe")} />
-        <Button type="submit" loading={isSubmitting} fullWidth>
+        <Button type="submit" loading={isSubmitting} variant={quiet ? "default" : "filled"} fullWidth>
           {needsCode ? "Verify & Sign In" : "Sign In"}
         </Button>
         <Divider />
@@ -157,6 +216,13 @@ function PasskeyPanel({ onBack }: { onBack: () => void }) {
 export default function SignInPage() {
   const [tab, setTab] = useState<string | null>("password");
   const [setupUserId, setSetupUserId] = useState<string | null>(null);
+  // A refused single sign-on comes back as /auth?ssoError=<code> (issue 21).
+  const [params] = useSearchParams();
+  const ssoError = params.get("ssoError");
+  useEffect(() => {
+    // The silent re-check was refused: sign in again by hand, and no more silent re-checks for that email.
+    if (ssoError === "recheck") forgetSsoEmail();
+  }, [ssoError]);
 
   return (
     <AuthLayout
@@ -187,6 +253,11 @@ export default function SignInPage() {
                 Blockplan scheduling system
               </Text>
             </div>
+            {ssoError ? (
+              <Notice color="red" title={SSO_ERROR_TITLE} role="alert" data-testid="sso-error">
+                {ssoErrorMessage(ssoError)}
+              </Notice>
+            ) : null}
             <Tabs value={tab} onChange={setTab} keepMounted={false}>
               <Tabs.List grow mb="md">
                 <Tabs.Tab value="password" leftSection={<IconKey size={16} />}>

@@ -1,6 +1,6 @@
 /**
  * Sign-in area calls (platform.md §7): login, first-time check, authenticator setup, setup completion,
- * passkey sign-in and logout. Each call with its zod answer schema; the current user is cached under
+ * passkey sign-in, logout and the single sign-on discovery of an email (issue 21). Each call with its zod answer schema; the current user is cached under
  * roots.user (lib/auth.ts).
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -9,12 +9,14 @@ import { client } from "../../lib/api";
 import type { components } from "../../lib/api-schema";
 import type { CurrentUser } from "../../lib/auth";
 import { roots } from "../../lib/queryKeys";
+import { forgetSsoEmail } from "./ssoSession";
 
 type Schemas = components["schemas"];
 export type LoginPayload = Schemas["LoginIn"];
 export type FirstTimeAnswer = Schemas["FirstTimeLoginOut"];
 export type TotpSetup = Schemas["TotpSetupOut"];
 export type SetupPasswordPayload = Schemas["SetupPasswordIn"];
+export type SsoDiscovery = Schemas["SsoDiscoverOut"];
 
 /**
  * POST /api/auth/passkeys/authenticate/begin answers the WebAuthn request options, bare or under
@@ -50,7 +52,10 @@ export function useLogin() {
   return useMutation({
     mutationFn: login,
     onSuccess: (result) => {
-      if (result.user && !result.requiresTotp && !result.requiresSetup) setUser(result.user);
+      if (result.user && !result.requiresTotp && !result.requiresSetup) {
+        forgetSsoEmail(); // signed in with a password: no silent single sign-on re-check for this session
+        setUser(result.user);
+      }
     },
   });
 }
@@ -91,7 +96,14 @@ export async function setupPassword(payload: SetupPasswordPayload): Promise<Curr
 
 export function useSetupPassword() {
   const setUser = useSetCurrentUser();
-  return useMutation({ mutationFn: setupPassword, onSuccess: (user) => user && setUser(user) });
+  return useMutation({
+    mutationFn: setupPassword,
+    onSuccess: (user) => {
+      if (!user) return;
+      forgetSsoEmail();
+      setUser(user);
+    },
+  });
 }
 
 /** Passkey sign-in: begin (options), browser ceremony, complete (platform.md §4). */
@@ -110,9 +122,43 @@ export async function passkeyLogin(): Promise<CurrentUser | null> {
 
 export function usePasskeyLogin() {
   const setUser = useSetCurrentUser();
-  return useMutation({ mutationFn: passkeyLogin, onSuccess: (user) => setUser(user) });
+  return useMutation({
+    mutationFn: passkeyLogin,
+    onSuccess: (user) => {
+      forgetSsoEmail();
+      setUser(user);
+    },
+  });
 }
 
+/** Explicit sign-out: also forgets the single sign-on email, so no silent re-check signs the user back in. */
 export async function logout(): Promise<void> {
   await client.POST("/api/auth/logout");
+  forgetSsoEmail();
+}
+
+/** Something worth asking discover about: one @, a dot in the domain, no spaces. */
+export function looksLikeEmail(value: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim());
+}
+
+/**
+ * POST /api/auth/sso/discover {email}: whether the email signs in with its organization's identity
+ * provider ({sso, providerName, startUrl, required}).
+ */
+export async function discoverSso(email: string): Promise<SsoDiscovery> {
+  const { data } = await client.POST("/api/auth/sso/discover", { body: { email } });
+  return data!;
+}
+
+/** The discovery of `email` (lower-cased, trimmed), asked only for something that looks like an email. */
+export function useSsoDiscovery(email: string) {
+  const key = email.trim().toLowerCase();
+  return useQuery({
+    queryKey: [...roots.ssoDiscover, key],
+    queryFn: () => discoverSso(key),
+    enabled: looksLikeEmail(key),
+    staleTime: 5 * 60 * 1000,
+    retry: false,
+  });
 }

@@ -11,6 +11,7 @@ import { AddUserForm } from "./AddUserForm";
 import { DisplayLinksCard } from "./display-links/DisplayLinksCard";
 import { InvitationLinkModal, type ShownInvitation } from "./InvitationLinkModal";
 import { OrganizationForm } from "./OrganizationForm";
+import { SingleSignOnCard } from "./sso/SingleSignOnCard";
 import { useAddUser, useAdminUsers, useDeactivateUser, useOrganization, useReissueInvitation, useUpdateOrganization, type OrgUser } from "./api";
 
 export const DEACTIVATE_TITLE = "Deactivate User";
@@ -206,6 +207,9 @@ export default function OrganizationPage() {
             </Stack>
           )}
         </Card>
+      </Grid.Col>
+      <Grid.Col span={12}>
+        <SingleSignOnCard />
       </Grid.Col>
       <Grid.Col span={12}>
         <DisplayLinksCard />

@@ -7,8 +7,9 @@
  */
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { modals } from "@mantine/modals";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { ApiError, client, errorMessage, fieldErrors } from "../../lib/api";
+import { pageNavigation } from "../auth/ssoSession";
 
 export const CONFIRM_TITLE = "Confirm it's you";
 
@@ -16,7 +17,33 @@ export function isReauthRequired(error: unknown): boolean {
   return error instanceof ApiError && error.status === 403 && error.body?.type === "reauth_required";
 }
 
+/** Where to confirm with the organization's identity provider instead (issue 21, ADR 0022): the start of a
+ * `prompt=login` sign-in that comes back to this page confirmed. */
+export function providerConfirmUrl(path: string): string {
+  return `/api/auth/sso/start?reauth=1&next=${encodeURIComponent(path)}`;
+}
+
+/** The name of the signed-in user's identity provider when their email's domain signs in with one. */
+function useIdentityProvider(): string | null {
+  const [name, setName] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    (async () => {
+      const me = await client.GET("/api/auth/user");
+      const email = me.data?.user?.email;
+      if (!email) return;
+      const { data } = await client.POST("/api/auth/sso/discover", { body: { email } });
+      if (live && data?.sso && data.providerName) setName(data.providerName);
+    })().catch(() => undefined); // no provider button: the password and the code still work
+    return () => {
+      live = false;
+    };
+  }, []);
+  return name;
+}
+
 function ConfirmIdentityForm({ onConfirmed, onCancel }: { onConfirmed: () => void; onCancel: () => void }) {
+  const provider = useIdentityProvider();
   const [useCode, setUseCode] = useState(false);
   const [value, setValue] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -67,6 +94,16 @@ function ConfirmIdentityForm({ onConfirmed, onCancel }: { onConfirmed: () => voi
         >
           {useCode ? "Use my password instead" : "Use an authenticator code instead"}
         </Anchor>
+        {provider ? (
+          <Stack gap={4}>
+            <Button variant="light" onClick={() => pageNavigation.assign(providerConfirmUrl(window.location.pathname + window.location.search))}>
+              {`Confirm with ${provider}`}
+            </Button>
+            <Text size="xs" c="dimmed">
+              You sign in again with {provider} and come back to this page; then make the change again.
+            </Text>
+          </Stack>
+        ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
             Cancel

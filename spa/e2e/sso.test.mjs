@@ -1,0 +1,134 @@
+// Single sign-on in Chromium (issue 21) against a real OpenID provider (Node's oidc-provider, started here by
+// spa/e2e/support/oidc.mjs): an admin connects it on the Organization page (Test connection, Save), then a
+// staff member types their email on the sign-in page, gets "Sign in with <provider>", signs in on the
+// provider's page and lands in Blockplan signed in, with no authenticator code asked. Emails of another
+// domain are offered nothing; refusals come back to the sign-in page with their message. The demo's own
+// users keep their passwords: single sign-on covers a domain of its own here, and is removed at the end.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage } from "./lib.mjs";
+import { freshCode, waitForShell } from "./platform-helpers.mjs";
+import { startProvider } from "./support/oidc.mjs";
+
+const DOMAIN = `sso-${Date.now().toString(36)}.example.edu.au`;
+const STAFF = { email: `sam.staff@${DOMAIN}`, first: "Sam", last: "Staff" };
+let browser;
+let idp;
+let admin;
+
+before(async () => {
+  browser = await launch();
+  idp = await startProvider();
+  admin = await newPage(browser);
+  await apiLogin(admin.page, DEMO.admin);
+});
+after(async () => {
+  await apiCall(admin.page, "DELETE", "/api/organization/sso");
+  await browser?.close();
+  await idp?.stop();
+});
+
+test("an admin connects the identity provider on the Organization page", async () => {
+  const { clientId, clientSecret } = await idp.registerClient([`${BASE_URL}/api/auth/sso/callback`]);
+  const { page } = admin;
+  const added = await apiCall(page, "POST", "/api/admin/users", { firstName: STAFF.first, lastName: STAFF.last, email: STAFF.email, role: "user" });
+  assert.equal(added.status, 201, added.text);
+  await idp.setAccount("sam", { email: STAFF.email, name: "Sam Staff", given_name: "Sam", family_name: "Staff" });
+
+  await page.goto(`${BASE_URL}/organization`);
+  await waitForShell(page);
+  const form = page.getByRole("form", { name: "Single sign-on" });
+  await form.getByText(`${BASE_URL}/api/auth/sso/callback`).waitFor();
+  await form.getByLabel("Provider name").fill("Test IdP");
+  await form.getByLabel("Issuer URL").fill(idp.issuer);
+  await form.getByRole("button", { name: "Test connection" }).click();
+  await form.getByText(`Found ${idp.issuer} with 1 signing key(s).`).waitFor();
+  await form.getByLabel("Client ID").fill(clientId);
+  await form.getByLabel("Client secret").fill(clientSecret);
+  const domains = form.getByLabel("Email domains");
+  await domains.fill(DOMAIN);
+  await domains.press("Enter");
+  await form.getByRole("button", { name: "Save single sign-on" }).click();
+  await page.getByText("Single sign-on saved").waitFor();
+  // The secret is never shown again, nor sent back.
+  const config = await apiCall(page, "GET", "/api/organization/sso");
+  assert.equal(config.json.hasClientSecret, true);
+  assert.ok(!config.text.includes(clientSecret));
+  await page.reload();
+  await page.getByRole("form", { name: "Single sign-on" }).getByLabel("Issuer URL").waitFor();
+  assert.equal(await page.getByRole("form", { name: "Single sign-on" }).getByLabel("Client secret").inputValue(), "");
+});
+
+test("a staff member signs in with the provider, without an authenticator code", async () => {
+  const { context, page } = await newPage(browser);
+  await page.goto(`${BASE_URL}/auth`);
+  await page.getByLabel("Email").fill(STAFF.email);
+  const button = page.getByRole("button", { name: "Sign in with Test IdP" });
+  await button.click();
+  // The provider's own page, with the email passed on as login_hint.
+  await page.getByRole("heading", { name: "Test Identity Provider" }).waitFor();
+  assert.equal(await page.getByLabel("Email").inputValue(), STAFF.email);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.waitForURL(`${BASE_URL}/`);
+  await waitForShell(page);
+  const me = await apiCall(page, "GET", "/api/auth/user");
+  assert.equal(me.status, 200);
+  assert.equal(me.json.user.email, STAFF.email);
+  const history = await apiCall(admin.page, "GET", "/api/activity");
+  assert.ok(
+    history.json.items.some((a) => a.summary === "Sam Staff signed in with Test IdP (single sign-on)"),
+    history.text,
+  );
+  await context.close();
+});
+
+test("another domain is offered no provider; a refused sign-in says why", async () => {
+  const { context, page } = await newPage(browser);
+  await page.goto(`${BASE_URL}/auth`);
+  const discovered = page.waitForResponse((r) => r.url().endsWith("/api/auth/sso/discover") && r.request().postDataJSON()?.email === DEMO.coordinator.email);
+  await page.getByLabel("Email").fill(DEMO.coordinator.email);
+  assert.equal((await (await discovered).json()).sso, false);
+  assert.equal(await page.getByRole("button", { name: /^Sign in with / }).count(), 0);
+
+  // Someone the provider knows but Blockplan does not.
+  await idp.setAccount("nobody", { email: `nobody@${DOMAIN}` });
+  await page.getByLabel("Email").fill(`nobody@${DOMAIN}`);
+  await page.getByRole("button", { name: "Sign in with Test IdP" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.waitForURL(`${BASE_URL}/auth?ssoError=unknown_user`);
+  const alert = page.getByTestId("sso-error");
+  await alert.getByText("There is no Blockplan account for your email address. Ask your administrator to add you.").waitFor();
+  assert.equal((await apiCall(page, "GET", "/api/auth/user")).status, 401);
+  await context.close();
+});
+
+test("a staff member without a password confirms a security change with the provider", async () => {
+  const { context, page } = await newPage(browser);
+  await page.goto(`${BASE_URL}/auth`);
+  await page.getByLabel("Email").fill(STAFF.email);
+  await page.getByRole("button", { name: "Sign in with Test IdP" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.waitForURL(`${BASE_URL}/`);
+  await page.goto(`${BASE_URL}/profile`);
+  await waitForShell(page);
+
+  const enable = async () => {
+    await page.getByRole("button", { name: "Enable Two-Factor Authentication" }).click();
+    const dialog = page.getByRole("dialog", { name: "Enable Two-Factor Authentication" });
+    const key = (await dialog.getByTestId("manual-entry-key").innerText()).trim();
+    await dialog.getByLabel("Authenticator Code").fill(await freshCode(key));
+    await dialog.getByRole("button", { name: "Enable" }).click();
+  };
+  await enable();
+  // Signing in is not enough for a credential change (ADR 0006); no password to type: the provider confirms.
+  const confirm = page.getByRole("dialog", { name: "Confirm it's you" });
+  await confirm.getByRole("button", { name: "Confirm with Test IdP" }).click();
+  await page.getByRole("heading", { name: "Test Identity Provider" }).waitFor(); // prompt=login: asked again
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.waitForURL(`${BASE_URL}/profile`);
+  await waitForShell(page);
+  await enable();
+  await page.getByText("Two-factor authentication is now active.").waitFor();
+  await page.getByTestId("totp-status").getByText("2FA Enabled").waitFor();
+  await context.close();
+});

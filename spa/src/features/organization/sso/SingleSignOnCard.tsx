@@ -1,0 +1,357 @@
+/**
+ * Single sign-on on the organization page (admin only, issue 21): the organization's OpenID Connect
+ * identity provider — the sign-in button's name, issuer, client, email domains, optional or required
+ * (with a break-glass administrator who keeps the password sign-in), accounts for new staff, on/off —
+ * the redirect URI to register at the provider, "Test connection", save and remove.
+ */
+import {
+  ActionIcon,
+  Button,
+  Card,
+  Code,
+  CopyButton,
+  Group,
+  Input,
+  PasswordInput,
+  Radio,
+  Select,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  TagsInput,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from "@mantine/core";
+import { modals } from "@mantine/modals";
+import { IconCheck, IconCopy, IconShieldLock } from "@tabler/icons-react";
+import { type FormEvent, useState } from "react";
+import { Controller, useWatch } from "react-hook-form";
+import { FormErrorList } from "../../../components/FormErrors";
+import { FormSwitch } from "../../../components/FormFields";
+import { Notice } from "../../../components/Notice";
+import { useRecordForm } from "../../../components/RecordFormDialog";
+import { StaleChanges } from "../../../components/StaleChanges";
+import { showValue } from "../../../components/useRecordDialog";
+import { errorMessage } from "../../../lib/api";
+import { notifyError, notifySuccess } from "../../../lib/notify";
+import { type OrgUser, useAdminUsers } from "../api";
+import {
+  asSsoRecord,
+  fetchSsoConfig,
+  type SsoConfig,
+  type SsoFormValues,
+  type SsoTestResult,
+  ssoFormSchema,
+  ssoFormValues,
+  useDeleteSso,
+  useSaveSso,
+  useSsoConfig,
+  useTestSsoConnection,
+} from "./api";
+
+export const SSO_SECRET_STORED_PLACEHOLDER = "Stored — leave blank to keep";
+export const SSO_REDIRECT_HINT = "Register this redirect URI with your identity provider.";
+export const SSO_SAVED_TEXT = "Single sign-on saved";
+export const SSO_REMOVED_TEXT = "Single sign-on removed";
+
+const MODES = [
+  { value: "optional", label: "Optional" },
+  { value: "required", label: "Required" },
+];
+
+const FIELDS = ["name", "issuerUrl", "clientId", "clientSecret", "domains", "mode", "breakGlassUserId", "createAccounts", "enabled"] as const;
+
+/** The domains in what was typed into the domains field (separated by commas, spaces or semicolons). */
+const splitDomains = (text: string) =>
+  text
+    .split(/[\s,;]+/)
+    .map((d) => d.trim())
+    .filter(Boolean);
+
+const adminLabel = (u: OrgUser) => {
+  const name = `${u.firstName} ${u.lastName}`.trim();
+  return name ? `${name} (${u.email})` : u.email;
+};
+
+/** What "Test connection" found: green with the issuer and its endpoints, or red with the reason. */
+function TestResult({ result }: { result: SsoTestResult }) {
+  if (!result.ok) {
+    return (
+      <Notice color="red" role="alert" data-testid="sso-test-result" data-ok="false">
+        {result.message}
+      </Notice>
+    );
+  }
+  const rows: [string, string | null | undefined][] = [
+    ["Issuer", result.issuer],
+    ["Authorization endpoint", result.authorizationEndpoint],
+    ["Token endpoint", result.tokenEndpoint],
+    ["Userinfo endpoint", result.userinfoEndpoint],
+    ["JWKS URI", result.jwksUri],
+  ];
+  return (
+    <Notice color="green" role="status" data-testid="sso-test-result" data-ok="true">
+      <Stack gap={4}>
+        <Text size="sm" fw={500}>
+          {result.message}
+        </Text>
+        {rows
+          .filter(([, value]) => !!value)
+          .map(([label, value]) => (
+            <Text key={label} size="xs" style={{ wordBreak: "break-all" }}>
+              {label}: {value}
+            </Text>
+          ))}
+      </Stack>
+    </Notice>
+  );
+}
+
+/** The form of the organization's provider; `config` as loaded (configured or not yet). */
+export function SingleSignOnForm({ config }: { config: SsoConfig }) {
+  const save = useSaveSso();
+  const remove = useDeleteSso();
+  const test = useTestSsoConnection();
+  const users = useAdminUsers();
+  const [tested, setTested] = useState<SsoTestResult | null>(null);
+  const admins = (users.data ?? []).filter((u) => u.role === "admin" && u.isActive);
+
+  const record = useRecordForm({
+    opened: true,
+    record: asSsoRecord(config),
+    schema: ssoFormSchema,
+    toValues: ssoFormValues,
+    fields: FIELDS,
+    stale: {
+      fetchFresh: async () => ({ ...(await fetchSsoConfig()), id: "sso" }),
+      labels: {
+        name: "Provider name",
+        issuerUrl: "Issuer URL",
+        clientId: "Client ID",
+        domains: "Email domains",
+        mode: "Mode",
+        breakGlassUserId: "Break-glass administrator",
+        createAccounts: "Create accounts for new staff",
+        enabled: "Enabled",
+      },
+      display: {
+        mode: (v: unknown) => MODES.find((m) => m.value === v)?.label ?? showValue(v),
+        breakGlassUserId: (v: unknown) => {
+          const user = (users.data ?? []).find((u) => u.id === v);
+          return user ? adminLabel(user) : showValue(v);
+        },
+      },
+    },
+    save: (current, values) => save.mutateAsync({ config: current, values: values as SsoFormValues }),
+    onClose: () => {},
+    savedText: [SSO_SAVED_TEXT, SSO_SAVED_TEXT],
+    failedTitle: ["Failed to save single sign-on", "Failed to save single sign-on"],
+    // Edit what was saved from now on: its If-Match, "stored" secret, the secret field blank again.
+    onSaved: (saved) => record.dialog.load({ ...saved, id: "sso" }),
+  });
+  const { form, dialog } = record;
+  const { register, control, formState, getValues, setValue } = form;
+  // A domain typed but not yet made a tag (no Enter or comma) is saved too. Tags are not made on blur: the
+  // error under the field would vanish as the pointer goes down on a button, and the button move away
+  // before the click.
+  const [domainText, setDomainText] = useState("");
+  const onSubmit = (event?: FormEvent) => {
+    const typed = splitDomains(domainText);
+    if (typed.length) {
+      const current = getValues("domains");
+      setValue("domains", [...current, ...typed.filter((d) => !current.includes(d))], { shouldDirty: true });
+      setDomainText("");
+    }
+    return record.onSubmit(event);
+  };
+  const { errors } = formState;
+  const mode = useWatch({ control, name: "mode" });
+  const stored = !!record.current?.hasClientSecret;
+
+  const runTest = async () => {
+    setTested(null);
+    try {
+      setTested(await test.mutateAsync(getValues("issuerUrl")));
+    } catch (error) {
+      setTested({ ok: false, message: errorMessage(error, "The connection could not be tested"), signingKeyCount: 0, scopesSupported: [] });
+    }
+  };
+
+  const confirmRemove = () =>
+    modals.openConfirmModal({
+      title: "Remove single sign-on",
+      children: <Text size="sm">{`Remove single sign-on? Staff will no longer sign in with ${record.current?.name || "the identity provider"}.`}</Text>,
+      labels: { confirm: "Remove", cancel: "Cancel" },
+      confirmProps: { color: "red" },
+      onConfirm: async () => {
+        try {
+          await remove.mutateAsync();
+          notifySuccess(SSO_REMOVED_TEXT);
+        } catch (error) {
+          notifyError("Error", errorMessage(error, "Failed to remove single sign-on"));
+        }
+      },
+    });
+
+  return (
+    <form ref={dialog.formRef} onSubmit={onSubmit} noValidate aria-label="Single sign-on">
+      <Stack>
+        <StaleChanges dialog={dialog} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput
+            label="Provider name"
+            withAsterisk
+            placeholder="e.g. Microsoft Entra ID"
+            description="The text of the sign-in button"
+            maxLength={100}
+            error={errors.name?.message}
+            {...register("name")}
+          />
+          <TextInput
+            label="Issuer URL"
+            withAsterisk
+            placeholder="https://login.microsoftonline.com/<tenant>/v2.0"
+            maxLength={500}
+            error={errors.issuerUrl?.message}
+            {...register("issuerUrl")}
+          />
+          <TextInput label="Client ID" withAsterisk maxLength={255} autoComplete="off" error={errors.clientId?.message} {...register("clientId")} />
+          <PasswordInput
+            label="Client secret"
+            withAsterisk={!stored}
+            placeholder={stored ? SSO_SECRET_STORED_PLACEHOLDER : undefined}
+            autoComplete="new-password"
+            maxLength={2000}
+            error={errors.clientSecret?.message}
+            {...register("clientSecret")}
+          />
+        </SimpleGrid>
+        <Controller
+          control={control}
+          name="domains"
+          render={({ field }) => (
+            <TagsInput
+              label="Email domains"
+              withAsterisk
+              placeholder="e.g. tafe.vic.edu.au"
+              description="Staff whose email address is in one of these domains sign in with the provider"
+              splitChars={[",", " ", ";"]}
+              acceptValueOnBlur={false}
+              searchValue={domainText}
+              onSearchChange={setDomainText}
+              clearable
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              error={errors.domains?.message}
+            />
+          )}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Controller
+            control={control}
+            name="mode"
+            render={({ field }) => (
+              <Radio.Group label="Mode" value={field.value} onChange={(v) => field.onChange(v)}>
+                <Group mt="xs" gap="lg">
+                  {MODES.map((m) => (
+                    <Radio key={m.value} value={m.value} label={m.label} />
+                  ))}
+                </Group>
+              </Radio.Group>
+            )}
+          />
+          <Controller
+            control={control}
+            name="breakGlassUserId"
+            render={({ field }) => (
+              <Select
+                label="Break-glass administrator"
+                withAsterisk={mode === "required"}
+                placeholder={admins.length ? "Choose an administrator" : "No active administrators"}
+                description="Still signs in with a password when single sign-on is required"
+                clearable
+                data={admins.map((u) => ({ value: u.id, label: adminLabel(u) }))}
+                value={field.value ?? null}
+                onChange={(v) => field.onChange(v ?? null)}
+                onBlur={field.onBlur}
+                error={errors.breakGlassUserId?.message}
+              />
+            )}
+          />
+        </SimpleGrid>
+        <FormSwitch
+          control={control}
+          name="createAccounts"
+          label="Create accounts for new staff"
+          description="Staff of these domains without a Blockplan account get one at their first sign-in"
+        />
+        <FormSwitch control={control} name="enabled" label="Enabled" />
+        <Input.Wrapper label="Redirect URI" description={SSO_REDIRECT_HINT} labelElement="div">
+          <Group wrap="nowrap" gap="xs" mt={4}>
+            <Code data-testid="sso-redirect-uri" style={{ flex: 1, wordBreak: "break-all", padding: "6px 10px" }}>
+              {config.redirectUri}
+            </Code>
+            <CopyButton value={config.redirectUri}>
+              {({ copied, copy }) => (
+                <Tooltip label={copied ? "Copied" : "Copy"}>
+                  <ActionIcon size="lg" variant="light" color={copied ? "teal" : "blue"} onClick={copy} aria-label="Copy">
+                    {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
+                  </ActionIcon>
+                </Tooltip>
+              )}
+            </CopyButton>
+          </Group>
+        </Input.Wrapper>
+        {tested ? <TestResult result={tested} /> : null}
+        <FormErrorList messages={dialog.serverMessages} />
+        <Group justify="space-between">
+          <div>
+            {record.current ? (
+              <Button color="red" variant="light" onClick={confirmRemove} loading={remove.isPending}>
+                Remove single sign-on
+              </Button>
+            ) : null}
+          </div>
+          <Group gap="xs">
+            <Button variant="default" onClick={runTest} loading={test.isPending}>
+              Test connection
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              Save single sign-on
+            </Button>
+          </Group>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The "Single sign-on" card of the organization page. */
+export function SingleSignOnCard() {
+  const sso = useSsoConfig();
+  const config = sso.data;
+  return (
+    <Card withBorder radius="md" padding="lg" data-testid="sso-card">
+      <Group gap="xs" mb={4}>
+        <IconShieldLock size={20} aria-hidden />
+        <Title order={2} size="h4">
+          Single sign-on
+        </Title>
+      </Group>
+      <Text size="sm" c="dimmed" mb="md">
+        Staff sign in with your organization's identity provider (OpenID Connect).
+      </Text>
+      {sso.isLoading ? (
+        <Skeleton h={240} />
+      ) : config ? (
+        // A new form once set up or removed: the form edits the configuration it was opened with.
+        <SingleSignOnForm key={config.configured ? "configured" : "new"} config={config} />
+      ) : (
+        <Text c="dimmed">{errorMessage(sso.error, "Failed to load single sign-on")}</Text>
+      )}
+    </Card>
+  );
+}
