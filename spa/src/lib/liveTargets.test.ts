@@ -145,3 +145,12 @@ test("a change arriving during a screen's first fetch restarts that fetch, so th
   expect(results.filter(Boolean)).not.toContain("v1");
   unsubscribe();
 });
+
+test("a sign-in (single sign-on, recorded in the history) refreshes only the history", async () => {
+  const { queryClient, invalidate, fetchRows } = setup();
+  queryClient.setQueryData(roots.user, { user: { id: "me" } });
+  queryClient.setQueryData(roots.adminUsers, []);
+  const applied = await applyChange(queryClient, { entity: "user", action: "signed_in", ids: ["u2"] }, createCoalescer(queryClient), fetchRows);
+  expect(applied).toMatchObject({ patched: 0, refetched: 0, fallback: false });
+  expect(invalidate.mock.calls.map((c) => JSON.stringify(c[0]?.queryKey))).toEqual([JSON.stringify(roots.activity)]);
+});

@@ -183,6 +183,8 @@ async function patchTimetableLists(queryClient: QueryClient, event: LiveEvent, f
 export async function applyChange(queryClient: QueryClient, event: LiveEvent, coalescer: Coalescer, fetchRows: FetchRows = fetchRowsByIds): Promise<Applied> {
   const applied: Applied = { patched: 0, refetched: 0, untouched: 0, fallback: false };
   coalescer.invalidate(roots.activity); // every write is an activity (issue 16): history panels stay live
+  // A single sign-on is recorded in the history (issue 21) but changes nothing any other screen shows.
+  if (event?.action === "signed_in") return applied;
   const targets = entityInvalidates[event?.entity];
   if (!targets) {
     applied.fallback = true;
