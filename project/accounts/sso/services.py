@@ -36,7 +36,7 @@ from django.http import HttpRequest
 from joserfc.errors import JoseError
 
 from project.accounts import invitations
-from project.accounts.models import SingleSignOnDomain, SingleSignOnProvider, User
+from project.accounts.models import Organization, SingleSignOnDomain, SingleSignOnProvider, User
 from project.accounts.services.common import MODEL_BACKEND, PENDING_SETUP, _locked_user
 from project.accounts.sso import client, secrets, selectors
 from project.core.concurrency import assert_fresh
@@ -354,19 +354,18 @@ def _account_for(provider: SingleSignOnProvider, email: str, claims: dict) -> Us
                 )
             except IntegrityError:  # the same person's second tab won the race
                 raise SignInRefused("unknown_user") from None
-            emit_change(
-                Ctx(org=org, user=user, origin="sso"),
-                entity="user",
-                action="created",
-                ids=[user.pk],
-                summary=f"{email} was added by single sign-on ({provider.name})"[:300],
-            )
+            _record(org, user, "created", f"{email} was added by single sign-on ({provider.name})")
         return user
     if user.organization_id != org.pk:
         raise SignInRefused("unknown_user")  # the same answer as no account: nothing said about others
     if not user.is_active:
         raise SignInRefused("inactive")
     return user
+
+
+def _record(org: Organization, user: User, action: str, summary: str) -> None:
+    """The user's change event and history entry, acted by the user (origin ``sso``)."""
+    emit_change(Ctx(org=org, user=user, origin="sso"), entity="user", action=action, ids=[user.pk], summary=summary[:300])
 
 
 def _sign_in(request: HttpRequest, user: User, provider: SingleSignOnProvider) -> None:
@@ -380,13 +379,7 @@ def _sign_in(request: HttpRequest, user: User, provider: SingleSignOnProvider) -
             row.must_change_password = False
             row.save(update_fields=["must_change_password"])
         invitations.mark_used(row)
-        emit_change(
-            Ctx(org=org, user=row, origin="sso"),
-            entity="user",
-            action="signed_in",
-            ids=[row.pk],
-            summary=f"{(row.full_name or row.email)} signed in with {provider.name} (single sign-on)"[:300],
-        )
+        _record(org, row, "signed_in", f"{(row.full_name or row.email)} signed in with {provider.name} (single sign-on)")
     login(request, row, backend=MODEL_BACKEND)
     request.session.pop(PENDING_SETUP, None)
     request.session[SESSION_MARK] = {"provider": str(provider.pk), "name": provider.name, "at": time.time()}
