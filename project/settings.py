@@ -304,6 +304,8 @@ SSO_SECRET_KEYS = [k.strip() for k in os.environ.get("SSO_SECRET_KEYS", "").spli
 SSO_SESSION_HOURS = float(os.environ.get("SSO_SESSION_HOURS", "12"))
 # http:// issuer URLs (a provider on this machine, for development and tests); production wants https.
 SSO_ALLOW_HTTP_ISSUERS = env_bool("SSO_ALLOW_HTTP_ISSUERS", not PRODUCTION)
+# Issuers on private, loopback or link-local addresses (production refuses them: the server fetches the URL).
+SSO_ALLOW_PRIVATE_ISSUERS = env_bool("SSO_ALLOW_PRIVATE_ISSUERS", not PRODUCTION)
 
 # Operations (issue 20, docs/adr/0020-operations.md).
 # The proxies whose X-Forwarded-For is believed (addresses or networks, comma separated; none by default).

@@ -113,6 +113,28 @@ def test_production_wants_https_issuers(api, settings):
     assert response.json()["errors"] == [{"path": ["issuerUrl"], "message": "Enter the issuer URL, starting with https://"}]
 
 
+def test_production_refuses_issuers_on_private_addresses(api, settings, org):
+    """The server fetches the issuer URL for the admin: in production it must not reach the internal network."""
+    settings.SSO_ALLOW_HTTP_ISSUERS = settings.SSO_ALLOW_PRIVATE_ISSUERS = False
+    message = "The issuer URL must be a public address of the identity provider"
+    for url in ("https://127.0.0.1", "https://169.254.169.254/latest", "https://10.0.0.5", "https://localhost:8443"):
+        assert api.post("/api/organization/sso/test", {"issuerUrl": url}).json() == {
+            "ok": False,
+            "message": message,
+            "issuer": None,
+            "authorizationEndpoint": None,
+            "tokenEndpoint": None,
+            "userinfoEndpoint": None,
+            "jwksUri": None,
+            "signingKeyCount": 0,
+            "scopesSupported": [],
+        }, url
+        response = api.put("/api/organization/sso", {**VALID, "issuerUrl": url})
+        assert response.status_code == 400
+        assert response.json()["errors"] == [{"path": ["issuerUrl"], "message": message}]
+    assert not SingleSignOnProvider.objects.for_org(org).exists()
+
+
 def test_only_admins(member_api, anon_api):
     assert member_api.get("/api/organization/sso").status_code == 403
     assert member_api.put("/api/organization/sso", VALID).status_code == 403

@@ -10,6 +10,8 @@ client per organization's provider, built from its stored configuration, and the
 
 from __future__ import annotations
 
+import ipaddress
+import socket
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -45,14 +47,27 @@ def same_issuer(a: str, b: str) -> bool:
 
 def issuer_url_problem(url: str) -> str | None:
     """Why ``url`` cannot be an issuer URL, or None. https only, unless ``SSO_ALLOW_HTTP_ISSUERS`` (on
-    outside production, for a provider on this machine); no query or fragment."""
+    outside production, for a provider on this machine); no query or fragment; and, unless
+    ``SSO_ALLOW_PRIVATE_ISSUERS`` (the same default), a host on the public internet: the server fetches
+    this URL for an admin, who must not be able to make it probe the provider's own network (SSRF)."""
     parts = urlsplit(url)
     allowed = ("https", "http") if settings.SSO_ALLOW_HTTP_ISSUERS else ("https",)
-    if parts.scheme not in allowed or not parts.netloc:
+    if parts.scheme not in allowed or not parts.netloc or not parts.hostname:
         return "Enter the issuer URL, starting with https://"
     if parts.query or parts.fragment:
         return "The issuer URL has no query or fragment"
+    if not settings.SSO_ALLOW_PRIVATE_ISSUERS and not _public_host(parts.hostname, parts.port or 443):
+        return "The issuer URL must be a public address of the identity provider"
     return None
+
+
+def _public_host(host: str, port: int) -> bool:
+    """Every address ``host`` resolves to is a global (public) one. Unresolvable: not public."""
+    try:
+        infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return False
+    return bool(infos) and all(ipaddress.ip_address(info[4][0]).is_global for info in infos)
 
 
 # Built clients, per provider and configuration version: discovery and keys are fetched once per process
