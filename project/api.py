@@ -12,9 +12,10 @@ from typing import Any
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent, TooManyFilesSent
 from django.db import DataError
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
 from django.http.request import RawPostDataException
+from django.utils.datastructures import MultiValueDict
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, AuthorizationError, HttpError, ValidationError
 from ninja.parser import Parser
@@ -90,7 +91,7 @@ class BlockplanParser(Parser):
             raise ValidationFailed(errors)
         return data
 
-    def parse_querydict(self, data, list_fields, request: HttpRequest) -> dict:
+    def parse_querydict(self, data: MultiValueDict[str, str], list_fields: list[str], request: HttpRequest) -> dict:
         bad = []
         for key, values in data.lists():
             problems = [_text_problem(v) for v in values if isinstance(v, str)]
@@ -135,29 +136,29 @@ def _validation_errors(exc: ValidationError) -> list[dict]:
 
 
 @api.exception_handler(DomainError)
-def on_domain_error(request: HttpRequest, exc: DomainError):
+def on_domain_error(request: HttpRequest, exc: DomainError) -> HttpResponse:
     return api.create_response(request, exc.body(), status=exc.status)
 
 
 @api.exception_handler(ValidationError)
-def on_validation_error(request: HttpRequest, exc: ValidationError):
+def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     errors = _validation_errors(exc)
     message = "Validation failed"
     return api.create_response(request, {"message": message, "type": "validation_error", "errors": errors}, status=400)
 
 
 @api.exception_handler(AuthenticationError)
-def on_authentication_error(request: HttpRequest, exc: AuthenticationError):
+def on_authentication_error(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
     return api.create_response(request, {"message": "Unauthorized"}, status=401)
 
 
 @api.exception_handler(AuthorizationError)
-def on_authorization_error(request: HttpRequest, exc: AuthorizationError):
+def on_authorization_error(request: HttpRequest, exc: AuthorizationError) -> HttpResponse:
     return api.create_response(request, {"message": "Forbidden"}, status=403)
 
 
 @api.exception_handler(HttpError)
-def on_http_error(request: HttpRequest, exc: HttpError):
+def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     # ninja turns anything the parser raises into HttpError(400, "Cannot parse request body"): answer
     # the parser's own error instead.
     cause = exc.__cause__
@@ -168,27 +169,27 @@ def on_http_error(request: HttpRequest, exc: HttpError):
     return api.create_response(request, {"message": str(exc.message)}, status=exc.status_code)
 
 
-def _bad_input(request: HttpRequest, message: str, path: list | None = None):
+def _bad_input(request: HttpRequest, message: str, path: list | None = None) -> HttpResponse:
     """A 400 ``validation_error`` about the request as a whole (path ``[]``) or one field."""
     return on_domain_error(request, ValidationFailed([{"path": path or [], "message": message}]))
 
 
 @api.exception_handler(MultiPartParserError)
-def on_bad_multipart(request: HttpRequest, exc: MultiPartParserError):
+def on_bad_multipart(request: HttpRequest, exc: MultiPartParserError) -> HttpResponse:
     """A multipart body Django cannot read (no boundary, truncated): raised by the CSRF check's read
     of ``request.POST`` or by a File/Form parameter."""
     return _bad_input(request, "The request body is not valid multipart form data")
 
 
 @api.exception_handler(RawPostDataException)
-def on_form_body_for_json(request: HttpRequest, exc: RawPostDataException):
+def on_form_body_for_json(request: HttpRequest, exc: RawPostDataException) -> HttpResponse:
     """A form or multipart body sent to a call that reads JSON: the CSRF check already consumed it as a
     form, so ninja cannot read it again."""
     return _bad_input(request, "The request body must be JSON (Content-Type: application/json)")
 
 
 @api.exception_handler(SuspiciousOperation)
-def on_suspicious_request(request: HttpRequest, exc: SuspiciousOperation):
+def on_suspicious_request(request: HttpRequest, exc: SuspiciousOperation) -> HttpResponse:
     """Django's request limits (DATA_UPLOAD_MAX_MEMORY_SIZE, ..._NUMBER_FIELDS, ..._NUMBER_FILES)."""
     if isinstance(exc, RequestDataTooBig):
         message = "The request body is too large"
@@ -200,7 +201,7 @@ def on_suspicious_request(request: HttpRequest, exc: SuspiciousOperation):
 
 
 @api.exception_handler(DataError)
-def on_data_error(request: HttpRequest, exc: DataError):
+def on_data_error(request: HttpRequest, exc: DataError) -> HttpResponse:
     """Safety net: the database refused a value (out of range for its column, text it cannot hold).
     Inputs are validated before they reach the database, so this is a missed validation: logged with
     its traceback, answered as a 400. Writes run in ``transaction.atomic()`` so nothing was kept."""
@@ -209,7 +210,7 @@ def on_data_error(request: HttpRequest, exc: DataError):
 
 
 @api.exception_handler(OverflowError)
-def on_overflow(request: HttpRequest, exc: OverflowError):
+def on_overflow(request: HttpRequest, exc: OverflowError) -> HttpResponse:
     """Safety net: date or number arithmetic out of Python's range (a date past year 9999, a huge
     count). Inputs are bounded by their schemas; logged like :func:`on_data_error`."""
     log.warning("Overflow in %s %s", request.method, request.path, exc_info=exc)
@@ -217,7 +218,7 @@ def on_overflow(request: HttpRequest, exc: OverflowError):
 
 
 @api.exception_handler(Http404)
-def on_404(request: HttpRequest, exc: Http404):
+def on_404(request: HttpRequest, exc: Http404) -> HttpResponse:
     return api.create_response(request, {"message": str(exc) or "Not found"}, status=404)
 
 

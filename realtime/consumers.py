@@ -28,6 +28,7 @@ import logging
 import random
 import secrets
 import time
+from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -54,7 +55,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
 
     CLOSE_GRACE = 1.0  # seconds between a connect error and closing the websocket
 
-    async def dispatch(self, message):
+    async def dispatch(self, message: dict[str, Any]) -> None:
         """Run the handler, without channels' ``aclose_old_connections()`` before each message.
 
         channels 4.2+ hops to the database thread before *every* message (each pong, each change event) to
@@ -86,7 +87,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
 
     # Engine.IO ------------------------------------------------------------------------------------------
 
-    async def receive(self, text_data=None, bytes_data=None) -> None:
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.closing:
             return
         if text_data is None:  # binary frames carry attachments, which no event here accepts
@@ -174,7 +175,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             self.closing = True
             await self.close()
 
-    async def disconnect(self, code) -> None:
+    async def disconnect(self, code: int) -> None:
         self.closing = True
         fields = getattr(self, "_log_fields", None)
         if fields is not None:  # counted once, however the socket ended
@@ -224,7 +225,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             await self._on_event(packet)
         # ACK, BINARY_* and events before the namespace connect are ignored.
 
-    async def _on_connect(self, namespace: str, payload) -> None:
+    async def _on_connect(self, namespace: str, payload: Any) -> None:  # the CONNECT packet's JSON data
         if namespace != protocol.MAIN_NAMESPACE:
             await self.send(protocol.connect_error_frame(protocol.INVALID_NAMESPACE, namespace))
             return
@@ -277,10 +278,10 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             else:
                 await self._send_presence(version, viewers)
 
-    async def _on_event(self, packet) -> None:
+    async def _on_event(self, packet: sio.Packet) -> None:
         data = packet.data if isinstance(packet.data, list) else []
         name = data[0] if data else None
-        result = {"ok": False, "message": "Unknown event"}
+        result: dict[str, object] = {"ok": False, "message": "Unknown event"}
         if name == "presence" and self.principal.user_id is not None:
             try:
                 result = await self._set_presence(data[1] if len(data) > 1 else None)
@@ -290,12 +291,14 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         if packet.id is not None:
             await self.send(protocol.ack_frame(packet.id, [result]))
 
-    async def _set_presence(self, data) -> dict:
+    async def _set_presence(self, data: object) -> dict[str, object]:
         try:
             path = presence.normalise_location(data)
         except ValueError as exc:
             return {"ok": False, "message": str(exc)}
         principal = self.principal
+        if principal is None or principal.user_id is None:  # _on_event asks for signed-in users only
+            return {"ok": False, "message": "Unknown event"}
         store = presence.get_store()
         if path == self.presence_path:
             return {"ok": True}
@@ -308,7 +311,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         presence.schedule_broadcast(principal.org_id, self.channel_layer)
         return {"ok": True}
 
-    async def _send_presence(self, version: int, viewers: list) -> None:
+    async def _send_presence(self, version: int, viewers: list[dict[str, str]]) -> None:
         if version < self.presence_version:
             return  # an older list than one already sent (two processes raced)
         self.presence_version = version
@@ -317,7 +320,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
 
     # Channel layer messages ------------------------------------------------------------------------------
 
-    async def change_event(self, message) -> None:
+    async def change_event(self, message: dict[str, Any]) -> None:
         """``change.event`` from :func:`realtime.events.emit_change` → event ``change``, as this socket may
         see it (:func:`realtime.scoping.event_for`: a display gets only its board's events, without the
         actor; a non-admin gets no admin-only entities)."""
@@ -327,12 +330,12 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
                 await self.send(protocol.event_frame("change", event))
                 ops_metrics.EVENTS_SENT.labels("change").inc()
 
-    async def presence_viewers(self, message) -> None:
+    async def presence_viewers(self, message: dict[str, Any]) -> None:
         """``presence.viewers`` from :mod:`realtime.presence` → event ``presence``."""
         if self.principal is not None and self.principal.user_id is not None and not self.closing:
             await self._send_presence(message.get("version", 0), message.get("viewers", []))
 
-    async def session_rekey(self, message) -> None:
+    async def session_rekey(self, message: dict[str, Any]) -> None:
         """``session.rekey`` (the browser session got a new key: a password change there): follow it."""
         principal = self.principal
         if principal is None or self.closing or not principal.session_key:
@@ -348,7 +351,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(old_group, self.channel_name)
         self.groups_joined = [new_group if g == old_group else g for g in self.groups_joined]
 
-    async def session_revoke(self, message) -> None:
+    async def session_revoke(self, message: dict[str, Any]) -> None:
         """``session.revoke`` (logout of this browser, a password change elsewhere, deactivation, a revoked
         display link) → ``session_ended`` ``{reason}`` when a session ended, then ``41`` and close; the
         client does not reconnect."""

@@ -24,11 +24,18 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
+from uuid import UUID
 
 from django.conf import settings
 
 from realtime.events import org_group
+
+if TYPE_CHECKING:  # pragma: no cover
+    from channels.layers import BaseChannelLayer
+    from redis.asyncio import Redis
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +52,7 @@ class Viewer:
     path: str
 
 
-def normalise_location(data) -> str | None:
+def normalise_location(data: object) -> str | None:
     """The path a ``presence`` payload names, ``None`` to clear; ValueError when malformed.
 
     ``{"path": "/block-groups/<id>"}`` as given; ``{"view": "timetables", "id": "<id>"}`` becomes
@@ -75,9 +82,9 @@ def normalise_location(data) -> str | None:
     return path
 
 
-def _listing(entries) -> list[dict]:
+def _listing(entries: Iterable[dict[str, str]]) -> list[dict[str, str]]:
     """Distinct viewers (one per user and path), sorted by path then name."""
-    seen: dict = {}
+    seen: dict[tuple[str, str], dict[str, str]] = {}
     for entry in entries:
         seen.setdefault((entry["userId"], entry["path"]), entry)
     return sorted(seen.values(), key=lambda e: (e["path"], e["name"], e["userId"]))
@@ -87,7 +94,7 @@ class MemoryPresenceStore:
     """Per-process store (the in-memory channel layer is per process too)."""
 
     def __init__(self) -> None:
-        self._orgs: dict[str, dict[str, tuple[dict, float]]] = {}
+        self._orgs: dict[str, dict[str, tuple[dict[str, str], float]]] = {}
         self._versions: dict[str, int] = {}
 
     def _prune(self, org: str, now: float) -> bool:
@@ -97,7 +104,7 @@ class MemoryPresenceStore:
             del entries[k]
         return bool(stale)
 
-    async def set(self, org: str, key: str, entry: dict, ttl: float) -> None:
+    async def set(self, org: str, key: str, entry: dict[str, str], ttl: float) -> None:
         self._orgs.setdefault(org, {})[key] = (entry, time.time() + ttl)
 
     async def remove(self, org: str, key: str) -> bool:
@@ -111,7 +118,7 @@ class MemoryPresenceStore:
             entries[key] = (entries[key][0], now + ttl)
         return self._prune(org, now)
 
-    async def snapshot(self, org: str) -> tuple[int, list[dict]]:
+    async def snapshot(self, org: str) -> tuple[int, list[dict[str, str]]]:
         self._prune(org, time.time())
         version = self._versions[org] = self._versions.get(org, 0) + 1
         return version, _listing(e for e, _ in self._orgs.get(org, {}).values())
@@ -126,9 +133,9 @@ class RedisPresenceStore:
     def __init__(self, url: str, prefix: str = "blockplan:presence") -> None:
         self.url = url
         self.prefix = prefix
-        self._clients: dict[asyncio.AbstractEventLoop, object] = {}
+        self._clients: dict[asyncio.AbstractEventLoop, Redis] = {}
 
-    def _redis(self):
+    def _redis(self) -> Redis:
         from redis import asyncio as aioredis
 
         loop = asyncio.get_running_loop()
@@ -142,17 +149,21 @@ class RedisPresenceStore:
         base = f"{self.prefix}:{org}"
         return base, base + ":exp", base + ":v"
 
-    async def set(self, org: str, key: str, entry: dict, ttl: float) -> None:
+    async def set(self, org: str, key: str, entry: dict[str, str], ttl: float) -> None:
         h, z, _ = self._keys(org)
         async with self._redis().pipeline(transaction=True) as pipe:
-            pipe.hset(h, key, json.dumps(entry)).zadd(z, {key: time.time() + ttl})
-            pipe.expire(h, self.KEY_TTL).expire(z, self.KEY_TTL)
+            # One command per statement: redis-py types a pipeline's commands as Awaitable, not as the pipeline.
+            pipe.hset(h, key, json.dumps(entry))
+            pipe.zadd(z, {key: time.time() + ttl})
+            pipe.expire(h, self.KEY_TTL)
+            pipe.expire(z, self.KEY_TTL)
             await pipe.execute()
 
     async def remove(self, org: str, key: str) -> bool:
         h, z, _ = self._keys(org)
         async with self._redis().pipeline(transaction=True) as pipe:
-            pipe.hdel(h, key).zrem(z, key)
+            pipe.hdel(h, key)
+            pipe.zrem(z, key)
             removed, _ = await pipe.execute()
         return bool(removed)
 
@@ -163,7 +174,8 @@ class RedisPresenceStore:
         if not stale:
             return False
         async with redis.pipeline(transaction=True) as pipe:
-            pipe.hdel(h, *stale).zrem(z, *stale)
+            pipe.hdel(h, *stale)
+            pipe.zrem(z, *stale)
             await pipe.execute()
         return True
 
@@ -171,23 +183,27 @@ class RedisPresenceStore:
         h, z, _ = self._keys(org)
         now = time.time()
         async with self._redis().pipeline(transaction=True) as pipe:
-            pipe.zadd(z, {key: now + ttl}, xx=True).expire(h, self.KEY_TTL).expire(z, self.KEY_TTL)
+            pipe.zadd(z, {key: now + ttl}, xx=True)
+            pipe.expire(h, self.KEY_TTL)
+            pipe.expire(z, self.KEY_TTL)
             await pipe.execute()
         return await self._prune(org, now)
 
-    async def snapshot(self, org: str) -> tuple[int, list[dict]]:
+    async def snapshot(self, org: str) -> tuple[int, list[dict[str, str]]]:
         await self._prune(org, time.time())
         h, _, v = self._keys(org)
         async with self._redis().pipeline(transaction=True) as pipe:
-            pipe.incr(v).hvals(h).expire(v, self.KEY_TTL)
+            pipe.incr(v)
+            pipe.hvals(h)
+            pipe.expire(v, self.KEY_TTL)
             version, values, _ = await pipe.execute()
         return int(version), _listing(json.loads(raw) for raw in values)
 
 
-_store = None
+_store: RedisPresenceStore | MemoryPresenceStore | None = None
 
 
-def get_store():
+def get_store() -> RedisPresenceStore | MemoryPresenceStore:
     """The process's store: Redis when ``REDIS_URL`` is set, else in memory."""
     global _store
     if _store is None:
@@ -196,10 +212,10 @@ def get_store():
     return _store
 
 
-_pending: dict[str, asyncio.Task] = {}
+_pending: dict[str, asyncio.Task[None]] = {}
 
 
-def schedule_broadcast(org_id: str, channel_layer) -> None:
+def schedule_broadcast(org_id: str, channel_layer: BaseChannelLayer) -> None:
     """Send ``org_id``'s viewer list to its group soon (one send for a burst of changes)."""
     task = _pending.get(org_id)
     if task is not None and not task.done():
@@ -207,7 +223,7 @@ def schedule_broadcast(org_id: str, channel_layer) -> None:
     _pending[org_id] = asyncio.get_running_loop().create_task(_broadcast(org_id, channel_layer))
 
 
-async def _broadcast(org_id: str, channel_layer) -> None:
+async def _broadcast(org_id: str, channel_layer: BaseChannelLayer) -> None:
     try:
         await asyncio.sleep(BROADCAST_DELAY)
         _pending.pop(org_id, None)  # a change from here on schedules a new list
@@ -218,5 +234,5 @@ async def _broadcast(org_id: str, channel_layer) -> None:
         _pending.pop(org_id, None)
 
 
-def viewer_entry(*, user_id, name: str, initials: str, path: str) -> dict:
+def viewer_entry(*, user_id: str | UUID, name: str, initials: str, path: str) -> dict[str, str]:
     return asdict(Viewer(userId=str(user_id), name=name, initials=initials, path=path))

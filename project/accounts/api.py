@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import timezone
 
 from project.accounts import reauth, selectors, services
+from project.accounts.models import Organization, Passkey, User
 from project.accounts.schemas import (
     AddedUserOut,
     AddUserIn,
@@ -64,14 +65,14 @@ def _ctx(request: AuthedRequest) -> Ctx:
 
 
 @router.get("/auth/user", response=UserEnvelopeOut, auth=public_auth)
-def current_user(request: AuthedRequest):
+def current_user(request: AuthedRequest) -> dict[str, object]:
     """The signed-in user ``{"user": {...}}``; 401 ``{"message": "Unauthorized"}`` when signed out
     (the answer still sets the ``csrftoken`` cookie). platform.md §7."""
     return {"user": _ctx(request).user}
 
 
 @router.post("/auth/login", response=LoginOut, auth=public_auth)
-def login(request: HttpRequest, payload: LoginIn):
+def login(request: HttpRequest, payload: LoginIn) -> services.LoginResult:
     """``{email, password, totpCode?, rememberMe}`` to ``{user, requiresTotp, requiresSetup, userId}``.
 
     401 'Invalid email or password' (unknown, inactive, wrong), 401 'Invalid authenticator code',
@@ -88,7 +89,7 @@ def login(request: HttpRequest, payload: LoginIn):
 
 
 @router.post("/auth/first-time-login", response=FirstTimeLoginOut, auth=public_auth)
-def first_time_login(request: HttpRequest, payload: FirstTimeLoginIn):
+def first_time_login(request: HttpRequest, payload: FirstTimeLoginIn) -> dict[str, object]:
     """``{email, token}`` to ``{requiresSetup, userId, hasPassword, message, email}``; 404 'User not found. ...'.
 
     Setup needs the invitation ``token`` of the link ``/auth/setup?token=...`` (issue 14, ADR 0005); an
@@ -97,14 +98,14 @@ def first_time_login(request: HttpRequest, payload: FirstTimeLoginIn):
 
 
 @router.get("/auth/totp-setup/{uuid:user_id}", response=TotpSetupOut, auth=public_auth)
-def totp_setup(request: HttpRequest, user_id: UUID):
+def totp_setup(request: HttpRequest, user_id: UUID) -> dict[str, object]:
     """``{qrCodeUri (PNG data URI, 256 px), manualEntryKey}`` for the signed-in user themself or a user
     in setup state; 404 'User not found' otherwise; 409 when the signed-in user's TOTP is already on."""
     return services.totp_setup(request=request, user_id=user_id)
 
 
 @router.post("/auth/setup-password", response=UserEnvelopeOut, auth=public_auth)
-def setup_password(request: HttpRequest, payload: SetupPasswordIn):
+def setup_password(request: HttpRequest, payload: SetupPasswordIn) -> dict[str, object]:
     """``{userId, password, confirmPassword, totpCode}``: first password, TOTP on, signed in.
     Answers ``{"user": {...}}``."""
     user = services.setup_password(
@@ -118,7 +119,7 @@ def setup_password(request: HttpRequest, payload: SetupPasswordIn):
 
 
 @router.api_operation(["POST", "PUT"], "/auth/change-password", response=MessageOut)
-def change_password(request: AuthedRequest, payload: ChangePasswordIn):
+def change_password(request: AuthedRequest, payload: ChangePasswordIn) -> dict[str, str]:
     """``{currentPassword, newPassword, confirmPassword?}``; the user's other sessions end."""
     services.change_password(
         request=request,
@@ -131,7 +132,7 @@ def change_password(request: AuthedRequest, payload: ChangePasswordIn):
 
 
 @router.post("/auth/reauthenticate", response=ReauthOut)
-def reauthenticate(request: AuthedRequest, payload: ReauthIn):
+def reauthenticate(request: AuthedRequest, payload: ReauthIn) -> dict[str, object]:
     """``{password}`` or ``{totpCode}``: confirms the signed-in user for this session for 5 minutes, as
     registering a passkey and resetting or enabling TOTP require (issue 14, ADR 0006). Answers
     ``{message, validUntil}`` (UTC). 400 at ``password``/``totpCode`` when wrong; 429 when locked out."""
@@ -140,7 +141,7 @@ def reauthenticate(request: AuthedRequest, payload: ReauthIn):
 
 
 @router.post("/auth/enable-totp", response=MessageUserOut)
-def enable_totp(request: AuthedRequest, payload: TotpCodeIn):
+def enable_totp(request: AuthedRequest, payload: TotpCodeIn) -> dict[str, object]:
     """``{totpCode}`` of the secret from totp-setup: TOTP on. 401 'Invalid authenticator code'.
     403 ``reauth_required`` without a confirmation in the last 5 minutes (ADR 0006)."""
     reauth.require_recent(request)
@@ -149,7 +150,7 @@ def enable_totp(request: AuthedRequest, payload: TotpCodeIn):
 
 
 @router.post("/auth/reset-totp", response=MessageUserOut)
-def reset_totp(request: AuthedRequest):
+def reset_totp(request: AuthedRequest) -> dict[str, object]:
     """TOTP off and its secret dropped; the user then loads a new QR code with totp-setup.
     403 ``reauth_required`` without a confirmation in the last 5 minutes (ADR 0006)."""
     reauth.require_recent(request)
@@ -158,14 +159,14 @@ def reset_totp(request: AuthedRequest):
 
 
 @router.post("/auth/logout", response=MessageOut, auth=public_auth)
-def logout(request: HttpRequest):
+def logout(request: HttpRequest) -> dict[str, str]:
     """End the session (and the user's sockets). Answers 200 even when already signed out."""
     services.sign_out(request)
     return {"message": "You have been logged out successfully."}
 
 
 @router.get("/logout", auth=None, include_in_schema=False)
-def logout_redirect(request: HttpRequest):
+def logout_redirect(request: HttpRequest) -> HttpResponseRedirect:
     """The sidebar's sign-out link: end the session, then 302 to /auth."""
     services.sign_out(request)
     return HttpResponseRedirect("/auth")
@@ -175,26 +176,26 @@ def logout_redirect(request: HttpRequest):
 
 
 @router.post("/auth/passkeys/authenticate/begin", auth=public_auth)
-def passkey_authenticate_begin(request: HttpRequest):
+def passkey_authenticate_begin(request: HttpRequest) -> dict[str, object]:
     """PublicKeyCredentialRequestOptions JSON (discoverable credentials: no allowCredentials)."""
     return services.passkey_authenticate_begin(request=request)
 
 
 @router.post("/auth/passkeys/authenticate/complete", response=PasskeyVerifiedOut, auth=public_auth)
-def passkey_authenticate_complete(request: HttpRequest, payload: PasskeyAuthenticateCompleteIn):
+def passkey_authenticate_complete(request: HttpRequest, payload: PasskeyAuthenticateCompleteIn) -> dict[str, object]:
     """``{response: <assertion>}`` to ``{verified: true, user}``; 401 'Passkey authentication failed'."""
     user = services.passkey_authenticate_complete(request=request, credential=payload.response)
     return {"verified": True, "user": user}
 
 
 @router.get("/auth/passkeys", response=list[PasskeyOut])
-def passkey_list(request: AuthedRequest):
+def passkey_list(request: AuthedRequest) -> list[Passkey]:
     """The signed-in user's passkeys, newest first: ``[{id, deviceName, createdAt, lastUsed}]``."""
     return list(selectors.user_passkeys(_ctx(request).member))
 
 
 @router.post("/auth/passkeys/register/begin")
-def passkey_register_begin(request: AuthedRequest):
+def passkey_register_begin(request: AuthedRequest) -> dict[str, object]:
     """PublicKeyCredentialCreationOptions JSON for the signed-in user. 403 ``reauth_required`` without a
     confirmation in the last 5 minutes (ADR 0006)."""
     reauth.require_recent(request)
@@ -202,7 +203,7 @@ def passkey_register_begin(request: AuthedRequest):
 
 
 @router.post("/auth/passkeys/register/complete", response={201: PasskeyOut})
-def passkey_register_complete(request: AuthedRequest, payload: PasskeyRegisterCompleteIn):
+def passkey_register_complete(request: AuthedRequest, payload: PasskeyRegisterCompleteIn) -> tuple[int, Passkey]:
     """``{response: <attestation>, deviceName?}`` to the new passkey (201); 400 'Passkey registration failed';
     403 ``reauth_required`` without a confirmation in the last 5 minutes (ADR 0006)."""
     reauth.require_recent(request)
@@ -213,7 +214,7 @@ def passkey_register_complete(request: AuthedRequest, payload: PasskeyRegisterCo
 
 
 @router.delete("/auth/passkeys/{uuid:passkey_id}", response=MessageOut)
-def passkey_delete(request: AuthedRequest, passkey_id: UUID):
+def passkey_delete(request: AuthedRequest, passkey_id: UUID) -> dict[str, str]:
     """Delete one of the signed-in user's passkeys; 404 'Passkey not found'."""
     services.passkey_delete(ctx=_ctx(request), passkey_id=passkey_id)
     return {"message": "Passkey deleted"}
@@ -223,7 +224,7 @@ def passkey_delete(request: AuthedRequest, passkey_id: UUID):
 
 
 @router.put("/auth/profile", response=UserOut)
-def profile_update(request: AuthedRequest, payload: ProfileIn):
+def profile_update(request: AuthedRequest, payload: ProfileIn) -> User:
     """``{firstName, lastName}`` (anything else is ignored) to the updated user. 412 on a stale If-Match."""
     return services.profile_update(
         ctx=_ctx(request),
@@ -234,14 +235,14 @@ def profile_update(request: AuthedRequest, payload: ProfileIn):
 
 
 @router.get("/auth/settings", response=SettingsOut)
-def settings_get(request: AuthedRequest):
+def settings_get(request: AuthedRequest) -> dict[str, object]:
     """``{theme, preferences: {dateFormat, timeFormat, timezone, language, compactView}, updatedAt}``;
     404 'Settings not found' until first saved (the SPA then applies the defaults of §9)."""
     return selectors.settings_of(_ctx(request).member)
 
 
 @router.put("/auth/settings", response=SettingsOut)
-def settings_put(request: AuthedRequest, payload: SettingsIn):
+def settings_put(request: AuthedRequest, payload: SettingsIn) -> dict[str, object]:
     """``{theme?, preferences?}`` merged over the saved settings; 400 for a value outside the choices."""
     preferences = payload.preferences.model_dump(by_alias=True) if payload.preferences else None
     return services.settings_update(
@@ -250,7 +251,7 @@ def settings_put(request: AuthedRequest, payload: SettingsIn):
 
 
 @router.post("/auth/export-data")
-def export_data(request: AuthedRequest):
+def export_data(request: AuthedRequest) -> HttpResponse:
     """A JSON file download ``blockplan-export-YYYY-MM-DD.json`` of the user's account, settings,
     passkeys (no secrets) and the organization's records."""
     data = selectors.export_data(_ctx(request))
@@ -264,7 +265,7 @@ def export_data(request: AuthedRequest):
 
 
 @router.get("/organization", response=OrganizationOut)
-def organization_get(request: AuthedRequest, response: HttpResponse):
+def organization_get(request: AuthedRequest, response: HttpResponse) -> Organization:
     """The signed-in user's organization, with an ETag."""
     org = _ctx(request).org
     set_etag(response, org)
@@ -272,7 +273,7 @@ def organization_get(request: AuthedRequest, response: HttpResponse):
 
 
 @router.put("/organization", response=OrganizationOut, auth=admin_auth)
-def organization_put(request: AuthedRequest, payload: OrganizationIn, response: HttpResponse):
+def organization_put(request: AuthedRequest, payload: OrganizationIn, response: HttpResponse) -> Organization:
     """Admin only. ``{name, domain, address?, phone?, website?}``; 409 for a domain in use; 412 stale."""
     org = services.organization_update(ctx=_ctx(request), data=payload.model_dump(), if_match=if_match_header(request))
     set_etag(response, org)
@@ -280,13 +281,13 @@ def organization_put(request: AuthedRequest, payload: OrganizationIn, response: 
 
 
 @router.get("/admin/users", response=list[UserOut], auth=admin_auth)
-def admin_user_list(request: AuthedRequest):
+def admin_user_list(request: AuthedRequest) -> list[User]:
     """Admin only. The organization's users (active and inactive), by name."""
     return list(selectors.org_users(_ctx(request).org))
 
 
 @router.post("/admin/users", response={201: AddedUserOut}, auth=admin_auth)
-def admin_user_add(request: AuthedRequest, payload: AddUserIn):
+def admin_user_add(request: AuthedRequest, payload: AddUserIn) -> tuple[int, User]:
     """Admin only. ``{firstName, lastName, email, role}`` to the new user with ``invitationLink`` and
     ``invitationExpiresAt`` (UTC, 7 days) (201); the link is also emailed (ADR 0005). 409 for an email
     in use."""
@@ -304,7 +305,7 @@ def admin_user_add(request: AuthedRequest, payload: AddUserIn):
 
 
 @router.post("/admin/users/{uuid:user_id}/invitation", response={201: InvitationOut}, auth=admin_auth)
-def admin_user_invitation(request: AuthedRequest, user_id: UUID):
+def admin_user_invitation(request: AuthedRequest, user_id: UUID) -> tuple[int, dict[str, object]]:
     """Admin only. Re-issue the invitation of a user who has not set up the account: a new link (the
     earlier ones stop working), also emailed. 404 for another organization's user, 409 when the account
     is already set up, 400 for an inactive user."""
@@ -313,7 +314,7 @@ def admin_user_invitation(request: AuthedRequest, user_id: UUID):
 
 
 @router.delete("/admin/users/{uuid:user_id}", response=UserOut, auth=admin_auth)
-def admin_user_deactivate(request: AuthedRequest, user_id: UUID):
+def admin_user_deactivate(request: AuthedRequest, user_id: UUID) -> User:
     """Admin only. Deactivate a user of the organization (answers it, ``isActive`` false); 400 for
     oneself; 404 'User not found' for another organization's id."""
     return services.user_deactivate(ctx=_ctx(request), user_id=user_id)

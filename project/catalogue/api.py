@@ -13,10 +13,12 @@ from datetime import time as time_type
 from typing import Annotated
 from uuid import UUID
 
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from ninja import Field, Query
 
 from project.catalogue import selectors, services
+from project.catalogue.models import Campus, Course, Room, Unit
 from project.catalogue.schemas import CampusOut, CourseIn, CourseOut, RoomIn, RoomOut, RoomType, UnitIn, UnitOut
 from project.core.auth import AuthedRequest, admin_auth
 from project.core.concurrency import if_match_header, set_etag
@@ -32,13 +34,13 @@ ERRORS = {400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 412: ErrorOut}
 
 
 @router.get("/courses", response=list[CourseOut])
-def list_courses(request: AuthedRequest):
+def list_courses(request: AuthedRequest) -> QuerySet[Course]:
     """All courses of the organization, ordered by code (one query)."""
     return selectors.course_list(org=request.auth.org)
 
 
 @router.get("/courses/{uuid:course_id}", response={200: CourseOut, 404: ErrorOut})
-def get_course(request: AuthedRequest, course_id: UUID, response: HttpResponse):
+def get_course(request: AuthedRequest, course_id: UUID, response: HttpResponse) -> Course:
     """One course; sends ``ETag``. 404 "Course not found"."""
     course = selectors.course_get(org=request.auth.org, course_id=course_id)
     set_etag(response, course)
@@ -46,13 +48,13 @@ def get_course(request: AuthedRequest, course_id: UUID, response: HttpResponse):
 
 
 @router.post("/courses", response={201: CourseOut, **ERRORS})
-def create_course(request: AuthedRequest, payload: CourseIn):
+def create_course(request: AuthedRequest, payload: CourseIn) -> tuple[int, Course]:
     """Create a course: code (max 20, unique in the organization), name, level, description, isActive."""
     return 201, services.course_create(ctx=request.auth, data=payload)
 
 
 @router.put("/courses/{uuid:course_id}", response={200: CourseOut, **ERRORS})
-def update_course(request: AuthedRequest, course_id: UUID, payload: CourseIn, response: HttpResponse):
+def update_course(request: AuthedRequest, course_id: UUID, payload: CourseIn, response: HttpResponse) -> Course:
     """Replace a course (body as POST). Honours ``If-Match`` (412 when stale); sends the new ``ETag``."""
     course = services.course_update(ctx=request.auth, course_id=course_id, data=payload, if_match=if_match_header(request))
     set_etag(response, course)
@@ -60,7 +62,7 @@ def update_course(request: AuthedRequest, course_id: UUID, payload: CourseIn, re
 
 
 @router.delete("/courses/{uuid:course_id}", response={204: None, 404: ErrorOut, 409: ErrorOut})
-def delete_course(request: AuthedRequest, course_id: UUID):
+def delete_course(request: AuthedRequest, course_id: UUID) -> tuple[int, None]:
     """Delete a course: 204; 409 while block groups use it."""
     services.course_delete(ctx=request.auth, course_id=course_id)
     return 204, None
@@ -75,7 +77,7 @@ class UnitFilters(CamelSchema):
 
 
 @router.get("/units", response=list[UnitOut])
-def list_units(request: AuthedRequest, filters: Query[UnitFilters]):
+def list_units(request: AuthedRequest, filters: Query[UnitFilters]) -> QuerySet[Unit]:
     """Units of competency of the organization, ordered by code (one query). ``search``: code or name
     contains it (any case); ``courseId``: the units of the study plans assigned to the block groups of that
     course (its qualification; issue 18). No parameter: every unit."""
@@ -83,7 +85,7 @@ def list_units(request: AuthedRequest, filters: Query[UnitFilters]):
 
 
 @router.get("/units/{uuid:unit_id}", response={200: UnitOut, 404: ErrorOut})
-def get_unit(request: AuthedRequest, unit_id: UUID, response: HttpResponse):
+def get_unit(request: AuthedRequest, unit_id: UUID, response: HttpResponse) -> Unit:
     """One unit; sends ``ETag``. 404 "Unit not found"."""
     unit = selectors.unit_get(org=request.auth.org, unit_id=unit_id)
     set_etag(response, unit)
@@ -91,14 +93,14 @@ def get_unit(request: AuthedRequest, unit_id: UUID, response: HttpResponse):
 
 
 @router.post("/units", response={201: UnitOut, **ERRORS})
-def create_unit(request: AuthedRequest, payload: UnitIn):
+def create_unit(request: AuthedRequest, payload: UnitIn) -> tuple[int, Unit]:
     """Create a unit: code (max 20, unique in the organization), name, description, nominalHours (integer,
     at least 1), isCore, prerequisites."""
     return 201, services.unit_create(ctx=request.auth, data=payload)
 
 
 @router.put("/units/{uuid:unit_id}", response={200: UnitOut, **ERRORS})
-def update_unit(request: AuthedRequest, unit_id: UUID, payload: UnitIn, response: HttpResponse):
+def update_unit(request: AuthedRequest, unit_id: UUID, payload: UnitIn, response: HttpResponse) -> Unit:
     """Replace a unit (body as POST). Honours ``If-Match`` (412 when stale); sends the new ``ETag``."""
     unit = services.unit_update(ctx=request.auth, unit_id=unit_id, data=payload, if_match=if_match_header(request))
     set_etag(response, unit)
@@ -106,7 +108,7 @@ def update_unit(request: AuthedRequest, unit_id: UUID, payload: UnitIn, response
 
 
 @router.delete("/units/{uuid:unit_id}", response={204: None, 404: ErrorOut, 409: ErrorOut})
-def delete_unit(request: AuthedRequest, unit_id: UUID):
+def delete_unit(request: AuthedRequest, unit_id: UUID) -> tuple[int, None]:
     """Delete a unit: 204; 409 while study plans or timetable sessions use it."""
     services.unit_delete(ctx=request.auth, unit_id=unit_id)
     return 204, None
@@ -116,7 +118,7 @@ def delete_unit(request: AuthedRequest, unit_id: UUID):
 
 
 @router.get("/campuses", response=list[CampusOut])
-def list_campuses(request: AuthedRequest):
+def list_campuses(request: AuthedRequest) -> QuerySet[Campus]:
     """Active campuses of the organization ordered by name: ``[{id, name, abbreviation}]``."""
     return selectors.campus_list(org=request.auth.org)
 
@@ -131,7 +133,7 @@ class RoomFilters(CamelSchema):
 
 
 @router.get("/rooms", response=list[RoomOut])
-def list_rooms(request: AuthedRequest, filters: Query[RoomFilters]):
+def list_rooms(request: AuthedRequest, filters: Query[RoomFilters]) -> QuerySet[Room]:
     """The organization's rooms by code (readable by every user), filtered by ``campusId``, ``type`` and
     ``active`` when given; each with its campus and ``sessionCount``. One query."""
     return selectors.room_list(org=request.auth.org, campus_id=filters.campus_id, type=filters.type, active=filters.active)
@@ -152,7 +154,7 @@ class RoomAvailabilityOut(CamelSchema):
 
 
 @router.get("/rooms/availability", response={200: list[RoomAvailabilityOut], 400: ErrorOut})
-def room_availability(request: AuthedRequest, query: Query[AvailabilityQuery]):
+def room_availability(request: AuthedRequest, query: Query[AvailabilityQuery]) -> list[dict[str, object]]:
     """Which active rooms are free on ``date`` from ``startTime`` to ``endTime`` (HH:MM:SS), for the room
     pickers (issue 19): ``[{roomId, code, free, bookedBy}]``; ``excludeSessionId``: the session being
     edited. 400 when the end is not after the start."""
@@ -180,7 +182,7 @@ class RoomSessionsAvailabilityOut(RoomAvailabilityOut):
 
 
 @router.post("/rooms/availability", response={200: list[RoomSessionsAvailabilityOut], 400: ErrorOut})
-def room_availability_for_sessions(request: AuthedRequest, payload: SessionsAvailabilityIn):
+def room_availability_for_sessions(request: AuthedRequest, payload: SessionsAvailabilityIn) -> list[dict[str, object]]:
     """Which active rooms are free at the times of every listed session (the bulk "Set Room" picker,
     issue 19): ``[{roomId, code, free, bookedBy, busyFor}]``, ``busyFor`` the number of listed sessions
     the room is booked against. A read sent as POST because the ids do not fit a URL; writes nothing.
@@ -189,7 +191,7 @@ def room_availability_for_sessions(request: AuthedRequest, payload: SessionsAvai
 
 
 @router.get("/rooms/{uuid:room_id}", response={200: RoomOut, 404: ErrorOut})
-def get_room(request: AuthedRequest, room_id: UUID, response: HttpResponse):
+def get_room(request: AuthedRequest, room_id: UUID, response: HttpResponse) -> Room:
     """One room; sends ``ETag``. 404 "Room not found"."""
     room = selectors.room_get(org=request.auth.org, room_id=room_id)
     set_etag(response, room)
@@ -197,7 +199,7 @@ def get_room(request: AuthedRequest, room_id: UUID, response: HttpResponse):
 
 
 @router.post("/rooms", response={201: RoomOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut}, auth=admin_auth)
-def create_room(request: AuthedRequest, payload: RoomIn, response: HttpResponse):
+def create_room(request: AuthedRequest, payload: RoomIn, response: HttpResponse) -> tuple[int, Room]:
     """Create a room (admin only): 201 with ``ETag``; 409 ``duplicate_code`` when the code names a room
     already (case and spacing ignored); 404 for another organization's campus. Sessions whose room text
     names it are linked to it."""
@@ -210,7 +212,7 @@ def create_room(request: AuthedRequest, payload: RoomIn, response: HttpResponse)
 @router.put(
     "/rooms/{uuid:room_id}", response={200: RoomOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 412: ErrorOut}, auth=admin_auth
 )
-def update_room(request: AuthedRequest, room_id: UUID, payload: RoomIn, response: HttpResponse):
+def update_room(request: AuthedRequest, room_id: UUID, payload: RoomIn, response: HttpResponse) -> Room:
     """Replace a room (admin only; body as POST). ``If-Match`` stale: 412 and nothing changes. Its
     sessions follow a new code."""
     services.room_update(ctx=request.auth, room_id=room_id, data=payload, if_match=if_match_header(request))
@@ -220,7 +222,7 @@ def update_room(request: AuthedRequest, room_id: UUID, payload: RoomIn, response
 
 
 @router.delete("/rooms/{uuid:room_id}", response={204: None, 404: ErrorOut, 409: ErrorOut}, auth=admin_auth)
-def delete_room(request: AuthedRequest, room_id: UUID):
+def delete_room(request: AuthedRequest, room_id: UUID) -> tuple[int, None]:
     """Delete a room (admin only): 204; 409 while sessions name it (make it inactive instead)."""
     services.room_delete(ctx=request.auth, room_id=room_id)
     return 204, None

@@ -6,12 +6,15 @@ import datetime as dt
 from typing import Annotated, Literal
 from uuid import UUID
 
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from pydantic import Field
 
-from project.core.auth import admin_auth
+from project.core.auth import AuthedRequest, admin_auth
 from project.core.routers import make_router
 from project.core.schemas import CamelSchema, in_date_range, max_length, required
 from project.displays import selectors, services
+from project.displays.models import DisplayLink
 
 router = make_router(tags=["displays"])
 
@@ -46,7 +49,7 @@ class DisplayLinkOut(CamelSchema):
     updated_at: dt.datetime
 
     @staticmethod
-    def resolve_url(obj) -> str:
+    def resolve_url(obj: DisplayLink) -> str:
         return f"/display/{obj.token}"
 
 
@@ -80,13 +83,13 @@ class BoardOut(CamelSchema):
 
 
 @router.get("/display-links", response=list[DisplayLinkOut], auth=admin_auth)
-def list_links(request):
+def list_links(request: AuthedRequest) -> QuerySet[DisplayLink]:
     """The organization's display links (admin only; 403 for a user)."""
     return selectors.display_link_list(ctx=request.auth)
 
 
 @router.post("/display-links", response={201: DisplayLinkOut}, auth=admin_auth)
-def create_link(request, payload: DisplayLinkIn):
+def create_link(request: AuthedRequest, payload: DisplayLinkIn) -> tuple[int, DisplayLink]:
     """A new link scoped to a campus (``campusId``) or the whole organization; 404 for another org's campus."""
     return 201, services.display_link_create(
         ctx=request.auth, name=payload.name, campus_id=payload.campus_id, group_by=payload.group_by
@@ -94,20 +97,20 @@ def create_link(request, payload: DisplayLinkIn):
 
 
 @router.put("/display-links/{uuid:link_id}", response=DisplayLinkOut, auth=admin_auth)
-def update_link(request, link_id: UUID, payload: DisplayLinkIn):
+def update_link(request: AuthedRequest, link_id: UUID, payload: DisplayLinkIn) -> DisplayLink:
     return services.display_link_update(
         ctx=request.auth, link_id=link_id, name=payload.name, campus_id=payload.campus_id, group_by=payload.group_by
     )
 
 
 @router.delete("/display-links/{uuid:link_id}", response=DisplayLinkOut, auth=admin_auth)
-def revoke_link(request, link_id: UUID):
+def revoke_link(request: AuthedRequest, link_id: UUID) -> DisplayLink:
     """Revoke: the token stops working at once and open boards are disconnected."""
     return services.display_link_revoke(ctx=request.auth, link_id=link_id)
 
 
 @router.get("/display/{slug:token}", response=BoardOut, auth=None)
-def display_board(request, token: str, date: Annotated[dt.date | None, in_date_range()] = None):
+def display_board(request: HttpRequest, token: str, date: Annotated[dt.date | None, in_date_range()] = None) -> dict[str, object]:
     """The board of a display token: today's sessions of its scope in the organization's timezone.
 
     No session needed: the token is the credential, and it is accepted here (and by the socket) only.

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from django.db.models import Q, TextField
@@ -11,12 +12,14 @@ from django.db.models.functions import Cast
 
 from project.core.tenancy import get_in_org
 from project.history.models import Activity, ActivityChange
-from project.history.undo import NOT_UNDOABLE, merged_changes
+from project.history.undo import NOT_UNDOABLE, RowChange, merged_changes
 
 if TYPE_CHECKING:  # pragma: no cover
     from uuid import UUID
 
-    from project.accounts.models import Organization
+    from django.db.models import Model
+
+    from project.accounts.models import Organization, User
 
 MAX_PAGE_SIZE = 200
 
@@ -31,8 +34,8 @@ def activity_page(
     end: date | None = None,
     page: int = 1,
     page_size: int = 50,
-    user=None,
-) -> dict:
+    user: User | None = None,
+) -> dict[str, object]:
     """``{items: [{id, seq, at, actorId, actorName, origin, entity, action, ids, summary}], total, page,
         pageSize}``, newest first; each item also ``undoOfId``, ``undoneById`` and ``canUndo`` (for ``user``). ``start``/``end`` are days (inclusive) in the organization's timezone; ``at``
         is ISO 8601 in that timezone. ``entity_id`` keeps activities that touched that row or rows pointing
@@ -85,7 +88,7 @@ FIELDS = (
 )
 
 
-def _item(r: dict, tz, user) -> dict:
+def _item(r: dict[str, Any], tz: ZoneInfo, user: User | None) -> dict[str, object]:
     mine = user is not None and (getattr(user, "role", None) == "admin" or r["actor_id"] == user.pk)
     return {
         "id": str(r["id"]),
@@ -108,14 +111,14 @@ def _item(r: dict, tz, user) -> dict:
 MAX_DETAIL_ROWS = 200
 
 
-def activity_item(*, org: Organization, activity: Activity, user=None) -> dict:
+def activity_item(*, org: Organization, activity: Activity, user: User | None = None) -> dict[str, object]:
     """One activity as the list shows it (``ActivityOut``), for ``user``: one query (whether it captured rows)."""
     r = {name: getattr(activity, name) for name in FIELDS}
     r["has_changes"] = ActivityChange.objects.for_org(org).filter(activity=activity).exists()
     return _item(r, ZoneInfo(org.timezone or "Australia/Melbourne"), user)
 
 
-def activity_detail(*, org: Organization, activity_id: UUID | str, user=None) -> dict:
+def activity_detail(*, org: Organization, activity_id: UUID | str, user: User | None = None) -> dict[str, object]:
     """One activity with what it changed, readable: ``changes: [{entity, id, label, change: created |
     updated | deleted, fields: [{field, before, after}]}]`` (at most 200 rows; ``rowsTotal`` counts all).
     Field values are shown as stored (dates ISO, times HH:MM:SS, hours as decimals); secrets are never
@@ -124,7 +127,7 @@ def activity_detail(*, org: Organization, activity_id: UUID | str, user=None) ->
     out = activity_item(org=org, activity=activity, user=user)
     changes = list(merged_changes(activity).values())
     names_of = _related_labels(changes[:MAX_DETAIL_ROWS])
-    rows = []
+    rows: list[dict[str, object]] = []
     for c in changes[:MAX_DETAIL_ROWS]:
         model = c.model
         verbose = {f.attname: str(f.verbose_name) for f in model._meta.concrete_fields}
@@ -135,7 +138,7 @@ def activity_detail(*, org: Organization, activity_id: UUID | str, user=None) ->
         names = [n for n in c.fields if n not in HIDDEN_FIELDS and (kind != "updated" or before.get(n) != after.get(n))]
         rows.append(
             {
-                "entity": model._meta.verbose_name.title(),
+                "entity": str(model._meta.verbose_name).title(),
                 "id": c.pk,
                 "label": str(shown.get("code") or shown.get("name") or shown.get("actual_date") or c.pk),
                 "change": kind,
@@ -154,19 +157,21 @@ def activity_detail(*, org: Organization, activity_id: UUID | str, user=None) ->
     return out
 
 
-def _related_labels(changes) -> dict:
+def _related_labels(changes: Sequence[RowChange]) -> dict[object, str]:
     """``{id text: readable name}`` for the related rows the changes point at (a teacher's name, a unit's
     code): one query per related model."""
-    wanted: dict = {}
+    wanted: dict[type[Model], set[Any]] = {}
     for c in changes:
-        relations = {f.attname: f.related_model for f in c.model._meta.concrete_fields if f.is_relation}
+        relations = {
+            f.attname: f.related_model for f in c.model._meta.concrete_fields if f.is_relation and f.related_model is not None
+        }
         for values in (c.before, c.after):
             if values is None:
                 continue
             for name, value in zip(c.fields, values, strict=True):
                 if value is not None and name in relations and name != "organization_id":
                     wanted.setdefault(relations[name], set()).add(value)
-    out: dict = {}
+    out: dict[object, str] = {}  # looked up with any snapshot value: only the ids' text is found
     for model, ids in wanted.items():
         names = {f.name for f in model._meta.concrete_fields}
         label = next((n for n in ("code", "full_name", "name", "email") if n in names), None)
@@ -180,7 +185,7 @@ def _related_labels(changes) -> dict:
 HIDDEN_FIELDS = {"id", "organization_id", "created_at", "updated_at"}
 
 
-def _text(value) -> str | None:
+def _text(value: object) -> str | None:
     if value is None:
         return None
     if isinstance(value, bool):

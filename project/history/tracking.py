@@ -22,39 +22,50 @@ tracked (password hashes never enter the history).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
 
 import orjson
 from django.db import connections, models, router
+
+if TYPE_CHECKING:  # pragma: no cover
+    from django.db.models.deletion import Collector
+    from django.db.transaction import Atomic
+
+    from project.history.models import Activity
+
+T = TypeVar("T")
+ModelType = type[models.Model]
+AnyField: TypeAlias = "models.Field[Any, Any]"
+Row = list[Any]  # one row's values as JSON (snapshot_fields order): any JSON value per field
 
 _ATTR = "_blockplan_history_tracker"
 
 
 @dataclass
 class Tracker:
-    activity: Any
-    atomic: Any  # the write's transaction.atomic() block: the tracker lives while it is open
+    activity: Activity
+    atomic: Atomic  # the write's transaction.atomic() block: the tracker lives while it is open
     position: int = 0
-    refs: set = field(default_factory=set)
+    refs: set[str] = field(default_factory=set)
     busy: bool = False  # inside a captured call: the ORM calls it makes itself are not captured again
 
 
-def start(activity, using: str = "default") -> None:
+def start(activity: Activity, using: str = "default") -> None:
     """Capture the rows written from now until the current atomic block ends into ``activity``."""
     conn = connections[using]
     atomic = conn.atomic_blocks[-1] if conn.atomic_blocks else None
     setattr(conn, _ATTR, Tracker(activity, atomic) if atomic is not None else None)
 
 
-def is_tracked(model) -> bool:
+def is_tracked(model: ModelType) -> bool:
     return bool(getattr(model, "history_tracked", False)) and not model._meta.abstract
 
 
-def active(model, using: str | None = None) -> Tracker | None:
+def active(model: ModelType, using: str | None = None) -> Tracker | None:
     """The tracker capturing writes of ``model`` now, or None."""
     if not is_tracked(model):
         return None
@@ -79,10 +90,10 @@ def current(using: str = "default") -> Tracker | None:
 # ------------------------------------------------------------------------------------------ values
 
 
-_FIELDS: dict = {}
+_FIELDS: dict[ModelType, list[AnyField]] = {}
 
 
-def snapshot_fields(model) -> list:
+def snapshot_fields(model: ModelType) -> list[AnyField]:
     """The concrete fields a snapshot keeps, in model order (minus ``history_exclude``)."""
     fields = _FIELDS.get(model)
     if fields is None:
@@ -91,7 +102,7 @@ def snapshot_fields(model) -> list:
     return fields
 
 
-def _decimals(model) -> list:
+def _decimals(model: ModelType) -> list[tuple[int, models.DecimalField[Any, Any]]]:
     """``[(index, field)]`` of the snapshot's decimal fields (kept as text at their places: JSON has no
     decimals, and "7.5" must compare equal to the database's 7.50)."""
     found = _DECIMALS.get(model)
@@ -100,10 +111,10 @@ def _decimals(model) -> list:
     return found
 
 
-_DECIMALS: dict = {}
+_DECIMALS: dict[ModelType, list[tuple[int, models.DecimalField[Any, Any]]]] = {}
 
 
-def normal(model, values) -> list:
+def normal(model: ModelType, values: Iterable[Any]) -> Row:
     """A row of values as a snapshot holds it: Python values orjson writes as ``encode`` would (UUIDs,
     dates, times, datetimes as ISO text), decimals already text. Cheap: only decimals are touched."""
     row = list(values)
@@ -112,12 +123,12 @@ def normal(model, values) -> list:
     return row
 
 
-def as_stored(row: list | None) -> list | None:
+def as_stored(row: Row | None) -> Row | None:
     """A row as it reads back from the history (JSON types), to compare with a stored one."""
     return None if row is None else orjson.loads(orjson.dumps(row))
 
 
-def encode(f, value) -> Any:
+def encode(f: AnyField, value: object) -> Any:
     """A field value as JSON: UUIDs, dates, times and decimals as text (decimals at the field's places)."""
     if value is None:
         return None
@@ -133,7 +144,7 @@ def encode(f, value) -> Any:
     return str(value)
 
 
-def decode(f, value) -> Any:
+def decode(f: AnyField, value: Any) -> Any:
     """The Python value of a snapshot value for field ``f``."""
     if value is None:
         return None
@@ -142,10 +153,10 @@ def decode(f, value) -> Any:
     return f.to_python(value)
 
 
-def read_rows(model, pks: Iterable, using: str | None = None) -> dict[str, list]:
+def read_rows(model: ModelType, pks: Iterable[object], using: str | None = None) -> dict[str, Row]:
     """``{pk text: [encoded values in snapshot_fields order]}`` of the rows of ``pks`` that exist (one
     query per 2,000 ids)."""
-    out: dict[str, list] = {}
+    out: dict[str, Row] = {}
     pks = list(pks)
     manager = model._base_manager.db_manager(using) if using else model._base_manager
     for i in range(0, len(pks), 2000):
@@ -153,13 +164,13 @@ def read_rows(model, pks: Iterable, using: str | None = None) -> dict[str, list]
     return out
 
 
-def add(tracker: Tracker, model, before: dict[str, list | None], after: dict[str, list | None]) -> None:
+def add(tracker: Tracker, model: ModelType, before: Mapping[str, Row | None], after: Mapping[str, Row | None]) -> None:
     """Store one captured write: rows present in ``before`` or ``after`` (absent = did not exist)."""
     pks = list(dict.fromkeys([*before, *after]))
     _store(tracker, model, [[pk, before.get(pk), after.get(pk)] for pk in pks if before.get(pk) != after.get(pk)])
 
 
-def _store(tracker: Tracker, model, rows: list) -> None:
+def _store(tracker: Tracker, model: ModelType, rows: list[list[Any]]) -> None:
     from project.history.models import ActivityChange
 
     if not rows:
@@ -167,7 +178,7 @@ def _store(tracker: Tracker, model, rows: list) -> None:
     tracker.position += 1
     fields = snapshot_fields(model)
     relations = [i for i, f in enumerate(fields) if f.is_relation and f.attname != "organization_id"]
-    refs: set = set()
+    refs: set[object] = set()
     for _pk, b, a in rows:
         for values in (b, a):
             if values is not None:
@@ -189,13 +200,13 @@ def _store(tracker: Tracker, model, rows: list) -> None:
     )
 
 
-def memory_rows(model, objs: list) -> dict[str, list]:
+def memory_rows(model: ModelType, objs: Sequence[models.Model]) -> dict[str, Row]:
     """``{pk text: row}`` of instances just written, from memory (no query), as ``normal`` rows; dates
     and times typed as text are parsed first, as the database stored them."""
     fields = snapshot_fields(model)
     names = [f.attname for f in fields]
     moments = [(i, f) for i, f in enumerate(fields) if isinstance(f, (models.DateField, models.TimeField))]
-    out = {}
+    out: dict[str, Row] = {}
     pk_index = names.index(model._meta.pk.attname)
     for obj in objs:
         values = obj.__dict__
@@ -207,7 +218,7 @@ def memory_rows(model, objs: list) -> dict[str, list]:
     return out
 
 
-def add_created(tracker: Tracker, model, objs: list) -> None:
+def add_created(tracker: Tracker, model: ModelType, objs: Sequence[models.Model]) -> None:
     """Store rows just inserted, from their instances."""
     _store(tracker, model, [[pk, None, row] for pk, row in memory_rows(model, objs).items()])
 
@@ -215,7 +226,7 @@ def add_created(tracker: Tracker, model, objs: list) -> None:
 # ------------------------------------------------------------------------------------- capturing
 
 
-def _run(tracker: Tracker, do) -> Any:
+def _run(tracker: Tracker, do: Callable[[], T]) -> T:
     tracker.busy = True
     try:
         return do()
@@ -223,7 +234,9 @@ def _run(tracker: Tracker, do) -> Any:
         tracker.busy = False
 
 
-def tracked_update(tracker: Tracker, qs, do, values: dict) -> Any:
+def tracked_update(
+    tracker: Tracker, qs: models.QuerySet[models.Model, Any], do: Callable[[], int], values: dict[str, Any]
+) -> int:
     """Run ``do()`` (``qs.update(**values)``), capturing those rows before and after. Plain values give
     the after state without a second read; expressions (``F("x") + 1``) are read back."""
     model = qs.model
@@ -237,23 +250,33 @@ def tracked_update(tracker: Tracker, qs, do, values: dict) -> Any:
     return result
 
 
-def tracked_bulk_update(tracker: Tracker, model, objs: list, fields: list, using: str | None, do) -> Any:
+def tracked_bulk_update(
+    tracker: Tracker,
+    model: ModelType,
+    objs: Sequence[models.Model],
+    fields: Iterable[str],
+    using: str | None,
+    do: Callable[[], T],
+) -> T:
     """Run ``do()`` (``bulk_update(objs, fields)``), capturing the rows: before from the database (one
     read), after as the database holds them then, the read values with ``fields`` taken from ``objs``."""
     before = read_rows(model, [o.pk for o in objs], using)
     result = _run(tracker, do)
-    names = [model._meta.get_field(name).attname for name in fields]
+    # bulk_update() accepts concrete fields only (never a reverse relation), so each one is a Field.
+    names = [cast(AnyField, model._meta.get_field(name)).attname for name in fields]
     add(tracker, model, before, _patched(model, before, [(str(o.pk), {n: getattr(o, n) for n in names}) for o in objs]))
     return result
 
 
-def _patched(model, before: dict, changes: list) -> dict:
+def _patched(
+    model: ModelType, before: Mapping[str, Row | None], changes: Iterable[tuple[str, Mapping[str, object]]]
+) -> dict[str, Row]:
     """``before`` rows with new values (by attribute or field name) put in, as ``normal`` rows."""
     fields = snapshot_fields(model)
-    index = {}
+    index: dict[str, int] = {}
     for i, f in enumerate(fields):
         index[f.attname] = index[f.name] = i
-    out = {}
+    out: dict[str, Row] = {}
     for pk, values in changes:
         row = before.get(pk)
         if row is None:
@@ -273,7 +296,7 @@ def _patched(model, before: dict, changes: list) -> dict:
     return out
 
 
-def read_rows_of(qs) -> dict[str, list]:
+def read_rows_of(qs: models.QuerySet[models.Model, Any]) -> dict[str, Row]:
     """``read_rows`` of the rows a queryset selects (one query)."""
     model = qs.model
     names = [f.attname for f in snapshot_fields(model)]
@@ -281,7 +304,7 @@ def read_rows_of(qs) -> dict[str, list]:
     return {str(row[pk_index]): normal(model, row) for row in qs.order_by().values_list(*names)}
 
 
-def tracked_pks(tracker: Tracker, model, pks: list, using: str | None, do) -> Any:
+def tracked_pks(tracker: Tracker, model: ModelType, pks: Iterable[object], using: str | None, do: Callable[[], T]) -> T:
     """Run ``do()`` (a write of the rows ``pks``: a save, an upserting bulk create), capturing them."""
     before = read_rows(model, pks, using)
     result = _run(tracker, do)
@@ -289,7 +312,7 @@ def tracked_pks(tracker: Tracker, model, pks: list, using: str | None, do) -> An
     return result
 
 
-def tracked_create(tracker: Tracker, model, objs: list, do) -> Any:
+def tracked_create(tracker: Tracker, model: ModelType, objs: Sequence[models.Model], do: Callable[[], T]) -> T:
     """Run ``do()`` (a bulk INSERT of ``objs``), capturing the new rows from memory: no query (issue 16's
     budget: history adds under 20% to a 400-session schedule generation)."""
     result = _run(tracker, do)
@@ -297,7 +320,7 @@ def tracked_create(tracker: Tracker, model, objs: list, do) -> Any:
     return result
 
 
-def tracked_delete(tracker: Tracker, qs) -> tuple[int, dict]:
+def tracked_delete(tracker: Tracker, qs: models.QuerySet[models.Model, Any]) -> tuple[int, dict[str, int]]:
     """QuerySet.delete() with capture: the rows deleted (the cascades included) and the rows Django's
     collector sets to NULL, before and after. Same answer as ``QuerySet.delete``."""
     from django.db.models.deletion import Collector
@@ -323,30 +346,30 @@ def tracked_delete(tracker: Tracker, qs) -> tuple[int, dict]:
     return result
 
 
-def collect_delete(model, pks: list, using: str = "default") -> dict:
+def collect_delete(model: ModelType, pks: Iterable[object], using: str = "default") -> dict[ModelType, set[str]]:
     """Every tracked row a delete of ``pks`` would remove or set to NULL: ``{model: {pk text}}``.
     Raises Django's ProtectedError / RestrictedError when it is not allowed."""
     from django.db.models.deletion import Collector
 
     collector = Collector(using=using)
     collector.collect(model._base_manager.db_manager(using).filter(pk__in=pks))
-    out: dict = {}
+    out: dict[ModelType, set[str]] = {}
     for found in _collected(collector):
         for m, pks_of in found.items():
             out.setdefault(m, set()).update(str(p) for p in pks_of)
     return out
 
 
-def _collected(collector) -> tuple[dict, dict]:
+def _collected(collector: Collector) -> tuple[dict[ModelType, set[Any]], dict[ModelType, set[Any]]]:
     """The tracked rows a collected delete removes and those it sets to NULL: two ``{model: {pk}}``."""
-    deleted: dict = {}
+    deleted: dict[ModelType, set[Any]] = {}
     for model, instances in collector.data.items():
         if is_tracked(model):
             deleted.setdefault(model, set()).update(obj.pk for obj in instances)
     for fast in collector.fast_deletes:
         if is_tracked(fast.model):
             deleted.setdefault(fast.model, set()).update(fast.order_by().values_list("pk", flat=True))
-    nulled: dict = {}
+    nulled: dict[ModelType, set[Any]] = {}
     for (f, _value), batches in collector.field_updates.items():
         if not is_tracked(f.model):
             continue
@@ -361,7 +384,7 @@ class HistoryTracked:
 
     history_tracked = True
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         using = kwargs.get("using") or router.db_for_write(type(self), instance=self)
         tracker = active(type(self), using)
         if tracker is None:
@@ -374,11 +397,13 @@ class HistoryTracked:
             names = {model._meta.get_field(n).attname for n in update_fields}
             after = _patched(model, before, [(str(self.pk), {n: getattr(self, n) for n in names})])
             add(tracker, model, before, after)
-        else:  # every field was written from the instance
-            _store(tracker, model, [[pk, before.get(pk), row] for pk, row in memory_rows(model, [self]).items()])
+        else:  # every field was written from the instance (HistoryTracked is only ever mixed into a Model)
+            _store(
+                tracker, model, [[pk, before.get(pk), row] for pk, row in memory_rows(model, [cast(models.Model, self)]).items()]
+            )
         return result
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         using = kwargs.get("using") or router.db_for_write(type(self), instance=self)
         tracker = active(type(self), using)
         if tracker is None:

@@ -20,6 +20,11 @@ clears the ``undone_by`` of the original, which can then be undone again.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
+from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
+from uuid import UUID
 from zoneinfo import ZoneInfo
 
 from django.apps import apps
@@ -33,6 +38,10 @@ from project.core.tenancy import Ctx, get_in_org
 from project.history import tracking
 from project.history.models import Activity, ActivityChange
 from project.history.services import actor_label
+from project.history.tracking import Row
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.core.models import TenantModel, TimeStampedModel
 
 NOT_UNDOABLE = {
     "user": "Changes to users cannot be undone. Edit the user instead.",
@@ -47,13 +56,13 @@ NOTHING = "This change has nothing that can be undone."
 class RowChange:
     __slots__ = ("model", "pk", "fields", "before", "after")
 
-    def __init__(self, model, pk: str, fields: list[str], before, after) -> None:
+    def __init__(self, model: type[TimeStampedModel], pk: str, fields: list[str], before: Row | None, after: Row | None) -> None:
         self.model, self.pk, self.fields, self.before, self.after = model, pk, fields, before, after
 
 
 def merged_changes(activity: Activity) -> OrderedDict[tuple[str, str], RowChange]:
     """Every row the activity touched: the state before its first capture and after its last."""
-    out: OrderedDict = OrderedDict()
+    out: OrderedDict[tuple[str, str], RowChange] = OrderedDict()
     for change in ActivityChange.objects.for_org(activity.organization_id).filter(activity=activity).order_by("position"):
         model = apps.get_model(change.model)
         for pk, before, after in change.row_list():
@@ -65,7 +74,7 @@ def merged_changes(activity: Activity) -> OrderedDict[tuple[str, str], RowChange
     return out
 
 
-def _comparable(fields: list[str], values) -> dict | None:
+def _comparable(fields: list[str], values: Row | None) -> dict[str, Any] | None:
     if values is None:
         return None
     return {name: v for name, v in zip(fields, values, strict=True) if name not in COMPARE_SKIP}
@@ -94,12 +103,12 @@ def _blocked(activity: Activity, pks: list[str], reason: str) -> Conflict:
     )
 
 
-def _shown(moment) -> str:
+def _shown(moment: datetime) -> str:
     """ "26 Nov 2026, 12:20 am": as the History panels show times."""
     return f"{moment.day} {moment:%b %Y}, {moment.hour % 12 or 12}:{moment:%M} {'am' if moment.hour < 12 else 'pm'}"
 
 
-def undo(*, ctx: Ctx, activity_id) -> Activity:
+def undo(*, ctx: Ctx, activity_id: UUID) -> Activity:
     """Undo (or, for an undo, redo) one activity of ``ctx.org``; returns the new activity.
 
     Raises NotFound (another organization's or unknown id), Forbidden (a member undoing someone else's
@@ -152,9 +161,9 @@ def undo(*, ctx: Ctx, activity_id) -> Activity:
     return new
 
 
-def _check_current(activity: Activity, changes) -> None:
+def _check_current(activity: Activity, changes: Mapping[tuple[str, str], RowChange]) -> None:
     """409 unless every row is exactly as the activity left it."""
-    by_model: dict = {}
+    by_model: dict[type[TimeStampedModel], list[RowChange]] = {}
     for change in changes.values():
         by_model.setdefault(change.model, []).append(change)
     changed: list[str] = []
@@ -169,9 +178,9 @@ def _check_current(activity: Activity, changes) -> None:
         raise _blocked(activity, changed, "Some of the records of this change are no longer as it left them.")
 
 
-def _dependency_order(models_: list) -> list:
+def _dependency_order(models_: list[type[TimeStampedModel]]) -> list[type[TimeStampedModel]]:
     """Models with parents before children (for inserts)."""
-    ordered: list = []
+    ordered: list[type[TimeStampedModel]] = []
     pending = list(dict.fromkeys(models_))
     while pending:
         for m in pending:
@@ -186,11 +195,11 @@ def _dependency_order(models_: list) -> list:
     return ordered
 
 
-def _restore(ctx: Ctx, activity: Activity, changes) -> None:
+def _restore(ctx: Ctx, activity: Activity, changes: Mapping[tuple[str, str], RowChange]) -> None:
     tracker = tracking.current()  # the undo's own activity, started by its emit_change
-    created: dict = {}
-    deleted: dict = {}
-    updated: dict = {}
+    created: dict[type[TimeStampedModel], list[RowChange]] = {}
+    deleted: dict[type[TimeStampedModel], list[RowChange]] = {}
+    updated: dict[type[TimeStampedModel], list[RowChange]] = {}
     for c in changes.values():
         if c.before is None and c.after is None:
             continue
@@ -216,7 +225,9 @@ def _restore(ctx: Ctx, activity: Activity, changes) -> None:
         others = [pk for m, items in doomed.items() for pk in items if (m, pk) not in mine]
         if others:
             raise _blocked(activity, others, "Records were added to what this change created.")
-        model.objects.for_org(ctx.org).filter(pk__in=pks).delete()
+        # Rows an activity created are its organization's own (TenantModel): the Organization row itself is
+        # only ever updated by an activity, never created.
+        cast("type[TenantModel]", model).objects.for_org(ctx.org).filter(pk__in=pks).delete()
 
     # 2. Rows it deleted come back, parents first, with their ids and creation times.
     for model in _dependency_order(list(deleted)):
@@ -234,7 +245,7 @@ def _restore(ctx: Ctx, activity: Activity, changes) -> None:
     now = timezone.now()
     for model, items in updated.items():
         by_name = {f.attname: f for f in model._meta.concrete_fields}
-        groups: dict = {}
+        groups: dict[tuple[tuple[str, Any], ...], list[str]] = {}
         for c in items:
             diff = tuple(
                 (name, b)
@@ -246,12 +257,12 @@ def _restore(ctx: Ctx, activity: Activity, changes) -> None:
             values = {name: tracking.decode(by_name[name], b) for name, b in diff}
             values["updated_at"] = now
             qs = model._base_manager.filter(pk__in=pks)
-            tracking.tracked_update(tracker, qs, lambda qs=qs, values=values: qs.update(**values), values)
+            tracking.tracked_update(tracker, qs, partial(qs.update, **values), values)
 
 
-def _instance(model, fields: list[str], values: list):
+def _instance(model: type[TimeStampedModel], fields: list[str], values: Row) -> TimeStampedModel:
     by_attname = {f.attname: f for f in model._meta.concrete_fields}
-    kwargs = {}
+    kwargs: dict[str, Any] = {}
     for name, value in zip(fields, values, strict=True):
         f = by_attname.get(name)
         if f is not None:

@@ -16,10 +16,11 @@ Deletion rules (decided here, decisions.md leaves them open):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeVar
 from uuid import UUID
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, QuerySet
 
 from project.catalogue.models import Campus, Course, Unit
 from project.core.concurrency import assert_fresh
@@ -58,10 +59,14 @@ HOUR_FIELDS = (
     "work_integrated_learning_balance_hours",
     "cumulative_assessment_hours",
 )
+if TYPE_CHECKING:  # pragma: no cover
+    from project.core.models import TenantModel
+
+M = TypeVar("M", bound="TenantModel")
 PLAN_UNIT_COPY_FIELDS = HOUR_FIELDS + ("unit_id", "sequence_order", "year_level", "is_cluster", "cluster_group")
 
 
-def _locked(model, ctx: Ctx, pk: UUID | str, label: str):
+def _locked(model: type[M], ctx: Ctx, pk: UUID | str, label: str) -> M:
     return get_in_org(model.objects.for_org(ctx.org).select_for_update(), ctx.org, pk, label)
 
 
@@ -134,7 +139,7 @@ def study_plan_clone(*, ctx: Ctx, plan_id: UUID | str, data: StudyPlanCloneIn) -
 # --- study plan units -------------------------------------------------------------------------------
 
 
-def _plan_rows(ctx: Ctx, plan):
+def _plan_rows(ctx: Ctx, plan: StudyPlan | UUID) -> QuerySet[StudyPlanUnit]:
     return StudyPlanUnit.objects.for_org(ctx.org).filter(study_plan=plan)
 
 
@@ -225,7 +230,7 @@ def study_plan_unit_remove(*, ctx: Ctx, plan_id: UUID | str, plan_unit_id: UUID 
 # --- block groups -----------------------------------------------------------------------------------
 
 
-def _block_group_fields(ctx: Ctx, data: BlockGroupIn, exclude_pk=None) -> dict:
+def _block_group_fields(ctx: Ctx, data: BlockGroupIn, exclude_pk: UUID | None = None) -> dict[str, object]:
     fields = data.model_dump(exclude={"course_id", "campus_id"})
     fields["course"] = get_in_org(Course, ctx.org, data.course_id, "Course") if data.course_id else None
     fields["campus"] = get_in_org(Campus, ctx.org, data.campus_id, "Campus") if data.campus_id else None

@@ -52,13 +52,13 @@ _json = json_response  # answers of thousands of rows, already camelCase (see pr
 
 
 @router.get("/reports/block-groups-without-timetables", response=list[BlockGroupWithoutTimetableOut])
-def block_groups_without_timetables(request: AuthedRequest):
+def block_groups_without_timetables(request: AuthedRequest) -> list[dict[str, object]]:
     """Block groups with no timetable session, by code (delivery.md §3). Always an array."""
     return selectors.block_groups_without_timetables(org=request.auth.org)
 
 
 @router.get("/reports/scheduling-summary", response=SchedulingSummaryOut)
-def scheduling_summary(request: AuthedRequest, year: str | None = None):
+def scheduling_summary(request: AuthedRequest, year: str | None = None) -> dict[str, object]:
     """Scheduling summary of ``year`` (default: the current year in the user's timezone)."""
     ctx = request.auth
     y = parse_year(year, ctx.user)
@@ -66,14 +66,14 @@ def scheduling_summary(request: AuthedRequest, year: str | None = None):
 
 
 @router.get("/reports/load-planning", response=LoadPlanningOut)
-def load_planning(request: AuthedRequest, year: str | None = None):
+def load_planning(request: AuthedRequest, year: str | None = None) -> HttpResponse:
     """Load planning of ``year`` (default: current year): termData by term, course, block group."""
     ctx = request.auth
     return _json(selectors.load_planning(org=ctx.org, year=parse_year(year, ctx.user)))
 
 
 @router.get("/reports/room-utilisation", response=RoomUtilisationOut)
-def room_utilisation_report(request: AuthedRequest, year: str | None = None):
+def room_utilisation_report(request: AuthedRequest, year: str | None = None) -> dict[str, object]:
     """Room utilisation of ``year`` (default: the current year in the user's timezone; issue 19): per
     recorded room and per room type, hours booked against hours available (50 a teaching week)."""
     from project.reporting.room_utilisation import room_utilisation
@@ -83,7 +83,7 @@ def room_utilisation_report(request: AuthedRequest, year: str | None = None):
 
 
 @router.get("/reports/room-utilisation/export")
-def room_utilisation_export(request: AuthedRequest, format: str | None = None, year: str | None = None):
+def room_utilisation_export(request: AuthedRequest, format: str | None = None, year: str | None = None) -> HttpResponse:
     """The room utilisation report as ``room-utilisation-{year}.csv`` or ``.xlsx`` (an attachment);
     ``format`` must be ``csv`` or ``xlsx`` (400 otherwise)."""
     from project.reporting.room_utilisation import room_utilisation
@@ -96,7 +96,7 @@ def room_utilisation_export(request: AuthedRequest, format: str | None = None, y
 
 
 @router.get("/reports/load-planning/export")
-def load_planning_export(request: AuthedRequest, format: str | None = None, year: str | None = None):
+def load_planning_export(request: AuthedRequest, format: str | None = None, year: str | None = None) -> HttpResponse:
     """The load planning report as ``load-planning-report.csv`` or ``.xlsx`` (an attachment).
 
     ``format`` must be ``csv`` or ``xlsx`` (400 otherwise).
@@ -113,14 +113,14 @@ def load_planning_export(request: AuthedRequest, format: str | None = None, year
 
 
 @router.get("/teachers/workload-summary", response=WorkloadSummaryOut)
-def teacher_workload_summary(request: AuthedRequest, year: str | None = None):
+def teacher_workload_summary(request: AuthedRequest, year: str | None = None) -> HttpResponse:
     """Teacher workload summary of ``year`` with the semester split (delivery.md §3)."""
     ctx = request.auth
     return _json(selectors.teacher_workload_summary(org=ctx.org, year=parse_year(year, ctx.user)))
 
 
 @router.get("/teachers/allocation-gantt", response=AllocationGridOut, auth=admin_auth)
-def allocation_gantt(request: AuthedRequest, year: str | None = None, term: str | None = None):
+def allocation_gantt(request: AuthedRequest, year: str | None = None, term: str | None = None) -> HttpResponse:
     """Teacher allocation grid of ``year``, or of ``term`` 1-4 in it (admin only; 403 otherwise).
 
     Answered as pre-serialised JSON in the shape of :class:`AllocationGridOut`: a year of a large
@@ -133,7 +133,7 @@ def allocation_gantt(request: AuthedRequest, year: str | None = None, term: str 
 
 
 @router.get("/teachers/allocation-grid", response=CompactAllocationGridOut, auth=admin_auth)
-def allocation_grid_compact(request: AuthedRequest, year: str | None = None, term: str | None = None):
+def allocation_grid_compact(request: AuthedRequest, year: str | None = None, term: str | None = None) -> HttpResponse:
     """The allocation grid in compact form (issue 15, ADR 0010): the summary and weeks of
     ``allocation-gantt`` and per active teacher arrays indexed like ``weeks`` (totalHours, eveningHours,
     utilizationPercentage, sessions and eveningSessions counts); a cell's sessions come from
@@ -144,14 +144,16 @@ def allocation_grid_compact(request: AuthedRequest, year: str | None = None, ter
 
 
 @router.get("/teachers/{uuid:teacher_id}/allocation-week", response=list[GridSessionOut], auth=admin_auth)
-def allocation_week(request: AuthedRequest, teacher_id: UUID, week_start: date = Query(..., alias="weekStart")):
+def allocation_week(
+    request: AuthedRequest, teacher_id: UUID, week_start: date = Query(..., alias="weekStart")
+) -> list[dict[str, object]]:
     """One teacher-week's sessions of the allocation grid (the week holding ``weekStart``), in the grid's
     session shape. Admin only; 404 "Teacher not found" for another organization's teacher."""
     return compact_grid.week_sessions(org=request.auth.org, teacher_id=teacher_id, week=week_start)
 
 
 @router.get("/teachers/{uuid:teacher_id}/delivery-summary", response=list[DeliverySummaryRowOut])
-def teacher_delivery_summary(request: AuthedRequest, teacher_id: UUID, year: str | None = None):
+def teacher_delivery_summary(request: AuthedRequest, teacher_id: UUID, year: str | None = None) -> list[dict[str, object]]:
     """Per unit and block group delivery of one teacher in ``year``; 404 "Teacher not found"."""
     ctx = request.auth
     return selectors.teacher_delivery_summary(org=ctx.org, teacher_id=teacher_id, year=parse_year(year, ctx.user))
@@ -161,14 +163,14 @@ def teacher_delivery_summary(request: AuthedRequest, teacher_id: UUID, year: str
 
 
 @router.get("/dashboard/stats", response=DashboardStatsOut)
-def dashboard_stats(request: AuthedRequest):
+def dashboard_stats(request: AuthedRequest) -> dict[str, object]:
     """Stat cards of the dashboard; this week in the user's timezone (platform.md §3)."""
     ctx = request.auth
     return dashboard.dashboard_stats(org=ctx.org, today=today_for(ctx.user))
 
 
 @router.get("/dashboard/teacher-allocations", response=TeacherAllocationsOut)
-def dashboard_teacher_allocations(request: AuthedRequest, start: str | None = None, end: str | None = None):
+def dashboard_teacher_allocations(request: AuthedRequest, start: str | None = None, end: str | None = None) -> HttpResponse:
     """Allocated sessions and unallocated active teachers for ``start``..``end`` (YYYY-MM-DD, inclusive).
 
     400 when either is missing or malformed, when end is before start, or for more than 366 days.
@@ -184,14 +186,14 @@ def dashboard_teacher_allocations(request: AuthedRequest, start: str | None = No
 
 
 @router.get("/dashboard/teacher-workload", response=list[TeacherWorkloadEntryOut])
-def dashboard_teacher_workload(request: AuthedRequest):
+def dashboard_teacher_workload(request: AuthedRequest) -> list[dict[str, object]]:
     """This week's hours of every active teacher (platform.md §3 "Teacher workload entry")."""
     ctx = request.auth
     return dashboard.teacher_workload(org=ctx.org, today=today_for(ctx.user))
 
 
 @router.get("/dashboard/upcoming-sessions", response=list[UpcomingSessionOut])
-def dashboard_upcoming_sessions(request: AuthedRequest):
+def dashboard_upcoming_sessions(request: AuthedRequest) -> HttpResponse:
     """Sessions of the next 7 days (today and the 6 after, user's timezone); dayOfWeek 0 = Sunday."""
     ctx = request.auth
     return _json(dashboard.upcoming_sessions(org=ctx.org, today=today_for(ctx.user)))

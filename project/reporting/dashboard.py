@@ -15,9 +15,10 @@ Every figure is a database aggregate; each function runs a fixed number of queri
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, time, timedelta
+from typing import TYPE_CHECKING, cast
 
-from django.db.models import Count, DecimalField, Exists, F, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, DecimalField, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 
 from project.catalogue.models import Course
@@ -27,15 +28,18 @@ from project.staff.models import Teacher
 from project.timetabling.calendar import week_start
 from project.timetabling.models import TimetableSession
 
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
+
 DEFAULT_EFFICIENCY = 87  # platform.md §2 / §9: shown when there is no figure
 MAX_RANGE_DAYS = 366
 
 
-def _hhmm(value) -> str:
+def _hhmm(value: time) -> str:
     return value.strftime("%H:%M")
 
 
-def dashboard_stats(*, org, today: date) -> dict:
+def dashboard_stats(*, org: Organization, today: date) -> dict[str, object]:
     """``GET /api/dashboard/stats`` (platform.md §3 "Dashboard stats").
 
     activeCourses (courses with isActive), activeTeachers (teachers with isActive), blockGroups (block
@@ -58,7 +62,7 @@ def dashboard_stats(*, org, today: date) -> dict:
     # change against 30 days ago (issue 18). One query per count, as before.
     cut = timezone.now() - timedelta(days=30)
 
-    def counted(qs) -> tuple[int, int]:
+    def counted(qs: QuerySet[Course] | QuerySet[Teacher] | QuerySet[BlockGroup]) -> tuple[int, int]:
         got = qs.aggregate(now=Count("id"), before=Count("id", filter=Q(created_at__lt=cut)))
         return got["now"], got["before"]
 
@@ -75,7 +79,7 @@ def dashboard_stats(*, org, today: date) -> dict:
     }
 
 
-def teacher_allocations(*, org, start: date, end: date) -> dict:
+def teacher_allocations(*, org: Organization, start: date, end: date) -> dict[str, object]:
     """``GET /api/dashboard/teacher-allocations`` (platform.md §3 "Teacher allocation response").
 
     allocations: sessions dated ``start``..``end`` (inclusive) that have a teacher, any status, by date
@@ -131,7 +135,7 @@ def teacher_allocations(*, org, start: date, end: date) -> dict:
     }
 
 
-def teacher_workload(*, org, today: date) -> list[dict]:
+def teacher_workload(*, org: Organization, today: date) -> list[dict[str, object]]:
     """``GET /api/dashboard/teacher-workload`` (platform.md §3 "Teacher workload entry").
 
     Every active teacher with this week's hours (Monday-Sunday week holding ``today``): id, name,
@@ -156,7 +160,7 @@ def teacher_workload(*, org, today: date) -> list[dict]:
         .order_by("first_name", "last_name", "id")
         .values_list("id", "first_name", "last_name", "max_weekly_hours", "week_hours")
     )
-    out = []
+    out: list[dict[str, object]] = []
     for tid, first, last, cap, week_hours in rows:
         h = hours(week_hours)
         out.append(
@@ -169,11 +173,11 @@ def teacher_workload(*, org, today: date) -> list[dict]:
                 "percentage": round(h / cap * 100) if cap else 0,
             }
         )
-    out.sort(key=lambda e: -e["percentage"])  # stable: name order kept among equals
+    out.sort(key=lambda e: -cast(int, e["percentage"]))  # stable: name order kept among equals
     return out
 
 
-def upcoming_sessions(*, org, today: date) -> list[dict]:
+def upcoming_sessions(*, org: Organization, today: date) -> list[dict[str, object]]:
     """``GET /api/dashboard/upcoming-sessions`` (platform.md §3 "Upcoming session").
 
     Sessions of any status dated ``today`` to ``today + 6`` days (the next 7 days in the user's

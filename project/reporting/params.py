@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
 from project.core.errors import ValidationFailed
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import User
 
 DEFAULT_TZ = "Australia/Melbourne"
 MIN_YEAR, MAX_YEAR = 2000, 2100
@@ -27,7 +31,7 @@ TERM_MESSAGE = "Term must be 1, 2, 3 or 4"
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def user_timezone(user) -> ZoneInfo:
+def user_timezone(user: User | None) -> ZoneInfo:
     """The zone of ``user.settings.preferences.timezone``, or Australia/Melbourne when unset or invalid."""
     name = None
     settings = getattr(user, "settings", None)
@@ -43,12 +47,12 @@ def user_timezone(user) -> ZoneInfo:
     return ZoneInfo(DEFAULT_TZ)
 
 
-def today_for(user) -> date:
+def today_for(user: User | None) -> date:
     """Today's date in the user's timezone."""
     return timezone.now().astimezone(user_timezone(user)).date()
 
 
-def parse_year(value, user) -> int:
+def parse_year(value: object, user: User | None) -> int:
     """``year`` query value -> int in 2000..2100; None/blank -> the current year for ``user``."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return today_for(user).year
@@ -61,7 +65,7 @@ def parse_year(value, user) -> int:
     return year
 
 
-def parse_term(value) -> int | None:
+def parse_term(value: object) -> int | None:
     """``term`` query value -> 1..4, or None for all terms (absent, blank or ``all``)."""
     if value is None:
         return None
@@ -73,7 +77,7 @@ def parse_term(value) -> int | None:
     return int(text)
 
 
-def parse_iso_date(value, name: str, label: str) -> date:
+def parse_iso_date(value: object, name: str, label: str) -> date:
     """A required ``YYYY-MM-DD`` query value; 400 with ``path [name]`` when missing or malformed."""
     if value is None or (isinstance(value, str) and not value.strip()):
         raise ValidationFailed.field(name, f"{label} is required")

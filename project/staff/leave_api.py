@@ -13,6 +13,7 @@ from project.core.schemas import ErrorOut
 from project.staff import leave_selectors as selectors
 from project.staff import leave_services as services
 from project.staff.leave_schemas import LeaveIn, LeaveOut
+from project.staff.models import TeacherLeave
 
 router = make_router(tags=["teachers"])
 
@@ -20,13 +21,15 @@ ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 412: Error
 
 
 @router.get("/teachers/{uuid:teacher_id}/leave", response={200: list[LeaveOut], **ERRORS})
-def list_leave(request: AuthedRequest, teacher_id: uuid.UUID):
+def list_leave(request: AuthedRequest, teacher_id: uuid.UUID) -> list[TeacherLeave]:
     """GET /api/teachers/{id}/leave: the teacher's leave periods by start date. 404 "Teacher not found"."""
     return list(selectors.leave_list(org=request.auth.org, teacher_id=teacher_id))
 
 
 @router.post("/teachers/{uuid:teacher_id}/leave", response={201: LeaveOut, **ERRORS})
-def create_leave(request: AuthedRequest, response: HttpResponse, teacher_id: uuid.UUID, payload: LeaveIn):
+def create_leave(
+    request: AuthedRequest, response: HttpResponse, teacher_id: uuid.UUID, payload: LeaveIn
+) -> tuple[int, TeacherLeave]:
     """POST /api/teachers/{id}/leave ``{startDate, endDate, startTime?, endTime?, reason?}``: 201 with the
     leave and its ``ETag``. 400 "Start date is required", "End date is required", "End date must be on
     or after start date", "End time is required with a start time", "Start time is required with an end
@@ -37,7 +40,7 @@ def create_leave(request: AuthedRequest, response: HttpResponse, teacher_id: uui
 
 
 @router.get("/teachers/{uuid:teacher_id}/leave/{uuid:leave_id}", response={200: LeaveOut, **ERRORS})
-def get_leave(request: AuthedRequest, response: HttpResponse, teacher_id: uuid.UUID, leave_id: uuid.UUID):
+def get_leave(request: AuthedRequest, response: HttpResponse, teacher_id: uuid.UUID, leave_id: uuid.UUID) -> TeacherLeave:
     """GET one leave period with ``ETag``; 404 "Teacher not found" / "Leave not found"."""
     leave = selectors.leave_get(org=request.auth.org, teacher_id=teacher_id, leave_id=leave_id)
     set_etag(response, leave)
@@ -45,7 +48,9 @@ def get_leave(request: AuthedRequest, response: HttpResponse, teacher_id: uuid.U
 
 
 @router.put("/teachers/{uuid:teacher_id}/leave/{uuid:leave_id}", response={200: LeaveOut, **ERRORS})
-def update_leave(request: AuthedRequest, response: HttpResponse, teacher_id: uuid.UUID, leave_id: uuid.UUID, payload: LeaveIn):
+def update_leave(
+    request: AuthedRequest, response: HttpResponse, teacher_id: uuid.UUID, leave_id: uuid.UUID, payload: LeaveIn
+) -> TeacherLeave:
     """PUT: the same form as POST. ``If-Match`` stale: 412 and nothing changes."""
     leave = services.leave_update(
         ctx=request.auth,
@@ -59,7 +64,7 @@ def update_leave(request: AuthedRequest, response: HttpResponse, teacher_id: uui
 
 
 @router.delete("/teachers/{uuid:teacher_id}/leave/{uuid:leave_id}", response={204: None, **ERRORS})
-def delete_leave(request: AuthedRequest, teacher_id: uuid.UUID, leave_id: uuid.UUID):
+def delete_leave(request: AuthedRequest, teacher_id: uuid.UUID, leave_id: uuid.UUID) -> tuple[int, None]:
     """DELETE: 204. ``If-Match`` stale: 412 and nothing changes. 404 "Teacher not found" / "Leave not
     found"."""
     services.leave_delete(ctx=request.auth, teacher_id=teacher_id, leave_id=leave_id, if_match=if_match_header(request))

@@ -9,7 +9,9 @@ after scheduling does.
 
 from __future__ import annotations
 
+from datetime import time
 from typing import Any
+from uuid import UUID
 
 from django.db import transaction
 
@@ -22,7 +24,7 @@ from realtime.events import emit_change
 FIELDS = ("start_date", "end_date", "start_time", "end_time", "reason")
 
 
-def check_leave_times(start_time, end_time) -> None:
+def check_leave_times(start_time: time | None, end_time: time | None) -> None:
     """Part-day leave has both times, the end after the start; whole-day leave has neither. Raises
     ValidationFailed (400) at ``startTime``/``endTime``. Also the rule of a proposed leave in
     ``project.timetabling.replan``."""
@@ -32,7 +34,7 @@ def check_leave_times(start_time, end_time) -> None:
         raise ValidationFailed.field("endTime", MSG_END_TIME)
     if end_time is not None and start_time is None:
         raise ValidationFailed.field("startTime", MSG_START_TIME)
-    if start_time is not None and end_time <= start_time:
+    if start_time is not None and end_time is not None and end_time <= start_time:
         raise ValidationFailed.field("endTime", MSG_TIME_ORDER)
 
 
@@ -41,7 +43,7 @@ def _checked(data: dict[str, Any]) -> dict[str, Any]:
     return {k: data[k] for k in FIELDS if k in data}
 
 
-def leave_create(*, ctx: Ctx, teacher_id, data: dict[str, Any]) -> TeacherLeave:
+def leave_create(*, ctx: Ctx, teacher_id: UUID, data: dict[str, Any]) -> TeacherLeave:
     """Add a leave period to a teacher of ``ctx.org`` from validated ``LeaveIn`` fields (snake_case).
     Raises NotFound (404 "Teacher not found"), ValidationFailed (400, the times). Emits
     ``teacher_leave created``."""
@@ -54,13 +56,13 @@ def leave_create(*, ctx: Ctx, teacher_id, data: dict[str, Any]) -> TeacherLeave:
     return leave
 
 
-def _locked(ctx: Ctx, teacher_id, leave_id) -> TeacherLeave:
+def _locked(ctx: Ctx, teacher_id: UUID, leave_id: UUID) -> TeacherLeave:
     get_in_org(Teacher.objects.for_org(ctx.org), ctx.org, teacher_id, label="Teacher")
     qs = TeacherLeave.objects.for_org(ctx.org).filter(teacher_id=teacher_id).select_for_update()
     return get_in_org(qs, ctx.org, leave_id, label="Leave")
 
 
-def leave_update(*, ctx: Ctx, teacher_id, leave_id, data: dict[str, Any], if_match: str | None) -> TeacherLeave:
+def leave_update(*, ctx: Ctx, teacher_id: UUID, leave_id: UUID, data: dict[str, Any], if_match: str | None) -> TeacherLeave:
     """Replace a leave period's fields (the whole form). A stale ``if_match`` raises StaleWrite (412) and
     nothing changes. Raises NotFound (404), ValidationFailed (400). Emits ``teacher_leave updated``."""
     values = _checked(data)
@@ -74,7 +76,7 @@ def leave_update(*, ctx: Ctx, teacher_id, leave_id, data: dict[str, Any], if_mat
     return leave
 
 
-def leave_delete(*, ctx: Ctx, teacher_id, leave_id, if_match: str | None = None) -> None:
+def leave_delete(*, ctx: Ctx, teacher_id: UUID, leave_id: UUID, if_match: str | None = None) -> None:
     """Delete a leave period (its sessions' ``teacher_on_leave`` conflicts go with it). A stale
     ``if_match`` raises StaleWrite (412). Raises NotFound (404). Emits ``teacher_leave deleted``."""
     with transaction.atomic():

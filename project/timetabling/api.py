@@ -5,9 +5,12 @@ Thin router: parse, call one service or selector, answer camelCase.
 
 from __future__ import annotations
 
+from uuid import UUID
+
 from django.http import HttpRequest, HttpResponse
 from ninja import File, Query, UploadedFile
 
+from project.accounts.models import Organization
 from project.core.auth import AuthedRequest
 from project.core.concurrency import if_match_header, set_etag
 from project.core.response_cache import cached_json
@@ -18,7 +21,8 @@ from project.core.tenancy import get_in_org
 from project.planning.models import BlockGroup
 from project.staff.models import Teacher
 from project.timetabling import ical, importer, selectors, services
-from project.timetabling.models import CalendarFeed
+from project.timetabling.conflicts import Conflict
+from project.timetabling.models import CalendarFeed, TimetableSession
 from project.timetabling.schemas import (
     BulkAllocateIn,
     BulkAllocateOut,
@@ -48,7 +52,7 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 @router.post("/block-groups/{uuid:block_group_id}/schedule", response={200: ScheduleOut, **ERRORS})
-def schedule_block_group(request: AuthedRequest, block_group_id, payload: ScheduleIn):
+def schedule_block_group(request: AuthedRequest, block_group_id: str, payload: ScheduleIn) -> dict[str, object]:
     """Generate the group's sessions from its study plans (decisions.md §3).
 
     Body: {sessionTemplates: [{startTime, endTime, duration (hours)}], startDate?, room?, notes?,
@@ -60,7 +64,7 @@ def schedule_block_group(request: AuthedRequest, block_group_id, payload: Schedu
 
 
 @router.delete("/block-groups/{uuid:block_group_id}/schedule", response={200: ScheduleClearedOut, **ERRORS})
-def clear_block_group_schedule(request: AuthedRequest, block_group_id):
+def clear_block_group_schedule(request: AuthedRequest, block_group_id: str) -> dict[str, object]:
     """Delete the group's sessions that are not completed; answers {sessionsDeleted, message}."""
     count = services.clear_schedule(ctx=request.auth, block_group_id=block_group_id)
     return {"sessions_deleted": count, "message": f"{count} session(s) deleted"}
@@ -70,7 +74,7 @@ def clear_block_group_schedule(request: AuthedRequest, block_group_id):
 
 
 @router.get("/timetables", response=list[SessionOut])
-def list_sessions(request: AuthedRequest, filters: Query[SessionListQuery]):
+def list_sessions(request: AuthedRequest, filters: Query[SessionListQuery]) -> HttpResponse:
     """Sessions by date, with unit, blockGroup, teacher and `conflicts` (types, computed at read time).
 
     Query: blockGroupId, teacherId, roomId (a recorded room's sessions; issue 19), hidePast=true
@@ -83,7 +87,7 @@ def list_sessions(request: AuthedRequest, filters: Query[SessionListQuery]):
     today = selectors.user_today(ctx.user, ctx.org)
     ids = filters.session_ids()
 
-    def build():
+    def build() -> list[dict[str, object]]:
         return selectors.session_list(
             org=ctx.org,
             block_group_id=filters.block_group_id,
@@ -109,7 +113,7 @@ def list_sessions(request: AuthedRequest, filters: Query[SessionListQuery]):
     )
 
 
-def _written(request, session, warnings) -> dict:
+def _written(request: AuthedRequest, session: TimetableSession, warnings: list[Conflict]) -> dict[str, object]:
     row = selectors.session_rows(
         org=request.auth.org, sessions=[selectors.session_get(org=request.auth.org, session_id=session.id)]
     )[0]
@@ -118,7 +122,7 @@ def _written(request, session, warnings) -> dict:
 
 
 @router.post("/timetables", response={201: SessionWriteOut, 400: ErrorOut, 404: ErrorOut, 409: dict})
-def create_session(request: AuthedRequest, payload: SessionIn):
+def create_session(request: AuthedRequest, payload: SessionIn) -> tuple[int, dict[str, object]]:
     """Create a session. 409 {type: conflict, conflicts} on a hard conflict (nothing written); soft
     conflicts are saved and listed in `warnings`."""
     session, warnings = services.session_create(ctx=request.auth, data=payload)
@@ -126,7 +130,7 @@ def create_session(request: AuthedRequest, payload: SessionIn):
 
 
 @router.get("/timetables/conflicts", response=list[ConflictOut])
-def list_conflicts(request: AuthedRequest, filters: Query[ConflictQuery]):
+def list_conflicts(request: AuthedRequest, filters: Query[ConflictQuery]) -> list[dict[str, object]]:
     """Conflicts {type, severity, sessionIds, message, date} of sessions dated in [start, end]
     (default today .. +365 days), optionally of one block group or teacher (decisions.md §4)."""
     ctx = request.auth
@@ -141,7 +145,7 @@ def list_conflicts(request: AuthedRequest, filters: Query[ConflictQuery]):
 
 
 @router.get("/timetables/template")
-def download_template(request: HttpRequest):
+def download_template(request: HttpRequest) -> HttpResponse:
     """The xlsx import template: Sessions sheet (header, example row, drop-downs) and Instructions."""
     response = HttpResponse(importer.build_template(), content_type=XLSX)
     response["Content-Disposition"] = 'attachment; filename="timetable-import-template.xlsx"'
@@ -149,7 +153,7 @@ def download_template(request: HttpRequest):
 
 
 @router.post("/timetables/import", response={200: ImportOut, 400: ErrorOut})
-def import_sessions(request: AuthedRequest, file: UploadedFile = File(None)):
+def import_sessions(request: AuthedRequest, file: UploadedFile = File(None)) -> dict[str, object]:
     """Import sessions from .xlsx/.xls (multipart field `file`), all or nothing.
 
     400 with errors [{path: ['rows', row, column], message, row}] when any row is wrong.
@@ -160,7 +164,7 @@ def import_sessions(request: AuthedRequest, file: UploadedFile = File(None)):
 
 
 @router.get("/timetables/ical")
-def session_calendar(request: AuthedRequest, filters: Query[IcalQuery]):
+def session_calendar(request: AuthedRequest, filters: Query[IcalQuery]) -> HttpResponse:
     """text/calendar of a teacher's (?teacherId=) or a block group's (?blockGroupId=) sessions."""
     ctx = request.auth
     return _calendar_response(
@@ -169,7 +173,7 @@ def session_calendar(request: AuthedRequest, filters: Query[IcalQuery]):
 
 
 @router.put("/timetables/bulk-allocate", response={200: BulkAllocateOut, 400: ErrorOut, 404: ErrorOut, 409: dict})
-def bulk_allocate(request: AuthedRequest, payload: BulkAllocateIn):
+def bulk_allocate(request: AuthedRequest, payload: BulkAllocateIn) -> dict[str, object]:
     """Give one teacher every listed session, all or nothing (409 with the conflicts on any hard one)."""
     ids, warnings = services.bulk_allocate(ctx=request.auth, session_ids=payload.session_ids, teacher_id=payload.teacher_id)
     return {
@@ -181,7 +185,7 @@ def bulk_allocate(request: AuthedRequest, payload: BulkAllocateIn):
 
 
 @router.put("/timetables/bulk-room", response={200: BulkRoomOut, 400: ErrorOut, 404: ErrorOut, 409: dict})
-def bulk_room(request: AuthedRequest, payload: BulkRoomIn):
+def bulk_room(request: AuthedRequest, payload: BulkRoomIn) -> dict[str, object]:
     """Put every listed session in one room, all or nothing (issue 19): ``{updated, sessionIds, roomId,
     room, warnings}``; 409 with the conflicts when the room is booked at any of their times."""
     ids, room, warnings = services.bulk_set_room(ctx=request.auth, session_ids=payload.session_ids, room_id=payload.room_id)
@@ -195,7 +199,7 @@ def bulk_room(request: AuthedRequest, payload: BulkRoomIn):
 
 
 @router.get("/timetables/{uuid:session_id}", response={200: SessionOut, 404: ErrorOut})
-def get_session(request: AuthedRequest, session_id, response: HttpResponse):
+def get_session(request: AuthedRequest, session_id: str, response: HttpResponse) -> dict[str, object]:
     """One session (ETag: its updatedAt)."""
     session = selectors.session_get(org=request.auth.org, session_id=session_id)
     set_etag(response, session)
@@ -203,7 +207,7 @@ def get_session(request: AuthedRequest, session_id, response: HttpResponse):
 
 
 @router.put("/timetables/{uuid:session_id}", response={200: SessionWriteOut, 400: ErrorOut, 404: ErrorOut, 409: dict, 412: dict})
-def update_session(request: AuthedRequest, session_id, payload: SessionIn, response: HttpResponse):
+def update_session(request: AuthedRequest, session_id: str, payload: SessionIn, response: HttpResponse) -> dict[str, object]:
     """Update a session: If-Match (412 when stale), 409 on a new hard conflict, soft ones in `warnings`."""
     session, warnings = services.session_update(
         ctx=request.auth, session_id=session_id, data=payload, if_match=if_match_header(request)
@@ -213,7 +217,7 @@ def update_session(request: AuthedRequest, session_id, payload: SessionIn, respo
 
 
 @router.delete("/timetables/{uuid:session_id}", response={204: None, 404: ErrorOut})
-def delete_session(request: AuthedRequest, session_id):
+def delete_session(request: AuthedRequest, session_id: str) -> tuple[int, None]:
     """Delete a session."""
     services.session_delete(ctx=request.auth, session_id=session_id)
     return 204, None
@@ -222,7 +226,13 @@ def delete_session(request: AuthedRequest, session_id):
 # ------------------------------------------------------------------------------ calendar feeds
 
 
-def _calendar_response(org, *, teacher_id=None, block_group_id=None, room_id=None) -> HttpResponse:
+def _calendar_response(
+    org: Organization,
+    *,
+    teacher_id: UUID | str | None = None,
+    block_group_id: UUID | str | None = None,
+    room_id: UUID | str | None = None,
+) -> HttpResponse:
     if sum(x is not None for x in (teacher_id, block_group_id, room_id)) != 1:
         from project.core.errors import ValidationFailed
 
@@ -246,7 +256,7 @@ def _calendar_response(org, *, teacher_id=None, block_group_id=None, room_id=Non
     return response
 
 
-def _feed_dict(request, feed: CalendarFeed) -> dict:
+def _feed_dict(request: HttpRequest, feed: CalendarFeed) -> dict[str, object]:
     if feed.teacher_id:
         target = feed.teacher.full_name
     elif feed.block_group_id:
@@ -267,7 +277,7 @@ def _feed_dict(request, feed: CalendarFeed) -> dict:
 
 
 @router.post("/calendar-feeds", response={201: CalendarFeedOut, 400: ErrorOut, 404: ErrorOut})
-def create_feed(request: AuthedRequest, payload: CalendarFeedIn):
+def create_feed(request: AuthedRequest, payload: CalendarFeedIn) -> tuple[int, dict[str, object]]:
     """A secret subscription URL ({id, url, token, ...}) for a teacher or a block group; keep it private."""
     feed = services.feed_create(
         ctx=request.auth, teacher_id=payload.teacher_id, block_group_id=payload.block_group_id, room_id=payload.room_id
@@ -276,21 +286,21 @@ def create_feed(request: AuthedRequest, payload: CalendarFeedIn):
 
 
 @router.get("/calendar-feeds", response=list[CalendarFeedOut])
-def list_feeds(request: AuthedRequest):
+def list_feeds(request: AuthedRequest) -> list[dict[str, object]]:
     """The signed-in user's feeds that are not revoked."""
     ctx = request.auth
     return [_feed_dict(request, f) for f in selectors.feed_list(org=ctx.org, user=ctx.user)]
 
 
 @router.delete("/calendar-feeds/{uuid:feed_id}", response={204: None, 404: ErrorOut})
-def revoke_feed(request: AuthedRequest, feed_id):
+def revoke_feed(request: AuthedRequest, feed_id: str) -> tuple[int, None]:
     """Revoke a feed: its URL answers 404 from now on."""
     services.feed_revoke(ctx=request.auth, feed_id=feed_id)
     return 204, None
 
 
 @router.get("/calendar-feeds/{slug:token}.ics", auth=None)
-def public_feed(request: HttpRequest, token: str):
+def public_feed(request: HttpRequest, token: str) -> HttpResponse:
     """Public text/calendar for calendar clients (no session; the token is the secret). 404 when the
     token is unknown or revoked, its owner inactive, or the organization inactive."""
     feed = selectors.feed_for_token(token)

@@ -8,6 +8,7 @@ from uuid import UUID
 
 from pydantic import Field
 
+from project.core.auth import AuthedRequest
 from project.core.routers import make_router
 from project.core.schemas import CamelSchema, at_least, at_most, in_date_range
 from project.timetabling import auto_allocation as aa
@@ -107,7 +108,7 @@ class RecommendationsOut(CamelSchema):
 
 
 @router.post("/timetables/auto-allocate", response=AutoAllocateOut)
-def auto_allocate(request, payload: AutoAllocateIn):
+def auto_allocate(request: AuthedRequest, payload: AutoAllocateIn) -> dict[str, object]:
     """Propose (``apply`` false) or write (``apply`` true) teacher allocations for a scope.
 
     Scope: ``sessionIds``, or ``blockGroupId``, or ``start`` and ``end`` (dates, inclusive; at most
@@ -127,6 +128,6 @@ def auto_allocate(request, payload: AutoAllocateIn):
 
 
 @router.get("/timetables/{uuid:session_id}/recommendations", response=RecommendationsOut)
-def recommendations(request, session_id: UUID):
+def recommendations(request: AuthedRequest, session_id: UUID) -> dict[str, object]:
     """Every teacher ranked for one session with the rules met or broken (404 for an unknown session)."""
     return aa.recommend(request.auth, session_id)

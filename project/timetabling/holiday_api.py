@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from ninja import Query
 
@@ -15,6 +16,7 @@ from project.core.schemas import ErrorOut
 from project.timetabling import holiday_selectors as selectors
 from project.timetabling import holiday_services as services
 from project.timetabling.holiday_schemas import HolidayFilters, HolidayImportIn, HolidayImportOut, HolidayIn, HolidayOut
+from project.timetabling.models import Holiday
 
 router = make_router(tags=["holidays"])
 
@@ -22,14 +24,14 @@ ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 412: Error
 
 
 @router.get("/holidays", response={200: list[HolidayOut], **ERRORS})
-def list_holidays(request: AuthedRequest, filters: Query[HolidayFilters]):
+def list_holidays(request: AuthedRequest, filters: Query[HolidayFilters]) -> QuerySet[Holiday]:
     """GET /api/holidays[?year=2026][&type=public_holiday|term_break]: by start date. A recurring
     holiday shows in every year."""
     return selectors.holiday_list(org=request.auth.org, year=filters.year, type=filters.type)
 
 
 @router.post("/holidays", response={201: HolidayOut, **ERRORS})
-def create_holiday(request: AuthedRequest, response: HttpResponse, payload: HolidayIn):
+def create_holiday(request: AuthedRequest, response: HttpResponse, payload: HolidayIn) -> tuple[int, Holiday]:
     """POST /api/holidays: 201 with the holiday. 400 "Start date is required", "End date is required",
     "End date must be on or after start date" (path endDate)."""
     holiday = services.holiday_create(ctx=request.auth, data=payload.model_dump())
@@ -38,7 +40,7 @@ def create_holiday(request: AuthedRequest, response: HttpResponse, payload: Holi
 
 
 @router.post("/holidays/import-public", response={200: HolidayImportOut, **ERRORS})
-def import_public_holidays(request: AuthedRequest, payload: HolidayImportIn):
+def import_public_holidays(request: AuthedRequest, payload: HolidayImportIn) -> dict[str, object]:
     """POST /api/holidays/import-public ``{"state": "VIC", "year": 2027}``: adds the state's public
     holidays of that year (states ACT, NSW, NT, QLD, SA, TAS, VIC, WA), skipping dates already present.
     Answers ``{"added": [holiday...], "skipped": n}``. With ``"preview": true`` nothing is written and the
@@ -52,7 +54,7 @@ def import_public_holidays(request: AuthedRequest, payload: HolidayImportIn):
 
 
 @router.get("/holidays/{uuid:holiday_id}", response={200: HolidayOut, **ERRORS})
-def get_holiday(request: AuthedRequest, response: HttpResponse, holiday_id: uuid.UUID):
+def get_holiday(request: AuthedRequest, response: HttpResponse, holiday_id: uuid.UUID) -> Holiday:
     """GET /api/holidays/{id}: the holiday with ``ETag``; 404 "Holiday not found"."""
     holiday = selectors.holiday_get(org=request.auth.org, holiday_id=holiday_id)
     set_etag(response, holiday)
@@ -60,7 +62,7 @@ def get_holiday(request: AuthedRequest, response: HttpResponse, holiday_id: uuid
 
 
 @router.put("/holidays/{uuid:holiday_id}", response={200: HolidayOut, **ERRORS})
-def update_holiday(request: AuthedRequest, response: HttpResponse, holiday_id: uuid.UUID, payload: HolidayIn):
+def update_holiday(request: AuthedRequest, response: HttpResponse, holiday_id: uuid.UUID, payload: HolidayIn) -> Holiday:
     """PUT /api/holidays/{id}: the same form as POST. ``If-Match`` stale: 412 and nothing changes."""
     holiday = services.holiday_update(
         ctx=request.auth,
@@ -73,7 +75,7 @@ def update_holiday(request: AuthedRequest, response: HttpResponse, holiday_id: u
 
 
 @router.delete("/holidays/{uuid:holiday_id}", response={204: None, **ERRORS})
-def delete_holiday(request: AuthedRequest, holiday_id: uuid.UUID):
+def delete_holiday(request: AuthedRequest, holiday_id: uuid.UUID) -> tuple[int, None]:
     """DELETE /api/holidays/{id}: 204; 404 "Holiday not found"."""
     services.holiday_delete(ctx=request.auth, holiday_id=holiday_id)
     return 204, None

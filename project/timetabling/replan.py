@@ -15,17 +15,24 @@ Reads only: 3-4 queries whatever the number of sessions.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, time, timedelta
+from typing import TYPE_CHECKING
+from uuid import UUID
 
 from django.db.models import Max, Min, Q
 
 from project.core.errors import ValidationFailed
-from project.core.tenancy import get_in_org
+from project.core.tenancy import Ctx, get_in_org
 from project.timetabling import conflicts as cf
 from project.timetabling.calendar import holiday_spans, week_start
 from project.timetabling.models import Holiday, TimetableSession
 from project.timetabling.replan_moves import SEARCH_MONTHS, closure_moves
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
+    from project.planning.models import BlockGroup
 
 CLOSURE = "closure"
 LEAVE = "leave"
@@ -65,12 +72,12 @@ def _range(start: date | None, end: date | None) -> tuple[date, date]:
 
 
 def change_of(
-    org,
+    org: Organization,
     *,
-    holiday_id=None,
-    leave_id=None,
-    teacher_id=None,
-    campus_id=None,
+    holiday_id: UUID | None = None,
+    leave_id: UUID | None = None,
+    teacher_id: UUID | None = None,
+    campus_id: UUID | None = None,
     start: date | None = None,
     end: date | None = None,
     start_time: time | None = None,
@@ -115,7 +122,7 @@ def change_of(
     return Change(CLOSURE, description, spans=[(start, end)], campus_id=campus.pk if campus is not None else None)
 
 
-def hit_sessions(org, change: Change) -> list[dict]:
+def hit_sessions(org: Organization, change: Change) -> list[dict]:
     """The sessions ``change`` hits (see the module), by date and start time: ``[{id, blockGroupId,
     blockGroupCode, blockGroupName, teacherId, teacherName, actualDate, startTime, endTime, actualHours}]``
     (1 query)."""
@@ -161,7 +168,7 @@ def hit_sessions(org, change: Change) -> list[dict]:
     return out
 
 
-def impact(org, change: Change) -> dict:
+def impact(org: Organization, change: Change) -> dict:
     """``{kind, description, start, end, sessionCount, hours, blockGroupCount, teacherCount,
     byBlockGroup: [{blockGroupId, code, name, sessionCount, hours, sessionIds}], byTeacher: [{teacherId
     (null: unassigned), name, sessionCount, hours}], sessions: [...hit_sessions]}``; hours are
@@ -219,7 +226,7 @@ REALLOCATION_SECONDS = 5.0
 STALE = "The timetable changed since this proposal was made. Make a new proposal and try again."
 
 
-def _window(change: Change, hits: list[dict], groups) -> tuple[date, date]:
+def _window(change: Change, hits: list[dict], groups: Iterable[BlockGroup]) -> tuple[date, date]:
     """The dates a proposal reads: from the first hit session (or the change) to ``SEARCH_MONTHS`` past
     the latest end date of the hit groups (closures) or the end of the last hit week (leave)."""
     first = min([change.start] + [s["actualDate"] for s in hits])
@@ -230,13 +237,13 @@ def _window(change: Change, hits: list[dict], groups) -> tuple[date, date]:
     return first, max(ends + [cf.add_months(change.end, SEARCH_MONTHS)])
 
 
-def _groups_of(org, hits: list[dict]) -> list:
+def _groups_of(org: Organization, hits: list[dict]) -> list[BlockGroup]:
     from project.planning.models import BlockGroup
 
     return list(BlockGroup.objects.for_org(org).filter(pk__in={s["blockGroupId"] for s in hits}))
 
 
-def _version(org, lo: date, hi: date, session_ids: list) -> str:
+def _version(org: Organization, lo: date, hi: date, session_ids: list[object]) -> str:
     """Digest of what a proposal depends on: the sessions of [lo, hi], teachers, qualifications, holidays
     and leave (aggregates, 5 queries), and the sessions it changes."""
     import hashlib
@@ -262,7 +269,9 @@ def _hms(t: time | None) -> str | None:
     return None if t is None else t.strftime("%H:%M:%S")
 
 
-def _scope(sessions: list[dict], block_group_ids=None, session_ids=None) -> list[dict]:
+def _scope(
+    sessions: list[dict], block_group_ids: Iterable[UUID | str] | None = None, session_ids: Iterable[UUID | str] | None = None
+) -> list[dict]:
     if block_group_ids:
         wanted = {str(i) for i in block_group_ids}
         sessions = [s for s in sessions if str(s["blockGroupId"]) in wanted]
@@ -272,7 +281,13 @@ def _scope(sessions: list[dict], block_group_ids=None, session_ids=None) -> list
     return sessions
 
 
-def propose(ctx, change: Change, *, block_group_ids=None, session_ids=None) -> dict:
+def propose(
+    ctx: Ctx,
+    change: Change,
+    *,
+    block_group_ids: Iterable[UUID | str] | None = None,
+    session_ids: Iterable[UUID | str] | None = None,
+) -> dict:
     """A proposal that fixes every session ``change`` hits (of the chosen block groups or sessions), with
     the least disruption (issue 17). Writes nothing.
 
@@ -330,7 +345,7 @@ def unresolved_row(s: dict, unit_code: str, reason: str) -> dict:
     }
 
 
-def change_row(s: dict, unit_code: str, reason: str, *, day: date, teacher_id, teacher_name: str) -> dict:
+def change_row(s: dict, unit_code: str, reason: str, *, day: date, teacher_id: object, teacher_name: str) -> dict:
     return {
         "sessionId": s["id"],
         "blockGroupId": s["blockGroupId"],
@@ -354,7 +369,7 @@ def change_row(s: dict, unit_code: str, reason: str, *, day: date, teacher_id, t
     }
 
 
-def _reallocate(ctx, change: Change, hits: list[dict]):
+def _reallocate(ctx: Ctx, change: Change, hits: list[dict]) -> tuple[list[dict], list[dict], list[dict[str, object]]]:
     from project.timetabling import auto_allocation as aa
 
     if not hits:
@@ -385,7 +400,15 @@ def _reallocate(ctx, change: Change, hits: list[dict]):
 # ------------------------------------------------------------------------------------------- apply
 
 
-def apply(ctx, change: Change, *, version: str | None, changes: list[dict], block_group_ids=None, session_ids=None) -> dict:
+def apply(
+    ctx: Ctx,
+    change: Change,
+    *,
+    version: str | None,
+    changes: list[dict],
+    block_group_ids: Iterable[UUID | str] | None = None,
+    session_ids: Iterable[UUID | str] | None = None,
+) -> dict:
     """Write a reviewed proposal all-or-nothing with one change event (entity ``timetable_session``,
     action ``replanned``): one activity in the history, undone as one step.
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, time
-from typing import Annotated, Any
+from typing import Annotated
 
+from django.http import HttpResponse
 from ninja import Query
 from pydantic import Field
 
@@ -165,7 +166,7 @@ class ReplanAppliedOut(CamelSchema):
     end_dates_extended: list[EndDateExtendedOut]
 
 
-def _change(request: AuthedRequest, body) -> replan.Change:
+def _change(request: AuthedRequest, body: ReplanChangeIn) -> replan.Change:
     return replan.change_of(
         request.auth.org,
         holiday_id=body.holiday_id,
@@ -180,7 +181,7 @@ def _change(request: AuthedRequest, body) -> replan.Change:
 
 
 @router.post("/replan/propose", response={200: ReplanProposalOut, **ERRORS})
-def replan_propose(request: AuthedRequest, payload: ReplanChangeIn) -> Any:
+def replan_propose(request: AuthedRequest, payload: ReplanChangeIn) -> HttpResponse:
     """POST /api/replan/propose: a proposal fixing every session the change hits (closures: moved to the
     earliest free slot; leave: another teacher), the sessions it cannot fix with reasons, and the
     figures; ``version`` for the apply (issue 17, ``replan.propose``). Writes nothing. Errors as
@@ -197,7 +198,7 @@ def replan_propose(request: AuthedRequest, payload: ReplanChangeIn) -> Any:
 
 
 @router.post("/replan/apply", response={200: ReplanAppliedOut, **ERRORS, 409: dict, 412: ErrorOut})
-def replan_apply(request: AuthedRequest, payload: ReplanApplyIn) -> Any:
+def replan_apply(request: AuthedRequest, payload: ReplanApplyIn) -> HttpResponse:
     """POST /api/replan/apply ``{...the change, version, changes: [{sessionId, actualDate, teacherId}]}``:
     writes the reviewed proposal all-or-nothing with one change event (one activity, undone as one step).
     412 when the timetable changed since the proposal; 409 ``conflict`` when it would hold a hard
@@ -216,7 +217,7 @@ def replan_apply(request: AuthedRequest, payload: ReplanApplyIn) -> Any:
 
 
 @router.get("/replan/impact", response={200: ImpactOut, **ERRORS})
-def replan_impact(request: AuthedRequest, filters: Query[ImpactQuery]) -> Any:
+def replan_impact(request: AuthedRequest, filters: Query[ImpactQuery]) -> HttpResponse:
     """GET /api/replan/impact: the sessions a change hits (not cancelled), by block group and by teacher,
     with ``actualHours`` summed (issue 17, ``project.timetabling.replan``). 400 "Start date is required",
     "End date is required", "End date must be on or after start date", "The range can be at most 400

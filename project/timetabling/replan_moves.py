@@ -31,15 +31,22 @@ from __future__ import annotations
 
 import time as clock
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from django.db.models import Max, Min
 from ortools.sat.python import cp_model
 
 from project.timetabling import conflicts as cf
 from project.timetabling.models import TimetableSession
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
+    from project.planning.models import BlockGroup
+    from project.timetabling.replan import Change
 
 SEARCH_MONTHS = 3  # how far past a block group's end date a moved session may go (the end then extends)
 LANE = 8  # later sessions of a hit session's group and time the model may shift to make room
@@ -61,7 +68,7 @@ class _Board:
     """What a closure's moves read (4-5 queries): the sessions of the window, holidays, teachers' leave,
     the block groups hit, each group's unit first dates and last teaching day."""
 
-    def __init__(self, org, change, hits: list[dict], window: tuple[date, date]) -> None:
+    def __init__(self, org: Organization, change: Change, hits: list[dict], window: tuple[date, date]) -> None:
         from project.planning.days import parse_preferred_days
         from project.planning.models import BlockGroup
 
@@ -137,14 +144,14 @@ class _Bookings:
     """Who is busy when: (kind, key, date) -> [(start, end)] for the group ("g"), teacher ("t") and room
     ("r") of the sessions booked."""
 
-    def __init__(self, slots, exclude: set, online: frozenset = frozenset()) -> None:
+    def __init__(self, slots: Iterable[cf.Slot], exclude: set[object], online: frozenset[str] = frozenset()) -> None:
         self.busy: dict = defaultdict(list)
         self.online = online  # online rooms never clash (issue 19)
         for s in slots:
             if s.status != cf.CANCELLED and s.id not in exclude:
                 self.book(s, s.date)
 
-    def keys(self, slot: cf.Slot):
+    def keys(self, slot: cf.Slot) -> list[tuple[str, object]]:
         room = cf.norm_room(slot.room)
         if room in self.online:
             room = ""
@@ -176,10 +183,10 @@ class _Reflow:
     def _date(self, s: cf.Slot) -> date:
         return self.plan.dates.get(s.id, s.date)
 
-    def _group_sessions(self, group_id) -> list[cf.Slot]:
+    def _group_sessions(self, group_id: object) -> list[cf.Slot]:
         return [s for s in self.board.slots if s.block_group_id == group_id and s.status != cf.CANCELLED]
 
-    def _inversions(self, group_id, moves: dict) -> int:
+    def _inversions(self, group_id: object, moves: dict[object, date]) -> int:
         first = self.board.units_first
         rank = lambda s: first.get((group_id, s.unit_id), s.date)  # noqa: E731
         seq = sorted(self._group_sessions(group_id), key=lambda s: (moves.get(s.id, self._date(s)), s.start))
@@ -461,7 +468,9 @@ def _optimise(board: _Board, greedy: Plan, time_limit: float) -> Plan | None:
 # ---------------------------------------------------------------------------------------- answer
 
 
-def closure_moves(org, change, hits: list[dict], window: tuple[date, date], *, time_limit: float = MOVE_SECONDS):
+def closure_moves(
+    org: Organization, change: Change, hits: list[dict], window: tuple[date, date], *, time_limit: float = MOVE_SECONDS
+) -> tuple[list[dict], list[dict], list[dict[str, object]]]:
     """The moves that fix the sessions a closure hits (module docstring): ``(changes, unresolved,
     endDatesExtended)`` in the shapes of ``replan.propose``. Reads only."""
     from project.timetabling.replan import change_row, unresolved_row
@@ -498,7 +507,7 @@ def closure_moves(org, change, hits: list[dict], window: tuple[date, date], *, t
     for sid, day in plan.dates.items():
         gid = board.slot_of[sid].block_group_id
         new_last[gid] = max(new_last.get(gid, day), day)
-    extended = []
+    extended: list[dict[str, object]] = []
     for gid, last in sorted(new_last.items(), key=lambda kv: board.groups[kv[0]].code):
         group = board.groups[gid]
         if group.end_date is not None and last > group.end_date:
@@ -513,13 +522,13 @@ def closure_moves(org, change, hits: list[dict], window: tuple[date, date], *, t
     return changes, unresolved, extended
 
 
-def _kept_last(board: _Board, gid, plan: Plan) -> date:
+def _kept_last(board: _Board, gid: object, plan: Plan) -> date:
     """The group's last teaching day among the sessions the plan does not move."""
     days = [s.date for s in board.slots if s.block_group_id == gid and s.status != cf.CANCELLED and s.id not in plan.dates]
     return max(days) if days else date.min
 
 
-def _as_hit(slot: cf.Slot, group, teacher_names: dict) -> dict:
+def _as_hit(slot: cf.Slot, group: BlockGroup, teacher_names: dict[object, str]) -> dict:
     """A session a re-flow moves, in the shape of ``replan.hit_sessions`` rows."""
     return {
         "id": slot.id,

@@ -5,10 +5,12 @@ Every function takes the organization first and reads only its rows.
 
 from __future__ import annotations
 
-from datetime import date, timedelta
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from datetime import date, time, timedelta
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from project.core.errors import NotFound
@@ -19,12 +21,14 @@ from project.timetabling.models import TimetableSession
 if TYPE_CHECKING:  # pragma: no cover
     from uuid import UUID
 
-    from project.accounts.models import Organization
+    from project.accounts.models import Organization, User
+    from project.core.models import TenantQuerySet
+    from project.timetabling.models import CalendarFeed
 
 DEFAULT_TZ = "Australia/Melbourne"
 
 
-def user_today(user=None, org: Organization | None = None) -> date:
+def user_today(user: User | None = None, org: Organization | None = None) -> date:
     """Today in the user's timezone setting, else the organization's, else Australia/Melbourne (§5)."""
     name = None
     settings = getattr(user, "settings", None)
@@ -38,7 +42,7 @@ def user_today(user=None, org: Organization | None = None) -> date:
     return timezone.now().astimezone(tz).date()
 
 
-def session_queryset(org: Organization):
+def session_queryset(org: Organization) -> TenantQuerySet:
     return TimetableSession.objects.for_org(org).select_related("unit", "block_group", "teacher")
 
 
@@ -76,9 +80,9 @@ def session_list(
     teacher_id: UUID | str | None = None,
     hide_past: bool = False,
     today: date | None = None,
-    ids=None,
+    ids: Iterable[UUID | str] | None = None,
     room_id: UUID | str | None = None,
-) -> list[dict]:
+) -> list[dict[str, object]]:
     """Sessions of ``org`` by date and start time, filtered, as session JSON rows with their conflict
     types (camelCase, the shape of ``SessionOut``). ``hide_past`` keeps actualDate >= today; ``ids``
     (a list of session ids) keeps just those rows (other organizations' ids are simply absent).
@@ -108,7 +112,7 @@ def session_list(
 _TEXT_IDS = ("id", "block_group_id", "unit_id", "teacher_id", "room_record_id")
 
 
-def _fetch_rows(qs) -> list[tuple]:
+def _fetch_rows(qs: QuerySet[TimetableSession]) -> list[tuple[Any, ...]]:  # a row of any column types
     """``qs.values_list(*_ROW_FIELDS)`` rows, read fast on PostgreSQL (issue 15, a 5,000-session list).
 
     There the ids come as their text (``str(uuid)``, what the JSON says anyway; psycopg builds a UUID in
@@ -133,7 +137,7 @@ def _fetch_rows(qs) -> list[tuple]:
         return cursor.fetchall()
 
 
-def _row_json(r: tuple, conflict_types: list[str] | None) -> dict:
+def _row_json(r: tuple[Any, ...], conflict_types: list[str] | None) -> dict[str, object]:
     first, last = r[20], r[21]
     return {
         "id": r[0],
@@ -172,11 +176,11 @@ def session_get(*, org: Organization, session_id: UUID | str) -> TimetableSessio
     return get_in_org(session_queryset(org), org, session_id, "Timetable session")
 
 
-def _hms(t) -> str:
+def _hms(t: time) -> str:
     return t.strftime("%H:%M:%S")
 
 
-def session_rows(*, org: Organization, sessions: list[TimetableSession]) -> list[dict]:
+def session_rows(*, org: Organization, sessions: list[TimetableSession]) -> list[dict[str, object]]:
     """Session JSON rows (camelCase, ``SessionOut``) of given sessions with their conflict types."""
     ids = [s.id for s in sessions]
     rows = {r[0]: r for r in TimetableSession.objects.for_org(org).filter(id__in=ids).values_list(*_ROW_FIELDS)}
@@ -195,8 +199,8 @@ def conflict_list(
     end: date | None,
     block_group_id: UUID | str | None = None,
     teacher_id: UUID | str | None = None,
-    today=None,
-) -> list[dict]:
+    today: date | None = None,
+) -> list[dict[str, object]]:
     """``[{type, severity, sessionIds, message, date}]`` for sessions dated in [start, end].
 
     start defaults to today (Australia/Melbourne unless the user says otherwise), end to start + 365 days.
@@ -226,7 +230,7 @@ def sessions_for_calendar(
     return list(qs.order_by("actual_date", "start_time"))
 
 
-def feed_list(*, org: Organization, user) -> list:
+def feed_list(*, org: Organization, user: User | None) -> list[CalendarFeed]:
     """The user's calendar feeds that are not revoked, with their teacher or block group (1 query)."""
     from project.timetabling.models import CalendarFeed
 
@@ -237,7 +241,7 @@ def feed_list(*, org: Organization, user) -> list:
     )
 
 
-def feed_for_token(token: str):
+def feed_for_token(token: str) -> CalendarFeed:
     """The live feed of a secret token, across organizations (the token is the credential).
 
     NotFound "Calendar feed not found" when the token is unknown or revoked, its owner inactive, or

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
+from uuid import UUID
 
 from django.db.models import Q
 
@@ -26,8 +28,13 @@ from project.timetabling.conflicts.rules import (
     soft,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
 
-def check_changes(org, proposed: list[Slot], originals: Sequence[Slot] = ()) -> tuple[list[Conflict], list[Conflict]]:
+
+def check_changes(
+    org: Organization, proposed: list[Slot], originals: Sequence[Slot] = ()
+) -> tuple[list[Conflict], list[Conflict]]:
     """What writing ``proposed`` (new or changed sessions) would add (decisions.md §4).
 
     originals: the stored versions of changed sessions (empty for creates). Returns
@@ -49,7 +56,9 @@ def check_changes(org, proposed: list[Slot], originals: Sequence[Slot] = ()) -> 
     return new_hard, soft(after)
 
 
-def types_by_session(org, slots: list[Slot], *, complete_group=None) -> dict:
+def types_by_session(
+    org: Organization, slots: list[Slot], *, complete_group: UUID | str | None = None
+) -> dict[object, list[str]]:
     """``{session_id: sorted list of conflict types}`` for ``slots`` (the rows of a list), 5 queries.
 
     Reads only the slots' neighbourhood (:func:`load_neighbourhood`: their block groups and rooms on
@@ -62,11 +71,11 @@ def types_by_session(org, slots: list[Slot], *, complete_group=None) -> dict:
         return {}
     # The engine runs on ids as text: a str caches its hash, a UUID computes it in Python at every
     # dict or set lookup (hundreds of thousands of them for a 5,000-session list, a third of the sweep).
-    original = {}
-    text_slots = []
-    memo: dict = {None: None}
+    original: dict[object, object] = {}
+    text_slots: list[Slot] = []
+    memo: dict[object, str | None] = {None: None}
 
-    def text(value):
+    def text(value: object) -> str | None:
         try:
             return memo[value]
         except KeyError:
@@ -121,7 +130,9 @@ def _with_text_keys(data: ConflictData) -> ConflictData:
     )
 
 
-def scan(org, start: date, end: date, *, block_group_id=None, teacher_id=None) -> list[Conflict]:
+def scan(
+    org: Organization, start: date, end: date, *, block_group_id: UUID | str | None = None, teacher_id: UUID | str | None = None
+) -> list[Conflict]:
     """Every conflict touching a session dated within [start, end] (of the group / teacher when given).
 
     Without a filter, loads the organization's sessions of the surrounding weeks in one query and sweeps

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date, time, timedelta
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.db.models.functions import Lower
 
 from project.timetabling.calendar import HolidaySpan, holiday_by_date, holiday_spans, week_start
@@ -18,17 +20,21 @@ from project.timetabling.conflicts.rules import (
     norm_room,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
+    from project.timetabling.models import TimetableSession
+
 # ----------------------------------------------------------------------------------------- database
 
 
-def linked_groups(org) -> dict:
+def linked_groups(org: Organization) -> dict[UUID, UUID]:
     """``{block_group_id: linked_group_id}`` for the organization's linked groups (1 query)."""
     from project.planning.models import LinkedBlockGroupMember
 
     return dict(LinkedBlockGroupMember.objects.for_org(org).values_list("block_group_id", "linked_group_id"))
 
 
-def load_holidays(org, start: date, end: date) -> dict[date, HolidaySpan]:
+def load_holidays(org: Organization, start: date, end: date) -> dict[date, HolidaySpan]:
     """Active holidays (recurring ones repeated) by date within [start, end] (1 query)."""
     from project.timetabling.models import Holiday
 
@@ -41,7 +47,7 @@ def load_holidays(org, start: date, end: date) -> dict[date, HolidaySpan]:
     return {d: s for d, s in holiday_by_date(holiday_spans(rows, start, end)).items() if start <= d <= end}
 
 
-def load_rooms(org, data: ConflictData) -> None:
+def load_rooms(org: Organization, data: ConflictData) -> None:
     """The organization's active rooms into ``data.rooms`` and, when one has a capacity or a campus, the
     block groups' cohort sizes and campuses into ``data.groups`` (issue 19). 1-2 queries."""
     from project.catalogue.models import Room
@@ -60,7 +66,7 @@ def load_rooms(org, data: ConflictData) -> None:
         }
 
 
-def load_data(org, start: date, end: date, teacher_ids: Iterable | None = None) -> ConflictData:
+def load_data(org: Organization, start: date, end: date, teacher_ids: Iterable[object] | None = None) -> ConflictData:
     """Linked groups, holidays of [start, end], rooms and block group facts (:func:`load_rooms`), facts,
     qualifications and leave overlapping [start, end] of ``teacher_ids`` (all when None). 6-7 queries
     (3-4 when ``teacher_ids`` is empty)."""
@@ -112,13 +118,15 @@ _SLOT_FIELDS = (
 )
 
 
-def _converter(kind: str):
-    """A memoised converter of one raw database value (SQLite gives text; PostgreSQL native types)."""
+def _converter(kind: str) -> Callable[[Any], Any]:
+    """A memoised converter of one raw database value (SQLite gives text; PostgreSQL native types).
+
+    Any: a raw cell of any column type in, that column's Python value (UUID, date, time, float, text) out."""
     import uuid as _uuid
 
-    memo: dict = {}
+    memo: dict[Any, Any] = {}
 
-    def parse(value):
+    def parse(value: Any) -> Any:
         if kind == "hours":
             return float(value) if value is not None else 0.0
         if value is None or not isinstance(value, (str, int, float)) or isinstance(value, bool):
@@ -131,7 +139,7 @@ def _converter(kind: str):
             return time.fromisoformat(value) if isinstance(value, str) else value
         return value
 
-    def run(value):
+    def run(value: Any) -> Any:
         try:
             return memo[value]
         except KeyError:
@@ -148,7 +156,7 @@ def _converter(kind: str):
 _SLOT_KINDS = ("id", "uuid", "uuid", "uuid", "text", "date", "time", "time", "hours", "text", "text", "text")
 
 
-def native_slot(r: tuple) -> Slot:
+def native_slot(r: Sequence[Any]) -> Slot:
     """A :class:`Slot` of a row in ``_SLOT_FIELDS`` order as psycopg returns it (UUID, date, time, Decimal)."""
     return Slot(
         r[0],
@@ -166,7 +174,7 @@ def native_slot(r: tuple) -> Slot:
     )
 
 
-def _fetch_slots(qs) -> list[Slot]:
+def _fetch_slots(qs: QuerySet[TimetableSession, Any]) -> list[Slot]:
     """Run ``qs.values_list(*_SLOT_FIELDS)`` on a raw cursor and convert with memoised converters.
 
     Django's per-value converters cost seconds for 30,000 rows on SQLite; times, dates, hours and the
@@ -190,7 +198,7 @@ def _fetch_slots(qs) -> list[Slot]:
     sql, params = vqs.query.sql_with_params()
     conv = [_converter(k) for k in _SLOT_KINDS]
     c_id, c_g, c_u, c_t, _r, c_d, c_s, c_e, c_h = conv[:9]
-    out = []
+    out: list[Slot] = []
     native = connections[vqs.db].vendor == "postgresql"  # psycopg returns UUID, date, time: no conversion
     with connections[vqs.db].cursor() as cursor:
         cursor.execute(sql, params)
@@ -216,7 +224,7 @@ def _fetch_slots(qs) -> list[Slot]:
     return out
 
 
-def load_slots(org, start: date, end: date, q: Q | None = None, exclude_ids: Iterable = ()) -> list[Slot]:
+def load_slots(org: Organization, start: date, end: date, q: Q | None = None, exclude_ids: Iterable[object] = ()) -> list[Slot]:
     """Sessions of ``org`` dated within [start, end] (optionally filtered by ``q``) as Slots (1 query)."""
     from project.timetabling.models import TimetableSession
 
@@ -236,7 +244,7 @@ def _week_range(dates: Iterable[date]) -> tuple[date, date]:
     return lo, hi
 
 
-def _neighbours_q(slots: list[Slot]) -> tuple[Q | None, dict]:
+def _neighbours_q(slots: list[Slot]) -> tuple[Q | None, dict[str, Lower]]:
     """A filter for sessions that could clash with ``slots``: same teacher, group or (case-insensitive) room."""
     teachers = {s.teacher_id for s in slots if s.teacher_id is not None}
     groups = {s.block_group_id for s in slots}
@@ -244,14 +252,14 @@ def _neighbours_q(slots: list[Slot]) -> tuple[Q | None, dict]:
     q = Q(block_group_id__in=groups)
     if teachers:
         q |= Q(teacher_id__in=teachers)
-    annotate = {}
+    annotate: dict[str, Lower] = {}
     if rooms:
         q |= Q(_room_l__in=rooms)
         annotate = {"_room_l": Lower("room")}
     return q, annotate
 
 
-def load_neighbours(org, slots: list[Slot], exclude_ids: Iterable = ()) -> list[Slot]:
+def load_neighbours(org: Organization, slots: list[Slot], exclude_ids: Iterable[object] = ()) -> list[Slot]:
     """Stored sessions in the weeks of ``slots`` sharing a teacher, group or room with one of them (1 query)."""
     from project.timetabling.models import TimetableSession
 

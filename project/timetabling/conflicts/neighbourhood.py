@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import date, timedelta
+from typing import TYPE_CHECKING, Any, TypeAlias
+from uuid import UUID
 
 from project.timetabling.calendar import week_start
 from project.timetabling.conflicts.loading import (
@@ -17,6 +19,12 @@ from project.timetabling.conflicts.rules import (
     Slot,
     norm_room,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
+
+# {"group" | "room" | "teacher": [(block group id | room casefolded | teacher id, lo, hi)]}
+Keys: TypeAlias = dict[str, list[tuple[object, date, date]]]
 
 # ------------------------------------------------------------------------------------ neighbourhood
 
@@ -36,7 +44,7 @@ def _date_runs(days: Iterable[date], gap: int = 1) -> list[tuple[date, date]]:
     return [(lo, hi) for lo, hi in runs]
 
 
-def neighbourhood_keys(slots: Iterable[Slot]) -> dict:
+def neighbourhood_keys(slots: Iterable[Slot]) -> Keys:
     """What can share a conflict with ``slots`` (decisions.md §4), as index-ready date runs per key.
 
     ``{"group": [(block_group_id, lo, hi)], "room": [(room_casefolded, lo, hi)], "teacher":
@@ -45,9 +53,9 @@ def neighbourhood_keys(slots: Iterable[Slot]) -> dict:
     weeks (runs of consecutive weeks). Co-delivery (linked groups) and holidays are read separately.
     Cancelled slots count too (an edit may uncancel).
     """
-    groups: dict = defaultdict(set)
-    rooms: dict = defaultdict(set)
-    weeks: dict = defaultdict(set)
+    groups: defaultdict[object, set[date]] = defaultdict(set)
+    rooms: defaultdict[str, set[date]] = defaultdict(set)
+    weeks: defaultdict[object, set[date]] = defaultdict(set)
     for s in slots:
         groups[s.block_group_id].add(s.date)
         room = norm_room(s.room)
@@ -62,11 +70,11 @@ def neighbourhood_keys(slots: Iterable[Slot]) -> dict:
     }
 
 
-def _text_of(convert):
+def _text_of(convert: Callable[[Any], Any]) -> Callable[[Any], str | None]:
     """``convert`` then the canonical text of the UUID it gives (None stays None), memoised."""
-    memo: dict = {}
+    memo: dict[Any, str | None] = {}
 
-    def run(value):
+    def run(value: Any) -> str | None:
         try:
             return memo[value]
         except KeyError:
@@ -77,7 +85,9 @@ def _text_of(convert):
     return run
 
 
-def _neighbourhood_sql(vendor: str, org_id, keys: dict, codes: bool = True, text_ids: bool = False) -> tuple[str, list]:
+def _neighbourhood_sql(
+    vendor: str, org_id: UUID, keys: Keys, codes: bool = True, text_ids: bool = False
+) -> tuple[str, list[str | UUID | list[object]]]:
     """One UNION read of the sessions matching ``keys``: each part walks its list of (key, lo, hi)
     runs and range-scans the session index of that key for each (``session_group_date``,
     ``session_room_lower_date``, ``session_teacher_date``). PostgreSQL passes each list as three arrays
@@ -99,7 +109,8 @@ def _neighbourhood_sql(vendor: str, org_id, keys: dict, codes: bool = True, text
     )
     joins = f" JOIN {g} bg ON bg.id = s.block_group_id JOIN {u} un ON un.id = s.unit_id" if codes else ""
     column = {"group": "s.block_group_id", "room": "LOWER(s.room)", "teacher": "s.teacher_id"}
-    parts, params = [], []
+    parts: list[str] = []
+    params: list[str | UUID | list[object]] = []  # text, the organization's id, PostgreSQL arrays
     for kind, runs in keys.items():
         if not runs:
             continue
@@ -126,18 +137,18 @@ def _neighbourhood_sql(vendor: str, org_id, keys: dict, codes: bool = True, text
     return " UNION ALL ".join(parts), params
 
 
-def _hex(key) -> str:
+def _hex(key: object) -> str:
     """A UUID (or its text) as SQLite stores it: 32 hex digits."""
-    return key.hex if hasattr(key, "hex") else key.replace("-", "")
+    return key.hex if isinstance(key, UUID) else str(key).replace("-", "")
 
 
 def load_neighbourhood(
-    org,
+    org: Organization,
     slots: list[Slot],
-    exclude_ids: Iterable = (),
+    exclude_ids: Iterable[object] = (),
     *,
     codes: bool = True,
-    complete_group=None,
+    complete_group: object = None,
     text_ids: bool = False,
 ) -> list[Slot]:
     """Stored sessions that can share a conflict with ``slots`` (1 query, index-backed).
@@ -167,7 +178,7 @@ def load_neighbourhood(
         rooms = {(norm_room(s.room), s.date) for s in slots if norm_room(s.room)}
         weeks = {(s.teacher_id, week_start(s.date)) for s in slots if s.teacher_id is not None}
         teachers = {t for t, _ in weeks}
-        out_ = []
+        out_: list[Slot] = []
         for s in load_neighbours(org, slots, exclude_ids=exclude):
             if (
                 (s.block_group_id, s.date) in groups
@@ -178,7 +189,7 @@ def load_neighbourhood(
         return out_
     sql, params = _neighbourhood_sql(connection.vendor, org.pk, keys, codes, text_ids)
     if connection.vendor == "postgresql":  # native values: no conversion
-        native: dict = {}
+        native: dict[object, Slot] = {}
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             for r in cursor.fetchall():
@@ -190,7 +201,7 @@ def load_neighbourhood(
     c_id, c_g, c_u, c_t, _r, c_d, c_s, c_e, c_h = conv[:9]
     if text_ids:
         c_id, c_g, c_u, c_t = (_text_of(c) for c in (c_id, c_g, c_u, c_t))
-    out: dict = {}
+    out: dict[object, Slot] = {}
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         for r in cursor.fetchall():

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import date, time
+from datetime import date, datetime, time
 from operator import attrgetter
+from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
 
 from project.timetabling.calendar import HolidaySpan, week_start
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.timetabling.models import TimetableSession
+
+_T = TypeVar("_T", time, datetime)
 
 TEACHER_DOUBLE_BOOKED = "teacher_double_booked"
 GROUP_DOUBLE_BOOKED = "group_double_booked"
@@ -46,7 +52,7 @@ EVENING_FROM = time(17, 0)
 # --------------------------------------------------------------------------------------------- pure
 
 
-def overlaps(a_start, a_end, b_start, b_end) -> bool:
+def overlaps(a_start: _T, a_end: _T, b_start: _T, b_end: _T) -> bool:
     """True when [a_start, a_end) and [b_start, b_end) share time (any comparable values: time, datetime)."""
     return a_start < b_end and b_start < a_end
 
@@ -56,7 +62,7 @@ def is_evening(start: time, end: time) -> bool:
     return start >= EVENING_FROM or end > EVENING_FROM
 
 
-def co_delivered(group_a, group_b, link_of: dict) -> bool:
+def co_delivered(group_a: object, group_b: object, link_of: Mapping[object, object]) -> bool:
     """Two different block groups in the same linked group (co-delivered: no teacher or room clash)."""
     if group_a == group_b:
         return False
@@ -98,7 +104,7 @@ class Slot:
     unit_code: str = ""
 
     @classmethod
-    def of(cls, s) -> Slot:
+    def of(cls, s: TimetableSession) -> Slot:
         """From a TimetableSession (its block_group/unit must be loaded or the codes are left blank)."""
         cache = getattr(s, "_state", None)
         fields = cache.fields_cache if cache is not None else {}
@@ -145,7 +151,8 @@ class LeaveSpan:
         """True when a session on ``day`` from ``start`` to ``end`` falls in this leave."""
         if not self.start_date <= day <= self.end_date:
             return False
-        return self.start_time is None or overlaps(self.start_time, self.end_time, start, end)
+        # Part-day leave has both times (check_leave_times), whole-day leave neither.
+        return self.start_time is None or overlaps(self.start_time, cast(time, self.end_time), start, end)
 
 
 @dataclass(slots=True)
@@ -173,16 +180,22 @@ class ConflictData:
     groups: dict = field(default_factory=dict)  # block group id -> (cohort size, campus id, campus name)
 
     @property
-    def online_rooms(self) -> frozenset:
+    def online_rooms(self) -> frozenset[str]:
         """Rooms that never clash: online rooms hold any number of classes at once."""
         return frozenset(k for k, r in self.rooms.items() if r.type == "online")
 
-    def leave_of(self, teacher_id, slot: Slot) -> LeaveSpan | None:
+    def leave_of(self, teacher_id: object, slot: Slot) -> LeaveSpan | None:
         """The leave of ``teacher_id`` that ``slot``'s time falls in, if any."""
         for span in self.leave.get(teacher_id, ()):
             if span.covers(slot.date, slot.start, slot.end):
                 return span
         return None
+
+
+# What a per-session rule found besides the slot: the holiday, the leave, or the room and the block group's
+# (cohort size, campus id, campus name); None for the teacher rules.
+RoomDetail: TypeAlias = "tuple[RoomFacts, tuple[int, object, str]]"
+RuleDetail: TypeAlias = "HolidaySpan | LeaveSpan | RoomDetail | None"
 
 
 @dataclass
@@ -194,10 +207,10 @@ class Conflict:
     date: date | None = None
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[str, frozenset[str]]:
         return (self.type, frozenset(str(i) for i in self.session_ids))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         """``{type, severity, sessionIds, message, date}`` as in the 409 and /conflicts answers."""
         return {
             "type": self.type,
@@ -212,19 +225,21 @@ def _hm(t: time) -> str:
     return f"{t.hour:02d}:{t.minute:02d}"
 
 
-def _teacher_name(data: ConflictData, teacher_id) -> str:
+def _teacher_name(data: ConflictData, teacher_id: object) -> str:
     t = data.teachers.get(teacher_id)
     return t.name if t is not None else "The teacher"
 
 
-def _pair_clashes(active: list[Slot], link_of: dict, focus: set | None, online: frozenset = frozenset()):
+def _pair_clashes(
+    active: list[Slot], link_of: Mapping[object, object], focus: set[object] | None, online: frozenset[str] = frozenset()
+) -> Iterator[tuple[str, Slot, Slot, date]]:
     """``(type, earlier, later, date)`` for every overlapping pair of one block group, teacher or room on
     one date (decisions.md §4); with ``focus`` only pairs with a focus slot. One sweep per bucket in
     start order, so O(n log n) plus the pairs found."""
-    groups: dict = {}
-    teachers: dict = {}
-    rooms: dict = {}
-    hot: set | None = None if focus is None else set()  # bucket keys holding a focus slot
+    groups: dict[tuple[str, date, object], list[Slot]] = {}
+    teachers: dict[tuple[str, date, object], list[Slot]] = {}
+    rooms: dict[tuple[str, date, object], list[Slot]] = {}
+    hot: set[tuple[str, date, object]] | None = None if focus is None else set()  # bucket keys holding a focus slot
     for s in active:
         infocus = hot is not None and s.id in focus
         key = ("g", s.date, s.block_group_id)
@@ -280,7 +295,9 @@ def _pair_clashes(active: list[Slot], link_of: dict, focus: set | None, online: 
                 open_.append(s)
 
 
-def _session_rules(active: list[Slot], data: ConflictData, focus: set | None):
+def _session_rules(
+    active: list[Slot], data: ConflictData, focus: set[object] | None
+) -> Iterator[tuple[str, Slot, TeacherFacts | None, RuleDetail]]:
     """``(type, slot, teacher facts, holiday or leave span or (room, group facts))`` for each per-session
     rule a focus slot breaks: a holiday, its room too small for the cohort or of another campus than the
     block group's, its teacher on leave, and its teacher unqualified, unavailable at that time, inactive or
@@ -297,7 +314,7 @@ def _session_rules(active: list[Slot], data: ConflictData, focus: set | None):
         if rooms and s.room:
             room = rooms.get(norm_room(s.room))
             group = groups.get(s.block_group_id) if room is not None else None
-            if group is not None and room.type != "online":
+            if group is not None and room is not None and room.type != "online":
                 cohort, campus_id, _campus_name = group
                 if room.capacity is not None and cohort > room.capacity:
                     yield ROOM_OVER_CAPACITY, s, None, (room, group)
@@ -325,7 +342,9 @@ def _session_rules(active: list[Slot], data: ConflictData, focus: set | None):
             yield TEACHER_CONTRACT_EXPIRED, s, t, None
 
 
-def _over_capacity(active: list[Slot], data: ConflictData, focus: set | None):
+def _over_capacity(
+    active: list[Slot], data: ConflictData, focus: set[object] | None
+) -> Iterator[tuple[TeacherFacts, date, list[Slot], float]]:
     """``(teacher facts, monday, slots of the week by date and start, hours)`` for each teacher week over
     the teacher's maximum weekly hours with a focus slot; co-delivered sessions of linked groups count once."""
     weeks: dict[tuple, list[Slot]] = defaultdict(list)
@@ -367,19 +386,20 @@ def _pair_message(kind: str, o: Slot, s: Slot, day: date, data: ConflictData) ->
     return f"Room {s.room.strip()} is booked twice on {day.isoformat()} {times}"
 
 
-def _session_message(kind: str, s: Slot, t: TeacherFacts | None, span) -> str:
+def _session_message(kind: str, s: Slot, t: TeacherFacts | None, span: RuleDetail) -> str:
     if kind == HOLIDAY:
-        return f"Session on {s.date.isoformat()} falls on {span.name}"
+        return f"Session on {s.date.isoformat()} falls on {cast(HolidaySpan, span).name}"
     if kind == ROOM_OVER_CAPACITY:
-        room, (cohort, _campus, _name) = span
+        room, (cohort, _campus, _name) = cast(RoomDetail, span)
         return f"Room {room.code} seats {room.capacity}; block group {s.group_code or s.block_group_id} has {cohort} students"
     if kind == ROOM_OTHER_CAMPUS:
-        room, (_cohort, _campus, name) = span
+        room, (_cohort, _campus, name) = cast(RoomDetail, span)
         return f"Room {room.code} is at {room.campus_name}; block group {s.group_code or s.block_group_id} is taught at {name}"
     if kind == TEACHER_ON_LEAVE:
         name = t.name if t is not None else "The teacher"
-        hours = f" {_hm(span.start_time)}-{_hm(span.end_time)}" if span.start_time is not None else ""
-        reason = f" ({span.reason})" if span.reason else ""
+        leave = cast(LeaveSpan, span)  # part-day leave has both times (check_leave_times)
+        hours = f" {_hm(leave.start_time)}-{_hm(cast(time, leave.end_time))}" if leave.start_time is not None else ""
+        reason = f" ({leave.reason})" if leave.reason else ""
         return f"{name} is on leave on {s.date.isoformat()}{hours}{reason}"
     if kind == TEACHER_UNQUALIFIED:
         return f"{t.name} holds no qualification for unit {s.unit_code}".rstrip()
@@ -422,12 +442,12 @@ def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None, 
     return out
 
 
-def detect_types(slots: Iterable[Slot], data: ConflictData, focus: set) -> dict:
+def detect_types(slots: Iterable[Slot], data: ConflictData, focus: set[object]) -> dict[object, set[str]]:
     """``{focus id: set of conflict types}`` of the conflicts :func:`detect` finds (the same rules and
     answers), without building a Conflict per pair: a list row needs only its types, and a crowded
     block group of 5,000 sessions has tens of thousands of clashing pairs."""
     active = [s for s in slots if s.status != CANCELLED]
-    types: dict = {sid: set() for sid in focus}
+    types: dict[object, set[str]] = {sid: set() for sid in focus}
     for kind, o, s, _day in _pair_clashes(active, data.link_of, focus, data.online_rooms):
         if o.id in types:
             types[o.id].add(kind)

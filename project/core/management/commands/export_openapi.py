@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand
 class Command(BaseCommand):
     help = "Print the OpenAPI schema as JSON"
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: object, **options: object) -> None:
         from project.api import api
 
         schema = api.get_openapi_schema()
