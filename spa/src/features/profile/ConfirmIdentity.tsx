@@ -7,8 +7,10 @@
  */
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { modals } from "@mantine/modals";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { ApiError, client, errorMessage, fieldErrors } from "../../lib/api";
+import { useCurrentUser } from "../../lib/auth";
+import { useSsoDiscovery } from "../auth/api";
 import { pageNavigation } from "../auth/ssoSession";
 
 export const CONFIRM_TITLE = "Confirm it's you";
@@ -23,23 +25,12 @@ export function providerConfirmUrl(path: string): string {
   return `/api/auth/sso/start?reauth=1&next=${encodeURIComponent(path)}`;
 }
 
-/** The name of the signed-in user's identity provider when their email's domain signs in with one. */
+/** The name of the signed-in user's identity provider when their email's domain signs in with one: the
+ * cached current user and the sign-in page's own discovery query. */
 function useIdentityProvider(): string | null {
-  const [name, setName] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    (async () => {
-      const me = await client.GET("/api/auth/user");
-      const email = me.data?.user?.email;
-      if (!email) return;
-      const { data } = await client.POST("/api/auth/sso/discover", { body: { email } });
-      if (live && data?.sso && data.providerName) setName(data.providerName);
-    })().catch(() => undefined); // no provider button: the password and the code still work
-    return () => {
-      live = false;
-    };
-  }, []);
-  return name;
+  const { user } = useCurrentUser();
+  const { data } = useSsoDiscovery(user?.email ?? "");
+  return data?.sso && data.providerName ? data.providerName : null;
 }
 
 function ConfirmIdentityForm({ onConfirmed, onCancel }: { onConfirmed: () => void; onCancel: () => void }) {
