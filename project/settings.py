@@ -142,6 +142,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and int(os.
         # A request waits this long for a free connection, then fails (503-worthy) instead of hanging.
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
     }
+# Threads that run requests' synchronous work (Django's middleware and views), shared by all requests of
+# the process (project/core/asgi_handler.py). As many as the pool has database connections by default: a
+# request holds one connection for its whole run, so more threads would only wait for the pool.
+ASGI_THREADS = int(os.environ.get("ASGI_THREADS") or os.environ.get("DB_POOL_MAX_SIZE") or "10") or 10
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several coordinators and the socket share one file: wait rather than fail on a lock.
     DATABASES["default"].setdefault("OPTIONS", {})

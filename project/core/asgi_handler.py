@@ -13,19 +13,45 @@ waits for the loop's turn; together they were about a quarter of a cached read's
 ``request_started``, the chain with the view, and, for a non-streaming answer whose body is already in
 memory, ``response.close()`` (``request_finished``: the database connection goes back to the pool before
 the bytes are sent). Streaming answers (the SPA's ``index.html`` file, WhiteNoise's static files) are closed
-after sending, as Django does. Everything else (request parsing, 400/413 on bad input, sending) is
+after sending, as Django does.
+
+The hop goes to one pool of ``settings.ASGI_THREADS`` worker threads shared by all requests (as a WSGI
+server's threads are), not to a thread made for each request: Django's own handler enters a
+``ThreadSensitiveContext`` per request, for which asgiref starts a new thread and joins it afterwards, and
+that start and join were 17% of the process's CPU for a cached read (py-spy ``--gil`` under
+``bench/reads_bench.py``-like load, 2026-11-26). Nothing of a request lives on after it on its thread:
+``request_finished`` closes its database connections there (they go back to the psycopg pool), and a
+streaming answer's connections are closed on the worker before the answer is sent, because its close runs
+later on another thread. Everything else (request parsing, 400/413 on bad input, sending) is
 Django's own code; disconnects are not watched because no view is asynchronous (a synchronous view cannot
 be cancelled anyway).
 """
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers import base
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.db import close_old_connections
 from django.urls import set_script_prefix
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def request_executor() -> ThreadPoolExecutor:
+    """The process's pool of ``settings.ASGI_THREADS`` threads that run requests' synchronous work."""
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(max_workers=settings.ASGI_THREADS, thread_name_prefix="request")
+        return _executor
 
 
 class OneHopASGIHandler(ASGIHandler):
@@ -42,6 +68,8 @@ class OneHopASGIHandler(ASGIHandler):
         response = self.get_response(request)
         response._handler_class = self.__class__
         if response.streaming:
+            # Closed after sending, on whichever thread runs it: give this thread's connections back now.
+            close_old_connections()
             return response, False
         response.close()
         return response, True
@@ -59,7 +87,9 @@ class OneHopASGIHandler(ASGIHandler):
             await sync_to_async(error_response.close)()
             return
         try:
-            response, closed = await sync_to_async(self._respond, thread_sensitive=True)(scope, request)
+            response, closed = await sync_to_async(self._respond, thread_sensitive=False, executor=request_executor())(
+                scope, request
+            )
             try:
                 await self.send_response(response, send)
             finally:

@@ -1,0 +1,45 @@
+"""The ASGI handler runs each request's synchronous work on a shared, bounded pool of threads
+(project/core/asgi_handler.py, issue 15): no thread is started per request, and concurrent requests use at
+most ``settings.ASGI_THREADS`` threads."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from channels.testing import HttpCommunicator
+from django.conf import settings
+
+from project.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def _get(path: str) -> dict:
+    communicator = HttpCommunicator(application, "GET", path, headers=[(b"host", b"localhost")])
+    return await communicator.get_response(timeout=10)
+
+
+async def test_sequential_requests_start_no_thread_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    await _get("/api/auth/user")  # the pool's first thread may start here
+    started: list[str] = []
+    real_start = threading.Thread.start
+
+    def counting_start(self: threading.Thread) -> None:
+        started.append(self.name)
+        real_start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", counting_start)
+    for _ in range(20):
+        response = await _get("/api/auth/user")
+        assert response["status"] == 401
+    # Django's own ASGIHandler (a ThreadSensitiveContext per request) started 20 threads here.
+    assert len(started) <= 1, started
+
+
+async def test_concurrent_requests_use_at_most_asgi_threads() -> None:
+    responses = await asyncio.gather(*(_get("/api/auth/user") for _ in range(3 * settings.ASGI_THREADS)))
+    assert [r["status"] for r in responses] == [401] * (3 * settings.ASGI_THREADS)
+    request_threads = [t for t in threading.enumerate() if t.name.startswith("request")]
+    assert 1 <= len(request_threads) <= settings.ASGI_THREADS
