@@ -20,12 +20,18 @@ be cancelled anyway).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from asgiref.sync import sync_to_async
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers import base
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.urls import set_script_prefix
+
+if TYPE_CHECKING:  # pragma: no cover
+    from django.core.handlers.asgi import ASGIRequest, _ReceiveCallback, _SendCallback
+    from django.http.response import HttpResponseBase
 
 
 class OneHopASGIHandler(ASGIHandler):
@@ -35,7 +41,7 @@ class OneHopASGIHandler(ASGIHandler):
         base.BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
 
-    def _respond(self, scope, request):
+    def _respond(self, scope: dict[str, Any], request: ASGIRequest) -> tuple[HttpResponseBase, bool]:
         """On the worker thread: ``request_started``, the middleware chain and view, and the close of a
         non-streaming response. Returns ``(response, closed)``."""
         signals.request_started.send(sender=self.__class__, scope=scope)
@@ -46,18 +52,20 @@ class OneHopASGIHandler(ASGIHandler):
         response.close()
         return response, True
 
-    async def handle(self, scope, receive, send) -> None:
+    async def handle(self, scope: dict[str, Any], receive: _ReceiveCallback, send: _SendCallback) -> None:
         try:
             body_file = await self.read_body(receive)
         except RequestAborted:
             return
         set_script_prefix(get_script_prefix(scope))
-        request, error_response = self.create_request(scope, body_file)
-        if request is None:
+        created = self.create_request(scope, body_file)  # (request, None) or (None, the error response)
+        if created[0] is None:
+            error_response = created[1]
             body_file.close()
             await self.send_response(error_response, send)
             await sync_to_async(error_response.close)()
             return
+        request = created[0]
         try:
             response, closed = await sync_to_async(self._respond, thread_sensitive=True)(scope, request)
             try:
