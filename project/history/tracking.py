@@ -384,13 +384,18 @@ class HistoryTracked:
 
     history_tracked = True
 
+    def _tracked_write(self, kwargs: Mapping[str, Any]) -> tuple[models.Model, str, Tracker | None]:
+        """This row as the Model it is (HistoryTracked is only ever mixed into one), the database a save or
+        delete with ``kwargs`` writes to, and the tracker capturing writes there (None: none)."""
+        instance = cast(models.Model, self)
+        using = kwargs.get("using") or router.db_for_write(type(instance), instance=instance)
+        return instance, using, active(type(instance), using)
+
     def save(self, *args: Any, **kwargs: Any) -> None:
-        instance = cast(models.Model, self)  # HistoryTracked is only ever mixed into a Model
-        model = type(instance)
-        using = kwargs.get("using") or router.db_for_write(model, instance=instance)
-        tracker = active(model, using)
+        instance, using, tracker = self._tracked_write(kwargs)
         if tracker is None:
             return super().save(*args, **kwargs)  # type: ignore[misc]
+        model = type(instance)
         before = {} if instance._state.adding else read_rows(model, [instance.pk], using)
         result = _run(tracker, lambda: super(HistoryTracked, self).save(*args, **kwargs))  # type: ignore[misc]
         update_fields = kwargs.get("update_fields")
@@ -404,10 +409,7 @@ class HistoryTracked:
         return result
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        instance = cast(models.Model, self)  # HistoryTracked is only ever mixed into a Model
-        model = type(instance)
-        using = kwargs.get("using") or router.db_for_write(model, instance=instance)
-        tracker = active(model, using)
+        instance, using, tracker = self._tracked_write(kwargs)
         if tracker is None:
             return super().delete(*args, **kwargs)  # type: ignore[misc]
-        return tracked_delete(tracker, model._base_manager.db_manager(using).filter(pk=instance.pk))
+        return tracked_delete(tracker, type(instance)._base_manager.db_manager(using).filter(pk=instance.pk))
