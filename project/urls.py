@@ -1,5 +1,6 @@
 from django.contrib import admin
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
+from django.http.response import HttpResponseBase
 from django.urls import path, re_path
 
 from project.api import api
@@ -20,11 +21,11 @@ urlpatterns = [
 ]
 
 
-def handler404(request, exception=None):
+def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponseBase:
     if request.path.startswith("/api/"):
         return JsonResponse({"message": "Not found"}, status=404)
     return spa_index(request)
 
 
-def handler500(request):
+def handler500(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"message": "Internal server error"}, status=500)

@@ -282,7 +282,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         data = packet.data if isinstance(packet.data, list) else []
         name = data[0] if data else None
         result: dict[str, object] = {"ok": False, "message": "Unknown event"}
-        if name == "presence" and self.principal.user_id is not None:
+        if name == "presence" and self.principal is not None and self.principal.user_id is not None:
             try:
                 result = await self._set_presence(data[1] if len(data) > 1 else None)
             except Exception:

@@ -32,7 +32,7 @@ from redis import asyncio as aioredis
 class InMemoryChannelLayer(_InMemoryBase):
     """``channels.layers.InMemoryChannelLayer`` whose expiry sweep runs at most once a ``clean_interval``."""
 
-    def __init__(self, *args, clean_interval: float = 1.0, **kwargs) -> None:
+    def __init__(self, *args: object, clean_interval: float = 1.0, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.clean_interval = clean_interval
         self._last_clean = 0.0
@@ -47,12 +47,12 @@ class InMemoryChannelLayer(_InMemoryBase):
 class RedisChannelLayer(_Base):
     """``channels_redis.core.RedisChannelLayer`` with a blocking, bounded connection pool per host."""
 
-    def __init__(self, *args, max_connections: int = 50, pool_timeout: float = 20, **kwargs) -> None:
+    def __init__(self, *args: object, max_connections: int = 50, pool_timeout: float = 20, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.max_connections = max_connections
         self.pool_timeout = pool_timeout
 
-    def create_pool(self, index):
+    def create_pool(self, index: int) -> aioredis.ConnectionPool:
         """The pool for host ``index``: a ``BlockingConnectionPool`` (address hosts) or the base pool
         (sentinel / host-port hosts, which carry their own ``max_connections`` if wanted)."""
         host = dict(self.hosts[index])

@@ -66,7 +66,7 @@ class Timings:
         )
 
 
-def _dumps(data) -> str:
+def _dumps(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -121,7 +121,7 @@ def disconnect_frame(namespace: str = MAIN_NAMESPACE) -> str:
     return _message(sio.Packet(sio.DISCONNECT, namespace=namespace, binary=False))
 
 
-def event_frame(event: str, data, namespace: str = MAIN_NAMESPACE) -> str:
+def event_frame(event: str, data: object, namespace: str = MAIN_NAMESPACE) -> str:
     """``42["event",data]``."""
     return _message(sio.Packet(sio.EVENT, [event, data], namespace=namespace, binary=False))
 

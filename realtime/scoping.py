@@ -13,13 +13,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from realtime.authentication import Principal
+
 DISPLAY_ENTITIES = frozenset({"timetable_session", "holiday", "block_group", "display_link"})
 CAMPUS_SCOPED = frozenset({"timetable_session", "block_group"})
 ADMIN_ONLY = frozenset({"user", "display_link"})
 HIDDEN_FROM_DISPLAYS = ("actorId", "origin", "campusIds")
 
 
-def event_for(principal, event: dict) -> dict | None:
+def event_for(principal: Principal, event: dict) -> dict | None:
     """The event as ``principal`` may receive it, or None when it must not be sent at all."""
     entity = event.get("entity")
     if principal.kind == "display":

@@ -51,7 +51,7 @@ class LockedOut(DomainError):
         super().__init__(message or lockout_message())
 
 
-def lockout_response(request, *args, **kwargs):
+def lockout_response(request: HttpRequest, *args: object, **kwargs: object) -> JsonResponse:
     """django-axes lockout answer (``AXES_LOCKOUT_CALLABLE``) in the API error shape."""
     return JsonResponse(LockedOut().body(), status=LockedOut.status)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
@@ -36,7 +36,7 @@ class Organization(HistoryTracked, TimeStampedModel):
 class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
 
-    def create_user(self, email: str, password: str | None = None, **extra):
+    def create_user(self, email: str, password: str | None = None, **extra: Any) -> User:  # extra: field values
         if not email:
             raise ValueError("Email is required")
         email = self.normalize_email(email).lower()
@@ -48,7 +48,7 @@ class UserManager(BaseUserManager["User"]):
         user.save(using=self._db)
         return user
 
-    def create_superuser(self, email: str, password: str | None = None, **extra):
+    def create_superuser(self, email: str, password: str | None = None, **extra: Any) -> User:
         extra.setdefault("is_staff", True)
         extra.setdefault("is_superuser", True)
         extra.setdefault("role", User.Role.ADMIN)

@@ -9,7 +9,7 @@ credential (resident key) so that sign-in needs no email; the WebAuthn user hand
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from webauthn import (
@@ -25,6 +25,13 @@ from webauthn.helpers.structs import (
     ResidentKeyRequirement,
     UserVerificationRequirement,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from django.contrib.sessions.backends.base import SessionBase
+    from webauthn.authentication.verify_authentication_response import VerifiedAuthentication
+    from webauthn.registration.verify_registration_response import VerifiedRegistration
+
+    from project.accounts.models import User
 
 REGISTRATION_CHALLENGE = "passkey_registration_challenge"
 AUTHENTICATION_CHALLENGE = "passkey_authentication_challenge"
@@ -43,11 +50,11 @@ def expected_origins() -> list[str]:
     return [origins] if isinstance(origins, str) else list(origins)
 
 
-def store_challenge(session, key: str, challenge: bytes) -> None:
+def store_challenge(session: SessionBase, key: str, challenge: bytes) -> None:
     session[key] = bytes_to_base64url(challenge)
 
 
-def pop_challenge(session, key: str) -> bytes | None:
+def pop_challenge(session: SessionBase, key: str) -> bytes | None:
     value = session.pop(key, None)
     if not value:
         return None
@@ -57,7 +64,7 @@ def pop_challenge(session, key: str) -> bytes | None:
         return None
 
 
-def registration_options(*, user, existing_credential_ids: list[str]) -> tuple[dict[str, Any], bytes]:
+def registration_options(*, user: User, existing_credential_ids: list[str]) -> tuple[dict[str, Any], bytes]:
     """Creation options for ``navigator.credentials.create()`` (as JSON-ready dict) and the challenge."""
     options = generate_registration_options(
         rp_id=rp_id(),
@@ -75,7 +82,7 @@ def registration_options(*, user, existing_credential_ids: list[str]) -> tuple[d
     return options_to_json_dict(options), options.challenge
 
 
-def verify_registration(*, credential: dict, challenge: bytes):
+def verify_registration(*, credential: dict[str, Any], challenge: bytes) -> VerifiedRegistration:
     """``VerifiedRegistration`` or an exception (``InvalidRegistrationResponse`` or a parse error)."""
     return verify_registration_response(
         credential=credential,
@@ -92,7 +99,9 @@ def authentication_options() -> tuple[dict[str, Any], bytes]:
     return options_to_json_dict(options), options.challenge
 
 
-def verify_authentication(*, credential: dict, challenge: bytes, public_key: str, sign_count: int):
+def verify_authentication(
+    *, credential: dict[str, Any], challenge: bytes, public_key: str, sign_count: int
+) -> VerifiedAuthentication:
     """``VerifiedAuthentication`` or an exception; refuses a sign count that did not increase."""
     return verify_authentication_response(
         credential=credential,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from uuid import UUID
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -18,6 +18,9 @@ from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
 from project.accounts import totp
 from project.core.schemas import BlankToNone, CamelSchema, max_length, required
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import User
 
 # ---------------------------------------------------------------------------------------------- helpers
 
@@ -269,12 +272,12 @@ class UserOut(CamelSchema):
     setup_pending: bool = False  # added by an admin and not claimed yet (an invitation can be re-issued)
 
     @staticmethod
-    def resolve_organization_name(obj) -> str | None:
+    def resolve_organization_name(obj: User) -> str | None:
         org = getattr(obj, "organization", None)
         return org.name if org is not None else None
 
     @staticmethod
-    def resolve_setup_pending(obj) -> bool:
+    def resolve_setup_pending(obj: User) -> bool:
         has_usable = getattr(obj, "has_usable_password", None)
         return bool(has_usable is not None and not has_usable())
 

@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Any
 from uuid import UUID
 
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.utils import timezone
 from pydantic.alias_generators import to_camel
 
@@ -81,7 +81,7 @@ def _json_value(value: Any) -> Any:
     return value
 
 
-def _rows(queryset) -> list[dict]:
+def _rows(queryset: QuerySet[Model]) -> list[dict]:
     """``values()`` rows with camelCase keys and JSON-ready values (``organization`` left out)."""
     out = []
     for row in queryset.values():

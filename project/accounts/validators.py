@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import User
 
 RULES = [
     (lambda p: len(p) >= 12, "Password must be at least 12 characters"),
@@ -20,7 +24,7 @@ def password_problems(password: str) -> list[str]:
 
 
 class BlockplanPasswordValidator:
-    def validate(self, password: str, user=None) -> None:
+    def validate(self, password: str, user: User | None = None) -> None:
         problems = password_problems(password)
         if problems:
             raise ValidationError(problems)
@@ -39,7 +43,7 @@ class MaximumLengthValidator:
     def __init__(self, max_length: int = MAX_PASSWORD_LENGTH) -> None:
         self.max_length = max_length
 
-    def validate(self, password: str, user=None) -> None:
+    def validate(self, password: str, user: User | None = None) -> None:
         if len(password or "") > self.max_length:
             raise ValidationError(f"Password must be at most {self.max_length} characters")
 

@@ -1,5 +1,7 @@
 """Courses, units of competency and campuses (delivery.md §3)."""
 
+from typing import Any
+
 from django.db import models
 
 from project.core.models import TenantModel
@@ -93,7 +95,7 @@ class Room(TenantModel):
         ordering = ["code"]
         constraints = [models.UniqueConstraint(fields=["organization", "key"], name="room_key_unique_per_org")]
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.key = room_key(self.code)
         super().save(*args, **kwargs)
 

@@ -9,7 +9,7 @@ The text helpers (:func:`text`, :func:`required_text`) are shared with ``project
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 from uuid import UUID
 
 from pydantic import AfterValidator, BeforeValidator, Field, model_validator
@@ -37,11 +37,11 @@ def _none_to_empty(value: Any) -> Any:
     return "" if value is None else value
 
 
-def _none_to(default: Any):
+def _none_to(default: Any) -> BeforeValidator:
     return BeforeValidator(lambda value: default if value is None else value)
 
 
-def required_text(label: str, limit: int):
+def required_text(label: str, limit: int) -> object:  # a type for a field annotation
     """A required, trimmed string: "<label> is required", "<label> must be at most <limit> characters"."""
     return Annotated[
         str | None,
@@ -51,7 +51,7 @@ def required_text(label: str, limit: int):
     ]
 
 
-def text(label: str, limit: int = LONG_TEXT):
+def text(label: str, limit: int = LONG_TEXT) -> object:  # a type for a field annotation
     """An optional trimmed string; null or absent becomes ""."""
     return Annotated[
         str | None,
@@ -61,7 +61,7 @@ def text(label: str, limit: int = LONG_TEXT):
     ]
 
 
-def flag(default: bool):
+def flag(default: bool) -> object:  # a type for a field annotation
     """A boolean; null or absent becomes ``default``."""
     return Annotated[bool, _none_to(default)]
 
@@ -171,7 +171,7 @@ class RoomIn(FormIn):
     is_active: flag(True) = True
 
     @model_validator(mode="after")
-    def _online_has_no_capacity(self):
+    def _online_has_no_capacity(self) -> Self:
         if self.type == "online":
             self.capacity = None
         return self

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date, time
 from typing import TYPE_CHECKING
 
 from django.db.models import Q, QuerySet
@@ -85,7 +86,9 @@ def room_get(*, org: Organization, room_id: UUID | str) -> Room:
     return get_in_org(qs, org, room_id, "Room")
 
 
-def room_availability(*, org: Organization, day, start, end, exclude_session_id: UUID | str | None = None) -> list[dict]:
+def room_availability(
+    *, org: Organization, day: date, start: time, end: time, exclude_session_id: UUID | str | None = None
+) -> list[dict]:
     """Which active rooms are free on ``day`` from ``start`` to ``end`` (wall-clock times; issue 19's room
     pickers): ``[{roomId, code, free, bookedBy}]`` by code; ``bookedBy`` names the first overlapping
     session ("ICT30120-A ICTICT214 09:00-12:00"). Online rooms are always free. A session being edited

@@ -27,13 +27,16 @@ from realtime.events import emit_change
 if TYPE_CHECKING:  # pragma: no cover
     from uuid import UUID
 
+    from django.db.models import Func
+
     from project.accounts.models import Organization
+    from project.core.models import TenantModel
 
 COURSE_DUPLICATE = "A course with this code already exists in your organization."
 UNIT_DUPLICATE = "A unit with this code already exists in your organization."
 
 
-def _check_code(model, ctx: Ctx, code: str, message: str, exclude_pk=None) -> None:
+def _check_code(model: type[TenantModel], ctx: Ctx, code: str, message: str, exclude_pk: UUID | None = None) -> None:
     qs = model.objects.for_org(ctx.org).filter(code__iexact=code)
     if exclude_pk is not None:
         qs = qs.exclude(pk=exclude_pk)
@@ -41,7 +44,7 @@ def _check_code(model, ctx: Ctx, code: str, message: str, exclude_pk=None) -> No
         raise DuplicateCode(message)
 
 
-def _save(row, message: str) -> None:
+def _save(row: TenantModel, message: str) -> None:
     """Save in a savepoint; a concurrent insert of the same code is still a 409, not a 500."""
     try:
         with transaction.atomic():
@@ -150,18 +153,18 @@ def unit_delete(*, ctx: Ctx, unit_id: UUID | str) -> None:
 ROOM_DUPLICATE = "A room with this code already exists in your organization."
 
 
-def _room_key_sql():
+def _room_key_sql() -> Func:
     """``room_key`` of a session's room text in SQL: lower case without spaces, hyphens, underscores."""
     from django.db.models import Value
     from django.db.models.functions import Lower, Replace
 
-    expr = Lower("room")
+    expr: Func = Lower("room")
     for ch in (" ", "-", "_"):
         expr = Replace(expr, Value(ch), Value(""))
     return expr
 
 
-def _check_room_code(ctx: Ctx, code: str, exclude_pk=None) -> None:
+def _check_room_code(ctx: Ctx, code: str, exclude_pk: UUID | None = None) -> None:
     qs = Room.objects.for_org(ctx.org).filter(key=room_key(code))
     if exclude_pk is not None:
         qs = qs.exclude(pk=exclude_pk)
@@ -228,7 +231,7 @@ def room_delete(*, ctx: Ctx, room_id: UUID | str) -> None:
         room.delete()
 
 
-def resolve_room(org: Organization, room_id: UUID | str, text: str | None) -> tuple[str, object | None]:
+def resolve_room(org: Organization, room_id: UUID | str | None, text: str | None) -> tuple[str, UUID | None]:
     """The ``(room text, room record id)`` a session write stores (issue 19): a ``room_id`` of the
     organization wins (its code is the text); else a text that matches a room's code, case and spacing
     ignored, is linked and spelled as the code; else the text as given, unlinked. NotFound "Room not

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -40,6 +41,10 @@ from django.core.handlers import base
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.db import close_old_connections
 from django.urls import set_script_prefix
+
+if TYPE_CHECKING:  # pragma: no cover
+    from django.core.handlers.asgi import ASGIRequest, _ReceiveCallback, _SendCallback
+    from django.http.response import HttpResponseBase
 
 _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
@@ -61,7 +66,7 @@ class OneHopASGIHandler(ASGIHandler):
         base.BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
 
-    def _respond(self, scope, request):
+    def _respond(self, scope: dict[str, Any], request: ASGIRequest) -> tuple[HttpResponseBase, bool]:
         """On the worker thread: ``request_started``, the middleware chain and view, and the close of a
         non-streaming response. Returns ``(response, closed)``."""
         signals.request_started.send(sender=self.__class__, scope=scope)
@@ -74,18 +79,20 @@ class OneHopASGIHandler(ASGIHandler):
         response.close()
         return response, True
 
-    async def handle(self, scope, receive, send) -> None:
+    async def handle(self, scope: dict[str, Any], receive: _ReceiveCallback, send: _SendCallback) -> None:
         try:
             body_file = await self.read_body(receive)
         except RequestAborted:
             return
         set_script_prefix(get_script_prefix(scope))
-        request, error_response = self.create_request(scope, body_file)
-        if request is None:
+        created = self.create_request(scope, body_file)  # (request, None) or (None, the error response)
+        if created[0] is None:
+            error_response = created[1]
             body_file.close()
             await self.send_response(error_response, send)
             await sync_to_async(error_response.close)()
             return
+        request = created[0]
         try:
             response, closed = await sync_to_async(self._respond, thread_sensitive=False, executor=request_executor())(
                 scope, request

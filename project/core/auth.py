@@ -10,7 +10,7 @@ cookie; a failure answers 403 ``{"message": "CSRF verification failed"}``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
@@ -20,6 +20,9 @@ from ninja.utils import check_csrf
 
 from project.core.errors import Forbidden, Unauthorized
 from project.core.tenancy import Ctx
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import User
 
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -70,10 +73,12 @@ class SessionUserBackend(ModelBackend):
     does it, so a wrong password is hashed once. Sessions stored with ``ModelBackend`` stay valid.
     """
 
-    def authenticate(self, request, username=None, password=None, **kwargs):
+    def authenticate(
+        self, request: HttpRequest | None, username: str | None = None, password: str | None = None, **kwargs: object
+    ) -> None:
         return None
 
-    def get_user(self, user_id):
+    def get_user(self, user_id: object) -> User | None:
         from django.core.exceptions import ValidationError
 
         try:
@@ -118,7 +123,7 @@ class _UserLoader:
         self.init_list = [f[0].target.attname for f in select[self.start : self.end]]
         self.populators = get_related_populators(klass_info, select, alias)
 
-    def load(self, user_id):
+    def load(self, user_id: object) -> User | None:
         """The user with ``organization`` loaded, or None. Raises ValidationError/ValueError/TypeError
         for an id that is not one."""
         from django.db import connections

@@ -8,17 +8,25 @@ may send either the ETag or the record's ``updatedAt`` value.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Protocol
 
 from django.http import HttpRequest, HttpResponse
 
 from project.core.errors import StaleWrite
 
 
-def etag_for(instance) -> str:
+class Stamped(Protocol):
+    """A row whose ``updated_at`` is its version (every tenant model, users, organizations)."""
+
+    @property
+    def updated_at(self) -> datetime: ...
+
+
+def etag_for(instance: Stamped) -> str:
     return f'"{instance.updated_at.isoformat()}"'
 
 
-def set_etag(response: HttpResponse, instance) -> None:
+def set_etag(response: HttpResponse, instance: Stamped) -> None:
     response["ETag"] = etag_for(instance)
 
 
@@ -40,7 +48,7 @@ def _parse(value: str) -> datetime | None:
         return None
 
 
-def assert_fresh(instance, if_match: str | None) -> None:
+def assert_fresh(instance: Stamped, if_match: str | None) -> None:
     """Raise :class:`StaleWrite` when ``if_match`` is given and differs from ``instance.updated_at``.
 
     ``*`` matches anything. Call it on a row locked with ``select_for_update`` inside the write's

@@ -1,13 +1,18 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 
 
 class ApiCsrfCookieMiddleware:
     """Every ``GET /api/...`` answer sets the ``csrftoken`` cookie, 401s included (decisions.md §1)."""
 
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.method == "GET" and request.path.startswith("/api/"):
             if "CSRF_COOKIE" in request.META:
                 # What get_token does for a client that has the cookie, without masking a token nobody
@@ -37,10 +42,10 @@ class ApiJsonErrorsMiddleware:
         413: "The request body is too large",
     }
 
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if (
             request.path.startswith("/api/")
@@ -50,13 +55,14 @@ class ApiJsonErrorsMiddleware:
             return self._as_json(response)
         return response
 
-    def _as_json(self, response):
+    def _as_json(self, response: HttpResponse) -> HttpResponse:
+        from http.client import responses as reasons
+
         from django.http import JsonResponse
-        from django.http.response import responses as reasons
 
         status = response.status_code
         message = self.MESSAGES.get(status) or reasons.get(status, "Error")
-        body = {"message": message}
+        body: dict[str, object] = {"message": message}
         if status == 400:
             body.update({"type": "validation_error", "errors": [{"path": [], "message": message}]})
         json_response = JsonResponse(body, status=status)

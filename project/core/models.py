@@ -10,10 +10,15 @@ api, service and selector modules.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import models
 
 from project.history import tracking
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
 
 
 class TimeStampedModel(models.Model):
@@ -25,8 +30,11 @@ class TimeStampedModel(models.Model):
         abstract = True
 
 
-class TenantQuerySet(models.QuerySet):
-    def for_org(self, org) -> TenantQuerySet:
+_M = TypeVar("_M", bound=models.Model)
+
+
+class TenantQuerySet(models.QuerySet[_M]):
+    def for_org(self, org: Organization | uuid.UUID) -> TenantQuerySet[_M]:
         """Rows of one organization. ``org`` is an Organization or its id."""
         org_id = getattr(org, "pk", org)
         return self.filter(organization_id=org_id)
@@ -34,7 +42,7 @@ class TenantQuerySet(models.QuerySet):
     # Writes inside a write that recorded an activity capture their rows' before and after states
     # (issue 16, project.history.tracking); outside one they are Django's own.
 
-    def update(self, **kwargs):
+    def update(self, **kwargs: Any) -> int:
         tracker = tracking.active(self.model, self.db)
         if tracker is None:
             return super().update(**kwargs)
@@ -42,7 +50,7 @@ class TenantQuerySet(models.QuerySet):
 
     update.alters_data = True
 
-    def bulk_update(self, objs, fields, batch_size=None):
+    def bulk_update(self, objs: Iterable[_M], fields: Iterable[str], batch_size: int | None = None) -> int:
         tracker = tracking.active(self.model, self.db)
         if tracker is None:
             return super().bulk_update(objs, fields, batch_size=batch_size)
@@ -58,7 +66,7 @@ class TenantQuerySet(models.QuerySet):
 
     bulk_update.alters_data = True
 
-    def bulk_create(self, objs, *args, **kwargs):
+    def bulk_create(self, objs: Iterable[_M], *args: Any, **kwargs: Any) -> list[_M]:
         tracker = tracking.active(self.model, self.db)
         if tracker is None:
             return super().bulk_create(objs, *args, **kwargs)
@@ -70,7 +78,7 @@ class TenantQuerySet(models.QuerySet):
 
     bulk_create.alters_data = True
 
-    def delete(self):
+    def delete(self) -> tuple[int, dict[str, int]]:
         tracker = tracking.active(self.model, self.db)
         if tracker is None:
             return super().delete()

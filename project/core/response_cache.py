@@ -35,10 +35,11 @@ import re
 import threading
 from collections.abc import Callable
 from typing import Any
+from uuid import UUID
 
 from cachetools import TTLCache
 from django.conf import settings
-from django.core.cache import caches
+from django.core.cache import BaseCache, caches
 from django.http import HttpRequest, HttpResponse
 
 from project.core.auth import AuthedRequest
@@ -93,7 +94,7 @@ def _local_tier() -> TTLCache:
     return _local
 
 
-def _shared_tier():
+def _shared_tier() -> BaseCache | None:
     """The process's one ``responses`` cache object, or None without Redis."""
     global _shared, _shared_ready
     if not _shared_ready:
@@ -110,7 +111,7 @@ def _remember(key: str, entry: tuple) -> None:
         _local_tier()[key] = entry
 
 
-def _key(org_id, name: str, params: dict) -> str:
+def _key(org_id: UUID, name: str, params: dict[str, Any]) -> str:
     text = "&".join(f"{k}={params[k]}" for k in sorted(params))
     return f"{org_id}:{name}:{hashlib.blake2s(text.encode(), digest_size=12).hexdigest()}"
 
@@ -172,6 +173,6 @@ def cached_json(request: AuthedRequest, name: str, params: dict[str, Any], build
     return _answer(request, body, gz)
 
 
-def _encode(rows) -> tuple[bytes, bytes | None]:
+def _encode(rows: object) -> tuple[bytes, bytes | None]:
     body = json_dumps(rows)
     return body, (gzip.compress(body, compresslevel=5, mtime=0) if len(body) >= GZIP_FROM_BYTES else None)

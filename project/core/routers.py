@@ -1,7 +1,9 @@
+from typing import Any
+
 from ninja import Router
 
 
-def make_router(**kwargs) -> Router:
+def make_router(**kwargs: Any) -> Router:  # Router's own options (tags, auth, ...), passed through
     """A Router that answers camelCase aliases (decisions.md §1)."""
     kwargs.setdefault("by_alias", True)
     return Router(**kwargs)

@@ -12,13 +12,14 @@ from __future__ import annotations
 import logging
 
 from django.contrib.sessions.backends import db
+from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.exceptions import SuspiciousOperation
 from django.db import connections, router
 from django.utils import timezone
 
 
 class SessionStore(db.SessionStore):
-    def _get_session_from_db(self):
+    def _get_session_from_db(self) -> AbstractBaseSession | None:
         model = self.model
         alias = router.db_for_read(model)
         connection = connections[alias]
@@ -36,7 +37,7 @@ class SessionStore(db.SessionStore):
         except SuspiciousOperation as e:  # as Django's engine: logged, and no session
             logging.getLogger(f"django.security.{e.__class__.__name__}").warning(str(e))
             row = None
-        if row is None:
+        if row is None or key is None:  # (a session without a key has no row)
             self._session_key = None
             return None
         return model(session_key=key, session_data=row[0], expire_date=row[1])

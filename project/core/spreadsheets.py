@@ -9,7 +9,11 @@ text cells are also written with the string type, never as formulas (issue 14).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.worksheet.worksheet import Worksheet
 
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -26,7 +30,7 @@ def neutralise_row(values: list) -> list:
     return [neutralise(v) for v in values]
 
 
-def xlsx_cell(ws, value: Any):
+def xlsx_cell(ws: Worksheet, value: Any) -> WriteOnlyCell:
     """A write-only openpyxl cell for ``value``: text is neutralised and typed as a string (``"s"``), so
     openpyxl never stores it as a formula; numbers stay numeric."""
     from openpyxl.cell import WriteOnlyCell

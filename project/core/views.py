@@ -1,15 +1,16 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import FileResponse, HttpResponse, JsonResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 
 
-def csrf_failure(request, reason: str = ""):
+def csrf_failure(request: HttpRequest, reason: str = "") -> JsonResponse:
     """CSRF refusals in the error shape of decisions.md §1."""
     return JsonResponse({"message": "CSRF verification failed", "type": "csrf"}, status=403)
 
 
-def spa_index(request, *args, **kwargs):
+def spa_index(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponseBase:
     """``index.html`` of the built SPA for every client route (react-router renders the screen)."""
     index = settings.SPA_DIST / "index.html"
     if not index.exists():

@@ -10,7 +10,7 @@ from project.displays.services import display_group
 
 
 @database_sync_to_async
-def _grant(token: str):
+def _grant(token: str) -> tuple[str, dict[str, object]] | None:
     try:
         link = link_for_token(token)
     except DomainError:
@@ -22,6 +22,6 @@ def _grant(token: str):
     }
 
 
-async def display_token_hook(token: str):
+async def display_token_hook(token: str) -> tuple[str, dict[str, object]] | None:
     """``(org_id, grant)`` for an active link's token, else None (the socket is refused)."""
     return await _grant(token)

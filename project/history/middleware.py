@@ -3,14 +3,18 @@ success toast can offer "Undo" for exactly that write. Absent when the request r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextvars import ContextVar
+from uuid import UUID
+
+from django.http import HttpRequest, HttpResponse
 
 HEADER = "X-Activity-Id"
 _recorded: ContextVar[dict | None] = ContextVar("blockplan_recorded_activity", default=None)
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
-def note(activity_id) -> None:
+def note(activity_id: UUID | str) -> None:
     """Remember the activity a write of the current request recorded (the last one wins)."""
     holder = _recorded.get()
     if holder is not None:
@@ -18,10 +22,10 @@ def note(activity_id) -> None:
 
 
 class ActivityHeaderMiddleware:
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.method not in UNSAFE or not request.path.startswith("/api/"):
             return self.get_response(request)
         holder: dict = {}

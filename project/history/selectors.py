@@ -28,7 +28,7 @@ def activity_page(
     *,
     org: Organization,
     entity: str | None = None,
-    entity_id: str | None = None,
+    entity_id: UUID | str | None = None,
     actor_id: UUID | str | None = None,
     start: date | None = None,
     end: date | None = None,

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from project.history import tracking
 from project.history.middleware import note
 from project.history.models import Activity
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.core.tenancy import Ctx
 
 ENTITY_LABELS = {
     "course": ("course", "courses"),
@@ -36,7 +41,7 @@ ACTION_VERBS = {
 }
 
 
-def actor_label(ctx) -> str:
+def actor_label(ctx: Ctx) -> str:
     """The user's name or email, "Django admin" for support staff's admin writes, else "system"."""
     user = ctx.user
     if user is not None:
@@ -59,7 +64,7 @@ def summary_of(label: str, entity: str, action: str, ids: list[str]) -> str:
     return f"{label} {verb} {what}"[:300]
 
 
-def record(ctx, event: dict, *, summary: str | None = None, undo_of: Activity | None = None) -> Activity:
+def record(ctx: Ctx, event: dict, *, summary: str | None = None, undo_of: Activity | None = None) -> Activity:
     """One activity for the change event being emitted, in the caller's transaction; the rows the write
     then touches until its transaction block ends are captured into it (project.history.tracking)."""
     label = actor_label(ctx)

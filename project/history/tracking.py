@@ -178,15 +178,15 @@ def _store(tracker: Tracker, model: ModelType, rows: list[list[Any]]) -> None:
     tracker.position += 1
     fields = snapshot_fields(model)
     relations = [i for i, f in enumerate(fields) if f.is_relation and f.attname != "organization_id"]
-    refs: set[object] = set()
+    pointed: set[object] = set()
     for _pk, b, a in rows:
         for values in (b, a):
             if values is not None:
-                refs.update(values[i] for i in relations if values[i] is not None)
+                pointed.update(values[i] for i in relations if values[i] is not None)
     org_id = tracker.activity.organization_id
     # The rows themselves too: a session made by a schedule generation (whose ids are the block group's)
     # finds that generation in its own History.
-    refs = {str(r) for r in refs} | {pk for pk, _b, _a in rows}
+    refs = {str(r) for r in pointed} | {pk for pk, _b, _a in rows}
     if not refs <= tracker.refs:  # one UPDATE when the write reaches records it did not point at yet
         tracker.refs |= refs
         type(tracker.activity).objects.for_org(org_id).filter(pk=tracker.activity.pk).update(refs=" ".join(sorted(tracker.refs)))
@@ -283,15 +283,15 @@ def _patched(
             continue
         row = list(row)
         for name, value in values.items():
-            i = index.get(name)
-            if i is None:
+            at = index.get(name)
+            if at is None:
                 continue
-            f = fields[i]
+            f = fields[at]
             if hasattr(value, "pk") and f.is_relation:
                 value = value.pk
             elif value is not None and not f.is_relation:
                 value = f.to_python(value)
-            row[i] = encode(f, value) if isinstance(f, models.DecimalField) else value
+            row[at] = encode(f, value) if isinstance(f, models.DecimalField) else value
         out[pk] = row
     return out
 
@@ -384,28 +384,32 @@ class HistoryTracked:
 
     history_tracked = True
 
+    def _tracked_write(self, kwargs: Mapping[str, Any]) -> tuple[models.Model, str, Tracker | None]:
+        """This row as the Model it is (HistoryTracked is only ever mixed into one), the database a save or
+        delete with ``kwargs`` writes to, and the tracker capturing writes there (None: none)."""
+        instance = cast(models.Model, self)
+        using = kwargs.get("using") or router.db_for_write(type(instance), instance=instance)
+        return instance, using, active(type(instance), using)
+
     def save(self, *args: Any, **kwargs: Any) -> None:
-        using = kwargs.get("using") or router.db_for_write(type(self), instance=self)
-        tracker = active(type(self), using)
+        instance, using, tracker = self._tracked_write(kwargs)
         if tracker is None:
             return super().save(*args, **kwargs)  # type: ignore[misc]
-        model = type(self)
-        before = {} if self._state.adding else read_rows(model, [self.pk], using)
+        model = type(instance)
+        before = {} if instance._state.adding else read_rows(model, [instance.pk], using)
         result = _run(tracker, lambda: super(HistoryTracked, self).save(*args, **kwargs))  # type: ignore[misc]
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and before:  # only these were written: the rest is as it was read
-            names = {model._meta.get_field(n).attname for n in update_fields}
-            after = _patched(model, before, [(str(self.pk), {n: getattr(self, n) for n in names})])
+            written = [model._meta.get_field(n) for n in update_fields]
+            names = {f.attname for f in written if isinstance(f, models.Field)}  # (save takes concrete fields only)
+            after = _patched(model, before, [(str(instance.pk), {n: getattr(self, n) for n in names})])
             add(tracker, model, before, after)
-        else:  # every field was written from the instance (HistoryTracked is only ever mixed into a Model)
-            _store(
-                tracker, model, [[pk, before.get(pk), row] for pk, row in memory_rows(model, [cast(models.Model, self)]).items()]
-            )
+        else:  # every field was written from the instance
+            _store(tracker, model, [[pk, before.get(pk), row] for pk, row in memory_rows(model, [instance]).items()])
         return result
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        using = kwargs.get("using") or router.db_for_write(type(self), instance=self)
-        tracker = active(type(self), using)
+        instance, using, tracker = self._tracked_write(kwargs)
         if tracker is None:
             return super().delete(*args, **kwargs)  # type: ignore[misc]
-        return tracked_delete(tracker, type(self)._base_manager.db_manager(using).filter(pk=self.pk))
+        return tracked_delete(tracker, type(instance)._base_manager.db_manager(using).filter(pk=instance.pk))

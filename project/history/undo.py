@@ -197,18 +197,20 @@ def _dependency_order(models_: list[type[TimeStampedModel]]) -> list[type[TimeSt
 
 def _restore(ctx: Ctx, activity: Activity, changes: Mapping[tuple[str, str], RowChange]) -> None:
     tracker = tracking.current()  # the undo's own activity, started by its emit_change
+    if tracker is None:  # pragma: no cover - the caller's emit_change has just started it
+        raise RuntimeError("an undo records into its own activity")
     created: dict[type[TimeStampedModel], list[RowChange]] = {}
-    deleted: dict[type[TimeStampedModel], list[RowChange]] = {}
-    updated: dict[type[TimeStampedModel], list[RowChange]] = {}
+    deleted: dict[type[TimeStampedModel], list[tuple[RowChange, Row]]] = {}  # with the row as it was
+    updated: dict[type[TimeStampedModel], list[tuple[RowChange, Row, Row]]] = {}  # with the rows before and after
     for c in changes.values():
         if c.before is None and c.after is None:
             continue
         if c.before is None:
             created.setdefault(c.model, []).append(c)
         elif c.after is None:
-            deleted.setdefault(c.model, []).append(c)
+            deleted.setdefault(c.model, []).append((c, c.before))
         else:
-            updated.setdefault(c.model, []).append(c)
+            updated.setdefault(c.model, []).append((c, c.before, c.after))
 
     # 1. Rows the activity created go, unless they would take other rows with them (rows it touched
     # itself are restored below anyway).
@@ -232,7 +234,7 @@ def _restore(ctx: Ctx, activity: Activity, changes: Mapping[tuple[str, str], Row
     # 2. Rows it deleted come back, parents first, with their ids and creation times.
     for model in _dependency_order(list(deleted)):
         items = deleted[model]
-        objs = [_instance(model, c.fields, c.before) for c in items]
+        objs = [_instance(model, c.fields, before) for c, before in items]
         created_at = [o.created_at for o in objs]
         model._base_manager.bulk_create(objs)  # auto_now_add stamps created_at: put the original back
         for o, stamp in zip(objs, created_at, strict=True):
@@ -243,13 +245,13 @@ def _restore(ctx: Ctx, activity: Activity, changes: Mapping[tuple[str, str], Row
     # 3. Rows it updated get their earlier values back: only the fields it changed (the rows are as it
     # left them, checked above), one UPDATE per set of values (a bulk allocation undone is one UPDATE).
     now = timezone.now()
-    for model, items in updated.items():
+    for model, changed in updated.items():
         by_name = {f.attname: f for f in model._meta.concrete_fields}
         groups: dict[tuple[tuple[str, Any], ...], list[str]] = {}
-        for c in items:
+        for c, before, after in changed:
             diff = tuple(
                 (name, b)
-                for name, b, a in zip(c.fields, c.before, c.after, strict=True)
+                for name, b, a in zip(c.fields, before, after, strict=True)
                 if b != a and name in by_name and name not in ("created_at", "updated_at")
             )
             groups.setdefault(diff, []).append(c.pk)

@@ -24,25 +24,29 @@ from project.core.routers import make_router
 from project.core.schemas import CamelSchema, ErrorOut, at_least, at_most
 from project.planning import selectors, services
 from project.planning.models import BlockGroup, BlockGroupStudyPlan, LinkedBlockGroup, StudyPlan, StudyPlanUnit
-from project.planning.schemas import (
+from project.planning.schemas.block_groups import (
     BlockGroupIn,
     BlockGroupOut,
     BlockGroupStudyPlanIn,
     BlockGroupStudyPlanOut,
     BlockGroupUnitOut,
     HourReconciliationOut,
+    SchedulingInfoOut,
+    TimetabledUnitOut,
+)
+from project.planning.schemas.linked_groups import (
     LinkedBlockGroupIn,
     LinkedBlockGroupOut,
     LinkedBlockGroupUpdateIn,
     MemberRemovedOut,
-    SchedulingInfoOut,
+)
+from project.planning.schemas.study_plans import (
     StudyPlanCloneIn,
     StudyPlanIn,
     StudyPlanOut,
     StudyPlanUnitIn,
     StudyPlanUnitOut,
     StudyPlanUnitUpdateIn,
-    TimetabledUnitOut,
 )
 
 router = make_router(tags=["planning"])

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict, defaultdict
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from django.db.models import Count, DecimalField, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
+from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Coalesce
 
 from project.core.tenancy import get_in_org
@@ -37,8 +39,8 @@ ZERO = Decimal("0")
 HOURS_OUT = DecimalField(max_digits=12, decimal_places=2)
 
 
-def _sum_of(prefix: str, fields) -> Coalesce:
-    expr = None
+def _sum_of(prefix: str, fields: Iterable[str]) -> Coalesce:
+    expr: F | CombinedExpression | None = None
     for name in fields:
         term = F(f"{prefix}{name}")
         expr = term if expr is None else expr + term
@@ -233,7 +235,7 @@ def block_group_get(*, org: Organization, block_group_id: UUID | str) -> BlockGr
     return get_in_org(block_group_queryset(org=org), org, block_group_id, "Block group")
 
 
-def _plan_links(*, org: Organization, block_group) -> list[BlockGroupStudyPlan]:
+def _plan_links(*, org: Organization, block_group: BlockGroup) -> list[BlockGroupStudyPlan]:
     """The group's plan links in assignment order, each plan with its units (and their unit) prefetched."""
     units = StudyPlanUnit.objects.for_org(org).select_related("unit").order_by("sequence_order", "created_at")
     return list(
@@ -251,7 +253,7 @@ def block_group_study_plans(*, org: Organization, block_group_id: UUID | str) ->
     return _plan_links(org=org, block_group=group)
 
 
-def _timetabled_by_unit(*, org: Organization, block_group) -> dict:
+def _timetabled_by_unit(*, org: Organization, block_group: BlockGroup) -> dict:
     """unit_id -> Decimal hours: sum of actualHours of the group's sessions that are not cancelled."""
     rows = (
         TimetableSession.objects.for_org(org)

@@ -34,15 +34,9 @@ from project.planning.models import (
     StudyPlan,
     StudyPlanUnit,
 )
-from project.planning.schemas import (
-    BlockGroupIn,
-    LinkedBlockGroupIn,
-    LinkedBlockGroupUpdateIn,
-    StudyPlanCloneIn,
-    StudyPlanIn,
-    StudyPlanUnitIn,
-    StudyPlanUnitUpdateIn,
-)
+from project.planning.schemas.block_groups import BlockGroupIn
+from project.planning.schemas.linked_groups import LinkedBlockGroupIn, LinkedBlockGroupUpdateIn
+from project.planning.schemas.study_plans import StudyPlanCloneIn, StudyPlanIn, StudyPlanUnitIn, StudyPlanUnitUpdateIn
 from realtime.events import emit_change
 
 UNIT_ALREADY_IN_PLAN = "This unit is already assigned to this study plan."

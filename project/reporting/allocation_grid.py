@@ -19,9 +19,11 @@ The documented grid is unchanged; both answers agree with it (tests/reporting/te
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
+from uuid import UUID
 
 from django.db import connection
-from django.db.models import CharField, Count, FloatField, IntegerField, Sum
+from django.db.models import Case, CharField, Count, FloatField, IntegerField, Sum, Value
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 
@@ -40,8 +42,11 @@ from project.reporting.selectors.grid import _uuid_text
 from project.staff.models import Teacher
 from project.timetabling.calendar import week_start
 
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
 
-def _week_index(first_monday: date):
+
+def _week_index(first_monday: date) -> RawSQL | Case | Value:
     """The week of ``actual_date`` counted from ``first_monday`` (0, 1, ...): date arithmetic in the
     database, one subtraction per row instead of a CASE over every week."""
     if connection.vendor == "postgresql":
@@ -55,7 +60,7 @@ def _week_index(first_monday: date):
     return bucket_expression("actual_date", [first_monday + timedelta(days=7 * i) for i in range(60)])
 
 
-def allocation_grid_compact(*, org, year: int, term: int | None) -> dict:
+def allocation_grid_compact(*, org: Organization, year: int, term: int | None) -> dict:
     """``{year, term, summary, weeks, teachers: [{teacherId, teacherName, maxWeeklyHours, isActive,
     yearlyStats: {utilizationPercentage, totalHours}, totalHours: [..], eveningHours: [..],
     utilizationPercentage: [..], sessions: [..], eveningSessions: [..]}]}``; arrays follow ``weeks``.
@@ -124,7 +129,7 @@ def allocation_grid_compact(*, org, year: int, term: int | None) -> dict:
     }
 
 
-def week_sessions(*, org, teacher_id, week: date) -> list[dict]:
+def week_sessions(*, org: Organization, teacher_id: UUID | str, week: date) -> list[dict]:
     """The teacher's non-cancelled sessions of the Monday-Sunday week holding ``week``, by date and start
     time, in the documented grid's session shape (id, date, startTime, endTime, unitCode,
     blockGroupCode, actualHours, room, status). NotFound "Teacher not found" for another organization's id."""

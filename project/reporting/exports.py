@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 
 from django.http import HttpResponse
 
@@ -87,7 +88,7 @@ def _xlsx_bytes(
     header: list[str] = HEADER,
     sheet: str = "Load Planning",
     widths: tuple = (8, 14, 40, 18, 40, 15, 14, 14),
-    is_total=None,
+    is_total: Callable[[list], bool] | None = None,
 ) -> bytes:
     from openpyxl import Workbook
     from openpyxl.styles import Font
@@ -98,7 +99,7 @@ def _xlsx_bytes(
         ws.column_dimensions[letter].width = width
     bold = Font(bold=True)
 
-    def cells(values: list, font=None) -> list:
+    def cells(values: list, font: Font | None = None) -> list:
         out = []
         for value in values:
             cell = xlsx_cell(ws, value)  # text typed as a string and neutralised: never a formula

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 from django.db.models import Sum
 from django.db.models.functions import TruncWeek
@@ -22,11 +23,14 @@ from project.catalogue.models import Room
 from project.timetabling.calendar import holiday_by_date, holiday_spans
 from project.timetabling.models import Holiday, TimetableSession
 
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
+
 AVAILABLE_HOURS_PER_WEEK = 50
 TYPE_LABELS = dict(Room.Type.choices)
 
 
-def teaching_weeks(org, year: int) -> int:
+def teaching_weeks(org: Organization, year: int) -> int:
     """Mondays of ``year`` whose week has a weekday that is not a holiday or term break."""
     start, end = date(year, 1, 1), date(year, 12, 31)
     closed = holiday_by_date(holiday_spans(Holiday.objects.for_org(org).filter(is_active=True), start, end + timedelta(days=6)))
@@ -43,7 +47,7 @@ def _pct(booked: float, available: float | None) -> float | None:
     return None if not available else round(booked / available * 100, 1)
 
 
-def room_utilisation(*, org, year: int) -> dict:
+def room_utilisation(*, org: Organization, year: int) -> dict:
     """``{year, teachingWeeks, hoursPerWeek, rooms: [{roomId, code, name, type, typeLabel, campus, capacity,
     bookedHours, availableHours, utilisationPercent, averageWeeklyHours, peakWeekHours}], byType: [{type,
     typeLabel, rooms, bookedHours, availableHours, utilisationPercent}]}``; rooms by code, types by label.

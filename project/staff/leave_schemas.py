@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, time
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
 
@@ -24,7 +24,7 @@ MSG_START_TIME = "Start time is required with an end time"
 MSG_TIME_ORDER = "End time must be after start time"
 
 
-def _clean(value):
+def _clean(value: Any) -> Any:
     if isinstance(value, str):
         if "\x00" in value:
             raise ValueError("Text must not contain NUL characters")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import date
-from typing import Annotated
+from typing import Annotated, Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
@@ -45,7 +45,7 @@ MSG_SELECT_UNIT = "Please select a unit"
 LONG_TEXT = 10_000
 
 
-def _strip(value):
+def _strip(value: Any) -> Any:
     """Trim strings; refuse NUL characters (PostgreSQL cannot store them)."""
     if isinstance(value, str):
         if "\x00" in value:
@@ -54,7 +54,7 @@ def _strip(value):
     return value
 
 
-def _none_to_empty(value):
+def _none_to_empty(value: Any) -> Any:
     return "" if value is None else value
 
 

@@ -42,7 +42,7 @@ TEACHER_FIELDS = (
 )
 
 
-def _check_unique(ctx: Ctx, *, employee_id: str, email: str, exclude_pk=None) -> None:
+def _check_unique(ctx: Ctx, *, employee_id: str, email: str, exclude_pk: UUID | None = None) -> None:
     """DuplicateCode when another teacher of the organization has this employee ID or email
     (email compared case-insensitively)."""
     others = Teacher.objects.for_org(ctx.org)

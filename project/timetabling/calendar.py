@@ -15,6 +15,10 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
 
 
 def week_start(day: date) -> date:
@@ -53,7 +57,7 @@ class TermCalendar:
         return bool(self._ends_by_year.get(year))
 
     @classmethod
-    def for_org(cls, org) -> TermCalendar:
+    def for_org(cls, org: Organization) -> TermCalendar:
         from project.timetabling.models import Holiday
 
         rows = (

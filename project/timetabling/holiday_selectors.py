@@ -6,13 +6,19 @@ The list is one query whatever the row count. Another organization's holiday rea
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+from uuid import UUID
+
 from django.db.models import Q, QuerySet
 
 from project.core.tenancy import get_in_org
 from project.timetabling.models import Holiday
 
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
 
-def holiday_list(*, org, year: int | None = None, type: str | None = None) -> QuerySet:
+
+def holiday_list(*, org: Organization, year: int | None = None, type: str | None = None) -> QuerySet:
     """The organization's holidays (active and inactive), by start date then name.
 
     year: holidays whose ``year`` is that year, plus every recurring holiday (it repeats each year).
@@ -26,6 +32,6 @@ def holiday_list(*, org, year: int | None = None, type: str | None = None) -> Qu
     return qs.order_by("start_date", "name", "id")
 
 
-def holiday_get(*, org, holiday_id) -> Holiday:
+def holiday_get(*, org: Organization, holiday_id: UUID | str) -> Holiday:
     """One holiday of ``org``; NotFound "Holiday not found" otherwise."""
     return get_in_org(Holiday, org, holiday_id, label="Holiday")

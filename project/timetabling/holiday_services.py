@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Any
+from uuid import UUID
 
 import holidays as holidays_lib
 from django.db import transaction
@@ -38,7 +39,7 @@ def holiday_create(*, ctx: Ctx, data: dict[str, Any]) -> Holiday:
     return holiday
 
 
-def holiday_update(*, ctx: Ctx, holiday_id, data: dict[str, Any], if_match: str | None) -> Holiday:
+def holiday_update(*, ctx: Ctx, holiday_id: UUID | str, data: dict[str, Any], if_match: str | None) -> Holiday:
     """Apply the fields sent (``name``, ``startDate`` and ``endDate`` always) to a holiday of ``ctx.org``.
 
     ``year`` not sent (or null): kept, unless the start date moved to another year, then that year.
@@ -60,7 +61,7 @@ def holiday_update(*, ctx: Ctx, holiday_id, data: dict[str, Any], if_match: str 
     return holiday
 
 
-def holiday_delete(*, ctx: Ctx, holiday_id) -> None:
+def holiday_delete(*, ctx: Ctx, holiday_id: UUID | str) -> None:
     """Delete a holiday of ``ctx.org`` (sessions already generated are not touched). Emits
     ``holiday deleted``. Raises NotFound (404)."""
     with transaction.atomic():

@@ -8,22 +8,28 @@ STATUS CANCELLED for cancelled sessions (CONFIRMED otherwise), DTSTAMP/LAST-MODI
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from icalendar import Calendar, Event
 
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
+    from project.timetabling.models import TimetableSession
+
 DEFAULT_TZ = "Australia/Melbourne"
 
 
-def _tz(org) -> ZoneInfo:
+def _tz(org: Organization) -> ZoneInfo:
     try:
         return ZoneInfo(getattr(org, "timezone", None) or DEFAULT_TZ)
     except Exception:
         return ZoneInfo(DEFAULT_TZ)
 
 
-def build_calendar(*, org, sessions, name: str) -> bytes:
+def build_calendar(*, org: Organization, sessions: Iterable[TimetableSession], name: str) -> bytes:
     """The ``text/calendar`` body for ``sessions`` (with unit, block_group and teacher loaded)."""
     tz = _tz(org)
     cal = Calendar()
@@ -46,7 +52,7 @@ def build_calendar(*, org, sessions, name: str) -> bytes:
         if s.room:
             ev.add("location", s.room)
         lines = [f"Block group: {s.block_group.code} {s.block_group.name}"]
-        lines.append(f"Teacher: {s.teacher.full_name}" if s.teacher_id else "Teacher: unassigned")
+        lines.append(f"Teacher: {s.teacher.full_name}" if s.teacher is not None else "Teacher: unassigned")
         if s.notes:
             lines.append(s.notes)
         ev.add("description", "\n".join(lines))

@@ -1,5 +1,6 @@
 """Timetable sessions and holidays (delivery.md §3, decisions.md §3 to §5)."""
 
+import uuid
 from decimal import Decimal
 
 from django.db import models
@@ -71,7 +72,7 @@ class TimetableSession(TenantModel):
         return f"{self.actual_date} {self.start_time}-{self.end_time}"
 
     @property
-    def room_id(self):
+    def room_id(self) -> uuid.UUID | None:
         """``roomId`` of the API: the id of the Room record, or None for free text."""
         return self.room_record_id
 

@@ -13,8 +13,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, time
+from typing import TYPE_CHECKING
 
 from django.db.models import Q
+
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Iterable
+
+    from project.accounts.models import Organization
+    from project.planning.models import BlockGroup
 
 
 @dataclass(frozen=True)
@@ -24,7 +31,7 @@ class Candidate:
     online: bool
 
 
-def candidate_rooms(org, group, room_type: str) -> list[Candidate]:
+def candidate_rooms(org: Organization, group: BlockGroup, room_type: str) -> list[Candidate]:
     """Active rooms of ``room_type`` for ``group`` (campus, capacity), smallest first (1 query)."""
     from project.catalogue.models import Room
 
@@ -39,7 +46,9 @@ def candidate_rooms(org, group, room_type: str) -> list[Candidate]:
     ]
 
 
-def room_bookings(org, rooms: list[Candidate], start: date, end: date, exclude_groups=()) -> dict:
+def room_bookings(
+    org: Organization, rooms: list[Candidate], start: date, end: date, exclude_groups: Iterable[object] = ()
+) -> dict:
     """``{(room id, date): [(start, end)]}`` of the stored sessions of ``rooms`` in [start, end], not
     cancelled, other than ``exclude_groups``' (a linked group shares its rooms; 1 query)."""
     from project.timetabling.models import TimetableSession

@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import AfterValidator, BeforeValidator, Field, field_validator
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator
 
 from project.core.schemas import BlankToNone, CamelSchema, at_least, at_most, in_date_range, max_length
 
@@ -44,7 +44,7 @@ def _teacher(value: Any) -> Any:
     return value
 
 
-def _uuid_or_error(message: str):
+def _uuid_or_error(message: str) -> AfterValidator:
     def run(value: Any) -> Any:
         if value is None:
             return None
@@ -110,14 +110,14 @@ class SessionIn(CamelSchema):
 
     @field_validator("block_group_id", "unit_id", mode="after")
     @classmethod
-    def _required(cls, value, info):
+    def _required(cls, value: UUID | None, info: ValidationInfo) -> UUID:
         if value is None:
             raise ValueError("Block group is required" if info.field_name == "block_group_id" else "Unit is required")
         return value
 
     @field_validator("end_time", mode="after")
     @classmethod
-    def _after_start(cls, value, info):
+    def _after_start(cls, value: time | None, info: ValidationInfo) -> time | None:
         start = info.data.get("start_time")
         if isinstance(start, time) and isinstance(value, time) and value <= start:
             raise ValueError("End time must be after start time")
@@ -204,7 +204,7 @@ class SessionListQuery(CamelSchema):
 
     @field_validator("ids")
     @classmethod
-    def _check_ids(cls, value):
+    def _check_ids(cls, value: str | None) -> str | None:
         _session_ids(value)
         return value
 
@@ -257,14 +257,14 @@ class SessionTemplateIn(CamelSchema):
 
     @field_validator("duration", mode="after")
     @classmethod
-    def _positive(cls, value):
+    def _positive(cls, value: Decimal | None) -> Decimal:
         if value is None or value <= 0:
             raise ValueError("Duration must be positive")
         return value
 
     @field_validator("end_time", mode="after")
     @classmethod
-    def _after_start(cls, value, info):
+    def _after_start(cls, value: time | None, info: ValidationInfo) -> time | None:
         start = info.data.get("start_time")
         if isinstance(start, time) and isinstance(value, time) and value <= start:
             raise ValueError("End time must be after start time")
@@ -285,7 +285,7 @@ class ScheduleIn(CamelSchema):
 
     @field_validator("session_templates", mode="after")
     @classmethod
-    def _some(cls, value):
+    def _some(cls, value: list[SessionTemplateIn] | None) -> list[SessionTemplateIn]:
         if not value:
             raise ValueError("At least one session template is required")
         return value

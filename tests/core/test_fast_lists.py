@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from project.accounts.models import Organization, User
 from project.core.responses import PreciseJSONEncoder
 from project.planning import selectors as planning_selectors
-from project.planning.schemas import BlockGroupOut
+from project.planning.schemas.block_groups import BlockGroupOut
 from project.staff import selectors as staff_selectors
 from project.staff.schemas import TeacherOut
 from tests import factories as f

@@ -113,7 +113,8 @@ def sso_config_put(request: AuthedRequest, payload: SsoConfigIn, response: HttpR
     organization covers, 412 on a stale If-Match."""
     services.save_provider(ctx=request.auth, data=payload.model_dump(), if_match=if_match_header(request))
     provider = selectors.provider_of(request.auth)
-    set_etag(response, provider)
+    if provider is not None:  # (just saved)
+        set_etag(response, provider)
     return _config(request, provider)
 
 

@@ -43,6 +43,7 @@ from project.timetabling.models import TimetableSession
 
 if TYPE_CHECKING:  # pragma: no cover
     from project.accounts.models import Organization
+    from project.core.models import TenantQuerySet
 
 CANCELLED = TimetableSession.Status.CANCELLED
 EVENING_FROM = time(17, 0)
@@ -59,7 +60,7 @@ EVENING_Q = Q(start_time__gte=EVENING_FROM) | Q(end_time__gt=EVENING_FROM)
 # ---------------------------------------------------------------- helpers
 
 
-def hours(value) -> float:
+def hours(value: Decimal | float | None) -> float:
     """A Decimal/None sum of hours as a JSON number with at most 2 decimals."""
     if value is None:
         return 0.0
@@ -85,7 +86,7 @@ def year_bounds(year: int) -> tuple[date, date]:
     return date(year, 1, 1), date(year, 12, 31)
 
 
-def delivered(org: Organization):
+def delivered(org: Organization) -> TenantQuerySet[TimetableSession]:
     """Sessions of ``org`` that count for hours: every status except cancelled."""
     return TimetableSession.objects.for_org(org).exclude(status=CANCELLED)
 
@@ -120,7 +121,7 @@ def bucket_expression(field: str, starts: list[date]) -> Case | Value:
     out dates before ``starts[0]`` and after the last bucket.
     """
 
-    def node(lo: int, hi: int):
+    def node(lo: int, hi: int) -> Case | Value:
         if hi - lo == 1:
             return Value(lo)
         mid = (lo + hi) // 2

@@ -104,7 +104,12 @@ def scheduling_summary(*, org: Organization, year: int, today: date) -> dict:
         r["name"] = teacher_name(t["first_name"], t["last_name"])
     top_teachers.sort(key=lambda r: (-r["hours"], -r["sessions"], r["name"], str(r["teacher_id"])))
     top_units = sorted(by_unit.values(), key=lambda r: (-r["hours"], -r["sessions"], units[r["unit_id"]]["code"]))
-    totals = {"total": total_sessions, "hours": total_hours, "upcoming": upcoming, "past": total_sessions - upcoming}
+    totals: dict[str, int | Decimal] = {
+        "total": total_sessions,
+        "hours": total_hours,
+        "upcoming": upcoming,
+        "past": total_sessions - upcoming,
+    }
 
     return {
         "year": year,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 from django.db.models import Count, Max, Min
 
@@ -19,10 +20,13 @@ from project.timetabling.auto_allocation.model import (
 from project.timetabling.calendar import week_start
 from project.timetabling.models import TimetableSession
 
+if TYPE_CHECKING:  # pragma: no cover
+    from project.core.models import TenantQuerySet
+
 # ------------------------------------------------------------------------------------------ loading
 
 
-def _target_queryset(ctx: Ctx, scope: Scope):
+def _target_queryset(ctx: Ctx, scope: Scope) -> TenantQuerySet[TimetableSession]:
     qs = TimetableSession.objects.for_org(ctx.org).filter(teacher__isnull=True).exclude(status=TimetableSession.Status.CANCELLED)
     if scope.session_ids:
         qs = qs.filter(id__in=scope.session_ids)

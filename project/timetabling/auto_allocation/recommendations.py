@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import timedelta
+from uuid import UUID
 
 from django.db.models import Q
 
@@ -19,7 +20,7 @@ from project.timetabling.models import TimetableSession
 # ---------------------------------------------------------------------------------- recommendations
 
 
-def recommend(ctx: Ctx, session_id) -> dict:
+def recommend(ctx: Ctx, session_id: UUID | str) -> dict:
     """Every teacher of the organization ranked for one session (about 6 queries).
 
     Answer: ``{"sessionId", "recommendations": [{"teacherId", "teacherName", "rank", "eligible",

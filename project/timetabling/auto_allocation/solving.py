@@ -56,7 +56,7 @@ def _greedy(problem: Problem) -> dict:
             continue
         pref = chosen_for_key.get((s.block_group_id, s.unit_id))
 
-        def fits(t, s=s) -> bool:  # called in this iteration only
+        def fits(t: object, s: cf.Slot = s) -> bool:  # called in this iteration only
             facts = data.teachers[t]
             wk = (t, week_start(s.date))
             if hours.get(wk, 0.0) + s.hours > facts.max_weekly_hours + 1e-9:
@@ -238,7 +238,7 @@ class _Settle(cp_model.CpSolverSolutionCallback):
             self.best = key
             self.last_gain = clock.perf_counter()
 
-    def solve(self, model: cp_model.CpModel):
+    def solve(self, model: cp_model.CpModel) -> cp_model.CpSolverStatus:
         import threading
 
         done = threading.Event()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 
@@ -18,10 +19,13 @@ from project.timetabling.services.sessions import (
 )
 from realtime.events import emit_change
 
+if TYPE_CHECKING:  # pragma: no cover
+    from django.core.files.uploadedfile import UploadedFile
+
 # ----------------------------------------------------------------------------------------- import
 
 
-def import_sessions(*, ctx: Ctx, upload) -> dict:
+def import_sessions(*, ctx: Ctx, upload: UploadedFile | None) -> dict:
     """Import sessions from an .xlsx/.xls upload (POST /api/timetables/import), all or nothing.
 
     Every row is validated first (importer.read_rows raises ValidationFailed with row-level errors);

@@ -9,7 +9,7 @@ from project.core.demo import seed
 class Command(BaseCommand):
     help = "Load (or refresh) the demo organization 'Blockplan Demo TAFE' from real data; safe to run again."
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: object, **options: object) -> None:
         org, stats = seed.seed_demo()
         for label in stats.created:
             self.stdout.write(f"  {label}: {stats.created[label]} created, {stats.updated.get(label, 0)} updated")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from project.history.models import Activity
@@ -16,10 +16,10 @@ from project.history.models import Activity
 class Command(BaseCommand):
     help = "Delete activities older than ACTIVITY_RETENTION_DAYS (default 400)."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--days", type=int, default=None, help="keep this many days instead of the setting")
 
-    def handle(self, *args, days=None, **options):
+    def handle(self, *args: object, days: int | None = None, **options: object) -> None:
         keep = days if days is not None else settings.ACTIVITY_RETENTION_DAYS
         if keep < 1:
             raise CommandError("--days must be at least 1")

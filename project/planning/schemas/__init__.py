@@ -1,0 +1,10 @@
+"""Schemas of study plans, study plan units, block groups and linked block groups.
+
+delivery.md §3 (fields), §5 (validation messages), §9 (limits); decisions.md §1 (camelCase JSON, 400
+shape) and §2 (hours). Hours are decimals with 2 places (precision 6) in the database and JSON numbers
+in answers. Every ``*Out`` with ``updatedAt`` sends it with microsecond precision (usable as ``If-Match``).
+
+A module per concern, imported from directly: :mod:`.study_plans` (plans and their units),
+:mod:`.block_groups` (groups, their assigned plans, scheduling information and hour reconciliation),
+:mod:`.linked_groups`; the field types they share are in :mod:`.fields`.
+"""
