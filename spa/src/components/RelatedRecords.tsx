@@ -2,14 +2,11 @@
  * The records a detail page lists under its own (issue 18): a course's or a study plan's units and
  * block groups. Each row links to its record; the table scrolls sideways on a phone.
  */
-import { Card, Table, Text, Title } from "@mantine/core";
-import type { ReactNode } from "react";
+import { Card, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
+import { DataTable, type DataColumn } from "./DataTable";
 
-export interface RelatedColumn<T> {
-  label: string;
-  cell: (row: T) => ReactNode;
-}
+export type RelatedColumn<T> = DataColumn<T>;
 
 export function RelatedRecords<T extends { id: string }>({
   title,
@@ -37,26 +34,7 @@ export function RelatedRecords<T extends { id: string }>({
       ) : !rows?.length ? (
         <Text c="dimmed">{empty}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={480}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                {columns.map((c) => (
-                  <Table.Th key={c.label}>{c.label}</Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((r) => (
-                <Table.Tr key={r.id}>
-                  {columns.map((c) => (
-                    <Table.Td key={c.label}>{c.cell(r)}</Table.Td>
-                  ))}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable striped minWidth={480} rows={rows} rowKey={(r) => r.id} columns={columns} />
       )}
     </Card>
   );
