@@ -1,10 +1,9 @@
-import { Button, Card, Group, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Card, SimpleGrid, Stack } from "@mantine/core";
 import { Tag } from "../../components/Tag";
-import { IconEdit } from "@tabler/icons-react";
 import { useState } from "react";
 import { useParams } from "react-router";
 import { PageHeader } from "../../components/PageHeader";
-import { FullPageLoader, RecordLoadError } from "../../components/States";
+import { DetailEditButton, DetailField, detailPageFallback } from "../../components/DetailPage";
 import { LEVEL_LABELS, useCourse } from "./api/courses";
 import { CourseFormModal } from "./components/CourseFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
@@ -16,21 +15,14 @@ import { useUnits } from "../units/api/units";
 /** Course detail (/courses/:id): delivery.md §2 Courses. */
 export default function CourseDetailPage() {
   const { id = "" } = useParams();
-  const { data: course, isLoading, isError, error, refetch } = useCourse(id);
+  const query = useCourse(id);
+  const course = query.data;
   const [opened, setOpened] = useState(false);
   // Its block groups, and the units of the study plans they are assigned (issue 18).
   const groups = useBlockGroups({ course: course ? [course.code] : [] }, !!course);
   const units = useUnits(id);
-  if (isLoading) return <FullPageLoader />;
-  if (isError || !course)
-    return (
-      <RecordLoadError
-        error={error}
-        message="Failed to load courses. Please try again."
-        onRetry={() => void refetch()}
-        back={{ to: "/courses", label: "Back to Courses" }}
-      />
-    );
+  const fallback = detailPageFallback(query, "Failed to load courses. Please try again.", { to: "/courses", label: "Back to Courses" });
+  if (fallback || !course) return fallback;
   return (
     <>
       <PageHeader
@@ -41,20 +33,18 @@ export default function CourseDetailPage() {
             <Tag size="lg" variant="light">
               {LEVEL_LABELS[course.level] ?? course.level}
             </Tag>
-            <Button leftSection={<IconEdit size={16} />} onClick={() => setOpened(true)}>
-              Edit
-            </Button>
+            <DetailEditButton onClick={() => setOpened(true)} />
           </>
         }
       />
       <Card withBorder padding="lg">
         <Stack>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <Field label="Code" value={course.code} />
-            <Field label="Level" value={LEVEL_LABELS[course.level] ?? course.level} />
-            <Field label="Status" value={course.isActive ? "Active" : "Inactive"} />
+            <DetailField label="Code" value={course.code} />
+            <DetailField label="Level" value={LEVEL_LABELS[course.level] ?? course.level} />
+            <DetailField label="Status" value={course.isActive ? "Active" : "Inactive"} />
           </SimpleGrid>
-          <Field label="Description" value={course.description || "No description"} />
+          <DetailField label="Description" value={course.description || "No description"} />
         </Stack>
       </Card>
       <SimpleGrid cols={{ base: 1, lg: 2 }} mt="md">
@@ -83,18 +73,5 @@ export default function CourseDetailPage() {
       <CourseFormModal opened={opened} onClose={() => setOpened(false)} course={course} />
       <HistoryPanel id={id} />
     </>
-  );
-}
-
-function Field({ label, value }: { label: string; value: string }) {
-  return (
-    <Group gap={4} align="baseline" wrap="nowrap">
-      <Stack gap={0}>
-        <Text size="sm" c="dimmed">
-          {label}
-        </Text>
-        <Text>{value}</Text>
-      </Stack>
-    </Group>
   );
 }
