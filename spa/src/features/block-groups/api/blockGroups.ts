@@ -2,11 +2,12 @@
  * Block groups (delivery.md §7): list with repeated status/course/studyMode filters, detail, create,
  * update (If-Match), delete; the choices the form needs (courses, campuses).
  */
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type BlockGroupStatus = "planned" | "active" | "consolidated" | "completed";
 export const STATUSES: { value: BlockGroupStatus; label: string; color: string }[] = [
@@ -102,28 +103,20 @@ export function toBody(values: BlockGroupInput) {
 }
 
 export function useSaveBlockGroup() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ group, values }: { group?: BlockGroup | null; values: BlockGroupInput }): Promise<BlockGroup> => {
-      const { data } = group
-        ? await client.PUT("/api/block-groups/{block_group_id}", {
-            params: { path: { block_group_id: group.id } },
-            body: toBody(values),
-            headers: { "If-Match": group.updatedAt },
-          })
-        : await client.POST("/api/block-groups", { body: toBody(values) });
-      return data!;
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: roots.blockGroups }),
+  return useRefreshingMutation([roots.blockGroups], async ({ group, values }: { group?: BlockGroup | null; values: BlockGroupInput }): Promise<BlockGroup> => {
+    const { data } = group
+      ? await client.PUT("/api/block-groups/{block_group_id}", {
+          params: { path: { block_group_id: group.id } },
+          body: toBody(values),
+          headers: { "If-Match": group.updatedAt },
+        })
+      : await client.POST("/api/block-groups", { body: toBody(values) });
+    return data!;
   });
 }
 
 export function useDeleteBlockGroup() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => {
-      await client.DELETE("/api/block-groups/{block_group_id}", { params: { path: { block_group_id: id } } });
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: roots.blockGroups }),
+  return useRefreshingMutation([roots.blockGroups], async (id: string) => {
+    await client.DELETE("/api/block-groups/{block_group_id}", { params: { path: { block_group_id: id } } });
   });
 }

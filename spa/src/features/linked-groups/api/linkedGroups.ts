@@ -2,11 +2,12 @@
  * Linked block groups (delivery.md §7): GET/POST /api/linked-block-groups, PUT/DELETE one, DELETE a member;
  * the block groups that may be linked (GET /api/block-groups).
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type MemberGroup = components["schemas"]["MemberBlockGroupOut"];
 export type LinkedGroup = components["schemas"]["LinkedBlockGroupOut"];
@@ -45,11 +46,7 @@ export const useLinkedGroups = () => useQuery(linkedGroupsQueryOptions());
 export const useLinkableGroups = () => useQuery(linkableGroupsQueryOptions());
 
 function useLinkedMutation<V, R>(fn: (v: V) => Promise<R>) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSettled: () => Promise.all([roots.linkedGroups, roots.blockGroups].map((queryKey) => qc.invalidateQueries({ queryKey }))),
-  });
+  return useRefreshingMutation([roots.linkedGroups, roots.blockGroups], fn);
 }
 const linkedPath = (id: string) => ({ path: { linked_group_id: id } });
 export const useCreateLinked = () =>

@@ -2,11 +2,12 @@
  * Teachers (delivery.md §7): list (showInactive), detail, create, update (If-Match; deactivation is
  * isActive false), unit qualifications (/api/teacher-units) and the delivery summary by year.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type Teacher = components["schemas"]["TeacherOut"];
 export type TeacherUnit = components["schemas"]["TeacherUnitOut"];
@@ -85,11 +86,7 @@ export const useDeliverySummary = (id: string, year: number) => useQuery(deliver
 export const useUnitChoices = () => useQuery(unitChoicesQueryOptions());
 
 function useTeacherMutation<V, R>(fn: (v: V) => Promise<R>) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSettled: () => Promise.all([roots.teachers, roots.teacherUnits].map((queryKey) => qc.invalidateQueries({ queryKey }))),
-  });
+  return useRefreshingMutation([roots.teachers, roots.teacherUnits], fn);
 }
 const teacherPath = (id: string) => ({ path: { teacher_id: id } });
 export const useSaveTeacher = () =>

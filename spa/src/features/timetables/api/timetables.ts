@@ -2,11 +2,12 @@
  * Timetable sessions (delivery.md §7, decisions.md §4, §6): list (never fresh), create, update with
  * If-Match, delete, bulk allocate, conflicts, template download and import; the filter choices.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { apiFetch, client, CLIENT_ID, csrfToken } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type Session = components["schemas"]["SessionOut"];
 export type SavedSession = components["schemas"]["SessionWriteOut"];
@@ -110,12 +111,7 @@ export const useTeacherChoices = () => useQuery(teacherChoicesQueryOptions());
 export const useUnitChoices = () => useQuery(unitChoicesQueryOptions());
 
 function useTimetableMutation<V, R>(fn: (v: V) => Promise<R>) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSettled: () =>
-      Promise.all([roots.timetables, roots.blockGroups, roots.allocationGrid, roots.reports].map((queryKey) => qc.invalidateQueries({ queryKey }))),
-  });
+  return useRefreshingMutation([roots.timetables, roots.blockGroups, roots.allocationGrid, roots.reports], fn);
 }
 
 const sessionPath = (id: string) => ({ path: { session_id: id } });
