@@ -3,7 +3,7 @@
  * the record loads or when it cannot, the "Edit" button of the header, the titled cards and their
  * label/value fields.
  */
-import { Button, Card, Group, Stack, Text, Title, type CardProps } from "@mantine/core";
+import { Button, Card, Group, SimpleGrid, Stack, Text, Title, type CardProps } from "@mantine/core";
 import { IconEdit } from "@tabler/icons-react";
 import type { ReactNode } from "react";
 import { FullPageLoader, RecordLoadError } from "./States";
@@ -76,5 +76,22 @@ export function DetailField({ label, value, compact, preWrap }: { label: string;
         value
       )}
     </Stack>
+  );
+}
+
+/**
+ * The overview card at the top of a record page: its `fields` (label: value) three to a row, then its
+ * `wide` fields (description, prerequisites) each across the card.
+ */
+export function DetailOverview({ fields, wide, preWrap }: { fields: Record<string, ReactNode>; wide: Record<string, ReactNode>; preWrap?: boolean }) {
+  const show = (values: Record<string, ReactNode>) =>
+    Object.entries(values).map(([label, value]) => <DetailField key={label} label={label} value={value} preWrap={preWrap} />);
+  return (
+    <Card withBorder padding="lg">
+      <Stack>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>{show(fields)}</SimpleGrid>
+        {show(wide)}
+      </Stack>
+    </Card>
   );
 }

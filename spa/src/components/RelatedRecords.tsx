@@ -5,6 +5,7 @@
 import { Card, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
 import { DataTable, type DataColumn } from "./DataTable";
+import { formatDate } from "./Dates";
 
 export type RelatedColumn<T> = DataColumn<T>;
 
@@ -47,14 +48,23 @@ export const CodeLink = ({ to, code }: { to: string; code: string }) => (
   </Link>
 );
 
-/** The columns of a related block group row: code (linked), name, start, status. */
-export function blockGroupColumns<T extends { id: string; code: string; name: string; startDate?: string | null; status: string }>(
-  formatStart: (value: string | null | undefined) => string,
-): RelatedColumn<T>[] {
-  return [
-    { label: "Code", cell: (g) => <CodeLink to={`/block-groups/${g.id}`} code={g.code} /> },
-    { label: "Name", cell: (g) => g.name },
-    { label: "Start", cell: (g) => formatStart(g.startDate) },
-    { label: "Status", cell: (g) => g.status },
-  ];
+/** The block groups a record page lists (a course's, a study plan's): code (linked), name, start, status. */
+export function RelatedBlockGroups<T extends { id: string; code: string; name: string; startDate?: string | null; status: string }>(props: {
+  testId: string;
+  rows: T[] | undefined;
+  loading: boolean;
+  empty: string;
+}) {
+  return (
+    <RelatedRecords
+      title="Block Groups"
+      columns={[
+        { label: "Code", cell: (g) => <CodeLink to={`/block-groups/${g.id}`} code={g.code} /> },
+        { label: "Name", cell: (g) => g.name },
+        { label: "Start", cell: (g) => formatDate(g.startDate, "-") },
+        { label: "Status", cell: (g) => g.status },
+      ]}
+      {...props}
+    />
+  );
 }

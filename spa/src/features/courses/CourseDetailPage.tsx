@@ -1,14 +1,13 @@
-import { Card, SimpleGrid, Stack } from "@mantine/core";
+import { SimpleGrid } from "@mantine/core";
 import { Tag } from "../../components/Tag";
 import { useState } from "react";
 import { useParams } from "react-router";
 import { PageHeader } from "../../components/PageHeader";
-import { DetailEditButton, DetailField, detailPageFallback } from "../../components/DetailPage";
+import { DetailEditButton, DetailOverview, detailPageFallback } from "../../components/DetailPage";
 import { LEVEL_LABELS, useCourse } from "./api/courses";
 import { CourseFormModal } from "./components/CourseFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
-import { blockGroupColumns, CodeLink, RelatedRecords } from "../../components/RelatedRecords";
-import { formatDate } from "../../components/Dates";
+import { CodeLink, RelatedBlockGroups, RelatedRecords } from "../../components/RelatedRecords";
 import { useBlockGroups } from "../block-groups/api/blockGroups";
 import { useUnits } from "../units/api/units";
 
@@ -37,16 +36,10 @@ export default function CourseDetailPage() {
           </>
         }
       />
-      <Card withBorder padding="lg">
-        <Stack>
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <DetailField label="Code" value={course.code} />
-            <DetailField label="Level" value={LEVEL_LABELS[course.level] ?? course.level} />
-            <DetailField label="Status" value={course.isActive ? "Active" : "Inactive"} />
-          </SimpleGrid>
-          <DetailField label="Description" value={course.description || "No description"} />
-        </Stack>
-      </Card>
+      <DetailOverview
+        fields={{ Code: course.code, Level: LEVEL_LABELS[course.level] ?? course.level, Status: course.isActive ? "Active" : "Inactive" }}
+        wide={{ Description: course.description || "No description" }}
+      />
       <SimpleGrid cols={{ base: 1, lg: 2 }} mt="md">
         <RelatedRecords
           title="Units of Competency"
@@ -61,13 +54,11 @@ export default function CourseDetailPage() {
             { label: "Type", cell: (u) => (u.isCore ? "Core" : "Elective") },
           ]}
         />
-        <RelatedRecords
-          title="Block Groups"
+        <RelatedBlockGroups
           testId="course-block-groups"
           rows={course ? groups.data : undefined}
           loading={groups.isLoading}
           empty="No block groups of this course yet."
-          columns={blockGroupColumns((d) => formatDate(d, "-"))}
         />
       </SimpleGrid>
       <CourseFormModal opened={opened} onClose={() => setOpened(false)} course={course} />

@@ -1,16 +1,16 @@
-import { Button, Card, SimpleGrid, Stack } from "@mantine/core";
+import { Button, SimpleGrid } from "@mantine/core";
 import { ActiveTag } from "../../components/Tag";
 import { IconList } from "@tabler/icons-react";
 import { useState } from "react";
 import { useParams } from "react-router";
 import { formatDate } from "../../components/Dates";
 import { PageHeader } from "../../components/PageHeader";
-import { DetailEditButton, DetailField, detailPageFallback } from "../../components/DetailPage";
+import { DetailEditButton, DetailOverview, detailPageFallback } from "../../components/DetailPage";
 import { useStudyPlan } from "./api/studyPlans";
 import { ManageUnitsModal } from "./components/ManageUnitsModal";
 import { StudyPlanFormModal } from "./components/StudyPlanFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
-import { blockGroupColumns, CodeLink, RelatedRecords } from "../../components/RelatedRecords";
+import { CodeLink, RelatedBlockGroups, RelatedRecords } from "../../components/RelatedRecords";
 import { hours } from "../../components/Dates";
 import { useBlockGroups } from "../block-groups/api/blockGroups";
 import { sumActual, usePlanUnits } from "./api/planUnits";
@@ -41,16 +41,14 @@ export default function StudyPlanDetailPage() {
           </>
         }
       />
-      <Card withBorder padding="lg">
-        <Stack>
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <DetailField label="Name" value={plan.name} />
-            <DetailField label="Status" value={<ActiveTag active={plan.isActive} variant="light" />} />
-            <DetailField label="Created" value={formatDate(plan.createdAt?.slice(0, 10), "N/A")} />
-          </SimpleGrid>
-          <DetailField label="Description" value={plan.description || "No description"} />
-        </Stack>
-      </Card>
+      <DetailOverview
+        fields={{
+          Name: plan.name,
+          Status: <ActiveTag active={plan.isActive} variant="light" />,
+          Created: formatDate(plan.createdAt?.slice(0, 10), "N/A"),
+        }}
+        wide={{ Description: plan.description || "No description" }}
+      />
       <SimpleGrid cols={{ base: 1, lg: 2 }} mt="md">
         <RelatedRecords
           title="Units of Competency"
@@ -66,14 +64,7 @@ export default function StudyPlanDetailPage() {
             { label: "Actual Hours", cell: (u) => hours(sumActual(u)) },
           ]}
         />
-        <RelatedRecords
-          title="Block Groups"
-          testId="plan-block-groups"
-          rows={groups.data}
-          loading={groups.isLoading}
-          empty="Not assigned to a block group yet."
-          columns={blockGroupColumns((d) => formatDate(d, "-"))}
-        />
+        <RelatedBlockGroups testId="plan-block-groups" rows={groups.data} loading={groups.isLoading} empty="Not assigned to a block group yet." />
       </SimpleGrid>
       <StudyPlanFormModal opened={editOpen} onClose={() => setEditOpen(false)} plan={plan} />
       <ManageUnitsModal plan={manageOpen ? plan : null} onClose={() => setManageOpen(false)} />
