@@ -2,7 +2,7 @@
  * The tables of the pages and reports: a header row of column labels and one body row a record, each cell
  * drawn by its column. Give `minWidth` for a table that scrolls sideways on a phone (issue 18).
  */
-import { Table, type TableProps, type TableScrollContainerProps, type TableTdProps, type TableTrProps } from "@mantine/core";
+import { Table, Text, type TableProps, type TableScrollContainerProps, type TableTdProps, type TableTrProps } from "@mantine/core";
 import type { ReactNode } from "react";
 
 export interface DataColumn<T> {
@@ -64,5 +64,19 @@ export function DataTable<T>({
     </Table.ScrollContainer>
   ) : (
     table
+  );
+}
+
+/** A cell of two lines: a record's code in bold over its name, dimmed (a unit, a room). */
+export function CodeOverName({ code, name }: { code: ReactNode; name: ReactNode }) {
+  return (
+    <>
+      <Text size="sm" fw={600}>
+        {code}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {name}
+      </Text>
+    </>
   );
 }

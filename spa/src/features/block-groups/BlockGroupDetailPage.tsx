@@ -6,7 +6,7 @@ import { useState } from "react";
 import { useLocation, useParams } from "react-router";
 import { formatDate, hours } from "../../components/Dates";
 import { LivePresence } from "../../components/LivePresence";
-import { DataTable } from "../../components/DataTable";
+import { CodeOverName, DataTable } from "../../components/DataTable";
 import { DetailEditButton, DetailField, DetailSection, detailPageFallback } from "../../components/DetailPage";
 import { confirmAndMutate, DeleteAction } from "../../components/ListPage";
 import { PageHeader } from "../../components/PageHeader";
@@ -158,16 +158,7 @@ export default function BlockGroupDetailPage() {
               columns={[
                 {
                   label: "Unit",
-                  cell: (u) => (
-                    <>
-                      <Text size="sm" fw={600}>
-                        {u.unitCode}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {u.unitName}
-                      </Text>
-                    </>
-                  ),
+                  cell: (u) => <CodeOverName code={u.unitCode} name={u.unitName} />,
                 },
                 { label: "Nominal", cell: (u) => u.nominalHours },
                 { label: "Planned", cell: (u) => (u.plannedHours === null || u.plannedHours === undefined ? "-" : hours(u.plannedHours)) },

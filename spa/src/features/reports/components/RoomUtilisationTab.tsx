@@ -6,7 +6,7 @@ import { Progress, Stack, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { ReportSection, ReportStates } from "./ReportSection";
 import { ReportToolbar, useReportYear } from "./ReportToolbar";
-import { DataTable } from "../../../components/DataTable";
+import { CodeOverName, DataTable } from "../../../components/DataTable";
 import { downloadBlob } from "../../../components/Csv";
 import { hours } from "../../../components/Dates";
 import { notifyError } from "../../../components/Notify";
@@ -58,16 +58,7 @@ export function RoomUtilisationTab() {
                   columns={[
                     {
                       label: "Room",
-                      cell: (r) => (
-                        <>
-                          <Text size="sm" fw={600}>
-                            {r.code}
-                          </Text>
-                          <Text size="xs" c="dimmed">
-                            {r.name}
-                          </Text>
-                        </>
-                      ),
+                      cell: (r) => <CodeOverName code={r.code} name={r.name} />,
                     },
                     { label: "Type", cell: (r) => r.typeLabel },
                     { label: "Campus", cell: (r) => r.campus ?? "-" },
