@@ -1,5 +1,6 @@
 import { Card, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
+import type { DataColumn } from "../../../components/DataTable";
 
 /** What a report shows while its data loads. */
 export const REPORT_LOADING = <Text>Loading report data...</Text>;
@@ -32,4 +33,16 @@ export function ReportStates<T>({
   if (query.isLoading) return REPORT_LOADING;
   if (query.isError || !query.data) return failed;
   return children(query.data);
+}
+
+/** A report table's "Unit" column: the unit's code in bold, then its name. */
+export function unitColumn<T extends { unitCode: string; unitName: string }>(): DataColumn<T> {
+  return {
+    label: "Unit",
+    cell: (u) => (
+      <>
+        <b>{u.unitCode}</b> {u.unitName}
+      </>
+    ),
+  };
 }

@@ -5,7 +5,7 @@ import { downloadCsv } from "../../../components/Csv";
 import { hours } from "../../../components/Dates";
 import { Tag } from "../../../components/Tag";
 import { reportYears, useSchedulingSummary, utilizationColor } from "../api/reports";
-import { ReportSection, ReportStates } from "./ReportSection";
+import { ReportSection, ReportStates, unitColumn } from "./ReportSection";
 import { ReportToolbar, useReportYear } from "./ReportToolbar";
 import { StatCard } from "./StatCard";
 
@@ -100,18 +100,7 @@ export function SchedulingSummaryTab() {
                 <DataTable
                   rows={data.topUnits.slice(0, 8)}
                   rowKey={(u) => u.unitCode}
-                  columns={[
-                    {
-                      label: "Unit",
-                      cell: (u) => (
-                        <>
-                          <b>{u.unitCode}</b> {u.unitName}
-                        </>
-                      ),
-                    },
-                    { label: "Hours", cell: (u) => hours(u.hours) },
-                    { label: "Sessions", cell: (u) => u.sessions },
-                  ]}
+                  columns={[unitColumn(), { label: "Hours", cell: (u) => hours(u.hours) }, { label: "Sessions", cell: (u) => u.sessions }]}
                 />
               </ReportSection>
             </SimpleGrid>

@@ -5,7 +5,7 @@ import { downloadCsv } from "../../../components/Csv";
 import { formatDate, hours } from "../../../components/Dates";
 import { Tag } from "../../../components/Tag";
 import { reportYears, useWorkload } from "../api/reports";
-import { ReportStates } from "./ReportSection";
+import { ReportStates, unitColumn } from "./ReportSection";
 import { ReportToolbar, useReportYear } from "./ReportToolbar";
 import { StatCard } from "./StatCard";
 
@@ -92,14 +92,7 @@ export function WorkloadTab() {
                     rows={t.units}
                     rowKey={(u) => u.unitCode}
                     columns={[
-                      {
-                        label: "Unit",
-                        cell: (u) => (
-                          <>
-                            <b>{u.unitCode}</b> {u.unitName}
-                          </>
-                        ),
-                      },
+                      unitColumn(),
                       { label: "Block Groups", cell: (u) => u.blockGroups.join(", ") },
                       { label: "Actual Hours", cell: (u) => hours(u.totalActualHours) },
                       { label: "S1 / S2", cell: (u) => `${hours(u.semester1Hours)} / ${hours(u.semester2Hours)}` },
