@@ -3,9 +3,9 @@
  * timetables): the states of a loaded list, the record cards with their actions, the "Add" buttons, the
  * dialog state of create/edit, and the confirmation before a destructive action with its toasts.
  */
-import { ActionIcon, Button, Card, Group, Stack, Text, Title, type ActionIconProps } from "@mantine/core";
+import { ActionIcon, Button, Card, Group, Stack, Text, TextInput, Title, type ActionIconProps } from "@mantine/core";
 import { modals } from "@mantine/modals";
-import { IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
+import { IconEdit, IconPlus, IconSearch, IconTrash } from "@tabler/icons-react";
 import { forwardRef, useState, type ComponentPropsWithoutRef, type ReactNode } from "react";
 import { Link } from "react-router";
 import { classifyError, notifyError, notifySuccess } from "./Notify";
@@ -98,6 +98,20 @@ export function confirmAndMutate<V>(
   { done, failed, ...question }: { title: string; message: ReactNode; confirm?: string; done: string; failed: Parameters<typeof outcomeToasts>[1] },
 ) {
   confirmDestructive({ ...question, onConfirm: () => mutation.mutate(variables, outcomeToasts(done, failed)) });
+}
+
+/** A list page's search box; the page filters its loaded list as the user types. */
+export function ListSearch({ label, placeholder, value, onChange }: { label: string; placeholder: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <TextInput
+      label={label}
+      placeholder={placeholder}
+      leftSection={<IconSearch size={16} />}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      w={{ base: "100%", sm: 320 }}
+    />
+  );
 }
 
 /** A list page's "Add ..." (or "Create ...") button. */

@@ -3,12 +3,11 @@
  * sessions use them; administrators add, edit and delete, everyone reads. Linked from the Organization
  * page and the timetables.
  */
-import { Anchor, Card, Group, Select, Text, TextInput } from "@mantine/core";
+import { Anchor, Card, Group, Select, Text } from "@mantine/core";
 import { Link } from "react-router";
-import { IconSearch } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { DataTable } from "../../components/DataTable";
-import { AddButton, confirmAndMutate, DeleteAction, EditAction, ListStates, useEditDialog } from "../../components/ListPage";
+import { AddButton, confirmAndMutate, DeleteAction, EditAction, ListSearch, ListStates, useEditDialog } from "../../components/ListPage";
 import { PageHeader } from "../../components/PageHeader";
 import { EmptyState, ErrorState } from "../../components/States";
 import { Tag } from "../../components/Tag";
@@ -55,14 +54,7 @@ export default function RoomsPage() {
         {() => (
           <Card withBorder>
             <Group mb="md" align="flex-end">
-              <TextInput
-                label="Search rooms"
-                placeholder="Code, name, campus or feature"
-                leftSection={<IconSearch size={16} />}
-                value={search}
-                onChange={(e) => setSearch(e.currentTarget.value)}
-                w={{ base: "100%", sm: 320 }}
-              />
+              <ListSearch label="Search rooms" placeholder="Code, name, campus or feature" value={search} onChange={setSearch} />
               <Select
                 label="Type"
                 placeholder="All types"

@@ -1,9 +1,8 @@
-import { Group, Select, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
+import { Group, Select, SimpleGrid, Stack, Text } from "@mantine/core";
 import { Tag } from "../../components/Tag";
-import { IconSearch } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { useCourses } from "../courses/api/courses";
-import { AddButton, CardEditButton, confirmAndMutate, DeleteAction, ListStates, RecordCard, useEditDialog } from "../../components/ListPage";
+import { AddButton, CardEditButton, confirmAndMutate, DeleteAction, ListSearch, ListStates, RecordCard, useEditDialog } from "../../components/ListPage";
 import { PageHeader } from "../../components/PageHeader";
 import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
 import { useDeleteUnit, useUnits, type Unit } from "./api/units";
@@ -55,14 +54,7 @@ export default function UnitsPage() {
         {(allUnits) => (
           <Stack>
             <Group align="flex-end" wrap="wrap">
-              <TextInput
-                label="Search units"
-                placeholder="Code or name"
-                leftSection={<IconSearch size={16} />}
-                value={search}
-                onChange={(e) => setSearch(e.currentTarget.value)}
-                w={{ base: "100%", sm: 320 }}
-              />
+              <ListSearch label="Search units" placeholder="Code or name" value={search} onChange={setSearch} />
               <Select
                 label="Qualification"
                 placeholder="All qualifications"
