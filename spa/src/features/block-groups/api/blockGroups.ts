@@ -7,6 +7,7 @@ import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { fetchCourses } from "../../courses/api/courses";
 import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type BlockGroupStatus = "planned" | "active" | "consolidated" | "completed";
@@ -71,6 +72,11 @@ async function fetchBlockGroups(filters: BlockGroupFilters): Promise<BlockGroup[
   const { data } = await client.GET("/api/block-groups", { params: { query: filters } });
   return data!;
 }
+/** Every block group, unfiltered (the choices of the timetable filters, the groups that may be linked). */
+export async function fetchAllBlockGroups(): Promise<BlockGroup[]> {
+  const { data } = await client.GET("/api/block-groups");
+  return data!;
+}
 export async function fetchBlockGroup(id: string): Promise<BlockGroup> {
   const { data } = await client.GET("/api/block-groups/{block_group_id}", { params: { path: { block_group_id: id } } });
   return data!;
@@ -85,15 +91,11 @@ export const useBlockGroup = (id: string) => useQuery(blockGroupQueryOptions(id)
 
 export type CourseOption = components["schemas"]["CourseOut"];
 export type CampusOption = components["schemas"]["CampusOut"];
-async function fetchCourseOptions(): Promise<CourseOption[]> {
-  const { data } = await client.GET("/api/courses");
-  return data!;
-}
 async function fetchCampusOptions(): Promise<CampusOption[]> {
   const { data } = await client.GET("/api/campuses");
   return data!;
 }
-export const courseOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.courses, "options"], queryFn: fetchCourseOptions });
+export const courseOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.courses, "options"], queryFn: fetchCourses });
 export const campusOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.campuses, "list"], queryFn: fetchCampusOptions });
 export const useCourseOptions = () => useQuery(courseOptionsQueryOptions());
 export const useCampusOptions = () => useQuery(campusOptionsQueryOptions());

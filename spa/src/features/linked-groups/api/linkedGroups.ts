@@ -7,6 +7,7 @@ import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { fetchAllBlockGroups } from "../../block-groups/api/blockGroups";
 import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type MemberGroup = components["schemas"]["MemberBlockGroupOut"];
@@ -35,13 +36,9 @@ async function fetchLinkedGroups(): Promise<LinkedGroup[]> {
   const { data } = await client.GET("/api/linked-block-groups");
   return data!;
 }
-async function fetchLinkableGroups(): Promise<LinkableGroup[]> {
-  const { data } = await client.GET("/api/block-groups");
-  return data!;
-}
 
 export const linkedGroupsQueryOptions = () => queryOptions({ queryKey: [...roots.linkedGroups, "list"], queryFn: fetchLinkedGroups });
-export const linkableGroupsQueryOptions = () => queryOptions({ queryKey: [...roots.blockGroups, "linkable"], queryFn: fetchLinkableGroups });
+export const linkableGroupsQueryOptions = () => queryOptions({ queryKey: [...roots.blockGroups, "linkable"], queryFn: fetchAllBlockGroups });
 export const useLinkedGroups = () => useQuery(linkedGroupsQueryOptions());
 export const useLinkableGroups = () => useQuery(linkableGroupsQueryOptions());
 

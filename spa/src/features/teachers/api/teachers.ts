@@ -7,6 +7,7 @@ import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { fetchUnits } from "../../units/api/units";
 import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type Teacher = components["schemas"]["TeacherOut"];
@@ -50,7 +51,7 @@ export const TEACHER_DEFAULTS: TeacherFormValues = {
   qualifications: "",
 };
 
-async function fetchTeachers(showInactive: boolean): Promise<Teacher[]> {
+export async function fetchTeachers(showInactive: boolean): Promise<Teacher[]> {
   const { data } = await client.GET("/api/teachers", { params: { query: showInactive ? { showInactive } : {} } });
   return data!;
 }
@@ -66,10 +67,6 @@ async function fetchDeliverySummary(id: string, year: number): Promise<DeliveryR
   const { data } = await client.GET("/api/teachers/{teacher_id}/delivery-summary", { params: { path: { teacher_id: id }, query: { year: String(year) } } });
   return data!;
 }
-async function fetchUnitChoices(): Promise<UnitChoice[]> {
-  const { data } = await client.GET("/api/units");
-  return data!;
-}
 
 export const teachersQueryOptions = (showInactive: boolean) =>
   queryOptions({ queryKey: [...roots.teachers, "list", { showInactive }], queryFn: () => fetchTeachers(showInactive) });
@@ -77,7 +74,7 @@ export const teacherQueryOptions = (id: string) => queryOptions({ queryKey: [...
 export const teacherUnitsQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.teacherUnits, id], queryFn: () => fetchTeacherUnits(id) });
 export const deliverySummaryQueryOptions = (id: string, year: number) =>
   queryOptions({ queryKey: [...roots.teachers, "detail", id, "delivery-summary", year], queryFn: () => fetchDeliverySummary(id, year) });
-export const unitChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.units, "teacher-choices"], queryFn: fetchUnitChoices });
+export const unitChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.units, "teacher-choices"], queryFn: () => fetchUnits() });
 
 export const useTeachers = (showInactive: boolean) => useQuery(teachersQueryOptions(showInactive));
 export const useTeacher = (id: string) => useQuery(teacherQueryOptions(id));

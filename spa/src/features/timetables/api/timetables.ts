@@ -7,6 +7,9 @@ import { z } from "zod";
 import { apiFetch, client, CLIENT_ID, csrfToken } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { fetchAllBlockGroups } from "../../block-groups/api/blockGroups";
+import { fetchTeachers } from "../../teachers/api/teachers";
+import { fetchUnits } from "../../units/api/units";
 import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type Session = components["schemas"]["SessionOut"];
@@ -83,26 +86,14 @@ async function fetchConflicts(f: TimetableFilters): Promise<Conflict[]> {
   const { data } = await client.GET("/api/timetables/conflicts", { params: { query } });
   return data!;
 }
-async function fetchBlockGroupChoices(): Promise<BlockGroupChoice[]> {
-  const { data } = await client.GET("/api/block-groups");
-  return data!;
-}
-async function fetchTeacherChoices(): Promise<TeacherChoice[]> {
-  const { data } = await client.GET("/api/teachers");
-  return data!;
-}
-async function fetchUnitChoices(): Promise<UnitChoice[]> {
-  const { data } = await client.GET("/api/units");
-  return data!;
-}
 
 export const timetablesQueryOptions = (f: TimetableFilters) =>
   queryOptions({ queryKey: [...roots.timetables, "list", f], queryFn: () => fetchTimetables(f), staleTime: 0, gcTime: 0 });
 export const conflictsQueryOptions = (f: TimetableFilters) =>
   queryOptions({ queryKey: [...roots.timetables, "conflicts", f], queryFn: () => fetchConflicts(f), staleTime: 0 });
-export const blockGroupChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.blockGroups, "choices"], queryFn: fetchBlockGroupChoices });
-export const teacherChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.teachers, "choices"], queryFn: fetchTeacherChoices });
-export const unitChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.units, "choices"], queryFn: fetchUnitChoices });
+export const blockGroupChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.blockGroups, "choices"], queryFn: fetchAllBlockGroups });
+export const teacherChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.teachers, "choices"], queryFn: () => fetchTeachers(false) });
+export const unitChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.units, "choices"], queryFn: () => fetchUnits() });
 
 export const useTimetables = (f: TimetableFilters) => useQuery(timetablesQueryOptions(f));
 export const useConflicts = (f: TimetableFilters) => useQuery(conflictsQueryOptions(f));
