@@ -95,3 +95,15 @@ export function DetailOverview({ fields, wide, preWrap }: { fields: Record<strin
     </Card>
   );
 }
+
+/** A figure of a card: a small dimmed label over its value in bold (a study plan's hours); a value may be a tag. */
+export function LabelledFigure({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      {typeof value === "string" ? <Text fw={600}>{value}</Text> : value}
+    </Stack>
+  );
+}

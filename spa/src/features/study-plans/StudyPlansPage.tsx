@@ -1,9 +1,10 @@
-import { ActionIcon, Button, SimpleGrid, Stack, Text, Tooltip } from "@mantine/core";
+import { ActionIcon, Button, SimpleGrid, Text, Tooltip } from "@mantine/core";
 import { ActiveTag, Tag } from "../../components/Tag";
 import { IconCopy, IconList } from "@tabler/icons-react";
 import { useState } from "react";
 import { hours } from "../../components/Dates";
 import { AddButton, confirmAndMutate, DeleteAction, EditAction, ListStates, RecordCard, useEditDialog } from "../../components/ListPage";
+import { LabelledFigure } from "../../components/DetailPage";
 import { PageHeader } from "../../components/PageHeader";
 import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
 import { efficiencyColor, efficiencyOf, useDeleteStudyPlan, useStudyPlans, type StudyPlan } from "./api/studyPlans";
@@ -81,16 +82,16 @@ export default function StudyPlansPage() {
                     </Text>
                   ) : null}
                   <SimpleGrid cols={3}>
-                    <Summary label="Nominal Hours" value={String(plan.totalNominalHours)} />
-                    <Summary label="Actual Hours" value={hours(plan.totalActualHours)} />
-                    <Stack gap={0}>
-                      <Text size="xs" c="dimmed">
-                        Efficiency
-                      </Text>
-                      <Tag color={efficiencyColor(eff)} variant="filled" data-testid="efficiency">
-                        {eff}%
-                      </Tag>
-                    </Stack>
+                    <LabelledFigure label="Nominal Hours" value={String(plan.totalNominalHours)} />
+                    <LabelledFigure label="Actual Hours" value={hours(plan.totalActualHours)} />
+                    <LabelledFigure
+                      label="Efficiency"
+                      value={
+                        <Tag color={efficiencyColor(eff)} variant="filled" data-testid="efficiency">
+                          {eff}%
+                        </Tag>
+                      }
+                    />
                   </SimpleGrid>
                 </RecordCard>
               );
@@ -102,16 +103,5 @@ export default function StudyPlansPage() {
       <ManageUnitsModal plan={managed} onClose={() => setManaging(null)} />
       <CloneStudyPlanModal plan={cloning} onClose={() => setCloning(null)} />
     </>
-  );
-}
-
-function Summary({ label, value }: { label: string; value: string }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={600}>{value}</Text>
-    </Stack>
   );
 }
