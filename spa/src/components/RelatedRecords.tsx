@@ -2,14 +2,12 @@
  * The records a detail page lists under its own (issue 18): a course's or a study plan's units and
  * block groups. Each row links to its record; the table scrolls sideways on a phone.
  */
-import { Card, Table, Text, Title } from "@mantine/core";
-import type { ReactNode } from "react";
+import { Card, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
+import { DataTable, type DataColumn } from "./DataTable";
+import { formatDate } from "./Dates";
 
-export interface RelatedColumn<T> {
-  label: string;
-  cell: (row: T) => ReactNode;
-}
+export type RelatedColumn<T> = DataColumn<T>;
 
 export function RelatedRecords<T extends { id: string }>({
   title,
@@ -37,26 +35,7 @@ export function RelatedRecords<T extends { id: string }>({
       ) : !rows?.length ? (
         <Text c="dimmed">{empty}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={480}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                {columns.map((c) => (
-                  <Table.Th key={c.label}>{c.label}</Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((r) => (
-                <Table.Tr key={r.id}>
-                  {columns.map((c) => (
-                    <Table.Td key={c.label}>{c.cell(r)}</Table.Td>
-                  ))}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable striped minWidth={480} rows={rows} rowKey={(r) => r.id} columns={columns} />
       )}
     </Card>
   );
@@ -69,14 +48,23 @@ export const CodeLink = ({ to, code }: { to: string; code: string }) => (
   </Link>
 );
 
-/** The columns of a related block group row: code (linked), name, start, status. */
-export function blockGroupColumns<T extends { id: string; code: string; name: string; startDate?: string | null; status: string }>(
-  formatStart: (value: string | null | undefined) => string,
-): RelatedColumn<T>[] {
-  return [
-    { label: "Code", cell: (g) => <CodeLink to={`/block-groups/${g.id}`} code={g.code} /> },
-    { label: "Name", cell: (g) => g.name },
-    { label: "Start", cell: (g) => formatStart(g.startDate) },
-    { label: "Status", cell: (g) => g.status },
-  ];
+/** The block groups a record page lists (a course's, a study plan's): code (linked), name, start, status. */
+export function RelatedBlockGroups<T extends { id: string; code: string; name: string; startDate?: string | null; status: string }>(props: {
+  testId: string;
+  rows: T[] | undefined;
+  loading: boolean;
+  empty: string;
+}) {
+  return (
+    <RelatedRecords
+      title="Block Groups"
+      columns={[
+        { label: "Code", cell: (g) => <CodeLink to={`/block-groups/${g.id}`} code={g.code} /> },
+        { label: "Name", cell: (g) => g.name },
+        { label: "Start", cell: (g) => formatDate(g.startDate, "-") },
+        { label: "Status", cell: (g) => g.status },
+      ]}
+      {...props}
+    />
+  );
 }

@@ -45,3 +45,12 @@ export const Tag = forwardRef<HTMLDivElement, TagProps>(function Tag({ color = "
   }
   return <Badge ref={ref} color={base} variant="light" c={lightTagText(base, scheme)} style={merged} {...rest} />;
 });
+
+/** A record's "Active" (green) or "Inactive" (grey) tag. */
+export function ActiveTag({ active, ...props }: Omit<TagProps, "color" | "children"> & { active: boolean }) {
+  return (
+    <Tag color={active ? "green" : "gray"} {...props}>
+      {active ? "Active" : "Inactive"}
+    </Tag>
+  );
+}

@@ -1,19 +1,19 @@
-import { ActionIcon, Button, Card, Group, Progress, SimpleGrid, Stack, Table, Text, Title, Tooltip } from "@mantine/core";
+import { Button, Card, Group, Progress, SimpleGrid, Stack, Table, Text, Tooltip } from "@mantine/core";
 import { Notice } from "../../components/Notice";
 import { Tag } from "../../components/Tag";
-import { modals } from "@mantine/modals";
-import { IconCalendarPlus, IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
+import { IconCalendarPlus, IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { useLocation, useParams } from "react-router";
 import { formatDate, hours } from "../../components/Dates";
 import { LivePresence } from "../../components/LivePresence";
-import { notifyError, notifySuccess } from "../../components/Notify";
+import { CodeOverName, DataTable } from "../../components/DataTable";
+import { DetailEditButton, DetailField, DetailSection, detailPageFallback } from "../../components/DetailPage";
+import { confirmAndMutate, DeleteAction } from "../../components/ListPage";
 import { PageHeader } from "../../components/PageHeader";
 import { HistoryPanel } from "../history/HistoryPanel";
 import { SubscribeButton } from "../calendar-feeds/SubscribeButton";
-import { FullPageLoader, RecordLoadError } from "../../components/States";
 import { daysText, DELIVERY_LABELS, statusColor, statusLabel, STUDY_LABELS, useBlockGroup } from "./api/blockGroups";
-import { usePlanLinks, useReconciliation, useRemovePlan, useTimetabledUnits, type HourReconciliation } from "./api/scheduling";
+import { usePlanLinks, useReconciliation, useRemovePlan, useTimetabledUnits, type HourReconciliation, type TimetabledUnit } from "./api/scheduling";
 import { AssignPlanModal } from "./components/AssignPlanModal";
 import { BlockGroupFormModal } from "./components/BlockGroupFormModal";
 import { canSchedule, cannotScheduleMessage, ScheduleModal } from "./components/ScheduleModal";
@@ -28,11 +28,21 @@ const BREAKDOWN_LABELS: [keyof HourReconciliation["breakdown"], string][] = [
   ["cumulativeAssessmentHours", "Cumulative Assessment"],
 ];
 
+/**
+ * A unit's timetabled hours against the hours its study plan plans for it (what scheduling aims for),
+ * not its nominal hours: a fully scheduled unit is 100% (issue 18). A unit of no plan: nominal.
+ */
+function progressOf(u: TimetabledUnit) {
+  const target = u.plannedHours ?? u.nominalHours;
+  return { target, pct: target ? (u.timetabledHours / target) * 100 : 0 };
+}
+
 /** Block group detail (/block-groups/:id): delivery.md §2. */
 export default function BlockGroupDetailPage() {
   const { id = "" } = useParams();
   const location = useLocation();
-  const { data: group, isLoading, isError, error, refetch } = useBlockGroup(id);
+  const query = useBlockGroup(id);
+  const group = query.data;
   const links = usePlanLinks(id);
   const recon = useReconciliation(id);
   const timetabled = useTimetabledUnits(id);
@@ -40,29 +50,17 @@ export default function BlockGroupDetailPage() {
   const [editOpen, setEditOpen] = useState(false);
   const [assignOpen, setAssignOpen] = useState(false);
   const [scheduleOpen, setScheduleOpen] = useState(false);
-  if (isLoading) return <FullPageLoader />;
-  if (isError || !group)
-    return (
-      <RecordLoadError
-        error={error}
-        message="Failed to load block groups. Please try again."
-        onRetry={() => void refetch()}
-        back={{ to: "/block-groups", label: "Back to Block Groups" }}
-      />
-    );
+  const fallback = detailPageFallback(query, "Failed to load block groups. Please try again.", { to: "/block-groups", label: "Back to Block Groups" });
+  if (fallback || !group) return fallback;
   const schedulable = canSchedule(group.status);
 
   const confirmRemove = (studyPlanId: string, name: string) =>
-    modals.openConfirmModal({
+    confirmAndMutate(removePlan, studyPlanId, {
       title: "Remove Study Plan",
-      children: <Text size="sm">Remove the study plan {name} from this block group?</Text>,
-      labels: { confirm: "Remove", cancel: "Cancel" },
-      confirmProps: { color: "red" },
-      onConfirm: () =>
-        removePlan.mutate(studyPlanId, {
-          onSuccess: () => notifySuccess("Study plan removed successfully"),
-          onError: () => notifyError("Error", "Failed to remove study plan"),
-        }),
+      message: `Remove the study plan ${name} from this block group?`,
+      confirm: "Remove",
+      done: "Study plan removed successfully",
+      failed: ["Error", "Failed to remove study plan"],
     });
 
   return (
@@ -99,52 +97,41 @@ export default function BlockGroupDetailPage() {
               </Button>
             </Tooltip>
             <SubscribeButton target={{ blockGroupId: group.id }} name={group.code} />
-            <Button leftSection={<IconEdit size={16} />} onClick={() => setEditOpen(true)}>
-              Edit
-            </Button>
+            <DetailEditButton onClick={() => setEditOpen(true)} />
           </>
         }
       />
       <SimpleGrid cols={{ base: 1, md: 2 }} mb="md">
-        <Card withBorder>
-          <Title order={2} size="h4" mb="sm">
-            Group Details
-          </Title>
+        <DetailSection title="Group Details">
           <SimpleGrid cols={2}>
-            <Item label="Code" value={group.code} />
-            <Item label="Cohort Size" value={String(group.cohortSize)} />
-            <Item label="Start Date" value={formatDate(group.startDate)} />
-            <Item label="End Date" value={formatDate(group.endDate, "Not set (auto-calculated when scheduled)")} />
-            <Item label="Status" value={statusLabel(group.status)} />
-            <Item label="Course" value={group.course ? `${group.course.code} - ${group.course.name}` : "None"} />
+            <DetailField compact label="Code" value={group.code} />
+            <DetailField compact label="Cohort Size" value={String(group.cohortSize)} />
+            <DetailField compact label="Start Date" value={formatDate(group.startDate)} />
+            <DetailField compact label="End Date" value={formatDate(group.endDate, "Not set (auto-calculated when scheduled)")} />
+            <DetailField compact label="Status" value={statusLabel(group.status)} />
+            <DetailField compact label="Course" value={group.course ? `${group.course.code} - ${group.course.name}` : "None"} />
           </SimpleGrid>
-        </Card>
-        <Card withBorder>
-          <Title order={2} size="h4" mb="sm">
-            Schedule Details
-          </Title>
+        </DetailSection>
+        <DetailSection title="Schedule Details">
           <SimpleGrid cols={2}>
-            <Item label="Session Duration" value={`${hours(group.sessionDuration)} hours`} />
-            <Item label="Sessions Per Day" value={String(group.sessionsPerDay)} />
-            <Item label="Preferred Days" value={daysText(group.preferredDays) || "Not set"} />
-            <Item label="Timetable Sessions" value={String(group.timetableCount)} />
+            <DetailField compact label="Session Duration" value={`${hours(group.sessionDuration)} hours`} />
+            <DetailField compact label="Sessions Per Day" value={String(group.sessionsPerDay)} />
+            <DetailField compact label="Preferred Days" value={daysText(group.preferredDays) || "Not set"} />
+            <DetailField compact label="Timetable Sessions" value={String(group.timetableCount)} />
           </SimpleGrid>
-        </Card>
+        </DetailSection>
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }} mb="md">
-        <Card withBorder data-testid="hour-reconciliation">
-          <Title order={2} size="h4" mb="sm">
-            Hour Reconciliation
-          </Title>
+        <DetailSection title="Hour Reconciliation" data-testid="hour-reconciliation">
           {recon.isError ? (
             <Notice color="red">Failed to load hour reconciliation.</Notice>
           ) : recon.data ? (
             <Stack gap="xs">
               <SimpleGrid cols={2}>
-                <Item label="Total Nominal Hours" value={hours(recon.data.totalNominalHours)} />
-                <Item label="Total Actual Hours" value={hours(recon.data.totalActualHours)} />
-                <Item label="Self Directed Hours" value={hours(recon.data.totalSelfDirectedHours)} />
-                <Item label="Efficiency Rate" value={`${Number(recon.data.efficiencyRate ?? 0).toFixed(1)}%`} />
+                <DetailField compact label="Total Nominal Hours" value={hours(recon.data.totalNominalHours)} />
+                <DetailField compact label="Total Actual Hours" value={hours(recon.data.totalActualHours)} />
+                <DetailField compact label="Self Directed Hours" value={hours(recon.data.totalSelfDirectedHours)} />
+                <DetailField compact label="Efficiency Rate" value={`${Number(recon.data.efficiencyRate ?? 0).toFixed(1)}%`} />
               </SimpleGrid>
               <Table>
                 <Table.Tbody>
@@ -160,44 +147,28 @@ export default function BlockGroupDetailPage() {
           ) : (
             <Text c="dimmed">Loading...</Text>
           )}
-        </Card>
-        <Card withBorder data-testid="timetabled-units">
-          <Title order={2} size="h4" mb="sm">
-            Timetabled Units Summary
-          </Title>
+        </DetailSection>
+        <DetailSection title="Timetabled Units Summary" data-testid="timetabled-units">
           {!timetabled.data?.length ? (
             <Text c="dimmed">No units timetabled yet.</Text>
           ) : (
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Unit</Table.Th>
-                  <Table.Th>Nominal</Table.Th>
-                  <Table.Th>Planned</Table.Th>
-                  <Table.Th>Timetabled</Table.Th>
-                  <Table.Th>Progress</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {timetabled.data.map((u) => {
-                  // Against the hours the study plan plans for the unit (what scheduling aims for), not its
-                  // nominal hours: a fully scheduled unit is 100% (issue 18). A unit of no plan: nominal.
-                  const target = u.plannedHours ?? u.nominalHours;
-                  const pct = target ? (u.timetabledHours / target) * 100 : 0;
-                  const variance = target ? Math.abs(u.timetabledHours - target) / target > 0.1 : false;
-                  return (
-                    <Table.Tr key={u.unitCode}>
-                      <Table.Td>
-                        <Text size="sm" fw={600}>
-                          {u.unitCode}
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          {u.unitName}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>{u.nominalHours}</Table.Td>
-                      <Table.Td>{u.plannedHours === null || u.plannedHours === undefined ? "-" : hours(u.plannedHours)}</Table.Td>
-                      <Table.Td>
+            <DataTable
+              rows={timetabled.data}
+              rowKey={(u) => u.unitCode}
+              columns={[
+                {
+                  label: "Unit",
+                  cell: (u) => <CodeOverName code={u.unitCode} name={u.unitName} />,
+                },
+                { label: "Nominal", cell: (u) => u.nominalHours },
+                { label: "Planned", cell: (u) => (u.plannedHours === null || u.plannedHours === undefined ? "-" : hours(u.plannedHours)) },
+                {
+                  label: "Timetabled",
+                  cell: (u) => {
+                    const { target, pct } = progressOf(u);
+                    const variance = target ? Math.abs(u.timetabledHours - target) / target > 0.1 : false;
+                    return (
+                      <>
                         {hours(u.timetabledHours)}{" "}
                         {variance ? (
                           <Tag size="xs" color="orange" variant="light" title={`${Math.round(pct)}% of the ${hours(target)} hours planned`}>
@@ -205,27 +176,31 @@ export default function BlockGroupDetailPage() {
                             {Math.round(pct - 100)}%
                           </Tag>
                         ) : null}
-                      </Table.Td>
-                      <Table.Td w={120}>
-                        <Progress value={Math.min(100, pct)} aria-label={`${u.unitCode} timetabled ${Math.round(pct)}%`} />
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
+                      </>
+                    );
+                  },
+                },
+                {
+                  label: "Progress",
+                  td: { w: 120 },
+                  cell: (u) => {
+                    const { pct } = progressOf(u);
+                    return <Progress value={Math.min(100, pct)} aria-label={`${u.unitCode} timetabled ${Math.round(pct)}%`} />;
+                  },
+                },
+              ]}
+            />
           )}
-        </Card>
+        </DetailSection>
       </SimpleGrid>
-      <Card withBorder>
-        <Group justify="space-between" mb="sm">
-          <Title order={2} size="h4">
-            Study Plans
-          </Title>
+      <DetailSection
+        title="Study Plans"
+        actions={
           <Button size="xs" leftSection={<IconPlus size={14} />} onClick={() => setAssignOpen(true)}>
             Assign Study Plan
           </Button>
-        </Group>
+        }
+      >
         {!links.data?.length ? (
           <Text c="dimmed">No study plans assigned.</Text>
         ) : (
@@ -244,36 +219,18 @@ export default function BlockGroupDetailPage() {
                         {link.studyPlan.units.length} units, {hours(total)} actual hours
                       </Text>
                     </Stack>
-                    <ActionIcon
-                      variant="light"
-                      color="red"
-                      aria-label={`Remove study plan ${link.studyPlan.name}`}
-                      onClick={() => confirmRemove(link.studyPlanId, link.studyPlan.name)}
-                    >
-                      <IconTrash size={16} />
-                    </ActionIcon>
+                    <DeleteAction label={`Remove study plan ${link.studyPlan.name}`} onClick={() => confirmRemove(link.studyPlanId, link.studyPlan.name)} />
                   </Group>
                 </Card>
               );
             })}
           </Stack>
         )}
-      </Card>
+      </DetailSection>
       <HistoryPanel id={id} />
       <BlockGroupFormModal opened={editOpen} onClose={() => setEditOpen(false)} group={group} />
       <AssignPlanModal groupId={id} opened={assignOpen} onClose={() => setAssignOpen(false)} assignedIds={(links.data ?? []).map((l) => l.studyPlanId)} />
       <ScheduleModal group={scheduleOpen ? group : null} onClose={() => setScheduleOpen(false)} />
     </>
-  );
-}
-
-function Item({ label, value }: { label: string; value: string }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm">{value}</Text>
-    </Stack>
   );
 }

@@ -1,12 +1,11 @@
-import { ActionIcon, Button, Card, Chip, Group, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from "@mantine/core";
+import { ActionIcon, Button, Chip, Group, Paper, SimpleGrid, Stack, Text, Tooltip } from "@mantine/core";
 import { Tag } from "../../components/Tag";
-import { modals } from "@mantine/modals";
-import { IconCalendarPlus, IconEdit, IconEye, IconPlus, IconTrash } from "@tabler/icons-react";
+import { IconCalendarPlus, IconEye } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { formatDate, hours } from "../../components/Dates";
 import { LivePresence } from "../../components/LivePresence";
-import { notifyError, notifySuccess } from "../../components/Notify";
+import { AddButton, CardEditButton, confirmAndMutate, DeleteAction, ListStates, RecordCard, useEditDialog } from "../../components/ListPage";
 import { PageHeader } from "../../components/PageHeader";
 import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
 import {
@@ -42,27 +41,15 @@ export default function BlockGroupsPage() {
   const { data, isLoading, isError } = useBlockGroups(filters);
   const courses = useCourseOptions();
   const remove = useDeleteBlockGroup();
-  const [formOpen, setFormOpen] = useState(false);
-  const [editing, setEditing] = useState<BlockGroup | null>(null);
+  const dialog = useEditDialog<BlockGroup>();
   const [scheduling, setScheduling] = useState<BlockGroup | null>(null);
 
-  const open = (g: BlockGroup | null) => {
-    setEditing(g);
-    setFormOpen(true);
-  };
   const confirmDelete = (g: BlockGroup) =>
-    modals.openConfirmModal({
+    confirmAndMutate(remove, g.id, {
       title: "Delete Block Group",
-      children: (
-        <Text size="sm">Are you sure you want to delete the block group {g.code}? Its timetable sessions are deleted too. This action cannot be undone.</Text>
-      ),
-      labels: { confirm: "Delete", cancel: "Cancel" },
-      confirmProps: { color: "red" },
-      onConfirm: () =>
-        remove.mutate(g.id, {
-          onSuccess: () => notifySuccess("Block group deleted successfully"),
-          onError: () => notifyError("Error", "Failed to delete block group"),
-        }),
+      message: `Are you sure you want to delete the block group ${g.code}? Its timetable sessions are deleted too. This action cannot be undone.`,
+      done: "Block group deleted successfully",
+      failed: ["Error", "Failed to delete block group"],
     });
   const codes = [...new Set((courses.data ?? []).map((c) => c.code ?? "").filter(Boolean))].sort();
 
@@ -74,9 +61,7 @@ export default function BlockGroupsPage() {
         actions={
           <>
             <LivePresence path={location.pathname} />
-            <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
-              Add Block Group
-            </Button>
+            <AddButton onClick={() => dialog.open(null)}>Add Block Group</AddButton>
           </>
         }
       />
@@ -139,20 +124,21 @@ export default function BlockGroupsPage() {
           </Group>
         </Stack>
       </Paper>
-      {isLoading ? (
-        <CardGridSkeleton count={6} />
-      ) : isError ? (
-        <ErrorState message="Failed to load block groups. Please try again." />
-      ) : !data?.length ? (
-        <EmptyState title="No block groups found" description="Change the filters or add a block group." />
-      ) : (
-        <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
-          {data.map((g) => (
-            <BlockGroupCard key={g.id} group={g} onEdit={() => open(g)} onDelete={() => confirmDelete(g)} onSchedule={() => setScheduling(g)} />
-          ))}
-        </SimpleGrid>
-      )}
-      <BlockGroupFormModal opened={formOpen} onClose={() => setFormOpen(false)} group={editing} />
+      <ListStates
+        rows={data}
+        loading={isLoading && <CardGridSkeleton count={6} />}
+        failed={isError && <ErrorState message="Failed to load block groups. Please try again." />}
+        empty={<EmptyState title="No block groups found" description="Change the filters or add a block group." />}
+      >
+        {(groups) => (
+          <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
+            {groups.map((g) => (
+              <BlockGroupCard key={g.id} group={g} onEdit={() => dialog.open(g)} onDelete={() => confirmDelete(g)} onSchedule={() => setScheduling(g)} />
+            ))}
+          </SimpleGrid>
+        )}
+      </ListStates>
+      <BlockGroupFormModal opened={dialog.opened} onClose={dialog.close} group={dialog.editing} />
       <ScheduleModal group={scheduling} onClose={() => setScheduling(null)} />
     </>
   );
@@ -161,51 +147,15 @@ export default function BlockGroupsPage() {
 function BlockGroupCard({ group, onEdit, onDelete, onSchedule }: { group: BlockGroup; onEdit: () => void; onDelete: () => void; onSchedule: () => void }) {
   const schedulable = canSchedule(group.status);
   return (
-    <Card withBorder padding="lg" data-testid="block-group-card">
-      <Stack gap="xs" h="100%">
-        <Group justify="space-between" align="flex-start" wrap="nowrap">
-          <Stack gap={2}>
-            <Title order={2} size="h4">
-              {group.name}
-            </Title>
-            <Text size="sm" c="dimmed" ff="monospace">
-              {group.code}
-            </Text>
-          </Stack>
-          <Tag color={statusColor(group.status)}>{statusLabel(group.status)}</Tag>
-        </Group>
-        <Group gap={6}>
-          <Tag variant="light" color="cyan">
-            {DELIVERY_LABELS[group.deliveryMode] ?? group.deliveryMode}
-          </Tag>
-          <Tag variant="light" color="grape">
-            {STUDY_LABELS[group.studyMode] ?? group.studyMode}
-          </Tag>
-          <Tag variant="outline" color="gray">
-            {group.timetableCount} sessions
-          </Tag>
-        </Group>
-        <Text size="sm">
-          <Text span c="dimmed">
-            Study plans:{" "}
-          </Text>
-          {group.studyPlanNames?.length ? group.studyPlanNames.join(", ") : "None assigned"}
-        </Text>
-        <SimpleGrid cols={2} spacing={4}>
-          <Text size="sm">Cohort: {group.cohortSize}</Text>
-          <Text size="sm">
-            {hours(group.sessionDuration)}h x {group.sessionsPerDay}/day
-          </Text>
-          <Text size="sm">Start: {formatDate(group.startDate)}</Text>
-          <Text size="sm">End: {formatDate(group.endDate, "TBD")}</Text>
-        </SimpleGrid>
-        <Group justify="flex-end" gap="xs" mt="auto">
+    <RecordCard
+      testId="block-group-card"
+      title={{ name: group.name, subtitle: group.code, monospace: true, tag: <Tag color={statusColor(group.status)}>{statusLabel(group.status)}</Tag> }}
+      actions={
+        <>
           <Button component={Link} to={`/block-groups/${group.id}`} size="xs" variant="light" leftSection={<IconEye size={14} />}>
             View
           </Button>
-          <Button size="xs" variant="light" leftSection={<IconEdit size={14} />} onClick={onEdit}>
-            Edit
-          </Button>
+          <CardEditButton onClick={onEdit} />
           <Tooltip label={schedulable ? "Schedule" : cannotScheduleMessage(group.status)} multiline w={260}>
             <ActionIcon
               variant="light"
@@ -219,11 +169,35 @@ function BlockGroupCard({ group, onEdit, onDelete, onSchedule }: { group: BlockG
               <IconCalendarPlus size={16} />
             </ActionIcon>
           </Tooltip>
-          <ActionIcon variant="light" color="red" size="lg" aria-label={`Delete ${group.code}`} onClick={onDelete}>
-            <IconTrash size={16} />
-          </ActionIcon>
-        </Group>
-      </Stack>
-    </Card>
+          <DeleteAction size="lg" label={`Delete ${group.code}`} onClick={onDelete} />
+        </>
+      }
+    >
+      <Group gap={6}>
+        <Tag variant="light" color="cyan">
+          {DELIVERY_LABELS[group.deliveryMode] ?? group.deliveryMode}
+        </Tag>
+        <Tag variant="light" color="grape">
+          {STUDY_LABELS[group.studyMode] ?? group.studyMode}
+        </Tag>
+        <Tag variant="outline" color="gray">
+          {group.timetableCount} sessions
+        </Tag>
+      </Group>
+      <Text size="sm">
+        <Text span c="dimmed">
+          Study plans:{" "}
+        </Text>
+        {group.studyPlanNames?.length ? group.studyPlanNames.join(", ") : "None assigned"}
+      </Text>
+      <SimpleGrid cols={2} spacing={4}>
+        <Text size="sm">Cohort: {group.cohortSize}</Text>
+        <Text size="sm">
+          {hours(group.sessionDuration)}h x {group.sessionsPerDay}/day
+        </Text>
+        <Text size="sm">Start: {formatDate(group.startDate)}</Text>
+        <Text size="sm">End: {formatDate(group.endDate, "TBD")}</Text>
+      </SimpleGrid>
+    </RecordCard>
   );
 }

@@ -3,10 +3,11 @@
  * per teacher or block group that calendar clients (Outlook, Google, Apple) poll; revoking it makes the
  * URL answer 404.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { client } from "../../lib/api";
 import type { components } from "../../lib/api-schema";
 import { roots } from "../../lib/queryKeys";
+import { useRefreshingMutation } from "../../lib/refreshingMutation";
 
 export type CalendarFeed = components["schemas"]["CalendarFeedOut"];
 export type FeedTarget = { teacherId: string } | { blockGroupId: string } | { roomId: string };
@@ -28,22 +29,22 @@ export function useFeedsOf(target: FeedTarget) {
 }
 
 export function useCreateFeed() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (target: FeedTarget): Promise<CalendarFeed> => {
+  return useRefreshingMutation(
+    [roots.calendarFeeds],
+    async (target: FeedTarget): Promise<CalendarFeed> => {
       const { data } = await client.POST("/api/calendar-feeds", { body: target });
       return data!;
     },
-    onSuccess: () => qc.invalidateQueries({ queryKey: roots.calendarFeeds }),
-  });
+    "success",
+  );
 }
 
 export function useRevokeFeed() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => {
+  return useRefreshingMutation(
+    [roots.calendarFeeds],
+    async (id: string) => {
       await client.DELETE("/api/calendar-feeds/{feed_id}", { params: { path: { feed_id: id } } });
     },
-    onSuccess: () => qc.invalidateQueries({ queryKey: roots.calendarFeeds }),
-  });
+    "success",
+  );
 }

@@ -1,36 +1,27 @@
-import { Button, Card, Group, SimpleGrid, Stack, Text } from "@mantine/core";
+import { SimpleGrid } from "@mantine/core";
 import { Tag } from "../../components/Tag";
-import { IconEdit } from "@tabler/icons-react";
 import { useState } from "react";
 import { useParams } from "react-router";
 import { PageHeader } from "../../components/PageHeader";
-import { FullPageLoader, RecordLoadError } from "../../components/States";
+import { DetailEditButton, DetailOverview, detailPageFallback } from "../../components/DetailPage";
 import { LEVEL_LABELS, useCourse } from "./api/courses";
 import { CourseFormModal } from "./components/CourseFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
-import { blockGroupColumns, CodeLink, RelatedRecords } from "../../components/RelatedRecords";
-import { formatDate } from "../../components/Dates";
+import { CodeLink, RelatedBlockGroups, RelatedRecords } from "../../components/RelatedRecords";
 import { useBlockGroups } from "../block-groups/api/blockGroups";
 import { useUnits } from "../units/api/units";
 
 /** Course detail (/courses/:id): delivery.md §2 Courses. */
 export default function CourseDetailPage() {
   const { id = "" } = useParams();
-  const { data: course, isLoading, isError, error, refetch } = useCourse(id);
+  const query = useCourse(id);
+  const course = query.data;
   const [opened, setOpened] = useState(false);
   // Its block groups, and the units of the study plans they are assigned (issue 18).
   const groups = useBlockGroups({ course: course ? [course.code] : [] }, !!course);
   const units = useUnits(id);
-  if (isLoading) return <FullPageLoader />;
-  if (isError || !course)
-    return (
-      <RecordLoadError
-        error={error}
-        message="Failed to load courses. Please try again."
-        onRetry={() => void refetch()}
-        back={{ to: "/courses", label: "Back to Courses" }}
-      />
-    );
+  const fallback = detailPageFallback(query, "Failed to load courses. Please try again.", { to: "/courses", label: "Back to Courses" });
+  if (fallback || !course) return fallback;
   return (
     <>
       <PageHeader
@@ -41,22 +32,14 @@ export default function CourseDetailPage() {
             <Tag size="lg" variant="light">
               {LEVEL_LABELS[course.level] ?? course.level}
             </Tag>
-            <Button leftSection={<IconEdit size={16} />} onClick={() => setOpened(true)}>
-              Edit
-            </Button>
+            <DetailEditButton onClick={() => setOpened(true)} />
           </>
         }
       />
-      <Card withBorder padding="lg">
-        <Stack>
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <Field label="Code" value={course.code} />
-            <Field label="Level" value={LEVEL_LABELS[course.level] ?? course.level} />
-            <Field label="Status" value={course.isActive ? "Active" : "Inactive"} />
-          </SimpleGrid>
-          <Field label="Description" value={course.description || "No description"} />
-        </Stack>
-      </Card>
+      <DetailOverview
+        fields={{ Code: course.code, Level: LEVEL_LABELS[course.level] ?? course.level, Status: course.isActive ? "Active" : "Inactive" }}
+        wide={{ Description: course.description || "No description" }}
+      />
       <SimpleGrid cols={{ base: 1, lg: 2 }} mt="md">
         <RelatedRecords
           title="Units of Competency"
@@ -71,30 +54,15 @@ export default function CourseDetailPage() {
             { label: "Type", cell: (u) => (u.isCore ? "Core" : "Elective") },
           ]}
         />
-        <RelatedRecords
-          title="Block Groups"
+        <RelatedBlockGroups
           testId="course-block-groups"
           rows={course ? groups.data : undefined}
           loading={groups.isLoading}
           empty="No block groups of this course yet."
-          columns={blockGroupColumns((d) => formatDate(d, "-"))}
         />
       </SimpleGrid>
       <CourseFormModal opened={opened} onClose={() => setOpened(false)} course={course} />
       <HistoryPanel id={id} />
     </>
-  );
-}
-
-function Field({ label, value }: { label: string; value: string }) {
-  return (
-    <Group gap={4} align="baseline" wrap="nowrap">
-      <Stack gap={0}>
-        <Text size="sm" c="dimmed">
-          {label}
-        </Text>
-        <Text>{value}</Text>
-      </Stack>
-    </Group>
   );
 }

@@ -12,7 +12,6 @@ import {
   SimpleGrid,
   Skeleton,
   Stack,
-  Table,
   Text,
   ThemeIcon,
   Title,
@@ -32,6 +31,7 @@ import {
   type Icon,
 } from "@tabler/icons-react";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { DataTable } from "../../components/DataTable";
 import { useNavigate } from "react-router";
 import { notifyError } from "../../lib/notify";
 import { ApiError, errorMessage } from "../../lib/api";
@@ -452,53 +452,52 @@ function UpcomingSessions({ onWeekView }: { onWeekView: () => void }) {
           No upcoming sessions scheduled
         </Text>
       ) : (
-        <Table.ScrollContainer type="native" minWidth={900} maxHeight={440} tabIndex={0} role="region" aria-label="Upcoming sessions table">
-          <Table striped highlightOnHover verticalSpacing={6} fz="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Day</Table.Th>
-                <Table.Th>Date</Table.Th>
-                <Table.Th>Time</Table.Th>
-                <Table.Th>Unit</Table.Th>
-                <Table.Th>Block Group</Table.Th>
-                <Table.Th>Teacher</Table.Th>
-                <Table.Th>Room</Table.Th>
-                <Table.Th>Status</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {sessions.map((s) => (
-                <Table.Tr key={s.id}>
-                  <Table.Td>{DAY_NAMES[((s.dayOfWeek % 7) + 7) % 7]}</Table.Td>
-                  <Table.Td style={{ whiteSpace: "nowrap" }}>{formatDayMonth(parseIsoDate(s.actualDate))}</Table.Td>
-                  <Table.Td style={{ whiteSpace: "nowrap" }}>
-                    {formatTime12(s.startTime)} - {formatTime12(s.endTime)}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {s.unit?.code}
-                    </Text>
-                    <Text size="xs" c="dimmed" lineClamp={1}>
-                      {s.unit?.name}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{s.blockGroup?.code}</Table.Td>
-                  <Table.Td>{s.teacher || "Unassigned"}</Table.Td>
-                  <Table.Td>{s.room || "TBA"}</Table.Td>
-                  <Table.Td style={{ whiteSpace: "nowrap" }}>
-                    <Badge size="sm" variant="light" color={sessionStatusColor(s.status)} style={{ overflow: "visible" }}>
-                      {s.status}
-                    </Badge>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          minWidth={900}
+          scrollProps={{ type: "native", maxHeight: 440, tabIndex: 0, role: "region", "aria-label": "Upcoming sessions table" }}
+          striped
+          highlightOnHover
+          verticalSpacing={6}
+          fz="sm"
+          rows={sessions}
+          rowKey={(s) => s.id}
+          columns={[
+            { label: "Day", cell: (s) => DAY_NAMES[((s.dayOfWeek % 7) + 7) % 7] },
+            { label: "Date", td: NOWRAP, cell: (s) => formatDayMonth(parseIsoDate(s.actualDate)) },
+            { label: "Time", td: NOWRAP, cell: (s) => `${formatTime12(s.startTime)} - ${formatTime12(s.endTime)}` },
+            {
+              label: "Unit",
+              cell: (s) => (
+                <>
+                  <Text size="sm" fw={500}>
+                    {s.unit?.code}
+                  </Text>
+                  <Text size="xs" c="dimmed" lineClamp={1}>
+                    {s.unit?.name}
+                  </Text>
+                </>
+              ),
+            },
+            { label: "Block Group", cell: (s) => s.blockGroup?.code },
+            { label: "Teacher", cell: (s) => s.teacher || "Unassigned" },
+            { label: "Room", cell: (s) => s.room || "TBA" },
+            {
+              label: "Status",
+              td: NOWRAP,
+              cell: (s) => (
+                <Badge size="sm" variant="light" color={sessionStatusColor(s.status)} style={{ overflow: "visible" }}>
+                  {s.status}
+                </Badge>
+              ),
+            },
+          ]}
+        />
       )}
     </Card>
   );
 }
+
+const NOWRAP = { style: { whiteSpace: "nowrap" } } as const;
 
 const ACTION_CARDS = [
   {

@@ -1,5 +1,6 @@
-import { Card, Group, Pagination, Select, Stack, Table, Text, VisuallyHidden } from "@mantine/core";
+import { Card, Group, Pagination, Select, Stack, Text, VisuallyHidden } from "@mantine/core";
 import { useState } from "react";
+import { DataTable } from "../../components/DataTable";
 import { PageHeader } from "../../components/PageHeader";
 import { activityTime, ENTITY_LABELS, useActivity } from "./api";
 import { UndoCell } from "./UndoButton";
@@ -36,30 +37,18 @@ export default function ActivityPage() {
           <Text size="sm">Loading activity...</Text>
         ) : (
           <Stack>
-            <Table striped data-testid="activity-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>When</Table.Th>
-                  <Table.Th>Who</Table.Th>
-                  <Table.Th>What</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Undo</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {(data?.items ?? []).map((a) => (
-                  <Table.Tr key={a.id}>
-                    <Table.Td>{activityTime(a.at)}</Table.Td>
-                    <Table.Td>{a.actorName}</Table.Td>
-                    <Table.Td>{a.summary}</Table.Td>
-                    <Table.Td>
-                      <UndoCell activity={a} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+            <DataTable
+              striped
+              data-testid="activity-table"
+              rows={data?.items ?? []}
+              rowKey={(a) => a.id}
+              columns={[
+                { label: "When", cell: (a) => activityTime(a.at) },
+                { label: "Who", cell: (a) => a.actorName },
+                { label: "What", cell: (a) => a.summary },
+                { label: "Undo", header: <VisuallyHidden>Undo</VisuallyHidden>, cell: (a) => <UndoCell activity={a} /> },
+              ]}
+            />
             {data && data.items.length === 0 ? <Text size="sm">No changes recorded yet.</Text> : null}
             <Group justify="flex-end">
               <Pagination

@@ -1,9 +1,8 @@
-import { ActionIcon, Button, Card, Group, Select, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
-import { modals } from "@mantine/modals";
-import { IconArrowsShuffle, IconBeach, IconCalendarEvent, IconDownload, IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
+import { ActionIcon, Button, Group, Select, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
+import { IconArrowsShuffle, IconBeach, IconCalendarEvent, IconDownload } from "@tabler/icons-react";
 import { useState } from "react";
 import { formatDateLong } from "../../components/Dates";
-import { notifyError, notifySuccess } from "../../components/Notify";
+import { AddButton, confirmAndMutate, DeleteAction, EditAction, ListStates, RecordCard, useEditDialog } from "../../components/ListPage";
 import { PageHeader } from "../../components/PageHeader";
 import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
 import { Tag } from "../../components/Tag";
@@ -17,24 +16,14 @@ export default function HolidaysPage() {
   const [filters, setFilters] = useState<HolidayFilters>({ year: null, type: null });
   const { data, isLoading, isError } = useHolidays(filters);
   const remove = useDeleteHoliday();
-  const [opened, setOpened] = useState(false);
-  const [editing, setEditing] = useState<Holiday | null>(null);
+  const dialog = useEditDialog<Holiday>();
   const [importing, setImporting] = useState(false);
-  const open = (h: Holiday | null) => {
-    setEditing(h);
-    setOpened(true);
-  };
   const confirmDelete = (h: Holiday) =>
-    modals.openConfirmModal({
+    confirmAndMutate(remove, h.id, {
       title: "Delete Holiday",
-      children: <Text size="sm">Are you sure you want to delete the holiday "{h.name}"? This action cannot be undone.</Text>,
-      labels: { confirm: "Delete", cancel: "Cancel" },
-      confirmProps: { color: "red" },
-      onConfirm: () =>
-        remove.mutate(h.id, {
-          onSuccess: () => notifySuccess("Holiday deleted successfully", "Success"),
-          onError: () => notifyError("Error", "Failed to delete holiday"),
-        }),
+      message: `Are you sure you want to delete the holiday "${h.name}"? This action cannot be undone.`,
+      done: "Holiday deleted successfully",
+      failed: ["Error", "Failed to delete holiday"],
     });
 
   return (
@@ -47,9 +36,7 @@ export default function HolidaysPage() {
             <Button variant="light" leftSection={<IconDownload size={16} />} onClick={() => setImporting(true)}>
               Import public holidays
             </Button>
-            <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
-              Add Holiday
-            </Button>
+            <AddButton onClick={() => dialog.open(null)}>Add Holiday</AddButton>
           </>
         }
       />
@@ -76,24 +63,32 @@ export default function HolidaysPage() {
           allowDeselect={false}
         />
       </Group>
-      {isLoading ? (
-        <CardGridSkeleton count={6} />
-      ) : isError ? (
-        <ErrorState message="Failed to load holidays. Please try again." />
-      ) : !data?.length ? (
-        <EmptyState
-          title="No holidays found for the selected filters"
-          action={
-            <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
-              Add First Holiday
-            </Button>
-          }
-        />
-      ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-          {data.map((h) => (
-            <Card key={h.id} withBorder padding="lg" data-testid="holiday-card">
-              <Stack gap="xs" h="100%">
+      <ListStates
+        rows={data}
+        loading={isLoading && <CardGridSkeleton count={6} />}
+        failed={isError && <ErrorState message="Failed to load holidays. Please try again." />}
+        empty={
+          <EmptyState title="No holidays found for the selected filters" action={<AddButton onClick={() => dialog.open(null)}>Add First Holiday</AddButton>} />
+        }
+      >
+        {(holidays) => (
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+            {holidays.map((h) => (
+              <RecordCard
+                key={h.id}
+                testId="holiday-card"
+                actions={
+                  <>
+                    {h.isActive ? (
+                      <ActionIcon variant="light" color="yellow" aria-label={`Re-plan around ${h.name}`} onClick={() => openReplan({ holidayId: h.id })}>
+                        <IconArrowsShuffle size={16} />
+                      </ActionIcon>
+                    ) : null}
+                    <EditAction label={`Edit ${h.name}`} onClick={() => dialog.open(h)} />
+                    <DeleteAction label={`Delete ${h.name}`} onClick={() => confirmDelete(h)} />
+                  </>
+                }
+              >
                 <Group wrap="nowrap" align="flex-start">
                   <ThemeIcon variant="light" color={h.type === "term_break" ? "blue" : "orange"} size="lg" aria-hidden>
                     {h.type === "term_break" ? <IconBeach size={18} /> : <IconCalendarEvent size={18} />}
@@ -119,25 +114,12 @@ export default function HolidaysPage() {
                   {h.isRecurring ? <Tag color="grape">Recurring</Tag> : null}
                   {!h.isActive ? <Tag color="red">Inactive</Tag> : null}
                 </Group>
-                <Group justify="flex-end" gap="xs" mt="auto">
-                  {h.isActive ? (
-                    <ActionIcon variant="light" color="yellow" aria-label={`Re-plan around ${h.name}`} onClick={() => openReplan({ holidayId: h.id })}>
-                      <IconArrowsShuffle size={16} />
-                    </ActionIcon>
-                  ) : null}
-                  <ActionIcon variant="light" aria-label={`Edit ${h.name}`} onClick={() => open(h)}>
-                    <IconEdit size={16} />
-                  </ActionIcon>
-                  <ActionIcon variant="light" color="red" aria-label={`Delete ${h.name}`} onClick={() => confirmDelete(h)}>
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Group>
-              </Stack>
-            </Card>
-          ))}
-        </SimpleGrid>
-      )}
-      <HolidayFormModal opened={opened} onClose={() => setOpened(false)} holiday={editing} />
+              </RecordCard>
+            ))}
+          </SimpleGrid>
+        )}
+      </ListStates>
+      <HolidayFormModal opened={dialog.opened} onClose={dialog.close} holiday={dialog.editing} />
     </>
   );
 }

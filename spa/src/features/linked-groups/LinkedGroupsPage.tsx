@@ -1,9 +1,8 @@
 import { ActionIcon, Button, Card, Checkbox, Group, SimpleGrid, Stack, Tabs, Text, Title } from "@mantine/core";
-import { modals } from "@mantine/modals";
-import { IconEdit, IconLink, IconPlus, IconTrash, IconX } from "@tabler/icons-react";
+import { IconLink, IconX } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { formatDate } from "../../components/Dates";
-import { notifyError, notifySuccess } from "../../components/Notify";
+import { AddButton, confirmAndMutate, DeleteAction, EditAction } from "../../components/ListPage";
 import { PageHeader } from "../../components/PageHeader";
 import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
 import { Tag } from "../../components/Tag";
@@ -35,44 +34,31 @@ export default function LinkedGroupsPage() {
   }, [available]);
 
   const confirmDelete = (l: LinkedGroup) =>
-    modals.openConfirmModal({
+    confirmAndMutate(remove, l.id, {
       title: "Delete Linked Group",
-      children: <Text size="sm">Delete the linked group {l.name}? The block groups themselves are kept.</Text>,
-      labels: { confirm: "Delete", cancel: "Cancel" },
-      confirmProps: { color: "red" },
-      onConfirm: () =>
-        remove.mutate(l.id, {
-          onSuccess: () => notifySuccess("Linked group deleted successfully"),
-          onError: () => notifyError("Error", "Failed to delete linked block group"),
-        }),
+      message: `Delete the linked group ${l.name}? The block groups themselves are kept.`,
+      done: "Linked group deleted successfully",
+      failed: ["Error", "Failed to delete linked block group"],
     });
   const confirmRemoveMember = (l: LinkedGroup, blockGroupId: string, code: string) =>
-    modals.openConfirmModal({
-      title: "Remove Block Group",
-      children: (
-        <Text size="sm">
-          Remove {code} from {l.name}?
-        </Text>
-      ),
-      labels: { confirm: "Remove", cancel: "Cancel" },
-      confirmProps: { color: "red" },
-      onConfirm: () =>
-        removeMember.mutate(
-          { id: l.id, blockGroupId },
-          { onSuccess: () => notifySuccess("Block group removed from linked group"), onError: () => notifyError("Error", "Failed to remove block group") },
-        ),
-    });
+    confirmAndMutate(
+      removeMember,
+      { id: l.id, blockGroupId },
+      {
+        title: "Remove Block Group",
+        message: `Remove ${code} from ${l.name}?`,
+        confirm: "Remove",
+        done: "Block group removed from linked group",
+        failed: ["Error", "Failed to remove block group"],
+      },
+    );
 
   return (
     <>
       <PageHeader
         title="Linked Block Groups"
         subtitle="Block groups delivered together share teachers and rooms without a clash"
-        actions={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreateOpen(true)}>
-            Create Linked Group
-          </Button>
-        }
+        actions={<AddButton onClick={() => setCreateOpen(true)}>Create Linked Group</AddButton>}
       />
       {linked.isLoading || groups.isLoading ? (
         <CardGridSkeleton count={6} />
@@ -99,12 +85,8 @@ export default function LinkedGroupsPage() {
                         </Title>
                       </Group>
                       <Group gap={4}>
-                        <ActionIcon variant="light" aria-label={`Edit ${l.name}`} onClick={() => setEditing(l)}>
-                          <IconEdit size={16} />
-                        </ActionIcon>
-                        <ActionIcon variant="light" color="red" aria-label={`Delete ${l.name}`} onClick={() => confirmDelete(l)}>
-                          <IconTrash size={16} />
-                        </ActionIcon>
+                        <EditAction label={`Edit ${l.name}`} onClick={() => setEditing(l)} />
+                        <DeleteAction label={`Delete ${l.name}`} onClick={() => confirmDelete(l)} />
                       </Group>
                     </Group>
                     {l.description ? (

@@ -1,5 +1,6 @@
-import { Alert, Button, Group, Loader, Stack, Table, Tabs, Text } from "@mantine/core";
+import { Alert, Button, Group, Loader, Stack, Tabs, Text } from "@mantine/core";
 import { IconAlertTriangle } from "@tabler/icons-react";
+import { DataTable } from "../../components/DataTable";
 import { formatDate, displayTime } from "../../components/Dates";
 import { plural } from "../timetables/auto-allocation/format";
 import { classifyError, notifySuccess } from "../../components/Notify";
@@ -15,30 +16,27 @@ function groupBy<T>(items: T[], key: (item: T) => string): [string, T[]][] {
 
 function ChangeTable({ rows, label }: { rows: ReplanChange[]; label: string }) {
   return (
-    <Table.ScrollContainer minWidth={720}>
-      <Table striped aria-label={label}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Unit</Table.Th>
-            <Table.Th>Before</Table.Th>
-            <Table.Th>After</Table.Th>
-            <Table.Th>Why</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((c) => (
-            <Table.Tr key={c.sessionId} data-testid="replan-change">
-              <Table.Td>
-                <b>{c.unitCode}</b> {c.blockGroupCode}
-              </Table.Td>
-              <Table.Td>{place(c.from)}</Table.Td>
-              <Table.Td>{place(c.to)}</Table.Td>
-              <Table.Td>{c.reason}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      striped
+      minWidth={720}
+      aria-label={label}
+      rows={rows}
+      rowKey={(c) => c.sessionId}
+      rowProps={() => ({ "data-testid": "replan-change" })}
+      columns={[
+        {
+          label: "Unit",
+          cell: (c) => (
+            <>
+              <b>{c.unitCode}</b> {c.blockGroupCode}
+            </>
+          ),
+        },
+        { label: "Before", cell: (c) => place(c.from) },
+        { label: "After", cell: (c) => place(c.to) },
+        { label: "Why", cell: (c) => c.reason },
+      ]}
+    />
   );
 }
 

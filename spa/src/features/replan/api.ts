@@ -3,10 +3,11 @@
  * GET /api/replan/impact answers which sessions a holiday, term break, campus closure or teacher leave
  * hits, by block group and by teacher, with hours.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { client } from "../../lib/api";
 import type { components, operations } from "../../lib/api-schema";
 import { roots } from "../../lib/queryKeys";
+import { useRefreshingMutation } from "../../lib/refreshingMutation";
 import { plural } from "../timetables/auto-allocation/format";
 
 export type Impact = components["schemas"]["ImpactOut"];
@@ -47,13 +48,12 @@ export const useProposal = (change: ChangeQuery) =>
 
 /** POST /api/replan/apply with the reviewed proposal's version and changes. */
 export function useApplyReplan() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ change, proposal }: { change: ChangeQuery; proposal: Proposal }) => {
+  return useRefreshingMutation(
+    [roots.timetables, roots.blockGroups, roots.dashboard],
+    async ({ change, proposal }: { change: ChangeQuery; proposal: Proposal }) => {
       const changes = proposal.changes.map((c) => ({ sessionId: c.sessionId, actualDate: c.to.actualDate, teacherId: c.to.teacherId ?? null }));
       const { data } = await client.POST("/api/replan/apply", { body: { ...change, version: proposal.version, changes } });
       return data!;
     },
-    onSettled: () => Promise.all([roots.timetables, roots.blockGroups, roots.dashboard].map((queryKey) => qc.invalidateQueries({ queryKey }))),
-  });
+  );
 }

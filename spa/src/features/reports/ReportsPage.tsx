@@ -7,6 +7,15 @@ import { SchedulingSummaryTab } from "./components/SchedulingSummaryTab";
 import { WithoutTimetablesTab } from "./components/WithoutTimetablesTab";
 import { WorkloadTab } from "./components/WorkloadTab";
 
+/** The report tabs, in order. */
+const TABS = [
+  { value: "without", label: "Block Groups Without Timetables", Report: WithoutTimetablesTab },
+  { value: "workload", label: "Teacher Workload Summary", Report: WorkloadTab },
+  { value: "scheduling", label: "Scheduling Summary", Report: SchedulingSummaryTab },
+  { value: "load", label: "Load Planning", Report: LoadPlanningTab },
+  { value: "rooms", label: "Room Utilisation", Report: RoomUtilisationTab },
+];
+
 /** Reports (/reports): delivery.md §2 Reports; Block Groups Without Timetables first. */
 export default function ReportsPage() {
   const [tab, setTab] = useState<string | null>("without");
@@ -15,27 +24,17 @@ export default function ReportsPage() {
       <PageHeader title="Reports" subtitle="Generate and view system reports" />
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List mb="md">
-          <Tabs.Tab value="without">Block Groups Without Timetables</Tabs.Tab>
-          <Tabs.Tab value="workload">Teacher Workload Summary</Tabs.Tab>
-          <Tabs.Tab value="scheduling">Scheduling Summary</Tabs.Tab>
-          <Tabs.Tab value="load">Load Planning</Tabs.Tab>
-          <Tabs.Tab value="rooms">Room Utilisation</Tabs.Tab>
+          {TABS.map((t) => (
+            <Tabs.Tab key={t.value} value={t.value}>
+              {t.label}
+            </Tabs.Tab>
+          ))}
         </Tabs.List>
-        <Tabs.Panel value="without">
-          <WithoutTimetablesTab />
-        </Tabs.Panel>
-        <Tabs.Panel value="workload">
-          <WorkloadTab />
-        </Tabs.Panel>
-        <Tabs.Panel value="scheduling">
-          <SchedulingSummaryTab />
-        </Tabs.Panel>
-        <Tabs.Panel value="load">
-          <LoadPlanningTab />
-        </Tabs.Panel>
-        <Tabs.Panel value="rooms">
-          <RoomUtilisationTab />
-        </Tabs.Panel>
+        {TABS.map((t) => (
+          <Tabs.Panel key={t.value} value={t.value}>
+            <t.Report />
+          </Tabs.Panel>
+        ))}
       </Tabs>
     </>
   );

@@ -3,11 +3,12 @@
  * administrators write. A session's room text that matches a room's code (case and spacing ignored)
  * is linked to it by the server.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { client } from "../../lib/api";
 import type { components } from "../../lib/api-schema";
 import { roots } from "../../lib/queryKeys";
+import { useRefreshingMutation } from "../../lib/refreshingMutation";
 
 export type Room = components["schemas"]["RoomOut"];
 
@@ -107,25 +108,17 @@ export function useRoomAvailabilityForSessions(sessionIds: string[], enabled: bo
 export const useRooms = () => useQuery(roomsQueryOptions());
 
 export function useSaveRoom() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ room, values }: { room?: Room | null; values: RoomInput }): Promise<Room> => {
-      const body = roomBody(values);
-      const { data } = room
-        ? await client.PUT("/api/rooms/{room_id}", { params: { path: { room_id: room.id } }, body, headers: { "If-Match": room.updatedAt } })
-        : await client.POST("/api/rooms", { body });
-      return data!;
-    },
-    onSettled: () => Promise.all([roots.rooms, roots.timetables].map((queryKey) => qc.invalidateQueries({ queryKey }))),
+  return useRefreshingMutation([roots.rooms, roots.timetables], async ({ room, values }: { room?: Room | null; values: RoomInput }): Promise<Room> => {
+    const body = roomBody(values);
+    const { data } = room
+      ? await client.PUT("/api/rooms/{room_id}", { params: { path: { room_id: room.id } }, body, headers: { "If-Match": room.updatedAt } })
+      : await client.POST("/api/rooms", { body });
+    return data!;
   });
 }
 
 export function useDeleteRoom() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => {
-      await client.DELETE("/api/rooms/{room_id}", { params: { path: { room_id: id } } });
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: roots.rooms }),
+  return useRefreshingMutation([roots.rooms], async (id: string) => {
+    await client.DELETE("/api/rooms/{room_id}", { params: { path: { room_id: id } } });
   });
 }

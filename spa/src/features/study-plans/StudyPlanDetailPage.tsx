@@ -1,16 +1,16 @@
-import { Button, Card, SimpleGrid, Stack, Text } from "@mantine/core";
-import { Tag } from "../../components/Tag";
-import { IconEdit, IconList } from "@tabler/icons-react";
+import { Button, SimpleGrid } from "@mantine/core";
+import { ActiveTag } from "../../components/Tag";
+import { IconList } from "@tabler/icons-react";
 import { useState } from "react";
 import { useParams } from "react-router";
 import { formatDate } from "../../components/Dates";
 import { PageHeader } from "../../components/PageHeader";
-import { FullPageLoader, RecordLoadError } from "../../components/States";
+import { DetailEditButton, DetailOverview, detailPageFallback } from "../../components/DetailPage";
 import { useStudyPlan } from "./api/studyPlans";
 import { ManageUnitsModal } from "./components/ManageUnitsModal";
 import { StudyPlanFormModal } from "./components/StudyPlanFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
-import { blockGroupColumns, CodeLink, RelatedRecords } from "../../components/RelatedRecords";
+import { CodeLink, RelatedBlockGroups, RelatedRecords } from "../../components/RelatedRecords";
 import { hours } from "../../components/Dates";
 import { useBlockGroups } from "../block-groups/api/blockGroups";
 import { sumActual, usePlanUnits } from "./api/planUnits";
@@ -18,22 +18,15 @@ import { sumActual, usePlanUnits } from "./api/planUnits";
 /** Study plan detail (/study-plans/:id): delivery.md §2 Study plans. */
 export default function StudyPlanDetailPage() {
   const { id = "" } = useParams();
-  const { data: plan, isLoading, isError, error, refetch } = useStudyPlan(id);
+  const query = useStudyPlan(id);
+  const plan = query.data;
   const [editOpen, setEditOpen] = useState(false);
   const [manageOpen, setManageOpen] = useState(false);
   // Its units in delivery order and the block groups it is assigned to (issue 18).
   const units = usePlanUnits(id);
   const groups = useBlockGroups({ studyPlan: [id] });
-  if (isLoading) return <FullPageLoader />;
-  if (isError || !plan)
-    return (
-      <RecordLoadError
-        error={error}
-        message="Failed to load study plans. Please try again."
-        onRetry={() => void refetch()}
-        back={{ to: "/study-plans", label: "Back to Study Plans" }}
-      />
-    );
+  const fallback = detailPageFallback(query, "Failed to load study plans. Please try again.", { to: "/study-plans", label: "Back to Study Plans" });
+  if (fallback || !plan) return fallback;
   return (
     <>
       <PageHeader
@@ -44,44 +37,18 @@ export default function StudyPlanDetailPage() {
             <Button variant="light" leftSection={<IconList size={16} />} onClick={() => setManageOpen(true)}>
               Manage Units
             </Button>
-            <Button leftSection={<IconEdit size={16} />} onClick={() => setEditOpen(true)}>
-              Edit
-            </Button>
+            <DetailEditButton onClick={() => setEditOpen(true)} />
           </>
         }
       />
-      <Card withBorder padding="lg">
-        <Stack>
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <Stack gap={0}>
-              <Text size="sm" c="dimmed">
-                Name
-              </Text>
-              <Text>{plan.name}</Text>
-            </Stack>
-            <Stack gap={0} align="flex-start">
-              <Text size="sm" c="dimmed">
-                Status
-              </Text>
-              <Tag color={plan.isActive ? "green" : "gray"} variant="light">
-                {plan.isActive ? "Active" : "Inactive"}
-              </Tag>
-            </Stack>
-            <Stack gap={0}>
-              <Text size="sm" c="dimmed">
-                Created
-              </Text>
-              <Text>{formatDate(plan.createdAt?.slice(0, 10), "N/A")}</Text>
-            </Stack>
-          </SimpleGrid>
-          <Stack gap={0}>
-            <Text size="sm" c="dimmed">
-              Description
-            </Text>
-            <Text>{plan.description || "No description"}</Text>
-          </Stack>
-        </Stack>
-      </Card>
+      <DetailOverview
+        fields={{
+          Name: plan.name,
+          Status: <ActiveTag active={plan.isActive} variant="light" />,
+          Created: formatDate(plan.createdAt?.slice(0, 10), "N/A"),
+        }}
+        wide={{ Description: plan.description || "No description" }}
+      />
       <SimpleGrid cols={{ base: 1, lg: 2 }} mt="md">
         <RelatedRecords
           title="Units of Competency"
@@ -97,14 +64,7 @@ export default function StudyPlanDetailPage() {
             { label: "Actual Hours", cell: (u) => hours(sumActual(u)) },
           ]}
         />
-        <RelatedRecords
-          title="Block Groups"
-          testId="plan-block-groups"
-          rows={groups.data}
-          loading={groups.isLoading}
-          empty="Not assigned to a block group yet."
-          columns={blockGroupColumns((d) => formatDate(d, "-"))}
-        />
+        <RelatedBlockGroups testId="plan-block-groups" rows={groups.data} loading={groups.isLoading} empty="Not assigned to a block group yet." />
       </SimpleGrid>
       <StudyPlanFormModal opened={editOpen} onClose={() => setEditOpen(false)} plan={plan} />
       <ManageUnitsModal plan={manageOpen ? plan : null} onClose={() => setManageOpen(false)} />

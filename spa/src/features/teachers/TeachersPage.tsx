@@ -1,12 +1,11 @@
-import { Button, Card, Group, SimpleGrid, Stack, Switch, Text, Title } from "@mantine/core";
-import { modals } from "@mantine/modals";
-import { IconEdit, IconEye, IconPlus, IconUserOff } from "@tabler/icons-react";
+import { Button, Group, SimpleGrid, Switch, Text } from "@mantine/core";
+import { IconEye, IconUserOff } from "@tabler/icons-react";
 import { useState } from "react";
 import { Link } from "react-router";
-import { notifyError, notifySuccess } from "../../components/Notify";
+import { AddButton, CardEditButton, confirmAndMutate, ListStates, RecordCard, useEditDialog } from "../../components/ListPage";
 import { PageHeader } from "../../components/PageHeader";
 import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
-import { Tag } from "../../components/Tag";
+import { ActiveTag, Tag } from "../../components/Tag";
 import { AVAILABILITY_LABELS, EMPLOYMENT_LABELS, useDeactivateTeacher, useTeachers, type Teacher } from "./api/teachers";
 import { TeacherFormModal } from "./components/TeacherFormModal";
 
@@ -15,30 +14,17 @@ export default function TeachersPage() {
   const [showInactive, setShowInactive] = useState(false);
   const { data, isLoading, isError } = useTeachers(showInactive);
   const deactivate = useDeactivateTeacher();
-  const [opened, setOpened] = useState(false);
-  const [editing, setEditing] = useState<Teacher | null>(null);
-  const open = (t: Teacher | null) => {
-    setEditing(t);
-    setOpened(true);
-  };
+  const dialog = useEditDialog<Teacher>();
   const sorted = [...(data ?? [])]
     .filter((t) => showInactive || t.isActive)
     .sort((a, b) => a.firstName.localeCompare(b.firstName) || a.lastName.localeCompare(b.lastName));
   const confirmDeactivate = (t: Teacher) =>
-    modals.openConfirmModal({
+    confirmAndMutate(deactivate, t, {
       title: "Deactivate Teacher",
-      children: (
-        <Text size="sm">
-          Deactivate {t.firstName} {t.lastName}? They will not be available for new assignments; their existing data is kept.
-        </Text>
-      ),
-      labels: { confirm: "Deactivate", cancel: "Cancel" },
-      confirmProps: { color: "red" },
-      onConfirm: () =>
-        deactivate.mutate(t, {
-          onSuccess: () => notifySuccess("Teacher deactivated successfully"),
-          onError: () => notifyError("Error", "Failed to deactivate teacher"),
-        }),
+      message: `Deactivate ${t.firstName} ${t.lastName}? They will not be available for new assignments; their existing data is kept.`,
+      confirm: "Deactivate",
+      done: "Teacher deactivated successfully",
+      failed: ["Error", "Failed to deactivate teacher"],
     });
 
   return (
@@ -46,35 +32,40 @@ export default function TeachersPage() {
       <PageHeader
         title="Teachers"
         subtitle="Manage teaching staff, their qualifications and availability"
-        actions={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
-            Add Teacher
-          </Button>
-        }
+        actions={<AddButton onClick={() => dialog.open(null)}>Add Teacher</AddButton>}
       />
       <Switch label="Show inactive teachers" checked={showInactive} onChange={(e) => setShowInactive(e.currentTarget.checked)} mb="md" />
-      {isLoading ? (
-        <CardGridSkeleton count={6} />
-      ) : isError ? (
-        <ErrorState message="Failed to load teachers. Please try again." />
-      ) : !sorted.length ? (
-        <EmptyState title="No teachers found" description="Add a teacher to start allocating sessions." />
-      ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-          {sorted.map((t) => (
-            <Card key={t.id} withBorder padding="lg" data-testid="teacher-card">
-              <Stack gap="xs" h="100%">
-                <Group justify="space-between" align="flex-start" wrap="nowrap">
-                  <Stack gap={2}>
-                    <Title order={2} size="h4">
-                      {t.firstName} {t.lastName}
-                    </Title>
-                    <Text size="sm" c="dimmed">
-                      {t.jobTitle || "Teacher"} · {t.employeeId}
-                    </Text>
-                  </Stack>
-                  <Tag color={t.isActive ? "green" : "gray"}>{t.isActive ? "Active" : "Inactive"}</Tag>
-                </Group>
+      <ListStates
+        rows={sorted}
+        loading={isLoading && <CardGridSkeleton count={6} />}
+        failed={isError && <ErrorState message="Failed to load teachers. Please try again." />}
+        empty={<EmptyState title="No teachers found" description="Add a teacher to start allocating sessions." />}
+      >
+        {(teachers) => (
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+            {teachers.map((t) => (
+              <RecordCard
+                key={t.id}
+                testId="teacher-card"
+                title={{
+                  name: `${t.firstName} ${t.lastName}`,
+                  subtitle: `${t.jobTitle || "Teacher"} · ${t.employeeId}`,
+                  tag: <ActiveTag active={t.isActive} />,
+                }}
+                actions={
+                  <>
+                    <Button component={Link} to={`/teachers/${t.id}`} size="xs" variant="light" leftSection={<IconEye size={14} />}>
+                      View Details
+                    </Button>
+                    <CardEditButton onClick={() => dialog.open(t)} />
+                    {t.isActive ? (
+                      <Button size="xs" variant="light" color="red" leftSection={<IconUserOff size={14} />} onClick={() => confirmDeactivate(t)}>
+                        Deactivate
+                      </Button>
+                    ) : null}
+                  </>
+                }
+              >
                 <Text size="sm">{t.email}</Text>
                 <Group gap={6}>
                   <Tag color="blue">{EMPLOYMENT_LABELS[t.employmentType] ?? t.employmentType}</Tag>
@@ -82,25 +73,12 @@ export default function TeachersPage() {
                   <Tag color="gray">Max {t.maxWeeklyHours} h/week</Tag>
                   {t.unitCount !== undefined ? <Tag color="teal">{t.unitCount} units</Tag> : null}
                 </Group>
-                <Group justify="flex-end" gap="xs" mt="auto">
-                  <Button component={Link} to={`/teachers/${t.id}`} size="xs" variant="light" leftSection={<IconEye size={14} />}>
-                    View Details
-                  </Button>
-                  <Button size="xs" variant="light" leftSection={<IconEdit size={14} />} onClick={() => open(t)}>
-                    Edit
-                  </Button>
-                  {t.isActive ? (
-                    <Button size="xs" variant="light" color="red" leftSection={<IconUserOff size={14} />} onClick={() => confirmDeactivate(t)}>
-                      Deactivate
-                    </Button>
-                  ) : null}
-                </Group>
-              </Stack>
-            </Card>
-          ))}
-        </SimpleGrid>
-      )}
-      <TeacherFormModal opened={opened} onClose={() => setOpened(false)} teacher={editing} />
+              </RecordCard>
+            ))}
+          </SimpleGrid>
+        )}
+      </ListStates>
+      <TeacherFormModal opened={dialog.opened} onClose={dialog.close} teacher={dialog.editing} />
     </>
   );
 }

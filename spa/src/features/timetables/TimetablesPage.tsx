@@ -2,11 +2,11 @@ import { Button, Card, Chip, Group, Paper, Select, Stack, Switch, Text } from "@
 import { useMediaQuery } from "@mantine/hooks";
 import { useRooms } from "../rooms/api";
 import { Tag } from "../../components/Tag";
-import { modals } from "@mantine/modals";
 import { IconDoor, IconDownload, IconFilterOff, IconPlus, IconUpload, IconUserPlus } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { useLocation, useSearchParams } from "react-router";
 import { LivePresence } from "../../components/LivePresence";
+import { confirmAndMutate, ListStates, useEditDialog } from "../../components/ListPage";
 import { notifyError, notifySuccess } from "../../components/Notify";
 import { PageHeader } from "../../components/PageHeader";
 import { EmptyState, ErrorState } from "../../components/States";
@@ -36,8 +36,7 @@ export default function TimetablesPage() {
   const [allocateOpen, setAllocateOpen] = useState(false);
   const [roomOpen, setRoomOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
-  const [formOpen, setFormOpen] = useState(false);
-  const [editing, setEditing] = useState<Session | null>(null);
+  const dialog = useEditDialog<Session>();
 
   const sessions = useMemo(() => data ?? [], [data]);
   const visibleIds = useMemo(() => new Set(sessions.map((s) => s.id)), [sessions]);
@@ -73,20 +72,11 @@ export default function TimetablesPage() {
     notifySuccess(`Exported ${sessions.length} sessions`);
   };
   const confirmDelete = (s: Session) =>
-    modals.openConfirmModal({
+    confirmAndMutate(remove, s.id, {
       title: "Delete Timetable Entry",
-      children: (
-        <Text size="sm">
-          Delete the session of {s.unit.code} on {s.actualDate}? This action cannot be undone.
-        </Text>
-      ),
-      labels: { confirm: "Delete", cancel: "Cancel" },
-      confirmProps: { color: "red" },
-      onConfirm: () =>
-        remove.mutate(s.id, {
-          onSuccess: () => notifySuccess("Timetable entry deleted successfully"),
-          onError: () => notifyError("Error", "Failed to delete timetable entry"),
-        }),
+      message: `Delete the session of ${s.unit.code} on ${s.actualDate}? This action cannot be undone.`,
+      done: "Timetable entry deleted successfully",
+      failed: ["Error", "Failed to delete timetable entry"],
     });
 
   return (
@@ -188,52 +178,47 @@ export default function TimetablesPage() {
           <Button variant="light" leftSection={<IconDownload size={16} />} onClick={doExport}>
             Export CSV
           </Button>
-          <Button
-            variant="light"
-            leftSection={<IconPlus size={16} />}
-            onClick={() => {
-              setEditing(null);
-              setFormOpen(true);
-            }}
-          >
+          <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => dialog.open(null)}>
             Add Session
           </Button>
         </Group>
       </Group>
-      {isLoading ? (
-        <Card withBorder>
-          <Text>Loading sessions...</Text>
-        </Card>
-      ) : isError ? (
-        <ErrorState message="Failed to load timetables. Please try again." />
-      ) : !sessions.length ? (
-        <EmptyState title="No sessions found" description="Change the filters, generate a schedule from a block group, or import a timetable." />
-      ) : (
-        <SessionView
-          phone={phone}
-          sessions={sessions}
-          selected={selected}
-          conflictMessages={conflictMessages}
-          onToggle={(id) =>
-            setSelected((prev) => {
-              const next = new Set(prev);
-              if (next.has(id)) next.delete(id);
-              else next.add(id);
-              return next;
-            })
-          }
-          onToggleAll={(checked) => setSelected(checked ? new Set(sessions.filter((s) => s.status !== "cancelled").map((s) => s.id)) : new Set())}
-          onEdit={(s) => {
-            setEditing(s);
-            setFormOpen(true);
-          }}
-          onDelete={confirmDelete}
-        />
-      )}
+      <ListStates
+        rows={data}
+        loading={
+          isLoading && (
+            <Card withBorder>
+              <Text>Loading sessions...</Text>
+            </Card>
+          )
+        }
+        failed={isError && <ErrorState message="Failed to load timetables. Please try again." />}
+        empty={<EmptyState title="No sessions found" description="Change the filters, generate a schedule from a block group, or import a timetable." />}
+      >
+        {() => (
+          <SessionView
+            phone={phone}
+            sessions={sessions}
+            selected={selected}
+            conflictMessages={conflictMessages}
+            onToggle={(id) =>
+              setSelected((prev) => {
+                const next = new Set(prev);
+                if (next.has(id)) next.delete(id);
+                else next.add(id);
+                return next;
+              })
+            }
+            onToggleAll={(checked) => setSelected(checked ? new Set(sessions.filter((s) => s.status !== "cancelled").map((s) => s.id)) : new Set())}
+            onEdit={dialog.open}
+            onDelete={confirmDelete}
+          />
+        )}
+      </ListStates>
       <BulkAllocateModal opened={allocateOpen} onClose={() => setAllocateOpen(false)} sessionIds={selectedIds} onAllocated={() => setSelected(new Set())} />
       <BulkRoomModal opened={roomOpen} onClose={() => setRoomOpen(false)} sessionIds={selectedIds} onDone={() => setSelected(new Set())} />
       <ImportModal opened={importOpen} onClose={() => setImportOpen(false)} />
-      <SessionFormModal opened={formOpen} onClose={() => setFormOpen(false)} session={editing} defaultBlockGroupId={filters.blockGroupId} />
+      <SessionFormModal opened={dialog.opened} onClose={dialog.close} session={dialog.editing} defaultBlockGroupId={filters.blockGroupId} />
     </>
   );
 }

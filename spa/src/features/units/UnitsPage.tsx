@@ -1,11 +1,8 @@
-import { ActionIcon, Button, Card, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Group, Select, SimpleGrid, Stack, Text } from "@mantine/core";
 import { Tag } from "../../components/Tag";
-import { modals } from "@mantine/modals";
-import { IconEdit, IconPlus, IconSearch, IconTrash } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { useCourses } from "../courses/api/courses";
-import { Link } from "react-router";
-import { notifyError, notifySuccess } from "../../components/Notify";
+import { AddButton, CardEditButton, confirmAndMutate, DeleteAction, ListSearch, ListStates, RecordCard, useEditDialog } from "../../components/ListPage";
 import { PageHeader } from "../../components/PageHeader";
 import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
 import { useDeleteUnit, useUnits, type Unit } from "./api/units";
@@ -25,24 +22,14 @@ export default function UnitsPage() {
     const rows = (courseId ? inCourse.data : all.data) ?? [];
     return term ? rows.filter((u) => u.code.toLowerCase().includes(term) || u.name.toLowerCase().includes(term)) : rows;
   }, [search, courseId, all.data, inCourse.data]);
-  const [editing, setEditing] = useState<Unit | null>(null);
-  const [opened, setOpened] = useState(false);
+  const dialog = useEditDialog<Unit>();
   const remove = useDeleteUnit();
-  const open = (unit: Unit | null) => {
-    setEditing(unit);
-    setOpened(true);
-  };
   const confirmDelete = (unit: Unit) =>
-    modals.openConfirmModal({
+    confirmAndMutate(remove, unit.id, {
       title: "Delete Unit of Competency",
-      children: <Text size="sm">Are you sure you want to delete the unit {unit.code}? This action cannot be undone.</Text>,
-      labels: { confirm: "Delete", cancel: "Cancel" },
-      confirmProps: { color: "red" },
-      onConfirm: () =>
-        remove.mutate(unit.id, {
-          onSuccess: () => notifySuccess("Unit deleted successfully"),
-          onError: () => notifyError("Error", "Failed to delete unit of competency."),
-        }),
+      message: `Are you sure you want to delete the unit ${unit.code}? This action cannot be undone.`,
+      done: "Unit deleted successfully",
+      failed: ["Error", "Failed to delete unit of competency."],
     });
 
   return (
@@ -50,71 +37,62 @@ export default function UnitsPage() {
       <PageHeader
         title="Units of Competency"
         subtitle="Manage individual competency units"
-        actions={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
-            Add Unit
-          </Button>
-        }
+        actions={<AddButton onClick={() => dialog.open(null)}>Add Unit</AddButton>}
       />
-      {isLoading ? (
-        <CardGridSkeleton count={6} />
-      ) : isError ? (
-        <ErrorState message="Failed to load units. Please try again." />
-      ) : !all.data?.length ? (
-        <EmptyState
-          title="No units found"
-          description="Get started by creating your first unit of competency."
-          action={
-            <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
-              Create Unit
-            </Button>
-          }
-        />
-      ) : (
-        <Stack>
-          <Group align="flex-end" wrap="wrap">
-            <TextInput
-              label="Search units"
-              placeholder="Code or name"
-              leftSection={<IconSearch size={16} />}
-              value={search}
-              onChange={(e) => setSearch(e.currentTarget.value)}
-              w={{ base: "100%", sm: 320 }}
-            />
-            <Select
-              label="Qualification"
-              placeholder="All qualifications"
-              clearable
-              searchable
-              data={(courses.data ?? []).map((c) => ({ value: c.id, label: `${c.code} - ${c.name}` }))}
-              value={courseId}
-              onChange={setCourseId}
-              w={{ base: "100%", sm: 360 }}
-            />
-            <Text size="sm" c="dimmed" data-testid="unit-count" aria-live="polite">
-              {courseId && inCourse.isLoading ? "Loading..." : `${data.length} of ${all.data.length} units`}
-            </Text>
-          </Group>
-          {!data.length && !(courseId && inCourse.isLoading) ? <Text c="dimmed">No units match the search.</Text> : null}
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-            {data.map((unit) => (
-              <Card key={unit.id} withBorder padding="lg" data-testid="unit-card">
-                <Stack gap="xs" h="100%">
-                  <Group justify="space-between" align="flex-start" wrap="nowrap">
-                    <Stack gap={2}>
-                      <Title order={2} size="h4">
-                        <Link to={`/units/${unit.id}`} style={{ color: "inherit" }}>
-                          {unit.name}
-                        </Link>
-                      </Title>
-                      <Text size="sm" c="dimmed" ff="monospace">
-                        {unit.code}
-                      </Text>
-                    </Stack>
-                    <Tag color={unit.isCore ? "indigo" : "grape"} variant="light">
-                      {unit.isCore ? "Core Unit" : "Elective Unit"}
-                    </Tag>
-                  </Group>
+      <ListStates
+        rows={all.data}
+        loading={isLoading && <CardGridSkeleton count={6} />}
+        failed={isError && <ErrorState message="Failed to load units. Please try again." />}
+        empty={
+          <EmptyState
+            title="No units found"
+            description="Get started by creating your first unit of competency."
+            action={<AddButton onClick={() => dialog.open(null)}>Create Unit</AddButton>}
+          />
+        }
+      >
+        {(allUnits) => (
+          <Stack>
+            <Group align="flex-end" wrap="wrap">
+              <ListSearch label="Search units" placeholder="Code or name" value={search} onChange={setSearch} />
+              <Select
+                label="Qualification"
+                placeholder="All qualifications"
+                clearable
+                searchable
+                data={(courses.data ?? []).map((c) => ({ value: c.id, label: `${c.code} - ${c.name}` }))}
+                value={courseId}
+                onChange={setCourseId}
+                w={{ base: "100%", sm: 360 }}
+              />
+              <Text size="sm" c="dimmed" data-testid="unit-count" aria-live="polite">
+                {courseId && inCourse.isLoading ? "Loading..." : `${data.length} of ${allUnits.length} units`}
+              </Text>
+            </Group>
+            {!data.length && !(courseId && inCourse.isLoading) ? <Text c="dimmed">No units match the search.</Text> : null}
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+              {data.map((unit) => (
+                <RecordCard
+                  key={unit.id}
+                  testId="unit-card"
+                  title={{
+                    name: unit.name,
+                    to: `/units/${unit.id}`,
+                    subtitle: unit.code,
+                    monospace: true,
+                    tag: (
+                      <Tag color={unit.isCore ? "indigo" : "grape"} variant="light">
+                        {unit.isCore ? "Core Unit" : "Elective Unit"}
+                      </Tag>
+                    ),
+                  }}
+                  actions={
+                    <>
+                      <CardEditButton onClick={() => dialog.open(unit)} />
+                      <DeleteAction label={`Delete unit ${unit.code}`} onClick={() => confirmDelete(unit)} />
+                    </>
+                  }
+                >
                   <Text size="sm">
                     <b>{unit.nominalHours}</b> nominal hours
                   </Text>
@@ -123,21 +101,13 @@ export default function UnitsPage() {
                       {unit.description}
                     </Text>
                   ) : null}
-                  <Group justify="flex-end" mt="auto" gap="xs">
-                    <Button variant="light" size="xs" leftSection={<IconEdit size={14} />} onClick={() => open(unit)}>
-                      Edit
-                    </Button>
-                    <ActionIcon variant="light" color="red" aria-label={`Delete unit ${unit.code}`} onClick={() => confirmDelete(unit)}>
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Group>
-                </Stack>
-              </Card>
-            ))}
-          </SimpleGrid>
-        </Stack>
-      )}
-      <UnitFormModal opened={opened} onClose={() => setOpened(false)} unit={editing} />
+                </RecordCard>
+              ))}
+            </SimpleGrid>
+          </Stack>
+        )}
+      </ListStates>
+      <UnitFormModal opened={dialog.opened} onClose={dialog.close} unit={dialog.editing} />
     </>
   );
 }

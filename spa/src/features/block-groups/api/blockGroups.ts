@@ -2,11 +2,13 @@
  * Block groups (delivery.md §7): list with repeated status/course/studyMode filters, detail, create,
  * update (If-Match), delete; the choices the form needs (courses, campuses).
  */
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { fetchCourses } from "../../courses/api/courses";
+import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type BlockGroupStatus = "planned" | "active" | "consolidated" | "completed";
 export const STATUSES: { value: BlockGroupStatus; label: string; color: string }[] = [
@@ -70,6 +72,11 @@ async function fetchBlockGroups(filters: BlockGroupFilters): Promise<BlockGroup[
   const { data } = await client.GET("/api/block-groups", { params: { query: filters } });
   return data!;
 }
+/** Every block group, unfiltered (the choices of the timetable filters, the groups that may be linked). */
+export async function fetchAllBlockGroups(): Promise<BlockGroup[]> {
+  const { data } = await client.GET("/api/block-groups");
+  return data!;
+}
 export async function fetchBlockGroup(id: string): Promise<BlockGroup> {
   const { data } = await client.GET("/api/block-groups/{block_group_id}", { params: { path: { block_group_id: id } } });
   return data!;
@@ -84,15 +91,11 @@ export const useBlockGroup = (id: string) => useQuery(blockGroupQueryOptions(id)
 
 export type CourseOption = components["schemas"]["CourseOut"];
 export type CampusOption = components["schemas"]["CampusOut"];
-async function fetchCourseOptions(): Promise<CourseOption[]> {
-  const { data } = await client.GET("/api/courses");
-  return data!;
-}
 async function fetchCampusOptions(): Promise<CampusOption[]> {
   const { data } = await client.GET("/api/campuses");
   return data!;
 }
-export const courseOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.courses, "options"], queryFn: fetchCourseOptions });
+export const courseOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.courses, "options"], queryFn: fetchCourses });
 export const campusOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.campuses, "list"], queryFn: fetchCampusOptions });
 export const useCourseOptions = () => useQuery(courseOptionsQueryOptions());
 export const useCampusOptions = () => useQuery(campusOptionsQueryOptions());
@@ -102,28 +105,20 @@ export function toBody(values: BlockGroupInput) {
 }
 
 export function useSaveBlockGroup() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ group, values }: { group?: BlockGroup | null; values: BlockGroupInput }): Promise<BlockGroup> => {
-      const { data } = group
-        ? await client.PUT("/api/block-groups/{block_group_id}", {
-            params: { path: { block_group_id: group.id } },
-            body: toBody(values),
-            headers: { "If-Match": group.updatedAt },
-          })
-        : await client.POST("/api/block-groups", { body: toBody(values) });
-      return data!;
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: roots.blockGroups }),
+  return useRefreshingMutation([roots.blockGroups], async ({ group, values }: { group?: BlockGroup | null; values: BlockGroupInput }): Promise<BlockGroup> => {
+    const { data } = group
+      ? await client.PUT("/api/block-groups/{block_group_id}", {
+          params: { path: { block_group_id: group.id } },
+          body: toBody(values),
+          headers: { "If-Match": group.updatedAt },
+        })
+      : await client.POST("/api/block-groups", { body: toBody(values) });
+    return data!;
   });
 }
 
 export function useDeleteBlockGroup() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => {
-      await client.DELETE("/api/block-groups/{block_group_id}", { params: { path: { block_group_id: id } } });
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: roots.blockGroups }),
+  return useRefreshingMutation([roots.blockGroups], async (id: string) => {
+    await client.DELETE("/api/block-groups/{block_group_id}", { params: { path: { block_group_id: id } } });
   });
 }

@@ -2,11 +2,12 @@
  * A block group's plans, hours and schedule (delivery.md §7, decisions.md §3):
  * /api/block-groups/{id}/study-plans, /scheduling-info, /schedule, /hour-reconciliation, /timetabled-units.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type PlanLinkUnit = components["schemas"]["LinkPlanUnitOut"];
 export type PlanLink = components["schemas"]["BlockGroupStudyPlanOut"];
@@ -110,11 +111,7 @@ export const useTimetabledUnits = (id: string) => useQuery(timetabledUnitsQueryO
 export const useStudyPlanOptions = () => useQuery(studyPlanOptionsQueryOptions());
 
 function useInvalidating<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSettled: () => Promise.all([roots.blockGroups, roots.timetables, roots.reports].map((queryKey) => qc.invalidateQueries({ queryKey }))),
-  });
+  return useRefreshingMutation([roots.blockGroups, roots.timetables, roots.reports], fn);
 }
 
 export const useAssignPlan = (id: string) =>

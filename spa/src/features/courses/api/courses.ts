@@ -2,11 +2,12 @@
  * Courses (delivery.md §7): GET/POST /api/courses, GET/PUT/DELETE /api/courses/{id}.
  * Fetchers, query option factories, hooks and the form's zod schema.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type Course = components["schemas"]["CourseOut"];
 export type CourseLevel = components["schemas"]["CourseIn"]["level"];
@@ -44,24 +45,16 @@ export const useCourses = () => useQuery(coursesQueryOptions());
 export const useCourse = (id: string) => useQuery(courseQueryOptions(id));
 
 export function useSaveCourse() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ course, values }: { course?: Course | null; values: CourseInput }): Promise<Course> => {
-      const { data } = course
-        ? await client.PUT("/api/courses/{course_id}", { params: { path: { course_id: course.id } }, body: values, headers: { "If-Match": course.updatedAt } })
-        : await client.POST("/api/courses", { body: values });
-      return data!;
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: roots.courses }),
+  return useRefreshingMutation([roots.courses], async ({ course, values }: { course?: Course | null; values: CourseInput }): Promise<Course> => {
+    const { data } = course
+      ? await client.PUT("/api/courses/{course_id}", { params: { path: { course_id: course.id } }, body: values, headers: { "If-Match": course.updatedAt } })
+      : await client.POST("/api/courses", { body: values });
+    return data!;
   });
 }
 
 export function useDeleteCourse() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => {
-      await client.DELETE("/api/courses/{course_id}", { params: { path: { course_id: id } } });
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: roots.courses }),
+  return useRefreshingMutation([roots.courses], async (id: string) => {
+    await client.DELETE("/api/courses/{course_id}", { params: { path: { course_id: id } } });
   });
 }

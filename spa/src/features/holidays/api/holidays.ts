@@ -1,10 +1,11 @@
 /** Holidays and term breaks (delivery.md §7): GET (year, type), POST, PUT (If-Match), DELETE. */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import dayjs from "dayjs";
 import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type Holiday = components["schemas"]["HolidayOut"];
 export type HolidayType = NonNullable<components["schemas"]["HolidayFilters"]["type"]>;
@@ -62,9 +63,9 @@ export async function fetchHoliday(id: string): Promise<Holiday> {
 }
 
 export function useSaveHoliday() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ holiday, values }: { holiday?: Holiday | null; values: HolidayInput }): Promise<Holiday> => {
+  return useRefreshingMutation(
+    [roots.holidays, roots.timetables],
+    async ({ holiday, values }: { holiday?: Holiday | null; values: HolidayInput }): Promise<Holiday> => {
       const { data } = holiday
         ? await client.PUT("/api/holidays/{holiday_id}", {
             params: { path: { holiday_id: holiday.id } },
@@ -74,15 +75,10 @@ export function useSaveHoliday() {
         : await client.POST("/api/holidays", { body: values });
       return data!;
     },
-    onSettled: () => Promise.all([roots.holidays, roots.timetables].map((queryKey) => qc.invalidateQueries({ queryKey }))),
-  });
+  );
 }
 export function useDeleteHoliday() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => {
-      await client.DELETE("/api/holidays/{holiday_id}", { params: { path: { holiday_id: id } } });
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: roots.holidays }),
+  return useRefreshingMutation([roots.holidays], async (id: string) => {
+    await client.DELETE("/api/holidays/{holiday_id}", { params: { path: { holiday_id: id } } });
   });
 }

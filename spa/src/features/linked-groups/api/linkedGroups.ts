@@ -2,11 +2,13 @@
  * Linked block groups (delivery.md §7): GET/POST /api/linked-block-groups, PUT/DELETE one, DELETE a member;
  * the block groups that may be linked (GET /api/block-groups).
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { fetchAllBlockGroups } from "../../block-groups/api/blockGroups";
+import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type MemberGroup = components["schemas"]["MemberBlockGroupOut"];
 export type LinkedGroup = components["schemas"]["LinkedBlockGroupOut"];
@@ -34,22 +36,14 @@ async function fetchLinkedGroups(): Promise<LinkedGroup[]> {
   const { data } = await client.GET("/api/linked-block-groups");
   return data!;
 }
-async function fetchLinkableGroups(): Promise<LinkableGroup[]> {
-  const { data } = await client.GET("/api/block-groups");
-  return data!;
-}
 
 export const linkedGroupsQueryOptions = () => queryOptions({ queryKey: [...roots.linkedGroups, "list"], queryFn: fetchLinkedGroups });
-export const linkableGroupsQueryOptions = () => queryOptions({ queryKey: [...roots.blockGroups, "linkable"], queryFn: fetchLinkableGroups });
+export const linkableGroupsQueryOptions = () => queryOptions({ queryKey: [...roots.blockGroups, "linkable"], queryFn: fetchAllBlockGroups });
 export const useLinkedGroups = () => useQuery(linkedGroupsQueryOptions());
 export const useLinkableGroups = () => useQuery(linkableGroupsQueryOptions());
 
 function useLinkedMutation<V, R>(fn: (v: V) => Promise<R>) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSettled: () => Promise.all([roots.linkedGroups, roots.blockGroups].map((queryKey) => qc.invalidateQueries({ queryKey }))),
-  });
+  return useRefreshingMutation([roots.linkedGroups, roots.blockGroups], fn);
 }
 const linkedPath = (id: string) => ({ path: { linked_group_id: id } });
 export const useCreateLinked = () =>

@@ -34,28 +34,20 @@ async function fetchLoadPlanning(year: number): Promise<LoadPlanning> {
 
 const key = (...parts: unknown[]) => [...roots.reports, ...parts];
 export const withoutTimetablesQueryOptions = () => queryOptions({ queryKey: key("block-groups-without-timetables"), queryFn: fetchWithoutTimetables });
+/** A fetch whose failure reads as `message` (delivery.md Reports: "the underlying fetch errors"). */
+const failingAs =
+  <T>(message: string, fetch: () => Promise<T>) =>
+  async (): Promise<T> => {
+    try {
+      return await fetch();
+    } catch {
+      throw new Error(message);
+    }
+  };
 export const workloadQueryOptions = (year: number) =>
-  queryOptions({
-    queryKey: key("teacher-workload", year),
-    queryFn: async () => {
-      try {
-        return await fetchWorkload(year);
-      } catch {
-        throw new Error("Failed to fetch teacher workload summary");
-      }
-    },
-  });
+  queryOptions({ queryKey: key("teacher-workload", year), queryFn: failingAs("Failed to fetch teacher workload summary", () => fetchWorkload(year)) });
 export const schedulingSummaryQueryOptions = (year: number) =>
-  queryOptions({
-    queryKey: key("scheduling-summary", year),
-    queryFn: async () => {
-      try {
-        return await fetchSchedulingSummary(year);
-      } catch {
-        throw new Error("Failed to fetch scheduling summary");
-      }
-    },
-  });
+  queryOptions({ queryKey: key("scheduling-summary", year), queryFn: failingAs("Failed to fetch scheduling summary", () => fetchSchedulingSummary(year)) });
 export const loadPlanningQueryOptions = (year: number) => queryOptions({ queryKey: key("load-planning", year), queryFn: () => fetchLoadPlanning(year) });
 
 export const useWithoutTimetables = () => useQuery(withoutTimetablesQueryOptions());

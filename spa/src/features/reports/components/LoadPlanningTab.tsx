@@ -1,7 +1,7 @@
-import { Card, Stack, Table, Text, Title } from "@mantine/core";
-import dayjs from "dayjs";
-import { ReportToolbar } from "./ReportToolbar";
-import { Fragment, useState } from "react";
+import { Stack, Table, Text } from "@mantine/core";
+import { ReportSection, REPORT_LOADING } from "./ReportSection";
+import { ReportToolbar, useReportYear } from "./ReportToolbar";
+import { Fragment } from "react";
 import { downloadBlob } from "../../../components/Csv";
 import { hours } from "../../../components/Dates";
 import { fetchLoadPlanningExport, useLoadPlanning } from "../api/reports";
@@ -9,8 +9,7 @@ import { fetchLoadPlanningExport, useLoadPlanning } from "../api/reports";
 /** Load Planning (delivery.md §2 Reports, tab 4): per term, by course and block group, with totals. */
 export function LoadPlanningTab() {
   // One calendar year at a time, next year included: load is planned ahead (decisions.md §5).
-  const current = dayjs().year();
-  const [year, setYear] = useState(current);
+  const { current, year, setYear } = useReportYear();
   const { data, isLoading } = useLoadPlanning(year, true);
   const exportAs = async (format: "csv" | "xlsx") => {
     try {
@@ -25,16 +24,21 @@ export function LoadPlanningTab() {
     <Stack>
       <ReportToolbar years={[current - 2, current - 1, current, current + 1]} year={year} onYear={setYear} onExport={exportAs} />
       {isLoading ? (
-        <Text>Loading report data...</Text>
+        REPORT_LOADING
       ) : !terms.length ? (
         <Text c="dimmed">No data available for the load planning report.</Text>
       ) : (
         terms.map(([term, t]) => (
-          <Card withBorder key={term} data-testid="load-term">
-            <Title order={3} size="h5" mb="xs">
-              Term {term}
-              {data?.year ? ` ${data.year}` : ""}
-            </Title>
+          <ReportSection
+            key={term}
+            data-testid="load-term"
+            title={
+              <>
+                Term {term}
+                {data?.year ? ` ${data.year}` : ""}
+              </>
+            }
+          >
             <Table.ScrollContainer minWidth={700}>
               <Table>
                 <Table.Thead>
@@ -79,7 +83,7 @@ export function LoadPlanningTab() {
                 </Table.Tbody>
               </Table>
             </Table.ScrollContainer>
-          </Card>
+          </ReportSection>
         ))
       )}
     </Stack>

@@ -2,11 +2,11 @@
  * Room Utilisation (issue 19): per recorded room and per room type, the year's booked hours against the
  * hours available (50 a teaching week), with CSV and Excel exports. Online rooms have no availability.
  */
-import { Card, Progress, Stack, Table, Text, Title } from "@mantine/core";
+import { Progress, Stack, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
-import dayjs from "dayjs";
-import { ReportToolbar } from "./ReportToolbar";
-import { useState } from "react";
+import { ReportSection, ReportStates } from "./ReportSection";
+import { ReportToolbar, useReportYear } from "./ReportToolbar";
+import { CodeOverName, DataTable } from "../../../components/DataTable";
 import { downloadBlob } from "../../../components/Csv";
 import { hours } from "../../../components/Dates";
 import { notifyError } from "../../../components/Notify";
@@ -22,11 +22,12 @@ async function fetchReport(year: number): Promise<Report> {
 }
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? "-" : `${v}%`);
+/** The hours a room (or a type) is available; online rooms have none. */
+const available = (h: number | null | undefined) => (h === null || h === undefined ? "-" : `${hours(h)} h`);
 
 export function RoomUtilisationTab() {
-  const current = dayjs().year();
-  const [year, setYear] = useState(current);
-  const { data, isLoading, isError } = useQuery({ queryKey: [...roots.reports, "room-utilisation", year], queryFn: () => fetchReport(year) });
+  const { current, year, setYear } = useReportYear();
+  const query = useQuery({ queryKey: [...roots.reports, "room-utilisation", year], queryFn: () => fetchReport(year) });
   const exportAs = async (format: "csv" | "xlsx") => {
     try {
       const response = await apiFetch(`/api/reports/room-utilisation/export?format=${format}&year=${year}`);
@@ -38,93 +39,67 @@ export function RoomUtilisationTab() {
   return (
     <Stack>
       <ReportToolbar years={[current - 2, current - 1, current, current + 1]} year={year} onYear={setYear} onExport={exportAs} />
-      {isLoading ? (
-        <Text>Loading report data...</Text>
-      ) : isError || !data ? (
-        <Text c="red">Failed to load the room utilisation report. Please try again.</Text>
-      ) : !data.rooms.length ? (
-        <Text c="dimmed">No rooms recorded yet.</Text>
-      ) : (
-        <>
-          <Text size="sm" c="dimmed" data-testid="room-utilisation-basis">
-            {data.teachingWeeks} teaching weeks in {data.year} × {data.hoursPerWeek} hours a week (Monday to Friday, 08:00-18:00) available per room.
-          </Text>
-          <Card withBorder>
-            <Title order={3} size="h5" mb="xs">
-              By room
-            </Title>
-            <Table.ScrollContainer minWidth={760}>
-              <Table striped data-testid="room-utilisation">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Room</Table.Th>
-                    <Table.Th>Type</Table.Th>
-                    <Table.Th>Campus</Table.Th>
-                    <Table.Th>Capacity</Table.Th>
-                    <Table.Th>Booked</Table.Th>
-                    <Table.Th>Available</Table.Th>
-                    <Table.Th>Utilisation</Table.Th>
-                    <Table.Th>Peak week</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.rooms.map((r) => (
-                    <Table.Tr key={r.roomId}>
-                      <Table.Td>
-                        <Text size="sm" fw={600}>
-                          {r.code}
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          {r.name}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>{r.typeLabel}</Table.Td>
-                      <Table.Td>{r.campus ?? "-"}</Table.Td>
-                      <Table.Td>{r.capacity ?? "-"}</Table.Td>
-                      <Table.Td>{hours(r.bookedHours)} h</Table.Td>
-                      <Table.Td>{r.availableHours === null || r.availableHours === undefined ? "-" : `${hours(r.availableHours)} h`}</Table.Td>
-                      <Table.Td w={160}>
-                        <Text size="sm">{pct(r.utilisationPercent)}</Text>
-                        {r.utilisationPercent !== null && r.utilisationPercent !== undefined ? (
-                          <Progress value={Math.min(100, r.utilisationPercent)} aria-label={`${r.code} utilisation ${r.utilisationPercent}%`} />
-                        ) : null}
-                      </Table.Td>
-                      <Table.Td>{hours(r.peakWeekHours)} h</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          </Card>
-          <Card withBorder>
-            <Title order={3} size="h5" mb="xs">
-              By room type
-            </Title>
-            <Table striped data-testid="room-type-utilisation">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Type</Table.Th>
-                  <Table.Th>Rooms</Table.Th>
-                  <Table.Th>Booked</Table.Th>
-                  <Table.Th>Available</Table.Th>
-                  <Table.Th>Utilisation</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.byType.map((t) => (
-                  <Table.Tr key={t.type}>
-                    <Table.Td>{t.typeLabel}</Table.Td>
-                    <Table.Td>{t.rooms}</Table.Td>
-                    <Table.Td>{hours(t.bookedHours)} h</Table.Td>
-                    <Table.Td>{t.availableHours === null || t.availableHours === undefined ? "-" : `${hours(t.availableHours)} h`}</Table.Td>
-                    <Table.Td>{pct(t.utilisationPercent)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Card>
-        </>
-      )}
+      <ReportStates query={query} failed={<Text c="red">Failed to load the room utilisation report. Please try again.</Text>}>
+        {(data) =>
+          !data.rooms.length ? (
+            <Text c="dimmed">No rooms recorded yet.</Text>
+          ) : (
+            <>
+              <Text size="sm" c="dimmed" data-testid="room-utilisation-basis">
+                {data.teachingWeeks} teaching weeks in {data.year} × {data.hoursPerWeek} hours a week (Monday to Friday, 08:00-18:00) available per room.
+              </Text>
+              <ReportSection title="By room">
+                <DataTable
+                  striped
+                  minWidth={760}
+                  data-testid="room-utilisation"
+                  rows={data.rooms}
+                  rowKey={(r) => r.roomId}
+                  columns={[
+                    {
+                      label: "Room",
+                      cell: (r) => <CodeOverName code={r.code} name={r.name} />,
+                    },
+                    { label: "Type", cell: (r) => r.typeLabel },
+                    { label: "Campus", cell: (r) => r.campus ?? "-" },
+                    { label: "Capacity", cell: (r) => r.capacity ?? "-" },
+                    { label: "Booked", cell: (r) => `${hours(r.bookedHours)} h` },
+                    { label: "Available", cell: (r) => available(r.availableHours) },
+                    {
+                      label: "Utilisation",
+                      td: { w: 160 },
+                      cell: (r) => (
+                        <>
+                          <Text size="sm">{pct(r.utilisationPercent)}</Text>
+                          {r.utilisationPercent !== null && r.utilisationPercent !== undefined ? (
+                            <Progress value={Math.min(100, r.utilisationPercent)} aria-label={`${r.code} utilisation ${r.utilisationPercent}%`} />
+                          ) : null}
+                        </>
+                      ),
+                    },
+                    { label: "Peak week", cell: (r) => `${hours(r.peakWeekHours)} h` },
+                  ]}
+                />
+              </ReportSection>
+              <ReportSection title="By room type">
+                <DataTable
+                  striped
+                  data-testid="room-type-utilisation"
+                  rows={data.byType}
+                  rowKey={(t) => t.type}
+                  columns={[
+                    { label: "Type", cell: (t) => t.typeLabel },
+                    { label: "Rooms", cell: (t) => t.rooms },
+                    { label: "Booked", cell: (t) => `${hours(t.bookedHours)} h` },
+                    { label: "Available", cell: (t) => available(t.availableHours) },
+                    { label: "Utilisation", cell: (t) => pct(t.utilisationPercent) },
+                  ]}
+                />
+              </ReportSection>
+            </>
+          )
+        }
+      </ReportStates>
     </Stack>
   );
 }

@@ -3,11 +3,12 @@
  * DELETE /api/study-plans/{id}/units/{studyPlanUnitId}, GET /api/study-plans/{id}/cluster-names; and the
  * unit choices (GET /api/units).
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export const ACTUAL_FIELDS = [
   ["faceToFaceHours", "Face to Face", "Face to face hours"],
@@ -87,33 +88,25 @@ function body(planId: string, values: PlanUnitInput) {
 }
 
 export function useSavePlanUnit(planId: string) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ planUnit, values }: { planUnit?: PlanUnit | null; values: PlanUnitInput }): Promise<PlanUnit> => {
-      if (planUnit) {
-        const { insertPosition: _ignored, studyPlanId: _plan, ...update } = body(planId, values);
-        void _ignored;
-        void _plan;
-        const { data } = await client.PUT("/api/study-plan-units/{plan_unit_id}", {
-          params: { path: { plan_unit_id: planUnit.id } },
-          body: { ...update, sequenceOrder: planUnit.sequenceOrder },
-          headers: planUnit.updatedAt ? { "If-Match": planUnit.updatedAt } : undefined,
-        });
-        return data!;
-      }
-      const { data } = await client.POST("/api/study-plans/{plan_id}/units", { params: { path: { plan_id: planId } }, body: body(planId, values) });
+  return useRefreshingMutation([roots.studyPlans], async ({ planUnit, values }: { planUnit?: PlanUnit | null; values: PlanUnitInput }): Promise<PlanUnit> => {
+    if (planUnit) {
+      const { insertPosition: _ignored, studyPlanId: _plan, ...update } = body(planId, values);
+      void _ignored;
+      void _plan;
+      const { data } = await client.PUT("/api/study-plan-units/{plan_unit_id}", {
+        params: { path: { plan_unit_id: planUnit.id } },
+        body: { ...update, sequenceOrder: planUnit.sequenceOrder },
+        headers: planUnit.updatedAt ? { "If-Match": planUnit.updatedAt } : undefined,
+      });
       return data!;
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: roots.studyPlans }),
+    }
+    const { data } = await client.POST("/api/study-plans/{plan_id}/units", { params: { path: { plan_id: planId } }, body: body(planId, values) });
+    return data!;
   });
 }
 
 export function useRemovePlanUnit(planId: string) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (planUnitId: string) => {
-      await client.DELETE("/api/study-plans/{plan_id}/units/{plan_unit_id}", { params: { path: { plan_id: planId, plan_unit_id: planUnitId } } });
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: roots.studyPlans }),
+  return useRefreshingMutation([roots.studyPlans], async (planUnitId: string) => {
+    await client.DELETE("/api/study-plans/{plan_id}/units/{plan_unit_id}", { params: { path: { plan_id: planId, plan_unit_id: planUnitId } } });
   });
 }

@@ -2,11 +2,12 @@
  * Study plans (delivery.md §7): GET/POST /api/study-plans, GET/PUT/DELETE /api/study-plans/{id},
  * POST /api/study-plans/{id}/clone.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type StudyPlan = components["schemas"]["StudyPlanOut"];
 
@@ -45,35 +46,23 @@ export const useStudyPlans = () => useQuery(studyPlansQueryOptions());
 export const useStudyPlan = (id: string) => useQuery(studyPlanQueryOptions(id));
 
 export function useSaveStudyPlan() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ plan, values }: { plan?: StudyPlan | null; values: StudyPlanInput }): Promise<StudyPlan> => {
-      const { data } = plan
-        ? await client.PUT("/api/study-plans/{plan_id}", { params: { path: { plan_id: plan.id } }, body: values, headers: { "If-Match": plan.updatedAt } })
-        : await client.POST("/api/study-plans", { body: values });
-      return data!;
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: roots.studyPlans }),
+  return useRefreshingMutation([roots.studyPlans], async ({ plan, values }: { plan?: StudyPlan | null; values: StudyPlanInput }): Promise<StudyPlan> => {
+    const { data } = plan
+      ? await client.PUT("/api/study-plans/{plan_id}", { params: { path: { plan_id: plan.id } }, body: values, headers: { "If-Match": plan.updatedAt } })
+      : await client.POST("/api/study-plans", { body: values });
+    return data!;
   });
 }
 
 export function useDeleteStudyPlan() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => {
-      await client.DELETE("/api/study-plans/{plan_id}", { params: { path: { plan_id: id } } });
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: roots.studyPlans }),
+  return useRefreshingMutation([roots.studyPlans], async (id: string) => {
+    await client.DELETE("/api/study-plans/{plan_id}", { params: { path: { plan_id: id } } });
   });
 }
 
 export function useCloneStudyPlan() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ id, name }: { id: string; name: string }): Promise<StudyPlan> => {
-      const { data } = await client.POST("/api/study-plans/{plan_id}/clone", { params: { path: { plan_id: id } }, body: { name } });
-      return data!;
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: roots.studyPlans }),
+  return useRefreshingMutation([roots.studyPlans], async ({ id, name }: { id: string; name: string }): Promise<StudyPlan> => {
+    const { data } = await client.POST("/api/study-plans/{plan_id}/clone", { params: { path: { plan_id: id } }, body: { name } });
+    return data!;
   });
 }

@@ -3,12 +3,13 @@
  * PUT/DELETE /api/teachers/{id}/leave/{leaveId} with If-Match. Whole days, or with times those hours of
  * each day. A session of the teacher in the leave carries the hard `teacher_on_leave` conflict.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import dayjs from "dayjs";
 import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type Leave = components["schemas"]["LeaveOut"];
 
@@ -61,32 +62,24 @@ export async function fetchLeave(teacherId: string, leaveId: string): Promise<Le
 const body = (v: LeaveInput) => ({ startDate: v.startDate, endDate: v.endDate, startTime: v.startTime || null, endTime: v.endTime || null, reason: v.reason });
 
 export function useSaveLeave(teacherId: string) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ leave, values }: { leave?: Leave | null; values: LeaveInput }): Promise<Leave> => {
-      const path = { teacher_id: teacherId };
-      const { data } = leave
-        ? await client.PUT("/api/teachers/{teacher_id}/leave/{leave_id}", {
-            params: { path: { ...path, leave_id: leave.id } },
-            body: body(values),
-            headers: { "If-Match": leave.updatedAt },
-          })
-        : await client.POST("/api/teachers/{teacher_id}/leave", { params: { path }, body: body(values) });
-      return data!;
-    },
-    onSettled: () => Promise.all([roots.teachers, roots.timetables].map((queryKey) => qc.invalidateQueries({ queryKey }))),
+  return useRefreshingMutation([roots.teachers, roots.timetables], async ({ leave, values }: { leave?: Leave | null; values: LeaveInput }): Promise<Leave> => {
+    const path = { teacher_id: teacherId };
+    const { data } = leave
+      ? await client.PUT("/api/teachers/{teacher_id}/leave/{leave_id}", {
+          params: { path: { ...path, leave_id: leave.id } },
+          body: body(values),
+          headers: { "If-Match": leave.updatedAt },
+        })
+      : await client.POST("/api/teachers/{teacher_id}/leave", { params: { path }, body: body(values) });
+    return data!;
   });
 }
 
 export function useDeleteLeave(teacherId: string) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (leave: Leave) => {
-      await client.DELETE("/api/teachers/{teacher_id}/leave/{leave_id}", {
-        params: { path: { teacher_id: teacherId, leave_id: leave.id } },
-        headers: { "If-Match": leave.updatedAt },
-      });
-    },
-    onSettled: () => Promise.all([roots.teachers, roots.timetables].map((queryKey) => qc.invalidateQueries({ queryKey }))),
+  return useRefreshingMutation([roots.teachers, roots.timetables], async (leave: Leave) => {
+    await client.DELETE("/api/teachers/{teacher_id}/leave/{leave_id}", {
+      params: { path: { teacher_id: teacherId, leave_id: leave.id } },
+      headers: { "If-Match": leave.updatedAt },
+    });
   });
 }

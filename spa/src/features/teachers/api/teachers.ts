@@ -2,11 +2,13 @@
  * Teachers (delivery.md §7): list (showInactive), detail, create, update (If-Match; deactivation is
  * isActive false), unit qualifications (/api/teacher-units) and the delivery summary by year.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { fetchUnits } from "../../units/api/units";
+import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type Teacher = components["schemas"]["TeacherOut"];
 export type TeacherUnit = components["schemas"]["TeacherUnitOut"];
@@ -49,7 +51,7 @@ export const TEACHER_DEFAULTS: TeacherFormValues = {
   qualifications: "",
 };
 
-async function fetchTeachers(showInactive: boolean): Promise<Teacher[]> {
+export async function fetchTeachers(showInactive: boolean): Promise<Teacher[]> {
   const { data } = await client.GET("/api/teachers", { params: { query: showInactive ? { showInactive } : {} } });
   return data!;
 }
@@ -65,10 +67,6 @@ async function fetchDeliverySummary(id: string, year: number): Promise<DeliveryR
   const { data } = await client.GET("/api/teachers/{teacher_id}/delivery-summary", { params: { path: { teacher_id: id }, query: { year: String(year) } } });
   return data!;
 }
-async function fetchUnitChoices(): Promise<UnitChoice[]> {
-  const { data } = await client.GET("/api/units");
-  return data!;
-}
 
 export const teachersQueryOptions = (showInactive: boolean) =>
   queryOptions({ queryKey: [...roots.teachers, "list", { showInactive }], queryFn: () => fetchTeachers(showInactive) });
@@ -76,7 +74,7 @@ export const teacherQueryOptions = (id: string) => queryOptions({ queryKey: [...
 export const teacherUnitsQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.teacherUnits, id], queryFn: () => fetchTeacherUnits(id) });
 export const deliverySummaryQueryOptions = (id: string, year: number) =>
   queryOptions({ queryKey: [...roots.teachers, "detail", id, "delivery-summary", year], queryFn: () => fetchDeliverySummary(id, year) });
-export const unitChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.units, "teacher-choices"], queryFn: fetchUnitChoices });
+export const unitChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.units, "teacher-choices"], queryFn: () => fetchUnits() });
 
 export const useTeachers = (showInactive: boolean) => useQuery(teachersQueryOptions(showInactive));
 export const useTeacher = (id: string) => useQuery(teacherQueryOptions(id));
@@ -85,11 +83,7 @@ export const useDeliverySummary = (id: string, year: number) => useQuery(deliver
 export const useUnitChoices = () => useQuery(unitChoicesQueryOptions());
 
 function useTeacherMutation<V, R>(fn: (v: V) => Promise<R>) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSettled: () => Promise.all([roots.teachers, roots.teacherUnits].map((queryKey) => qc.invalidateQueries({ queryKey }))),
-  });
+  return useRefreshingMutation([roots.teachers, roots.teacherUnits], fn);
 }
 const teacherPath = (id: string) => ({ path: { teacher_id: id } });
 export const useSaveTeacher = () =>

@@ -2,11 +2,15 @@
  * Timetable sessions (delivery.md §7, decisions.md §4, §6): list (never fresh), create, update with
  * If-Match, delete, bulk allocate, conflicts, template download and import; the filter choices.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { apiFetch, client, CLIENT_ID, csrfToken } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { fetchAllBlockGroups } from "../../block-groups/api/blockGroups";
+import { fetchTeachers } from "../../teachers/api/teachers";
+import { fetchUnits } from "../../units/api/units";
+import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type Session = components["schemas"]["SessionOut"];
 export type SavedSession = components["schemas"]["SessionWriteOut"];
@@ -82,26 +86,14 @@ async function fetchConflicts(f: TimetableFilters): Promise<Conflict[]> {
   const { data } = await client.GET("/api/timetables/conflicts", { params: { query } });
   return data!;
 }
-async function fetchBlockGroupChoices(): Promise<BlockGroupChoice[]> {
-  const { data } = await client.GET("/api/block-groups");
-  return data!;
-}
-async function fetchTeacherChoices(): Promise<TeacherChoice[]> {
-  const { data } = await client.GET("/api/teachers");
-  return data!;
-}
-async function fetchUnitChoices(): Promise<UnitChoice[]> {
-  const { data } = await client.GET("/api/units");
-  return data!;
-}
 
 export const timetablesQueryOptions = (f: TimetableFilters) =>
   queryOptions({ queryKey: [...roots.timetables, "list", f], queryFn: () => fetchTimetables(f), staleTime: 0, gcTime: 0 });
 export const conflictsQueryOptions = (f: TimetableFilters) =>
   queryOptions({ queryKey: [...roots.timetables, "conflicts", f], queryFn: () => fetchConflicts(f), staleTime: 0 });
-export const blockGroupChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.blockGroups, "choices"], queryFn: fetchBlockGroupChoices });
-export const teacherChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.teachers, "choices"], queryFn: fetchTeacherChoices });
-export const unitChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.units, "choices"], queryFn: fetchUnitChoices });
+export const blockGroupChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.blockGroups, "choices"], queryFn: fetchAllBlockGroups });
+export const teacherChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.teachers, "choices"], queryFn: () => fetchTeachers(false) });
+export const unitChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.units, "choices"], queryFn: () => fetchUnits() });
 
 export const useTimetables = (f: TimetableFilters) => useQuery(timetablesQueryOptions(f));
 export const useConflicts = (f: TimetableFilters) => useQuery(conflictsQueryOptions(f));
@@ -110,12 +102,7 @@ export const useTeacherChoices = () => useQuery(teacherChoicesQueryOptions());
 export const useUnitChoices = () => useQuery(unitChoicesQueryOptions());
 
 function useTimetableMutation<V, R>(fn: (v: V) => Promise<R>) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSettled: () =>
-      Promise.all([roots.timetables, roots.blockGroups, roots.allocationGrid, roots.reports].map((queryKey) => qc.invalidateQueries({ queryKey }))),
-  });
+  return useRefreshingMutation([roots.timetables, roots.blockGroups, roots.allocationGrid, roots.reports], fn);
 }
 
 const sessionPath = (id: string) => ({ path: { session_id: id } });

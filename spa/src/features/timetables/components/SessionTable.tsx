@@ -1,7 +1,8 @@
-import { ActionIcon, Checkbox, Group, Tooltip } from "@mantine/core";
+import { Checkbox, Group, Tooltip } from "@mantine/core";
 import { Tag } from "../../../components/Tag";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { IconAlertTriangle, IconEdit, IconTrash } from "@tabler/icons-react";
+import { IconAlertTriangle } from "@tabler/icons-react";
+import { DeleteAction, EditAction } from "../../../components/ListPage";
 import { memo, useRef } from "react";
 import { displayTime, formatDate, hours, shortTime } from "../../../components/Dates";
 import { CONFLICT_LABELS, DAY_LABELS, HARD_CONFLICTS, STATUS_LABELS, type Session } from "../api/timetables";
@@ -9,6 +10,29 @@ import classes from "./SessionTable.module.css";
 
 const ROW_HEIGHT = 56;
 const STATUS_COLORS: Record<string, string> = { scheduled: "blue", confirmed: "green", cancelled: "gray", completed: "teal" };
+
+/** What the sessions table and the phone's session cards show and do. */
+interface SessionListProps {
+  sessions: Session[];
+  selected: Set<string>;
+  onToggle: (id: string) => void;
+  onEdit: (s: Session) => void;
+  onDelete: (s: Session) => void;
+  conflictMessages: Map<string, string[]>;
+}
+
+/** The virtualiser of a session list in its scrolling region (`parentRef`). */
+function useSessionVirtualizer(count: number, estimate: number, overscan: number) {
+  const parentRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => parentRef.current,
+    estimateSize: () => estimate,
+    overscan,
+    useFlushSync: false,
+  });
+  return { parentRef, virtualizer };
+}
 
 /**
  * The sessions table, virtualised with @tanstack/react-virtual so 5,000 rows stay smooth: only the rows
@@ -22,23 +46,8 @@ export function SessionTable({
   onEdit,
   onDelete,
   conflictMessages,
-}: {
-  sessions: Session[];
-  selected: Set<string>;
-  onToggle: (id: string) => void;
-  onToggleAll: (checked: boolean) => void;
-  onEdit: (s: Session) => void;
-  onDelete: (s: Session) => void;
-  conflictMessages: Map<string, string[]>;
-}) {
-  const parentRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: sessions.length,
-    getScrollElement: () => parentRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 6,
-    useFlushSync: false,
-  });
+}: SessionListProps & { onToggleAll: (checked: boolean) => void }) {
+  const { parentRef, virtualizer } = useSessionVirtualizer(sessions.length, ROW_HEIGHT, 6);
   const items = virtualizer.getVirtualItems();
   const paddingTop = items.length ? items[0].start : 0;
   const paddingBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
@@ -139,6 +148,34 @@ export function Conflicts({ s, messages = [] }: { s: Session; messages?: string[
   );
 }
 
+/** Who teaches a session, or "Unassigned". */
+const teacherOf = (s: Session) => (s.teacher ? s.teacher.name || `${s.teacher.firstName} ${s.teacher.lastName}` : "Unassigned");
+/** A session's room: none for a cancelled one (a holiday). */
+const roomOf = (s: Session) => (s.status === "cancelled" ? "N/A" : s.room || "-");
+
+/** A session's selection box (none for a cancelled session), named by unit, date and start. */
+function SessionCheckbox({ s, checked, onToggle }: { s: Session; checked: boolean; onToggle: (id: string) => void }) {
+  return (
+    <input
+      type="checkbox"
+      className={classes.box}
+      aria-label={`Select session ${s.unit.code} ${s.actualDate} ${shortTime(s.startTime)}`}
+      checked={checked}
+      onChange={() => onToggle(s.id)}
+    />
+  );
+}
+
+/** A session's Edit and Delete buttons. */
+function SessionActions({ s, onEdit, onDelete }: { s: Session; onEdit: (s: Session) => void; onDelete: (s: Session) => void }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      <EditAction variant="subtle" label={`Edit session ${s.unit.code} ${s.actualDate}`} onClick={() => onEdit(s)} />
+      <DeleteAction variant="subtle" label={`Delete session ${s.unit.code} ${s.actualDate}`} onClick={() => onDelete(s)} />
+    </Group>
+  );
+}
+
 /** One row; memoised so that scrolling renders only the rows that come into view. */
 const SessionRow = memo(function SessionRow({
   s,
@@ -167,17 +204,7 @@ const SessionRow = memo(function SessionRow({
       data-testid="session-row"
       style={{ height: ROW_HEIGHT }}
     >
-      <td className={classes.check}>
-        {cancelled ? null : (
-          <input
-            type="checkbox"
-            className={classes.box}
-            aria-label={`Select session ${s.unit.code} ${s.actualDate} ${shortTime(s.startTime)}`}
-            checked={checked}
-            onChange={() => onToggle(s.id)}
-          />
-        )}
-      </td>
+      <td className={classes.check}>{cancelled ? null : <SessionCheckbox s={s} checked={checked} onToggle={onToggle} />}</td>
       <td className={classes.nowrap}>
         <div>{formatDate(s.actualDate)}</div>
         <div className={classes.sub}>
@@ -201,8 +228,8 @@ const SessionRow = memo(function SessionRow({
         )}
       </td>
       <td>{s.blockGroup.code}</td>
-      <td>{s.teacher ? s.teacher.name || `${s.teacher.firstName} ${s.teacher.lastName}` : "Unassigned"}</td>
-      <td>{cancelled ? "N/A" : s.room || "-"}</td>
+      <td>{teacherOf(s)}</td>
+      <td>{roomOf(s)}</td>
       <td className={classes.nowrap}>
         <SessionStatus status={s.status} />
       </td>
@@ -210,14 +237,7 @@ const SessionRow = memo(function SessionRow({
         <Conflicts s={s} messages={messages} />
       </td>
       <td>
-        <Group gap={4} wrap="nowrap">
-          <ActionIcon variant="subtle" aria-label={`Edit session ${s.unit.code} ${s.actualDate}`} onClick={() => onEdit(s)}>
-            <IconEdit size={16} />
-          </ActionIcon>
-          <ActionIcon variant="subtle" color="red" aria-label={`Delete session ${s.unit.code} ${s.actualDate}`} onClick={() => onDelete(s)}>
-            <IconTrash size={16} />
-          </ActionIcon>
-        </Group>
+        <SessionActions s={s} onEdit={onEdit} onDelete={onDelete} />
       </td>
     </tr>
   );
@@ -229,29 +249,8 @@ const CARD_HEIGHT = 150;
  * The sessions as stacked cards for a phone (issue 18: at 390 px the timetable reads as cards, not a table
  * scrolled sideways). Virtualised like the table; each card is measured, so cards of any height stack.
  */
-export function SessionCards({
-  sessions,
-  selected,
-  onToggle,
-  onEdit,
-  onDelete,
-  conflictMessages,
-}: {
-  sessions: Session[];
-  selected: Set<string>;
-  onToggle: (id: string) => void;
-  onEdit: (s: Session) => void;
-  onDelete: (s: Session) => void;
-  conflictMessages: Map<string, string[]>;
-}) {
-  const parentRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: sessions.length,
-    getScrollElement: () => parentRef.current,
-    estimateSize: () => CARD_HEIGHT,
-    overscan: 4,
-    useFlushSync: false,
-  });
+export function SessionCards({ sessions, selected, onToggle, onEdit, onDelete, conflictMessages }: SessionListProps) {
+  const { parentRef, virtualizer } = useSessionVirtualizer(sessions.length, CARD_HEIGHT, 4);
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a scrolling region (sized by the virtualiser) takes focus so keyboard users can scroll it (axe: scrollable-region-focusable)
     <div ref={parentRef} className={classes.scroller} data-testid="sessions-scroller" tabIndex={0} role="region" aria-label="Timetable sessions">
@@ -273,15 +272,7 @@ export function SessionCards({
             >
               <Group justify="space-between" wrap="nowrap" align="flex-start">
                 <Group gap="xs" wrap="nowrap" align="flex-start">
-                  {cancelled ? null : (
-                    <input
-                      type="checkbox"
-                      className={classes.box}
-                      aria-label={`Select session ${s.unit.code} ${s.actualDate} ${shortTime(s.startTime)}`}
-                      checked={selected.has(s.id)}
-                      onChange={() => onToggle(s.id)}
-                    />
-                  )}
+                  {cancelled ? null : <SessionCheckbox s={s} checked={selected.has(s.id)} onToggle={onToggle} />}
                   <div>
                     <strong>{formatDate(s.actualDate)}</strong>{" "}
                     <span className={cancelled ? classes.struck : undefined} data-testid="session-time">
@@ -303,20 +294,12 @@ export function SessionCards({
                   </>
                 )}
                 <div className={classes.sub}>
-                  {s.blockGroup.code} · {s.teacher ? s.teacher.name || `${s.teacher.firstName} ${s.teacher.lastName}` : "Unassigned"} ·{" "}
-                  {cancelled ? "N/A" : s.room || "-"}
+                  {s.blockGroup.code} · {teacherOf(s)} · {roomOf(s)}
                 </div>
               </div>
               <Group justify="space-between" wrap="nowrap" align="flex-end">
                 <Conflicts s={s} messages={conflictMessages.get(s.id)} />
-                <Group gap={4} wrap="nowrap">
-                  <ActionIcon variant="subtle" aria-label={`Edit session ${s.unit.code} ${s.actualDate}`} onClick={() => onEdit(s)}>
-                    <IconEdit size={16} />
-                  </ActionIcon>
-                  <ActionIcon variant="subtle" color="red" aria-label={`Delete session ${s.unit.code} ${s.actualDate}`} onClick={() => onDelete(s)}>
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Group>
+                <SessionActions s={s} onEdit={onEdit} onDelete={onDelete} />
               </Group>
             </div>
           );

@@ -1,11 +1,12 @@
 /**
  * Units of competency (delivery.md §7): GET/POST /api/units, GET/PUT/DELETE /api/units/{id}.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { useRefreshingMutation } from "../../../lib/refreshingMutation";
 
 export type Unit = components["schemas"]["UnitOut"];
 
@@ -41,24 +42,16 @@ export const useUnits = (courseId?: string | null) => useQuery(unitsQueryOptions
 export const useUnit = (id: string) => useQuery(unitQueryOptions(id));
 
 export function useSaveUnit() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ unit, values }: { unit?: Unit | null; values: UnitInput }): Promise<Unit> => {
-      const { data } = unit
-        ? await client.PUT("/api/units/{unit_id}", { params: { path: { unit_id: unit.id } }, body: values, headers: { "If-Match": unit.updatedAt } })
-        : await client.POST("/api/units", { body: values });
-      return data!;
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: roots.units }),
+  return useRefreshingMutation([roots.units], async ({ unit, values }: { unit?: Unit | null; values: UnitInput }): Promise<Unit> => {
+    const { data } = unit
+      ? await client.PUT("/api/units/{unit_id}", { params: { path: { unit_id: unit.id } }, body: values, headers: { "If-Match": unit.updatedAt } })
+      : await client.POST("/api/units", { body: values });
+    return data!;
   });
 }
 
 export function useDeleteUnit() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => {
-      await client.DELETE("/api/units/{unit_id}", { params: { path: { unit_id: id } } });
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: roots.units }),
+  return useRefreshingMutation([roots.units], async (id: string) => {
+    await client.DELETE("/api/units/{unit_id}", { params: { path: { unit_id: id } } });
   });
 }
