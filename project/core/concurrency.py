@@ -8,10 +8,13 @@ may send either the ETag or the record's ``updatedAt`` value.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TypeVar
 
 from django.http import HttpRequest, HttpResponse
 
 from project.core.errors import StaleWrite
+
+Row = TypeVar("Row")
 
 
 def etag_for(instance) -> str:
@@ -20,6 +23,12 @@ def etag_for(instance) -> str:
 
 def set_etag(response: HttpResponse, instance) -> None:
     response["ETag"] = etag_for(instance)
+
+
+def with_etag(response: HttpResponse, instance: Row) -> Row:
+    """``instance`` after sending its ``ETag`` on ``response``: what a detail GET or a PUT answers."""
+    set_etag(response, instance)
+    return instance
 
 
 def if_match_header(request: HttpRequest) -> str | None:
