@@ -22,7 +22,8 @@ ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut}
 
 
 class ChangeFields(CamelSchema):
-    """The fields naming a late change, shared by the impact query and the proposal and apply bodies."""
+    """The fields naming a late change (``replan.change_of``'s keyword arguments), shared by the impact
+    query and the proposal and apply bodies."""
 
     holiday_id: uuid.UUID | None = None
     leave_id: uuid.UUID | None = None
@@ -163,18 +164,9 @@ class ReplanAppliedOut(CamelSchema):
 
 
 def _change(request: AuthedRequest, body: ChangeFields) -> replan.Change:
-    """The change ``body`` names, of the caller's organization (400/404 as ``replan.change_of``)."""
-    return replan.change_of(
-        request.auth.org,
-        holiday_id=body.holiday_id,
-        leave_id=body.leave_id,
-        teacher_id=body.teacher_id,
-        campus_id=body.campus_id,
-        start=body.start,
-        end=body.end,
-        start_time=body.start_time,
-        end_time=body.end_time,
-    )
+    """The change ``body`` names, of the caller's organization (400/404 as ``replan.change_of``, whose
+    keyword arguments are the fields of :class:`ChangeFields`)."""
+    return replan.change_of(request.auth.org, **body.model_dump(include=set(ChangeFields.model_fields)))
 
 
 @router.post("/replan/propose", response={200: ReplanProposalOut, **ERRORS})
