@@ -6,6 +6,7 @@ import pytest
 
 from project.catalogue.models import Campus, Course, Unit
 from tests import factories as f
+from tests.checks import change_events, validation_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -18,17 +19,6 @@ UNIT = {
     "isCore": False,
     "prerequisites": "none",
 }
-
-
-def errors(response) -> dict:
-    body = response.json()
-    assert body["type"] == "validation_error"
-    assert body["message"] == "Validation failed"
-    return {tuple(e["path"]): e["message"] for e in body["errors"]}
-
-
-def events(captured) -> list[tuple[str, str, list[str]]]:
-    return [(m["event"]["entity"], m["event"]["action"], m["event"]["ids"]) for _, m in captured]
 
 
 # --- courses ---------------------------------------------------------------------------------------
@@ -47,7 +37,7 @@ def test_course_create_get_list_update_delete(api, org, captured_events, django_
         "isActive": True,
     }
     assert set(course) >= {"id", "createdAt", "updatedAt"}
-    assert events(captured_events) == [("course", "created", [course["id"]])]
+    assert change_events(captured_events) == [("course", "created", [course["id"]])]
 
     r = api.get(f"/api/courses/{course['id']}")
     assert r.status_code == 200
@@ -67,14 +57,14 @@ def test_course_create_get_list_update_delete(api, org, captured_events, django_
     assert r.json()["name"] == "Renamed" and r.json()["level"] == "diploma" and r.json()["isActive"] is False
     assert r.json()["updatedAt"] != course["updatedAt"]
     assert r.headers["ETag"] == f'"{r.json()["updatedAt"]}"'
-    assert events(captured_events) == [("course", "updated", [course["id"]])]
+    assert change_events(captured_events) == [("course", "updated", [course["id"]])]
 
     captured_events.clear()
     with django_capture_on_commit_callbacks(execute=True):
         r = api.delete(f"/api/courses/{course['id']}")
     assert r.status_code == 204
     assert not Course.objects.unscoped().filter(pk=course["id"]).exists()
-    assert events(captured_events) == [("course", "deleted", [course["id"]])]
+    assert change_events(captured_events) == [("course", "deleted", [course["id"]])]
 
 
 def test_course_defaults(api):
@@ -101,8 +91,8 @@ def test_course_defaults(api):
 )
 def test_course_validation(api, body, path, message):
     r = api.post("/api/courses", body)
-    assert r.status_code == 400
-    errs = errors(r)
+    assert r.status_code == 400 and r.json()["message"] == "Validation failed"
+    errs = validation_errors(r)
     assert (path,) in errs
     if message:
         assert errs[(path,)] == message
@@ -173,7 +163,7 @@ def test_unit_create_get_list_update_delete(api, org, captured_events, django_ca
     assert r.status_code == 201, r.content
     unit = r.json()
     assert {k: unit[k] for k in UNIT} == UNIT
-    assert events(captured_events) == [("unit", "created", [unit["id"]])]
+    assert change_events(captured_events) == [("unit", "created", [unit["id"]])]
 
     r = api.get(f"/api/units/{unit['id']}")
     assert r.status_code == 200 and r.json() == unit
@@ -184,13 +174,13 @@ def test_unit_create_get_list_update_delete(api, org, captured_events, django_ca
     with django_capture_on_commit_callbacks(execute=True):
         r = api.put(f"/api/units/{unit['id']}", {**UNIT, "nominalHours": 30}, headers={"If-Match": r.headers["ETag"]})
     assert r.status_code == 200 and r.json()["nominalHours"] == 30
-    assert events(captured_events) == [("unit", "updated", [unit["id"]])]
+    assert change_events(captured_events) == [("unit", "updated", [unit["id"]])]
 
     captured_events.clear()
     with django_capture_on_commit_callbacks(execute=True):
         assert api.delete(f"/api/units/{unit['id']}").status_code == 204
     assert not Unit.objects.unscoped().filter(pk=unit["id"]).exists()
-    assert events(captured_events) == [("unit", "deleted", [unit["id"]])]
+    assert change_events(captured_events) == [("unit", "deleted", [unit["id"]])]
 
 
 def test_unit_defaults(api):
@@ -214,8 +204,8 @@ def test_unit_defaults(api):
 )
 def test_unit_validation(api, body, path, message):
     r = api.post("/api/units", body)
-    assert r.status_code == 400
-    errs = errors(r)
+    assert r.status_code == 400 and r.json()["message"] == "Validation failed"
+    errs = validation_errors(r)
     assert (path,) in errs
     if message:
         assert errs[(path,)] == message

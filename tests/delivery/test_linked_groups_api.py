@@ -8,18 +8,9 @@ import pytest
 
 from project.planning.models import BlockGroup, LinkedBlockGroup, LinkedBlockGroupMember
 from tests import factories as f
+from tests.checks import change_events, validation_errors
 
 pytestmark = pytest.mark.django_db
-
-
-def errors(response) -> dict:
-    body = response.json()
-    assert body["type"] == "validation_error"
-    return {tuple(e["path"]): e["message"] for e in body["errors"]}
-
-
-def events(captured) -> list[tuple[str, str, list[str]]]:
-    return [(m["event"]["entity"], m["event"]["action"], m["event"]["ids"]) for _, m in captured]
 
 
 def link(org, *groups, name="Pair"):
@@ -66,7 +57,7 @@ def test_create_list_update_delete(api, org, captured_events, django_capture_on_
         "endDate": "2026-06-30",
     }
     assert "id" in linked["members"][0]
-    assert events(captured_events) == [("linked_block_group", "created", [linked["id"]])]
+    assert change_events(captured_events) == [("linked_block_group", "created", [linked["id"]])]
 
     assert api.get("/api/linked-block-groups").json() == [linked]
     r = api.get(f"/api/linked-block-groups/{linked['id']}")
@@ -81,12 +72,12 @@ def test_create_list_update_delete(api, org, captured_events, django_capture_on_
         )
     assert r.status_code == 200, r.content
     assert r.json()["name"] == "Renamed" and r.json()["description"] == "" and len(r.json()["members"]) == 2
-    assert events(captured_events) == [("linked_block_group", "updated", [linked["id"]])]
+    assert change_events(captured_events) == [("linked_block_group", "updated", [linked["id"]])]
 
     captured_events.clear()
     with django_capture_on_commit_callbacks(execute=True):
         assert api.delete(f"/api/linked-block-groups/{linked['id']}").status_code == 204
-    assert events(captured_events) == [("linked_block_group", "deleted", [linked["id"]])]
+    assert change_events(captured_events) == [("linked_block_group", "deleted", [linked["id"]])]
     assert not LinkedBlockGroup.objects.unscoped().exists()
     assert BlockGroup.objects.for_org(org).count() == 2  # the block groups stay
 
@@ -120,7 +111,7 @@ def test_create_validation(api, org, body, path, message):
     payload = {k: ([v.format(**ids) for v in val] if isinstance(val, list) else val) for k, val in body.items()}
     r = api.post("/api/linked-block-groups", payload)
     assert r.status_code == 400
-    assert errors(r)[(path,)] == message
+    assert validation_errors(r)[(path,)] == message
     assert not LinkedBlockGroup.objects.unscoped().exists()
 
 
@@ -142,7 +133,7 @@ def test_a_group_is_in_at_most_one_linked_group(api, org):
 def test_update_validation_and_stale(api, org, captured_events, django_capture_on_commit_callbacks):
     linked = link(org, f.make_block_group(org), f.make_block_group(org), name="Keep")
     r = api.put(f"/api/linked-block-groups/{linked.pk}", {"name": ""})
-    assert r.status_code == 400 and errors(r) == {("name",): "Name is required"}
+    assert r.status_code == 400 and validation_errors(r) == {("name",): "Name is required"}
     with django_capture_on_commit_callbacks(execute=True):
         r = api.put(f"/api/linked-block-groups/{linked.pk}", {"name": "New"}, headers={"If-Match": '"2001-01-01T00:00:00+00:00"'})
     assert r.status_code == 412 and r.json()["type"] == "stale"
@@ -159,7 +150,7 @@ def test_remove_member_keeps_a_group_of_two(api, org, captured_events, django_ca
     assert r.status_code == 200
     assert r.json()["dissolved"] is False
     assert [m["blockGroupId"] for m in r.json()["linkedGroup"]["members"]] == [str(a.pk), str(c.pk)]
-    assert events(captured_events) == [("linked_block_group", "updated", [str(linked.pk)])]
+    assert change_events(captured_events) == [("linked_block_group", "updated", [str(linked.pk)])]
     assert BlockGroup.objects.for_org(org).filter(pk=b.pk).exists()
 
 
@@ -172,7 +163,7 @@ def test_remove_member_dissolves_a_group_left_with_one(api, org, captured_events
     assert r.json() == {"dissolved": True, "linkedGroup": None}
     assert not LinkedBlockGroup.objects.unscoped().exists()
     assert not LinkedBlockGroupMember.objects.unscoped().exists()
-    assert events(captured_events) == [("linked_block_group", "deleted", [str(linked.pk)])]
+    assert change_events(captured_events) == [("linked_block_group", "deleted", [str(linked.pk)])]
     # Both groups can be linked again.
     r = api.post("/api/linked-block-groups", {"name": "Again", "memberBlockGroupIds": [str(a.pk), str(b.pk)]})
     assert r.status_code == 201

@@ -1,0 +1,29 @@
+"""Assertions and readers shared by the API tests: validation errors (decisions.md §1) and the change
+events a write sends (decisions.md §7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def validation_errors(response: Any) -> dict[tuple, str]:
+    """``{path: message}`` of a 400 ``validation_error`` answer (path as a tuple), after checking its
+    ``type``."""
+    body = response.json()
+    assert body["type"] == "validation_error"
+    return {tuple(e["path"]): e["message"] for e in body["errors"]}
+
+
+def error_list(response: Any) -> list[tuple[list, str]]:
+    """``[(path, message)]`` of an answer's ``errors``, in order (a path may repeat)."""
+    return [(e["path"], e["message"]) for e in response.json()["errors"]]
+
+
+def change_events(captured: list[tuple[str, dict]]) -> list[tuple[str, str, list[str]]]:
+    """``(entity, action, ids)`` of every message the ``captured_events`` fixture recorded."""
+    return [(m["event"]["entity"], m["event"]["action"], m["event"]["ids"]) for _, m in captured]
+
+
+def org_events(captured: list[tuple[str, dict]], org: Any) -> list[dict]:
+    """The change events ``captured_events`` recorded for ``org``'s group, whole."""
+    return [m["event"] for group, m in captured if group == f"org.{org.pk}" and m["type"] == "change.event"]
