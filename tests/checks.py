@@ -14,6 +14,14 @@ def validation_errors(response: Any) -> dict[tuple, str]:
     return {tuple(e["path"]): e["message"] for e in body["errors"]}
 
 
+def assert_field_error(response: Any, path: str, message: str | None) -> None:
+    """A 400 ``validation_error`` answer with an error at field ``path``, saying ``message`` when given."""
+    errs = validation_errors(response)
+    assert (path,) in errs
+    if message:
+        assert errs[(path,)] == message
+
+
 def error_list(response: Any) -> list[tuple[list, str]]:
     """``[(path, message)]`` of an answer's ``errors``, in order (a path may repeat)."""
     return [(e["path"], e["message"]) for e in response.json()["errors"]]

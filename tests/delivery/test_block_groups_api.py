@@ -11,7 +11,7 @@ from project.planning.days import INVALID_DAYS_MESSAGE
 from project.planning.models import BlockGroup, BlockGroupStudyPlan, LinkedBlockGroup, StudyPlan, StudyPlanUnit
 from project.timetabling.models import TimetableSession
 from tests import factories as f
-from tests.checks import change_events, validation_errors
+from tests.checks import assert_field_error, validation_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -59,8 +59,8 @@ def hours(**kw):
 # --- CRUD -------------------------------------------------------------------------------------------
 
 
-def test_block_group_crud(api, org, body, course, campus, captured_events, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
+def test_block_group_crud(api, org, body, course, campus, committed):
+    with committed() as sent:
         r = api.post("/api/block-groups", body)
     assert r.status_code == 201, r.content
     group = r.json()
@@ -75,15 +75,14 @@ def test_block_group_crud(api, org, body, course, campus, captured_events, djang
     assert group["deliveryMode"] == "remote" and group["studyMode"] == "part_time" and group["status"] == "planned"
     assert group["timetableCount"] == 0 and group["studyPlanNames"] == []
     assert "updatedAt" in group
-    assert change_events(captured_events) == [("block_group", "created", [group["id"]])]
+    assert sent == [("block_group", "created", [group["id"]])]
     assert BlockGroup.objects.for_org(org).get().preferred_days == "Wednesday, mon"  # stored as entered
 
     r = api.get(f"/api/block-groups/{group['id']}")
     assert r.status_code == 200 and r.json() == group
     assert r.headers["ETag"] == f'"{group["updatedAt"]}"'
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.put(
             f"/api/block-groups/{group['id']}",
             {**body, "name": "Renamed", "preferredDays": "5 1", "courseId": None, "endDate": ""},
@@ -92,13 +91,12 @@ def test_block_group_crud(api, org, body, course, campus, captured_events, djang
     assert r.status_code == 200, r.content
     assert r.json()["name"] == "Renamed" and r.json()["preferredDays"] == [1, 5]
     assert r.json()["course"] is None and r.json()["endDate"] is None
-    assert change_events(captured_events) == [("block_group", "updated", [group["id"]])]
+    assert sent == [("block_group", "updated", [group["id"]])]
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         assert api.delete(f"/api/block-groups/{group['id']}").status_code == 204
     assert not BlockGroup.objects.unscoped().filter(pk=group["id"]).exists()
-    assert change_events(captured_events) == [("block_group", "deleted", [group["id"]])]
+    assert sent == [("block_group", "deleted", [group["id"]])]
 
 
 def test_block_group_defaults(api):
@@ -142,10 +140,7 @@ def test_block_group_defaults(api):
 def test_block_group_validation(api, body, extra, path, message):
     r = api.post("/api/block-groups", {**body, **extra})
     assert r.status_code == 400, r.content
-    errs = validation_errors(r)
-    assert (path,) in errs
-    if message:
-        assert errs[(path,)] == message
+    assert_field_error(r, path, message)
     assert not BlockGroup.objects.unscoped().exists()
 
 
@@ -259,12 +254,12 @@ def test_list_carries_counts_and_plan_names(api, org):
 # --- study plan assignment --------------------------------------------------------------------------
 
 
-def test_assign_list_and_remove_study_plan(api, org, captured_events, django_capture_on_commit_callbacks):
+def test_assign_list_and_remove_study_plan(api, org, committed):
     group = f.make_block_group(org)
     plan = f.make_study_plan(org, name="Plan A")
     unit = f.make_unit(org, code="BSBWHS311", name="WHS")
     pu = f.add_plan_unit(plan, unit, **hours(face_to_face_hours=10, facilitated_e_learning_hours=2))
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.post(f"/api/block-groups/{group.pk}/study-plans", {"studyPlanId": str(plan.pk)})
     assert r.status_code == 201, r.content
     link = r.json()
@@ -283,14 +278,13 @@ def test_assign_list_and_remove_study_plan(api, org, captured_events, django_cap
             "unit": {"id": str(unit.pk), "code": "BSBWHS311", "name": "WHS", "nominalHours": 40, "isCore": True},
         }
     ]
-    assert change_events(captured_events) == [("block_group_study_plan", "created", [link["id"]])]
+    assert sent == [("block_group_study_plan", "created", [link["id"]])]
     assert api.get(f"/api/block-groups/{group.pk}/study-plans").json() == [link]
     assert api.get(f"/api/block-groups/{group.pk}").json()["studyPlanNames"] == ["Plan A"]
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         assert api.delete(f"/api/block-groups/{group.pk}/study-plans/{plan.pk}").status_code == 204
-    assert change_events(captured_events) == [("block_group_study_plan", "deleted", [link["id"]])]
+    assert sent == [("block_group_study_plan", "deleted", [link["id"]])]
     assert api.get(f"/api/block-groups/{group.pk}/study-plans").json() == []
     assert api.delete(f"/api/block-groups/{group.pk}/study-plans/{plan.pk}").status_code == 404
 

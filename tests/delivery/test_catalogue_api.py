@@ -6,7 +6,7 @@ import pytest
 
 from project.catalogue.models import Campus, Course, Unit
 from tests import factories as f
-from tests.checks import change_events, validation_errors
+from tests.checks import assert_field_error
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +24,8 @@ UNIT = {
 # --- courses ---------------------------------------------------------------------------------------
 
 
-def test_course_create_get_list_update_delete(api, org, captured_events, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
+def test_course_create_get_list_update_delete(api, org, committed):
+    with committed() as sent:
         r = api.post("/api/courses", {**COURSE, "code": "  ICT30120 "})
     assert r.status_code == 201
     course = r.json()
@@ -37,7 +37,7 @@ def test_course_create_get_list_update_delete(api, org, captured_events, django_
         "isActive": True,
     }
     assert set(course) >= {"id", "createdAt", "updatedAt"}
-    assert change_events(captured_events) == [("course", "created", [course["id"]])]
+    assert sent == [("course", "created", [course["id"]])]
 
     r = api.get(f"/api/courses/{course['id']}")
     assert r.status_code == 200
@@ -46,8 +46,7 @@ def test_course_create_get_list_update_delete(api, org, captured_events, django_
 
     assert [c["id"] for c in api.get("/api/courses").json()] == [course["id"]]
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.put(
             f"/api/courses/{course['id']}",
             {**COURSE, "name": "Renamed", "level": "diploma", "isActive": False},
@@ -57,14 +56,13 @@ def test_course_create_get_list_update_delete(api, org, captured_events, django_
     assert r.json()["name"] == "Renamed" and r.json()["level"] == "diploma" and r.json()["isActive"] is False
     assert r.json()["updatedAt"] != course["updatedAt"]
     assert r.headers["ETag"] == f'"{r.json()["updatedAt"]}"'
-    assert change_events(captured_events) == [("course", "updated", [course["id"]])]
+    assert sent == [("course", "updated", [course["id"]])]
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.delete(f"/api/courses/{course['id']}")
     assert r.status_code == 204
     assert not Course.objects.unscoped().filter(pk=course["id"]).exists()
-    assert change_events(captured_events) == [("course", "deleted", [course["id"]])]
+    assert sent == [("course", "deleted", [course["id"]])]
 
 
 def test_course_defaults(api):
@@ -92,10 +90,7 @@ def test_course_defaults(api):
 def test_course_validation(api, body, path, message):
     r = api.post("/api/courses", body)
     assert r.status_code == 400 and r.json()["message"] == "Validation failed"
-    errs = validation_errors(r)
-    assert (path,) in errs
-    if message:
-        assert errs[(path,)] == message
+    assert_field_error(r, path, message)
     assert not Course.objects.unscoped().exists()
 
 
@@ -157,30 +152,28 @@ def test_course_unknown_id_is_404(api):
 # --- units -----------------------------------------------------------------------------------------
 
 
-def test_unit_create_get_list_update_delete(api, org, captured_events, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
+def test_unit_create_get_list_update_delete(api, org, committed):
+    with committed() as sent:
         r = api.post("/api/units", UNIT)
     assert r.status_code == 201, r.content
     unit = r.json()
     assert {k: unit[k] for k in UNIT} == UNIT
-    assert change_events(captured_events) == [("unit", "created", [unit["id"]])]
+    assert sent == [("unit", "created", [unit["id"]])]
 
     r = api.get(f"/api/units/{unit['id']}")
     assert r.status_code == 200 and r.json() == unit
     assert r.headers["ETag"] == f'"{unit["updatedAt"]}"'
     assert [u["code"] for u in api.get("/api/units").json()] == ["ICTICT313"]
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.put(f"/api/units/{unit['id']}", {**UNIT, "nominalHours": 30}, headers={"If-Match": r.headers["ETag"]})
     assert r.status_code == 200 and r.json()["nominalHours"] == 30
-    assert change_events(captured_events) == [("unit", "updated", [unit["id"]])]
+    assert sent == [("unit", "updated", [unit["id"]])]
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         assert api.delete(f"/api/units/{unit['id']}").status_code == 204
     assert not Unit.objects.unscoped().filter(pk=unit["id"]).exists()
-    assert change_events(captured_events) == [("unit", "deleted", [unit["id"]])]
+    assert sent == [("unit", "deleted", [unit["id"]])]
 
 
 def test_unit_defaults(api):
@@ -205,10 +198,7 @@ def test_unit_defaults(api):
 def test_unit_validation(api, body, path, message):
     r = api.post("/api/units", body)
     assert r.status_code == 400 and r.json()["message"] == "Validation failed"
-    errs = validation_errors(r)
-    assert (path,) in errs
-    if message:
-        assert errs[(path,)] == message
+    assert_field_error(r, path, message)
 
 
 def test_unit_nominal_hours_is_coerced_from_text(api):

@@ -8,7 +8,7 @@ import pytest
 
 from project.planning.models import StudyPlan, StudyPlanUnit
 from tests import factories as f
-from tests.checks import change_events, validation_errors
+from tests.checks import assert_field_error, validation_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -48,34 +48,32 @@ def plan_with_units(org, n=2, **kw):
 # --- study plans ------------------------------------------------------------------------------------
 
 
-def test_plan_crud_with_events(api, org, captured_events, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
+def test_plan_crud_with_events(api, org, committed):
+    with committed() as sent:
         r = api.post("/api/study-plans", PLAN)
     assert r.status_code == 201, r.content
     plan = r.json()
     assert {k: plan[k] for k in PLAN} == PLAN
     assert plan["totalActualHours"] == 0 and plan["efficiency"] == 0 and plan["unitCount"] == 0
-    assert change_events(captured_events) == [("study_plan", "created", [plan["id"]])]
+    assert sent == [("study_plan", "created", [plan["id"]])]
 
     r = api.get(f"/api/study-plans/{plan['id']}")
     assert r.status_code == 200 and r.json() == plan
     assert r.headers["ETag"] == f'"{plan["updatedAt"]}"'
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.put(
             f"/api/study-plans/{plan['id']}",
             {**PLAN, "name": "Renamed", "isActive": False},
             headers={"If-Match": plan["updatedAt"]},
         )
     assert r.status_code == 200 and r.json()["name"] == "Renamed" and r.json()["isActive"] is False
-    assert change_events(captured_events) == [("study_plan", "updated", [plan["id"]])]
+    assert sent == [("study_plan", "updated", [plan["id"]])]
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         assert api.delete(f"/api/study-plans/{plan['id']}").status_code == 204
     assert not StudyPlan.objects.unscoped().filter(pk=plan["id"]).exists()
-    assert change_events(captured_events) == [("study_plan", "deleted", [plan["id"]])]
+    assert sent == [("study_plan", "deleted", [plan["id"]])]
 
 
 def test_plan_totals_and_efficiency(api, org):
@@ -146,16 +144,16 @@ def test_plan_delete_removes_its_units(api, org):
 # --- clone ------------------------------------------------------------------------------------------
 
 
-def test_clone_copies_every_unit(api, org, captured_events, django_capture_on_commit_callbacks):
+def test_clone_copies_every_unit(api, org, committed):
     plan, rows = plan_with_units(org, n=3, total_nominal_hours=42, description="Orig")
     StudyPlanUnit.objects.unscoped().filter(pk=rows[0].pk).update(is_cluster=True)
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.post(f"/api/study-plans/{plan.pk}/clone", {"name": "  Copy of plan  "})
     assert r.status_code == 201, r.content
     clone = r.json()
     assert clone["name"] == "Copy of plan" and clone["id"] != str(plan.pk)
     assert clone["description"] == "Orig" and clone["totalNominalHours"] == 42 and clone["unitCount"] == 3
-    assert change_events(captured_events) == [("study_plan", "created", [clone["id"]])]
+    assert sent == [("study_plan", "created", [clone["id"]])]
     fields = (
         "unit_id",
         "sequence_order",
@@ -210,10 +208,10 @@ def test_plan_units_list_embeds_unit_and_totals(api, org):
     assert set(first) >= {"yearLevel", "isCluster", "clusterGroup", "updatedAt", "cumulativeAssessmentHours"}
 
 
-def test_add_unit_appends_by_default_and_inserts_at_position(api, org, captured_events, django_capture_on_commit_callbacks):
+def test_add_unit_appends_by_default_and_inserts_at_position(api, org, committed):
     plan, rows = plan_with_units(org, n=2)
     u1, u2 = f.make_unit(org), f.make_unit(org)
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.post(
             f"/api/study-plans/{plan.pk}/units", {"studyPlanId": str(plan.pk), "unitId": str(u1.pk), "faceToFaceHours": 12.25}
         )
@@ -221,7 +219,7 @@ def test_add_unit_appends_by_default_and_inserts_at_position(api, org, captured_
     appended = r.json()
     assert appended["sequenceOrder"] == 3 and appended["faceToFaceHours"] == 12.25
     assert appended["yearLevel"] == 1 and appended["facilitatedELearningHours"] == 0  # defaults
-    assert change_events(captured_events) == [("study_plan_unit", "created", [appended["id"]])]
+    assert sent == [("study_plan_unit", "created", [appended["id"]])]
 
     r = api.post(f"/api/study-plans/{plan.pk}/units", {"unitId": str(u2.pk), "insertPosition": 2})
     assert r.status_code == 201 and r.json()["sequenceOrder"] == 2
@@ -276,10 +274,7 @@ def test_plan_unit_validation(api, org, extra, path, message):
     plan = f.make_study_plan(org)
     r = api.post(f"/api/study-plans/{plan.pk}/units", {"unitId": str(f.make_unit(org).pk), **extra})
     assert r.status_code == 400
-    errs = validation_errors(r)
-    assert (path,) in errs
-    if message:
-        assert errs[(path,)] == message
+    assert_field_error(r, path, message)
 
 
 def test_empty_hour_input_becomes_0(api, org):
@@ -292,10 +287,10 @@ def test_empty_hour_input_becomes_0(api, org):
     assert r.json()["faceToFaceHours"] == 0 and r.json()["structuredLearningHours"] == 0
 
 
-def test_update_plan_unit(api, org, captured_events, django_capture_on_commit_callbacks):
+def test_update_plan_unit(api, org, committed):
     plan, rows = plan_with_units(org, n=3)
     row = api.get(f"/api/study-plans/{plan.pk}/units").json()[0]
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.put(
             f"/api/study-plan-units/{row['id']}",
             {
@@ -314,7 +309,7 @@ def test_update_plan_unit(api, org, captured_events, django_capture_on_commit_ca
     assert body["clusterGroup"] == "Networking" and body["isCluster"] is True
     assert body["totalActualHours"] == 20 + 2.5 + 1 + 4.5
     assert r.headers["ETag"] == f'"{body["updatedAt"]}"'
-    assert change_events(captured_events) == [("study_plan_unit", "updated", [row["id"]])]
+    assert sent == [("study_plan_unit", "updated", [row["id"]])]
 
 
 def test_update_plan_unit_moves_and_swaps_unit(api, org):
@@ -348,12 +343,12 @@ def test_update_plan_unit_validation_and_stale(api, org):
     assert rows[0].face_to_face_hours == Decimal("10")
 
 
-def test_remove_plan_unit_closes_the_gap(api, org, captured_events, django_capture_on_commit_callbacks):
+def test_remove_plan_unit_closes_the_gap(api, org, committed):
     plan, rows = plan_with_units(org, n=3)
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.delete(f"/api/study-plans/{plan.pk}/units/{rows[1].pk}")
     assert r.status_code == 204
-    assert change_events(captured_events) == [("study_plan_unit", "deleted", [str(rows[1].pk)])]
+    assert sent == [("study_plan_unit", "deleted", [str(rows[1].pk)])]
     body = api.get(f"/api/study-plans/{plan.pk}/units").json()
     assert [(u["id"], u["sequenceOrder"]) for u in body] == [(str(rows[0].pk), 1), (str(rows[2].pk), 2)]
 
