@@ -35,3 +35,20 @@ def change_events(captured: list[tuple[str, dict]]) -> list[tuple[str, str, list
 def org_events(captured: list[tuple[str, dict]], org: Any) -> list[dict]:
     """The change events ``captured_events`` recorded for ``org``'s group, whole."""
     return [m["event"] for group, m in captured if group == f"org.{org.pk}" and m["type"] == "change.event"]
+
+
+def assert_detail(api: Any, path: str, row: dict) -> None:
+    """GET ``path`` answers ``row`` as it is, with its ``updatedAt`` as ``ETag``."""
+    r = api.get(path)
+    assert r.status_code == 200 and r.json() == row
+    assert r.headers["ETag"] == f'"{row["updatedAt"]}"'
+
+
+def assert_deleted(api: Any, committed: Any, path: str, model: Any, entity: str) -> None:
+    """DELETE ``path`` (``.../<id>``) answers 204, removes the ``model`` row and sends one ``entity
+    deleted`` event for it (``committed``: the fixture)."""
+    row_id = path.rstrip("/").rsplit("/", 1)[1]
+    with committed() as sent:
+        assert api.delete(path).status_code == 204
+    assert not model.objects.unscoped().filter(pk=row_id).exists()
+    assert sent == [(entity, "deleted", [row_id])]

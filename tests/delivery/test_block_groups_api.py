@@ -11,7 +11,7 @@ from project.planning.days import INVALID_DAYS_MESSAGE
 from project.planning.models import BlockGroup, BlockGroupStudyPlan, LinkedBlockGroup, StudyPlan, StudyPlanUnit
 from project.timetabling.models import TimetableSession
 from tests import factories as f
-from tests.checks import assert_field_error, validation_errors
+from tests.checks import assert_deleted, assert_detail, assert_field_error, validation_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -78,9 +78,7 @@ def test_block_group_crud(api, org, body, course, campus, committed):
     assert sent == [("block_group", "created", [group["id"]])]
     assert BlockGroup.objects.for_org(org).get().preferred_days == "Wednesday, mon"  # stored as entered
 
-    r = api.get(f"/api/block-groups/{group['id']}")
-    assert r.status_code == 200 and r.json() == group
-    assert r.headers["ETag"] == f'"{group["updatedAt"]}"'
+    assert_detail(api, f"/api/block-groups/{group['id']}", group)
 
     with committed() as sent:
         r = api.put(
@@ -93,10 +91,7 @@ def test_block_group_crud(api, org, body, course, campus, committed):
     assert r.json()["course"] is None and r.json()["endDate"] is None
     assert sent == [("block_group", "updated", [group["id"]])]
 
-    with committed() as sent:
-        assert api.delete(f"/api/block-groups/{group['id']}").status_code == 204
-    assert not BlockGroup.objects.unscoped().filter(pk=group["id"]).exists()
-    assert sent == [("block_group", "deleted", [group["id"]])]
+    assert_deleted(api, committed, f"/api/block-groups/{group['id']}", BlockGroup, "block_group")
 
 
 def test_block_group_defaults(api):

@@ -6,7 +6,7 @@ import pytest
 
 from project.catalogue.models import Campus, Course, Unit
 from tests import factories as f
-from tests.checks import assert_field_error
+from tests.checks import assert_deleted, assert_detail, assert_field_error
 
 pytestmark = pytest.mark.django_db
 
@@ -39,10 +39,7 @@ def test_course_create_get_list_update_delete(api, org, committed):
     assert set(course) >= {"id", "createdAt", "updatedAt"}
     assert sent == [("course", "created", [course["id"]])]
 
-    r = api.get(f"/api/courses/{course['id']}")
-    assert r.status_code == 200
-    assert r.json() == course
-    assert r.headers["ETag"] == f'"{course["updatedAt"]}"'
+    assert_detail(api, f"/api/courses/{course['id']}", course)
 
     assert [c["id"] for c in api.get("/api/courses").json()] == [course["id"]]
 
@@ -58,11 +55,7 @@ def test_course_create_get_list_update_delete(api, org, committed):
     assert r.headers["ETag"] == f'"{r.json()["updatedAt"]}"'
     assert sent == [("course", "updated", [course["id"]])]
 
-    with committed() as sent:
-        r = api.delete(f"/api/courses/{course['id']}")
-    assert r.status_code == 204
-    assert not Course.objects.unscoped().filter(pk=course["id"]).exists()
-    assert sent == [("course", "deleted", [course["id"]])]
+    assert_deleted(api, committed, f"/api/courses/{course['id']}", Course, "course")
 
 
 def test_course_defaults(api):
@@ -160,20 +153,15 @@ def test_unit_create_get_list_update_delete(api, org, committed):
     assert {k: unit[k] for k in UNIT} == UNIT
     assert sent == [("unit", "created", [unit["id"]])]
 
-    r = api.get(f"/api/units/{unit['id']}")
-    assert r.status_code == 200 and r.json() == unit
-    assert r.headers["ETag"] == f'"{unit["updatedAt"]}"'
+    assert_detail(api, f"/api/units/{unit['id']}", unit)
     assert [u["code"] for u in api.get("/api/units").json()] == ["ICTICT313"]
 
     with committed() as sent:
-        r = api.put(f"/api/units/{unit['id']}", {**UNIT, "nominalHours": 30}, headers={"If-Match": r.headers["ETag"]})
+        r = api.put(f"/api/units/{unit['id']}", {**UNIT, "nominalHours": 30}, headers={"If-Match": f'"{unit["updatedAt"]}"'})
     assert r.status_code == 200 and r.json()["nominalHours"] == 30
     assert sent == [("unit", "updated", [unit["id"]])]
 
-    with committed() as sent:
-        assert api.delete(f"/api/units/{unit['id']}").status_code == 204
-    assert not Unit.objects.unscoped().filter(pk=unit["id"]).exists()
-    assert sent == [("unit", "deleted", [unit["id"]])]
+    assert_deleted(api, committed, f"/api/units/{unit['id']}", Unit, "unit")
 
 
 def test_unit_defaults(api):

@@ -8,7 +8,7 @@ import pytest
 
 from project.planning.models import StudyPlan, StudyPlanUnit
 from tests import factories as f
-from tests.checks import assert_field_error, validation_errors
+from tests.checks import assert_deleted, assert_detail, assert_field_error, validation_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -57,9 +57,7 @@ def test_plan_crud_with_events(api, org, committed):
     assert plan["totalActualHours"] == 0 and plan["efficiency"] == 0 and plan["unitCount"] == 0
     assert sent == [("study_plan", "created", [plan["id"]])]
 
-    r = api.get(f"/api/study-plans/{plan['id']}")
-    assert r.status_code == 200 and r.json() == plan
-    assert r.headers["ETag"] == f'"{plan["updatedAt"]}"'
+    assert_detail(api, f"/api/study-plans/{plan['id']}", plan)
 
     with committed() as sent:
         r = api.put(
@@ -70,10 +68,7 @@ def test_plan_crud_with_events(api, org, committed):
     assert r.status_code == 200 and r.json()["name"] == "Renamed" and r.json()["isActive"] is False
     assert sent == [("study_plan", "updated", [plan["id"]])]
 
-    with committed() as sent:
-        assert api.delete(f"/api/study-plans/{plan['id']}").status_code == 204
-    assert not StudyPlan.objects.unscoped().filter(pk=plan["id"]).exists()
-    assert sent == [("study_plan", "deleted", [plan["id"]])]
+    assert_deleted(api, committed, f"/api/study-plans/{plan['id']}", StudyPlan, "study_plan")
 
 
 def test_plan_totals_and_efficiency(api, org):
