@@ -27,6 +27,8 @@ from project.core.errors import Conflict, DuplicateCode, NotFound, ValidationFai
 from project.core.tenancy import Ctx, get_in_org, get_locked
 from project.core.writes import save_or_raise
 from project.planning.models import (
+    ACTUAL_HOUR_FIELDS,
+    BALANCE_HOUR_FIELDS,
     BlockGroup,
     BlockGroupStudyPlan,
     LinkedBlockGroup,
@@ -50,15 +52,7 @@ PLAN_ALREADY_ASSIGNED = "This study plan is already assigned to this block group
 PLAN_INACTIVE = "Only active study plans can be assigned to a block group."
 BLOCK_GROUP_DUPLICATE = "A block group with this code already exists in your organization."
 
-HOUR_FIELDS = (
-    "face_to_face_hours",
-    "facilitated_e_learning_hours",
-    "work_integrated_learning_hours",
-    "in_class_assessment_hours",
-    "structured_learning_hours",
-    "work_integrated_learning_balance_hours",
-    "cumulative_assessment_hours",
-)
+HOUR_FIELDS = ACTUAL_HOUR_FIELDS + BALANCE_HOUR_FIELDS  # the seven hour fields of a study plan unit
 PLAN_UNIT_COPY_FIELDS = HOUR_FIELDS + ("unit_id", "sequence_order", "year_level", "is_cluster", "cluster_group")
 
 

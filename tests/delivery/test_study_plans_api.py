@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from project.planning.models import StudyPlan, StudyPlanUnit
+from project.planning.models import ACTUAL_HOUR_FIELDS, BALANCE_HOUR_FIELDS, StudyPlan, StudyPlanUnit
 from tests import factories as f
 from tests.checks import assert_deleted, assert_detail, assert_field_error, validation_errors
 
@@ -149,20 +149,7 @@ def test_clone_copies_every_unit(api, org, committed):
     assert clone["name"] == "Copy of plan" and clone["id"] != str(plan.pk)
     assert clone["description"] == "Orig" and clone["totalNominalHours"] == 42 and clone["unitCount"] == 3
     assert sent == [("study_plan", "created", [clone["id"]])]
-    fields = (
-        "unit_id",
-        "sequence_order",
-        "year_level",
-        "face_to_face_hours",
-        "facilitated_e_learning_hours",
-        "work_integrated_learning_hours",
-        "in_class_assessment_hours",
-        "structured_learning_hours",
-        "work_integrated_learning_balance_hours",
-        "cumulative_assessment_hours",
-        "is_cluster",
-        "cluster_group",
-    )
+    fields = ("unit_id", "sequence_order", "year_level", *ACTUAL_HOUR_FIELDS, *BALANCE_HOUR_FIELDS, "is_cluster", "cluster_group")
     original = list(StudyPlanUnit.objects.for_org(org).filter(study_plan=plan).order_by("sequence_order").values(*fields))
     copied = list(StudyPlanUnit.objects.for_org(org).filter(study_plan_id=clone["id"]).order_by("sequence_order").values(*fields))
     assert copied == original
