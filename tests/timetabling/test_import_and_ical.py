@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from datetime import date, datetime, time
+from functools import partial
 from zoneinfo import ZoneInfo
 
 import openpyxl
@@ -166,26 +167,9 @@ def cal_world(org):
     unit = f.make_unit(org, code="ICTICT214", name="Operate application software")
     group = f.make_block_group(org, code="G1", name="Group one")
     teacher = f.make_teacher(org, first_name="Tess", last_name="Teach")
-    a = f.make_session(
-        org,
-        block_group=group,
-        unit=unit,
-        teacher=teacher,
-        actual_date=date(2026, 3, 2),
-        start=time(9),
-        end=time(12),
-        room="B2.01",
-    )
-    b = f.make_session(
-        org,
-        block_group=group,
-        unit=unit,
-        teacher=teacher,
-        actual_date=date(2026, 7, 6),
-        start=time(18),
-        end=time(21, 30),
-        status="cancelled",
-    )
+    session = partial(f.make_session, org, block_group=group, unit=unit, teacher=teacher)
+    a = session(actual_date=date(2026, 3, 2), start=time(9), end=time(12), room="B2.01")
+    b = session(actual_date=date(2026, 7, 6), start=time(18), end=time(21, 30), status="cancelled")
     return {"unit": unit, "group": group, "teacher": teacher, "a": a, "b": b}
 
 
