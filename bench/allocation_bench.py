@@ -8,7 +8,6 @@ Targets (issue 10): a feasible proposal within 10 s; a recommendation under 300 
 
 from __future__ import annotations
 
-import os
 import random
 import statistics
 import sys
@@ -20,16 +19,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'bench-allocation.sqlite3'}")
 
-import django  # noqa: E402
+from bench.common import setup_django  # noqa: E402
 
-django.setup()
-
-from django.core.management import call_command  # noqa: E402
-
-call_command("migrate", verbosity=0)
+setup_django("bench-allocation.sqlite3")
 
 from project.accounts.models import Organization  # noqa: E402
 from project.catalogue.models import Unit  # noqa: E402

@@ -12,7 +12,6 @@ write is rolled back. Target: each under 1 s for 400 sessions.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -21,27 +20,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.common import Rollback, admin_ctx, runs_argument  # noqa: E402
 from bench.reads_bench import pick_reads, setup  # noqa: E402
 
 
-class Rollback(Exception):
-    pass
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7)
-    args = parser.parse_args()
+    runs = runs_argument(__doc__.splitlines()[0], 7)
     _url, org = setup(False)
 
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
 
-    from project.accounts.models import User
     from project.catalogue import selectors as rooms
     from project.catalogue.models import Room
     from project.core.errors import SchedulingConflict
-    from project.core.tenancy import Ctx
     from project.staff.models import Teacher
     from project.timetabling import services
     from project.timetabling.models import TimetableSession
@@ -53,7 +45,7 @@ def main() -> None:
         .exclude(status="cancelled")
         .values_list("id", flat=True)
     )
-    ctx = Ctx(org=org, user=User.objects.filter(organization=org, role="admin").first(), origin="bench")
+    ctx = admin_ctx(org)
     # A room another group uses at the date and time of one of these sessions: Set Room to it is refused.
     busy = None
     for s in TimetableSession.objects.for_org(org).filter(pk__in=ids).order_by("actual_date")[:60]:
@@ -108,7 +100,7 @@ def main() -> None:
     ]
     print(f"{len(ids)} sessions of one block group, organization of {TimetableSession.objects.for_org(org).count()} sessions")
     for label, fn in cases:
-        fn_timed = [timed(fn) for _ in range(args.runs)]
+        fn_timed = [timed(fn) for _ in range(runs)]
         print(f"{label:<32} p50 {statistics.median(t for t, _ in fn_timed):7.1f} ms  queries {fn_timed[-1][1]}")
 
 

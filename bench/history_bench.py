@@ -21,17 +21,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'bench-history.sqlite3'}")
 
-import django  # noqa: E402
+from bench.common import setup_django  # noqa: E402
 
-django.setup()
+setup_django("bench-history.sqlite3")
 
-from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
-
-call_command("migrate", verbosity=0)
 
 from project.accounts.models import Organization, User  # noqa: E402
 from project.history.models import Activity, ActivityChange  # noqa: E402

@@ -29,21 +29,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 
-import django  # noqa: E402
+from bench.common import HistoryOff, setup_django, timed  # noqa: E402
 
-django.setup()
+setup_django()
 
-from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
-
-call_command("migrate", verbosity=0)
 
 from bench.seed_large import delete_org, seed_large_org  # noqa: E402
 from project.accounts.models import User  # noqa: E402
 from project.catalogue.models import Unit  # noqa: E402
-from project.history import services as history_services  # noqa: E402
 from project.planning.models import BlockGroup, BlockGroupStudyPlan, StudyPlan, StudyPlanUnit  # noqa: E402
 from project.staff.models import Teacher  # noqa: E402
 from project.timetabling.models import TimetableSession  # noqa: E402
@@ -52,35 +47,17 @@ RUNS = int(os.environ.get("RUNS", "7"))
 SCHEDULE = {"sessionTemplates": [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}]}
 
 
-class Baseline:
-    """Within it, writes record no activity (and so capture nothing)."""
-
-    def __enter__(self):
-        self.saved = history_services.record
-        history_services.record = lambda ctx, event, **kw: None
-        return self
-
-    def __exit__(self, *exc):
-        history_services.record = self.saved
-
-
-def timed(fn) -> float:
-    t = time.perf_counter()
-    fn()
-    return (time.perf_counter() - t) * 1000
-
-
 def alternate(label: str, write, reset) -> None:
     on, off = [], []
     for run in range(RUNS):
         for mode in ("on", "off") if run % 2 == 0 else ("off", "on"):
             if mode == "off":
-                with Baseline():
+                with HistoryOff():
                     off.append(timed(write))
                     reset()
             else:
                 on.append(timed(write))
-                with Baseline():
+                with HistoryOff():
                     reset()
     p_on, p_off = statistics.median(on), statistics.median(off)
     print(f"{label}: with history p50 {p_on:.0f} ms, without {p_off:.0f} ms ({100 * (p_on - p_off) / p_off:+.1f}%)")

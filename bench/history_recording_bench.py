@@ -20,29 +20,22 @@ from __future__ import annotations
 import os
 import statistics
 import sys
-import time
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'bench-recording.sqlite3'}")
 
-import django  # noqa: E402
+from bench.common import HistoryOff, setup_django, timed  # noqa: E402
 
-django.setup()
+setup_django("bench-recording.sqlite3")
 
-from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
-
-call_command("migrate", verbosity=0)
 
 from project.accounts.models import Organization, User  # noqa: E402
 from project.catalogue.models import Unit  # noqa: E402
 from project.core.tenancy import Ctx  # noqa: E402
-from project.history import services as history_services  # noqa: E402
 from project.history.models import Activity, ActivityChange  # noqa: E402
 from project.planning.models import BlockGroup, BlockGroupStudyPlan, StudyPlan, StudyPlanUnit  # noqa: E402
 from project.staff.models import Teacher, TeacherUnit  # noqa: E402
@@ -85,24 +78,6 @@ def request(start_date: date | None = None) -> ScheduleIn:
             **({"startDate": start_date.isoformat()} if start_date else {}),
         }
     )
-
-
-class Baseline:
-    """Within it, writes record no activity (and so capture nothing): the cost of the write alone."""
-
-    def __enter__(self):
-        self.saved = history_services.record
-        history_services.record = lambda ctx, event, **kw: None
-        return self
-
-    def __exit__(self, *exc):
-        history_services.record = self.saved
-
-
-def timed(fn) -> float:
-    t = time.perf_counter()
-    fn()
-    return (time.perf_counter() - t) * 1000
 
 
 def report(label: str, on: list[float], off: list[float]) -> None:
@@ -164,11 +139,11 @@ def run() -> None:
         for run in range(RUNS):
             for mode, sink in (("on", on), ("off", off)) if run % 2 == 0 else (("off", off), ("on", on)):
                 if mode == "off":
-                    with Baseline():
+                    with HistoryOff():
                         sink.append(timed(generate))
                 else:
                     sink.append(timed(generate))
-                with Baseline():
+                with HistoryOff():
                     clear_schedule(ctx=ctx, block_group_id=big.id)
         report(label, on, off)
 
@@ -177,7 +152,7 @@ def run() -> None:
     plan = plan_of(org, "200", units[:5], 120)
     for g in range(10):
         group = group_of(org, f"BENCH-AA-{g}", plan)
-        with Baseline():
+        with HistoryOff():
             schedule_block_group(ctx=ctx, block_group_id=group.id, data=request())
         groups.append(group)
         teacher = Teacher.objects.for_org(org).create(
@@ -219,7 +194,7 @@ def run() -> None:
                 assert result["applied"] and len(result["assignments"]) == len(sessions), "every session allocated"
 
             if mode == "off":
-                with Baseline():
+                with HistoryOff():
                     sink.append(timed(apply))
             else:
                 sink.append(timed(apply))

@@ -18,7 +18,6 @@ proposal's figures.
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
@@ -29,11 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.common import Rollback, admin_ctx, runs_argument  # noqa: E402
 from bench.reads_bench import setup  # noqa: E402
-
-
-class Rollback(Exception):
-    pass
 
 
 def timed(fn):
@@ -43,19 +39,14 @@ def timed(fn):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
+    runs = runs_argument(__doc__.splitlines()[0], 3)
     _url, org = setup(False)
 
     from django.db import connection, transaction
 
-    from project.accounts.models import User
-    from project.core.tenancy import Ctx
     from project.timetabling import replan
 
-    user = User.objects.filter(organization=org, role="admin").first()
-    ctx = Ctx(org=org, user=user, origin="bench")
+    ctx = admin_ctx(org)
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT d, (SELECT count(*) FROM timetabling_timetablesession s WHERE s.organization_id = %s "
@@ -80,7 +71,7 @@ def main() -> None:
         impact_ms, impact = [], None
         propose_ms, proposal = [], None
         apply_ms = []
-        for _ in range(args.runs):
+        for _ in range(runs):
             ms, impact = timed(lambda change=change: replan.impact(org, change))
             impact_ms.append(ms)
             ms, proposal = timed(lambda change=change: replan.propose(ctx, change))
@@ -109,7 +100,7 @@ def main() -> None:
         )
         print(
             f"  impact p50 {statistics.median(impact_ms):.0f} ms; proposal p50 {statistics.median(propose_ms):.0f} ms "
-            f"(target < 5,000); apply p50 {statistics.median(apply_ms):.0f} ms (target < 2,000), {args.runs} runs"
+            f"(target < 5,000); apply p50 {statistics.median(apply_ms):.0f} ms (target < 2,000), {runs} runs"
         )
     print(f"\nmachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
 

@@ -13,7 +13,6 @@ stored session for a room clash. Target: under 500 ms.
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
@@ -25,35 +24,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.common import Rollback, admin_ctx, runs_argument  # noqa: E402
 from bench.reads_bench import setup  # noqa: E402
 
 
-class Rollback(Exception):
-    pass
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
-    args = parser.parse_args()
+    runs = runs_argument(__doc__.splitlines()[0], 5)
     _url, org = setup(False)
 
     from django.db import transaction
     from django.db.models import Count
 
-    from project.accounts.models import User
     from project.catalogue.models import Campus, Room, Unit
-    from project.core.tenancy import Ctx
     from project.planning.models import BlockGroup, BlockGroupStudyPlan, StudyPlan, StudyPlanUnit
     from project.timetabling import conflicts as cf
     from project.timetabling import services
     from project.timetabling.models import TimetableSession
     from project.timetabling.schemas import ScheduleIn
 
-    user = User.objects.filter(organization=org, role="admin").first()
-    ctx = Ctx(org=org, user=user, origin="bench")
+    ctx = admin_ctx(org)
     timings, figures = [], None
-    for _ in range(args.runs):
+    for _ in range(runs):
         try:
             with transaction.atomic():
                 campus = Campus.objects.for_org(org).first() or Campus.objects.create(
@@ -121,7 +112,7 @@ def main() -> None:
     )
     if warnings:
         print(f"  warnings: {warnings}")
-    print(f"  p50 {statistics.median(timings):.0f} ms (target < 500), min {min(timings):.0f} ms, {args.runs} runs")
+    print(f"  p50 {statistics.median(timings):.0f} ms (target < 500), min {min(timings):.0f} ms, {runs} runs")
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
 
 

@@ -24,7 +24,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 DEFAULT_DB = ROOT / "var" / "bench-timetabling.sqlite3"
 if not os.environ.get("DATABASE_URL"):
     DEFAULT_DB.parent.mkdir(exist_ok=True)
@@ -32,16 +31,13 @@ if not os.environ.get("DATABASE_URL"):
         Path(str(DEFAULT_DB) + suffix).unlink(missing_ok=True)
     os.environ["DATABASE_URL"] = f"sqlite:///{DEFAULT_DB}"
 
-import django  # noqa: E402
+from bench.common import setup_django  # noqa: E402
 
-django.setup()
+setup_django()
 
-from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
-
-call_command("migrate", verbosity=0)
 
 from project.accounts.models import Organization, User  # noqa: E402
 from project.catalogue.models import Campus, Unit  # noqa: E402

@@ -4,6 +4,8 @@ behaves like the SPA (session cookie, CSRF header from the cookie, X-Client-Id).
 from __future__ import annotations
 
 import json as jsonlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.test import Client
@@ -138,6 +140,23 @@ def captured_events(monkeypatch):
 
     monkeypatch.setattr(events, "_send", record)
     return sent
+
+
+@pytest.fixture
+def committed(captured_events, django_capture_on_commit_callbacks):
+    """``with committed() as sent:`` runs a write with its on-commit callbacks executed; ``sent`` then
+    holds the ``(entity, action, ids)`` of the change events that write sent (earlier ones are cleared)."""
+    from tests.checks import change_events
+
+    @contextmanager
+    def block() -> Iterator[list]:
+        captured_events.clear()
+        sent: list = []
+        with django_capture_on_commit_callbacks(execute=True):
+            yield sent
+        sent.extend(change_events(captured_events))
+
+    return block
 
 
 def pytest_configure(config):

@@ -15,6 +15,21 @@ from project.timetabling.models import Holiday, TimetableSession
 PASSWORD = "Sup3r$ecretPass!"
 _n = itertools.count(1)
 
+# The models of an organization's delivery data, parents first (what the demo seed fills and an undo restores).
+DELIVERY_MODELS = (
+    Campus,
+    Course,
+    Unit,
+    StudyPlan,
+    StudyPlanUnit,
+    BlockGroup,
+    BlockGroupStudyPlan,
+    Teacher,
+    TeacherUnit,
+    Holiday,
+    TimetableSession,
+)
+
 
 def make_org(**kw) -> Organization:
     n = next(_n)
@@ -32,33 +47,29 @@ def make_user(org, *, role="user", password=PASSWORD, **kw) -> User:
     return User.objects.create_user(password=password, organization=org, role=role, **kw)
 
 
+def _create(model, org, overrides: dict, **defaults):
+    """A ``model`` row of ``org``: ``defaults`` under the caller's keyword ``overrides``."""
+    return model.objects.create(organization=org, **{**defaults, **overrides})
+
+
 def make_course(org, **kw) -> Course:
     n = next(_n)
-    kw.setdefault("code", f"ICT{30000 + n}")
-    kw.setdefault("name", f"Course {n}")
-    return Course.objects.create(organization=org, **kw)
+    return _create(Course, org, kw, code=f"ICT{30000 + n}", name=f"Course {n}")
 
 
 def make_unit(org, **kw) -> Unit:
     n = next(_n)
-    kw.setdefault("code", f"ICTUNIT{n:03d}")
-    kw.setdefault("name", f"Unit {n}")
-    kw.setdefault("nominal_hours", 40)
-    return Unit.objects.create(organization=org, **kw)
+    return _create(Unit, org, kw, code=f"ICTUNIT{n:03d}", name=f"Unit {n}", nominal_hours=40)
 
 
 def make_campus(org, **kw) -> Campus:
     n = next(_n)
-    kw.setdefault("abbreviation", f"C{n}")
-    kw.setdefault("name", f"Campus {n}")
-    return Campus.objects.create(organization=org, **kw)
+    return _create(Campus, org, kw, abbreviation=f"C{n}", name=f"Campus {n}")
 
 
 def make_study_plan(org, **kw) -> StudyPlan:
     n = next(_n)
-    kw.setdefault("name", f"Plan {n}")
-    kw.setdefault("total_nominal_hours", 100)
-    return StudyPlan.objects.create(organization=org, **kw)
+    return _create(StudyPlan, org, kw, name=f"Plan {n}", total_nominal_hours=100)
 
 
 def add_plan_unit(plan, unit, **kw) -> StudyPlanUnit:
@@ -69,12 +80,16 @@ def add_plan_unit(plan, unit, **kw) -> StudyPlanUnit:
 
 def make_block_group(org, **kw) -> BlockGroup:
     n = next(_n)
-    kw.setdefault("code", f"BG{n:04d}")
-    kw.setdefault("name", f"Block group {n}")
-    kw.setdefault("cohort_size", 20)
-    kw.setdefault("start_date", date(2026, 2, 2))
-    kw.setdefault("preferred_days", "Monday, Wednesday")
-    return BlockGroup.objects.create(organization=org, **kw)
+    return _create(
+        BlockGroup,
+        org,
+        kw,
+        code=f"BG{n:04d}",
+        name=f"Block group {n}",
+        cohort_size=20,
+        start_date=date(2026, 2, 2),
+        preferred_days="Monday, Wednesday",
+    )
 
 
 def assign_plan(block_group, plan) -> BlockGroupStudyPlan:
@@ -85,11 +100,9 @@ def assign_plan(block_group, plan) -> BlockGroupStudyPlan:
 
 def make_teacher(org, **kw) -> Teacher:
     n = next(_n)
-    kw.setdefault("employee_id", f"E{n:05d}")
-    kw.setdefault("first_name", f"Teacher{n}")
-    kw.setdefault("last_name", "Smith")
-    kw.setdefault("email", f"teacher{n}@{org.domain}")
-    return Teacher.objects.create(organization=org, **kw)
+    return _create(
+        Teacher, org, kw, employee_id=f"E{n:05d}", first_name=f"Teacher{n}", last_name="Smith", email=f"teacher{n}@{org.domain}"
+    )
 
 
 def qualify(teacher, unit, **kw) -> TeacherUnit:

@@ -78,14 +78,13 @@ def login(request: HttpRequest, payload: LoginIn) -> services.LoginResult:
     401 'Invalid email or password' (unknown, inactive, wrong), 401 'Invalid authenticator code',
     429 when locked out, 400 validation (§5 sign-in messages).
     """
-    result = services.sign_in_with_password(
+    return services.sign_in_with_password(
         request=request,
         email=payload.email,
         password=payload.password,
         totp_code=payload.totp_code,
         remember_me=payload.remember_me,
     )
-    return result
 
 
 @router.post("/auth/first-time-login", response=FirstTimeLoginOut, auth=public_auth)

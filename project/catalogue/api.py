@@ -21,7 +21,7 @@ from project.catalogue import selectors, services
 from project.catalogue.models import Campus, Course, Room, Unit
 from project.catalogue.schemas import CampusOut, CourseIn, CourseOut, RoomIn, RoomOut, RoomType, UnitIn, UnitOut
 from project.core.auth import AuthedRequest, admin_auth
-from project.core.concurrency import if_match_header, set_etag
+from project.core.concurrency import if_match_header, with_etag
 from project.core.routers import make_router
 from project.core.schemas import CamelSchema, ErrorOut
 
@@ -42,9 +42,7 @@ def list_courses(request: AuthedRequest) -> QuerySet[Course]:
 @router.get("/courses/{uuid:course_id}", response={200: CourseOut, 404: ErrorOut})
 def get_course(request: AuthedRequest, course_id: UUID, response: HttpResponse) -> Course:
     """One course; sends ``ETag``. 404 "Course not found"."""
-    course = selectors.course_get(org=request.auth.org, course_id=course_id)
-    set_etag(response, course)
-    return course
+    return with_etag(response, selectors.course_get(org=request.auth.org, course_id=course_id))
 
 
 @router.post("/courses", response={201: CourseOut, **ERRORS})
@@ -57,8 +55,7 @@ def create_course(request: AuthedRequest, payload: CourseIn) -> tuple[int, Cours
 def update_course(request: AuthedRequest, course_id: UUID, payload: CourseIn, response: HttpResponse) -> Course:
     """Replace a course (body as POST). Honours ``If-Match`` (412 when stale); sends the new ``ETag``."""
     course = services.course_update(ctx=request.auth, course_id=course_id, data=payload, if_match=if_match_header(request))
-    set_etag(response, course)
-    return course
+    return with_etag(response, course)
 
 
 @router.delete("/courses/{uuid:course_id}", response={204: None, 404: ErrorOut, 409: ErrorOut})
@@ -87,9 +84,7 @@ def list_units(request: AuthedRequest, filters: Query[UnitFilters]) -> QuerySet[
 @router.get("/units/{uuid:unit_id}", response={200: UnitOut, 404: ErrorOut})
 def get_unit(request: AuthedRequest, unit_id: UUID, response: HttpResponse) -> Unit:
     """One unit; sends ``ETag``. 404 "Unit not found"."""
-    unit = selectors.unit_get(org=request.auth.org, unit_id=unit_id)
-    set_etag(response, unit)
-    return unit
+    return with_etag(response, selectors.unit_get(org=request.auth.org, unit_id=unit_id))
 
 
 @router.post("/units", response={201: UnitOut, **ERRORS})
@@ -103,8 +98,7 @@ def create_unit(request: AuthedRequest, payload: UnitIn) -> tuple[int, Unit]:
 def update_unit(request: AuthedRequest, unit_id: UUID, payload: UnitIn, response: HttpResponse) -> Unit:
     """Replace a unit (body as POST). Honours ``If-Match`` (412 when stale); sends the new ``ETag``."""
     unit = services.unit_update(ctx=request.auth, unit_id=unit_id, data=payload, if_match=if_match_header(request))
-    set_etag(response, unit)
-    return unit
+    return with_etag(response, unit)
 
 
 @router.delete("/units/{uuid:unit_id}", response={204: None, 404: ErrorOut, 409: ErrorOut})
@@ -193,9 +187,7 @@ def room_availability_for_sessions(request: AuthedRequest, payload: SessionsAvai
 @router.get("/rooms/{uuid:room_id}", response={200: RoomOut, 404: ErrorOut})
 def get_room(request: AuthedRequest, room_id: UUID, response: HttpResponse) -> Room:
     """One room; sends ``ETag``. 404 "Room not found"."""
-    room = selectors.room_get(org=request.auth.org, room_id=room_id)
-    set_etag(response, room)
-    return room
+    return with_etag(response, selectors.room_get(org=request.auth.org, room_id=room_id))
 
 
 @router.post("/rooms", response={201: RoomOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut}, auth=admin_auth)
@@ -204,9 +196,7 @@ def create_room(request: AuthedRequest, payload: RoomIn, response: HttpResponse)
     already (case and spacing ignored); 404 for another organization's campus. Sessions whose room text
     names it are linked to it."""
     room = services.room_create(ctx=request.auth, data=payload)
-    room = selectors.room_get(org=request.auth.org, room_id=room.pk)
-    set_etag(response, room)
-    return 201, room
+    return 201, with_etag(response, selectors.room_get(org=request.auth.org, room_id=room.pk))
 
 
 @router.put(
@@ -216,9 +206,7 @@ def update_room(request: AuthedRequest, room_id: UUID, payload: RoomIn, response
     """Replace a room (admin only; body as POST). ``If-Match`` stale: 412 and nothing changes. Its
     sessions follow a new code."""
     services.room_update(ctx=request.auth, room_id=room_id, data=payload, if_match=if_match_header(request))
-    room = selectors.room_get(org=request.auth.org, room_id=room_id)
-    set_etag(response, room)
-    return room
+    return with_etag(response, selectors.room_get(org=request.auth.org, room_id=room_id))
 
 
 @router.delete("/rooms/{uuid:room_id}", response={204: None, 404: ErrorOut, 409: ErrorOut}, auth=admin_auth)

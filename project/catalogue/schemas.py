@@ -4,7 +4,7 @@ Input schemas validate with the documents' own messages; a ``ValueError(msg)`` i
 ``{"path": [field], "message": msg}`` in the 400 ``validation_error`` answer (decisions.md §1).
 Field lengths of delivery.md §9 are checked here so that no over-long value ever reaches the database.
 
-The text helpers (:func:`text`, :func:`required_text`) are shared with ``project.planning.schemas``.
+The text helpers (:func:`text`, :func:`required_text`, :func:`flag`) come from ``project.core.schemas``.
 """
 
 from __future__ import annotations
@@ -12,58 +12,23 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Self
 from uuid import UUID
 
-from pydantic import AfterValidator, BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
-from project.core.schemas import CamelSchema, FormIn, StampedOut, at_least, at_most, max_length, required
+from project.core.schemas import (
+    CamelSchema,
+    FormIn,
+    StampedOut,
+    at_least,
+    at_most,
+    clean_text,
+    flag,
+    none_to,
+    required,
+    required_text,
+    text,
+)
 
-# Free text such as descriptions: generous, but bounded so that a request cannot store megabytes.
-LONG_TEXT = 10_000
 MAX_NOMINAL_HOURS = 10_000
-
-
-def _clean_text(value: Any) -> Any:
-    """Trim strings and refuse NUL characters (PostgreSQL cannot store them: it would be a 500)."""
-    if isinstance(value, str):
-        if "\x00" in value:
-            raise ValueError("Text must not contain NUL characters")
-        return value.strip()
-    return value
-
-
-CleanText = BeforeValidator(_clean_text)
-
-
-def _none_to_empty(value: Any) -> Any:
-    return "" if value is None else value
-
-
-def _none_to(default: Any) -> BeforeValidator:
-    return BeforeValidator(lambda value: default if value is None else value)
-
-
-def required_text(label: str, limit: int) -> object:  # a type for a field annotation
-    """A required, trimmed string: "<label> is required", "<label> must be at most <limit> characters"."""
-    return Annotated[
-        str | None,
-        CleanText,
-        required(f"{label} is required"),
-        max_length(limit, f"{label} must be at most {limit} characters"),
-    ]
-
-
-def text(label: str, limit: int = LONG_TEXT) -> object:  # a type for a field annotation
-    """An optional trimmed string; null or absent becomes ""."""
-    return Annotated[
-        str | None,
-        CleanText,
-        AfterValidator(_none_to_empty),
-        max_length(limit, f"{label} must be at most {limit} characters"),
-    ]
-
-
-def flag(default: bool) -> object:  # a type for a field annotation
-    """A boolean; null or absent becomes ``default``."""
-    return Annotated[bool, _none_to(default)]
 
 
 # --- courses ---------------------------------------------------------------------------------------
@@ -76,7 +41,7 @@ class CourseIn(FormIn):
 
     code: required_text("Code", 20) = Field(default=None, validate_default=True)
     name: required_text("Name", 255) = Field(default=None, validate_default=True)
-    level: Annotated[CourseLevel, _none_to("certificate_iii")] = "certificate_iii"
+    level: Annotated[CourseLevel, none_to("certificate_iii")] = "certificate_iii"
     description: text("Description") = ""
     is_active: flag(True) = True
 
@@ -145,7 +110,7 @@ def _features(value: Any) -> Any:
         raise ValueError("Features must be a list of texts")
     out: list[str] = []
     for v in value:
-        tag = _clean_text(v)
+        tag = clean_text(v)
         if tag and tag.casefold() not in {o.casefold() for o in out}:
             if len(tag) > 50:
                 raise ValueError("A feature must be at most 50 characters")
@@ -166,7 +131,7 @@ class RoomIn(FormIn):
         at_least(1, "Capacity must be at least 1"),
         at_most(MAX_CAPACITY, f"Capacity cannot exceed {MAX_CAPACITY}"),
     ] = None
-    type: Annotated[RoomType, _none_to("classroom")] = "classroom"
+    type: Annotated[RoomType, none_to("classroom")] = "classroom"
     features: Annotated[list[str], BeforeValidator(_features)] = Field(default_factory=list)
     is_active: flag(True) = True
 

@@ -12,16 +12,17 @@ the typed errors of ``project.core.errors``:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import ProtectedError
 
 from project.catalogue.models import Course, Room, Unit, room_key
 from project.catalogue.schemas import CourseIn, RoomIn, UnitIn
 from project.core.concurrency import assert_fresh
 from project.core.errors import Conflict, DuplicateCode
-from project.core.tenancy import Ctx, get_in_org
+from project.core.tenancy import Ctx, get_in_org, get_locked
+from project.core.writes import save_or_raise
 from realtime.events import emit_change
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,57 +45,76 @@ def _check_code(model: type[TenantModel], ctx: Ctx, code: str, message: str, exc
         raise DuplicateCode(message)
 
 
-def _save(row: TenantModel, message: str) -> None:
-    """Save in a savepoint; a concurrent insert of the same code is still a 409, not a 500."""
+# --- courses and units of competency: rows with an organization-unique code --------------------------
+
+CodedRow = TypeVar("CodedRow", Course, Unit)
+
+
+def _coded_create(ctx: Ctx, model: type[CodedRow], data: CourseIn | UnitIn, *, entity: str, duplicate: str) -> CodedRow:
+    """Create a course or unit of ``ctx.org`` from every field of ``data``, announced as ``entity``.
+    Raises DuplicateCode (409, ``duplicate``) when the code is used in the organization."""
+    with transaction.atomic():
+        _check_code(model, ctx, data.code, duplicate)
+        row = model(organization=ctx.org, **data.model_dump())
+        emit_change(ctx, entity=entity, action="created", ids=[row.pk])
+        save_or_raise(row, DuplicateCode(duplicate))
+    return row
+
+
+def _coded_update(
+    ctx: Ctx,
+    model: type[CodedRow],
+    row_id: UUID | str,
+    data: CourseIn | UnitIn,
+    if_match: str | None,
+    *,
+    entity: str,
+    duplicate: str,
+) -> CodedRow:
+    """Replace every field of a course or unit with ``data``, announced as ``entity``. Raises NotFound
+    ("Course not found" / "Unit not found"), StaleWrite (412), DuplicateCode (409, ``duplicate``)."""
+    with transaction.atomic():
+        row = get_locked(model, ctx, row_id, model.__name__)
+        assert_fresh(row, if_match)
+        _check_code(model, ctx, data.code, duplicate, exclude_pk=row.pk)
+        for field, value in data.model_dump().items():
+            setattr(row, field, value)
+        emit_change(ctx, entity=entity, action="updated", ids=[row.pk])
+        save_or_raise(row, DuplicateCode(duplicate))
+    return row
+
+
+def _delete_in_use(ctx: Ctx, row: Course | Unit, *, entity: str, in_use: str) -> None:
+    """Delete a course or unit, announced as ``entity``; a row a PROTECTed relation still holds is kept and
+    answers Conflict (409, ``in_use``), never a 500. Call it inside the delete's transaction."""
+    emit_change(ctx, entity=entity, action="deleted", ids=[row.pk])
     try:
         with transaction.atomic():
-            row.save()
-    except IntegrityError:
-        raise DuplicateCode(message) from None
-
-
-# --- courses ---------------------------------------------------------------------------------------
+            row.delete()
+    except ProtectedError:
+        raise Conflict(in_use) from None
 
 
 def course_create(*, ctx: Ctx, data: CourseIn) -> Course:
     """Create a course of ``ctx.org``. Raises DuplicateCode."""
-    with transaction.atomic():
-        _check_code(Course, ctx, data.code, COURSE_DUPLICATE)
-        course = Course(organization=ctx.org, **data.model_dump())
-        emit_change(ctx, entity="course", action="created", ids=[course.pk])
-        _save(course, COURSE_DUPLICATE)
-    return course
+    return _coded_create(ctx, Course, data, entity="course", duplicate=COURSE_DUPLICATE)
 
 
 def course_update(*, ctx: Ctx, course_id: UUID | str, data: CourseIn, if_match: str | None) -> Course:
     """Replace every field of a course. Raises NotFound, StaleWrite, DuplicateCode."""
-    with transaction.atomic():
-        course = get_in_org(Course.objects.for_org(ctx.org).select_for_update(), ctx.org, course_id, "Course")
-        assert_fresh(course, if_match)
-        _check_code(Course, ctx, data.code, COURSE_DUPLICATE, exclude_pk=course.pk)
-        for field, value in data.model_dump().items():
-            setattr(course, field, value)
-        emit_change(ctx, entity="course", action="updated", ids=[course.pk])
-        _save(course, COURSE_DUPLICATE)
-    return course
+    return _coded_update(ctx, Course, course_id, data, if_match, entity="course", duplicate=COURSE_DUPLICATE)
 
 
 def course_delete(*, ctx: Ctx, course_id: UUID | str) -> None:
     """Delete a course. Raises NotFound, or Conflict (409) while block groups use it."""
     with transaction.atomic():
-        course = get_in_org(Course.objects.for_org(ctx.org).select_for_update(), ctx.org, course_id, "Course")
+        course = get_locked(Course, ctx, course_id, "Course")
         used = course.block_groups.count()
         if used:
             raise Conflict(
                 f"This course is used by {used} block group(s) and cannot be deleted. Move or delete those block groups first."
             )
-        pk = course.pk
-        emit_change(ctx, entity="course", action="deleted", ids=[pk])
-        try:
-            with transaction.atomic():
-                course.delete()
-        except ProtectedError:
-            raise Conflict("This course is in use and cannot be deleted.") from None
+        _delete_in_use(ctx, course, entity="course", in_use="This course is in use and cannot be deleted.")
 
 
 # --- units of competency ----------------------------------------------------------------------------
@@ -102,25 +122,12 @@ def course_delete(*, ctx: Ctx, course_id: UUID | str) -> None:
 
 def unit_create(*, ctx: Ctx, data: UnitIn) -> Unit:
     """Create a unit of competency of ``ctx.org``. Raises DuplicateCode."""
-    with transaction.atomic():
-        _check_code(Unit, ctx, data.code, UNIT_DUPLICATE)
-        unit = Unit(organization=ctx.org, **data.model_dump())
-        emit_change(ctx, entity="unit", action="created", ids=[unit.pk])
-        _save(unit, UNIT_DUPLICATE)
-    return unit
+    return _coded_create(ctx, Unit, data, entity="unit", duplicate=UNIT_DUPLICATE)
 
 
 def unit_update(*, ctx: Ctx, unit_id: UUID | str, data: UnitIn, if_match: str | None) -> Unit:
     """Replace every field of a unit. Raises NotFound, StaleWrite, DuplicateCode."""
-    with transaction.atomic():
-        unit = get_in_org(Unit.objects.for_org(ctx.org).select_for_update(), ctx.org, unit_id, "Unit")
-        assert_fresh(unit, if_match)
-        _check_code(Unit, ctx, data.code, UNIT_DUPLICATE, exclude_pk=unit.pk)
-        for field, value in data.model_dump().items():
-            setattr(unit, field, value)
-        emit_change(ctx, entity="unit", action="updated", ids=[unit.pk])
-        _save(unit, UNIT_DUPLICATE)
-    return unit
+    return _coded_update(ctx, Unit, unit_id, data, if_match, entity="unit", duplicate=UNIT_DUPLICATE)
 
 
 def unit_delete(*, ctx: Ctx, unit_id: UUID | str) -> None:
@@ -129,7 +136,7 @@ def unit_delete(*, ctx: Ctx, unit_id: UUID | str) -> None:
     Teacher qualifications for the unit are removed with it (they mean nothing without the unit).
     """
     with transaction.atomic():
-        unit = get_in_org(Unit.objects.for_org(ctx.org).select_for_update(), ctx.org, unit_id, "Unit")
+        unit = get_locked(Unit, ctx, unit_id, "Unit")
         plans = unit.plan_units.count()
         sessions = unit.sessions.count()
         if plans or sessions:
@@ -139,13 +146,7 @@ def unit_delete(*, ctx: Ctx, unit_id: UUID | str) -> None:
             if sessions:
                 parts.append(f"{sessions} timetable session(s)")
             raise Conflict(f"This unit is used by {' and '.join(parts)} and cannot be deleted. Remove it from those first.")
-        pk = unit.pk
-        emit_change(ctx, entity="unit", action="deleted", ids=[pk])
-        try:
-            with transaction.atomic():
-                unit.delete()
-        except ProtectedError:
-            raise Conflict("This unit is in use and cannot be deleted.") from None
+        _delete_in_use(ctx, unit, entity="unit", in_use="This unit is in use and cannot be deleted.")
 
 
 # --- rooms (issue 19, ADR 0019) ------------------------------------------------------------------------
@@ -200,7 +201,7 @@ def room_create(*, ctx: Ctx, data: RoomIn) -> Room:
         room = Room(organization=ctx.org)
         _room_fields(ctx, room, data)
         emit_change(ctx, entity="room", action="created", ids=[room.pk])
-        _save(room, ROOM_DUPLICATE)
+        save_or_raise(room, DuplicateCode(ROOM_DUPLICATE))
         _link_sessions(ctx, room)
     return room
 
@@ -209,12 +210,12 @@ def room_update(*, ctx: Ctx, room_id: UUID | str, data: RoomIn, if_match: str | 
     """Replace every field of a room; its sessions follow a new code. Raises NotFound, StaleWrite (412),
     DuplicateCode (409)."""
     with transaction.atomic():
-        room = get_in_org(Room.objects.for_org(ctx.org).select_for_update(), ctx.org, room_id, "Room")
+        room = get_locked(Room, ctx, room_id, "Room")
         assert_fresh(room, if_match)
         _check_room_code(ctx, data.code, exclude_pk=room.pk)
         _room_fields(ctx, room, data)
         emit_change(ctx, entity="room", action="updated", ids=[room.pk])
-        _save(room, ROOM_DUPLICATE)
+        save_or_raise(room, DuplicateCode(ROOM_DUPLICATE))
         _link_sessions(ctx, room)
     return room
 
@@ -223,7 +224,7 @@ def room_delete(*, ctx: Ctx, room_id: UUID | str) -> None:
     """Delete a room that no session names. Raises NotFound, or Conflict (409) while sessions use it
     (make it inactive instead: its sessions keep it)."""
     with transaction.atomic():
-        room = get_in_org(Room.objects.for_org(ctx.org).select_for_update(), ctx.org, room_id, "Room")
+        room = get_locked(Room, ctx, room_id, "Room")
         used = room.sessions.count()
         if used:
             raise Conflict(f"This room is used by {used} timetable session(s) and cannot be deleted. Make it inactive instead.")

@@ -8,11 +8,13 @@ may send either the ETag or the record's ``updatedAt`` value.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from django.http import HttpRequest, HttpResponse
 
 from project.core.errors import StaleWrite
+
+Row = TypeVar("Row", bound="Stamped")
 
 
 class Stamped(Protocol):
@@ -28,6 +30,12 @@ def etag_for(instance: Stamped) -> str:
 
 def set_etag(response: HttpResponse, instance: Stamped) -> None:
     response["ETag"] = etag_for(instance)
+
+
+def with_etag(response: HttpResponse, instance: Row) -> Row:
+    """``instance`` after sending its ``ETag`` on ``response``: what a detail GET or a PUT answers."""
+    set_etag(response, instance)
+    return instance
 
 
 def if_match_header(request: HttpRequest) -> str | None:

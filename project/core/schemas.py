@@ -7,13 +7,13 @@ Every API schema derives from :class:`CamelSchema`. A validator raising ``ValueE
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, datetime
+from datetime import date, datetime, time
 from decimal import Decimal
-from typing import Any
+from typing import Annotated, Any
 
 from ninja import Schema
 from ninja.schema import DjangoGetter
-from pydantic import AfterValidator, BeforeValidator, ConfigDict, model_validator
+from pydantic import AfterValidator, BeforeValidator, ConfigDict, ValidationInfo, model_validator
 from pydantic.alias_generators import to_camel
 
 from project.core.errors import ValidationFailed
@@ -82,6 +82,27 @@ def _blank_to_none(value: Any) -> Any:
 BlankToNone = BeforeValidator(_blank_to_none)
 
 
+def clean_text(value: Any) -> Any:
+    """Trim a string and refuse NUL characters (PostgreSQL cannot store them: it would be a 500); any
+    other value passes unchanged."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError(NUL_MESSAGE)
+        return value.strip()
+    return value
+
+
+# The free text of a form field: trimmed, NUL refused.
+CleanText = BeforeValidator(clean_text)
+# An optional text sent as null is stored as "".
+NoneToEmpty = AfterValidator(lambda value: "" if value is None else value)
+
+
+def none_to(default: Any) -> BeforeValidator:
+    """A field sent as null takes ``default`` (the form's default, delivery.md §9)."""
+    return BeforeValidator(lambda value: default if value is None else value)
+
+
 def required(message: str) -> AfterValidator:
     """Use with ``Field(default=None, validate_default=True)``: a missing or null value gets ``message``."""
 
@@ -127,6 +148,61 @@ def check(predicate: Callable[[Any], bool], message: str) -> AfterValidator:
         return value
 
     return AfterValidator(run)
+
+
+def not_before(start_field: str, message: str) -> AfterValidator:
+    """Use on the end of a period of dates (inclusive): an end earlier than the body's ``start_field``
+    (validated before it) gets ``message``; a missing end or start passes (their own messages say so)."""
+
+    def check(value: Any, info: ValidationInfo) -> Any:
+        start = info.data.get(start_field)
+        if value is not None and start is not None and value < start:
+            raise ValueError(message)
+        return value
+
+    return AfterValidator(check)
+
+
+def later_than(start_field: str, message: str) -> AfterValidator:
+    """Use on an end time: an end not after the body's ``start_field`` (validated before it) gets
+    ``message``; anything that is not a ``time`` on either side passes (its own message says why)."""
+
+    def check(value: Any, info: ValidationInfo) -> Any:
+        start = info.data.get(start_field)
+        if isinstance(start, time) and isinstance(value, time) and value <= start:
+            raise ValueError(message)
+        return value
+
+    return AfterValidator(check)
+
+
+# Free text such as descriptions: generous, but bounded so that a request cannot store megabytes.
+LONG_TEXT = 10_000
+
+
+def required_text(label: str, limit: int) -> Any:
+    """A required, trimmed string: "<label> is required", "<label> must be at most <limit> characters"."""
+    return Annotated[
+        str | None,
+        CleanText,
+        required(f"{label} is required"),
+        max_length(limit, f"{label} must be at most {limit} characters"),
+    ]
+
+
+def text(label: str, limit: int = LONG_TEXT) -> Any:
+    """An optional trimmed string; null or absent becomes ""; "<label> must be at most <limit> characters"."""
+    return Annotated[
+        str | None,
+        CleanText,
+        NoneToEmpty,
+        max_length(limit, f"{label} must be at most {limit} characters"),
+    ]
+
+
+def flag(default: bool) -> Any:
+    """A boolean; null or absent becomes ``default``."""
+    return Annotated[bool, none_to(default)]
 
 
 def date_range_message(label: str = "Date") -> str:

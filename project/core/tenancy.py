@@ -16,8 +16,10 @@ from project.core.errors import NotFound
 
 if TYPE_CHECKING:  # pragma: no cover
     from project.accounts.models import Organization, User
+    from project.core.models import TenantModel
 
 M = TypeVar("M", bound=models.Model)
+T = TypeVar("T", bound="TenantModel")
 
 
 @dataclass(frozen=True)
@@ -83,3 +85,10 @@ def get_in_org(model_or_qs: Any, org: Organization | uuid.UUID, pk: object, labe
         return qs.get(pk=key)
     except qs.model.DoesNotExist:
         raise NotFound(f"{name} not found") from None
+
+
+def get_locked(model: type[T], ctx: Ctx, pk: object, label: str) -> T:
+    """:func:`get_in_org` of ``ctx.org`` with the row locked (``SELECT ... FOR UPDATE``) until the write's
+    transaction ends: what a service reads before it changes or deletes the row. NotFound "<label> not
+    found" as :func:`get_in_org`."""
+    return get_in_org(model.objects.for_org(ctx.org).select_for_update(), ctx.org, pk, label)

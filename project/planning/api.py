@@ -18,7 +18,7 @@ from ninja import Query
 from pydantic import Field
 
 from project.core.auth import AuthedRequest
-from project.core.concurrency import if_match_header, set_etag
+from project.core.concurrency import if_match_header, with_etag
 from project.core.response_cache import cached_json
 from project.core.routers import make_router
 from project.core.schemas import CamelSchema, ErrorOut, at_least, at_most
@@ -67,9 +67,7 @@ def list_study_plans(request: AuthedRequest) -> QuerySet[StudyPlan]:
 @router.get("/study-plans/{uuid:plan_id}", response={200: StudyPlanOut, **NOT_FOUND})
 def get_study_plan(request: AuthedRequest, plan_id: UUID, response: HttpResponse) -> StudyPlan:
     """One study plan with its totals; sends ``ETag``. 404 "Study plan not found"."""
-    plan = selectors.study_plan_get(org=request.auth.org, plan_id=plan_id)
-    set_etag(response, plan)
-    return plan
+    return with_etag(response, selectors.study_plan_get(org=request.auth.org, plan_id=plan_id))
 
 
 @router.post("/study-plans", response={201: StudyPlanOut, **ERRORS})
@@ -83,9 +81,7 @@ def create_study_plan(request: AuthedRequest, payload: StudyPlanIn) -> tuple[int
 def update_study_plan(request: AuthedRequest, plan_id: UUID, payload: StudyPlanIn, response: HttpResponse) -> StudyPlan:
     """Replace a study plan (body as POST). Honours ``If-Match`` (412); sends the new ``ETag``."""
     services.study_plan_update(ctx=request.auth, plan_id=plan_id, data=payload, if_match=if_match_header(request))
-    plan = selectors.study_plan_get(org=request.auth.org, plan_id=plan_id)
-    set_etag(response, plan)
-    return plan
+    return with_etag(response, selectors.study_plan_get(org=request.auth.org, plan_id=plan_id))
 
 
 @router.delete("/study-plans/{uuid:plan_id}", response={204: None, 404: ErrorOut, 409: ErrorOut})
@@ -123,9 +119,7 @@ def update_study_plan_unit(
 ) -> StudyPlanUnit:
     """Change a plan unit (the fields sent). Honours ``If-Match`` (412); sends the new ``ETag``."""
     services.study_plan_unit_update(ctx=request.auth, plan_unit_id=plan_unit_id, data=payload, if_match=if_match_header(request))
-    plan_unit = selectors.study_plan_unit_get(org=request.auth.org, plan_unit_id=plan_unit_id)
-    set_etag(response, plan_unit)
-    return plan_unit
+    return with_etag(response, selectors.study_plan_unit_get(org=request.auth.org, plan_unit_id=plan_unit_id))
 
 
 @router.delete("/study-plans/{uuid:plan_id}/units/{uuid:plan_unit_id}", response={204: None, **NOT_FOUND})
@@ -179,9 +173,7 @@ def list_block_groups(request: AuthedRequest, filters: Query[BlockGroupFilters])
 @router.get("/block-groups/{uuid:block_group_id}", response={200: BlockGroupOut, **NOT_FOUND})
 def get_block_group(request: AuthedRequest, block_group_id: UUID, response: HttpResponse) -> BlockGroup:
     """One block group; sends ``ETag``. 404 "Block group not found"."""
-    group = selectors.block_group_get(org=request.auth.org, block_group_id=block_group_id)
-    set_etag(response, group)
-    return group
+    return with_etag(response, selectors.block_group_get(org=request.auth.org, block_group_id=block_group_id))
 
 
 @router.post("/block-groups", response={201: BlockGroupOut, **ERRORS})
@@ -196,9 +188,7 @@ def create_block_group(request: AuthedRequest, payload: BlockGroupIn) -> tuple[i
 def update_block_group(request: AuthedRequest, block_group_id: UUID, payload: BlockGroupIn, response: HttpResponse) -> BlockGroup:
     """Replace a block group (body as POST). Honours ``If-Match`` (412); sends the new ``ETag``."""
     services.block_group_update(ctx=request.auth, block_group_id=block_group_id, data=payload, if_match=if_match_header(request))
-    group = selectors.block_group_get(org=request.auth.org, block_group_id=block_group_id)
-    set_etag(response, group)
-    return group
+    return with_etag(response, selectors.block_group_get(org=request.auth.org, block_group_id=block_group_id))
 
 
 @router.delete("/block-groups/{uuid:block_group_id}", response={204: None, **NOT_FOUND})
@@ -275,9 +265,7 @@ def list_linked_groups(request: AuthedRequest) -> QuerySet[LinkedBlockGroup]:
 @router.get("/linked-block-groups/{uuid:linked_group_id}", response={200: LinkedBlockGroupOut, **NOT_FOUND})
 def get_linked_group(request: AuthedRequest, linked_group_id: UUID, response: HttpResponse) -> LinkedBlockGroup:
     """One linked group; sends ``ETag``. 404 "Linked block group not found"."""
-    linked = selectors.linked_group_get(org=request.auth.org, linked_group_id=linked_group_id)
-    set_etag(response, linked)
-    return linked
+    return with_etag(response, selectors.linked_group_get(org=request.auth.org, linked_group_id=linked_group_id))
 
 
 @router.post("/linked-block-groups", response={201: LinkedBlockGroupOut, **ERRORS})
@@ -296,9 +284,7 @@ def update_linked_group(
     services.linked_group_update(
         ctx=request.auth, linked_group_id=linked_group_id, data=payload, if_match=if_match_header(request)
     )
-    linked = selectors.linked_group_get(org=request.auth.org, linked_group_id=linked_group_id)
-    set_etag(response, linked)
-    return linked
+    return with_etag(response, selectors.linked_group_get(org=request.auth.org, linked_group_id=linked_group_id))
 
 
 @router.delete("/linked-block-groups/{uuid:linked_group_id}", response={204: None, **NOT_FOUND})

@@ -16,7 +16,6 @@ Deletion rules (decided here, decisions.md leaves them open):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
 from uuid import UUID
 
 from django.db import IntegrityError, transaction
@@ -25,8 +24,11 @@ from django.db.models import F, Max, QuerySet
 from project.catalogue.models import Campus, Course, Unit
 from project.core.concurrency import assert_fresh
 from project.core.errors import Conflict, DuplicateCode, NotFound, ValidationFailed
-from project.core.tenancy import Ctx, get_in_org
+from project.core.tenancy import Ctx, get_in_org, get_locked
+from project.core.writes import save_or_raise
 from project.planning.models import (
+    ACTUAL_HOUR_FIELDS,
+    BALANCE_HOUR_FIELDS,
     BlockGroup,
     BlockGroupStudyPlan,
     LinkedBlockGroup,
@@ -44,24 +46,8 @@ PLAN_ALREADY_ASSIGNED = "This study plan is already assigned to this block group
 PLAN_INACTIVE = "Only active study plans can be assigned to a block group."
 BLOCK_GROUP_DUPLICATE = "A block group with this code already exists in your organization."
 
-HOUR_FIELDS = (
-    "face_to_face_hours",
-    "facilitated_e_learning_hours",
-    "work_integrated_learning_hours",
-    "in_class_assessment_hours",
-    "structured_learning_hours",
-    "work_integrated_learning_balance_hours",
-    "cumulative_assessment_hours",
-)
-if TYPE_CHECKING:  # pragma: no cover
-    from project.core.models import TenantModel
-
-M = TypeVar("M", bound="TenantModel")
+HOUR_FIELDS = ACTUAL_HOUR_FIELDS + BALANCE_HOUR_FIELDS  # the seven hour fields of a study plan unit
 PLAN_UNIT_COPY_FIELDS = HOUR_FIELDS + ("unit_id", "sequence_order", "year_level", "is_cluster", "cluster_group")
-
-
-def _locked(model: type[M], ctx: Ctx, pk: UUID | str, label: str) -> M:
-    return get_in_org(model.objects.for_org(ctx.org).select_for_update(), ctx.org, pk, label)
 
 
 # --- study plans ------------------------------------------------------------------------------------
@@ -79,7 +65,7 @@ def study_plan_create(*, ctx: Ctx, data: StudyPlanIn) -> StudyPlan:
 def study_plan_update(*, ctx: Ctx, plan_id: UUID | str, data: StudyPlanIn, if_match: str | None) -> StudyPlan:
     """Replace name, description, totalNominalHours and isActive. Raises NotFound, StaleWrite."""
     with transaction.atomic():
-        plan = _locked(StudyPlan, ctx, plan_id, "Study plan")
+        plan = get_locked(StudyPlan, ctx, plan_id, "Study plan")
         assert_fresh(plan, if_match)
         for field, value in data.model_dump().items():
             setattr(plan, field, value)
@@ -91,7 +77,7 @@ def study_plan_update(*, ctx: Ctx, plan_id: UUID | str, data: StudyPlanIn, if_ma
 def study_plan_delete(*, ctx: Ctx, plan_id: UUID | str) -> None:
     """Delete a study plan and its units. Raises NotFound, or Conflict while block groups use it."""
     with transaction.atomic():
-        plan = _locked(StudyPlan, ctx, plan_id, "Study plan")
+        plan = get_locked(StudyPlan, ctx, plan_id, "Study plan")
         used = plan.block_group_links.count()
         if used:
             raise Conflict(
@@ -144,7 +130,7 @@ def study_plan_unit_add(*, ctx: Ctx, plan_id: UUID | str, data: StudyPlanUnitIn)
     to this study plan.".
     """
     with transaction.atomic():
-        plan = _locked(StudyPlan, ctx, plan_id, "Study plan")  # serialises sequence changes of the plan
+        plan = get_locked(StudyPlan, ctx, plan_id, "Study plan")  # serialises sequence changes of the plan
         unit = get_in_org(Unit, ctx.org, data.unit_id, "Unit")
         rows = _plan_rows(ctx, plan)
         if rows.filter(unit=unit).exists():
@@ -158,11 +144,7 @@ def study_plan_unit_add(*, ctx: Ctx, plan_id: UUID | str, data: StudyPlanUnitIn)
         emit_change(ctx, entity="study_plan_unit", action="created", ids=[plan_unit.pk])
         if position <= last:
             rows.filter(sequence_order__gte=position).update(sequence_order=F("sequence_order") + 1)
-        try:
-            with transaction.atomic():
-                plan_unit.save()
-        except IntegrityError:
-            raise Conflict(UNIT_ALREADY_IN_PLAN) from None
+        save_or_raise(plan_unit, Conflict(UNIT_ALREADY_IN_PLAN))
     return plan_unit
 
 
@@ -186,8 +168,8 @@ def study_plan_unit_update(
     Raises NotFound, StaleWrite, Conflict (the plan already has that unit).
     """
     with transaction.atomic():
-        plan_unit = _locked(StudyPlanUnit, ctx, plan_unit_id, "Study plan unit")
-        _locked(StudyPlan, ctx, plan_unit.study_plan_id, "Study plan")
+        plan_unit = get_locked(StudyPlanUnit, ctx, plan_unit_id, "Study plan unit")
+        get_locked(StudyPlan, ctx, plan_unit.study_plan_id, "Study plan")
         assert_fresh(plan_unit, if_match)
         sent = data.model_dump(exclude_unset=True)
         unit_id = sent.pop("unit_id", None)
@@ -202,18 +184,14 @@ def study_plan_unit_update(
             _move(ctx, plan_unit, target)
         for field in sent:
             setattr(plan_unit, field, getattr(data, field))
-        try:
-            with transaction.atomic():
-                plan_unit.save()
-        except IntegrityError:
-            raise Conflict(UNIT_ALREADY_IN_PLAN) from None
+        save_or_raise(plan_unit, Conflict(UNIT_ALREADY_IN_PLAN))
     return plan_unit
 
 
 def study_plan_unit_remove(*, ctx: Ctx, plan_id: UUID | str, plan_unit_id: UUID | str) -> None:
     """Remove a unit from a plan and close the gap in sequenceOrder. Raises NotFound."""
     with transaction.atomic():
-        plan = _locked(StudyPlan, ctx, plan_id, "Study plan")
+        plan = get_locked(StudyPlan, ctx, plan_id, "Study plan")
         plan_unit = get_in_org(_plan_rows(ctx, plan), ctx.org, plan_unit_id, "Study plan unit")
         pk, position = plan_unit.pk, plan_unit.sequence_order
         emit_change(ctx, entity="study_plan_unit", action="deleted", ids=[pk])
@@ -236,32 +214,24 @@ def _block_group_fields(ctx: Ctx, data: BlockGroupIn, exclude_pk: UUID | None = 
     return fields
 
 
-def _save_group(group: BlockGroup) -> None:
-    try:
-        with transaction.atomic():
-            group.save()
-    except IntegrityError:
-        raise DuplicateCode(BLOCK_GROUP_DUPLICATE) from None
-
-
 def block_group_create(*, ctx: Ctx, data: BlockGroupIn) -> BlockGroup:
     """Create a block group. Raises NotFound (course, campus), DuplicateCode."""
     with transaction.atomic():
         group = BlockGroup(organization=ctx.org, **_block_group_fields(ctx, data))
         emit_change(ctx, entity="block_group", action="created", ids=[group.pk])
-        _save_group(group)
+        save_or_raise(group, DuplicateCode(BLOCK_GROUP_DUPLICATE))
     return group
 
 
 def block_group_update(*, ctx: Ctx, block_group_id: UUID | str, data: BlockGroupIn, if_match: str | None) -> BlockGroup:
     """Replace every field of a block group. Raises NotFound, StaleWrite, DuplicateCode."""
     with transaction.atomic():
-        group = _locked(BlockGroup, ctx, block_group_id, "Block group")
+        group = get_locked(BlockGroup, ctx, block_group_id, "Block group")
         assert_fresh(group, if_match)
         for field, value in _block_group_fields(ctx, data, exclude_pk=group.pk).items():
             setattr(group, field, value)
         emit_change(ctx, entity="block_group", action="updated", ids=[group.pk])
-        _save_group(group)
+        save_or_raise(group, DuplicateCode(BLOCK_GROUP_DUPLICATE))
     return group
 
 
@@ -269,7 +239,7 @@ def block_group_delete(*, ctx: Ctx, block_group_id: UUID | str) -> None:
     """Delete a block group with its sessions and plan assignments; dissolve its linked group when fewer
     than 2 members would remain. Raises NotFound."""
     with transaction.atomic():
-        group = _locked(BlockGroup, ctx, block_group_id, "Block group")
+        group = get_locked(BlockGroup, ctx, block_group_id, "Block group")
         membership = LinkedBlockGroupMember.objects.for_org(ctx.org).filter(block_group=group).first()
         pk = group.pk
         emit_change(ctx, entity="block_group", action="deleted", ids=[pk])
@@ -287,7 +257,7 @@ def block_group_assign_plan(*, ctx: Ctx, block_group_id: UUID | str, study_plan_
     ``studyPlanId`` for an inactive plan, Conflict when the plan is already assigned.
     """
     with transaction.atomic():
-        group = _locked(BlockGroup, ctx, block_group_id, "Block group")
+        group = get_locked(BlockGroup, ctx, block_group_id, "Block group")
         plan = get_in_org(StudyPlan, ctx.org, study_plan_id, "Study plan")
         if not plan.is_active:
             raise ValidationFailed.field("studyPlanId", PLAN_INACTIVE)
@@ -295,18 +265,14 @@ def block_group_assign_plan(*, ctx: Ctx, block_group_id: UUID | str, study_plan_
             raise Conflict(PLAN_ALREADY_ASSIGNED)
         link = BlockGroupStudyPlan(organization=ctx.org, block_group=group, study_plan=plan)
         emit_change(ctx, entity="block_group_study_plan", action="created", ids=[link.pk])
-        try:
-            with transaction.atomic():
-                link.save()
-        except IntegrityError:
-            raise Conflict(PLAN_ALREADY_ASSIGNED) from None
+        save_or_raise(link, Conflict(PLAN_ALREADY_ASSIGNED))
     return link
 
 
 def block_group_unassign_plan(*, ctx: Ctx, block_group_id: UUID | str, study_plan_id: UUID | str) -> None:
     """Remove a study plan (by its id) from a block group; sessions are kept. Raises NotFound."""
     with transaction.atomic():
-        group = _locked(BlockGroup, ctx, block_group_id, "Block group")
+        group = get_locked(BlockGroup, ctx, block_group_id, "Block group")
         link = BlockGroupStudyPlan.objects.for_org(ctx.org).filter(block_group=group, study_plan_id=study_plan_id).first()
         if link is None:
             raise NotFound("Study plan not found")
@@ -356,7 +322,7 @@ def linked_group_update(
 ) -> LinkedBlockGroup:
     """Change name and description. Raises NotFound, StaleWrite."""
     with transaction.atomic():
-        linked = _locked(LinkedBlockGroup, ctx, linked_group_id, "Linked block group")
+        linked = get_locked(LinkedBlockGroup, ctx, linked_group_id, "Linked block group")
         assert_fresh(linked, if_match)
         linked.name = data.name
         linked.description = data.description
@@ -368,7 +334,7 @@ def linked_group_update(
 def linked_group_delete(*, ctx: Ctx, linked_group_id: UUID | str) -> None:
     """Delete a linked group (the block groups stay). Raises NotFound."""
     with transaction.atomic():
-        linked = _locked(LinkedBlockGroup, ctx, linked_group_id, "Linked block group")
+        linked = get_locked(LinkedBlockGroup, ctx, linked_group_id, "Linked block group")
         pk = linked.pk
         emit_change(ctx, entity="linked_block_group", action="deleted", ids=[pk])
         linked.delete()
@@ -378,7 +344,7 @@ def linked_group_remove_member(*, ctx: Ctx, linked_group_id: UUID | str, block_g
     """Take a block group out of a linked group; dissolve (delete) the linked group when fewer than 2
     members remain. Returns True when dissolved. Raises NotFound."""
     with transaction.atomic():
-        linked = _locked(LinkedBlockGroup, ctx, linked_group_id, "Linked block group")
+        linked = get_locked(LinkedBlockGroup, ctx, linked_group_id, "Linked block group")
         member = (
             LinkedBlockGroupMember.objects.for_org(ctx.org).filter(linked_group=linked, block_group_id=block_group_id).first()
         )

@@ -27,6 +27,7 @@ from project.reporting.selectors import delivered, hours, initials, teacher_name
 from project.staff.models import Teacher
 from project.timetabling.calendar import week_start
 from project.timetabling.models import TimetableSession
+from project.timetabling.selectors import SESSION_NAME_FIELDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from project.accounts.models import Organization
@@ -79,6 +80,13 @@ def dashboard_stats(*, org: Organization, today: date) -> dict[str, object]:
     }
 
 
+def _sessions_between(org: Organization, start: date, end: date) -> QuerySet[TimetableSession]:
+    """Sessions of ``org`` of any status dated ``start``..``end`` (inclusive), by date and start time."""
+    return (
+        TimetableSession.objects.for_org(org).filter(actual_date__range=(start, end)).order_by("actual_date", "start_time", "id")
+    )
+
+
 def teacher_allocations(*, org: Organization, start: date, end: date) -> dict[str, object]:
     """``GET /api/dashboard/teacher-allocations`` (platform.md §3 "Teacher allocation response").
 
@@ -88,9 +96,8 @@ def teacher_allocations(*, org: Organization, start: date, end: date) -> dict[st
     range: id, name, initials, maxWeeklyHours. Two queries.
     """
     rows = (
-        TimetableSession.objects.for_org(org)
-        .filter(actual_date__range=(start, end), teacher__isnull=False)
-        .order_by("actual_date", "start_time", "id")
+        _sessions_between(org, start, end)
+        .filter(teacher__isnull=False)
         .values_list(
             "id",
             "actual_date",
@@ -185,24 +192,8 @@ def upcoming_sessions(*, org: Organization, today: date) -> list[dict[str, objec
     startTime / endTime ('HH:MM'), unit {code, name}, blockGroup {code, name}, teacher (full name, or
     null when unassigned), room (null when empty), status. One query.
     """
-    rows = (
-        TimetableSession.objects.for_org(org)
-        .filter(actual_date__range=(today, today + timedelta(days=6)))
-        .order_by("actual_date", "start_time", "id")
-        .values_list(
-            "id",
-            "actual_date",
-            "start_time",
-            "end_time",
-            "unit__code",
-            "unit__name",
-            "block_group__code",
-            "block_group__name",
-            "teacher__first_name",
-            "teacher__last_name",
-            "room",
-            "status",
-        )
+    rows = _sessions_between(org, today, today + timedelta(days=6)).values_list(
+        "id", "actual_date", "start_time", "end_time", *SESSION_NAME_FIELDS, "room", "status"
     )
     return [
         {

@@ -12,7 +12,7 @@ from django.http import HttpResponse
 from ninja import Query
 
 from project.core.auth import AuthedRequest
-from project.core.concurrency import if_match_header, set_etag
+from project.core.concurrency import if_match_header, with_etag
 from project.core.response_cache import cached_json
 from project.core.routers import make_router
 from project.core.schemas import ErrorOut
@@ -43,17 +43,13 @@ def create_teacher(request: AuthedRequest, response: HttpResponse, payload: Teac
     """POST /api/teachers: 201 with the teacher; 400 validation (delivery.md §5); 409 duplicate_code on
     employeeId or email."""
     teacher = services.teacher_create(ctx=request.auth, data=payload.model_dump())
-    teacher = selectors.teacher_get(org=request.auth.org, teacher_id=teacher.pk)
-    set_etag(response, teacher)
-    return 201, teacher
+    return 201, with_etag(response, selectors.teacher_get(org=request.auth.org, teacher_id=teacher.pk))
 
 
 @router.get("/teachers/{uuid:teacher_id}", response={200: TeacherOut, **ERRORS})
 def get_teacher(request: AuthedRequest, response: HttpResponse, teacher_id: uuid.UUID) -> Teacher:
     """GET /api/teachers/{id}: the teacher, with ``ETag`` (its updatedAt); 404 "Teacher not found"."""
-    teacher = selectors.teacher_get(org=request.auth.org, teacher_id=teacher_id)
-    set_etag(response, teacher)
-    return teacher
+    return with_etag(response, selectors.teacher_get(org=request.auth.org, teacher_id=teacher_id))
 
 
 @router.put("/teachers/{uuid:teacher_id}", response={200: TeacherOut, **ERRORS})
@@ -66,9 +62,7 @@ def update_teacher(request: AuthedRequest, response: HttpResponse, teacher_id: u
         data=payload.model_dump(exclude_unset=True),
         if_match=if_match_header(request),
     )
-    teacher = selectors.teacher_get(org=request.auth.org, teacher_id=teacher.pk)
-    set_etag(response, teacher)
-    return teacher
+    return with_etag(response, selectors.teacher_get(org=request.auth.org, teacher_id=teacher.pk))
 
 
 @router.delete("/teachers/{uuid:teacher_id}", response={204: None, **ERRORS})

@@ -7,7 +7,7 @@ import uuid
 from django.http import HttpResponse
 
 from project.core.auth import AuthedRequest
-from project.core.concurrency import if_match_header, set_etag
+from project.core.concurrency import if_match_header, with_etag
 from project.core.routers import make_router
 from project.core.schemas import ErrorOut
 from project.staff import leave_selectors as selectors
@@ -34,17 +34,13 @@ def create_leave(
     leave and its ``ETag``. 400 "Start date is required", "End date is required", "End date must be on
     or after start date", "End time is required with a start time", "Start time is required with an end
     time", "End time must be after start time"; 404 "Teacher not found"."""
-    leave = services.leave_create(ctx=request.auth, teacher_id=teacher_id, data=payload.model_dump())
-    set_etag(response, leave)
-    return 201, leave
+    return 201, with_etag(response, services.leave_create(ctx=request.auth, teacher_id=teacher_id, data=payload.model_dump()))
 
 
 @router.get("/teachers/{uuid:teacher_id}/leave/{uuid:leave_id}", response={200: LeaveOut, **ERRORS})
 def get_leave(request: AuthedRequest, response: HttpResponse, teacher_id: uuid.UUID, leave_id: uuid.UUID) -> TeacherLeave:
     """GET one leave period with ``ETag``; 404 "Teacher not found" / "Leave not found"."""
-    leave = selectors.leave_get(org=request.auth.org, teacher_id=teacher_id, leave_id=leave_id)
-    set_etag(response, leave)
-    return leave
+    return with_etag(response, selectors.leave_get(org=request.auth.org, teacher_id=teacher_id, leave_id=leave_id))
 
 
 @router.put("/teachers/{uuid:teacher_id}/leave/{uuid:leave_id}", response={200: LeaveOut, **ERRORS})
@@ -59,8 +55,7 @@ def update_leave(
         data=payload.model_dump(),
         if_match=if_match_header(request),
     )
-    set_etag(response, leave)
-    return leave
+    return with_etag(response, leave)
 
 
 @router.delete("/teachers/{uuid:teacher_id}/leave/{uuid:leave_id}", response={204: None, **ERRORS})

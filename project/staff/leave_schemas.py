@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, time
-from typing import Annotated, Any
+from typing import Annotated
 
-from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
+from pydantic import Field
 
-from project.core.schemas import BlankToNone, FormIn, StampedOut, in_date_range, max_length, required
+from project.core.schemas import BlankToNone, FormIn, StampedOut, in_date_range, not_before, required, text
 
 MSG_START = "Start date is required"
 MSG_END = "End date is required"
@@ -24,42 +24,18 @@ MSG_START_TIME = "Start time is required with an end time"
 MSG_TIME_ORDER = "End time must be after start time"
 
 
-def _clean(value: Any) -> Any:
-    if isinstance(value, str):
-        if "\x00" in value:
-            raise ValueError("Text must not contain NUL characters")
-        return value.strip()
-    return value
-
-
-Clean = BeforeValidator(_clean)
-
-
 class LeaveIn(FormIn):
     """POST and PUT /api/teachers/{id}/leave body."""
 
     start_date: Annotated[date | None, BlankToNone, required(MSG_START), in_date_range("Start date")] = Field(
         default=None, validate_default=True
     )
-    end_date: Annotated[date | None, BlankToNone, required(MSG_END), in_date_range("End date")] = Field(
-        default=None, validate_default=True
-    )
+    end_date: Annotated[
+        date | None, BlankToNone, required(MSG_END), in_date_range("End date"), not_before("start_date", MSG_ORDER)
+    ] = Field(default=None, validate_default=True)
     start_time: Annotated[time | None, BlankToNone] = None
     end_time: Annotated[time | None, BlankToNone] = None
-    reason: Annotated[str | None, Clean, max_length(255, "Reason must be at most 255 characters")] = ""
-
-    @field_validator("end_date")
-    @classmethod
-    def _end_not_before_start(cls, value: date | None, info: ValidationInfo) -> date | None:
-        start = info.data.get("start_date")
-        if value is not None and start is not None and value < start:
-            raise ValueError(MSG_ORDER)
-        return value
-
-    @field_validator("reason")
-    @classmethod
-    def _reason_text(cls, value: str | None) -> str:
-        return value or ""
+    reason: text("Reason", 255) = ""
 
 
 class LeaveOut(StampedOut):

@@ -4,6 +4,22 @@ from django.db import models
 
 from project.core.models import TenantModel
 
+# The fields of a teacher's form (TeacherIn), in TeacherOut order: what a write sets, what a list reads.
+TEACHER_FIELDS = (
+    "employee_id",
+    "first_name",
+    "last_name",
+    "email",
+    "phone",
+    "job_title",
+    "employment_type",
+    "expiry_date",
+    "availability",
+    "max_weekly_hours",
+    "is_active",
+    "qualifications",
+)
+
 
 class Teacher(TenantModel):
     class EmploymentType(models.TextChoices):

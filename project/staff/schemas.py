@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import uuid
 from datetime import date
-from typing import Annotated, Any
+from typing import Annotated
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import Field
 
 from project.core.schemas import (
     BlankToNone,
     CamelSchema,
+    CleanText,
     FormIn,
     StampedOut,
     at_least,
@@ -31,31 +32,16 @@ from project.core.schemas import (
     in_date_range,
     max_length,
     required,
+    required_text,
+    text,
 )
 
 EMPLOYMENT_TYPES = ("ongoing", "fixed_term", "sessional")
 AVAILABILITIES = ("day", "evening", "both")
 
-MSG_EMPLOYEE_ID = "Employee ID is required"
 MSG_MAX_HOURS_MIN = "Max weekly hours must be at least 1"
 MSG_MAX_HOURS_MAX = "Max weekly hours cannot exceed 40"
 MSG_SELECT_UNIT = "Please select a unit"
-
-
-LONG_TEXT = 10_000
-
-
-def _strip(value: Any) -> Any:
-    """Trim strings; refuse NUL characters (PostgreSQL cannot store them)."""
-    if isinstance(value, str):
-        if "\x00" in value:
-            raise ValueError("Text must not contain NUL characters")
-        return value.strip()
-    return value
-
-
-def _none_to_empty(value: Any) -> Any:
-    return "" if value is None else value
 
 
 def _is_email(value: str) -> bool:
@@ -66,32 +52,12 @@ def _is_email(value: str) -> bool:
     return True
 
 
-Strip = BeforeValidator(_strip)
-NoneToEmpty = AfterValidator(_none_to_empty)
-
-EmployeeId = Annotated[
-    str | None, Strip, BlankToNone, required(MSG_EMPLOYEE_ID), max_length(50, "Employee ID must be at most 50 characters")
-]
-FirstName = Annotated[
-    str | None,
-    Strip,
-    BlankToNone,
-    required("First name is required"),
-    max_length(100, "First name must be at most 100 characters"),
-]
-LastName = Annotated[
-    str | None, Strip, BlankToNone, required("Last name is required"), max_length(100, "Last name must be at most 100 characters")
-]
-Email = Annotated[
-    str | None,
-    Strip,
-    BlankToNone,
-    required("Email is required"),
-    max_length(255, "Email must be at most 255 characters"),
-    check(_is_email, "Invalid email address"),
-]
-Phone = Annotated[str | None, Strip, max_length(20, "Phone must be at most 20 characters"), NoneToEmpty]
-JobTitle = Annotated[str | None, Strip, max_length(100, "Job title must be at most 100 characters"), NoneToEmpty]
+EmployeeId = required_text("Employee ID", 50)
+FirstName = required_text("First name", 100)
+LastName = required_text("Last name", 100)
+Email = Annotated[required_text("Email", 255), check(_is_email, "Invalid email address")]
+Phone = text("Phone", 20)
+JobTitle = text("Job title", 100)
 EmploymentType = Annotated[
     str | None,
     BlankToNone,
@@ -113,9 +79,7 @@ MaxWeeklyHours = Annotated[
     at_most(40, MSG_MAX_HOURS_MAX),
 ]
 IsActive = Annotated[bool | None, required("Active status is required")]
-Qualifications = Annotated[
-    str | None, Strip, max_length(LONG_TEXT, f"Qualifications must be at most {LONG_TEXT} characters"), NoneToEmpty
-]
+Qualifications = text("Qualifications")
 
 
 class TeacherIn(FormIn):
@@ -179,7 +143,7 @@ class TeacherUnitIn(FormIn):
     )
     unit_id: Annotated[uuid.UUID | None, BlankToNone, required(MSG_SELECT_UNIT)] = Field(default=None, validate_default=True)
     proficiency_level: Annotated[
-        str | None, Strip, BlankToNone, max_length(20, "Proficiency level must be at most 20 characters")
+        str | None, CleanText, BlankToNone, max_length(20, "Proficiency level must be at most 20 characters")
     ] = None
 
 

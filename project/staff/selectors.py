@@ -13,7 +13,7 @@ from django.db.models import Count, QuerySet
 from django.db.models.functions import Lower
 
 from project.core.tenancy import get_in_org
-from project.staff.models import Teacher, TeacherUnit
+from project.staff.models import TEACHER_FIELDS, Teacher, TeacherUnit
 
 if TYPE_CHECKING:  # pragma: no cover
     from uuid import UUID
@@ -34,23 +34,7 @@ def teacher_list(*, org: Organization, show_inactive: bool = False) -> QuerySet:
     return qs.order_by(Lower("first_name"), Lower("last_name"), "employee_id", "id")
 
 
-_TEACHER_FIELDS = (
-    "id",
-    "employee_id",
-    "first_name",
-    "last_name",
-    "email",
-    "phone",
-    "job_title",
-    "employment_type",
-    "expiry_date",
-    "availability",
-    "max_weekly_hours",
-    "is_active",
-    "qualifications",
-    "created_at",
-    "updated_at",
-)
+_TEACHER_FIELDS = ("id", *TEACHER_FIELDS, "created_at", "updated_at")
 
 
 def teacher_list_rows(*, org: Organization, show_inactive: bool = False) -> list[dict]:

@@ -18,28 +18,14 @@ from django.db import IntegrityError, transaction
 from project.catalogue.models import Unit
 from project.core.concurrency import assert_fresh
 from project.core.errors import DuplicateCode, NotFound
-from project.core.tenancy import Ctx, get_in_org
-from project.staff.models import Teacher, TeacherUnit
+from project.core.tenancy import Ctx, get_in_org, get_locked
+from project.core.writes import save_or_raise
+from project.staff.models import TEACHER_FIELDS, Teacher, TeacherUnit
 from realtime.events import emit_change
 
 DUPLICATE_EMPLOYEE_ID = "A teacher with this employee ID already exists in your organization."
 DUPLICATE_EMAIL = "A teacher with this email already exists in your organization."
 DUPLICATE_UNIT = "This unit is already assigned to this teacher."
-
-TEACHER_FIELDS = (
-    "employee_id",
-    "first_name",
-    "last_name",
-    "email",
-    "phone",
-    "job_title",
-    "employment_type",
-    "expiry_date",
-    "availability",
-    "max_weekly_hours",
-    "is_active",
-    "qualifications",
-)
 
 
 def _check_unique(ctx: Ctx, *, employee_id: str, email: str, exclude_pk: UUID | None = None) -> None:
@@ -87,7 +73,7 @@ def teacher_update(*, ctx: Ctx, teacher_id: UUID | str, data: dict[str, Any], if
     Emits ``teacher updated``. Raises NotFound (404), DuplicateCode (409).
     """
     with transaction.atomic():
-        teacher = get_in_org(Teacher.objects.for_org(ctx.org).select_for_update(), ctx.org, teacher_id, label="Teacher")
+        teacher = get_locked(Teacher, ctx, teacher_id, "Teacher")
         assert_fresh(teacher, if_match)
         for key in TEACHER_FIELDS:
             if key in data:
@@ -102,7 +88,7 @@ def teacher_delete(*, ctx: Ctx, teacher_id: UUID | str) -> None:
     """Delete a teacher of ``ctx.org``. Their qualifications go with them; their timetable sessions stay,
     unassigned (the session's teacher is SET_NULL). Emits ``teacher deleted``. Raises NotFound (404)."""
     with transaction.atomic():
-        teacher = get_in_org(Teacher.objects.for_org(ctx.org).select_for_update(), ctx.org, teacher_id, label="Teacher")
+        teacher = get_locked(Teacher, ctx, teacher_id, "Teacher")
         pk = teacher.pk
         emit_change(ctx, entity="teacher", action="deleted", ids=[pk])
         teacher.delete()
@@ -117,17 +103,13 @@ def teacher_unit_add(
     unit of another organization. Emits ``teacher_unit created``.
     """
     with transaction.atomic():
-        teacher = get_in_org(Teacher.objects.for_org(ctx.org).select_for_update(), ctx.org, teacher_id, label="Teacher")
+        teacher = get_locked(Teacher, ctx, teacher_id, "Teacher")
         unit = get_in_org(Unit, ctx.org, unit_id, label="Unit")
         if TeacherUnit.objects.for_org(ctx.org).filter(teacher=teacher, unit=unit).exists():
             raise DuplicateCode(DUPLICATE_UNIT, field="unitId")
         row = TeacherUnit(organization=ctx.org, teacher=teacher, unit=unit, proficiency_level=proficiency_level or "competent")
         emit_change(ctx, entity="teacher_unit", action="created", ids=[row.pk])
-        try:
-            with transaction.atomic():
-                row.save()
-        except IntegrityError:
-            raise DuplicateCode(DUPLICATE_UNIT, field="unitId") from None
+        save_or_raise(row, DuplicateCode(DUPLICATE_UNIT, field="unitId"))
     return row
 
 

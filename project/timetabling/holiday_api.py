@@ -10,7 +10,7 @@ from django.http import HttpResponse
 from ninja import Query
 
 from project.core.auth import AuthedRequest
-from project.core.concurrency import if_match_header, set_etag
+from project.core.concurrency import if_match_header, with_etag
 from project.core.routers import make_router
 from project.core.schemas import ErrorOut
 from project.timetabling import holiday_selectors as selectors
@@ -34,9 +34,7 @@ def list_holidays(request: AuthedRequest, filters: Query[HolidayFilters]) -> Que
 def create_holiday(request: AuthedRequest, response: HttpResponse, payload: HolidayIn) -> tuple[int, Holiday]:
     """POST /api/holidays: 201 with the holiday. 400 "Start date is required", "End date is required",
     "End date must be on or after start date" (path endDate)."""
-    holiday = services.holiday_create(ctx=request.auth, data=payload.model_dump())
-    set_etag(response, holiday)
-    return 201, holiday
+    return 201, with_etag(response, services.holiday_create(ctx=request.auth, data=payload.model_dump()))
 
 
 @router.post("/holidays/import-public", response={200: HolidayImportOut, **ERRORS})
@@ -56,9 +54,7 @@ def import_public_holidays(request: AuthedRequest, payload: HolidayImportIn) -> 
 @router.get("/holidays/{uuid:holiday_id}", response={200: HolidayOut, **ERRORS})
 def get_holiday(request: AuthedRequest, response: HttpResponse, holiday_id: uuid.UUID) -> Holiday:
     """GET /api/holidays/{id}: the holiday with ``ETag``; 404 "Holiday not found"."""
-    holiday = selectors.holiday_get(org=request.auth.org, holiday_id=holiday_id)
-    set_etag(response, holiday)
-    return holiday
+    return with_etag(response, selectors.holiday_get(org=request.auth.org, holiday_id=holiday_id))
 
 
 @router.put("/holidays/{uuid:holiday_id}", response={200: HolidayOut, **ERRORS})
@@ -70,8 +66,7 @@ def update_holiday(request: AuthedRequest, response: HttpResponse, holiday_id: u
         data=payload.model_dump(exclude_unset=True),
         if_match=if_match_header(request),
     )
-    set_etag(response, holiday)
-    return holiday
+    return with_etag(response, holiday)
 
 
 @router.delete("/holidays/{uuid:holiday_id}", response={204: None, **ERRORS})

@@ -10,47 +10,34 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator
+from pydantic import AfterValidator, Field
 
 from project.core.schemas import (
     BlankToNone,
     CamelSchema,
+    CleanText,
     FormIn,
     at_least,
     at_most,
     check,
     in_date_range,
-    max_length,
+    none_to,
+    not_before,
     required,
+    required_text,
+    text,
 )
 
 HOLIDAY_TYPES = ("public_holiday", "term_break")
 STATES = ("ACT", "NSW", "NT", "QLD", "SA", "TAS", "VIC", "WA")
-LONG_TEXT = 10_000
 MIN_YEAR, MAX_YEAR = 2000, 2100
 
 MSG_START = "Start date is required"
 MSG_END = "End date is required"
 MSG_ORDER = "End date must be on or after start date"
 
-
-def _clean(value: Any) -> Any:
-    """Trim strings; refuse NUL characters (PostgreSQL cannot store them)."""
-    if isinstance(value, str):
-        if "\x00" in value:
-            raise ValueError("Text must not contain NUL characters")
-        return value.strip()
-    return value
-
-
-def _none_to(default: Any) -> BeforeValidator:
-    return BeforeValidator(lambda value: default if value is None else value)
-
-
-Clean = BeforeValidator(_clean)
-NoneToEmpty = AfterValidator(lambda value: "" if value is None else value)
 YearRange = (
     at_least(MIN_YEAR, f"Year must be between {MIN_YEAR} and {MAX_YEAR}"),
     at_most(MAX_YEAR, f"Year must be between {MIN_YEAR} and {MAX_YEAR}"),
@@ -60,37 +47,25 @@ YearRange = (
 class HolidayIn(FormIn):
     """POST and PUT /api/holidays body."""
 
-    name: Annotated[str | None, Clean, required("Name is required"), max_length(255, "Name must be at most 255 characters")] = (
-        Field(default=None, validate_default=True)
-    )
+    name: required_text("Name", 255) = Field(default=None, validate_default=True)
     type: Annotated[
         str | None,
-        _none_to("public_holiday"),
-        Clean,
+        none_to("public_holiday"),
+        CleanText,
         BlankToNone,
-        _none_to("public_holiday"),
+        none_to("public_holiday"),
         check(lambda v: v in HOLIDAY_TYPES, "Type must be public_holiday or term_break"),
     ] = "public_holiday"
     start_date: Annotated[date | None, BlankToNone, required(MSG_START), in_date_range("Start date")] = Field(
         default=None, validate_default=True
     )
-    end_date: Annotated[date | None, BlankToNone, required(MSG_END), in_date_range("End date")] = Field(
-        default=None, validate_default=True
-    )
-    description: Annotated[
-        str | None, Clean, max_length(LONG_TEXT, f"Description must be at most {LONG_TEXT} characters"), NoneToEmpty
-    ] = Field(default="", validate_default=True)
-    is_recurring: Annotated[bool, _none_to(False)] = False
+    end_date: Annotated[
+        date | None, BlankToNone, required(MSG_END), in_date_range("End date"), not_before("start_date", MSG_ORDER)
+    ] = Field(default=None, validate_default=True)
+    description: text("Description") = Field(default="", validate_default=True)
+    is_recurring: Annotated[bool, none_to(False)] = False
     year: Annotated[int | None, BlankToNone, *YearRange] = None
-    is_active: Annotated[bool, _none_to(True)] = True
-
-    @field_validator("end_date")
-    @classmethod
-    def _end_not_before_start(cls, value: date | None, info: ValidationInfo) -> date | None:
-        start = info.data.get("start_date")
-        if value is not None and start is not None and value < start:
-            raise ValueError(MSG_ORDER)
-        return value
+    is_active: Annotated[bool, none_to(True)] = True
 
 
 class HolidayImportIn(FormIn):
@@ -99,7 +74,7 @@ class HolidayImportIn(FormIn):
 
     state: Annotated[
         str | None,
-        Clean,
+        CleanText,
         BlankToNone,
         required("State is required"),
         AfterValidator(lambda v: v.upper()),

@@ -18,7 +18,7 @@ from django.db import transaction
 
 from project.accounts.models import Organization
 from project.core.concurrency import assert_fresh
-from project.core.tenancy import Ctx, get_in_org
+from project.core.tenancy import Ctx, get_locked
 from project.timetabling.calendar import holiday_by_date, holiday_spans
 from project.timetabling.models import Holiday
 from realtime.events import emit_change
@@ -46,7 +46,7 @@ def holiday_update(*, ctx: Ctx, holiday_id: UUID | str, data: dict[str, Any], if
     A stale ``if_match`` raises StaleWrite (412) and nothing changes. Emits ``holiday updated``.
     """
     with transaction.atomic():
-        holiday = get_in_org(Holiday.objects.for_org(ctx.org).select_for_update(), ctx.org, holiday_id, label="Holiday")
+        holiday = get_locked(Holiday, ctx, holiday_id, "Holiday")
         assert_fresh(holiday, if_match)
         old_start = holiday.start_date
         for key in FIELDS:
@@ -65,7 +65,7 @@ def holiday_delete(*, ctx: Ctx, holiday_id: UUID | str) -> None:
     """Delete a holiday of ``ctx.org`` (sessions already generated are not touched). Emits
     ``holiday deleted``. Raises NotFound (404)."""
     with transaction.atomic():
-        holiday = get_in_org(Holiday.objects.for_org(ctx.org).select_for_update(), ctx.org, holiday_id, label="Holiday")
+        holiday = get_locked(Holiday, ctx, holiday_id, "Holiday")
         pk = holiday.pk
         emit_change(ctx, entity="holiday", action="deleted", ids=[pk])
         holiday.delete()

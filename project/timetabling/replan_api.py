@@ -21,10 +21,9 @@ router = make_router(tags=["replan"])
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut}
 
 
-class ImpactQuery(CamelSchema):
-    """Which change: ``holidayId`` (a saved holiday or term break), ``leaveId`` (saved leave),
-    ``teacherId`` with ``start``/``end`` and optional ``startTime``/``endTime`` (proposed leave), or
-    ``start``/``end`` with optional ``campusId`` (a proposed closure)."""
+class ChangeFields(CamelSchema):
+    """The fields naming a late change (``replan.change_of``'s keyword arguments), shared by the impact
+    query and the proposal and apply bodies."""
 
     holiday_id: uuid.UUID | None = None
     leave_id: uuid.UUID | None = None
@@ -34,6 +33,12 @@ class ImpactQuery(CamelSchema):
     end: Annotated[date | None, BlankToNone, in_date_range("End date")] = None
     start_time: Annotated[time | None, BlankToNone] = None
     end_time: Annotated[time | None, BlankToNone] = None
+
+
+class ImpactQuery(ChangeFields):
+    """Which change: ``holidayId`` (a saved holiday or term break), ``leaveId`` (saved leave),
+    ``teacherId`` with ``start``/``end`` and optional ``startTime``/``endTime`` (proposed leave), or
+    ``start``/``end`` with optional ``campusId`` (a proposed closure)."""
 
 
 class ImpactSessionOut(CamelSchema):
@@ -79,18 +84,10 @@ class ImpactOut(CamelSchema):
     sessions: list[ImpactSessionOut]
 
 
-class ReplanChangeIn(CamelSchema):
+class ReplanChangeIn(ChangeFields):
     """The change to re-plan around (as ``GET /api/replan/impact``'s query) and optionally the block
     groups or sessions to fix (default: every session it hits)."""
 
-    holiday_id: uuid.UUID | None = None
-    leave_id: uuid.UUID | None = None
-    teacher_id: uuid.UUID | None = None
-    campus_id: uuid.UUID | None = None
-    start: Annotated[date | None, BlankToNone, in_date_range("Start date")] = None
-    end: Annotated[date | None, BlankToNone, in_date_range("End date")] = None
-    start_time: Annotated[time | None, BlankToNone] = None
-    end_time: Annotated[time | None, BlankToNone] = None
     block_group_ids: list[uuid.UUID] | None = Field(default=None, max_length=2000)
     session_ids: list[uuid.UUID] | None = Field(default=None, max_length=20000)
 
@@ -166,18 +163,10 @@ class ReplanAppliedOut(CamelSchema):
     end_dates_extended: list[EndDateExtendedOut]
 
 
-def _change(request: AuthedRequest, body: ReplanChangeIn) -> replan.Change:
-    return replan.change_of(
-        request.auth.org,
-        holiday_id=body.holiday_id,
-        leave_id=body.leave_id,
-        teacher_id=body.teacher_id,
-        campus_id=body.campus_id,
-        start=body.start,
-        end=body.end,
-        start_time=body.start_time,
-        end_time=body.end_time,
-    )
+def _change(request: AuthedRequest, body: ChangeFields) -> replan.Change:
+    """The change ``body`` names, of the caller's organization (400/404 as ``replan.change_of``, whose
+    keyword arguments are the fields of :class:`ChangeFields`)."""
+    return replan.change_of(request.auth.org, **body.model_dump(include=set(ChangeFields.model_fields)))
 
 
 @router.post("/replan/propose", response={200: ReplanProposalOut, **ERRORS})
@@ -223,15 +212,4 @@ def replan_impact(request: AuthedRequest, filters: Query[ImpactQuery]) -> HttpRe
     "End date is required", "End date must be on or after start date", "The range can be at most 400
     days", part-day times; 404 "Holiday not found" / "Leave not found" / "Teacher not found" / "Campus not
     found". Reads only."""
-    change = replan.change_of(
-        request.auth.org,
-        holiday_id=filters.holiday_id,
-        leave_id=filters.leave_id,
-        teacher_id=filters.teacher_id,
-        campus_id=filters.campus_id,
-        start=filters.start,
-        end=filters.end,
-        start_time=filters.start_time,
-        end_time=filters.end_time,
-    )
-    return json_response(replan.impact(request.auth.org, change))
+    return json_response(replan.impact(request.auth.org, _change(request, filters)))

@@ -121,6 +121,12 @@ def plan_schedule(
                 return True
         return any(overlaps(bs, be, s, e) for bs, be in new_by_day.get(d, ()))
 
+    def place(d: date, s: time, e: time, *, hours: Decimal, cancelled: bool, text: str) -> None:
+        """Plan a session of the current unit (``todo[i]``) on ``d`` from ``s`` to ``e`` and hold that time
+        for the next clash checks; a holiday marker is a cancelled session of 0 hours."""
+        plan.sessions.append(PlannedSession(todo[i].unit_id, d, s, e, hours, cancelled, text, week_number(d, start), term_of(d)))
+        new_by_day.setdefault(d, []).append((s, e))
+
     while i < len(todo):
         if day > limit:
             raise ScheduleTooLong(TOO_LONG_MESSAGE)
@@ -133,20 +139,7 @@ def plan_schedule(
             for tpl in templates:
                 if group_clash(day, tpl.start, tpl.end, any_status=True):
                     continue
-                plan.sessions.append(
-                    PlannedSession(
-                        todo[i].unit_id,
-                        day,
-                        tpl.start,
-                        tpl.end,
-                        Decimal("0"),
-                        True,
-                        span.name,
-                        week_number(day, start),
-                        term_of(day),
-                    )
-                )
-                new_by_day.setdefault(day, []).append((tpl.start, tpl.end))
+                place(day, tpl.start, tpl.end, hours=Decimal("0"), cancelled=True, text=span.name)
             day += timedelta(days=1)
             continue
         for tpl in templates:
@@ -157,20 +150,7 @@ def plan_schedule(
             ):
                 plan.slots_skipped += 1
                 continue
-            plan.sessions.append(
-                PlannedSession(
-                    todo[i].unit_id,
-                    day,
-                    tpl.start,
-                    end,
-                    hours,
-                    False,
-                    notes,
-                    week_number(day, start),
-                    term_of(day),
-                )
-            )
-            new_by_day.setdefault(day, []).append((tpl.start, end))
+            place(day, tpl.start, end, hours=hours, cancelled=False, text=notes)
             left -= hours
             if left <= 0:
                 i += 1

@@ -12,7 +12,7 @@ from uuid import UUID
 
 from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator
 
-from project.core.schemas import BlankToNone, CamelSchema, at_least, at_most, in_date_range, max_length
+from project.core.schemas import BlankToNone, CamelSchema, at_least, at_most, in_date_range, later_than, max_length
 
 TIME_RE = re.compile(r"^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$")
 TIME_MESSAGE = "Invalid time format, use HH:MM:SS"
@@ -34,6 +34,8 @@ def _time(value: Any) -> time:
 
 
 TimeText = Annotated[Any, AfterValidator(_time)]
+# The end of a session: a TimeText after the body's startTime.
+EndTimeText = Annotated[TimeText, later_than("start_time", "End time must be after start time")]
 
 
 def _teacher(value: Any) -> Any:
@@ -91,7 +93,7 @@ class SessionIn(CamelSchema):
         at_most(7, "Day of week must be between 1 (Monday) and 7 (Sunday)"),
     ] = None
     start_time: TimeText = Field(default=None, validate_default=True)
-    end_time: TimeText = Field(default=None, validate_default=True)
+    end_time: EndTimeText = Field(default=None, validate_default=True)
     room: Annotated[str | None, BeforeValidator(_strip), max_length(50, "Room must be at most 50 characters")] = ""
     # A room record (issue 19): sets ``room`` to its code; without it a room text matching a room's code
     # (case and spacing ignored) is linked to that room.
@@ -113,14 +115,6 @@ class SessionIn(CamelSchema):
     def _required(cls, value: UUID | None, info: ValidationInfo) -> UUID:
         if value is None:
             raise ValueError("Block group is required" if info.field_name == "block_group_id" else "Unit is required")
-        return value
-
-    @field_validator("end_time", mode="after")
-    @classmethod
-    def _after_start(cls, value: time | None, info: ValidationInfo) -> time | None:
-        start = info.data.get("start_time")
-        if isinstance(start, time) and isinstance(value, time) and value <= start:
-            raise ValueError("End time must be after start time")
         return value
 
 
@@ -250,7 +244,7 @@ class BulkRoomOut(CamelSchema):
 
 class SessionTemplateIn(CamelSchema):
     start_time: TimeText = Field(default=None, validate_default=True)
-    end_time: TimeText = Field(default=None, validate_default=True)
+    end_time: EndTimeText = Field(default=None, validate_default=True)
     duration: Annotated[Decimal | None, at_most(Decimal("12"), "Hours cannot exceed 12 per session")] = Field(
         default=None, validate_default=True
     )
@@ -260,14 +254,6 @@ class SessionTemplateIn(CamelSchema):
     def _positive(cls, value: Decimal | None) -> Decimal:
         if value is None or value <= 0:
             raise ValueError("Duration must be positive")
-        return value
-
-    @field_validator("end_time", mode="after")
-    @classmethod
-    def _after_start(cls, value: time | None, info: ValidationInfo) -> time | None:
-        start = info.data.get("start_time")
-        if isinstance(start, time) and isinstance(value, time) and value <= start:
-            raise ValueError("End time must be after start time")
         return value
 
 

@@ -46,6 +46,17 @@ def session_queryset(org: Organization) -> TenantQuerySet:
     return TimetableSession.objects.for_org(org).select_related("unit", "block_group", "teacher")
 
 
+# The names a session row shows with it (values_list lookups, in this order): unit code and name, block
+# group code and name, teacher first and last name.
+SESSION_NAME_FIELDS = (
+    "unit__code",
+    "unit__name",
+    "block_group__code",
+    "block_group__name",
+    "teacher__first_name",
+    "teacher__last_name",
+)
+
 _ROW_FIELDS = (
     "id",
     "block_group_id",
@@ -63,14 +74,25 @@ _ROW_FIELDS = (
     "notes",
     "created_at",
     "updated_at",
-    "unit__code",
-    "unit__name",
-    "block_group__code",
-    "block_group__name",
-    "teacher__first_name",
-    "teacher__last_name",
+    *SESSION_NAME_FIELDS,
     "room_record_id",
 )
+
+
+def _of_owner(
+    qs: TenantQuerySet,
+    block_group_id: UUID | str | None,
+    teacher_id: UUID | str | None,
+    room_id: UUID | str | None,
+) -> TenantQuerySet:
+    """``qs`` kept to the sessions of a block group, a teacher and a recorded room, each when given."""
+    if block_group_id is not None:
+        qs = qs.filter(block_group_id=block_group_id)
+    if teacher_id is not None:
+        qs = qs.filter(teacher_id=teacher_id)
+    if room_id is not None:
+        qs = qs.filter(room_record_id=room_id)
+    return qs
 
 
 def session_list(
@@ -90,13 +112,7 @@ def session_list(
     Read as plain values (no model instances) in one query, plus the fixed queries of the conflict
     engine: 5,000 rows stay well under a second.
     """
-    qs = TimetableSession.objects.for_org(org)
-    if block_group_id is not None:
-        qs = qs.filter(block_group_id=block_group_id)
-    if teacher_id is not None:
-        qs = qs.filter(teacher_id=teacher_id)
-    if room_id is not None:
-        qs = qs.filter(room_record_id=room_id)
+    qs = _of_owner(TimetableSession.objects.for_org(org), block_group_id, teacher_id, room_id)
     if hide_past:
         qs = qs.filter(actual_date__gte=today or date.today())
     if ids is not None:
@@ -220,13 +236,7 @@ def sessions_for_calendar(
     room_id: UUID | str | None = None,
 ) -> list[TimetableSession]:
     """Every session of a teacher, a block group or a recorded room for an iCalendar feed, by date."""
-    qs = session_queryset(org)
-    if teacher_id is not None:
-        qs = qs.filter(teacher_id=teacher_id)
-    if block_group_id is not None:
-        qs = qs.filter(block_group_id=block_group_id)
-    if room_id is not None:
-        qs = qs.filter(room_record_id=room_id)
+    qs = _of_owner(session_queryset(org), block_group_id, teacher_id, room_id)
     return list(qs.order_by("actual_date", "start_time"))
 
 

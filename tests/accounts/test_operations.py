@@ -51,54 +51,19 @@ def test_create_organization_makes_a_campus_and_an_admin_who_can_sign_in(login, 
 
 @pytest.mark.django_db
 def test_create_organization_refuses_bad_input(admin_user):
+    def create(*, domain: str = "x.edu.au", email: str = "a@x.edu.au", password: str = ADMIN_PASSWORD) -> None:
+        call_command(
+            "create_organization", "--name", "X", "--domain", domain, "--admin-email", email, "--admin-password", password
+        )
+
     with pytest.raises(CommandError, match="Password must be at least 12 characters"):
-        call_command(
-            "create_organization",
-            "--name",
-            "X",
-            "--domain",
-            "x.edu.au",
-            "--admin-email",
-            "a@x.edu.au",
-            "--admin-password",
-            "weak",
-        )
+        create(password="weak")
     with pytest.raises(CommandError, match="An organization with this domain already exists"):
-        call_command(
-            "create_organization",
-            "--name",
-            "X",
-            "--domain",
-            "MP.edu.au",
-            "--admin-email",
-            "a@x.edu.au",
-            "--admin-password",
-            ADMIN_PASSWORD,
-        )
+        create(domain="MP.edu.au")
     with pytest.raises(CommandError, match="A user with this email already exists"):
-        call_command(
-            "create_organization",
-            "--name",
-            "X",
-            "--domain",
-            "x.edu.au",
-            "--admin-email",
-            admin_user.email,
-            "--admin-password",
-            ADMIN_PASSWORD,
-        )
+        create(email=admin_user.email)
     with pytest.raises(CommandError, match="Please enter a valid email address"):
-        call_command(
-            "create_organization",
-            "--name",
-            "X",
-            "--domain",
-            "x.edu.au",
-            "--admin-email",
-            "nope",
-            "--admin-password",
-            ADMIN_PASSWORD,
-        )
+        create(email="nope")
     assert not Organization.objects.filter(domain="x.edu.au").exists()
 
 

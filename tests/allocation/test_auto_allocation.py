@@ -23,6 +23,13 @@ def propose(api, **body):
     return r.json()
 
 
+def apply_proposal(api, bg, proposal):
+    """POST the proposal for block group ``bg`` back with ``apply`` (its version and assignments)."""
+    assignments = [{"sessionId": x["sessionId"], "teacherId": x["teacherId"]} for x in proposal["assignments"]]
+    body = {"blockGroupId": str(bg.id), "apply": True, "version": proposal["version"], "assignments": assignments}
+    return api.post("/api/timetables/auto-allocate", body)
+
+
 def test_continuity_is_chosen_over_a_split(api, org, setup):
     bg, unit = setup
     a = f.make_teacher(org, first_name="Alice", max_weekly_hours=21)
@@ -122,15 +129,7 @@ def test_apply_writes_everything_with_one_event(api, org, setup, captured_events
     sessions = [f.make_session(org, block_group=bg, unit=unit, actual_date=MON + timedelta(days=d)) for d in range(3)]
     proposal = propose(api, blockGroupId=str(bg.id))
     with django_capture_on_commit_callbacks(execute=True):
-        r = api.post(
-            "/api/timetables/auto-allocate",
-            {
-                "blockGroupId": str(bg.id),
-                "apply": True,
-                "version": proposal["version"],
-                "assignments": [{"sessionId": x["sessionId"], "teacherId": x["teacherId"]} for x in proposal["assignments"]],
-            },
-        )
+        r = apply_proposal(api, bg, proposal)
     assert r.status_code == 200, r.content
     assert r.json()["applied"] is True
     assert TimetableSession.objects.filter(id__in=[s.id for s in sessions], teacher=a).count() == 3
@@ -151,15 +150,7 @@ def test_stale_proposal_is_refused_and_writes_nothing(api, org, setup, captured_
     s2.room = "B2.14"
     s2.save()
     with django_capture_on_commit_callbacks(execute=True):
-        r = api.post(
-            "/api/timetables/auto-allocate",
-            {
-                "blockGroupId": str(bg.id),
-                "apply": True,
-                "version": proposal["version"],
-                "assignments": [{"sessionId": x["sessionId"], "teacherId": x["teacherId"]} for x in proposal["assignments"]],
-            },
-        )
+        r = apply_proposal(api, bg, proposal)
     assert r.status_code == 412
     assert r.json()["type"] == "stale"
     assert TimetableSession.objects.filter(id__in=[s1.id, s2.id], teacher__isnull=False).count() == 0

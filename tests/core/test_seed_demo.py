@@ -16,26 +16,13 @@ from django.test import Client, RequestFactory
 from project.accounts.models import Organization, User
 from project.catalogue.models import Campus, Course, Unit
 from project.core.demo import seed
-from project.planning.models import BlockGroup, BlockGroupStudyPlan, StudyPlan, StudyPlanUnit
+from project.planning.models import BlockGroup, StudyPlan, StudyPlanUnit
 from project.staff.models import Teacher, TeacherUnit
 from project.timetabling.calendar import holiday_by_date, holiday_spans
 from project.timetabling.models import Holiday, TimetableSession
+from tests.factories import DELIVERY_MODELS
 
 pytestmark = pytest.mark.django_db
-
-MODELS = (
-    Campus,
-    Course,
-    Unit,
-    StudyPlan,
-    StudyPlanUnit,
-    BlockGroup,
-    BlockGroupStudyPlan,
-    Teacher,
-    TeacherUnit,
-    Holiday,
-    TimetableSession,
-)
 
 
 def run() -> str:
@@ -45,7 +32,7 @@ def run() -> str:
 
 
 def snapshot(org) -> dict:
-    data = {m.__name__: m.objects.for_org(org).count() for m in MODELS}
+    data = {m.__name__: m.objects.for_org(org).count() for m in DELIVERY_MODELS}
     data["users"] = sorted(User.objects.filter(organization=org).values_list("email", "role", "password"))
     data["sessions"] = sorted(
         TimetableSession.objects.for_org(org).values_list(
@@ -60,7 +47,7 @@ def snapshot(org) -> dict:
             "updated_at",
         )
     )
-    data["rows"] = {m.__name__: sorted(m.objects.for_org(org).values_list("id", "updated_at")) for m in MODELS}
+    data["rows"] = {m.__name__: sorted(m.objects.for_org(org).values_list("id", "updated_at")) for m in DELIVERY_MODELS}
     data["groups"] = sorted(BlockGroup.objects.for_org(org).values_list("code", "status", "end_date"))
     return data
 

@@ -11,18 +11,9 @@ from project.planning.days import INVALID_DAYS_MESSAGE
 from project.planning.models import BlockGroup, BlockGroupStudyPlan, LinkedBlockGroup, StudyPlan, StudyPlanUnit
 from project.timetabling.models import TimetableSession
 from tests import factories as f
+from tests.checks import assert_deleted, assert_detail, assert_field_error, validation_errors
 
 pytestmark = pytest.mark.django_db
-
-
-def errors(response) -> dict:
-    body = response.json()
-    assert body["type"] == "validation_error"
-    return {tuple(e["path"]): e["message"] for e in body["errors"]}
-
-
-def events(captured) -> list[tuple[str, str, list[str]]]:
-    return [(m["event"]["entity"], m["event"]["action"], m["event"]["ids"]) for _, m in captured]
 
 
 @pytest.fixture
@@ -68,8 +59,8 @@ def hours(**kw):
 # --- CRUD -------------------------------------------------------------------------------------------
 
 
-def test_block_group_crud(api, org, body, course, campus, captured_events, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
+def test_block_group_crud(api, org, body, course, campus, committed):
+    with committed() as sent:
         r = api.post("/api/block-groups", body)
     assert r.status_code == 201, r.content
     group = r.json()
@@ -84,15 +75,12 @@ def test_block_group_crud(api, org, body, course, campus, captured_events, djang
     assert group["deliveryMode"] == "remote" and group["studyMode"] == "part_time" and group["status"] == "planned"
     assert group["timetableCount"] == 0 and group["studyPlanNames"] == []
     assert "updatedAt" in group
-    assert events(captured_events) == [("block_group", "created", [group["id"]])]
+    assert sent == [("block_group", "created", [group["id"]])]
     assert BlockGroup.objects.for_org(org).get().preferred_days == "Wednesday, mon"  # stored as entered
 
-    r = api.get(f"/api/block-groups/{group['id']}")
-    assert r.status_code == 200 and r.json() == group
-    assert r.headers["ETag"] == f'"{group["updatedAt"]}"'
+    assert_detail(api, f"/api/block-groups/{group['id']}", group)
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.put(
             f"/api/block-groups/{group['id']}",
             {**body, "name": "Renamed", "preferredDays": "5 1", "courseId": None, "endDate": ""},
@@ -101,13 +89,9 @@ def test_block_group_crud(api, org, body, course, campus, captured_events, djang
     assert r.status_code == 200, r.content
     assert r.json()["name"] == "Renamed" and r.json()["preferredDays"] == [1, 5]
     assert r.json()["course"] is None and r.json()["endDate"] is None
-    assert events(captured_events) == [("block_group", "updated", [group["id"]])]
+    assert sent == [("block_group", "updated", [group["id"]])]
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        assert api.delete(f"/api/block-groups/{group['id']}").status_code == 204
-    assert not BlockGroup.objects.unscoped().filter(pk=group["id"]).exists()
-    assert events(captured_events) == [("block_group", "deleted", [group["id"]])]
+    assert_deleted(api, committed, f"/api/block-groups/{group['id']}", BlockGroup, "block_group")
 
 
 def test_block_group_defaults(api):
@@ -151,23 +135,20 @@ def test_block_group_defaults(api):
 def test_block_group_validation(api, body, extra, path, message):
     r = api.post("/api/block-groups", {**body, **extra})
     assert r.status_code == 400, r.content
-    errs = errors(r)
-    assert (path,) in errs
-    if message:
-        assert errs[(path,)] == message
+    assert_field_error(r, path, message)
     assert not BlockGroup.objects.unscoped().exists()
 
 
 def test_missing_start_date_and_cohort_size(api):
     r = api.post("/api/block-groups", {"code": "X", "name": "Y"})
     assert r.status_code == 400
-    assert errors(r) == {("cohortSize",): "Cohort size must be at least 1", ("startDate",): "Start date is required"}
+    assert validation_errors(r) == {("cohortSize",): "Cohort size must be at least 1", ("startDate",): "Start date is required"}
 
 
 def test_end_before_start_is_400(api, body):
     r = api.post("/api/block-groups", {**body, "endDate": "2026-01-01"})
     assert r.status_code == 400
-    assert "End date must be on or after start date" in errors(r).values()
+    assert "End date must be on or after start date" in validation_errors(r).values()
 
 
 def test_preferred_days_accepts_an_array(api, body):
@@ -268,12 +249,12 @@ def test_list_carries_counts_and_plan_names(api, org):
 # --- study plan assignment --------------------------------------------------------------------------
 
 
-def test_assign_list_and_remove_study_plan(api, org, captured_events, django_capture_on_commit_callbacks):
+def test_assign_list_and_remove_study_plan(api, org, committed):
     group = f.make_block_group(org)
     plan = f.make_study_plan(org, name="Plan A")
     unit = f.make_unit(org, code="BSBWHS311", name="WHS")
     pu = f.add_plan_unit(plan, unit, **hours(face_to_face_hours=10, facilitated_e_learning_hours=2))
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.post(f"/api/block-groups/{group.pk}/study-plans", {"studyPlanId": str(plan.pk)})
     assert r.status_code == 201, r.content
     link = r.json()
@@ -292,14 +273,13 @@ def test_assign_list_and_remove_study_plan(api, org, captured_events, django_cap
             "unit": {"id": str(unit.pk), "code": "BSBWHS311", "name": "WHS", "nominalHours": 40, "isCore": True},
         }
     ]
-    assert events(captured_events) == [("block_group_study_plan", "created", [link["id"]])]
+    assert sent == [("block_group_study_plan", "created", [link["id"]])]
     assert api.get(f"/api/block-groups/{group.pk}/study-plans").json() == [link]
     assert api.get(f"/api/block-groups/{group.pk}").json()["studyPlanNames"] == ["Plan A"]
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         assert api.delete(f"/api/block-groups/{group.pk}/study-plans/{plan.pk}").status_code == 204
-    assert events(captured_events) == [("block_group_study_plan", "deleted", [link["id"]])]
+    assert sent == [("block_group_study_plan", "deleted", [link["id"]])]
     assert api.get(f"/api/block-groups/{group.pk}/study-plans").json() == []
     assert api.delete(f"/api/block-groups/{group.pk}/study-plans/{plan.pk}").status_code == 404
 
@@ -309,9 +289,9 @@ def test_assign_rules(api, org):
     inactive = f.make_study_plan(org, is_active=False)
     r = api.post(f"/api/block-groups/{group.pk}/study-plans", {"studyPlanId": str(inactive.pk)})
     assert r.status_code == 400
-    assert errors(r) == {("studyPlanId",): "Only active study plans can be assigned to a block group."}
+    assert validation_errors(r) == {("studyPlanId",): "Only active study plans can be assigned to a block group."}
     r = api.post(f"/api/block-groups/{group.pk}/study-plans", {})
-    assert r.status_code == 400 and errors(r) == {("studyPlanId",): "Please select a study plan"}
+    assert r.status_code == 400 and validation_errors(r) == {("studyPlanId",): "Please select a study plan"}
     plan = f.make_study_plan(org)
     assert api.post(f"/api/block-groups/{group.pk}/study-plans", {"studyPlanId": str(plan.pk)}).status_code == 201
     r = api.post(f"/api/block-groups/{group.pk}/study-plans", {"studyPlanId": str(plan.pk)})
@@ -476,7 +456,7 @@ def test_units_by_year_level(api, scheduled):
     assert api.get(f"/api/block-groups/{group.pk}/units", {"yearLevel": 4}).json() == []
     assert [u["code"] for u in api.get(f"/api/block-groups/{group.pk}/units").json()] == ["U1", "U2", "U3"]
     r = api.get(f"/api/block-groups/{group.pk}/units", {"yearLevel": 5})
-    assert r.status_code == 400 and errors(r) == {("yearLevel",): "Year level cannot exceed 4"}
+    assert r.status_code == 400 and validation_errors(r) == {("yearLevel",): "Year level cannot exceed 4"}
     assert api.get(f"/api/block-groups/{group.pk}/units", {"yearLevel": "x"}).status_code == 400
 
 

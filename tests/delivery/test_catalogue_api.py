@@ -6,6 +6,7 @@ import pytest
 
 from project.catalogue.models import Campus, Course, Unit
 from tests import factories as f
+from tests.checks import assert_deleted, assert_detail, assert_field_error
 
 pytestmark = pytest.mark.django_db
 
@@ -20,22 +21,11 @@ UNIT = {
 }
 
 
-def errors(response) -> dict:
-    body = response.json()
-    assert body["type"] == "validation_error"
-    assert body["message"] == "Validation failed"
-    return {tuple(e["path"]): e["message"] for e in body["errors"]}
-
-
-def events(captured) -> list[tuple[str, str, list[str]]]:
-    return [(m["event"]["entity"], m["event"]["action"], m["event"]["ids"]) for _, m in captured]
-
-
 # --- courses ---------------------------------------------------------------------------------------
 
 
-def test_course_create_get_list_update_delete(api, org, captured_events, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
+def test_course_create_get_list_update_delete(api, org, committed):
+    with committed() as sent:
         r = api.post("/api/courses", {**COURSE, "code": "  ICT30120 "})
     assert r.status_code == 201
     course = r.json()
@@ -47,17 +37,13 @@ def test_course_create_get_list_update_delete(api, org, captured_events, django_
         "isActive": True,
     }
     assert set(course) >= {"id", "createdAt", "updatedAt"}
-    assert events(captured_events) == [("course", "created", [course["id"]])]
+    assert sent == [("course", "created", [course["id"]])]
 
-    r = api.get(f"/api/courses/{course['id']}")
-    assert r.status_code == 200
-    assert r.json() == course
-    assert r.headers["ETag"] == f'"{course["updatedAt"]}"'
+    assert_detail(api, f"/api/courses/{course['id']}", course)
 
     assert [c["id"] for c in api.get("/api/courses").json()] == [course["id"]]
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.put(
             f"/api/courses/{course['id']}",
             {**COURSE, "name": "Renamed", "level": "diploma", "isActive": False},
@@ -67,14 +53,9 @@ def test_course_create_get_list_update_delete(api, org, captured_events, django_
     assert r.json()["name"] == "Renamed" and r.json()["level"] == "diploma" and r.json()["isActive"] is False
     assert r.json()["updatedAt"] != course["updatedAt"]
     assert r.headers["ETag"] == f'"{r.json()["updatedAt"]}"'
-    assert events(captured_events) == [("course", "updated", [course["id"]])]
+    assert sent == [("course", "updated", [course["id"]])]
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        r = api.delete(f"/api/courses/{course['id']}")
-    assert r.status_code == 204
-    assert not Course.objects.unscoped().filter(pk=course["id"]).exists()
-    assert events(captured_events) == [("course", "deleted", [course["id"]])]
+    assert_deleted(api, committed, f"/api/courses/{course['id']}", Course, "course")
 
 
 def test_course_defaults(api):
@@ -101,11 +82,8 @@ def test_course_defaults(api):
 )
 def test_course_validation(api, body, path, message):
     r = api.post("/api/courses", body)
-    assert r.status_code == 400
-    errs = errors(r)
-    assert (path,) in errs
-    if message:
-        assert errs[(path,)] == message
+    assert r.status_code == 400 and r.json()["message"] == "Validation failed"
+    assert_field_error(r, path, message)
     assert not Course.objects.unscoped().exists()
 
 
@@ -167,30 +145,23 @@ def test_course_unknown_id_is_404(api):
 # --- units -----------------------------------------------------------------------------------------
 
 
-def test_unit_create_get_list_update_delete(api, org, captured_events, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
+def test_unit_create_get_list_update_delete(api, org, committed):
+    with committed() as sent:
         r = api.post("/api/units", UNIT)
     assert r.status_code == 201, r.content
     unit = r.json()
     assert {k: unit[k] for k in UNIT} == UNIT
-    assert events(captured_events) == [("unit", "created", [unit["id"]])]
+    assert sent == [("unit", "created", [unit["id"]])]
 
-    r = api.get(f"/api/units/{unit['id']}")
-    assert r.status_code == 200 and r.json() == unit
-    assert r.headers["ETag"] == f'"{unit["updatedAt"]}"'
+    assert_detail(api, f"/api/units/{unit['id']}", unit)
     assert [u["code"] for u in api.get("/api/units").json()] == ["ICTICT313"]
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        r = api.put(f"/api/units/{unit['id']}", {**UNIT, "nominalHours": 30}, headers={"If-Match": r.headers["ETag"]})
+    with committed() as sent:
+        r = api.put(f"/api/units/{unit['id']}", {**UNIT, "nominalHours": 30}, headers={"If-Match": f'"{unit["updatedAt"]}"'})
     assert r.status_code == 200 and r.json()["nominalHours"] == 30
-    assert events(captured_events) == [("unit", "updated", [unit["id"]])]
+    assert sent == [("unit", "updated", [unit["id"]])]
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        assert api.delete(f"/api/units/{unit['id']}").status_code == 204
-    assert not Unit.objects.unscoped().filter(pk=unit["id"]).exists()
-    assert events(captured_events) == [("unit", "deleted", [unit["id"]])]
+    assert_deleted(api, committed, f"/api/units/{unit['id']}", Unit, "unit")
 
 
 def test_unit_defaults(api):
@@ -214,11 +185,8 @@ def test_unit_defaults(api):
 )
 def test_unit_validation(api, body, path, message):
     r = api.post("/api/units", body)
-    assert r.status_code == 400
-    errs = errors(r)
-    assert (path,) in errs
-    if message:
-        assert errs[(path,)] == message
+    assert r.status_code == 400 and r.json()["message"] == "Validation failed"
+    assert_field_error(r, path, message)
 
 
 def test_unit_nominal_hours_is_coerced_from_text(api):

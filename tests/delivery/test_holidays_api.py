@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from project.timetabling.models import Holiday
 from tests import factories as f
+from tests.checks import error_list, org_events
 
 pytestmark = pytest.mark.django_db
 
@@ -26,10 +27,6 @@ FORM = {
     "isActive": True,
 }
 KEYS = {"id", "name", "type", "startDate", "endDate", "description", "isRecurring", "year", "isActive", "createdAt", "updatedAt"}
-
-
-def errors_of(resp):
-    return [(e["path"], e["message"]) for e in resp.json()["errors"]]
 
 
 # ---------------------------------------------------------------- list
@@ -165,14 +162,14 @@ def test_create_holiday_validation(api, org, change, path, message):
     assert resp.status_code == 400
     body = resp.json()
     assert body["type"] == "validation_error"
-    assert ([path], message) in errors_of(resp)
+    assert ([path], message) in error_list(resp)
     assert not Holiday.objects.for_org(org).exists()
 
 
 def test_create_holiday_missing_dates(api):
     resp = api.post("/api/holidays", {"name": "No dates"})
     assert resp.status_code == 400
-    assert errors_of(resp) == [(["startDate"], "Start date is required"), (["endDate"], "End date is required")]
+    assert error_list(resp) == [(["startDate"], "Start date is required"), (["endDate"], "End date is required")]
 
 
 def test_create_holiday_one_day_is_fine(api):
@@ -205,9 +202,9 @@ def test_update_holiday_validation(api, org):
     h = f.make_holiday(org)
     resp = api.put(f"/api/holidays/{h.pk}", {**FORM, "startDate": "2026-05-01", "endDate": "2026-04-30"})
     assert resp.status_code == 400
-    assert errors_of(resp) == [(["endDate"], "End date must be on or after start date")]
+    assert error_list(resp) == [(["endDate"], "End date must be on or after start date")]
     resp = api.put(f"/api/holidays/{h.pk}", {"name": "Only a name"})
-    assert errors_of(resp) == [(["startDate"], "Start date is required"), (["endDate"], "End date is required")]
+    assert error_list(resp) == [(["startDate"], "Start date is required"), (["endDate"], "End date is required")]
     h.refresh_from_db()
     assert h.name == "Labour Day"
 
@@ -347,7 +344,7 @@ def test_import_other_state(api, org):
 def test_import_validation(api, org, body, path, message):
     resp = api.post("/api/holidays/import-public", body)
     assert resp.status_code == 400
-    assert ([path], message) in errors_of(resp)
+    assert ([path], message) in error_list(resp)
     assert not Holiday.objects.for_org(org).exists()
 
 
@@ -361,10 +358,6 @@ def test_import_only_touches_own_organization(api, org, other_org):
 # ---------------------------------------------------------------- change events
 
 
-def _events(captured, org):
-    return [m["event"] for group, m in captured if group == f"org.{org.pk}" and m["type"] == "change.event"]
-
-
 def test_holiday_writes_emit_one_event_each(api, org, admin_user, captured_events, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         created = api.post("/api/holidays", FORM).json()
@@ -376,7 +369,7 @@ def test_holiday_writes_emit_one_event_each(api, org, admin_user, captured_event
         imported = api.post("/api/holidays/import-public", {"state": "VIC", "year": 2027}).json()
     with django_capture_on_commit_callbacks(execute=True):
         api.post("/api/holidays/import-public", {"state": "VIC", "year": 2027})  # nothing new: no event
-    events = _events(captured_events, org)
+    events = org_events(captured_events, org)
     assert [(e["entity"], e["action"]) for e in events] == [
         ("holiday", "created"),
         ("holiday", "updated"),
@@ -397,5 +390,5 @@ def test_refused_holiday_writes_emit_nothing(api, org, other_org, captured_event
         assert api.post("/api/holidays", {**FORM, "endDate": "2020-01-01"}).status_code == 400
         assert api.put(f"/api/holidays/{h.pk}", FORM, headers={"If-Match": etag}).status_code == 412
         assert api.delete(f"/api/holidays/{theirs.pk}").status_code == 404
-    assert _events(captured_events, org) == []
-    assert _events(captured_events, other_org) == []
+    assert org_events(captured_events, org) == []
+    assert org_events(captured_events, other_org) == []

@@ -8,18 +8,9 @@ import pytest
 
 from project.planning.models import BlockGroup, LinkedBlockGroup, LinkedBlockGroupMember
 from tests import factories as f
+from tests.checks import validation_errors
 
 pytestmark = pytest.mark.django_db
-
-
-def errors(response) -> dict:
-    body = response.json()
-    assert body["type"] == "validation_error"
-    return {tuple(e["path"]): e["message"] for e in body["errors"]}
-
-
-def events(captured) -> list[tuple[str, str, list[str]]]:
-    return [(m["event"]["entity"], m["event"]["action"], m["event"]["ids"]) for _, m in captured]
 
 
 def link(org, *groups, name="Pair"):
@@ -29,7 +20,7 @@ def link(org, *groups, name="Pair"):
     return linked
 
 
-def test_create_list_update_delete(api, org, captured_events, django_capture_on_commit_callbacks):
+def test_create_list_update_delete(api, org, committed):
     a = f.make_block_group(
         org,
         code="A1",
@@ -41,7 +32,7 @@ def test_create_list_update_delete(api, org, captured_events, django_capture_on_
         end_date=date(2026, 6, 30),
     )
     b = f.make_block_group(org, code="B1")
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.post(
             "/api/linked-block-groups",
             {
@@ -66,14 +57,13 @@ def test_create_list_update_delete(api, org, captured_events, django_capture_on_
         "endDate": "2026-06-30",
     }
     assert "id" in linked["members"][0]
-    assert events(captured_events) == [("linked_block_group", "created", [linked["id"]])]
+    assert sent == [("linked_block_group", "created", [linked["id"]])]
 
     assert api.get("/api/linked-block-groups").json() == [linked]
     r = api.get(f"/api/linked-block-groups/{linked['id']}")
     assert r.status_code == 200 and r.headers["ETag"] == f'"{linked["updatedAt"]}"'
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.put(
             f"/api/linked-block-groups/{linked['id']}",
             {"name": "Renamed", "description": ""},
@@ -81,12 +71,11 @@ def test_create_list_update_delete(api, org, captured_events, django_capture_on_
         )
     assert r.status_code == 200, r.content
     assert r.json()["name"] == "Renamed" and r.json()["description"] == "" and len(r.json()["members"]) == 2
-    assert events(captured_events) == [("linked_block_group", "updated", [linked["id"]])]
+    assert sent == [("linked_block_group", "updated", [linked["id"]])]
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         assert api.delete(f"/api/linked-block-groups/{linked['id']}").status_code == 204
-    assert events(captured_events) == [("linked_block_group", "deleted", [linked["id"]])]
+    assert sent == [("linked_block_group", "deleted", [linked["id"]])]
     assert not LinkedBlockGroup.objects.unscoped().exists()
     assert BlockGroup.objects.for_org(org).count() == 2  # the block groups stay
 
@@ -120,7 +109,7 @@ def test_create_validation(api, org, body, path, message):
     payload = {k: ([v.format(**ids) for v in val] if isinstance(val, list) else val) for k, val in body.items()}
     r = api.post("/api/linked-block-groups", payload)
     assert r.status_code == 400
-    assert errors(r)[(path,)] == message
+    assert validation_errors(r)[(path,)] == message
     assert not LinkedBlockGroup.objects.unscoped().exists()
 
 
@@ -142,7 +131,7 @@ def test_a_group_is_in_at_most_one_linked_group(api, org):
 def test_update_validation_and_stale(api, org, captured_events, django_capture_on_commit_callbacks):
     linked = link(org, f.make_block_group(org), f.make_block_group(org), name="Keep")
     r = api.put(f"/api/linked-block-groups/{linked.pk}", {"name": ""})
-    assert r.status_code == 400 and errors(r) == {("name",): "Name is required"}
+    assert r.status_code == 400 and validation_errors(r) == {("name",): "Name is required"}
     with django_capture_on_commit_callbacks(execute=True):
         r = api.put(f"/api/linked-block-groups/{linked.pk}", {"name": "New"}, headers={"If-Match": '"2001-01-01T00:00:00+00:00"'})
     assert r.status_code == 412 and r.json()["type"] == "stale"
@@ -151,28 +140,28 @@ def test_update_validation_and_stale(api, org, captured_events, django_capture_o
     assert captured_events == []
 
 
-def test_remove_member_keeps_a_group_of_two(api, org, captured_events, django_capture_on_commit_callbacks):
+def test_remove_member_keeps_a_group_of_two(api, org, committed):
     a, b, c = (f.make_block_group(org, code=code) for code in ("A", "B", "C"))
     linked = link(org, a, b, c)
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.delete(f"/api/linked-block-groups/{linked.pk}/members/{b.pk}")
     assert r.status_code == 200
     assert r.json()["dissolved"] is False
     assert [m["blockGroupId"] for m in r.json()["linkedGroup"]["members"]] == [str(a.pk), str(c.pk)]
-    assert events(captured_events) == [("linked_block_group", "updated", [str(linked.pk)])]
+    assert sent == [("linked_block_group", "updated", [str(linked.pk)])]
     assert BlockGroup.objects.for_org(org).filter(pk=b.pk).exists()
 
 
-def test_remove_member_dissolves_a_group_left_with_one(api, org, captured_events, django_capture_on_commit_callbacks):
+def test_remove_member_dissolves_a_group_left_with_one(api, org, committed):
     a, b = f.make_block_group(org), f.make_block_group(org)
     linked = link(org, a, b)
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.delete(f"/api/linked-block-groups/{linked.pk}/members/{a.pk}")
     assert r.status_code == 200
     assert r.json() == {"dissolved": True, "linkedGroup": None}
     assert not LinkedBlockGroup.objects.unscoped().exists()
     assert not LinkedBlockGroupMember.objects.unscoped().exists()
-    assert events(captured_events) == [("linked_block_group", "deleted", [str(linked.pk)])]
+    assert sent == [("linked_block_group", "deleted", [str(linked.pk)])]
     # Both groups can be linked again.
     r = api.post("/api/linked-block-groups", {"name": "Again", "memberBlockGroupIds": [str(a.pk), str(b.pk)]})
     assert r.status_code == 201

@@ -6,8 +6,9 @@ from decimal import Decimal
 
 import pytest
 
-from project.planning.models import StudyPlan, StudyPlanUnit
+from project.planning.models import ACTUAL_HOUR_FIELDS, BALANCE_HOUR_FIELDS, StudyPlan, StudyPlanUnit
 from tests import factories as f
+from tests.checks import assert_deleted, assert_detail, assert_field_error, validation_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -21,16 +22,6 @@ HOUR_MESSAGES = {
     "workIntegratedLearningBalanceHours": "Work integrated learning balance hours must be non-negative",
     "cumulativeAssessmentHours": "Cumulative assessment hours must be non-negative",
 }
-
-
-def errors(response) -> dict:
-    body = response.json()
-    assert body["type"] == "validation_error"
-    return {tuple(e["path"]): e["message"] for e in body["errors"]}
-
-
-def events(captured) -> list[tuple[str, str, list[str]]]:
-    return [(m["event"]["entity"], m["event"]["action"], m["event"]["ids"]) for _, m in captured]
 
 
 def plan_with_units(org, n=2, **kw):
@@ -57,34 +48,27 @@ def plan_with_units(org, n=2, **kw):
 # --- study plans ------------------------------------------------------------------------------------
 
 
-def test_plan_crud_with_events(api, org, captured_events, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
+def test_plan_crud_with_events(api, org, committed):
+    with committed() as sent:
         r = api.post("/api/study-plans", PLAN)
     assert r.status_code == 201, r.content
     plan = r.json()
     assert {k: plan[k] for k in PLAN} == PLAN
     assert plan["totalActualHours"] == 0 and plan["efficiency"] == 0 and plan["unitCount"] == 0
-    assert events(captured_events) == [("study_plan", "created", [plan["id"]])]
+    assert sent == [("study_plan", "created", [plan["id"]])]
 
-    r = api.get(f"/api/study-plans/{plan['id']}")
-    assert r.status_code == 200 and r.json() == plan
-    assert r.headers["ETag"] == f'"{plan["updatedAt"]}"'
+    assert_detail(api, f"/api/study-plans/{plan['id']}", plan)
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.put(
             f"/api/study-plans/{plan['id']}",
             {**PLAN, "name": "Renamed", "isActive": False},
             headers={"If-Match": plan["updatedAt"]},
         )
     assert r.status_code == 200 and r.json()["name"] == "Renamed" and r.json()["isActive"] is False
-    assert events(captured_events) == [("study_plan", "updated", [plan["id"]])]
+    assert sent == [("study_plan", "updated", [plan["id"]])]
 
-    captured_events.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        assert api.delete(f"/api/study-plans/{plan['id']}").status_code == 204
-    assert not StudyPlan.objects.unscoped().filter(pk=plan["id"]).exists()
-    assert events(captured_events) == [("study_plan", "deleted", [plan["id"]])]
+    assert_deleted(api, committed, f"/api/study-plans/{plan['id']}", StudyPlan, "study_plan")
 
 
 def test_plan_totals_and_efficiency(api, org):
@@ -119,7 +103,7 @@ def test_plan_efficiency_is_0_without_nominal_hours(api, org):
 def test_plan_validation(api, body, path, message):
     r = api.post("/api/study-plans", body)
     assert r.status_code == 400
-    assert errors(r)[(path,)] == message
+    assert validation_errors(r)[(path,)] == message
 
 
 def test_plan_nominal_hours_coerced_from_text(api):
@@ -155,30 +139,17 @@ def test_plan_delete_removes_its_units(api, org):
 # --- clone ------------------------------------------------------------------------------------------
 
 
-def test_clone_copies_every_unit(api, org, captured_events, django_capture_on_commit_callbacks):
+def test_clone_copies_every_unit(api, org, committed):
     plan, rows = plan_with_units(org, n=3, total_nominal_hours=42, description="Orig")
     StudyPlanUnit.objects.unscoped().filter(pk=rows[0].pk).update(is_cluster=True)
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.post(f"/api/study-plans/{plan.pk}/clone", {"name": "  Copy of plan  "})
     assert r.status_code == 201, r.content
     clone = r.json()
     assert clone["name"] == "Copy of plan" and clone["id"] != str(plan.pk)
     assert clone["description"] == "Orig" and clone["totalNominalHours"] == 42 and clone["unitCount"] == 3
-    assert events(captured_events) == [("study_plan", "created", [clone["id"]])]
-    fields = (
-        "unit_id",
-        "sequence_order",
-        "year_level",
-        "face_to_face_hours",
-        "facilitated_e_learning_hours",
-        "work_integrated_learning_hours",
-        "in_class_assessment_hours",
-        "structured_learning_hours",
-        "work_integrated_learning_balance_hours",
-        "cumulative_assessment_hours",
-        "is_cluster",
-        "cluster_group",
-    )
+    assert sent == [("study_plan", "created", [clone["id"]])]
+    fields = ("unit_id", "sequence_order", "year_level", *ACTUAL_HOUR_FIELDS, *BALANCE_HOUR_FIELDS, "is_cluster", "cluster_group")
     original = list(StudyPlanUnit.objects.for_org(org).filter(study_plan=plan).order_by("sequence_order").values(*fields))
     copied = list(StudyPlanUnit.objects.for_org(org).filter(study_plan_id=clone["id"]).order_by("sequence_order").values(*fields))
     assert copied == original
@@ -190,7 +161,7 @@ def test_clone_needs_a_non_blank_name(api, org, body):
     plan = f.make_study_plan(org)
     r = api.post(f"/api/study-plans/{plan.pk}/clone", body)
     assert r.status_code == 400
-    assert errors(r)[("name",)] == "Name is required"
+    assert validation_errors(r)[("name",)] == "Name is required"
     assert StudyPlan.objects.for_org(org).count() == 1
 
 
@@ -219,10 +190,10 @@ def test_plan_units_list_embeds_unit_and_totals(api, org):
     assert set(first) >= {"yearLevel", "isCluster", "clusterGroup", "updatedAt", "cumulativeAssessmentHours"}
 
 
-def test_add_unit_appends_by_default_and_inserts_at_position(api, org, captured_events, django_capture_on_commit_callbacks):
+def test_add_unit_appends_by_default_and_inserts_at_position(api, org, committed):
     plan, rows = plan_with_units(org, n=2)
     u1, u2 = f.make_unit(org), f.make_unit(org)
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.post(
             f"/api/study-plans/{plan.pk}/units", {"studyPlanId": str(plan.pk), "unitId": str(u1.pk), "faceToFaceHours": 12.25}
         )
@@ -230,7 +201,7 @@ def test_add_unit_appends_by_default_and_inserts_at_position(api, org, captured_
     appended = r.json()
     assert appended["sequenceOrder"] == 3 and appended["faceToFaceHours"] == 12.25
     assert appended["yearLevel"] == 1 and appended["facilitatedELearningHours"] == 0  # defaults
-    assert events(captured_events) == [("study_plan_unit", "created", [appended["id"]])]
+    assert sent == [("study_plan_unit", "created", [appended["id"]])]
 
     r = api.post(f"/api/study-plans/{plan.pk}/units", {"unitId": str(u2.pk), "insertPosition": 2})
     assert r.status_code == 201 and r.json()["sequenceOrder"] == 2
@@ -265,7 +236,7 @@ def test_each_hour_field_must_be_non_negative(api, org, field, message):
     plan = f.make_study_plan(org)
     r = api.post(f"/api/study-plans/{plan.pk}/units", {"unitId": str(f.make_unit(org).pk), field: -0.25})
     assert r.status_code == 400
-    assert errors(r) == {(field,): message}
+    assert validation_errors(r) == {(field,): message}
 
 
 @pytest.mark.parametrize(
@@ -285,10 +256,7 @@ def test_plan_unit_validation(api, org, extra, path, message):
     plan = f.make_study_plan(org)
     r = api.post(f"/api/study-plans/{plan.pk}/units", {"unitId": str(f.make_unit(org).pk), **extra})
     assert r.status_code == 400
-    errs = errors(r)
-    assert (path,) in errs
-    if message:
-        assert errs[(path,)] == message
+    assert_field_error(r, path, message)
 
 
 def test_empty_hour_input_becomes_0(api, org):
@@ -301,10 +269,10 @@ def test_empty_hour_input_becomes_0(api, org):
     assert r.json()["faceToFaceHours"] == 0 and r.json()["structuredLearningHours"] == 0
 
 
-def test_update_plan_unit(api, org, captured_events, django_capture_on_commit_callbacks):
+def test_update_plan_unit(api, org, committed):
     plan, rows = plan_with_units(org, n=3)
     row = api.get(f"/api/study-plans/{plan.pk}/units").json()[0]
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.put(
             f"/api/study-plan-units/{row['id']}",
             {
@@ -323,7 +291,7 @@ def test_update_plan_unit(api, org, captured_events, django_capture_on_commit_ca
     assert body["clusterGroup"] == "Networking" and body["isCluster"] is True
     assert body["totalActualHours"] == 20 + 2.5 + 1 + 4.5
     assert r.headers["ETag"] == f'"{body["updatedAt"]}"'
-    assert events(captured_events) == [("study_plan_unit", "updated", [row["id"]])]
+    assert sent == [("study_plan_unit", "updated", [row["id"]])]
 
 
 def test_update_plan_unit_moves_and_swaps_unit(api, org):
@@ -348,7 +316,7 @@ def test_update_plan_unit_validation_and_stale(api, org):
     plan, rows = plan_with_units(org, n=1)
     r = api.put(f"/api/study-plan-units/{rows[0].pk}", {"workIntegratedLearningHours": -1})
     assert r.status_code == 400
-    assert errors(r) == {("workIntegratedLearningHours",): "Work integrated learning hours must be non-negative"}
+    assert validation_errors(r) == {("workIntegratedLearningHours",): "Work integrated learning hours must be non-negative"}
     r = api.put(
         f"/api/study-plan-units/{rows[0].pk}", {"faceToFaceHours": 99}, headers={"If-Match": '"1999-01-01T00:00:00+00:00"'}
     )
@@ -357,12 +325,12 @@ def test_update_plan_unit_validation_and_stale(api, org):
     assert rows[0].face_to_face_hours == Decimal("10")
 
 
-def test_remove_plan_unit_closes_the_gap(api, org, captured_events, django_capture_on_commit_callbacks):
+def test_remove_plan_unit_closes_the_gap(api, org, committed):
     plan, rows = plan_with_units(org, n=3)
-    with django_capture_on_commit_callbacks(execute=True):
+    with committed() as sent:
         r = api.delete(f"/api/study-plans/{plan.pk}/units/{rows[1].pk}")
     assert r.status_code == 204
-    assert events(captured_events) == [("study_plan_unit", "deleted", [str(rows[1].pk)])]
+    assert sent == [("study_plan_unit", "deleted", [str(rows[1].pk)])]
     body = api.get(f"/api/study-plans/{plan.pk}/units").json()
     assert [(u["id"], u["sequenceOrder"]) for u in body] == [(str(rows[0].pk), 1), (str(rows[2].pk), 2)]
 

@@ -8,12 +8,9 @@ import pytest
 
 from project.staff.models import TeacherUnit
 from tests import factories as f
+from tests.checks import error_list, org_events
 
 pytestmark = pytest.mark.django_db
-
-
-def errors_of(resp):
-    return [(e["path"], e["message"]) for e in resp.json()["errors"]]
 
 
 # ---------------------------------------------------------------- list
@@ -88,7 +85,7 @@ def test_add_teacher_unit_with_proficiency(api, org):
         "/api/teacher-units", {"teacherId": str(t.pk), "unitId": str(f.make_unit(org).pk), "proficiencyLevel": "x" * 21}
     )
     assert resp.status_code == 400
-    assert (["proficiencyLevel"], "Proficiency level must be at most 20 characters") in errors_of(resp)
+    assert (["proficiencyLevel"], "Proficiency level must be at most 20 characters") in error_list(resp)
 
 
 @pytest.mark.parametrize("unit_id", [None, "", "missing"])
@@ -99,17 +96,17 @@ def test_add_teacher_unit_needs_a_unit(api, org, unit_id):
         body["unitId"] = unit_id
     resp = api.post("/api/teacher-units", body)
     assert resp.status_code == 400
-    assert errors_of(resp) == [(["unitId"], "Please select a unit")]
+    assert error_list(resp) == [(["unitId"], "Please select a unit")]
     assert not TeacherUnit.objects.for_org(org).exists()
 
 
 def test_add_teacher_unit_malformed_ids_are_400(api, org):
     resp = api.post("/api/teacher-units", {"teacherId": "nope", "unitId": "nope"})
     assert resp.status_code == 400
-    paths = [p for p, _ in errors_of(resp)]
+    paths = [p for p, _ in error_list(resp)]
     assert ["teacherId"] in paths and ["unitId"] in paths
     resp = api.post("/api/teacher-units", {"unitId": str(f.make_unit(org).pk)})
-    assert errors_of(resp) == [(["teacherId"], "Teacher is required")]
+    assert error_list(resp) == [(["teacherId"], "Teacher is required")]
 
 
 def test_add_the_same_unit_twice_is_409(api, org):
@@ -168,10 +165,6 @@ def test_remove_with_unknown_ids_is_404(api, org):
 # ---------------------------------------------------------------- change events
 
 
-def _events(captured, org):
-    return [m["event"] for group, m in captured if group == f"org.{org.pk}" and m["type"] == "change.event"]
-
-
 FORM = {"employeeId": "EV-1", "firstName": "Eve", "lastName": "Event", "email": "eve@mp.edu.au"}
 
 
@@ -182,7 +175,7 @@ def test_teacher_writes_emit_one_event_each(api, org, admin_user, captured_event
         api.put(f"/api/teachers/{created['id']}", {"isActive": False})
     with django_capture_on_commit_callbacks(execute=True):
         api.delete(f"/api/teachers/{created['id']}")
-    events = _events(captured_events, org)
+    events = org_events(captured_events, org)
     assert [(e["entity"], e["action"], e["ids"]) for e in events] == [
         ("teacher", "created", [created["id"]]),
         ("teacher", "updated", [created["id"]]),
@@ -198,7 +191,7 @@ def test_teacher_unit_writes_emit_events(api, org, captured_events, django_captu
         row = api.post("/api/teacher-units", {"teacherId": str(t.pk), "unitId": str(u.pk)}).json()
     with django_capture_on_commit_callbacks(execute=True):
         api.delete(f"/api/teacher-units/{t.pk}/{u.pk}")
-    assert [(e["entity"], e["action"], e["ids"]) for e in _events(captured_events, org)] == [
+    assert [(e["entity"], e["action"], e["ids"]) for e in org_events(captured_events, org)] == [
         ("teacher_unit", "created", [row["id"]]),
         ("teacher_unit", "deleted", [row["id"]]),
     ]
@@ -214,5 +207,5 @@ def test_refused_writes_emit_nothing(api, org, other_org, captured_events, djang
         assert api.post("/api/teachers", {**FORM, "maxWeeklyHours": 99}).status_code == 400
         assert api.put(f"/api/teachers/{t.pk}", {"firstName": "Stale"}, headers={"If-Match": etag}).status_code == 412
         assert api.delete(f"/api/teachers/{theirs.pk}").status_code == 404
-    assert _events(captured_events, org) == []
-    assert _events(captured_events, other_org) == []
+    assert org_events(captured_events, org) == []
+    assert org_events(captured_events, other_org) == []

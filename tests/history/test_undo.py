@@ -7,40 +7,25 @@ a redo exactly to what it was after it.
 
 from __future__ import annotations
 
-import io
 from datetime import date, time, timedelta
 
-import openpyxl
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 
 from project.accounts.models import Organization
-from project.catalogue.models import Campus, Course, Unit
+from project.catalogue.models import Course, Unit
 from project.core.tenancy import Ctx
 from project.history import tracking
 from project.history.models import Activity, ActivityChange
-from project.planning.models import BlockGroup, BlockGroupStudyPlan, StudyPlan, StudyPlanUnit
-from project.staff.models import Teacher, TeacherUnit
-from project.timetabling.models import Holiday, TimetableSession
+from project.planning.models import BlockGroup, BlockGroupStudyPlan
+from project.timetabling.models import TimetableSession
 from realtime.events import emit_change
 from tests import factories as f
+from tests.timetabling.conftest import filled_template, new_cohort_row, session_body
 
 pytestmark = pytest.mark.django_db
 
-MODELS = [
-    Campus,
-    Course,
-    Unit,
-    StudyPlan,
-    StudyPlanUnit,
-    BlockGroup,
-    BlockGroupStudyPlan,
-    Teacher,
-    TeacherUnit,
-    Holiday,
-    TimetableSession,
-]
 MON = date(2026, 3, 2)
 TEMPLATES = [{"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3}]
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -49,7 +34,7 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 def world(org) -> dict:
     """Every tracked row of ``org`` (and its settings) without ``updated_at``."""
     out = {}
-    for model in MODELS:
+    for model in f.DELIVERY_MODELS:
         names = [fl.attname for fl in model._meta.concrete_fields if fl.name != "updated_at"]
         out[model.__name__] = sorted(
             (tuple(str(v) for v in row) for row in model.objects.for_org(org).values_list(*names)),
@@ -283,32 +268,14 @@ def test_undo_an_auto_allocation_apply(api, org):
 
 def test_undo_an_import_removes_its_sessions_groups_and_units(api, org):
     f.make_block_group(org, code="BG-OLD", start_date=date(2026, 2, 2))
-    wb = openpyxl.load_workbook(io.BytesIO(api.get("/api/timetables/template").content))
-    ws = wb["Sessions"]
-    ws.append(
-        [
-            "BG-NEW",
-            "New cohort",
-            "NEWUNIT01",
-            "A new unit",
-            date(2026, 3, 2),
-            "Monday",
-            time(9),
-            time(12),
-            None,
-            None,
-            "R1",
-            None,
-            "scheduled",
-            None,
-        ]
+    content = filled_template(
+        api,
+        new_cohort_row(unit_name="A new unit"),
+        ["BG-OLD", None, "NEWUNIT01", None, date(2026, 3, 9), "Mon", time(9), time(12), 6, 3, "", None, None, None],
     )
-    ws.append(["BG-OLD", None, "NEWUNIT01", None, date(2026, 3, 9), "Mon", time(9), time(12), 6, 3, "", None, None, None])
-    buf = io.BytesIO()
-    wb.save(buf)
 
     def write():
-        upload = SimpleUploadedFile("s.xlsx", buf.getvalue(), content_type=XLSX)
+        upload = SimpleUploadedFile("s.xlsx", content, content_type=XLSX)
         r = api.post("/api/timetables/import", data={"file": upload})
         assert r.status_code == 200, r.content
 
@@ -394,17 +361,7 @@ def test_undoing_a_creation_that_others_built_on_is_refused(api, org):
     group = BlockGroup.objects.for_org(org).get(code="BG-X")
     unit = f.make_unit(org)
     etag = None
-    body = {
-        "blockGroupId": str(group.id),
-        "unitId": str(unit.id),
-        "teacherId": "unassigned",
-        "dayOfWeek": 1,
-        "weekNumber": 1,
-        "startTime": "09:00:00",
-        "endTime": "12:00:00",
-        "status": "scheduled",
-    }
-    assert api.post("/api/timetables", body).status_code == 201, etag
+    assert api.post("/api/timetables", session_body(group, unit)).status_code == 201, etag
     r = api.post(f"/api/activity/{created.id}/undo")
     assert r.status_code == 409 and "added to what this change created" in r.json()["message"]
     assert BlockGroup.objects.for_org(org).filter(pk=group.pk).exists()

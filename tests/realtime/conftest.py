@@ -290,3 +290,17 @@ def find_socketio_client_node_path() -> str | None:
 
 
 NODE = shutil.which("node")
+
+
+async def start_node_client(script: Path, config: dict) -> asyncio.subprocess.Process:
+    """Run a socket.io-client script of tests/realtime/node with its ``RT_CLIENT`` configuration
+    (``{url, cookie, origin, ...}``); stdin, stdout and stderr are pipes (JSON lines both ways)."""
+    env = {**os.environ, "NODE_PATH": find_socketio_client_node_path() or "", "RT_CLIENT": json.dumps(config)}
+    return await asyncio.create_subprocess_exec(
+        NODE or "node",
+        str(script),
+        env=env,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )

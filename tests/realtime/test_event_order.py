@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from itertools import pairwise
 
 import pytest
 
-from tests.realtime.conftest import NODE, ROOT, find_socketio_client_node_path, hook
+from tests.realtime.conftest import NODE, ROOT, find_socketio_client_node_path, hook, start_node_client
 from tests.realtime.test_two_processes import pair  # noqa: F401 - the two-process fixture
 
 pytestmark = pytest.mark.asyncio
@@ -28,15 +27,7 @@ if NODE is None or NODE_PATH is None:
 
 async def start_client(server, session):
     config = {"url": server.http, "cookie": f"sessionid={session}", "origin": server.origin, "quietMs": 1500}
-    env = {**os.environ, "NODE_PATH": NODE_PATH, "RT_CLIENT": json.dumps(config)}
-    proc = await asyncio.create_subprocess_exec(
-        NODE,
-        str(SCRIPT),
-        env=env,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    proc = await start_node_client(SCRIPT, config)
     line = await asyncio.wait_for(proc.stdout.readline(), 20)
     assert json.loads(line or b"{}").get("type") == "connect", (line, (await proc.stderr.read())[-500:])
     return proc

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 
 import pytest
 
-from tests.realtime.conftest import NODE, ROOT, find_socketio_client_node_path, hook
+from tests.realtime.conftest import NODE, ROOT, find_socketio_client_node_path, hook, start_node_client
 
 pytestmark = pytest.mark.asyncio
 
@@ -34,16 +33,7 @@ class NodeClient:
             config["cookie"] = f"sessionid={session}"
         if origin:
             config["origin"] = server.origin if origin == "default" else origin
-        env = {**os.environ, "NODE_PATH": NODE_PATH, "RT_CLIENT": json.dumps(config)}
-        proc = await asyncio.create_subprocess_exec(
-            NODE,
-            str(SCRIPT),
-            env=env,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        return cls(proc)
+        return cls(await start_node_client(SCRIPT, config))
 
     async def next(self, type_=None, timeout=8.0) -> dict:
         while True:

@@ -49,6 +49,10 @@ class World:
     t4: object
     s: dict
 
+    def session(self, d, g, u, t, start, end, **kw):
+        """A session of block group ``g``, unit ``u`` and teacher ``t`` (or None) on ``d`` from ``start`` to ``end``."""
+        return f.make_session(self.org, block_group=g, unit=u, teacher=t, actual_date=d, start=start, end=end, **kw)
+
 
 @pytest.fixture
 def world(org) -> World:
@@ -78,18 +82,19 @@ def world(org) -> World:
     t3 = f.make_teacher(org, first_name="Cara", last_name="Cole", employee_id="E003", is_active=False)
     t4 = f.make_teacher(org, first_name="Dan", last_name="Dunn", employee_id="E004")
 
-    def session(d, g, u, t, start, end, **kw):
-        return f.make_session(org, block_group=g, unit=u, teacher=t, actual_date=d, start=start, end=end, **kw)
-
-    s = {
-        "s1": session(date(2026, 3, 2), g1, u1, t1, time(9), time(12)),
-        "s2": session(date(2026, 3, 4), g1, u1, t1, time(13), time(16)),
-        "s3": session(date(2026, 3, 3), g1, u2, t2, time(17), time(20)),
-        "s4": session(date(2026, 8, 10), g2, u2, t1, time(9), time(13)),
-        "s5": session(date(2026, 5, 5), g3, u3, t2, time(15), time(18)),
-        "s6": session(date(2026, 3, 9), g1, u1, t1, time(9), time(12), status="cancelled"),
-        "s7": session(date(2025, 12, 30), g1, u1, t1, time(9), time(11)),
-        "s8": session(date(2026, 8, 11), g2, u3, None, time(9), time(11)),
-        "s9": session(date(2026, 9, 1), g2, u3, t3, time(9), time(10), actual_hours=Decimal("1")),
-    }
-    return World(org, c1, c2, u1, u2, u3, u4, g1, g2, g3, g4, t1, t2, t3, t4, s)
+    world = World(org, c1, c2, u1, u2, u3, u4, g1, g2, g3, g4, t1, t2, t3, t4, s={})
+    session = world.session
+    world.s.update(
+        {
+            "s1": session(date(2026, 3, 2), g1, u1, t1, time(9), time(12)),
+            "s2": session(date(2026, 3, 4), g1, u1, t1, time(13), time(16)),
+            "s3": session(date(2026, 3, 3), g1, u2, t2, time(17), time(20)),
+            "s4": session(date(2026, 8, 10), g2, u2, t1, time(9), time(13)),
+            "s5": session(date(2026, 5, 5), g3, u3, t2, time(15), time(18)),
+            "s6": session(date(2026, 3, 9), g1, u1, t1, time(9), time(12), status="cancelled"),
+            "s7": session(date(2025, 12, 30), g1, u1, t1, time(9), time(11)),
+            "s8": session(date(2026, 8, 11), g2, u3, None, time(9), time(11)),
+            "s9": session(date(2026, 9, 1), g2, u3, t3, time(9), time(10), actual_hours=Decimal("1")),
+        }
+    )
+    return world

@@ -162,9 +162,7 @@ def test_load_planning_terms_from_term_breaks(api, world):
     f.make_holiday(world.org, name="Public", type="public_holiday", start_date=date(2026, 5, 1))  # not a break
     # A second group of course C1 in term 2, to check course totals add up.
     g5 = f.make_block_group(world.org, code="G5", name="Group Five", course=world.c1, cohort_size=12)
-    f.make_session(
-        world.org, block_group=g5, unit=world.u2, teacher=world.t4, actual_date=date(2026, 6, 1), start=time(9), end=time(11)
-    )
+    world.session(date(2026, 6, 1), g5, world.u2, world.t4, time(9), time(11))
     body = api.get("/api/reports/load-planning", {"year": 2026}).json()
     assert sorted(body["termData"]) == ["1", "2", "3"]
     t1 = _load(body, 1)  # s1 (2 Mar, U1 3 h), s3 (3 Mar = break end: still term 1, U2 3 h)
@@ -259,24 +257,8 @@ def test_workload_summary_semester_split(api, world):
 
 def test_workload_summary_semester_boundary_and_group_names(api, world):
     # 30 June is semester 1, 1 July semester 2; the same unit to two groups lists both names.
-    f.make_session(
-        world.org,
-        block_group=world.g1,
-        unit=world.u3,
-        teacher=world.t2,
-        actual_date=date(2026, 6, 30),
-        start=time(9),
-        end=time(11),
-    )
-    f.make_session(
-        world.org,
-        block_group=world.g2,
-        unit=world.u3,
-        teacher=world.t2,
-        actual_date=date(2026, 7, 1),
-        start=time(9),
-        end=time(10),
-    )
+    world.session(date(2026, 6, 30), world.g1, world.u3, world.t2, time(9), time(11))
+    world.session(date(2026, 7, 1), world.g2, world.u3, world.t2, time(9), time(10))
     body = api.get("/api/teachers/workload-summary", {"year": 2026}).json()
     bob = next(t for t in body["teachers"] if t["teacherName"] == "Bob Brown")
     u3 = next(u for u in bob["units"] if u["unitCode"] == "ICTICT003")
@@ -302,15 +284,7 @@ def test_workload_summary_empty(api, world):
 
 
 def test_delivery_summary_rows(api, world):
-    f.make_session(
-        world.org,
-        block_group=world.g2,
-        unit=world.u1,
-        teacher=world.t1,
-        actual_date=date(2026, 10, 5),
-        start=time(9),
-        end=time(10, 30),
-    )
+    world.session(date(2026, 10, 5), world.g2, world.u1, world.t1, time(9), time(10, 30))
     res = api.get(f"/api/teachers/{world.t1.id}/delivery-summary", {"year": 2026})
     assert res.status_code == 200
     assert res.json() == [

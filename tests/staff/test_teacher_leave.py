@@ -15,6 +15,7 @@ import pytest
 from project.staff.models import TeacherLeave
 from project.timetabling.models import TimetableSession
 from tests import factories as f
+from tests.checks import org_events
 
 MON = date(2026, 3, 2)
 FORM = {"startDate": "2026-03-02", "endDate": "2026-03-04", "reason": "Conference"}
@@ -33,10 +34,6 @@ def world(org):
 
 def _url(teacher, leave=None) -> str:
     return f"/api/teachers/{teacher.pk}/leave" + (f"/{leave}" if leave else "")
-
-
-def _events(captured, org):
-    return [m["event"] for group, m in captured if group == f"org.{org.pk}" and m["type"] == "change.event"]
 
 
 def test_create_list_update_delete(api, world, org, captured_events, django_capture_on_commit_callbacks):
@@ -63,7 +60,7 @@ def test_create_list_update_delete(api, world, org, captured_events, django_capt
     with django_capture_on_commit_callbacks(execute=True):
         assert api.delete(_url(kim, body["id"])).status_code == 204
     assert [x["id"] for x in api.get(_url(kim)).json()] == [part["id"]]
-    events = [(e["entity"], e["action"], e["ids"]) for e in _events(captured_events, org)]
+    events = [(e["entity"], e["action"], e["ids"]) for e in org_events(captured_events, org)]
     assert events == [
         ("teacher_leave", "created", [body["id"]]),
         ("teacher_leave", "updated", [body["id"]]),

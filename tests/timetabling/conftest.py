@@ -1,10 +1,13 @@
-"""Fixtures of the timetabling tests: a schedulable block group with a two-unit plan."""
+"""Fixtures of the timetabling tests: a schedulable block group with a two-unit plan; session bodies and
+filled import templates."""
 
 from __future__ import annotations
 
-from datetime import date
+import io
+from datetime import date, time
 from decimal import Decimal
 
+import openpyxl
 import pytest
 
 from tests import factories as f
@@ -52,3 +55,36 @@ def session_body(group, unit, **kw) -> dict:
     }
     body.update(kw)
     return body
+
+
+def filled_template(api, *rows: list) -> bytes:
+    """The session import template the API serves (row 2, its example, kept: the import skips it) with
+    ``rows`` appended in the columns of ``project.timetabling.importer.HEADERS``, as .xlsx bytes."""
+    wb = openpyxl.load_workbook(io.BytesIO(api.get("/api/timetables/template").content))
+    ws = wb["Sessions"]
+    for row in rows:
+        ws.append(row)
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def new_cohort_row(*, unit_name: str, teacher: str | None = None, notes: str | None = None) -> list:
+    """A template row that creates block group BG-NEW ("New cohort") and unit NEWUNIT01: Monday
+    2026-03-02, 9:00 to 12:00 in room R1, scheduled."""
+    return [
+        "BG-NEW",
+        "New cohort",
+        "NEWUNIT01",
+        unit_name,
+        date(2026, 3, 2),
+        "Monday",
+        time(9),
+        time(12),
+        None,
+        None,
+        "R1",
+        teacher,
+        "scheduled",
+        notes,
+    ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from datetime import date, datetime, time
+from functools import partial
 from zoneinfo import ZoneInfo
 
 import openpyxl
@@ -16,6 +17,7 @@ from project.planning.models import BlockGroup
 from project.timetabling.importer import HEADERS
 from project.timetabling.models import TimetableSession
 from tests import factories as f
+from tests.timetabling.conftest import filled_template, new_cohort_row
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -55,28 +57,10 @@ def test_template_downloaded_filled_and_imported(api, org, captured_events, djan
     existing_unit = f.make_unit(org, code="ICTICT214", name="Operate application software")
     existing_group = f.make_block_group(org, code="BG-OLD", start_date=date(2026, 2, 2))
     teacher = f.make_teacher(org, employee_id="E777", email="tess@mp.edu.au")
-    wb = openpyxl.load_workbook(io.BytesIO(api.get("/api/timetables/template").content))
-    ws = wb["Sessions"]
     # Row 2 (the example) stays as it is and is skipped.
-    ws.append(
-        [
-            "BG-NEW",
-            "New cohort",
-            "NEWUNIT01",
-            "A brand new unit",
-            date(2026, 3, 2),
-            "Monday",
-            time(9),
-            time(12),
-            None,
-            None,
-            "R1",
-            "E777",
-            "scheduled",
-            "first",
-        ]
-    )
-    ws.append(
+    content = filled_template(
+        api,
+        new_cohort_row(unit_name="A brand new unit", teacher="E777", notes="first"),
         [
             "BG-NEW",
             None,
@@ -92,11 +76,11 @@ def test_template_downloaded_filled_and_imported(api, org, captured_events, djan
             "tess@mp.edu.au",
             "Confirmed",
             None,
-        ]
+        ],
+        ["BG-OLD", None, "NEWUNIT01", None, datetime(2026, 3, 9), "Mon", time(9), time(12), 6, 3, "", None, None, None],
     )
-    ws.append(["BG-OLD", None, "NEWUNIT01", None, datetime(2026, 3, 9), "Mon", time(9), time(12), 6, 3, "", None, None, None])
     with django_capture_on_commit_callbacks(execute=True):
-        r = upload(api, workbook_bytes(wb))
+        r = upload(api, content)
     assert r.status_code == 200, r.content
     assert r.json()["stats"] == {"sessionsCreated": 3, "blockGroupsCreated": ["BG-NEW"], "unitsCreated": ["NEWUNIT01"]}
     new_group = BlockGroup.objects.for_org(org).get(code="BG-NEW")
@@ -183,26 +167,9 @@ def cal_world(org):
     unit = f.make_unit(org, code="ICTICT214", name="Operate application software")
     group = f.make_block_group(org, code="G1", name="Group one")
     teacher = f.make_teacher(org, first_name="Tess", last_name="Teach")
-    a = f.make_session(
-        org,
-        block_group=group,
-        unit=unit,
-        teacher=teacher,
-        actual_date=date(2026, 3, 2),
-        start=time(9),
-        end=time(12),
-        room="B2.01",
-    )
-    b = f.make_session(
-        org,
-        block_group=group,
-        unit=unit,
-        teacher=teacher,
-        actual_date=date(2026, 7, 6),
-        start=time(18),
-        end=time(21, 30),
-        status="cancelled",
-    )
+    session = partial(f.make_session, org, block_group=group, unit=unit, teacher=teacher)
+    a = session(actual_date=date(2026, 3, 2), start=time(9), end=time(12), room="B2.01")
+    b = session(actual_date=date(2026, 7, 6), start=time(18), end=time(21, 30), status="cancelled")
     return {"unit": unit, "group": group, "teacher": teacher, "a": a, "b": b}
 
 

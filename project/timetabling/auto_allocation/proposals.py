@@ -88,22 +88,7 @@ def _respects_capacity_and_overlap(problem: Problem, chosen: dict) -> bool:
     for s in problem.targets:
         t = chosen.get(s.id)
         if t is not None:
-            slots.append(
-                cf.Slot(
-                    s.id,
-                    s.block_group_id,
-                    s.unit_id,
-                    t,
-                    s.room,
-                    s.date,
-                    s.start,
-                    s.end,
-                    s.hours,
-                    s.status,
-                    s.group_code,
-                    s.unit_code,
-                )
-            )
+            slots.append(s.with_ids(s.id, s.block_group_id, s.unit_id, t))
     found = cf.detect(problem.others + slots, problem.data, focus={s.id for s in slots})
     bad = {cf.TEACHER_DOUBLE_BOOKED, cf.TEACHER_OVER_CAPACITY}
     return not any(c.type in bad for c in found)

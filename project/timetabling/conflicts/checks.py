@@ -85,22 +85,7 @@ def types_by_session(
     for s in slots:
         sid = str(s.id)
         original[sid] = s.id
-        text_slots.append(
-            Slot(
-                sid,
-                text(s.block_group_id),
-                text(s.unit_id),
-                text(s.teacher_id),
-                s.room,
-                s.date,
-                s.start,
-                s.end,
-                s.hours,
-                s.status,
-                s.group_code,
-                s.unit_code,
-            )
-        )
+        text_slots.append(s.with_ids(sid, text(s.block_group_id), text(s.unit_id), text(s.teacher_id)))
     others = load_neighbourhood(
         org,
         text_slots,

@@ -174,6 +174,26 @@ def native_slot(r: Sequence[Any]) -> Slot:
     )
 
 
+def converted_slot(sid: object, r: Sequence[Any], conv: Sequence[Callable[[Any], Any]]) -> Slot:
+    """A :class:`Slot` of a row in ``_SLOT_FIELDS`` order read as text (SQLite), its id already converted
+    to ``sid``; ``conv`` holds the memoised converters of ``_SLOT_KINDS`` (the first nine are used)."""
+    _id, c_g, c_u, c_t, _r, c_d, c_s, c_e, c_h = conv[:9]
+    return Slot(
+        sid,
+        c_g(r[1]),
+        c_u(r[2]),
+        c_t(r[3]),
+        r[4] or "",
+        c_d(r[5]),
+        c_s(r[6]),
+        c_e(r[7]),
+        c_h(r[8]) if r[8] is not None else 0.0,
+        r[9],
+        r[10] or "",
+        r[11] or "",
+    )
+
+
 def _fetch_slots(qs: QuerySet[TimetableSession, Any]) -> list[Slot]:
     """Run ``qs.values_list(*_SLOT_FIELDS)`` on a raw cursor and convert with memoised converters.
 
@@ -197,31 +217,13 @@ def _fetch_slots(qs: QuerySet[TimetableSession, Any]) -> list[Slot]:
     vqs = qs.values_list(*fields).order_by()
     sql, params = vqs.query.sql_with_params()
     conv = [_converter(k) for k in _SLOT_KINDS]
-    c_id, c_g, c_u, c_t, _r, c_d, c_s, c_e, c_h = conv[:9]
-    out: list[Slot] = []
+    c_id = conv[0]
     native = connections[vqs.db].vendor == "postgresql"  # psycopg returns UUID, date, time: no conversion
     with connections[vqs.db].cursor() as cursor:
         cursor.execute(sql, params)
         if native:
             return [native_slot(r) for r in cursor.fetchall()]
-        for r in cursor.fetchall():
-            out.append(
-                Slot(
-                    c_id(r[0]),
-                    c_g(r[1]),
-                    c_u(r[2]),
-                    c_t(r[3]),
-                    r[4] or "",
-                    c_d(r[5]),
-                    c_s(r[6]),
-                    c_e(r[7]),
-                    c_h(r[8]) if r[8] is not None else 0.0,
-                    r[9],
-                    r[10] or "",
-                    r[11] or "",
-                )
-            )
-    return out
+        return [converted_slot(c_id(r[0]), r, conv) for r in cursor.fetchall()]
 
 
 def load_slots(org: Organization, start: date, end: date, q: Q | None = None, exclude_ids: Iterable[object] = ()) -> list[Slot]:

@@ -12,6 +12,7 @@ from project.timetabling.calendar import week_start
 from project.timetabling.conflicts.loading import (
     _SLOT_KINDS,
     _converter,
+    converted_slot,
     load_neighbours,
     native_slot,
 )
@@ -198,9 +199,9 @@ def load_neighbourhood(
                 native[r[0]] = native_slot(r)
         return list(native.values())
     conv = [_converter(k) for k in _SLOT_KINDS]
-    c_id, c_g, c_u, c_t, _r, c_d, c_s, c_e, c_h = conv[:9]
-    if text_ids:
-        c_id, c_g, c_u, c_t = (_text_of(c) for c in (c_id, c_g, c_u, c_t))
+    if text_ids:  # the ids of the session, block group, unit and teacher
+        conv[:4] = [_text_of(c) for c in conv[:4]]
+    c_id = conv[0]
     out: dict[object, Slot] = {}
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -208,18 +209,5 @@ def load_neighbourhood(
             sid = c_id(r[0])
             if sid in out or sid in exclude:
                 continue
-            out[sid] = Slot(
-                sid,
-                c_g(r[1]),
-                c_u(r[2]),
-                c_t(r[3]),
-                r[4] or "",
-                c_d(r[5]),
-                c_s(r[6]),
-                c_e(r[7]),
-                c_h(r[8]) if r[8] is not None else 0.0,
-                r[9],
-                r[10] or "",
-                r[11] or "",
-            )
+            out[sid] = converted_slot(sid, r, conv)
     return list(out.values())

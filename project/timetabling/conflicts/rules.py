@@ -103,6 +103,24 @@ class Slot:
     group_code: str = ""
     unit_code: str = ""
 
+    def with_ids(self, id: object, block_group_id: object, unit_id: object, teacher_id: object | None) -> Slot:
+        """This slot under other ids (the engine's text ids, or another teacher); time, room, hours,
+        status and codes kept. Built directly: the check loops call it for every slot of a list."""
+        return Slot(
+            id,
+            block_group_id,
+            unit_id,
+            teacher_id,
+            self.room,
+            self.date,
+            self.start,
+            self.end,
+            self.hours,
+            self.status,
+            self.group_code,
+            self.unit_code,
+        )
+
     @classmethod
     def of(cls, s: TimetableSession) -> Slot:
         """From a TimetableSession (its block_group/unit must be loaded or the codes are left blank)."""
@@ -236,37 +254,25 @@ def _pair_clashes(
     """``(type, earlier, later, date)`` for every overlapping pair of one block group, teacher or room on
     one date (decisions.md §4); with ``focus`` only pairs with a focus slot. One sweep per bucket in
     start order, so O(n log n) plus the pairs found."""
-    groups: dict[tuple[str, date, object], list[Slot]] = {}
-    teachers: dict[tuple[str, date, object], list[Slot]] = {}
-    rooms: dict[tuple[str, date, object], list[Slot]] = {}
+    groups: defaultdict[tuple[str, date, object], list[Slot]] = defaultdict(list)
+    teachers: defaultdict[tuple[str, date, object], list[Slot]] = defaultdict(list)
+    rooms: defaultdict[tuple[str, date, object], list[Slot]] = defaultdict(list)
     hot: set[tuple[str, date, object]] | None = None if focus is None else set()  # bucket keys holding a focus slot
     for s in active:
         infocus = hot is not None and s.id in focus
         key = ("g", s.date, s.block_group_id)
-        bucket = groups.get(key)
-        if bucket is None:
-            groups[key] = [s]
-        else:
-            bucket.append(s)
+        groups[key].append(s)
         if infocus:
             hot.add(key)
         if s.teacher_id is not None:
             key = ("t", s.date, s.teacher_id)
-            bucket = teachers.get(key)
-            if bucket is None:
-                teachers[key] = [s]
-            else:
-                bucket.append(s)
+            teachers[key].append(s)
             if infocus:
                 hot.add(key)
         room = norm_room(s.room)
         if room and room not in online:
             key = ("r", s.date, room)
-            bucket = rooms.get(key)
-            if bucket is None:
-                rooms[key] = [s]
-            else:
-                bucket.append(s)
+            rooms[key].append(s)
             if infocus:
                 hot.add(key)
     by_time = attrgetter("start", "end")

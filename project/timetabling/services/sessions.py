@@ -16,7 +16,7 @@ from project.catalogue.services import resolve_room
 from project.core.concurrency import assert_fresh
 from project.core.errors import NotFound, SchedulingConflict, ValidationFailed
 from project.core.schemas import date_range_message, ensure_date_in_range
-from project.core.tenancy import Ctx, get_in_org
+from project.core.tenancy import Ctx, get_in_org, get_locked
 from project.planning.models import BlockGroup
 from project.staff.models import Teacher
 from project.timetabling import conflicts as cf
@@ -149,7 +149,7 @@ def session_update(
     """Update a session (PUT /api/timetables/{id}); 412 on a stale If-Match, 409 on a new hard conflict."""
     get_in_org(TimetableSession, ctx.org, session_id, "Timetable session")
     with transaction.atomic():
-        s = get_in_org(TimetableSession.objects.for_org(ctx.org).select_for_update(), ctx.org, session_id, "Timetable session")
+        s = get_locked(TimetableSession, ctx, session_id, "Timetable session")
         assert_fresh(s, if_match)
         before = _slot(s)
         emit_change(ctx, entity=ENTITY, action="updated", ids=[s.id])
