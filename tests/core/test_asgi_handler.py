@@ -31,11 +31,15 @@ async def test_sequential_requests_start_no_thread_each(monkeypatch: pytest.Monk
         real_start(self)
 
     monkeypatch.setattr(threading.Thread, "start", counting_start)
-    for _ in range(20):
+    requests = 3 * settings.ASGI_THREADS
+    for _ in range(requests):
         response = await _get("/api/auth/user")
         assert response["status"] == 401
-    # Django's own ASGIHandler (a ThreadSensitiveContext per request) started 20 threads here.
-    assert len(started) <= 1, started
+    # Django's own ASGIHandler (a ThreadSensitiveContext per request) starts two threads per request here
+    # (its worker and the join of its shutdown). The shared pool may still grow while it does: a worker
+    # marks itself idle only after the request it ran has answered, so the next request can find none idle.
+    assert len(started) <= settings.ASGI_THREADS, started
+    assert all(name.startswith("request") for name in started), started
 
 
 async def test_concurrent_requests_use_at_most_asgi_threads() -> None:
