@@ -1,19 +1,13 @@
 // Sign-in, first-time setup, TOTP and passkeys in real Chromium (platform.md §2, §4; issue 8).
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, launch, newPage } from "./lib.mjs";
+import { BASE_URL, DEMO, browserForFile, newPage } from "./lib.mjs";
 import { PASSWORD, addUser, apiLoginTotp, captureScreen, fillSignIn, freshCode, markUsed, readyUser, waitForShell } from "./platform-helpers.mjs";
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = browserForFile();
 
 test("password sign-in as the demo admin lands on the dashboard", async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(shared.browser);
   await page.goto(`${BASE_URL}/`);
   await page.waitForURL(/\/auth$/);
   await page.getByText("Enter your email and password to access the scheduling system").waitFor();
@@ -35,7 +29,7 @@ test("password sign-in as the demo admin lands on the dashboard", async () => {
 });
 
 test("a wrong password shows 'Login failed' with the server message", async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(shared.browser);
   await page.goto(`${BASE_URL}/auth`);
   await fillSignIn(page, { email: DEMO.admin.email, password: "not-the-password" });
   await page.getByText("Login failed").waitFor();
@@ -44,8 +38,8 @@ test("a wrong password shows 'Login failed' with the server message", async () =
 });
 
 test("first-time setup from the invitation link with a TOTP code computed in the test, then sign-in with TOTP", async () => {
-  const user = await addUser(browser, { prefix: "firsttime", firstName: "Fiona", lastName: "First" });
-  const { context, page } = await newPage(browser);
+  const user = await addUser(shared.browser, { prefix: "firsttime", firstName: "Fiona", lastName: "First" });
+  const { context, page } = await newPage(shared.browser);
   await page.goto(`${BASE_URL}/auth`);
   await page.getByRole("button", { name: "First time logging in?" }).click();
   await page.waitForURL(/\/setup$/);
@@ -83,7 +77,7 @@ test("first-time setup from the invitation link with a TOTP code computed in the
   await context.close();
 
   // Sign in again: the code field appears after the password.
-  const second = await newPage(browser);
+  const second = await newPage(shared.browser);
   await second.page.goto(`${BASE_URL}/auth`);
   await fillSignIn(second.page, { email: user.email, password: PASSWORD });
   const codeField = second.page.getByLabel("Authenticator Code");
@@ -100,7 +94,7 @@ test("first-time setup from the invitation link with a TOTP code computed in the
 });
 
 test("the first-time check refuses an unknown email", async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(shared.browser);
   await page.goto(`${BASE_URL}/first-time`);
   await page.getByLabel("Email").fill("nobody-here@demo.blockplan.edu.au");
   await page.getByRole("button", { name: "Continue" }).click();
@@ -110,8 +104,8 @@ test("the first-time check refuses an unknown email", async () => {
 });
 
 test("a passkey registered on the profile signs the user in (virtual authenticator)", async () => {
-  const user = await readyUser(browser, { prefix: "passkey", firstName: "Pat", lastName: "Key" });
-  const { context, page } = await newPage(browser);
+  const user = await readyUser(shared.browser, { prefix: "passkey", firstName: "Pat", lastName: "Key" });
+  const { context, page } = await newPage(shared.browser);
   const cdp = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   await cdp.send("WebAuthn.addVirtualAuthenticator", {

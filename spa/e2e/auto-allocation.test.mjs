@@ -3,28 +3,20 @@
 // proposal, the proposal is applied with its version and assignments, the sessions now have exactly the
 // proposed teachers, the same proposal cannot be applied twice (412), and one session's teachers are
 // ranked with their rules. The dialog's screenshot waits for the timetables screen to mount the button.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEMO, apiCall, apiLogin, launch, newPage } from "./lib.mjs";
+import { DEMO, apiCall, browserForFile, signedInPage } from "./lib.mjs";
 
 const RULES = ["qualified", "active", "contract", "not_on_leave", "available", "no_clash", "capacity"];
 
-let browser;
 let page;
-let context;
 let scope; // { blockGroupId, start, end }
 let inScope; // the unassigned, non-cancelled sessions of the scope before allocation
 let proposal;
 let applied;
 
-before(async () => {
-  browser = await launch();
-  ({ page, context } = await newPage(browser));
-  await apiLogin(page, DEMO.admin);
-});
-after(async () => {
-  await context?.close();
-  await browser?.close();
+browserForFile(async (browser) => {
+  ({ page } = await signedInPage(browser, DEMO.admin));
 });
 
 const addDays = (iso, n) => {
@@ -33,6 +25,16 @@ const addDays = (iso, n) => {
   return d.toISOString().slice(0, 10);
 };
 const open = (s) => s.teacherId === null && s.status !== "cancelled";
+
+/** Applies the proposal to the scope: its version, and each of its assignments (session and teacher). */
+function applyProposal() {
+  return apiCall(page, "POST", "/api/timetables/auto-allocate", {
+    ...scope,
+    apply: true,
+    version: proposal.version,
+    assignments: proposal.assignments.map((a) => ({ sessionId: a.sessionId, teacherId: a.teacherId })),
+  });
+}
 
 async function sessionsOf(blockGroupId) {
   const r = await apiCall(page, "GET", `/api/timetables?blockGroupId=${blockGroupId}`);
@@ -87,12 +89,7 @@ test("a demo block group with unassigned sessions gets a proposal that writes no
 });
 
 test("applying the proposal gives exactly those sessions their proposed teachers", async () => {
-  const r = await apiCall(page, "POST", "/api/timetables/auto-allocate", {
-    ...scope,
-    apply: true,
-    version: proposal.version,
-    assignments: proposal.assignments.map((a) => ({ sessionId: a.sessionId, teacherId: a.teacherId })),
-  });
+  const r = await applyProposal();
   assert.equal(r.status, 200, r.text);
   applied = r.json;
   assert.equal(applied.applied, true);
@@ -116,12 +113,7 @@ test("applying the proposal gives exactly those sessions their proposed teachers
 });
 
 test("the same proposal applied again is refused as stale and a new one has nothing left to assign", async () => {
-  const again = await apiCall(page, "POST", "/api/timetables/auto-allocate", {
-    ...scope,
-    apply: true,
-    version: proposal.version,
-    assignments: proposal.assignments.map((a) => ({ sessionId: a.sessionId, teacherId: a.teacherId })),
-  });
+  const again = await applyProposal();
   assert.equal(again.status, 412, again.text);
   assert.equal(again.json.type, "stale");
 

@@ -2,64 +2,33 @@
 // scripts/e2e.sh with E2E_CLUSTER=1), a wall display stays live while the processes are restarted one at
 // a time: it reconnects, catches up with a change made while it was away, and shows the next one live.
 // Outside the cluster run there is no cluster to restart: the test is skipped there.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage } from "./lib.mjs";
+import { DEMO, addSessionToday, apiCall, apiLogin, browserForFile, newPage, openDisplayBoard } from "./lib.mjs";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const CLUSTER = process.env.E2E_CLUSTER === "1";
-let browser;
-
-before(async () => {
-  if (CLUSTER) browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
-
-function melbourneToday() {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "Australia/Melbourne", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
-}
+const shared = browserForFile(null, { skip: !CLUSTER });
 
 test("a wall display stays live while the daphne processes restart one at a time", {
   skip: !CLUSTER && "not running through the cluster (E2E_CLUSTER=1)",
 }, async () => {
-  const admin = await newPage(browser);
-  const board = await newPage(browser, { width: 1920, height: 1080 });
+  const admin = await newPage(shared.browser);
+  const board = await newPage(shared.browser, { width: 1920, height: 1080 });
   try {
     await apiLogin(admin.page, DEMO.admin);
-    const group = (await apiCall(admin.page, "GET", "/api/block-groups?status=active")).json[0];
-    const unit = (await apiCall(admin.page, "GET", "/api/units")).json[0];
+    const session = await addSessionToday(admin.page, { startTime: "05:00:00", endTime: "06:00:00", room: "E2E-CLUSTER" });
     const teachers = (await apiCall(admin.page, "GET", "/api/teachers")).json.filter((t) => t.isActive);
-    const today = melbourneToday();
-    const created = await apiCall(admin.page, "POST", "/api/timetables", {
-      blockGroupId: group.id,
-      unitId: unit.id,
-      dayOfWeek: new Date(`${today}T12:00:00Z`).getUTCDay() || 7,
-      startTime: "05:00:00",
-      endTime: "06:00:00",
-      actualDate: today,
-      weekNumber: 1,
-      actualHours: 1,
-      room: "E2E-CLUSTER",
-      status: "scheduled",
-      teacherId: null,
-      notes: "",
-    });
-    assert.equal(created.status, 201, created.text);
-    const session = created.json;
     const link = await apiCall(admin.page, "POST", "/api/display-links", { name: "E2E cluster foyer", groupBy: "room" });
     assert.equal(link.status, 201, link.text);
 
-    await board.page.goto(`${BASE_URL}/display/${link.json.token}`);
+    await openDisplayBoard(board.page, link.json.token, "5:00 am");
     const row = () => board.page.locator('[data-testid="display-session"]', { hasText: "5:00 am" });
-    await row().filter({ hasText: "Unassigned" }).first().waitFor({ timeout: 10_000 });
-    await board.page.locator('[data-testid="display-reconnecting"]').waitFor({ state: "detached", timeout: 10_000 });
 
     // Restart the processes one at a time; halfway through, allocate a teacher (the board's socket may
     // be away at that moment: it must catch up when it is back).

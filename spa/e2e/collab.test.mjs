@@ -2,18 +2,16 @@
 // open timetable and dashboard without a reload (the realtime socket), and the same edit made by both
 // shows the 412 "changed by someone else" message to the second, who keeps the typing, sees the other
 // change next to theirs and keeps their own.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, apiCall, combo, launch, openTimetable, scheduledGroupAndTeacher, screenshot, seriousA11yViolations, twoCoordinators } from "./lib.mjs";
+import { BASE_URL, apiCall, browserForFile, combo, openTimetable, scheduledGroupAndTeacher, screenshot, screenshotAndAudit, twoCoordinators } from "./lib.mjs";
 
 const RUN = String(Date.now()).slice(-5);
-let browser;
 let a;
 let b;
 let target; // a future, unallocated, scheduled session of a demo group
 
-before(async () => {
-  browser = await launch();
+browserForFile(async (browser) => {
   ({ a, b } = await twoCoordinators(browser));
   // A fresh scheduled group of our own, so its first session is at the top of its timetable.
   const made = await scheduledGroupAndTeacher(a.page, {
@@ -26,11 +24,6 @@ before(async () => {
   });
   target = made.sessions.find((s) => s.status === "scheduled");
   assert.ok(target, "a scheduled session of the new group");
-});
-after(async () => {
-  await a?.context.close();
-  await b?.context.close();
-  await browser?.close();
 });
 
 const openGroup = (page) => openTimetable(page, target.blockGroup.code);
@@ -56,8 +49,7 @@ test("an allocation by one coordinator appears in the other's open timetable wit
   await rowOf(b.page)
     .filter({ hasText: `Casey Collab${RUN}` })
     .waitFor({ timeout: 10000 });
-  await screenshot(b.page, "collab-timetable-live");
-  assert.deepEqual(await seriousA11yViolations(b.page), []);
+  await screenshotAndAudit(b.page, "collab-timetable-live");
 });
 
 test("a course created by one coordinator updates the other's open dashboard without reload", async () => {
@@ -114,8 +106,7 @@ test("the same edit made by both: the second sees that someone else changed it, 
   // Nothing of B's was written.
   const fresh = (await apiCall(b.page, "GET", `/api/timetables/${target.id}`)).json;
   assert.equal(fresh.room, `A-${RUN}`);
-  await screenshot(b.page, "collab-stale-412");
-  assert.deepEqual(await seriousA11yViolations(b.page), []);
+  await screenshotAndAudit(b.page, "collab-stale-412");
 
   // "Keep mine" saves B's version with the fresh If-Match.
   await stale.getByRole("button", { name: "Keep mine" }).click();

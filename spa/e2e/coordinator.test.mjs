@@ -2,33 +2,20 @@
 // study plan pages' units and block groups, calendar subscriptions, the public holiday import, the Excel
 // import through the screen, the Unit Delivery Summary, the allocation grid at this week, Load Planning's
 // year, and the Allocate Teacher dialog's top five. Each checks the screen against the API's own answer.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
-import { ARTIFACTS, BASE_URL, DEMO, apiCall, apiLogin, combo, launch, newPage, openTimetable, screenshot } from "./lib.mjs";
-import { captureScreen, waitForShell } from "./platform-helpers.mjs";
+import { ARTIFACTS, BASE_URL, DEMO, apiCall, browserForFile, chooseOption, openTimetable, screenshot, signedInPage } from "./lib.mjs";
+import { captureScreen, openInShell } from "./platform-helpers.mjs";
 
 const RUN = Date.now().toString().slice(-6);
 const PYTHON = resolve(import.meta.dirname, "../../.venv/bin/python");
-let browser;
-let context;
 let page;
 
-before(async () => {
-  browser = await launch();
-  ({ context, page } = await newPage(browser));
-  await apiLogin(page, DEMO.admin);
+browserForFile(async (browser) => {
+  ({ page } = await signedInPage(browser, DEMO.admin));
 });
-after(async () => {
-  await context?.close();
-  await browser?.close();
-});
-
-async function choose(scope, label, text) {
-  await combo(scope, label).click();
-  await page.getByRole("option", { name: text }).first().click();
-}
 
 test("units: search by code or name, filter by qualification", async () => {
   const units = (await apiCall(page, "GET", "/api/units")).json;
@@ -57,7 +44,7 @@ test("units: search by code or name, filter by qualification", async () => {
     }
   }
   assert.ok(course, "the demo has a course whose block groups use some of the units");
-  await choose(page, "Qualification", `${course.code} - ${course.name}`);
+  await chooseOption(page, "Qualification", `${course.code} - ${course.name}`);
   await page
     .getByTestId("unit-count")
     .filter({ hasText: `${inCourse.length} of ${units.length} units` })
@@ -141,8 +128,8 @@ test("public holidays: preview a state's year, then add it", async () => {
   await page.goto(`${BASE_URL}/holidays`);
   await page.getByRole("button", { name: "Import public holidays" }).click();
   const dialog = page.getByRole("dialog", { name: "Import public holidays" });
-  await choose(dialog, "State", "SA");
-  await choose(dialog, "Year", String(year));
+  await chooseOption(dialog, "State", "SA");
+  await chooseOption(dialog, "Year", String(year));
   const preview = dialog.getByTestId("import-preview");
   await preview.getByText("Adelaide Cup Day").waitFor();
   const rows = await preview.locator("tbody tr").count();
@@ -233,7 +220,7 @@ test("the allocation grid opens at this week; Load Planning plans any year", asy
   await page.goto(`${BASE_URL}/reports`);
   await page.getByRole("tab", { name: "Load Planning" }).click();
   const asked = page.waitForRequest((r) => r.url().includes(`/api/reports/load-planning?year=${next}`));
-  await choose(page.getByRole("tabpanel"), "Year", String(next));
+  await chooseOption(page.getByRole("tabpanel"), "Year", String(next));
   await asked;
 });
 
@@ -270,8 +257,7 @@ test("dense screens: the dashboard, a block group and the timetable at 1440 px a
   // 1440 px: the Upcoming Sessions table shows every column; the timetable shows Status and Conflicts
   // whole, each row's actions without scrolling sideways, and its action buttons on one row.
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(`${BASE_URL}/`);
-  await waitForShell(page);
+  await openInShell(page, "/");
   const upcoming = page.getByRole("region", { name: "Upcoming sessions table" });
   await upcoming.locator("tbody tr").first().waitFor();
   assert.ok(await fits(upcoming), "every Upcoming Sessions column shows");
@@ -296,8 +282,7 @@ test("dense screens: the dashboard, a block group and the timetable at 1440 px a
 
   // 390 px: Quick Actions and the search stay reachable; the planner and the timetable are stacked cards.
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(`${BASE_URL}/`);
-  await waitForShell(page);
+  await openInShell(page, "/");
   await page.getByRole("button", { name: "Quick Actions" }).click();
   await page.getByRole("menuitem", { name: "Create Block Group" }).waitFor();
   await page.keyboard.press("Escape");

@@ -1,25 +1,25 @@
 // Issue 18 (dark theme reads): the main screens, with their badges, holiday cards and conflict tags, reach
 // WCAG AA contrast in the dark theme as in the light one (axe-core in Chromium, serious or critical
 // violations, colour contrast included).
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage, openTimetable, screenshot, seriousA11yViolations } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, apiLogin, browserForFile, newPage, openTimetable, screenshot, seriousA11yViolations } from "./lib.mjs";
 
-let browser;
 const contexts = {};
 
-before(async () => {
-  browser = await launch();
+/** A new browser context whose pages open in `theme` (the SPA reads it from local storage): {context, page}. */
+async function pageInTheme(theme) {
+  const opened = await newPage(shared.browser);
+  await opened.context.addInitScript((value) => window.localStorage.setItem("blockplan-theme", value), theme);
+  return opened;
+}
+
+const shared = browserForFile(async () => {
   for (const theme of ["light", "dark"]) {
-    const ctx = await newPage(browser);
-    await ctx.context.addInitScript((value) => window.localStorage.setItem("blockplan-theme", value), theme);
+    const ctx = await pageInTheme(theme);
     await apiLogin(ctx.page, DEMO.coordinator);
     contexts[theme] = ctx;
   }
-});
-after(async () => {
-  for (const ctx of Object.values(contexts)) await ctx.context.close();
-  await browser?.close();
 });
 
 async function audit(page, theme, name) {
@@ -55,8 +55,7 @@ for (const theme of ["light", "dark"]) {
 // page and a wall display signed out; each report tab (issue 18: "dark-theme axe ... on every route").
 for (const theme of ["light", "dark"]) {
   test(`every route reads in the ${theme} theme`, async () => {
-    const ctx = await newPage(browser);
-    await ctx.context.addInitScript((value) => window.localStorage.setItem("blockplan-theme", value), theme);
+    const ctx = await pageInTheme(theme);
     const { page } = ctx;
     try {
       await page.goto(`${BASE_URL}/auth`);
@@ -110,9 +109,8 @@ for (const theme of ["light", "dark"]) {
 
       const link = await apiCall(page, "POST", "/api/display-links", { name: `Axe ${theme}`, groupBy: "room" });
       assert.equal(link.status, 201);
-      const board = await newPage(browser);
+      const board = await pageInTheme(theme);
       try {
-        await board.context.addInitScript((value) => window.localStorage.setItem("blockplan-theme", value), theme);
         await board.page.goto(new URL(link.json.url, BASE_URL).href.replace(/^https?:\/\/[^/]+/, BASE_URL));
         await board.page.getByText(link.json.name).first().waitFor();
         await board.page.waitForLoadState("networkidle");

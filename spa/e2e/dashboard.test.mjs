@@ -1,22 +1,14 @@
 // The dashboard (platform.md §2 Dashboard): stat cards, planner navigation, workload, upcoming sessions, actions.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage } from "./lib.mjs";
-import { captureScreen, waitForShell } from "./platform-helpers.mjs";
+import { DEMO, apiCall, browserForFile, signedInPage } from "./lib.mjs";
+import { captureScreen, openInShell } from "./platform-helpers.mjs";
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = browserForFile();
 
 test("the dashboard shows its cards, planner, workload and upcoming sessions", async () => {
-  const { context, page } = await newPage(browser);
-  await apiLogin(page, DEMO.admin);
-  await page.goto(`${BASE_URL}/`);
-  await waitForShell(page);
+  const { context, page } = await signedInPage(shared.browser, DEMO.admin);
+  await openInShell(page, "/");
   for (const label of ["Active Courses", "Active Teachers", "Block Groups", "Weekly Hours"]) {
     await page.getByTestId(`stat-${label}`).waitFor();
   }

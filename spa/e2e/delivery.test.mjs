@@ -2,10 +2,10 @@
 // course, units, a study plan with hours (mismatch warnings), a block group with the plan, the generated
 // schedule (a holiday shows as Holiday/Term Break), teacher allocation (a clash is refused with its
 // reason), the CSV export's content and the reports. Every screen is screenshotted and checked with axe.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { BASE_URL, DEMO, apiCall, apiLogin, combo, launch, newPage, screenshot, seriousA11yViolations } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, browserForFile, chooseOption, filterTimetable, screenshot, screenshotAndAudit, signedInPage } from "./lib.mjs";
 
 const RUN = String(Date.now()).slice(-5);
 const COURSE = { code: `E2E${RUN}`, name: `Certificate IV in E2E Testing ${RUN}` };
@@ -17,31 +17,11 @@ const CLASH_GROUP = `E2E-CL-${RUN}`;
 // Mondays and Fridays from Monday 14 Dec 2026: the Victorian summer school holidays start on 19 Dec.
 const START = "2026-12-14";
 
-let browser;
 let page;
-let context;
-before(async () => {
-  browser = await launch();
-  ({ page, context } = await newPage(browser));
-  await apiLogin(page, DEMO.coordinator);
-});
-after(async () => {
-  await context?.close();
-  await browser?.close();
+browserForFile(async (browser) => {
+  ({ page } = await signedInPage(browser, DEMO.coordinator));
 });
 
-async function expectA11y(name) {
-  const violations = await seriousA11yViolations(page);
-  assert.deepEqual(violations, [], `${name}: ${JSON.stringify(violations, null, 1)}`);
-}
-async function shoot(name) {
-  await screenshot(page, name);
-  await expectA11y(name);
-}
-async function choose(scope, label, option) {
-  await combo(scope, label).click();
-  await page.getByRole("option", { name: option }).first().click();
-}
 async function toast(text) {
   await page.getByText(text).first().waitFor({ timeout: 15000 });
 }
@@ -55,14 +35,14 @@ test("courses: create one, see the card and the detail", async () => {
   await dialog.getByText("Code is required").waitFor();
   await dialog.getByLabel("Code").fill(COURSE.code);
   await dialog.getByLabel("Name").fill(COURSE.name);
-  await choose(dialog, "Level", "Certificate IV");
+  await chooseOption(dialog, "Level", "Certificate IV");
   await dialog.getByRole("button", { name: "Create Course" }).click();
   await toast("Course created successfully");
   await page.getByRole("link", { name: COURSE.name }).waitFor();
-  await shoot("delivery-courses");
+  await screenshotAndAudit(page, "delivery-courses");
   await page.getByRole("link", { name: COURSE.name }).click();
   await page.getByRole("heading", { name: `Course: ${COURSE.name}` }).waitFor();
-  await shoot("delivery-course-detail");
+  await screenshotAndAudit(page, "delivery-course-detail");
 });
 
 test("units: create two units", async () => {
@@ -81,10 +61,10 @@ test("units: create two units", async () => {
     await dialog.waitFor({ state: "hidden" });
     await page.getByRole("link", { name: unit.name }).waitFor();
   }
-  await shoot("delivery-units");
+  await screenshotAndAudit(page, "delivery-units");
   await page.getByRole("link", { name: UNIT_A.name }).click();
   await page.getByRole("heading", { name: `Unit: ${UNIT_A.name}` }).waitFor();
-  await shoot("delivery-unit-detail");
+  await screenshotAndAudit(page, "delivery-unit-detail");
 });
 
 test("study plan: units with hours show the balance and Hour Mismatch warnings", async () => {
@@ -102,7 +82,7 @@ test("study plan: units with hours show the balance and Hour Mismatch warnings",
   await card.getByRole("button", { name: "Units" }).click();
   const dialog = page.getByRole("dialog", { name: `Manage Units - ${PLAN}` });
   await dialog.getByRole("button", { name: "Add First Unit" }).click();
-  await choose(dialog, "Unit", UNIT_A.code);
+  await chooseOption(dialog, "Unit", UNIT_A.code);
   await dialog.getByLabel("Face to Face").fill("12");
   // 20 nominal - 12 actual = 8 balance hours, none distributed yet: the non-blocking warning.
   await dialog.getByText("Balance distribution mismatch: 0 hours distributed, but 8 hours available").waitFor();
@@ -112,7 +92,7 @@ test("study plan: units with hours show the balance and Hour Mismatch warnings",
   await dialog.getByTestId("hour-mismatch").waitFor();
   // The second unit's hours add up to its nominal hours: no mismatch on it; offered an insert position.
   await dialog.getByRole("button", { name: "Add Unit" }).click();
-  await choose(dialog, "Unit", UNIT_B.code);
+  await chooseOption(dialog, "Unit", UNIT_B.code);
   await dialog.getByLabel("Insert Position").waitFor();
   await dialog.getByLabel("Face to Face").fill("6");
   await dialog.getByLabel("Structured Learning").fill("4");
@@ -121,13 +101,13 @@ test("study plan: units with hours show the balance and Hour Mismatch warnings",
   await dialog.getByTestId("plan-unit-row").filter({ hasText: UNIT_B.code }).waitFor();
   assert.equal(await dialog.getByTestId("hour-mismatch").count(), 1);
   await dialog.getByText("Efficiency Rate: 60.0%").waitFor(); // 18 actual / 30 nominal
-  await shoot("delivery-manage-units");
+  await screenshotAndAudit(page, "delivery-manage-units");
   await dialog
     .getByRole("button", { name: "Close" })
     .click()
     .catch(() => page.keyboard.press("Escape"));
   await card.getByTestId("efficiency").filter({ hasText: "60%" }).waitFor();
-  await shoot("delivery-study-plans");
+  await screenshotAndAudit(page, "delivery-study-plans");
 });
 
 test("block group: create, assign the plan, generate the schedule", async () => {
@@ -142,21 +122,21 @@ test("block group: create, assign the plan, generate the schedule", async () => 
   await form.getByText("Cohort size must be at least 1").waitFor();
   await form.getByText("Start date is required").waitFor();
   await form.getByLabel("Cohort Size").fill("18");
-  await choose(form, "Course", COURSE.code);
+  await chooseOption(form, "Course", COURSE.code);
   await form.getByLabel("Start Date").fill(START);
   await form.getByLabel("Preferred Days").fill("Monday, Friday");
   await form.getByRole("button", { name: "Create Block Group" }).click();
   await form.waitFor({ state: "hidden" });
   const card = page.getByTestId("block-group-card").filter({ hasText: GROUP.code });
   await card.waitFor();
-  await shoot("delivery-block-groups");
+  await screenshotAndAudit(page, "delivery-block-groups");
 
   await card.getByRole("link", { name: "View" }).click();
   await page.getByRole("heading", { name: GROUP.name }).waitFor();
   await page.getByText("Not set (auto-calculated when scheduled)").waitFor();
   await page.getByRole("button", { name: "Assign Study Plan" }).click();
   const assign = page.getByRole("dialog", { name: "Assign Study Plan" });
-  await choose(assign, "Study Plan", PLAN);
+  await chooseOption(assign, "Study Plan", PLAN);
   await assign.getByRole("button", { name: "Assign" }).click();
   await page.getByTestId("assigned-plan").filter({ hasText: PLAN }).waitFor();
 
@@ -176,8 +156,7 @@ test("block group: create, assign the plan, generate the schedule", async () => 
     ],
     ["09:00", "12:00", "13:00", "16:00"],
   );
-  await screenshot(page, "delivery-schedule-dialog");
-  await expectA11y("delivery-schedule-dialog");
+  await screenshotAndAudit(page, "delivery-schedule-dialog");
   // Typed as H:MM, hours follow; a bad time says how to type it.
   await schedule.getByLabel("Template 2 end").fill("15:30");
   assert.equal(await schedule.getByLabel("Hours").nth(1).inputValue(), "2.5");
@@ -195,23 +174,14 @@ test("block group: create, assign the plan, generate the schedule", async () => 
   await page.getByTestId("timetabled-units").getByText(UNIT_A.code).waitFor();
   // Against the plan's hours: a fully scheduled unit is 100%, not "-40%" against its nominal hours.
   await page.getByRole("progressbar", { name: `${UNIT_A.code} timetabled 100%` }).waitFor();
-  await shoot("delivery-block-group-detail");
+  await screenshotAndAudit(page, "delivery-block-group-detail");
 });
-
-async function filterTimetable(code) {
-  await combo(page, "Block Group").fill(code);
-  await page
-    .getByRole("option", { name: new RegExp(code) })
-    .first()
-    .click();
-  await page.getByTestId("session-row").first().waitFor();
-}
 
 test("timetable: the holiday shows as Holiday/Term Break; allocate a teacher", async () => {
   await page.goto(`${BASE_URL}/timetables`);
   await page.getByRole("main").getByRole("heading", { name: "Timetables" }).waitFor(); // the page's own, not the header's title
   assert.equal(await page.getByLabel("Hide past sessions").isChecked(), true);
-  await filterTimetable(GROUP.code);
+  await filterTimetable(page, GROUP.code);
   const cancelled = page.getByTestId("session-row").filter({ hasText: "Holiday/Term Break" }).first();
   await cancelled.waitFor();
   assert.match(await cancelled.innerText(), /N\/A/);
@@ -221,11 +191,11 @@ test("timetable: the holiday shows as Holiday/Term Break; allocate a teacher", a
   await first.getByRole("checkbox").check();
   await page.getByRole("button", { name: "Allocate Teacher" }).click();
   const dialog = page.getByRole("dialog", { name: "Allocate Teacher" });
-  await choose(dialog, "Teacher", "Aisha Rahman");
+  await chooseOption(dialog, "Teacher", "Aisha Rahman");
   await dialog.getByRole("button", { name: "Allocate" }).click();
   await dialog.waitFor({ state: "hidden" });
   await page.getByTestId("session-row").filter({ hasText: "Aisha Rahman" }).first().waitFor();
-  await shoot("delivery-timetables");
+  await screenshotAndAudit(page, "delivery-timetables");
 });
 
 test("timetable: allocating the same teacher to a clashing session is refused with its reason", async () => {
@@ -256,25 +226,24 @@ test("timetable: allocating the same teacher to a clashing session is refused wi
   assert.equal(scheduled.status, 200, scheduled.text);
 
   await page.goto(`${BASE_URL}/timetables`);
-  await filterTimetable(CLASH_GROUP);
+  await filterTimetable(page, CLASH_GROUP);
   const row = page.getByTestId("session-row").filter({ hasText: UNIT_A.code }).first();
   await row.getByRole("checkbox").check();
   await page.getByRole("button", { name: "Allocate Teacher" }).click();
   const dialog = page.getByRole("dialog", { name: "Allocate Teacher" });
-  await choose(dialog, "Teacher", "Aisha Rahman");
+  await chooseOption(dialog, "Teacher", "Aisha Rahman");
   await dialog.getByRole("button", { name: "Allocate" }).click();
   const alert = dialog.getByTestId("conflict-alert");
   await alert.waitFor();
   const reason = await alert.innerText();
   assert.match(reason, /Aisha Rahman|double|already/i, reason);
-  await screenshot(page, "delivery-allocation-clash");
-  await expectA11y("delivery-allocation-clash");
+  await screenshotAndAudit(page, "delivery-allocation-clash");
   await dialog.getByRole("button", { name: "Cancel" }).click();
 });
 
 test("timetable: the CSV export has the documented columns and the sessions", async () => {
   await page.goto(`${BASE_URL}/timetables`);
-  await filterTimetable(GROUP.code);
+  await filterTimetable(page, GROUP.code);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
   const name = download.suggestedFilename();
   assert.match(name, new RegExp(`^timetable-\\d{4}-\\d{2}-\\d{2}-${GROUP.code}-future-only\\.csv$`), name);
@@ -295,7 +264,7 @@ test("reports: the default tab, and the allocated hours in the workload and load
   await page.getByRole("main").getByRole("heading", { name: "Reports", exact: true }).waitFor();
   assert.equal(await page.getByRole("tab", { name: "Block Groups Without Timetables" }).getAttribute("aria-selected"), "true");
   await page.getByTestId("without-count").waitFor();
-  await shoot("delivery-reports-without-timetables");
+  await screenshotAndAudit(page, "delivery-reports-without-timetables");
 
   await page.getByRole("tab", { name: "Teacher Workload Summary" }).click();
   const aisha = page.getByTestId("workload-teacher").filter({ hasText: "Aisha Rahman" });
@@ -303,16 +272,16 @@ test("reports: the default tab, and the allocated hours in the workload and load
   const row = aisha.getByRole("row").filter({ hasText: UNIT_A.code });
   await row.waitFor();
   assert.match(await row.innerText(), /\b3\b/); // the one allocated 3-hour session
-  await shoot("delivery-reports-workload");
+  await screenshotAndAudit(page, "delivery-reports-workload");
 
   await page.getByRole("tab", { name: "Scheduling Summary" }).click();
   await page.getByText("Monthly Breakdown").waitFor();
-  await shoot("delivery-reports-scheduling");
+  await screenshotAndAudit(page, "delivery-reports-scheduling");
 
   await page.getByRole("tab", { name: "Load Planning" }).click();
   await page.getByTestId("load-term").first().waitFor();
   const group = page.getByRole("row").filter({ hasText: GROUP.code }).first();
   await group.waitFor();
   console.log("load planning row:", await group.innerText());
-  await shoot("delivery-reports-load-planning");
+  await screenshotAndAudit(page, "delivery-reports-load-planning");
 });

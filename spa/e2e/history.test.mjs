@@ -1,21 +1,21 @@
 // Issue 16 (first slice): every write is an activity; a block group's History panel shows who changed it,
 // live in another coordinator's open page, and admins read the organization's Activity page.
-import { test, after, before } from "node:test";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage, screenshot } from "./lib.mjs";
+import { test } from "node:test";
+import { BASE_URL, DEMO, apiCall, browserForFile, screenshot, signedInPage } from "./lib.mjs";
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = browserForFile();
+
+/** Waits until `list` (the History panel, the Activity table) shows a block group's update. */
+async function showsBlockGroupUpdate(list) {
+  await list
+    .getByText(/updated a block group/)
+    .first()
+    .waitFor({ timeout: 10000 });
+}
 
 test("a change by one coordinator appears in the other's open History panel, and on the Activity page", async () => {
-  const a = await newPage(browser);
-  const b = await newPage(browser);
-  await apiLogin(a.page, DEMO.coordinator);
-  await apiLogin(b.page, DEMO.admin);
+  const a = await signedInPage(shared.browser, DEMO.coordinator);
+  const b = await signedInPage(shared.browser, DEMO.admin);
   const groups = (await apiCall(a.page, "GET", "/api/block-groups")).json;
   const group = groups[0];
   await b.page.goto(`${BASE_URL}/block-groups/${group.id}`);
@@ -23,18 +23,10 @@ test("a change by one coordinator appears in the other's open History panel, and
   const full = (await apiCall(a.page, "GET", `/api/block-groups/${group.id}`)).json;
   const r = await apiCall(a.page, "PUT", `/api/block-groups/${group.id}`, { ...full, notes: `History ${Date.now()}` });
   if (r.status !== 200) throw new Error(`update: ${r.status} ${r.text}`);
-  await b.page
-    .getByTestId("history-panel")
-    .getByText(/updated a block group/)
-    .first()
-    .waitFor({ timeout: 10000 });
+  await showsBlockGroupUpdate(b.page.getByTestId("history-panel"));
   await screenshot(b.page, "history-panel");
   await b.page.goto(`${BASE_URL}/activity`);
-  await b.page
-    .getByTestId("activity-table")
-    .getByText(/updated a block group/)
-    .first()
-    .waitFor({ timeout: 10000 });
+  await showsBlockGroupUpdate(b.page.getByTestId("activity-table"));
   await screenshot(b.page, "activity-page");
   await a.context.close();
   await b.context.close();

@@ -1,21 +1,15 @@
 // Issue 14 (ADR 0005): an admin invites a coordinator, copies the invitation link, and the coordinator sets
 // up password and TOTP through it; the same flow without the token (email only) gets nowhere.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, launch, newPage } from "./lib.mjs";
+import { BASE_URL, DEMO, browserForFile, newPage } from "./lib.mjs";
 import { PASSWORD, captureScreen, fillSignIn, freshCode, markUsed, uniqueEmail, waitForShell } from "./platform-helpers.mjs";
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = browserForFile();
 
 test("an admin invites a coordinator who sets up the account through the copied link; without it nothing opens", async () => {
   // The admin adds the coordinator on the Organization page and copies the link shown.
-  const admin = await newPage(browser);
+  const admin = await newPage(shared.browser);
   await admin.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: BASE_URL });
   await admin.page.goto(`${BASE_URL}/auth`);
   await fillSignIn(admin.page, DEMO.admin);
@@ -42,7 +36,7 @@ test("an admin invites a coordinator who sets up the account through the copied 
   await admin.page.getByRole("button", { name: "New invitation link for Ivy Invited" }).waitFor();
 
   // Without the token: the first-time page finds nothing for the email, and sign-in fails.
-  const stranger = await newPage(browser);
+  const stranger = await newPage(shared.browser);
   await stranger.page.goto(`${BASE_URL}/first-time`);
   await stranger.page.getByLabel("Email").fill(email);
   await stranger.page.getByRole("button", { name: "Continue" }).click();
@@ -56,7 +50,7 @@ test("an admin invites a coordinator who sets up the account through the copied 
   await stranger.context.close();
 
   // With the link: the coordinator sets up password and TOTP and is signed in.
-  const invitee = await newPage(browser);
+  const invitee = await newPage(shared.browser);
   await invitee.page.goto(copied);
   await invitee.page.getByRole("heading", { name: "Secure Your Account" }).waitFor();
   const secret = (await invitee.page.getByTestId("manual-entry-key").innerText()).trim();
@@ -70,7 +64,7 @@ test("an admin invites a coordinator who sets up the account through the copied 
   await invitee.context.close();
 
   // The link was single use.
-  const again = await newPage(browser);
+  const again = await newPage(shared.browser);
   await again.page.goto(link);
   await again.page.getByText("Invitation not valid").waitFor();
   await again.context.close();

@@ -1,18 +1,16 @@
 // Issue 17 (first slice): a coordinator records a teacher's leave on the teacher page; the sessions the
 // teacher teaches in it show the hard "Teacher on leave" conflict in another coordinator's open timetable,
 // live, and lose it when the leave is deleted.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, apiCall, launch, openTimetable, scheduledGroupAndTeacher, screenshot, seriousA11yViolations, twoCoordinators } from "./lib.mjs";
+import { BASE_URL, apiCall, browserForFile, openTimetable, scheduledGroupAndTeacher, screenshot, seriousA11yViolations, twoCoordinators } from "./lib.mjs";
 
 const RUN = String(Date.now()).slice(-5);
-let browser;
 let a;
 let b;
 let made;
 
-before(async () => {
-  browser = await launch();
+browserForFile(async (browser) => {
   ({ a, b } = await twoCoordinators(browser));
   made = await scheduledGroupAndTeacher(a.page, {
     tag: `LV${RUN}`,
@@ -30,11 +28,6 @@ before(async () => {
     teacherId: made.teacher.id,
   });
   assert.equal(allocated.status, 200, allocated.text);
-});
-after(async () => {
-  await a?.context.close();
-  await b?.context.close();
-  await browser?.close();
 });
 
 /** How many of the group's rows show the leave conflict, once `count` of them do. */

@@ -1,22 +1,14 @@
 // Organization management (platform.md §2): details dialog, users with add and deactivate, live updates.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage } from "./lib.mjs";
-import { captureScreen, uniqueEmail, waitForShell } from "./platform-helpers.mjs";
+import { DEMO, apiCall, browserForFile, signedInPage } from "./lib.mjs";
+import { captureScreen, openInShell, uniqueEmail } from "./platform-helpers.mjs";
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = browserForFile();
 
 test("edit the organization's details with validation", async () => {
-  const { context, page } = await newPage(browser);
-  await apiLogin(page, DEMO.admin);
-  await page.goto(`${BASE_URL}/organization`);
-  await waitForShell(page);
+  const { context, page } = await signedInPage(shared.browser, DEMO.admin);
+  await openInShell(page, "/organization");
   await page.getByRole("heading", { name: "Organization Details" }).waitFor();
   await page.getByRole("heading", { name: /^Users \(\d+\)$/ }).waitFor();
   await page.waitForLoadState("networkidle");
@@ -40,10 +32,8 @@ test("edit the organization's details with validation", async () => {
 });
 
 test("add a user, then deactivate them after confirmation", async () => {
-  const { context, page } = await newPage(browser);
-  await apiLogin(page, DEMO.admin);
-  await page.goto(`${BASE_URL}/organization`);
-  await waitForShell(page);
+  const { context, page } = await signedInPage(shared.browser, DEMO.admin);
+  await openInShell(page, "/organization");
   await page.getByRole("button", { name: "Add User" }).click();
   const dialog = page.getByRole("dialog", { name: "Add User" });
   await dialog.getByRole("button", { name: "Add User" }).click();
@@ -86,17 +76,14 @@ test("add a user, then deactivate them after confirmation", async () => {
 });
 
 test("another admin's change reaches an open page through the live-update socket", async () => {
-  const viewer = await newPage(browser);
-  await apiLogin(viewer.page, DEMO.admin);
-  await viewer.page.goto(`${BASE_URL}/organization`);
-  await waitForShell(viewer.page);
+  const viewer = await signedInPage(shared.browser, DEMO.admin);
+  await openInShell(viewer.page, "/organization");
   await viewer.page.getByTestId("live-status").and(viewer.page.locator('[data-status="connected"]')).waitFor({ timeout: 10000 });
   const phone = `03 9${Math.floor(Math.random() * 1e7)
     .toString()
     .padStart(7, "0")}`;
 
-  const editor = await newPage(browser);
-  await apiLogin(editor.page, DEMO.admin);
+  const editor = await signedInPage(shared.browser, DEMO.admin);
   const org = await apiCall(editor.page, "GET", "/api/organization");
   const put = await apiCall(editor.page, "PUT", "/api/organization", {
     name: org.json.name,

@@ -2,7 +2,7 @@
 // codes computed with otpauth, sign-in through the UI. Used by auth, shell, dashboard, profile, settings
 // and organization tests.
 import { TOTP, Secret } from "otpauth";
-import { BASE_URL, DEMO, apiCall, apiLogin, newPage, seriousA11yViolations, screenshot } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, newPage, postLogin, screenshotAndAudit, signedInPage } from "./lib.mjs";
 import assert from "node:assert/strict";
 
 export const PASSWORD = "Correct-Horse-42!";
@@ -15,9 +15,8 @@ export function uniqueEmail(prefix) {
 /** Adds a user through POST /api/admin/users as the demo admin; answers {id, email, role, link, token}
  * (the invitation link the admin is shown, and its token). */
 export async function addUser(browser, { role = "user", firstName = "Test", lastName = "User", prefix = "e2e" } = {}) {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await signedInPage(browser, DEMO.admin);
   try {
-    await apiLogin(page, DEMO.admin);
     const email = uniqueEmail(prefix);
     const r = await apiCall(page, "POST", "/api/admin/users", { firstName, lastName, email, role });
     assert.equal(r.status, 201, `add user: ${r.status} ${r.text}`);
@@ -81,24 +80,19 @@ export async function readyUser(browser, opts) {
   return setUpUserViaApi(browser, await addUser(browser, opts));
 }
 
+/** A user made for this test (see readyUser), signed in with a TOTP code in a new browser context: {user, context, page}. */
+export async function newUserSignedIn(browser, opts) {
+  const user = await readyUser(browser, opts);
+  const { context, page } = await newPage(browser);
+  await apiLoginTotp(page, user);
+  return { user, context, page };
+}
+
 /** Signs in through the API with a TOTP code. */
 export async function apiLoginTotp(page, user) {
   await page.goto(`${BASE_URL}/auth`);
   const code = await freshCode(user.secret);
-  const result = await page.evaluate(
-    async ({ email, password, totpCode }) => {
-      await fetch("/api/auth/user", { credentials: "same-origin" });
-      const token = document.cookie.match(/csrftoken=([^;]+)/)?.[1] ?? "";
-      const r = await fetch("/api/auth/login", {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRFToken": token },
-        body: JSON.stringify({ email, password, totpCode, rememberMe: false }),
-      });
-      return { status: r.status, body: await r.text() };
-    },
-    { email: user.email, password: user.password, totpCode: code },
-  );
+  const result = await postLogin(page, { email: user.email, password: user.password, totpCode: code });
   assert.equal(result.status, 200, result.body);
   const body = JSON.parse(result.body);
   assert.ok(body.user, `login answered no user: ${result.body}`);
@@ -115,12 +109,16 @@ export async function fillSignIn(page, { email, password }) {
 /** Screenshot plus the serious/critical axe check (asserted empty). */
 export async function captureScreen(page, name) {
   await page.waitForTimeout(400); // let transitions settle
-  await screenshot(page, name);
-  const violations = await seriousA11yViolations(page);
-  assert.deepEqual(violations, [], `${name}: ${JSON.stringify(violations, null, 2)}`);
+  await screenshotAndAudit(page, name);
 }
 
 /** Waits for the shell (a signed-in page) to be visible. */
 export async function waitForShell(page) {
   await page.getByTestId("user-menu").waitFor({ timeout: 15000 });
+}
+
+/** Opens `path` of the SPA (for instance "/profile") in a signed-in page and waits for the shell around it. */
+export async function openInShell(page, path) {
+  await page.goto(`${BASE_URL}${path}`);
+  await waitForShell(page);
 }

@@ -1,23 +1,14 @@
 // Profile (platform.md §2 Profile): names, change password, 2FA status.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, launch, newPage } from "./lib.mjs";
-import { apiLoginTotp, captureScreen, fillSignIn, freshCode, markUsed, readyUser, waitForShell } from "./platform-helpers.mjs";
+import { BASE_URL, browserForFile, newPage } from "./lib.mjs";
+import { captureScreen, fillSignIn, freshCode, markUsed, newUserSignedIn, openInShell, waitForShell } from "./platform-helpers.mjs";
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = browserForFile();
 
 test("edit names, see 2FA enabled, change the password and sign in with the new one", async () => {
-  const user = await readyUser(browser, { prefix: "profile", firstName: "Priya", lastName: "Profile" });
-  const { context, page } = await newPage(browser);
-  await apiLoginTotp(page, user);
-  await page.goto(`${BASE_URL}/profile`);
-  await waitForShell(page);
+  const { user, context, page } = await newUserSignedIn(shared.browser, { prefix: "profile", firstName: "Priya", lastName: "Profile" });
+  await openInShell(page, "/profile");
   await page.getByRole("heading", { name: "Priya Profile" }).waitFor();
   await page.getByText("2FA Enabled").first().waitFor();
   await page.getByText("Cannot be changed").waitFor();
@@ -51,7 +42,7 @@ test("edit names, see 2FA enabled, change the password and sign in with the new 
   await page.getByText("Your password has been updated successfully.").waitFor();
   await context.close();
 
-  const second = await newPage(browser);
+  const second = await newPage(shared.browser);
   await second.page.goto(`${BASE_URL}/auth`);
   await fillSignIn(second.page, { email: user.email, password: newPassword });
   const code = await freshCode(user.secret);
@@ -63,11 +54,8 @@ test("edit names, see 2FA enabled, change the password and sign in with the new 
 });
 
 test("reset the authenticator, then enable two-factor authentication with a new QR code", async () => {
-  const user = await readyUser(browser, { prefix: "totpreset", firstName: "Tess", lastName: "Totp" });
-  const { context, page } = await newPage(browser);
-  await apiLoginTotp(page, user);
-  await page.goto(`${BASE_URL}/profile`);
-  await waitForShell(page);
+  const { user, context, page } = await newUserSignedIn(shared.browser, { prefix: "totpreset", firstName: "Tess", lastName: "Totp" });
+  await openInShell(page, "/profile");
   await page.getByRole("button", { name: "Reset Authenticator" }).click();
   await page.getByRole("dialog", { name: "Reset two-factor authentication" }).getByRole("button", { name: "Reset" }).click();
   // The sign-in alone does not allow a credential change (ADR 0006): confirm with the password first.

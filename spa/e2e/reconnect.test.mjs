@@ -1,18 +1,12 @@
 // Issue 14: after the network returns, an open screen is live again and has caught up within 2 seconds
 // (measured before: 14 s). The page misses a change while offline; once back online it reconnects at once
 // (the browser's `online` event, retries capped at 1 s), refetches, and keeps receiving changes.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, browserForFile, newPage, signedInPage } from "./lib.mjs";
 
 const RUN = String(Date.now()).slice(-6);
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = browserForFile();
 
 async function addCourse(page, code) {
   const r = await apiCall(page, "POST", "/api/courses", { code, name: `Reconnect course ${code}` });
@@ -20,10 +14,8 @@ async function addCourse(page, code) {
 }
 
 test("an open screen is live again and caught up within 2 s of the network returning", async () => {
-  const viewer = await newPage(browser);
-  const editor = await newPage(browser);
-  await apiLogin(viewer.page, DEMO.coordinator);
-  await apiLogin(editor.page, DEMO.coordinator2);
+  const viewer = await signedInPage(shared.browser, DEMO.coordinator);
+  const editor = await signedInPage(shared.browser, DEMO.coordinator2);
   await viewer.page.goto(`${BASE_URL}/courses`);
   await viewer.page.getByTestId("user-menu").waitFor({ timeout: 15000 });
   await viewer.page.waitForFunction(() => document.body.innerText.length > 0);
@@ -50,9 +42,9 @@ test("an open screen is live again and caught up within 2 s of the network retur
 
 test("a password changed in one browser sends the user's other browser to sign-in; the changing one stays", async () => {
   const { readyUser, apiLoginTotp } = await import("./platform-helpers.mjs");
-  const user = await readyUser(browser, { prefix: "sessionend", firstName: "Sam", lastName: "Session" });
-  const laptop = await newPage(browser);
-  const desktop = await newPage(browser);
+  const user = await readyUser(shared.browser, { prefix: "sessionend", firstName: "Sam", lastName: "Session" });
+  const laptop = await newPage(shared.browser);
+  const desktop = await newPage(shared.browser);
   await apiLoginTotp(laptop.page, user);
   await apiLoginTotp(desktop.page, user);
   await laptop.page.goto(`${BASE_URL}/courses`);

@@ -1,18 +1,16 @@
 // Issue 17: a coordinator adds a holiday on a day with classes, reviews the re-plan (the moved session,
 // before -> after) and applies it; another coordinator's open timetable shows the session on its new day
 // without a reload.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, launch, openTimetable, scheduledGroupAndTeacher, screenshot, seriousA11yViolations, twoCoordinators } from "./lib.mjs";
+import { BASE_URL, browserForFile, openTimetable, scheduledGroupAndTeacher, screenshot, seriousA11yViolations, twoCoordinators } from "./lib.mjs";
 
 const RUN = String(Date.now()).slice(-5);
-let browser;
 let a;
 let b;
 let made;
 
-before(async () => {
-  browser = await launch();
+browserForFile(async (browser) => {
   ({ a, b } = await twoCoordinators(browser));
   // Three Thursday classes: 5, 12 and 19 August 2027.
   made = await scheduledGroupAndTeacher(a.page, {
@@ -27,11 +25,6 @@ before(async () => {
     made.sessions.map((s) => s.actualDate),
     ["2027-08-05", "2027-08-12", "2027-08-19"],
   );
-});
-after(async () => {
-  await a?.context.close();
-  await b?.context.close();
-  await browser?.close();
 });
 
 const dates = (page) => page.getByTestId("session-row").allTextContents();

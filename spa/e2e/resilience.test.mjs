@@ -2,21 +2,14 @@
 // banner; a screen whose code is not loaded yet shows a plain message with Retry inside the shell (not
 // React Router's developer page) and loads by itself when the connection returns; a record that does not
 // exist says "not found" with a way back.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, browserForFile, signedInPage } from "./lib.mjs";
 
-let browser;
 let ctx;
 
-before(async () => {
-  browser = await launch();
-  ctx = await newPage(browser);
-  await apiLogin(ctx.page, DEMO.coordinator);
-});
-after(async () => {
-  await ctx?.context.close();
-  await browser?.close();
+browserForFile(async (browser) => {
+  ctx = await signedInPage(browser, DEMO.coordinator);
 });
 
 test("offline: a banner, a screen that cannot load says so in the shell and recovers when back online", async () => {

@@ -1,24 +1,16 @@
 // Issue 19 (first slice): rooms are records. An administrator adds a room on the Rooms page; a session's
 // room typed in another spelling is saved as that room; members read the rooms without the write buttons.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage, openTimetable, scheduledGroupAndTeacher } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, browserForFile, openTimetable, scheduledGroupAndTeacher, signedInPage } from "./lib.mjs";
 import { captureScreen } from "./platform-helpers.mjs";
 
 const RUN = Date.now().toString().slice(-5);
-let browser;
-
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = browserForFile();
 
 test("an administrator adds a room; a session's room typed another way is saved as that room", async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await signedInPage(shared.browser, DEMO.admin);
   try {
-    await apiLogin(page, DEMO.admin);
     await page.goto(`${BASE_URL}/organization`);
     await page.getByRole("link", { name: "Manage rooms" }).click();
     await page.getByTestId("room-row").filter({ hasText: "CBD-3.12" }).waitFor();
@@ -65,9 +57,8 @@ test("an administrator adds a room; a session's room typed another way is saved 
 });
 
 test("a member reads the rooms without the write buttons", async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await signedInPage(shared.browser, DEMO.coordinator);
   try {
-    await apiLogin(page, DEMO.coordinator);
     await page.goto(`${BASE_URL}/rooms`);
     await page.getByTestId("room-row").first().waitFor();
     assert.equal(await page.getByRole("button", { name: "Add Room" }).count(), 0);
@@ -105,9 +96,8 @@ test("a member reads the rooms without the write buttons", async () => {
 });
 
 test("the Reports page's Room Utilisation: booked hours against available hours, and its export", async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await signedInPage(shared.browser, DEMO.admin);
   try {
-    await apiLogin(page, DEMO.admin);
     const report = (await apiCall(page, "GET", "/api/reports/room-utilisation")).json;
     await page.goto(`${BASE_URL}/reports`);
     await page.getByRole("tab", { name: "Room Utilisation" }).click();
@@ -127,11 +117,9 @@ test("the Reports page's Room Utilisation: booked hours against available hours,
 });
 
 test("a coordinator's room week updates live, and picking a booked room shows the clash", async () => {
-  const admin = await newPage(browser);
-  const coord = await newPage(browser);
+  const admin = await signedInPage(shared.browser, DEMO.admin);
+  const coord = await signedInPage(shared.browser, DEMO.coordinator);
   try {
-    await apiLogin(admin.page, DEMO.admin);
-    await apiLogin(coord.page, DEMO.coordinator);
     const code = `LIVE-${RUN}`;
     const made = await apiCall(admin.page, "POST", "/api/rooms", { code, name: "Live lab", capacity: 30, type: "computer_lab" });
     assert.equal(made.status, 201);
@@ -221,28 +209,13 @@ test("a coordinator's room week updates live, and picking a booked room shows th
 });
 
 test("Set Room for the selected sessions: the picker says which rooms are free at their times; a booked one is refused", async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await signedInPage(shared.browser, DEMO.coordinator);
   try {
-    await apiLogin(page, DEMO.coordinator);
     // Two fresh groups taught at the same times (two 3-hour Thursdays each), and two fresh rooms.
-    const mine = await scheduledGroupAndTeacher(page, {
-      tag: `BRA${RUN}`,
-      hours: 6,
-      startDate: "2027-03-04",
-      day: "Thursday",
-      firstName: "Bea",
-      lastName: `Rooms${RUN}`,
-    });
-    const theirs = await scheduledGroupAndTeacher(page, {
-      tag: `BRB${RUN}`,
-      hours: 6,
-      startDate: "2027-03-04",
-      day: "Thursday",
-      firstName: "Ben",
-      lastName: `Rooms${RUN}`,
-    });
-    const admin = await newPage(browser);
-    await apiLogin(admin.page, DEMO.admin);
+    const sameTimes = { hours: 6, startDate: "2027-03-04", day: "Thursday", lastName: `Rooms${RUN}` };
+    const mine = await scheduledGroupAndTeacher(page, { ...sameTimes, tag: `BRA${RUN}`, firstName: "Bea" });
+    const theirs = await scheduledGroupAndTeacher(page, { ...sameTimes, tag: `BRB${RUN}`, firstName: "Ben" });
+    const admin = await signedInPage(shared.browser, DEMO.admin);
     const busy = (await apiCall(admin.page, "POST", "/api/rooms", { code: `BUSY-${RUN}`, name: "Busy lab", capacity: 20, type: "computer_lab" })).json;
     await apiCall(admin.page, "POST", "/api/rooms", { code: `FREE-${RUN}`, name: "Free lab", capacity: 20, type: "computer_lab" });
     await admin.context.close();

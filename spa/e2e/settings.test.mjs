@@ -1,25 +1,16 @@
 // Settings (platform.md §2 Settings, §4): theme and preferences autosaved and surviving a reload, export, Danger Zone.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage } from "./lib.mjs";
-import { apiLoginTotp, captureScreen, readyUser, waitForShell } from "./platform-helpers.mjs";
+import { BASE_URL, DEMO, apiCall, browserForFile, newPage, signedInPage } from "./lib.mjs";
+import { apiLoginTotp, captureScreen, newUserSignedIn, openInShell, waitForShell } from "./platform-helpers.mjs";
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = browserForFile();
 
 test("theme, date format and compact view are saved automatically and survive a reload", async () => {
-  const user = await readyUser(browser, { prefix: "settings", role: "admin", firstName: "Sam", lastName: "Settings" });
-  const { context, page } = await newPage(browser);
-  await apiLoginTotp(page, user);
+  const { user, context, page } = await newUserSignedIn(shared.browser, { prefix: "settings", role: "admin", firstName: "Sam", lastName: "Settings" });
   const before = await apiCall(page, "GET", "/api/auth/settings");
   assert.equal(before.status, 404); // nothing saved yet: the defaults apply
-  await page.goto(`${BASE_URL}/settings`);
-  await waitForShell(page);
+  await openInShell(page, "/settings");
   await page.getByRole("heading", { name: "Danger Zone" }).waitFor();
   await captureScreen(page, "settings");
 
@@ -82,10 +73,9 @@ test("theme, date format and compact view are saved automatically and survive a 
   await page.getByText("Data exported").waitFor();
 
   // Another browser (no local storage) picks the saved theme up after sign-in.
-  const other = await newPage(browser);
+  const other = await newPage(shared.browser);
   await apiLoginTotp(other.page, user);
-  await other.page.goto(`${BASE_URL}/`);
-  await waitForShell(other.page);
+  await openInShell(other.page, "/");
   await other.page.waitForFunction(() => document.documentElement.getAttribute("data-mantine-color-scheme") === "dark");
   await other.context.close();
 
@@ -96,8 +86,7 @@ test("theme, date format and compact view are saved automatically and survive a 
 });
 
 test("members do not see the Danger Zone", async () => {
-  const { context, page } = await newPage(browser);
-  await apiLogin(page, DEMO.coordinator);
+  const { context, page } = await signedInPage(shared.browser, DEMO.coordinator);
   await page.goto(`${BASE_URL}/settings`);
   await page.getByRole("heading", { name: "Regional & Language" }).waitFor();
   assert.equal(await page.getByRole("heading", { name: "Danger Zone" }).count(), 0);

@@ -1,22 +1,14 @@
 // The application shell, guards, 404, search, live indicator, sign-out and the 401 redirect (platform.md §2, §8).
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage } from "./lib.mjs";
-import { captureScreen, waitForShell } from "./platform-helpers.mjs";
+import { BASE_URL, DEMO, apiCall, apiLogin, browserForFile, newPage, signedInPage } from "./lib.mjs";
+import { captureScreen, openInShell } from "./platform-helpers.mjs";
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = browserForFile();
 
 test("admin shell: navigation, collapsible sidebar, quick actions, user menu and live indicator", async () => {
-  const { context, page } = await newPage(browser);
-  await apiLogin(page, DEMO.admin);
-  await page.goto(`${BASE_URL}/`);
-  await waitForShell(page);
+  const { context, page } = await signedInPage(shared.browser, DEMO.admin);
+  await openInShell(page, "/");
   const nav = page.getByRole("navigation", { name: "Primary" });
   for (const label of [
     "Dashboard",
@@ -64,15 +56,13 @@ test("admin shell: navigation, collapsible sidebar, quick actions, user menu and
 });
 
 test("header search finds a course as you type and opens it", async () => {
-  const { context, page } = await newPage(browser);
-  await apiLogin(page, DEMO.admin);
+  const { context, page } = await signedInPage(shared.browser, DEMO.admin);
   const courses = await apiCall(page, "GET", "/api/courses");
   assert.equal(courses.status, 200);
   const list = Array.isArray(courses.json) ? courses.json : (courses.json.items ?? courses.json.results);
   assert.ok(list.length > 0, "the demo data has courses");
   const course = list[0];
-  await page.goto(`${BASE_URL}/`);
-  await waitForShell(page);
+  await openInShell(page, "/");
   const search = page.getByPlaceholder("Search courses, teachers, units...");
   await search.click();
   await search.fill(course.code.slice(0, -1));
@@ -85,10 +75,8 @@ test("header search finds a course as you type and opens it", async () => {
 });
 
 test("a member sees Access Denied on admin pages and no admin entries", async () => {
-  const { context, page } = await newPage(browser);
-  await apiLogin(page, DEMO.coordinator);
-  await page.goto(`${BASE_URL}/`);
-  await waitForShell(page);
+  const { context, page } = await signedInPage(shared.browser, DEMO.coordinator);
+  await openInShell(page, "/");
   const nav = page.getByRole("navigation", { name: "Primary" });
   await nav.getByRole("link", { name: "Teachers", exact: true }).waitFor();
   assert.equal(await nav.getByRole("link", { name: "Teacher Allocation" }).count(), 0);
@@ -112,8 +100,7 @@ test("a member sees Access Denied on admin pages and no admin entries", async ()
 });
 
 test("unknown paths show the 404 page", async () => {
-  const { context, page } = await newPage(browser);
-  await apiLogin(page, DEMO.admin);
+  const { context, page } = await signedInPage(shared.browser, DEMO.admin);
   await page.goto(`${BASE_URL}/no-such-page`);
   await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
   await captureScreen(page, "shell-not-found");
@@ -121,21 +108,19 @@ test("unknown paths show the 404 page", async () => {
 });
 
 test("signed-out visitors go to /auth; the sidebar sign-out and the menu's Log out end the session", async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(shared.browser);
   await page.goto(`${BASE_URL}/settings`);
   await page.waitForURL(/\/auth$/);
 
   await apiLogin(page, DEMO.admin);
-  await page.goto(`${BASE_URL}/`);
-  await waitForShell(page);
+  await openInShell(page, "/");
   await page.getByTestId("sidebar-sign-out").click();
   await page.waitForURL(/\/auth$/);
   const who = await apiCall(page, "GET", "/api/auth/user");
   assert.equal(who.status, 401);
 
   await apiLogin(page, DEMO.admin);
-  await page.goto(`${BASE_URL}/profile`);
-  await waitForShell(page);
+  await openInShell(page, "/profile");
   await page.getByTestId("user-menu").click();
   await page.getByRole("menuitem", { name: "Log out" }).click();
   await page.waitForURL(/\/auth$/);
@@ -146,10 +131,8 @@ test("signed-out visitors go to /auth; the sidebar sign-out and the menu's Log o
 });
 
 test("a 401 on a data call sends the user to sign-in after about half a second", async () => {
-  const { context, page } = await newPage(browser);
-  await apiLogin(page, DEMO.admin);
-  await page.goto(`${BASE_URL}/`);
-  await waitForShell(page);
+  const { context, page } = await signedInPage(shared.browser, DEMO.admin);
+  await openInShell(page, "/");
   await page.getByTestId("live-status").and(page.locator('[data-status="connected"]')).waitFor({ timeout: 10000 });
   await page.waitForLoadState("networkidle");
   // The session ends behind the SPA's back.

@@ -1,18 +1,12 @@
 // The built SPA and the API docs are served by the one ASGI process.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, launch, newPage, screenshot } from "./lib.mjs";
+import { BASE_URL, browserForFile, newPage, screenshot } from "./lib.mjs";
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = browserForFile();
 
 test("the SPA is served at / and /auth, the OpenAPI docs at /api/docs", async () => {
-  const { page, context } = await newPage(browser);
+  const { page, context } = await newPage(shared.browser);
   const root = await page.goto(`${BASE_URL}/`);
   assert.equal(root.status(), 200);
   await page.goto(`${BASE_URL}/auth`);
@@ -28,7 +22,7 @@ test("the SPA is served at / and /auth, the OpenAPI docs at /api/docs", async ()
 });
 
 test("the SPA and Swagger UI run under the Content-Security-Policy with no violation", async () => {
-  const { page, context } = await newPage(browser);
+  const { page, context } = await newPage(shared.browser);
   const violations = [];
   page.on("console", (msg) => {
     if (/Content Security Policy|Refused to/i.test(msg.text())) violations.push(msg.text());

@@ -4,28 +4,26 @@
 // provider's page and lands in Blockplan signed in, with no authenticator code asked. Emails of another
 // domain are offered nothing; refusals come back to the sign-in page with their message. The demo's own
 // users keep their passwords: single sign-on covers a domain of its own here, and is removed at the end.
-import { test, after, before } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, launch, newPage } from "./lib.mjs";
-import { freshCode, waitForShell } from "./platform-helpers.mjs";
+import { BASE_URL, DEMO, apiCall, browserForFile, newPage, signedInPage } from "./lib.mjs";
+import { freshCode, openInShell, waitForShell } from "./platform-helpers.mjs";
 import { startProvider } from "./support/oidc.mjs";
 
 const DOMAIN = `sso-${Date.now().toString(36)}.example.edu.au`;
 const STAFF = { email: `sam.staff@${DOMAIN}`, first: "Sam", last: "Staff" };
-let browser;
 let idp;
 let admin;
 
-before(async () => {
-  browser = await launch();
-  idp = await startProvider();
-  admin = await newPage(browser);
-  await apiLogin(admin.page, DEMO.admin);
-});
+// Registered ahead of the shared browser's hooks: node:test runs `after` hooks in order, and this one needs
+// the admin's page still open.
 after(async () => {
   await apiCall(admin.page, "DELETE", "/api/organization/sso");
-  await browser?.close();
   await idp?.stop();
+});
+const shared = browserForFile(async (browser) => {
+  idp = await startProvider();
+  admin = await signedInPage(browser, DEMO.admin);
 });
 
 test("an admin connects the identity provider on the Organization page", async () => {
@@ -35,8 +33,7 @@ test("an admin connects the identity provider on the Organization page", async (
   assert.equal(added.status, 201, added.text);
   await idp.setAccount("sam", { email: STAFF.email, name: "Sam Staff", given_name: "Sam", family_name: "Staff" });
 
-  await page.goto(`${BASE_URL}/organization`);
-  await waitForShell(page);
+  await openInShell(page, "/organization");
   const form = page.getByRole("form", { name: "Single sign-on" });
   await form.getByText(`${BASE_URL}/api/auth/sso/callback`).waitFor();
   await form.getByLabel("Provider name").fill("Test IdP");
@@ -60,7 +57,7 @@ test("an admin connects the identity provider on the Organization page", async (
 });
 
 test("a staff member signs in with the provider, without an authenticator code", async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(shared.browser);
   await page.goto(`${BASE_URL}/auth`);
   await page.getByLabel("Email").fill(STAFF.email);
   const button = page.getByRole("button", { name: "Sign in with Test IdP" });
@@ -83,7 +80,7 @@ test("a staff member signs in with the provider, without an authenticator code",
 });
 
 test("another domain is offered no provider; a refused sign-in says why", async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(shared.browser);
   await page.goto(`${BASE_URL}/auth`);
   const discovered = page.waitForResponse((r) => r.url().endsWith("/api/auth/sso/discover") && r.request().postDataJSON()?.email === DEMO.coordinator.email);
   await page.getByLabel("Email").fill(DEMO.coordinator.email);
@@ -103,14 +100,13 @@ test("another domain is offered no provider; a refused sign-in says why", async 
 });
 
 test("a staff member without a password confirms a security change with the provider", async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(shared.browser);
   await page.goto(`${BASE_URL}/auth`);
   await page.getByLabel("Email").fill(STAFF.email);
   await page.getByRole("button", { name: "Sign in with Test IdP" }).click();
   await page.getByRole("button", { name: "Continue" }).click();
   await page.waitForURL(`${BASE_URL}/`);
-  await page.goto(`${BASE_URL}/profile`);
-  await waitForShell(page);
+  await openInShell(page, "/profile");
 
   const enable = async () => {
     await page.getByRole("button", { name: "Enable Two-Factor Authentication" }).click();

@@ -1,27 +1,14 @@
 // The remaining delivery screens on the demo data (holidays, teachers, linked groups, the admin's
 // allocation grid) and the timetable table with more than 5,000 rows staying virtualised and smooth.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, apiLogin, combo, launch, newPage, screenshot, seriousA11yViolations } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, browserForFile, combo, screenshotAndAudit, signedInPage } from "./lib.mjs";
 
 const RUN = String(Date.now()).slice(-5);
-let browser;
 let page;
-let context;
-before(async () => {
-  browser = await launch();
-  ({ page, context } = await newPage(browser));
-  await apiLogin(page, DEMO.admin);
+browserForFile(async (browser) => {
+  ({ page } = await signedInPage(browser, DEMO.admin));
 });
-after(async () => {
-  await context?.close();
-  await browser?.close();
-});
-
-async function shoot(name) {
-  await screenshot(page, name);
-  assert.deepEqual(await seriousA11yViolations(page), [], name);
-}
 
 test("holidays: filters, dd MMM yyyy dates, Recurring badge, validation", async () => {
   await page.goto(`${BASE_URL}/holidays`);
@@ -51,7 +38,7 @@ test("holidays: filters, dd MMM yyyy dates, Recurring badge, validation", async 
   const card = page.getByTestId("holiday-card").filter({ hasText: `Campus open day ${RUN}` });
   await card.getByText("10 Dec 2026").waitFor();
   await card.getByText("Recurring").waitFor();
-  await shoot("timetables-holidays");
+  await screenshotAndAudit(page, "timetables-holidays");
 });
 
 test("teachers: sorted cards, show-inactive switch, detail with the delivery summary", async () => {
@@ -67,13 +54,13 @@ test("teachers: sorted cards, show-inactive switch, detail with the delivery sum
   const active = names.length;
   await page.getByLabel("Show inactive teachers").check();
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid="teacher-card"]').length >= n, active);
-  await shoot("timetables-teachers");
+  await screenshotAndAudit(page, "timetables-teachers");
   await page.getByTestId("teacher-card").first().getByRole("link", { name: "View Details" }).click();
   await page.getByRole("heading", { name: "Unit Delivery Summary" }).waitFor();
   await page.getByRole("heading", { name: "Teaching Units" }).waitFor();
   await page.getByRole("button", { name: "Add Unit" }).click();
   await page.getByText("Please select a unit").waitFor();
-  await shoot("timetables-teacher-detail");
+  await screenshotAndAudit(page, "timetables-teacher-detail");
 });
 
 test("linked groups: both tabs and the similar-code flag", async () => {
@@ -81,7 +68,7 @@ test("linked groups: both tabs and the similar-code flag", async () => {
   await page.getByRole("tab", { name: /^Linked Groups \(\d+\)$/ }).waitFor();
   await page.getByRole("tab", { name: /^Available Block Groups \(\d+\)$/ }).click();
   await page.getByTestId("available-group").first().waitFor();
-  await shoot("timetables-linked-groups");
+  await screenshotAndAudit(page, "timetables-linked-groups");
   await page.getByRole("button", { name: "Create Linked Group" }).click();
   const dialog = page.getByRole("dialog", { name: "Create Linked Group" });
   await dialog.getByRole("button", { name: "Create Linked Group" }).click();
@@ -99,7 +86,7 @@ test("allocation grid (admin): selectors, summary cards, legend and weekly cells
   await page.getByTestId("grid-cell").first().waitFor();
   const markers = await page.getByTestId("grid-cell").evaluateAll((cells) => Math.max(...cells.map((c) => c.querySelectorAll("span[aria-hidden]").length)));
   assert.ok(markers <= 6, `at most 6 markers per cell, saw ${markers}`);
-  await shoot("timetables-allocation-grid");
+  await screenshotAndAudit(page, "timetables-allocation-grid");
 });
 
 test("the timetable table stays virtualised and smooth with more than 5,000 sessions", async () => {
@@ -172,5 +159,5 @@ test("the timetable table stays virtualised and smooth with more than 5,000 sess
   const last = await page.getByTestId("session-row").last().getAttribute("aria-rowindex");
   assert.equal(Number(last), total + 1);
   assert.ok((await page.getByTestId("session-row").count()) < 80);
-  await shoot("timetables-5000-rows");
+  await screenshotAndAudit(page, "timetables-5000-rows");
 });

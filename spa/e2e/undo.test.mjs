@@ -1,20 +1,18 @@
 // Issue 16: coordinator A bulk-allocates; coordinator B sees it live in the timetable and in the block
 // group's History panel; A clicks Undo in the success toast and both screens return to the previous
 // state without a reload. Then the History row's Undo (a redo of the undo) brings the allocation back.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, apiCall, combo, launch, openTimetable, scheduledGroupAndTeacher, screenshot, twoCoordinators } from "./lib.mjs";
+import { BASE_URL, apiCall, browserForFile, combo, openTimetable, scheduledGroupAndTeacher, screenshot, twoCoordinators } from "./lib.mjs";
 
 const RUN = String(Date.now()).slice(-5);
-let browser;
 let a;
 let b;
 let bHistory;
 let group;
 let sessions;
 
-before(async () => {
-  browser = await launch();
+browserForFile(async (browser) => {
   ({ a, b } = await twoCoordinators(browser));
   bHistory = await b.context.newPage();
   const made = await scheduledGroupAndTeacher(a.page, {
@@ -28,11 +26,6 @@ before(async () => {
   group = made.group;
   sessions = made.sessions.filter((s) => s.status === "scheduled");
   assert.equal(sessions.length, 3);
-});
-after(async () => {
-  await a?.context.close();
-  await b?.context.close();
-  await browser?.close();
 });
 
 const openGroup = (page) => openTimetable(page, group.code);
