@@ -1,9 +1,9 @@
 /**
  * Form fields bound to react-hook-form (issue 22: one pattern instead of a Controller wired by hand in
  * every dialog): a switch, a number, a select whose value never becomes null, a select that may be left
- * empty (a record to pick), and the start and end dates of a period.
+ * empty (a record to pick), a text with suggestions, and the start and end dates of a period.
  */
-import { NumberInput, Select, Switch, TextInput, type NumberInputProps, type SelectProps } from "@mantine/core";
+import { Autocomplete, NumberInput, Select, Switch, TextInput, type AutocompleteProps, type NumberInputProps, type SelectProps } from "@mantine/core";
 import { Controller, type Control, type FieldErrors, type FieldValues, type Path, type UseFormReturn } from "react-hook-form";
 
 interface Bound<V extends FieldValues> {
@@ -83,6 +83,11 @@ export function FormPicker<V extends FieldValues>({
       render={({ field }) => <Select {...props} value={field.value || null} onChange={(v) => field.onChange(v ?? none)} onBlur={field.onBlur} />}
     />
   );
+}
+
+/** A text field with suggestions (a room's code, a cluster's name): any text, or one of `data`. */
+export function FormAutocomplete<V extends FieldValues>({ control, name, ...props }: Bound<V> & Omit<AutocompleteProps, "value" | "onChange">) {
+  return <Controller control={control} name={name} render={({ field }) => <Autocomplete {...props} value={field.value ?? ""} onChange={field.onChange} />} />;
 }
 
 interface Period {

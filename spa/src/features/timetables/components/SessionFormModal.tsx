@@ -1,12 +1,11 @@
 import { ConflictAlert } from "../../../components/ConflictAlert";
-import { choices, FormNumber, FormPicker, FormSelect } from "../../../components/FormFields";
+import { choices, FormAutocomplete, FormNumber, FormPicker, FormSelect } from "../../../components/FormFields";
 import { defineRecordForm, RecordFormDialog, standardFailure, useRecordForm, type RecordDialogProps } from "../../../components/RecordFormDialog";
-import { Autocomplete, SimpleGrid, TextInput, Textarea } from "@mantine/core";
+import { SimpleGrid, TextInput, Textarea } from "@mantine/core";
 import { ROOM_TYPES, useRoomAvailability, useRooms } from "../../rooms/api";
 import { useWatch } from "react-hook-form";
 import { HistoryPanel } from "../../history/HistoryPanel";
 import { useEffect, useState } from "react";
-import { Controller } from "react-hook-form";
 import { notifyError, notifyWarning, type ConflictItem } from "../../../components/Notify";
 import { showLabel, showRecord, showValue } from "../../../components/useRecordDialog";
 import {
@@ -187,32 +186,26 @@ export function SessionFormModal({
           decimalScale={2}
           error={formState.errors.actualHours?.message}
         />
-        <Controller
+        {/* The recorded rooms, or any text for a room not recorded yet (the server links a text that matches
+            a room's code, case and spacing ignored; issue 19). */}
+        <FormAutocomplete
           control={control}
           name="room"
-          render={({ field }) => (
-            // The recorded rooms, or any text for a room not recorded yet (the server links a text
-            // that matches a room's code, case and spacing ignored; issue 19).
-            <Autocomplete
-              label="Room"
-              maxLength={50}
-              data={(rooms.data ?? []).filter((r) => r.isActive).map((r) => r.code)}
-              renderOption={({ option }) => {
-                const r = rooms.data?.find((x) => x.code === option.value);
-                const state = roomState.get(option.value);
-                return (
-                  <span>
-                    {option.value}
-                    {r ? ` · ${r.name || ROOM_TYPES[r.type]}${r.capacity ? ` · ${r.capacity} seats` : ""}` : ""}
-                    {state ? (state.free ? " · free" : ` · booked: ${state.bookedBy}`) : ""}
-                  </span>
-                );
-              }}
-              value={field.value ?? ""}
-              onChange={field.onChange}
-              error={formState.errors.room?.message}
-            />
-          )}
+          label="Room"
+          maxLength={50}
+          data={(rooms.data ?? []).filter((r) => r.isActive).map((r) => r.code)}
+          renderOption={({ option }) => {
+            const r = rooms.data?.find((x) => x.code === option.value);
+            const state = roomState.get(option.value);
+            return (
+              <span>
+                {option.value}
+                {r ? ` · ${r.name || ROOM_TYPES[r.type]}${r.capacity ? ` · ${r.capacity} seats` : ""}` : ""}
+                {state ? (state.free ? " · free" : ` · booked: ${state.bookedBy}`) : ""}
+              </span>
+            );
+          }}
+          error={formState.errors.room?.message}
         />
         <FormSelect control={control} name="status" label="Status" data={choices(STATUS_LABELS)} fallback="scheduled" />
       </SimpleGrid>
