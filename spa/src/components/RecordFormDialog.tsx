@@ -16,11 +16,11 @@
  *   `RecordFormModal` is both in one, for a dialog whose fields need nothing but the form.
  */
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Modal, Stack, type ModalProps } from "@mantine/core";
+import type { ModalProps } from "@mantine/core";
 import type { FormEvent, ReactNode } from "react";
 import { useForm, type DefaultValues, type FieldValues, type Path, type UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
-import { FormActions } from "./FormActions";
+import { FormDialog } from "./FormDialog";
 import { applyFieldErrors, FormErrorList } from "./FormErrors";
 import { classifyError, notifyError, notifySuccess, type SaveFailure as Failure } from "./Notify";
 import { StaleChanges } from "./StaleChanges";
@@ -210,19 +210,23 @@ export function RecordFormDialog({
   /** Shown under the form inside the dialog (a record's history). */
   after?: ReactNode;
 }) {
-  const { dialog, onSubmit, onClose, text } = record;
+  const { dialog, text } = record;
   return (
-    <Modal opened={record.opened} onClose={onClose} title={text.title} size={size}>
-      <form ref={dialog.formRef} onSubmit={onSubmit} noValidate>
-        <Stack>
-          <StaleChanges dialog={dialog} />
-          {children}
-          <FormErrorList messages={dialog.serverMessages} />
-          <FormActions onCancel={onClose} submitLabel={text.submit} loading={record.saving} />
-        </Stack>
-      </form>
-      {after}
-    </Modal>
+    <FormDialog
+      opened={record.opened}
+      onClose={record.onClose}
+      title={text.title}
+      size={size}
+      formRef={dialog.formRef}
+      onSubmit={record.onSubmit}
+      submitLabel={text.submit}
+      loading={record.saving}
+      after={after}
+    >
+      <StaleChanges dialog={dialog} />
+      {children}
+      <FormErrorList messages={dialog.serverMessages} />
+    </FormDialog>
   );
 }
 
