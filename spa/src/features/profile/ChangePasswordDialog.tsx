@@ -66,8 +66,8 @@ export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onC
       label="Change password"
       onSubmit={preventingDefault(submit)}
       submitLabel="Change Password"
-      loading={change.isPending}
       disabled={!filled}
+      loading={change.isPending}
     >
       <Text size="sm" c="dimmed">
         Use at least 12 characters with uppercase, lowercase, a number and a special character.

@@ -3,11 +3,12 @@
  * holidays that would be added (dates already present are skipped), then Add. POST
  * /api/holidays/import-public with `preview: true`, then without.
  */
-import { Button, Group, Modal, Select, SimpleGrid, Stack, Table, Text } from "@mantine/core";
+import { Modal, Select, SimpleGrid, Stack, Table, Text } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { formatDateLong } from "../../../components/Dates";
+import { FormActions } from "../../../components/FormActions";
 import { notifyError, notifySuccess } from "../../../components/Notify";
 import { client } from "../../../lib/api";
 import { roots } from "../../../lib/queryKeys";
@@ -82,14 +83,13 @@ export function ImportPublicHolidaysModal({ opened, onClose }: { opened: boolean
             ) : null}
           </>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={() => add.mutate()} loading={add.isPending} disabled={!rows.length}>
-            {rows.length ? `Add ${rows.length} holidays` : "Add"}
-          </Button>
-        </Group>
+        <FormActions
+          onCancel={onClose}
+          submitLabel={rows.length ? `Add ${rows.length} holidays` : "Add"}
+          onSubmit={() => add.mutate()}
+          loading={add.isPending}
+          disabled={!rows.length}
+        />
       </Stack>
     </Modal>
   );
