@@ -1,9 +1,20 @@
 /**
  * Form fields bound to react-hook-form (issue 22: one pattern instead of a Controller wired by hand in
  * every dialog): a switch, a number, a select whose value never becomes null, a select that may be left
- * empty (a record to pick), a text with suggestions, and the start and end dates of a period.
+ * empty (a record to pick), a choice of several, a text with suggestions, and the dates of a period.
  */
-import { Autocomplete, NumberInput, Select, Switch, TextInput, type AutocompleteProps, type NumberInputProps, type SelectProps } from "@mantine/core";
+import {
+  Autocomplete,
+  MultiSelect,
+  NumberInput,
+  Select,
+  Switch,
+  TextInput,
+  type AutocompleteProps,
+  type MultiSelectProps,
+  type NumberInputProps,
+  type SelectProps,
+} from "@mantine/core";
 import { Controller, type Control, type FieldErrors, type FieldValues, type Path, type UseFormReturn } from "react-hook-form";
 
 interface Bound<V extends FieldValues> {
@@ -83,6 +94,11 @@ export function FormPicker<V extends FieldValues>({
       render={({ field }) => <Select {...props} value={field.value || null} onChange={(v) => field.onChange(v ?? none)} onBlur={field.onBlur} />}
     />
   );
+}
+
+/** A select of several options (a linked group's block groups) bound to a list field. */
+export function FormMultiSelect<V extends FieldValues>({ control, name, ...props }: Bound<V> & Omit<MultiSelectProps, "value" | "onChange">) {
+  return <Controller control={control} name={name} render={({ field }) => <MultiSelect {...props} value={field.value} onChange={field.onChange} />} />;
 }
 
 /** A text field with suggestions (a room's code, a cluster's name): any text, or one of `data`. */

@@ -1,7 +1,8 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { MultiSelect, TextInput, Textarea } from "@mantine/core";
+import { TextInput, Textarea } from "@mantine/core";
+import { FormMultiSelect } from "../../../components/FormFields";
 import { useEffect, useState } from "react";
-import { Controller, useForm, type FieldErrors, type Path, type UseFormRegister } from "react-hook-form";
+import { useForm, type FieldErrors, type Path, type UseFormRegister } from "react-hook-form";
 import { FormDialog } from "../../../components/FormDialog";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
 import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
@@ -67,19 +68,13 @@ export function CreateLinkedModal({
       loading={create.isPending}
     >
       <NameAndDescription register={register} errors={formState.errors} />
-      <Controller
+      <FormMultiSelect
         control={control}
         name="memberBlockGroupIds"
-        render={({ field }) => (
-          <MultiSelect
-            label="Block Groups"
-            searchable
-            data={available.map((g) => ({ value: g.id, label: `${g.code} - ${g.name}` }))}
-            value={field.value}
-            onChange={field.onChange}
-            error={formState.errors.memberBlockGroupIds?.message}
-          />
-        )}
+        label="Block Groups"
+        searchable
+        data={available.map((g) => ({ value: g.id, label: `${g.code} - ${g.name}` }))}
+        error={formState.errors.memberBlockGroupIds?.message}
       />
       <FormErrorList messages={messages} />
     </FormDialog>

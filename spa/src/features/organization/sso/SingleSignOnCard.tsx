@@ -14,7 +14,6 @@ import {
   Input,
   PasswordInput,
   Radio,
-  Select,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -29,7 +28,7 @@ import { IconCheck, IconCopy, IconShieldLock } from "@tabler/icons-react";
 import { type FormEvent, useState } from "react";
 import { Controller, useWatch } from "react-hook-form";
 import { FormErrorList } from "../../../components/FormErrors";
-import { choices, FormSwitch } from "../../../components/FormFields";
+import { choices, FormPicker, FormSwitch } from "../../../components/FormFields";
 import { Notice } from "../../../components/Notice";
 import { defineRecordForm, useRecordForm } from "../../../components/RecordFormDialog";
 import { StaleChanges } from "../../../components/StaleChanges";
@@ -262,23 +261,17 @@ export function SingleSignOnForm({ config }: { config: SsoConfig }) {
               </Radio.Group>
             )}
           />
-          <Controller
+          <FormPicker
             control={control}
             name="breakGlassUserId"
-            render={({ field }) => (
-              <Select
-                label="Break-glass administrator"
-                withAsterisk={mode === "required"}
-                placeholder={admins.length ? "Choose an administrator" : "No active administrators"}
-                description="Still signs in with a password when single sign-on is required"
-                clearable
-                data={admins.map((u) => ({ value: u.id, label: adminLabel(u) }))}
-                value={field.value ?? null}
-                onChange={(v) => field.onChange(v ?? null)}
-                onBlur={field.onBlur}
-                error={errors.breakGlassUserId?.message}
-              />
-            )}
+            none={null}
+            label="Break-glass administrator"
+            withAsterisk={mode === "required"}
+            placeholder={admins.length ? "Choose an administrator" : "No active administrators"}
+            description="Still signs in with a password when single sign-on is required"
+            clearable
+            data={admins.map((u) => ({ value: u.id, label: adminLabel(u) }))}
+            error={errors.breakGlassUserId?.message}
           />
         </SimpleGrid>
         <FormSwitch
