@@ -64,22 +64,7 @@ export function ImportPublicHolidaysModal({ opened, onClose }: { opened: boolean
               {preview.data?.skipped ? ` ${preview.data.skipped} already in your holidays will be skipped.` : ""}
             </Text>
             {rows.length ? (
-              <Table striped data-testid="import-preview">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Date</Table.Th>
-                    <Table.Th>Holiday</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((h) => (
-                    <Table.Tr key={h.date}>
-                      <Table.Td>{formatDateLong(h.date)}</Table.Td>
-                      <Table.Td>{h.name}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <Table striped data-testid="import-preview" data={{ head: ["Date", "Holiday"], body: rows.map((h) => [formatDateLong(h.date), h.name]) }} />
             ) : null}
           </>
         )}
