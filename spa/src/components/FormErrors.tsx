@@ -1,10 +1,13 @@
 /**
- * The "Form Validation Errors" list (delivery.md §5) shown above a form's buttons, and the helper that
- * maps a 400 answer's errors onto react-hook-form fields.
+ * The "Form Validation Errors" list (delivery.md §5) shown above a form's buttons, the helper that
+ * maps a 400 answer's errors onto react-hook-form fields, and a form that hands its values to its page.
  */
+import { zodResolver } from "@hookform/resolvers/zod";
 import { List } from "@mantine/core";
+import { useForm, type DefaultValues, type FieldValues, type Path, type UseFormSetError } from "react-hook-form";
+import type { z } from "zod";
+import { fieldErrors } from "../lib/api";
 import { Notice } from "./Notice";
-import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
 
 export function FormErrorList({ messages }: { messages: string[] }) {
   if (!messages.length) return null;
@@ -29,4 +32,22 @@ export function applyFieldErrors<T extends FieldValues>(fields: Record<string, s
     messages.push(message);
   }
   return messages;
+}
+
+/**
+ * A zod-checked form whose submit hands its values to `onSubmit` (the page saves and shows the toasts);
+ * when that throws, the answer's field errors go on their fields.
+ */
+export function usePageForm<V extends FieldValues>(schema: z.ZodType<unknown, V>, defaultValues: DefaultValues<V>, onSubmit: (values: V) => Promise<void>) {
+  const form = useForm<V>({ resolver: zodResolver(schema as never) as never, defaultValues });
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await onSubmit(values);
+    } catch (error) {
+      for (const [key, message] of Object.entries(fieldErrors(error))) {
+        form.setError(key as Path<V>, { message });
+      }
+    }
+  });
+  return { form, submit };
 }

@@ -2,23 +2,59 @@
  * One pattern for the record dialogs (issue 22): the dialog frame, the submit, the server's answers and
  * the toasts, so that each dialog keeps only its fields and its spec messages.
  *
+ * - A dialog's `RecordFormSpec` is what does not change while it is shown: its record's `model` (schema,
+ *   form values, fetch and save), its texts when creating and when editing, its failure messages and the
+ *   labels of its fields.
  * - `useRecordForm` wires react-hook-form (zod), `useRecordDialog` (the record being edited, the 412
- *   compare of ADR 0017) and the submit: save, then `onSaved`; a 412 is handled here for every dialog
- *   (`dialog.onStale`), any other failure goes to `onFailed` with helpers for the usual answers.
+ *   compare of ADR 0017) and the submit: save, then the success toast, the close and `onSaved`; a 412 is
+ *   handled here for every dialog (`dialog.onStale`), any other failure goes to `onFailed` with helpers for
+ *   the usual answers (by default `standardFailure` with the dialog's `failed` title).
  * - `standardFailure(title)` is the usual `onFailed`: field errors of a 400/409 on their fields and in the
  *   "Form Validation Errors" list with the first one in a red toast, otherwise the server's message.
  * - `RecordFormDialog` is the frame: Modal, form, the stale compare, the fields, the list of server
- *   messages, Cancel and the submit button.
+ *   messages, Cancel and the submit button, with the dialog's title and submit text.
+ *   `RecordFormModal` is both in one, for a dialog whose fields need nothing but the form.
  */
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Group, Modal, Stack, type ModalProps } from "@mantine/core";
+import type { ModalProps } from "@mantine/core";
 import type { FormEvent, ReactNode } from "react";
 import { useForm, type DefaultValues, type FieldValues, type Path, type UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
+import { FormDialog } from "./FormDialog";
 import { applyFieldErrors, FormErrorList } from "./FormErrors";
 import { classifyError, notifyError, notifySuccess, type SaveFailure as Failure } from "./Notify";
 import { StaleChanges } from "./StaleChanges";
-import { useRecordDialog, type StaleOptions } from "./useRecordDialog";
+import { useRecordDialog } from "./useRecordDialog";
+
+/** What a page gives a record dialog besides the record: whether it is open, and how to close it. */
+export interface RecordDialogProps {
+  opened: boolean;
+  onClose: () => void;
+}
+
+/** What a record form says after a save, in one mode (creating or editing): the success toast and, for `standardFailure`, the red toast's title. */
+export interface RecordFormText {
+  saved: string;
+  failed?: string;
+}
+
+/** What a record dialog says in one mode (delivery.md §2, §8): its title, its submit button and its toasts. */
+export interface RecordDialogText extends RecordFormText {
+  title: string;
+  submit: string;
+}
+
+/**
+ * How a record form reads and writes its record: the form's schema, the form's values for a record (or
+ * for a new one), the fresh record after a 412 (by id), and the save mutation's variables for the record
+ * edited (null when creating) and the submitted input.
+ */
+export interface RecordModel<T extends { id: string }, V extends FieldValues, I, M = unknown> {
+  schema: z.ZodType<I, V>;
+  toValues: (record: T | null | undefined) => V;
+  fetch: (id: string, record: T) => Promise<T>;
+  toSave: (record: T | null, values: I) => M;
+}
 
 export interface FailureHelpers {
   /** Put the answer's field errors on their fields; returns the messages of every field error. */
@@ -33,63 +69,97 @@ export interface FailureHelpers {
 
 export type { Failure };
 
-export interface RecordFormOptions<T extends { id: string }, V extends FieldValues, I, R> {
-  opened: boolean;
-  record: T | null | undefined;
-  schema: z.ZodType<I, V>;
-  toValues: (record: T | null | undefined) => V;
-  /** The form fields the server's field errors may name. */
-  fields: readonly string[];
-  stale: Omit<StaleOptions<T, V>, "getValues">;
-  save: (record: T | null, values: I) => Promise<R>;
-  /** Closes the dialog after a save. */
-  onClose: () => void;
-  /** The success toasts: [created, updated]. */
-  savedText: readonly [string, string];
+/** What a record dialog is made of besides its fields and its state (see the module). */
+export interface RecordFormSpec<T extends { id: string }, V extends FieldValues, I, R = T, X extends RecordFormText = RecordDialogText, M = unknown> {
+  model: RecordModel<T, V, I, M>;
+  text: { create: X; edit: X };
   /** After the toast and the close (a follow-up such as the re-plan notice). */
   onSaved?: (saved: R, editing: boolean) => void;
-  /** The red toast's titles for `standardFailure`: [create, update]; or `onFailed` for the dialog's own texts. */
-  failedTitle?: readonly [string, string];
+  /** The dialog's own failure texts; by default `standardFailure` with the mode's `failed` title. */
   onFailed?: (failure: Failure, helpers: FailureHelpers) => void;
+  /** The form's fields with their labels as on the form: compared after a 412. */
+  labels: Partial<Record<keyof V & string, string>>;
+  /** How a field's value reads in that compare (a select's label for its id); the default shows text, Yes/No, lists. */
+  display?: Partial<Record<keyof V & string, (value: unknown) => string>>;
+  /** The form fields the server's field errors may name; by default the fields of `labels`. */
+  fields?: readonly string[];
+}
+
+/** A dialog's spec, with its types taken from its model, its texts and its handlers. */
+export function defineRecordForm<T extends { id: string }, V extends FieldValues, I, R = T, X extends RecordFormText = RecordDialogText, M = unknown>(
+  spec: RecordFormSpec<T, V, I, R, X, M>,
+) {
+  return spec;
+}
+
+/** The save mutation of a record (react-query's `useMutation` result). */
+export interface SaveMutation<M, R> {
+  mutateAsync: (variables: M) => Promise<R>;
+  isPending: boolean;
+}
+
+export interface RecordFormOptions<T extends { id: string }, V extends FieldValues, I, R, X extends RecordFormText, M>
+  extends RecordFormSpec<T, V, I, R, X, M>,
+    RecordDialogProps {
+  record: T | null | undefined;
+  save: SaveMutation<M, R>;
   /** Before each save (clear the dialog's own messages, such as a list of clashes). */
   onSubmitting?: () => void;
 }
 
-export function useRecordForm<T extends { id: string }, V extends FieldValues, I, R>(options: RecordFormOptions<T, V, I, R>) {
+export function useRecordForm<T extends { id: string }, V extends FieldValues, I, R, X extends RecordFormText, M>(
+  options: RecordFormOptions<T, V, I, R, X, M>,
+) {
+  const { model, labels } = options;
   const form = useForm<V, unknown, I>({
     // zod's input and output types are the form's values and the submitted input.
-    resolver: zodResolver(options.schema as never) as never,
-    defaultValues: options.toValues(options.record) as DefaultValues<V>,
+    resolver: zodResolver(model.schema as never) as never,
+    defaultValues: model.toValues(options.record) as DefaultValues<V>,
   });
   const { handleSubmit, reset, setError, getValues } = form;
-  const dialog = useRecordDialog<T, V>(options.opened, options.record, reset as (values: V) => void, options.toValues, {
-    ...options.stale,
+  const dialog = useRecordDialog<T, V>(options.opened, options.record, reset as (values: V) => void, model.toValues, {
+    fetchFresh: (record) => model.fetch(record.id, record),
+    labels,
+    display: options.display,
     getValues: getValues as () => V,
   });
   const { current, setServerMessages, clearServerState } = dialog;
+  const editing = !!current;
+  const known = options.fields ?? Object.keys(labels);
   const helpers: FailureHelpers = {
-    applyFields: (failure) =>
-      "fields" in failure ? applyFieldErrors(failure.fields, (field, error) => setError(field as Path<V>, error), options.fields) : [],
+    applyFields: (failure) => ("fields" in failure ? applyFieldErrors(failure.fields, (field, error) => setError(field as Path<V>, error), known) : []),
     setServerMessages,
     setFieldError: (field, message) => setError(field as Path<V>, { type: "server", message }),
-    editing: !!current,
+    editing,
   };
+  const text = editing ? options.text.edit : options.text.create;
   const onSubmit = handleSubmit(async (values) => {
     clearServerState();
     options.onSubmitting?.();
     try {
-      const saved = await options.save(current, values);
-      notifySuccess(options.savedText[current ? 1 : 0]);
+      const saved = await options.save.mutateAsync(model.toSave(current, values));
+      notifySuccess(text.saved);
       options.onClose();
-      options.onSaved?.(saved, !!current);
+      options.onSaved?.(saved, editing);
     } catch (error) {
       const failure = classifyError(error);
       if (failure.kind === "stale") await dialog.onStale();
       else if (options.onFailed) options.onFailed(failure, helpers);
-      else standardFailure(options.failedTitle?.[current ? 1 : 0] ?? "Save failed")(failure, helpers);
+      else standardFailure(text.failed ?? "Save failed")(failure, helpers);
     }
   });
-  return { form: form as UseFormReturn<V, unknown, I>, dialog, onSubmit, current };
+  return {
+    form: form as UseFormReturn<V, unknown, I>,
+    dialog,
+    onSubmit,
+    current,
+    editing,
+    /** The texts of the mode the dialog is in (creating or editing). */
+    text,
+    saving: options.save.isPending,
+    opened: options.opened,
+    onClose: options.onClose,
+  };
 }
 
 /** The usual failure handling of a record dialog (see the module). */
@@ -126,53 +196,62 @@ export function deliveryFailure(title: string, fallback: string, duplicate?: str
   };
 }
 
-/** A record dialog's title and submit button, [title, submit], when it creates and when it edits. */
-export type DialogText = { create: readonly [string, string]; edit: readonly [string, string] };
-
 /** The frame of a record dialog: Modal, form, stale compare, fields, server messages, Cancel and submit. */
 export function RecordFormDialog({
-  opened,
-  onClose,
-  editing,
-  text,
-  size = "lg",
   record,
-  saving,
+  size = "lg",
   children,
   after,
 }: {
-  opened: boolean;
-  onClose: () => void;
-  /** Edit an existing record (else create one): chooses the texts. */
-  editing: boolean;
-  text: DialogText;
+  /** The dialog's `useRecordForm`: whether it is open, its texts, the record edited, the submit. */
+  record: RecordDialogProps & { text: RecordDialogText; saving: boolean; dialog: DialogState; onSubmit: (event?: FormEvent) => Promise<void> };
   size?: ModalProps["size"];
-  record: { dialog: DialogState; onSubmit: (event?: FormEvent) => Promise<void> };
-  saving: boolean;
   children: ReactNode;
   /** Shown under the form inside the dialog (a record's history). */
   after?: ReactNode;
 }) {
-  const { dialog, onSubmit } = record;
-  const [title, submitLabel] = editing ? text.edit : text.create;
+  const { dialog, text } = record;
   return (
-    <Modal opened={opened} onClose={onClose} title={title} size={size}>
-      <form ref={dialog.formRef} onSubmit={onSubmit} noValidate>
-        <Stack>
-          <StaleChanges dialog={dialog} />
-          {children}
-          <FormErrorList messages={dialog.serverMessages} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={saving}>
-              {submitLabel}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-      {after}
-    </Modal>
+    <FormDialog
+      opened={record.opened}
+      onClose={record.onClose}
+      title={text.title}
+      size={size}
+      formRef={dialog.formRef}
+      onSubmit={record.onSubmit}
+      submitLabel={text.submit}
+      loading={record.saving}
+      after={after}
+    >
+      <StaleChanges dialog={dialog} />
+      {children}
+      <FormErrorList messages={dialog.serverMessages} />
+    </FormDialog>
+  );
+}
+
+/**
+ * A record dialog whose fields need nothing but the form: `useRecordForm` with the dialog's `spec` and
+ * `save` mutation, in `RecordFormDialog`; `children` renders the fields.
+ */
+export function RecordFormModal<T extends { id: string }, V extends FieldValues, I, R, M>({
+  spec,
+  record,
+  save,
+  size,
+  children,
+  ...dialog
+}: RecordDialogProps & {
+  spec: RecordFormSpec<T, V, I, R, RecordDialogText, M>;
+  record: T | null | undefined;
+  save: SaveMutation<M, R>;
+  size?: ModalProps["size"];
+  children: (form: UseFormReturn<V, unknown, I>) => ReactNode;
+}) {
+  const form = useRecordForm({ ...spec, ...dialog, record, save });
+  return (
+    <RecordFormDialog record={form} size={size}>
+      {children(form.form)}
+    </RecordFormDialog>
   );
 }

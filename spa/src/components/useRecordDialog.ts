@@ -179,3 +179,14 @@ export function useRecordDialog<T, V>(
 }
 
 export type RecordDialog = Pick<ReturnType<typeof useRecordDialog>, "stale" | "staleFields" | "staleTaken" | "takeTheirs" | "keepMine">;
+
+/** How a field holding a record's id reads after a 412: that record's `label` (its code, its name), else the value as stored. */
+export function showRecord<R extends { id: string }>(records: readonly R[] | undefined, label: (record: R) => string) {
+  return (value: unknown) => {
+    const found = records?.find((r) => r.id === value);
+    return found ? label(found) : showValue(value);
+  };
+}
+
+/** How a field holding one of a few codes reads after a 412: its label (a status, a type), else the value as stored. */
+export const showLabel = (labels: Record<string, string>) => (value: unknown) => labels[String(value)] ?? showValue(value);

@@ -1,12 +1,13 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Center, Loader, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { Alert, Button, Center, Loader, PasswordInput, Stack, Text } from "@mantine/core";
 import { AuthenticatorQr } from "../../components/AuthenticatorQr";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { errorMessage } from "../../lib/api";
 import { notifyError, notifySuccess } from "../../lib/notify";
-import { accountSetupSchema, digitsOnly, type AccountSetupValues } from "./schemas";
+import { AuthenticatorCodeInput, registerCode } from "./AuthFields";
+import { accountSetupSchema, type AccountSetupValues } from "./schemas";
 import { useSetupPassword, useTotpSetup } from "./api";
 
 export const PASSWORD_HINT = "At least 12 characters with uppercase, lowercase, a number and a special character.";
@@ -68,15 +69,7 @@ export function AccountSetupForm({ userId, onBack }: { userId: string; onBack: (
           {...form.register("password")}
         />
         <PasswordInput label="Confirm Password" autoComplete="new-password" error={errors.confirmPassword?.message} {...form.register("confirmPassword")} />
-        <TextInput
-          label="Authenticator Code"
-          placeholder="Enter 6-digit code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          error={errors.totpCode?.message}
-          {...form.register("totpCode", { onChange: (e) => form.setValue("totpCode", digitsOnly(e.target.value)) })}
-        />
+        <AuthenticatorCodeInput error={errors.totpCode?.message} {...registerCode(form)} />
         <Button type="submit" loading={isSubmitting} fullWidth>
           Complete Setup
         </Button>

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Card, Loader, Stack, Stepper, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Card, Loader, Stack, Stepper, Text } from "@mantine/core";
 import { IconChartBar, IconClock, IconShieldLock, IconUsers } from "@tabler/icons-react";
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
@@ -7,6 +7,7 @@ import { useNavigate, useSearchParams } from "react-router";
 import { ApiError } from "../../lib/api";
 import { notifyError, notifyInfo } from "../../lib/notify";
 import { AccountSetupForm } from "./AccountSetupForm";
+import { AuthHeading, EmailInput } from "./AuthFields";
 import { AuthLayout, type Feature } from "./AuthLayout";
 import { useFirstTimeLogin } from "./api";
 import { firstTimeSchema, type FirstTimeValues } from "./schemas";
@@ -95,35 +96,14 @@ export default function FirstTimeSetupPage() {
           </Alert>
         ) : userId ? (
           <Stack>
-            <div>
-              <Title order={1} size="h3">
-                Secure Your Account
-              </Title>
-              <Text size="sm" c="dimmed">
-                Create a password and set up two-factor authentication.
-              </Text>
-            </div>
+            <AuthHeading title="Secure Your Account">Create a password and set up two-factor authentication.</AuthHeading>
             <AccountSetupForm userId={userId} onBack={() => navigate("/auth")} />
           </Stack>
         ) : (
           <form onSubmit={onSubmit} noValidate aria-label="First time setup">
             <Stack>
-              <div>
-                <Title order={1} size="h3">
-                  First Time Setup
-                </Title>
-                <Text size="sm" c="dimmed">
-                  Enter the email address your administrator registered for you.
-                </Text>
-              </div>
-              <TextInput
-                label="Email"
-                type="email"
-                autoComplete="email"
-                placeholder="you@example.edu.au"
-                error={errors.email?.message}
-                {...form.register("email")}
-              />
+              <AuthHeading title="First Time Setup">Enter the email address your administrator registered for you.</AuthHeading>
+              <EmailInput autoComplete="email" error={errors.email?.message} {...form.register("email")} />
               <Button type="submit" loading={isSubmitting} fullWidth>
                 Continue
               </Button>

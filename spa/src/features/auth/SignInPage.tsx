@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Anchor, Button, Card, Checkbox, Divider, PasswordInput, Stack, Tabs, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Button, Card, Checkbox, Divider, PasswordInput, Stack, Tabs, Text } from "@mantine/core";
 import { IconChartBar, IconFingerprint, IconKey, IconLogin2, IconSchool, IconUsers } from "@tabler/icons-react";
 import { useEffect, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
@@ -10,7 +10,8 @@ import { notifyError, notifySuccess } from "../../lib/notify";
 import { AccountSetupForm } from "./AccountSetupForm";
 import { AuthLayout, type Feature } from "./AuthLayout";
 import { type SsoDiscovery, useLogin, usePasskeyLogin, useSsoDiscovery } from "./api";
-import { digitsOnly, signInSchema, type SignInValues } from "./schemas";
+import { AuthenticatorCodeInput, AuthHeading, EmailInput, registerCode } from "./AuthFields";
+import { signInSchema, type SignInValues } from "./schemas";
 import { SSO_ERROR_TITLE, ssoErrorMessage } from "./ssoMessages";
 import { forgetSsoEmail, pageNavigation, rememberSsoEmail, withNext } from "./ssoSession";
 
@@ -142,14 +143,7 @@ function PasswordForm({ onSetup }: { onSetup: (userId: string) => void }) {
         <Text size="sm" c="dimmed">
           Enter your email and password to access the scheduling system
         </Text>
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="username"
-          placeholder="you@example.edu.au"
-          error={errors.email?.message}
-          {...form.register("email", { onBlur: (e) => onEmailBlur(e.target.value) })}
-        />
+        <EmailInput autoComplete="username" error={errors.email?.message} {...form.register("email", { onBlur: (e) => onEmailBlur(e.target.value) })} />
         {offer ? <SsoOffer offer={offer} email={normalEmail(email)} /> : null}
         <PasswordInput
           label="Password"
@@ -159,16 +153,11 @@ function PasswordForm({ onSetup }: { onSetup: (userId: string) => void }) {
           {...form.register("password")}
         />
         {needsCode ? (
-          <TextInput
-            label="Authenticator Code"
-            placeholder="Enter 6-digit code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
+          <AuthenticatorCodeInput
             autoFocus
             description="Enter the 6-digit code from your authenticator app"
             error={errors.totpCode?.message}
-            {...form.register("totpCode", { onChange: (e) => form.setValue("totpCode", digitsOnly(e.target.value)) })}
+            {...registerCode(form)}
           />
         ) : null}
         <Checkbox label="Remember me" {...form.register("rememberMe")} />
@@ -233,26 +222,12 @@ export default function SignInPage() {
       <Card withBorder radius="md" padding="xl" shadow="sm">
         {setupUserId ? (
           <Stack>
-            <div>
-              <Title order={1} size="h3">
-                Account Setup
-              </Title>
-              <Text size="sm" c="dimmed">
-                Set a password and enable two-factor authentication to secure your account.
-              </Text>
-            </div>
+            <AuthHeading title="Account Setup">Set a password and enable two-factor authentication to secure your account.</AuthHeading>
             <AccountSetupForm userId={setupUserId} onBack={() => setSetupUserId(null)} />
           </Stack>
         ) : (
           <Stack>
-            <div>
-              <Title order={1} size="h3">
-                Sign In
-              </Title>
-              <Text size="sm" c="dimmed">
-                Blockplan scheduling system
-              </Text>
-            </div>
+            <AuthHeading title="Sign In">Blockplan scheduling system</AuthHeading>
             {ssoError ? (
               <Notice color="red" title={SSO_ERROR_TITLE} role="alert" data-testid="sso-error">
                 {ssoErrorMessage(ssoError)}

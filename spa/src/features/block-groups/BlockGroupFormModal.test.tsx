@@ -1,22 +1,14 @@
 import { screen } from "@testing-library/react";
-import userEvent from "@testing-library/user-event";
+import { fillAndSubmit } from "../../components/RecordFormDialog.testing";
 import { renderWithProviders } from "../../test/render";
 import { blockGroupSchema, BLOCK_GROUP_DEFAULTS } from "./api/blockGroups";
 import { defaultTemplates, scheduleSchema, templateHours, TIME_MESSAGE } from "./api/scheduling";
 import { BlockGroupFormModal } from "./components/BlockGroupFormModal";
 
-// Mantine's autosizing Textarea listens to document.fonts, which jsdom lacks.
-if (!("fonts" in document)) Object.defineProperty(document, "fonts", { value: { addEventListener() {}, removeEventListener() {} }, configurable: true });
-
 describe("block group form", () => {
   it("shows the cohort size and start date messages", async () => {
     renderWithProviders(<BlockGroupFormModal opened onClose={() => {}} />);
-    await userEvent.type(await screen.findByLabelText(/^Code/), "BG-1");
-    await userEvent.type(screen.getByLabelText(/^Name/), "Cohort");
-    const cohort = screen.getByLabelText(/^Cohort Size/);
-    await userEvent.clear(cohort);
-    await userEvent.type(cohort, "0");
-    await userEvent.click(screen.getByRole("button", { name: "Create Block Group" }));
+    await fillAndSubmit({ Code: "BG-1", Name: "Cohort", "Cohort Size": "0" }, "Create Block Group");
     expect(await screen.findByText("Cohort size must be at least 1")).toBeInTheDocument();
     expect(screen.getByText("Start date is required")).toBeInTheDocument();
   });

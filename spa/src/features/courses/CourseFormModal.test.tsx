@@ -1,11 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { jsonBody, mockFetch } from "../../test/fetchMock";
+import "../../components/RecordFormDialog.testing";
 import { renderWithProviders } from "../../test/render";
 import { CourseFormModal } from "./components/CourseFormModal";
-
-// Mantine's autosizing Textarea listens to document.fonts, which jsdom lacks.
-if (!("fonts" in document)) Object.defineProperty(document, "fonts", { value: { addEventListener() {}, removeEventListener() {} }, configurable: true });
 
 describe("CourseFormModal", () => {
   it("shows the create title and requires code and name", async () => {

@@ -1,10 +1,8 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import "../../components/RecordFormDialog.testing";
 import { renderWithProviders } from "../../test/render";
 import { HolidayFormModal } from "./components/HolidayFormModal";
-
-// Mantine's autosizing Textarea listens to document.fonts, which jsdom lacks.
-if (!("fonts" in document)) Object.defineProperty(document, "fonts", { value: { addEventListener() {}, removeEventListener() {} }, configurable: true });
 
 describe("HolidayFormModal", () => {
   it("requires both dates and an end on or after the start", async () => {

@@ -1,25 +1,13 @@
-import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Group, Select, SimpleGrid, Stack, TextInput } from "@mantine/core";
-import { Controller, useForm } from "react-hook-form";
-import { fieldErrors } from "../../lib/api";
+import { Select, SimpleGrid, Stack, TextInput } from "@mantine/core";
+import { Controller } from "react-hook-form";
+import { FormActions } from "../../components/FormActions";
+import { usePageForm } from "../../components/FormErrors";
 import { addUserSchema, type AddUserValues } from "./api";
 
 /** The Add User form (platform.md §5): first name, last name, email, role User or Admin (default User). */
 export function AddUserForm({ onSubmit, onCancel }: { onSubmit: (values: AddUserValues) => Promise<void>; onCancel: () => void }) {
-  const form = useForm<AddUserValues>({
-    resolver: zodResolver(addUserSchema),
-    defaultValues: { firstName: "", lastName: "", email: "", role: "user" },
-  });
+  const { form, submit } = usePageForm(addUserSchema, { firstName: "", lastName: "", email: "", role: "user" }, onSubmit);
   const { errors, isSubmitting } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await onSubmit(values);
-    } catch (error) {
-      for (const [key, message] of Object.entries(fieldErrors(error))) {
-        form.setError(key as keyof AddUserValues, { message });
-      }
-    }
-  });
   return (
     <form onSubmit={submit} noValidate aria-label="Add user">
       <Stack>
@@ -45,14 +33,7 @@ export function AddUserForm({ onSubmit, onCancel }: { onSubmit: (values: AddUser
             />
           )}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting}>
-            Add User
-          </Button>
-        </Group>
+        <FormActions onCancel={onCancel} submitLabel="Add User" loading={isSubmitting} />
       </Stack>
     </form>
   );

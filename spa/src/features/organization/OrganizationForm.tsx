@@ -1,7 +1,6 @@
-import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Group, Stack, TextInput, Textarea } from "@mantine/core";
-import { useForm } from "react-hook-form";
-import { fieldErrors } from "../../lib/api";
+import { Stack, TextInput, Textarea } from "@mantine/core";
+import { FormActions } from "../../components/FormActions";
+import { usePageForm } from "../../components/FormErrors";
 import { organizationFormSchema, type Organization, type OrganizationFormValues } from "./api";
 
 /** The organization details form (platform.md §5): name and domain required. */
@@ -14,26 +13,15 @@ export function OrganizationForm({
   onSubmit: (values: OrganizationFormValues) => Promise<void>;
   onCancel: () => void;
 }) {
-  const form = useForm<OrganizationFormValues>({
-    resolver: zodResolver(organizationFormSchema),
-    defaultValues: {
-      name: organization?.name ?? "",
-      domain: organization?.domain ?? "",
-      address: organization?.address ?? "",
-      phone: organization?.phone ?? "",
-      website: organization?.website ?? "",
-    },
-  });
+  const values: OrganizationFormValues = {
+    name: organization?.name ?? "",
+    domain: organization?.domain ?? "",
+    address: organization?.address ?? "",
+    phone: organization?.phone ?? "",
+    website: organization?.website ?? "",
+  };
+  const { form, submit } = usePageForm(organizationFormSchema, values, onSubmit);
   const { errors, isSubmitting } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await onSubmit(values);
-    } catch (error) {
-      for (const [key, message] of Object.entries(fieldErrors(error))) {
-        form.setError(key as keyof OrganizationFormValues, { message });
-      }
-    }
-  });
   return (
     <form onSubmit={submit} noValidate aria-label="Organization details">
       <Stack>
@@ -49,14 +37,7 @@ export function OrganizationForm({
         <Textarea label="Address" rows={3} {...form.register("address")} />
         <TextInput label="Phone" {...form.register("phone")} />
         <TextInput label="Website" placeholder="https://" {...form.register("website")} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting}>
-            {organization ? "Save Changes" : "Create Organization"}
-          </Button>
-        </Group>
+        <FormActions onCancel={onCancel} submitLabel={organization ? "Save Changes" : "Create Organization"} loading={isSubmitting} />
       </Stack>
     </form>
   );

@@ -2,7 +2,7 @@
  * Organization management calls (platform.md §7): GET/PUT /api/organization (PUT sends If-Match with the
  * loaded updatedAt, decisions.md §6), GET/POST /api/admin/users and DELETE /api/admin/users/{id} (deactivate).
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { z } from "zod";
 import { client } from "../../lib/api";
 import type { components } from "../../lib/api-schema";
@@ -32,6 +32,22 @@ export const organizationFormSchema = z.object({
 });
 export type OrganizationFormValues = z.infer<typeof organizationFormSchema>;
 
+/** The If-Match of a save of an organization-wide record (its details, its single sign-on): the loaded `updatedAt`, quoted; none before the first save. */
+export const ifMatch = (updatedAt: string | null | undefined) => (updatedAt ? { "If-Match": `"${updatedAt}"` } : undefined);
+
+/**
+ * The save of an organization-wide record (its details, its single sign-on) cached under `key`: the
+ * answer replaces the cached record at once, and the record is refetched once the save settles.
+ */
+export function useSaveOrganizationRecord<V, R>(key: QueryKey, save: (variables: V) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: save,
+    onSuccess: (saved) => queryClient.setQueryData(key, saved),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
+  });
+}
+
 export async function updateOrganization({ values, updatedAt }: { values: OrganizationFormValues; updatedAt?: string | null }): Promise<Organization> {
   const { data } = await client.PUT("/api/organization", {
     body: {
@@ -41,18 +57,13 @@ export async function updateOrganization({ values, updatedAt }: { values: Organi
       phone: values.phone ?? "",
       website: values.website ?? "",
     },
-    headers: updatedAt ? { "If-Match": `"${updatedAt}"` } : undefined,
+    headers: ifMatch(updatedAt),
   });
   return data!;
 }
 
 export function useUpdateOrganization() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: updateOrganization,
-    onSuccess: (org) => queryClient.setQueryData(roots.organization, org),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: roots.organization }),
-  });
+  return useSaveOrganizationRecord(roots.organization, updateOrganization);
 }
 
 export async function fetchAdminUsers(): Promise<OrgUser[]> {

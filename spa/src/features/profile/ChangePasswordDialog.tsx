@@ -1,4 +1,5 @@
-import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from "@mantine/core";
+import { Alert, PasswordInput, Text } from "@mantine/core";
+import { FormDialog, preventingDefault } from "../../components/FormDialog";
 import { useState } from "react";
 import { ApiError, errorMessage } from "../../lib/api";
 import { notifyError, notifySuccess } from "../../lib/notify";
@@ -37,8 +38,7 @@ export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onC
     onClose();
   };
 
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const check = checkNewPassword(next, confirm);
     setProblem(check);
     if (check) {
@@ -58,30 +58,28 @@ export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onC
 
   const filled = current !== "" && next !== "" && confirm !== "";
   return (
-    <Modal opened={opened} onClose={close} title="Change Password" centered>
-      <form onSubmit={submit} noValidate aria-label="Change password">
-        <Stack>
-          <Text size="sm" c="dimmed">
-            Use at least 12 characters with uppercase, lowercase, a number and a special character.
-          </Text>
-          {problem ? (
-            <Alert color="red" title={problem.title} role="alert">
-              {problem.message}
-            </Alert>
-          ) : null}
-          <PasswordInput label="Current Password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} />
-          <PasswordInput label="New Password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.currentTarget.value)} />
-          <PasswordInput label="Confirm New Password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={!filled} loading={change.isPending}>
-              Change Password
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={close}
+      title="Change Password"
+      centered
+      label="Change password"
+      onSubmit={preventingDefault(submit)}
+      submitLabel="Change Password"
+      disabled={!filled}
+      loading={change.isPending}
+    >
+      <Text size="sm" c="dimmed">
+        Use at least 12 characters with uppercase, lowercase, a number and a special character.
+      </Text>
+      {problem ? (
+        <Alert color="red" title={problem.title} role="alert">
+          {problem.message}
+        </Alert>
+      ) : null}
+      <PasswordInput label="Current Password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} />
+      <PasswordInput label="New Password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.currentTarget.value)} />
+      <PasswordInput label="Confirm New Password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} />
+    </FormDialog>
   );
 }

@@ -5,11 +5,12 @@
  * `reauth_required` it asks for the password (or a code) in a dialog, confirms it with
  * POST /api/auth/reauthenticate and runs the action again. Cancelling rejects with the original error.
  */
-import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { modals } from "@mantine/modals";
 import { useState } from "react";
 import { ApiError, client, errorMessage, fieldErrors } from "../../lib/api";
 import { useCurrentUser } from "../../lib/auth";
+import { FormActions } from "../../components/FormActions";
 import { useSsoDiscovery } from "../auth/api";
 import { pageNavigation } from "../auth/ssoSession";
 
@@ -95,14 +96,7 @@ function ConfirmIdentityForm({ onConfirmed, onCancel }: { onConfirmed: () => voi
             </Text>
           </Stack>
         ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={busy} disabled={!value}>
-            Confirm
-          </Button>
-        </Group>
+        <FormActions onCancel={onCancel} submitLabel="Confirm" loading={busy} disabled={!value} />
       </Stack>
     </form>
   );

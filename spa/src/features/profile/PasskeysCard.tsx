@@ -1,4 +1,5 @@
-import { ActionIcon, Badge, Button, Card, Group, Modal, Skeleton, Stack, Text, TextInput, Title, Tooltip } from "@mantine/core";
+import { ActionIcon, Badge, Button, Card, Group, Skeleton, Stack, Text, TextInput, Title, Tooltip } from "@mantine/core";
+import { FormDialog, preventingDefault } from "../../components/FormDialog";
 import { IconFingerprint, IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
 import { errorMessage } from "../../lib/api";
@@ -30,8 +31,7 @@ export function PasskeysCard() {
   const [open, setOpen] = useState(false);
   const [deviceName, setDeviceName] = useState("");
 
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     try {
       await register.mutateAsync(deviceName);
       notifySuccess("Passkey registered", "You can now sign in with this passkey.");
@@ -108,30 +108,27 @@ export function PasskeysCard() {
           ))}
         </Stack>
       )}
-      <Modal opened={open} onClose={() => setOpen(false)} title="Add Passkey" centered>
-        <form onSubmit={submit} aria-label="Add passkey">
-          <Stack>
-            <Text size="sm" c="dimmed">
-              Register this device's passkey or a security key to sign in without a password.
-            </Text>
-            <TextInput
-              label="Device Name"
-              description="Optional, e.g. Work laptop"
-              maxLength={100}
-              value={deviceName}
-              onChange={(e) => setDeviceName(e.currentTarget.value)}
-            />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={register.isPending}>
-                Register Passkey
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <FormDialog
+        opened={open}
+        onClose={() => setOpen(false)}
+        title="Add Passkey"
+        centered
+        label="Add passkey"
+        onSubmit={preventingDefault(submit)}
+        submitLabel="Register Passkey"
+        loading={register.isPending}
+      >
+        <Text size="sm" c="dimmed">
+          Register this device's passkey or a security key to sign in without a password.
+        </Text>
+        <TextInput
+          label="Device Name"
+          description="Optional, e.g. Work laptop"
+          maxLength={100}
+          value={deviceName}
+          onChange={(e) => setDeviceName(e.currentTarget.value)}
+        />
+      </FormDialog>
     </Card>
   );
 }

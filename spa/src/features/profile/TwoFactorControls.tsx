@@ -1,14 +1,16 @@
-import { Alert, Button, Center, Group, Loader, Modal, Stack, TextInput } from "@mantine/core";
+import { Alert, Button, Center, Loader, Modal, Stack } from "@mantine/core";
 import { modals } from "@mantine/modals";
 import { IconShieldCheck, IconShieldOff } from "@tabler/icons-react";
 import { useState } from "react";
 import { AuthenticatorQr } from "../../components/AuthenticatorQr";
+import { FormActions } from "../../components/FormActions";
+import { preventingDefault } from "../../components/FormDialog";
+import { AuthenticatorCodeInput } from "../auth/AuthFields";
+import { digitsOnly } from "../auth/schemas";
 import { errorMessage } from "../../lib/api";
 import type { CurrentUser } from "../../lib/auth";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { useEnableTotp, useResetTotp, useTotpEnrolment } from "./api";
-
-const digits = (value: string) => value.replace(/\D/g, "").slice(0, 6);
 
 function EnableDialog({ user, opened, onClose }: { user: CurrentUser; opened: boolean; onClose: () => void }) {
   const setup = useTotpEnrolment(user.id, opened);
@@ -20,8 +22,7 @@ function EnableDialog({ user, opened, onClose }: { user: CurrentUser; opened: bo
     setError(null);
     onClose();
   };
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     if (code.length !== 6) {
       setError("TOTP code must be 6 digits");
       return;
@@ -41,27 +42,11 @@ function EnableDialog({ user, opened, onClose }: { user: CurrentUser; opened: bo
           <Loader aria-label="Loading authenticator setup..." />
         </Center>
       ) : setup.data ? (
-        <form onSubmit={submit} aria-label="Enable two-factor authentication">
+        <form onSubmit={preventingDefault(submit)} aria-label="Enable two-factor authentication">
           <Stack>
             <AuthenticatorQr qrCodeUri={setup.data.qrCodeUri} manualEntryKey={setup.data.manualEntryKey} />
-            <TextInput
-              label="Authenticator Code"
-              placeholder="Enter 6-digit code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              value={code}
-              error={error}
-              onChange={(e) => setCode(digits(e.currentTarget.value))}
-            />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={enable.isPending}>
-                Enable
-              </Button>
-            </Group>
+            <AuthenticatorCodeInput value={code} error={error} onChange={(e) => setCode(digitsOnly(e.currentTarget.value))} />
+            <FormActions onCancel={close} submitLabel="Enable" loading={enable.isPending} />
           </Stack>
         </form>
       ) : (

@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Group, Loader, SegmentedControl, Select, Skeleton, Stack, Switch, Text, Title, useMantineColorScheme } from "@mantine/core";
 import { IconAlertTriangle, IconDownload, IconShieldLock } from "@tabler/icons-react";
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { errorMessage } from "../../lib/api";
 import { useCurrentUser } from "../../lib/auth";
 import { notifyError, notifySuccess } from "../../lib/notify";
@@ -92,6 +92,17 @@ export default function SettingsPage() {
     );
   }
 
+  /** A regional preference chosen from a list (it cannot be cleared). */
+  const preference = (label: string, key: "dateFormat" | "timeFormat" | "timezone", data: string[] | { value: string; label: string }[]) => (
+    <Select
+      label={label}
+      data={data}
+      value={values.preferences[key]}
+      onChange={(v) => v && setPref(key, v as UserSettings["preferences"][typeof key])}
+      allowDeselect={false}
+    />
+  );
+
   return (
     <Stack gap="lg" maw={880}>
       <Group justify="flex-end" h={20}>
@@ -104,13 +115,7 @@ export default function SettingsPage() {
           </Group>
         ) : null}
       </Group>
-      <Card withBorder radius="md" padding="lg">
-        <Title order={2} size="h4">
-          Appearance
-        </Title>
-        <Text size="sm" c="dimmed" mb="md">
-          Customize how Blockplan looks on this device.
-        </Text>
+      <SettingsCard title="Appearance" description="Customize how Blockplan looks on this device.">
         <Stack>
           <div>
             <Text size="sm" fw={500} mb={4} id="theme-label">
@@ -134,54 +139,28 @@ export default function SettingsPage() {
             onChange={(e) => setPref("compactView", e.currentTarget.checked)}
           />
         </Stack>
-      </Card>
+      </SettingsCard>
 
-      <Card withBorder radius="md" padding="lg">
-        <Title order={2} size="h4">
-          Regional & Language
-        </Title>
-        <Text size="sm" c="dimmed" mb="md">
-          Date, time and timezone preferences.
-        </Text>
+      <SettingsCard title="Regional & Language" description="Date, time and timezone preferences.">
         <Stack>
-          <Select
-            label="Date format"
-            data={[...DATE_FORMATS]}
-            value={values.preferences.dateFormat}
-            onChange={(v) => v && setPref("dateFormat", v)}
-            allowDeselect={false}
-          />
-          <Select
-            label="Time format"
-            data={TIME_FORMATS.map((t) => ({ value: t.value, label: t.label }))}
-            value={values.preferences.timeFormat}
-            onChange={(v) => v && setPref("timeFormat", v as "12h" | "24h")}
-            allowDeselect={false}
-          />
-          <Select
-            label="Timezone"
-            data={[...TIMEZONES]}
-            value={values.preferences.timezone}
-            onChange={(v) => v && setPref("timezone", v)}
-            allowDeselect={false}
-          />
+          {preference("Date format", "dateFormat", [...DATE_FORMATS])}
+          {preference(
+            "Time format",
+            "timeFormat",
+            TIME_FORMATS.map((t) => ({ value: t.value, label: t.label })),
+          )}
+          {preference("Timezone", "timezone", [...TIMEZONES])}
         </Stack>
-      </Card>
+      </SettingsCard>
 
-      <Card withBorder radius="md" padding="lg">
-        <Title order={2} size="h4">
-          Data & Privacy
-        </Title>
-        <Text size="sm" c="dimmed" mb="md">
-          Manage your data and privacy.
-        </Text>
+      <SettingsCard title="Data & Privacy" description="Manage your data and privacy.">
         <Alert icon={<IconShieldLock size={18} />} color="blue" variant="light" mb="md">
           Your data is stored securely and handled according to your organization's data policies.
         </Alert>
         <Button variant="default" leftSection={<IconDownload size={16} />} onClick={onExport} loading={exporting}>
           Export your data
         </Button>
-      </Card>
+      </SettingsCard>
 
       {isAdmin ? (
         <Card withBorder radius="md" padding="lg" style={{ borderColor: "var(--mantine-color-red-6)" }}>
@@ -194,5 +173,20 @@ export default function SettingsPage() {
         </Card>
       ) : null}
     </Stack>
+  );
+}
+
+/** A card of the settings page: its title, what it is for, and its settings. */
+function SettingsCard({ title, description, children }: { title: string; description: string; children: ReactNode }) {
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Title order={2} size="h4">
+        {title}
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        {description}
+      </Text>
+      {children}
+    </Card>
   );
 }

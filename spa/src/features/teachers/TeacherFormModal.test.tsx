@@ -1,10 +1,8 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import "../../components/RecordFormDialog.testing";
 import { renderWithProviders } from "../../test/render";
 import { TeacherFormModal } from "./components/TeacherFormModal";
-
-// Mantine's autosizing Textarea listens to document.fonts, which jsdom lacks.
-if (!("fonts" in document)) Object.defineProperty(document, "fonts", { value: { addEventListener() {}, removeEventListener() {} }, configurable: true });
 
 describe("TeacherFormModal", () => {
   it("requires the employee ID and keeps max weekly hours within 1 to 40", async () => {

@@ -1,11 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { ActionIcon, Button, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, Textarea, Title } from "@mantine/core";
+import { ActionIcon, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from "@mantine/core";
 import { Notice } from "../../../components/Notice";
 import { Tag } from "../../../components/Tag";
 import { modals } from "@mantine/modals";
 import { IconPlus, IconTrash } from "@tabler/icons-react";
 import { useEffect } from "react";
-import { Controller, useFieldArray, useForm, useWatch } from "react-hook-form";
+import { useFieldArray, useForm, useWatch } from "react-hook-form";
+import { choices, FormPicker, FormSwitch } from "../../../components/FormFields";
 import { formatDate, hours } from "../../../components/Dates";
 import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
 import { daysText, type BlockGroup } from "../api/blockGroups";
@@ -86,6 +87,17 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
     ),
   );
 
+  /** A session template's start or end time (typed as HH:MM). */
+  const templateTime = (i: number, name: "startTime" | "endTime", which: string, placeholder: string) => (
+    <TextInput
+      label={`Template ${i + 1} ${which}`}
+      placeholder={placeholder}
+      maxLength={8}
+      {...register(`sessionTemplates.${i}.${name}`)}
+      error={formState.errors.sessionTemplates?.[i]?.[name]?.message}
+    />
+  );
+
   const confirmClear = () =>
     modals.openConfirmModal({
       title: "Clear Schedule",
@@ -160,40 +172,23 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <TextInput type="date" label="Start Date" withAsterisk {...register("startDate")} error={formState.errors.startDate?.message} />
               <TextInput label="Room" placeholder="e.g. B2.14" maxLength={50} {...register("room")} error={formState.errors.room?.message} />
-              <Controller
+              <FormPicker
                 control={control}
                 name="roomType"
-                render={({ field }) => (
-                  <Select
-                    label="Or a room type"
-                    description="Without a room: a free room of this type on the group's campus, seating the cohort, for each session"
-                    placeholder="No room"
-                    clearable
-                    disabled={!!roomText}
-                    data={Object.entries(ROOM_TYPES).map(([value, label]) => ({ value, label }))}
-                    value={field.value ?? null}
-                    onChange={(v) => field.onChange(v)}
-                  />
-                )}
+                none={null}
+                label="Or a room type"
+                description="Without a room: a free room of this type on the group's campus, seating the cohort, for each session"
+                placeholder="No room"
+                clearable
+                disabled={!!roomText}
+                data={choices(ROOM_TYPES)}
               />
             </SimpleGrid>
             {templates.fields.map((t, i) => (
               <Paper withBorder p="sm" key={t.id} data-testid="session-template">
                 <Group align="flex-end" wrap="nowrap">
-                  <TextInput
-                    label={`Template ${i + 1} start`}
-                    placeholder="09:00"
-                    maxLength={8}
-                    {...register(`sessionTemplates.${i}.startTime`)}
-                    error={formState.errors.sessionTemplates?.[i]?.startTime?.message}
-                  />
-                  <TextInput
-                    label={`Template ${i + 1} end`}
-                    placeholder="12:00"
-                    maxLength={8}
-                    {...register(`sessionTemplates.${i}.endTime`)}
-                    error={formState.errors.sessionTemplates?.[i]?.endTime?.message}
-                  />
+                  {templateTime(i, "startTime", "start", "09:00")}
+                  {templateTime(i, "endTime", "end", "12:00")}
                   <TextInput
                     label="Hours"
                     readOnly
@@ -225,13 +220,7 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
               </Button>
             </Group>
             <Textarea label="Notes" autosize minRows={2} {...register("notes")} />
-            <Controller
-              control={control}
-              name="startNextUnitInNewWeek"
-              render={({ field }) => (
-                <Switch label="Start each next unit in a new week" checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />
-              )}
-            />
+            <FormSwitch control={control} name="startNextUnitInNewWeek" label="Start each next unit in a new week" />
             {existing > 0 && allowed ? (
               <Tag color="gray" variant="light">
                 {existing} existing sessions

@@ -1,7 +1,7 @@
-import { FormSelect, FormSwitch } from "../../../components/FormFields";
-import { Select, SimpleGrid, TextInput, Textarea } from "@mantine/core";
-import { Controller } from "react-hook-form";
-import { RecordFormDialog, useRecordForm, type DialogText } from "../../../components/RecordFormDialog";
+import { choices, DateRangeFields, FormSelect, FormSwitch } from "../../../components/FormFields";
+import { SimpleGrid, TextInput, Textarea } from "@mantine/core";
+import { defineRecordForm, RecordFormModal, type RecordDialogProps } from "../../../components/RecordFormDialog";
+import { showLabel } from "../../../components/useRecordDialog";
 import { warnOfImpact } from "../../replan/warnOfImpact";
 import { fetchHoliday, formYears, holidayDefaults, holidaySchema, TYPE_LABELS, useSaveHoliday, type Holiday, type HolidayFormValues } from "../api/holidays";
 
@@ -19,65 +19,46 @@ const toValues = (h?: Holiday | null): HolidayFormValues =>
       }
     : holidayDefaults();
 
-const TEXT: DialogText = { create: ["Add New Holiday", "Create Holiday"], edit: ["Edit Holiday", "Update Holiday"] };
+/** The holiday dialog (delivery.md §2 Holidays, §5 Holiday). */
+const HOLIDAY_FORM = defineRecordForm({
+  model: { schema: holidaySchema, toValues, fetch: fetchHoliday, toSave: (holiday, values) => ({ holiday, values }) },
+  text: {
+    create: { title: "Add New Holiday", submit: "Create Holiday", saved: "Holiday created successfully", failed: "Failed to create holiday" },
+    edit: { title: "Edit Holiday", submit: "Update Holiday", saved: "Holiday updated successfully", failed: "Failed to update holiday" },
+  },
+  onSaved: (saved: Holiday) => {
+    if (saved.isActive) void warnOfImpact({ holidayId: saved.id }, saved.type === "term_break" ? "term break" : "holiday");
+  },
+  labels: {
+    name: "Name",
+    type: "Type",
+    year: "Year",
+    startDate: "Start Date",
+    endDate: "End Date",
+    description: "Description",
+    isRecurring: "Recurring every year",
+    isActive: "Active",
+  },
+  display: { type: showLabel(TYPE_LABELS) },
+});
 
-/** "Add New Holiday" / "Edit Holiday" (delivery.md §2 Holidays, §5 Holiday). */
-export function HolidayFormModal({ opened, onClose, holiday }: { opened: boolean; onClose: () => void; holiday: Holiday | null }) {
-  const save = useSaveHoliday();
-  const record = useRecordForm({
-    opened,
-    record: holiday,
-    schema: holidaySchema,
-    toValues,
-    fields: ["name", "type", "startDate", "endDate", "description", "isRecurring", "year", "isActive"],
-    stale: {
-      fetchFresh: (h) => fetchHoliday(h.id),
-      labels: {
-        name: "Name",
-        type: "Type",
-        year: "Year",
-        startDate: "Start Date",
-        endDate: "End Date",
-        description: "Description",
-        isRecurring: "Recurring every year",
-        isActive: "Active",
-      },
-      display: { type: (v: unknown) => TYPE_LABELS[v as keyof typeof TYPE_LABELS] ?? String(v) },
-    },
-    save: (current, values) => save.mutateAsync({ holiday: current, values }),
-    onClose,
-    savedText: ["Holiday created successfully", "Holiday updated successfully"],
-    onSaved: (saved) => {
-      if (saved.isActive) void warnOfImpact({ holidayId: saved.id }, saved.type === "term_break" ? "term break" : "holiday");
-    },
-    failedTitle: ["Failed to create holiday", "Failed to update holiday"],
-  });
-  const { register, control, formState } = record.form;
-  const editing = !!record.current;
+/** "Add New Holiday" / "Edit Holiday". */
+export function HolidayFormModal({ holiday, ...dialog }: RecordDialogProps & { holiday: Holiday | null }) {
   return (
-    <RecordFormDialog opened={opened} onClose={onClose} editing={!!editing} text={TEXT} record={record} saving={save.isPending}>
-      <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <FormSelect
-          control={control}
-          name="type"
-          label="Type"
-          data={Object.entries(TYPE_LABELS).map(([value, label]) => ({ value, label }))}
-          fallback="public_holiday"
-        />
-        <Controller
-          control={control}
-          name="year"
-          render={({ field }) => (
-            <Select label="Year" data={formYears().map(String)} value={String(field.value)} onChange={(v) => field.onChange(Number(v))} allowDeselect={false} />
-          )}
-        />
-        <TextInput type="date" label="Start Date" withAsterisk {...register("startDate")} error={formState.errors.startDate?.message} />
-        <TextInput type="date" label="End Date" withAsterisk {...register("endDate")} error={formState.errors.endDate?.message} />
-      </SimpleGrid>
-      <Textarea label="Description" autosize minRows={2} {...register("description")} />
-      <FormSwitch control={control} name="isRecurring" label="Recurring every year" />
-      <FormSwitch control={control} name="isActive" label="Active" />
-    </RecordFormDialog>
+    <RecordFormModal spec={HOLIDAY_FORM} {...dialog} record={holiday} save={useSaveHoliday()}>
+      {(form) => (
+        <>
+          <TextInput label="Name" withAsterisk {...form.register("name")} error={form.formState.errors.name?.message} />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <FormSelect control={form.control} name="type" label="Type" data={choices(TYPE_LABELS)} fallback="public_holiday" />
+            <FormSelect control={form.control} name="year" label="Year" data={formYears().map(String)} numeric />
+            <DateRangeFields form={form} />
+          </SimpleGrid>
+          <Textarea label="Description" autosize minRows={2} {...form.register("description")} />
+          <FormSwitch control={form.control} name="isRecurring" label="Recurring every year" />
+          <FormSwitch control={form.control} name="isActive" label="Active" />
+        </>
+      )}
+    </RecordFormModal>
   );
 }

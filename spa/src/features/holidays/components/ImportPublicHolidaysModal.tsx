@@ -3,11 +3,12 @@
  * holidays that would be added (dates already present are skipped), then Add. POST
  * /api/holidays/import-public with `preview: true`, then without.
  */
-import { Button, Group, Modal, Select, SimpleGrid, Stack, Table, Text } from "@mantine/core";
+import { Modal, Select, SimpleGrid, Stack, Table, Text } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { formatDateLong } from "../../../components/Dates";
+import { FormActions } from "../../../components/FormActions";
 import { notifyError, notifySuccess } from "../../../components/Notify";
 import { client } from "../../../lib/api";
 import { roots } from "../../../lib/queryKeys";
@@ -63,33 +64,17 @@ export function ImportPublicHolidaysModal({ opened, onClose }: { opened: boolean
               {preview.data?.skipped ? ` ${preview.data.skipped} already in your holidays will be skipped.` : ""}
             </Text>
             {rows.length ? (
-              <Table striped data-testid="import-preview">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Date</Table.Th>
-                    <Table.Th>Holiday</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((h) => (
-                    <Table.Tr key={h.date}>
-                      <Table.Td>{formatDateLong(h.date)}</Table.Td>
-                      <Table.Td>{h.name}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <Table striped data-testid="import-preview" data={{ head: ["Date", "Holiday"], body: rows.map((h) => [formatDateLong(h.date), h.name]) }} />
             ) : null}
           </>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={() => add.mutate()} loading={add.isPending} disabled={!rows.length}>
-            {rows.length ? `Add ${rows.length} holidays` : "Add"}
-          </Button>
-        </Group>
+        <FormActions
+          onCancel={onClose}
+          submitLabel={rows.length ? `Add ${rows.length} holidays` : "Add"}
+          onSubmit={() => add.mutate()}
+          loading={add.isPending}
+          disabled={!rows.length}
+        />
       </Stack>
     </Modal>
   );

@@ -1,7 +1,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Group, Modal, MultiSelect, Stack, TextInput, Textarea } from "@mantine/core";
+import { TextInput, Textarea } from "@mantine/core";
+import { FormMultiSelect } from "../../../components/FormFields";
 import { useEffect, useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { useForm, type FieldErrors, type Path, type UseFormRegister } from "react-hook-form";
+import { FormDialog } from "../../../components/FormDialog";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
 import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
 import {
@@ -56,37 +58,26 @@ export function CreateLinkedModal({
     }),
   );
   return (
-    <Modal opened={opened} onClose={onClose} title="Create Linked Group" size="lg">
-      <form onSubmit={onSubmit} noValidate>
-        <Stack>
-          <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
-          <Textarea label="Description" autosize minRows={2} {...register("description")} />
-          <Controller
-            control={control}
-            name="memberBlockGroupIds"
-            render={({ field }) => (
-              <MultiSelect
-                label="Block Groups"
-                searchable
-                data={available.map((g) => ({ value: g.id, label: `${g.code} - ${g.name}` }))}
-                value={field.value}
-                onChange={field.onChange}
-                error={formState.errors.memberBlockGroupIds?.message}
-              />
-            )}
-          />
-          <FormErrorList messages={messages} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create Linked Group
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title="Create Linked Group"
+      size="lg"
+      onSubmit={onSubmit}
+      submitLabel="Create Linked Group"
+      loading={create.isPending}
+    >
+      <NameAndDescription register={register} errors={formState.errors} />
+      <FormMultiSelect
+        control={control}
+        name="memberBlockGroupIds"
+        label="Block Groups"
+        searchable
+        data={available.map((g) => ({ value: g.id, label: `${g.code} - ${g.name}` }))}
+        error={formState.errors.memberBlockGroupIds?.message}
+      />
+      <FormErrorList messages={messages} />
+    </FormDialog>
   );
 }
 
@@ -118,21 +109,18 @@ export function EditLinkedModal({ group, onClose }: { group: LinkedGroup | null;
     );
   });
   return (
-    <Modal opened={!!group} onClose={onClose} title="Edit Linked Group">
-      <form onSubmit={onSubmit} noValidate>
-        <Stack>
-          <TextInput label="Name" withAsterisk {...register("name")} error={formState.errors.name?.message} />
-          <Textarea label="Description" autosize minRows={2} {...register("description")} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              Save Changes
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog opened={!!group} onClose={onClose} title="Edit Linked Group" onSubmit={onSubmit} submitLabel="Save Changes" loading={update.isPending}>
+      <NameAndDescription register={register} errors={formState.errors} />
+    </FormDialog>
+  );
+}
+
+/** The name and description of a linked group, as both dialogs ask for them. */
+function NameAndDescription<V extends LinkedEditInput>({ register, errors }: { register: UseFormRegister<V>; errors: FieldErrors<V> }) {
+  return (
+    <>
+      <TextInput label="Name" withAsterisk {...register("name" as Path<V>)} error={(errors as FieldErrors<LinkedEditInput>).name?.message} />
+      <Textarea label="Description" autosize minRows={2} {...register("description" as Path<V>)} />
+    </>
   );
 }

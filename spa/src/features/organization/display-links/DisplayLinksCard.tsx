@@ -2,7 +2,7 @@
  * Display links on the organization page (admin only, issue 11): create, name, scope (a campus or the
  * whole organization), group by room or block group, copy the board URL, and revoke.
  */
-import { Badge, Button, Card, CopyButton, Group, Modal, SegmentedControl, Select, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Badge, Button, Card, CopyButton, Group, SegmentedControl, Select, Stack, Text, TextInput, Title } from "@mantine/core";
 import { modals } from "@mantine/modals";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -10,6 +10,7 @@ import { client, errorMessage, fieldErrors } from "../../../lib/api";
 import { notifyError, notifySuccess } from "../../../lib/notify";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { FormDialog, preventingDefault } from "../../../components/FormDialog";
 
 export type DisplayLink = components["schemas"]["DisplayLinkOut"];
 type GroupBy = components["schemas"]["DisplayLinkIn"]["groupBy"];
@@ -55,52 +56,45 @@ function CreateDisplayLinkDialog({ opened, onClose }: { opened: boolean; onClose
       notifyError("Error", errorMessage(error, "Failed to create display link"));
     },
   });
+  const submit = () => {
+    if (!name.trim()) {
+      setErrors({ name: "Name is required" });
+      return;
+    }
+    create.mutate();
+  };
   return (
-    <Modal opened={opened} onClose={onClose} title="New display link">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!name.trim()) {
-            setErrors({ name: "Name is required" });
-            return;
-          }
-          create.mutate();
-        }}
-      >
-        <Stack>
-          <TextInput label="Name" placeholder="Staff room TV" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} />
-          <Select
-            label="Scope"
-            placeholder="Whole organization"
-            clearable
-            data={(campuses.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
-            value={campusId}
-            onChange={setCampusId}
-          />
-          <div>
-            <Text size="sm" fw={500} mb={4}>
-              Group sessions by
-            </Text>
-            <SegmentedControl
-              value={groupBy}
-              onChange={(v) => setGroupBy(v as GroupBy)}
-              data={[
-                { value: "room", label: "Room" },
-                { value: "block_group", label: "Block group" },
-              ]}
-            />
-          </div>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create link
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title="New display link"
+      onSubmit={preventingDefault(submit)}
+      submitLabel="Create link"
+      loading={create.isPending}
+    >
+      <TextInput label="Name" placeholder="Staff room TV" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} />
+      <Select
+        label="Scope"
+        placeholder="Whole organization"
+        clearable
+        data={(campuses.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+        value={campusId}
+        onChange={setCampusId}
+      />
+      <div>
+        <Text size="sm" fw={500} mb={4}>
+          Group sessions by
+        </Text>
+        <SegmentedControl
+          value={groupBy}
+          onChange={(v) => setGroupBy(v as GroupBy)}
+          data={[
+            { value: "room", label: "Room" },
+            { value: "block_group", label: "Block group" },
+          ]}
+        />
+      </div>
+    </FormDialog>
   );
 }
 

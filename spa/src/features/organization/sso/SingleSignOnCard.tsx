@@ -14,7 +14,6 @@ import {
   Input,
   PasswordInput,
   Radio,
-  Select,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -29,11 +28,11 @@ import { IconCheck, IconCopy, IconShieldLock } from "@tabler/icons-react";
 import { type FormEvent, useState } from "react";
 import { Controller, useWatch } from "react-hook-form";
 import { FormErrorList } from "../../../components/FormErrors";
-import { FormSwitch } from "../../../components/FormFields";
+import { choices, FormPicker, FormSwitch } from "../../../components/FormFields";
 import { Notice } from "../../../components/Notice";
-import { useRecordForm } from "../../../components/RecordFormDialog";
+import { defineRecordForm, useRecordForm } from "../../../components/RecordFormDialog";
 import { StaleChanges } from "../../../components/StaleChanges";
-import { showValue } from "../../../components/useRecordDialog";
+import { showLabel, showRecord } from "../../../components/useRecordDialog";
 import { errorMessage } from "../../../lib/api";
 import { notifyError, notifySuccess } from "../../../lib/notify";
 import { type OrgUser, useAdminUsers } from "../api";
@@ -41,6 +40,7 @@ import {
   asSsoRecord,
   fetchSsoConfig,
   type SsoConfig,
+  type SsoRecord,
   type SsoFormValues,
   type SsoTestResult,
   ssoFormSchema,
@@ -56,12 +56,7 @@ export const SSO_REDIRECT_HINT = "Register this redirect URI with your identity 
 export const SSO_SAVED_TEXT = "Single sign-on saved";
 export const SSO_REMOVED_TEXT = "Single sign-on removed";
 
-const MODES = [
-  { value: "optional", label: "Optional" },
-  { value: "required", label: "Required" },
-];
-
-const FIELDS = ["name", "issuerUrl", "clientId", "clientSecret", "domains", "mode", "breakGlassUserId", "createAccounts", "enabled"] as const;
+const MODE_LABELS = { optional: "Optional", required: "Required" };
 
 /** The domains in what was typed into the domains field (separated by commas, spaces or semicolons). */
 const splitDomains = (text: string) =>
@@ -74,6 +69,32 @@ const adminLabel = (u: OrgUser) => {
   const name = `${u.firstName} ${u.lastName}`.trim();
   return name ? `${name} (${u.email})` : u.email;
 };
+
+/** The organization's provider as a record of the shared record form (issue 21). */
+const SSO_FORM = defineRecordForm({
+  model: {
+    schema: ssoFormSchema,
+    toValues: (config: SsoRecord | null | undefined) => ssoFormValues(config),
+    fetch: async () => ({ ...(await fetchSsoConfig()), id: "sso" }),
+    toSave: (config, values) => ({ config, values: values as SsoFormValues }),
+  },
+  text: {
+    create: { saved: SSO_SAVED_TEXT, failed: "Failed to save single sign-on" },
+    edit: { saved: SSO_SAVED_TEXT, failed: "Failed to save single sign-on" },
+  },
+  labels: {
+    name: "Provider name",
+    issuerUrl: "Issuer URL",
+    clientId: "Client ID",
+    domains: "Email domains",
+    mode: "Mode",
+    breakGlassUserId: "Break-glass administrator",
+    createAccounts: "Create accounts for new staff",
+    enabled: "Enabled",
+  },
+  // The client secret is never compared after a 412 (write-only), but the server may name it.
+  fields: ["name", "issuerUrl", "clientId", "clientSecret", "domains", "mode", "breakGlassUserId", "createAccounts", "enabled"],
+});
 
 /** What "Test connection" found: green with the issuer and its endpoints, or red with the reason. */
 function TestResult({ result }: { result: SsoTestResult }) {
@@ -119,35 +140,12 @@ export function SingleSignOnForm({ config }: { config: SsoConfig }) {
   const admins = (users.data ?? []).filter((u) => u.role === "admin" && u.isActive);
 
   const record = useRecordForm({
+    ...SSO_FORM,
     opened: true,
-    record: asSsoRecord(config),
-    schema: ssoFormSchema,
-    toValues: ssoFormValues,
-    fields: FIELDS,
-    stale: {
-      fetchFresh: async () => ({ ...(await fetchSsoConfig()), id: "sso" }),
-      labels: {
-        name: "Provider name",
-        issuerUrl: "Issuer URL",
-        clientId: "Client ID",
-        domains: "Email domains",
-        mode: "Mode",
-        breakGlassUserId: "Break-glass administrator",
-        createAccounts: "Create accounts for new staff",
-        enabled: "Enabled",
-      },
-      display: {
-        mode: (v: unknown) => MODES.find((m) => m.value === v)?.label ?? showValue(v),
-        breakGlassUserId: (v: unknown) => {
-          const user = (users.data ?? []).find((u) => u.id === v);
-          return user ? adminLabel(user) : showValue(v);
-        },
-      },
-    },
-    save: (current, values) => save.mutateAsync({ config: current, values: values as SsoFormValues }),
     onClose: () => {},
-    savedText: [SSO_SAVED_TEXT, SSO_SAVED_TEXT],
-    failedTitle: ["Failed to save single sign-on", "Failed to save single sign-on"],
+    record: asSsoRecord(config),
+    save: useSaveSso(),
+    display: { mode: showLabel(MODE_LABELS), breakGlassUserId: showRecord(users.data, adminLabel) },
     // Edit what was saved from now on: its If-Match, "stored" secret, the secret field blank again.
     onSaved: (saved) => record.dialog.load({ ...saved, id: "sso" }),
   });
@@ -256,30 +254,24 @@ export function SingleSignOnForm({ config }: { config: SsoConfig }) {
             render={({ field }) => (
               <Radio.Group label="Mode" value={field.value} onChange={(v) => field.onChange(v)}>
                 <Group mt="xs" gap="lg">
-                  {MODES.map((m) => (
+                  {choices(MODE_LABELS).map((m) => (
                     <Radio key={m.value} value={m.value} label={m.label} />
                   ))}
                 </Group>
               </Radio.Group>
             )}
           />
-          <Controller
+          <FormPicker
             control={control}
             name="breakGlassUserId"
-            render={({ field }) => (
-              <Select
-                label="Break-glass administrator"
-                withAsterisk={mode === "required"}
-                placeholder={admins.length ? "Choose an administrator" : "No active administrators"}
-                description="Still signs in with a password when single sign-on is required"
-                clearable
-                data={admins.map((u) => ({ value: u.id, label: adminLabel(u) }))}
-                value={field.value ?? null}
-                onChange={(v) => field.onChange(v ?? null)}
-                onBlur={field.onBlur}
-                error={errors.breakGlassUserId?.message}
-              />
-            )}
+            none={null}
+            label="Break-glass administrator"
+            withAsterisk={mode === "required"}
+            placeholder={admins.length ? "Choose an administrator" : "No active administrators"}
+            description="Still signs in with a password when single sign-on is required"
+            clearable
+            data={admins.map((u) => ({ value: u.id, label: adminLabel(u) }))}
+            error={errors.breakGlassUserId?.message}
           />
         </SimpleGrid>
         <FormSwitch

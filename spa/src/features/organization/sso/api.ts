@@ -9,6 +9,7 @@ import { z } from "zod";
 import { client } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
+import { ifMatch, useSaveOrganizationRecord } from "../api";
 
 type Schemas = components["schemas"];
 export type SsoConfig = Schemas["SsoConfigOut"];
@@ -107,18 +108,13 @@ export async function saveSsoConfig({ config, values }: { config: SsoConfig | nu
   const updatedAt = config?.configured ? config.updatedAt : null;
   const { data } = await client.PUT("/api/organization/sso", {
     body: ssoBody(values),
-    headers: updatedAt ? { "If-Match": `"${updatedAt}"` } : undefined,
+    headers: ifMatch(updatedAt),
   });
   return data!;
 }
 
 export function useSaveSso() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: saveSsoConfig,
-    onSuccess: (saved) => queryClient.setQueryData(roots.sso, saved),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: roots.sso }),
-  });
+  return useSaveOrganizationRecord(roots.sso, saveSsoConfig);
 }
 
 export function useDeleteSso() {

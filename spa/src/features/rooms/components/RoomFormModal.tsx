@@ -1,66 +1,44 @@
-import { FormNumber, FormSelect, FormSwitch } from "../../../components/FormFields";
-import { Select, SimpleGrid, TextInput } from "@mantine/core";
-import { Controller, useWatch } from "react-hook-form";
-import { RecordFormDialog, useRecordForm, type DialogText } from "../../../components/RecordFormDialog";
-import { showValue } from "../../../components/useRecordDialog";
+import { choices, FormNumber, FormPicker, FormSelect, FormSwitch } from "../../../components/FormFields";
+import { SimpleGrid, TextInput } from "@mantine/core";
+import { useWatch } from "react-hook-form";
+import { defineRecordForm, RecordFormDialog, useRecordForm, type RecordDialogProps } from "../../../components/RecordFormDialog";
+import { showLabel, showRecord } from "../../../components/useRecordDialog";
 import { useCampusOptions } from "../../block-groups/api/blockGroups";
 import { fetchRoom, ROOM_TYPES, roomSchema, roomValues, useSaveRoom, type Room } from "../api";
 
-const TEXT: DialogText = { create: ["Add Room", "Create Room"], edit: ["Edit Room", "Update Room"] };
+/** The room dialog (issue 19). */
+const ROOM_FORM = defineRecordForm({
+  model: { schema: roomSchema, toValues: roomValues, fetch: fetchRoom, toSave: (room, values) => ({ room, values }) },
+  text: {
+    create: { title: "Add Room", submit: "Create Room", saved: "Room created successfully", failed: "Failed to create room" },
+    edit: { title: "Edit Room", submit: "Update Room", saved: "Room updated successfully", failed: "Failed to update room" },
+  },
+  labels: { code: "Code", name: "Name", campusId: "Campus", type: "Type", capacity: "Capacity", features: "Features", isActive: "Active" },
+});
 
-/** Add Room / Edit Room (issue 19): code, name, campus, type, capacity (none for online), features. */
-export function RoomFormModal({ opened, onClose, room }: { opened: boolean; onClose: () => void; room: Room | null }) {
-  const save = useSaveRoom();
+/** Add Room / Edit Room: code, name, campus, type, capacity (none for online), features. */
+export function RoomFormModal({ room, ...dialog }: RecordDialogProps & { room: Room | null }) {
   const campuses = useCampusOptions();
-  const record = useRecordForm({
-    opened,
-    record: room,
-    schema: roomSchema,
-    toValues: roomValues,
-    fields: ["code", "name", "campusId", "capacity", "type", "features", "isActive"],
-    stale: {
-      fetchFresh: (r) => fetchRoom(r.id),
-      labels: { code: "Code", name: "Name", campusId: "Campus", type: "Type", capacity: "Capacity", features: "Features", isActive: "Active" },
-      display: {
-        campusId: (v: unknown) => campuses.data?.find((c) => c.id === v)?.name ?? showValue(v),
-        type: (v: unknown) => ROOM_TYPES[String(v)] ?? showValue(v),
-      },
-    },
-    save: (current, values) => save.mutateAsync({ room: current, values }),
-    onClose,
-    savedText: ["Room created successfully", "Room updated successfully"],
-    failedTitle: ["Failed to create room", "Failed to update room"],
-  });
+  const display = { campusId: showRecord(campuses.data, (c) => c.name), type: showLabel(ROOM_TYPES) };
+  const record = useRecordForm({ ...ROOM_FORM, ...dialog, record: room, save: useSaveRoom(), display });
   const { register, control, formState } = record.form;
-  const editing = !!record.current;
   const type = useWatch({ control, name: "type" });
 
   return (
-    <RecordFormDialog opened={opened} onClose={onClose} editing={!!editing} text={TEXT} record={record} saving={save.isPending}>
+    <RecordFormDialog record={record}>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput label="Code" placeholder="e.g. CBD-3.12" withAsterisk maxLength={50} {...register("code")} error={formState.errors.code?.message} />
         <TextInput label="Name" placeholder="e.g. Cyber security lab" {...register("name")} error={formState.errors.name?.message} />
-        <Controller
+        <FormPicker
           control={control}
           name="campusId"
-          render={({ field }) => (
-            <Select
-              label="Campus"
-              placeholder="No campus"
-              clearable
-              data={(campuses.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
-              value={field.value}
-              onChange={field.onChange}
-            />
-          )}
+          none={null}
+          label="Campus"
+          placeholder="No campus"
+          clearable
+          data={(campuses.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
         />
-        <FormSelect
-          control={control}
-          name="type"
-          label="Type"
-          data={Object.entries(ROOM_TYPES).map(([value, label]) => ({ value, label }))}
-          fallback="classroom"
-        />
+        <FormSelect control={control} name="type" label="Type" data={choices(ROOM_TYPES)} fallback="classroom" />
         <FormNumber
           control={control}
           name="capacity"

@@ -1,4 +1,5 @@
-import { Button, Group, Modal, Stack, TextInput } from "@mantine/core";
+import { TextInput } from "@mantine/core";
+import { FormDialog, preventingDefault } from "../../../components/FormDialog";
 import { useEffect, useState } from "react";
 import { notifyError, notifySuccess } from "../../../components/Notify";
 import { useCloneStudyPlan, type StudyPlan } from "../api/studyPlans";
@@ -25,25 +26,15 @@ export function CloneStudyPlanModal({ plan, onClose }: { plan: StudyPlan | null;
     );
   };
   return (
-    <Modal opened={!!plan} onClose={onClose} title="Clone Study Plan">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Stack>
-          <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} data-autofocus />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={blank || clone.isPending}>
-              {clone.isPending ? "Cloning..." : "Clone Study Plan"}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={!!plan}
+      onClose={onClose}
+      title="Clone Study Plan"
+      onSubmit={preventingDefault(submit)}
+      submitLabel={clone.isPending ? "Cloning..." : "Clone Study Plan"}
+      disabled={blank || clone.isPending}
+    >
+      <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} data-autofocus />
+    </FormDialog>
   );
 }

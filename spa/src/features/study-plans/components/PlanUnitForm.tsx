@@ -1,11 +1,13 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Autocomplete, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Switch, Text } from "@mantine/core";
+import { Group, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
 import { Notice } from "../../../components/Notice";
 import { Tag } from "../../../components/Tag";
 import { useEffect, useMemo, useState } from "react";
-import { Controller, useForm, useWatch, type Control, type FieldErrors } from "react-hook-form";
+import { useForm, useWatch, type Control, type FieldErrors } from "react-hook-form";
 import { hours } from "../../../components/Dates";
+import { FormActions } from "../../../components/FormActions";
 import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
+import { FormAutocomplete, FormNumber, FormPicker, FormSelect, FormSwitch } from "../../../components/FormFields";
 import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
 import {
   ACTUAL_FIELDS,
@@ -108,37 +110,26 @@ export function PlanUnitForm({ planId, planUnit, existing, onDone }: { planId: s
           </Notice>
         ) : null}
         <Group grow align="flex-start">
-          <Controller
+          <FormPicker
             control={control}
             name="unitId"
-            render={({ field }) => (
-              <Select
-                label="Unit"
-                placeholder="Select a unit"
-                searchable
-                withAsterisk
-                data={unitChoices}
-                value={field.value || null}
-                onChange={(v) => field.onChange(v ?? "")}
-                disabled={!adding}
-                error={formState.errors.unitId?.message}
-                nothingFoundMessage="No units available"
-              />
-            )}
+            label="Unit"
+            placeholder="Select a unit"
+            searchable
+            withAsterisk
+            data={unitChoices}
+            disabled={!adding}
+            error={formState.errors.unitId?.message}
+            nothingFoundMessage="No units available"
           />
-          <Controller
+          <FormSelect
             control={control}
             name="yearLevel"
-            render={({ field }) => (
-              <Select
-                label="Year Level"
-                data={["1", "2", "3", "4"].map((v) => ({ value: v, label: `Year ${v}` }))}
-                value={String(field.value)}
-                onChange={(v) => field.onChange(Number(v ?? 1))}
-                allowDeselect={false}
-                error={formState.errors.yearLevel?.message}
-              />
-            )}
+            label="Year Level"
+            data={["1", "2", "3", "4"].map((v) => ({ value: v, label: `Year ${v}` }))}
+            fallback="1"
+            numeric
+            error={formState.errors.yearLevel?.message}
           />
         </Group>
         {unit ? (
@@ -164,46 +155,21 @@ export function PlanUnitForm({ planId, planUnit, existing, onDone }: { planId: s
             Balance distribution mismatch: {hours(distributed)} hours distributed, but {hours(balance)} hours available
           </Notice>
         ) : null}
-        {adding && existing.length > 0 ? (
-          <Controller
-            control={control}
-            name="insertPosition"
-            render={({ field }) => (
-              <Select label="Insert Position" data={positions} value={field.value} onChange={(v) => field.onChange(v ?? "end")} allowDeselect={false} />
-            )}
-          />
-        ) : null}
-        <Controller
-          control={control}
-          name="isCluster"
-          render={({ field }) => <Switch label="Cluster Delivery" checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />}
-        />
+        {adding && existing.length > 0 ? <FormSelect control={control} name="insertPosition" label="Insert Position" data={positions} fallback="end" /> : null}
+        <FormSwitch control={control} name="isCluster" label="Cluster Delivery" />
         {values.isCluster ? (
-          <Controller
+          <FormAutocomplete
             control={control}
             name="clusterGroup"
-            render={({ field }) => (
-              <Autocomplete
-                label="Cluster Group"
-                placeholder="New cluster name or choose an existing one"
-                data={clusterNames.data ?? []}
-                value={field.value}
-                onChange={field.onChange}
-                maxLength={50}
-                error={formState.errors.clusterGroup?.message}
-              />
-            )}
+            label="Cluster Group"
+            placeholder="New cluster name or choose an existing one"
+            data={clusterNames.data ?? []}
+            maxLength={50}
+            error={formState.errors.clusterGroup?.message}
           />
         ) : null}
         <FormErrorList messages={serverMessages} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {planUnit ? "Update Unit" : "Add Unit"}
-          </Button>
-        </Group>
+        <FormActions onCancel={onDone} submitLabel={planUnit ? "Update Unit" : "Add Unit"} loading={save.isPending} />
       </Stack>
     </form>
   );
@@ -222,24 +188,7 @@ function HourInputs({
     <Paper withBorder p="sm">
       <SimpleGrid cols={{ base: 1, sm: fields.length }}>
         {fields.map(([name, label]) => (
-          <Controller
-            key={name}
-            control={control}
-            name={name}
-            render={({ field }) => (
-              <NumberInput
-                clampBehavior="none"
-                label={label}
-                min={0}
-                step={0.25}
-                decimalScale={2}
-                value={field.value as number | string}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                error={errors[name]?.message}
-              />
-            )}
-          />
+          <FormNumber key={name} control={control} name={name} label={label} min={0} step={0.25} decimalScale={2} error={errors[name]?.message} />
         ))}
       </SimpleGrid>
     </Paper>

@@ -1,38 +1,30 @@
 import { SimpleGrid, TextInput } from "@mantine/core";
-import { RecordFormDialog, useRecordForm, type DialogText } from "../../../components/RecordFormDialog";
+import { DateRangeFields } from "../../../components/FormFields";
+import { defineRecordForm, RecordFormDialog, useRecordForm, type RecordDialogProps } from "../../../components/RecordFormDialog";
 import { warnOfImpact } from "../../replan/warnOfImpact";
 import { fetchLeave, leaveSchema, leaveValues, useSaveLeave, type Leave } from "../api/leave";
 
-const TEXT: DialogText = { create: ["Add Leave", "Add Leave"], edit: ["Edit Leave", "Update Leave"] };
+/** The leave dialog of a teacher (issue 17). */
+const LEAVE_FORM = defineRecordForm({
+  model: { schema: leaveSchema, toValues: leaveValues, fetch: (id, leave) => fetchLeave(leave.teacherId, id), toSave: (leave, values) => ({ leave, values }) },
+  text: {
+    create: { title: "Add Leave", submit: "Add Leave", saved: "Leave added", failed: "Failed to add leave" },
+    edit: { title: "Edit Leave", submit: "Update Leave", saved: "Leave updated", failed: "Failed to update leave" },
+  },
+  onSaved: (saved: Leave) => {
+    void warnOfImpact({ leaveId: saved.id }, "leave");
+  },
+  labels: { startDate: "Start Date", endDate: "End Date", startTime: "From (part day)", endTime: "Until (part day)", reason: "Reason" },
+});
 
-/** "Add Leave" / "Edit Leave" on the teacher page (issue 17): dates, optional hours, reason. */
-export function LeaveFormModal({ opened, onClose, teacherId, leave }: { opened: boolean; onClose: () => void; teacherId: string; leave: Leave | null }) {
-  const save = useSaveLeave(teacherId);
-  const record = useRecordForm({
-    opened,
-    record: leave,
-    schema: leaveSchema,
-    toValues: leaveValues,
-    fields: ["startDate", "endDate", "startTime", "endTime", "reason"],
-    stale: {
-      fetchFresh: (l) => fetchLeave(teacherId, l.id),
-      labels: { startDate: "Start Date", endDate: "End Date", startTime: "From (part day)", endTime: "Until (part day)", reason: "Reason" },
-    },
-    save: (current, values) => save.mutateAsync({ leave: current, values }),
-    onClose,
-    savedText: ["Leave added", "Leave updated"],
-    onSaved: (saved) => {
-      void warnOfImpact({ leaveId: saved.id }, "leave");
-    },
-    failedTitle: ["Failed to add leave", "Failed to update leave"],
-  });
+/** "Add Leave" / "Edit Leave" on the teacher page: dates, optional hours, reason. */
+export function LeaveFormModal({ teacherId, leave, ...dialog }: RecordDialogProps & { teacherId: string; leave: Leave | null }) {
+  const record = useRecordForm({ ...LEAVE_FORM, ...dialog, record: leave, save: useSaveLeave(teacherId) });
   const { register, formState } = record.form;
-  const editing = !!record.current;
   return (
-    <RecordFormDialog opened={opened} onClose={onClose} editing={!!editing} text={TEXT} record={record} saving={save.isPending}>
+    <RecordFormDialog record={record}>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput type="date" label="Start Date" withAsterisk {...register("startDate")} error={formState.errors.startDate?.message} />
-        <TextInput type="date" label="End Date" withAsterisk {...register("endDate")} error={formState.errors.endDate?.message} />
+        <DateRangeFields form={record.form} />
         <TextInput
           type="time"
           label="From (part day)"

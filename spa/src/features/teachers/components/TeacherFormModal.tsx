@@ -1,7 +1,7 @@
-import { FormNumber, FormSelect, FormSwitch } from "../../../components/FormFields";
-import { RecordFormDialog, useRecordForm, type DialogText } from "../../../components/RecordFormDialog";
+import { choices, FormNumber, FormSelect, FormSwitch } from "../../../components/FormFields";
+import { defineRecordForm, RecordFormDialog, useRecordForm, type RecordDialogProps } from "../../../components/RecordFormDialog";
 import { SimpleGrid, TextInput, Textarea } from "@mantine/core";
-import { showValue } from "../../../components/useRecordDialog";
+import { showLabel } from "../../../components/useRecordDialog";
 import { useWatch } from "react-hook-form";
 import {
   AVAILABILITY_LABELS,
@@ -14,7 +14,6 @@ import {
   type TeacherFormValues,
 } from "../api/teachers";
 
-const FIELDS = Object.keys(TEACHER_DEFAULTS);
 const toValues = (t?: Teacher | null): TeacherFormValues =>
   t
     ? {
@@ -33,49 +32,38 @@ const toValues = (t?: Teacher | null): TeacherFormValues =>
       }
     : TEACHER_DEFAULTS;
 
-const TEXT: DialogText = { create: ["Add Teacher", "Add Teacher"], edit: ["Edit Teacher", "Update Teacher"] };
+/** The teacher dialog (delivery.md §5 Teacher). */
+const TEACHER_FORM = defineRecordForm({
+  model: { schema: teacherSchema, toValues, fetch: fetchTeacher, toSave: (teacher, values) => ({ teacher, values }) },
+  text: {
+    create: { title: "Add Teacher", submit: "Add Teacher", saved: "Teacher created successfully", failed: "Failed to create teacher" },
+    edit: { title: "Edit Teacher", submit: "Update Teacher", saved: "Teacher updated successfully", failed: "Failed to update teacher" },
+  },
+  labels: {
+    employeeId: "Employee ID",
+    email: "Email",
+    firstName: "First Name",
+    lastName: "Last Name",
+    phone: "Phone",
+    jobTitle: "Job Title",
+    employmentType: "Employment Type",
+    expiryDate: "Contract Expiry Date",
+    availability: "Availability",
+    maxWeeklyHours: "Max Weekly Hours",
+    qualifications: "Qualifications",
+    isActive: "Active",
+  },
+  display: { employmentType: showLabel(EMPLOYMENT_LABELS), availability: showLabel(AVAILABILITY_LABELS) },
+});
 
-/** Add Teacher / Edit Teacher (delivery.md §5 Teacher). */
-export function TeacherFormModal({ opened, onClose, teacher }: { opened: boolean; onClose: () => void; teacher: Teacher | null }) {
-  const save = useSaveTeacher();
-  const record = useRecordForm({
-    opened,
-    record: teacher,
-    schema: teacherSchema,
-    toValues,
-    fields: FIELDS,
-    stale: {
-      fetchFresh: (t) => fetchTeacher(t.id),
-      labels: {
-        employeeId: "Employee ID",
-        email: "Email",
-        firstName: "First Name",
-        lastName: "Last Name",
-        phone: "Phone",
-        jobTitle: "Job Title",
-        employmentType: "Employment Type",
-        expiryDate: "Contract Expiry Date",
-        availability: "Availability",
-        maxWeeklyHours: "Max Weekly Hours",
-        qualifications: "Qualifications",
-        isActive: "Active",
-      },
-      display: {
-        employmentType: (v: unknown) => EMPLOYMENT_LABELS[String(v)] ?? showValue(v),
-        availability: (v: unknown) => AVAILABILITY_LABELS[String(v)] ?? showValue(v),
-      },
-    },
-    save: (current, values) => save.mutateAsync({ teacher: current, values }),
-    onClose,
-    savedText: ["Teacher created successfully", "Teacher updated successfully"],
-    failedTitle: ["Failed to create teacher", "Failed to update teacher"],
-  });
+/** Add Teacher / Edit Teacher. */
+export function TeacherFormModal({ teacher, ...dialog }: RecordDialogProps & { teacher: Teacher | null }) {
+  const record = useRecordForm({ ...TEACHER_FORM, ...dialog, record: teacher, save: useSaveTeacher() });
   const { register, control, formState } = record.form;
-  const current = record.current;
   const employment = useWatch({ control, name: "employmentType" });
 
   return (
-    <RecordFormDialog opened={opened} onClose={onClose} editing={!!current} text={TEXT} size="xl" record={record} saving={save.isPending}>
+    <RecordFormDialog record={record} size="xl">
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput label="Employee ID" withAsterisk {...register("employeeId")} error={formState.errors.employeeId?.message} />
         <TextInput label="Email" type="email" withAsterisk {...register("email")} error={formState.errors.email?.message} />
@@ -83,13 +71,7 @@ export function TeacherFormModal({ opened, onClose, teacher }: { opened: boolean
         <TextInput label="Last Name" withAsterisk {...register("lastName")} error={formState.errors.lastName?.message} />
         <TextInput label="Phone" maxLength={20} {...register("phone")} error={formState.errors.phone?.message} />
         <TextInput label="Job Title" maxLength={100} {...register("jobTitle")} error={formState.errors.jobTitle?.message} />
-        <FormSelect
-          control={control}
-          name="employmentType"
-          label="Employment Type"
-          data={Object.entries(EMPLOYMENT_LABELS).map(([value, label]) => ({ value, label }))}
-          fallback="ongoing"
-        />
+        <FormSelect control={control} name="employmentType" label="Employment Type" data={choices(EMPLOYMENT_LABELS)} fallback="ongoing" />
         <TextInput
           type="date"
           label="Contract Expiry Date"
@@ -97,13 +79,7 @@ export function TeacherFormModal({ opened, onClose, teacher }: { opened: boolean
           {...register("expiryDate")}
           error={formState.errors.expiryDate?.message}
         />
-        <FormSelect
-          control={control}
-          name="availability"
-          label="Availability"
-          data={Object.entries(AVAILABILITY_LABELS).map(([value, label]) => ({ value, label }))}
-          fallback="day"
-        />
+        <FormSelect control={control} name="availability" label="Availability" data={choices(AVAILABILITY_LABELS)} fallback="day" />
         <FormNumber control={control} name="maxWeeklyHours" label="Max Weekly Hours" min={1} max={40} error={formState.errors.maxWeeklyHours?.message} />
       </SimpleGrid>
       <Textarea label="Qualifications" autosize minRows={2} {...register("qualifications")} />

@@ -20,6 +20,7 @@ import {
   Title,
   useComputedColorScheme,
 } from "@mantine/core";
+import { FormActions } from "../../../components/FormActions";
 import { lightTagText } from "../../../components/Tag";
 import { IconArrowRight } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
@@ -112,12 +113,7 @@ function ProposalView({ scope, onClose, onApplied }: { scope: AllocationScope; o
         <Alert color="red" title="No suggestion could be made" role="alert">
           {describeError(proposal.error, "The server could not make a suggestion. Please try again.")}
         </Alert>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={suggestAgain}>Suggest again</Button>
-        </Group>
+        <FormActions onCancel={onClose} submitLabel="Suggest again" onSubmit={suggestAgain} />
       </Stack>
     );
   }
@@ -185,30 +181,13 @@ function ProposalView({ scope, onClose, onApplied }: { scope: AllocationScope; o
           </Tabs.Panel>
           <Tabs.Panel value="session" pt="sm">
             <ScrollArea.Autosize mah={320} type="auto">
-              <Table striped stickyHeader aria-label="Proposal by session">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Date</Table.Th>
-                    <Table.Th>Time</Table.Th>
-                    <Table.Th>Block group</Table.Th>
-                    <Table.Th>Unit</Table.Th>
-                    <Table.Th>Teacher</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.assignments.map((a) => (
-                    <Table.Tr key={a.sessionId}>
-                      <Table.Td>{formatDate(a.date)}</Table.Td>
-                      <Table.Td>
-                        {displayTime(a.startTime)}–{displayTime(a.endTime)}
-                      </Table.Td>
-                      <Table.Td>{a.blockGroupCode}</Table.Td>
-                      <Table.Td>{a.unitCode}</Table.Td>
-                      <Table.Td>{a.teacherName}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <SessionsTable
+                label="Proposal by session"
+                sessions={data.assignments}
+                last="Teacher"
+                lastCell={(a) => <Table.Td>{a.teacherName}</Table.Td>}
+                striped
+              />
             </ScrollArea.Autosize>
           </Tabs.Panel>
         </Tabs>
@@ -222,30 +201,12 @@ function ProposalView({ scope, onClose, onApplied }: { scope: AllocationScope; o
             Cannot be allocated ({data.unassignable.length})
           </Title>
           <ScrollArea.Autosize mah={200} type="auto">
-            <Table aria-label="Sessions that cannot be allocated">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Date</Table.Th>
-                  <Table.Th>Time</Table.Th>
-                  <Table.Th>Block group</Table.Th>
-                  <Table.Th>Unit</Table.Th>
-                  <Table.Th>Reason</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.unassignable.map((u) => (
-                  <Table.Tr key={u.sessionId}>
-                    <Table.Td>{formatDate(u.date)}</Table.Td>
-                    <Table.Td>
-                      {displayTime(u.startTime)}–{displayTime(u.endTime)}
-                    </Table.Td>
-                    <Table.Td>{u.blockGroupCode}</Table.Td>
-                    <Table.Td>{u.unitCode}</Table.Td>
-                    <Table.Td c="red.9">{u.reason}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+            <SessionsTable
+              label="Sessions that cannot be allocated"
+              sessions={data.unassignable}
+              last="Reason"
+              lastCell={(u) => <Table.Td c="red.9">{u.reason}</Table.Td>}
+            />
           </ScrollArea.Autosize>
         </Stack>
       ) : null}
@@ -261,15 +222,58 @@ function ProposalView({ scope, onClose, onApplied }: { scope: AllocationScope; o
         </Alert>
       ) : null}
 
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onClose} disabled={apply.isPending}>
-          Cancel
-        </Button>
-        <Button onClick={submit} loading={apply.isPending} disabled={!data.assignments.length || blocked}>
-          Apply allocation
-        </Button>
-      </Group>
+      <FormActions
+        onCancel={onClose}
+        cancelDisabled={apply.isPending}
+        submitLabel="Apply allocation"
+        onSubmit={submit}
+        loading={apply.isPending}
+        disabled={!data.assignments.length || blocked}
+      />
     </Stack>
+  );
+}
+
+/** A proposal's sessions: date, time, block group, unit, and the `last` column (the teacher, or why none can take it). */
+function SessionsTable<S extends { sessionId: string; date: string; startTime: string; endTime: string; blockGroupCode: string; unitCode: string }>({
+  label,
+  sessions,
+  last,
+  lastCell,
+  striped,
+}: {
+  label: string;
+  sessions: S[];
+  last: string;
+  lastCell: (session: S) => ReactNode;
+  /** The longer list of the proposal itself: striped, with its header kept in view. */
+  striped?: boolean;
+}) {
+  return (
+    <Table striped={striped} stickyHeader={striped} aria-label={label}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Date</Table.Th>
+          <Table.Th>Time</Table.Th>
+          <Table.Th>Block group</Table.Th>
+          <Table.Th>Unit</Table.Th>
+          <Table.Th>{last}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {sessions.map((s) => (
+          <Table.Tr key={s.sessionId}>
+            <Table.Td>{formatDate(s.date)}</Table.Td>
+            <Table.Td>
+              {displayTime(s.startTime)}–{displayTime(s.endTime)}
+            </Table.Td>
+            <Table.Td>{s.blockGroupCode}</Table.Td>
+            <Table.Td>{s.unitCode}</Table.Td>
+            {lastCell(s)}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
   );
 }
 

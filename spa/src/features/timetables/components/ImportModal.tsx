@@ -1,4 +1,5 @@
 import { Button, FileInput, Group, List, Modal, Progress, ScrollArea, Stack, Text } from "@mantine/core";
+import { FormActions } from "../../../components/FormActions";
 import { Notice } from "../../../components/Notice";
 import { useQueryClient } from "@tanstack/react-query";
 import { IconDownload, IconUpload } from "@tabler/icons-react";
@@ -99,14 +100,14 @@ export function ImportModal({ opened, onClose }: { opened: boolean; onClose: () 
             ) : null}
           </Notice>
         ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button leftSection={<IconUpload size={16} />} onClick={submit} disabled={!file} loading={progress !== null && progress < 100}>
-            Import
-          </Button>
-        </Group>
+        <FormActions
+          onCancel={onClose}
+          leftSection={<IconUpload size={16} />}
+          submitLabel="Import"
+          onSubmit={submit}
+          disabled={!file}
+          loading={progress !== null && progress < 100}
+        />
       </Stack>
     </Modal>
   );

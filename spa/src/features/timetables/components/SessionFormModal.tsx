@@ -1,14 +1,13 @@
 import { ConflictAlert } from "../../../components/ConflictAlert";
-import { FormNumber, FormSelect } from "../../../components/FormFields";
-import { RecordFormDialog, standardFailure, useRecordForm, type DialogText } from "../../../components/RecordFormDialog";
-import { Autocomplete, Select, SimpleGrid, TextInput, Textarea } from "@mantine/core";
+import { choices, FormAutocomplete, FormNumber, FormPicker, FormSelect } from "../../../components/FormFields";
+import { defineRecordForm, RecordFormDialog, standardFailure, useRecordForm, type RecordDialogProps } from "../../../components/RecordFormDialog";
+import { SimpleGrid, TextInput, Textarea } from "@mantine/core";
 import { ROOM_TYPES, useRoomAvailability, useRooms } from "../../rooms/api";
 import { useWatch } from "react-hook-form";
 import { HistoryPanel } from "../../history/HistoryPanel";
 import { useEffect, useState } from "react";
-import { Controller } from "react-hook-form";
 import { notifyError, notifyWarning, type ConflictItem } from "../../../components/Notify";
-import { showValue } from "../../../components/useRecordDialog";
+import { showLabel, showRecord, showValue } from "../../../components/useRecordDialog";
 import {
   DAY_LABELS,
   fetchSession,
@@ -18,13 +17,13 @@ import {
   useSaveSession,
   useTeacherChoices,
   useUnitChoices,
+  type SavedSession,
   type Session,
   type SessionFormValues,
 } from "../api/timetables";
 
-const FIELDS = ["blockGroupId", "unitId", "teacherId", "weekNumber", "dayOfWeek", "startTime", "endTime", "room", "actualHours", "status", "notes"];
-
-function toValues(s: Session | null, blockGroupId: string | null): SessionFormValues {
+/** The form's values for a session, or for a new one in `blockGroupId`. */
+function toValues(s: Session | null | undefined, blockGroupId: string | null = null): SessionFormValues {
   return {
     blockGroupId: s?.blockGroupId ?? blockGroupId ?? "",
     unitId: s?.unitId ?? "",
@@ -41,26 +40,42 @@ function toValues(s: Session | null, blockGroupId: string | null): SessionFormVa
   };
 }
 
-const TEXT: DialogText = { create: ["Add Timetable Entry", "Add Entry"], edit: ["Edit Timetable Entry", "Update Entry"] };
+/** The timetable session dialog (delivery.md §5 "Timetable session"; 409 conflicts; 412 stale). */
+const SESSION_FORM = defineRecordForm({
+  model: { schema: sessionSchema, toValues, fetch: fetchSession, toSave: (session, values) => ({ session, values }) },
+  text: {
+    create: { title: "Add Timetable Entry", submit: "Add Entry", saved: "Timetable entry created successfully" },
+    edit: { title: "Edit Timetable Entry", submit: "Update Entry", saved: "Timetable entry updated successfully" },
+  },
+  onSaved: (saved: SavedSession) => {
+    if (saved?.warnings?.length) notifyWarning("Saved with warnings", saved.warnings.map((w) => w.message).join(" "));
+  },
+  labels: {
+    blockGroupId: "Block Group",
+    unitId: "Unit",
+    teacherId: "Teacher",
+    weekNumber: "Week Number",
+    dayOfWeek: "Day of Week",
+    startTime: "Start Time",
+    endTime: "End Time",
+    actualHours: "Actual Hours",
+    room: "Room",
+    status: "Status",
+    notes: "Notes",
+  },
+});
 
-/** Add / edit a timetable session (delivery.md §5 "Timetable session"; 409 conflicts; 412 stale). */
+/** Add / edit a timetable session; a new one is in the page's block group (`defaultBlockGroupId`). */
 export function SessionFormModal({
-  opened,
-  onClose,
   session,
   defaultBlockGroupId,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  session: Session | null;
-  defaultBlockGroupId: string | null;
-}) {
+  ...dialog
+}: RecordDialogProps & { session: Session | null; defaultBlockGroupId: string | null }) {
   const [conflicts, setConflicts] = useState<ConflictItem[]>([]);
   const groups = useBlockGroupChoices();
   const teachers = useTeacherChoices();
   const units = useUnitChoices();
   const rooms = useRooms();
-  const save = useSaveSession();
   const teacherName = (v: unknown) => {
     const t = teachers.data?.find((x) => x.id === v);
     return t ? `${t.firstName} ${t.lastName}` : "Unassigned";
@@ -68,41 +83,19 @@ export function SessionFormModal({
   // The record loads when the dialog opens (or another record is opened), not when a live update
   // refreshes it: the user keeps editing the version they opened (the 412 browser test's old race).
   const record = useRecordForm({
-    opened,
+    ...SESSION_FORM,
+    ...dialog,
     record: session,
-    schema: sessionSchema,
-    toValues: (s) => toValues(s ?? null, defaultBlockGroupId),
-    fields: FIELDS,
-    stale: {
-      fetchFresh: (s) => fetchSession(s.id),
-      labels: {
-        blockGroupId: "Block Group",
-        unitId: "Unit",
-        teacherId: "Teacher",
-        weekNumber: "Week Number",
-        dayOfWeek: "Day of Week",
-        startTime: "Start Time",
-        endTime: "End Time",
-        actualHours: "Actual Hours",
-        room: "Room",
-        status: "Status",
-        notes: "Notes",
-      },
-      display: {
-        blockGroupId: (v: unknown) => groups.data?.find((g) => g.id === v)?.code ?? showValue(v),
-        unitId: (v: unknown) => units.data?.find((u) => u.id === v)?.code ?? showValue(v),
-        teacherId: teacherName,
-        dayOfWeek: (v: unknown) => DAY_LABELS[Number(v)] ?? showValue(v),
-        status: (v: unknown) => STATUS_LABELS[String(v) as keyof typeof STATUS_LABELS] ?? showValue(v),
-      },
+    model: { ...SESSION_FORM.model, toValues: (s) => toValues(s, defaultBlockGroupId) },
+    save: useSaveSession(),
+    display: {
+      blockGroupId: showRecord(groups.data, (g) => g.code),
+      unitId: showRecord(units.data, (u) => u.code),
+      teacherId: teacherName,
+      dayOfWeek: (v: unknown) => DAY_LABELS[Number(v)] ?? showValue(v),
+      status: showLabel(STATUS_LABELS),
     },
-    save: (current, values) => save.mutateAsync({ session: current, values }),
     onSubmitting: () => setConflicts([]),
-    onClose,
-    savedText: ["Timetable entry created successfully", "Timetable entry updated successfully"],
-    onSaved: (saved) => {
-      if (saved?.warnings?.length) notifyWarning("Saved with warnings", saved.warnings.map((w) => w.message).join(" "));
-    },
     onFailed: (failure, helpers) => {
       const title = helpers.editing ? "Failed to update timetable entry" : "Failed to create timetable entry";
       if (failure.kind === "conflict") {
@@ -120,37 +113,26 @@ export function SessionFormModal({
   const roomState = new Map((availability.data ?? []).map((a) => [a.code, a]));
   // biome-ignore lint/correctness/useExhaustiveDependencies: clear the conflicts when the dialog opens or edits another session
   useEffect(() => {
-    if (opened) setConflicts([]);
-  }, [opened, session?.id]);
+    if (dialog.opened) setConflicts([]);
+  }, [dialog.opened, session?.id]);
 
   const select = (name: "blockGroupId" | "unitId" | "teacherId", label: string, data: { value: string; label: string }[], required = true) => (
-    <Controller
+    <FormPicker
       control={control}
       name={name}
-      render={({ field }) => (
-        <Select
-          label={label}
-          withAsterisk={required}
-          searchable
-          data={data}
-          value={field.value || null}
-          onChange={(v) => field.onChange(v ?? "")}
-          error={formState.errors[name]?.message}
-          allowDeselect={false}
-        />
-      )}
+      label={label}
+      withAsterisk={required}
+      searchable
+      data={data}
+      error={formState.errors[name]?.message}
+      allowDeselect={false}
     />
   );
 
   return (
     <RecordFormDialog
-      opened={opened}
-      onClose={onClose}
-      editing={!!current}
-      text={TEXT}
-      size="xl"
       record={record}
-      saving={save.isPending}
+      size="xl"
       after={
         current ? (
           <div style={{ marginTop: "var(--mantine-spacing-lg)" }}>
@@ -182,32 +164,15 @@ export function SessionFormModal({
           ],
           false,
         )}
-        <Controller
-          control={control}
-          name="yearLevel"
-          render={({ field }) => (
-            <Select
-              label="Year Level"
-              data={["1", "2", "3", "4"]}
-              value={String(field.value)}
-              onChange={(v) => field.onChange(Number(v ?? 1))}
-              allowDeselect={false}
-            />
-          )}
-        />
+        <FormSelect control={control} name="yearLevel" label="Year Level" data={["1", "2", "3", "4"]} fallback="1" numeric />
         <FormNumber control={control} name="weekNumber" label="Week Number" min={1} error={formState.errors.weekNumber?.message} />
-        <Controller
+        <FormSelect
           control={control}
           name="dayOfWeek"
-          render={({ field }) => (
-            <Select
-              label="Day of Week"
-              data={DAY_LABELS.slice(1).map((d, i) => ({ value: String(i + 1), label: d }))}
-              value={String(field.value)}
-              onChange={(v) => field.onChange(Number(v ?? 1))}
-              allowDeselect={false}
-            />
-          )}
+          label="Day of Week"
+          data={DAY_LABELS.slice(1).map((d, i) => ({ value: String(i + 1), label: d }))}
+          fallback="1"
+          numeric
         />
         <TextInput label="Start Time" placeholder="09:00:00" maxLength={8} {...register("startTime")} error={formState.errors.startTime?.message} />
         <TextInput label="End Time" placeholder="12:00:00" maxLength={8} {...register("endTime")} error={formState.errors.endTime?.message} />
@@ -221,40 +186,28 @@ export function SessionFormModal({
           decimalScale={2}
           error={formState.errors.actualHours?.message}
         />
-        <Controller
+        {/* The recorded rooms, or any text for a room not recorded yet (the server links a text that matches
+            a room's code, case and spacing ignored; issue 19). */}
+        <FormAutocomplete
           control={control}
           name="room"
-          render={({ field }) => (
-            // The recorded rooms, or any text for a room not recorded yet (the server links a text
-            // that matches a room's code, case and spacing ignored; issue 19).
-            <Autocomplete
-              label="Room"
-              maxLength={50}
-              data={(rooms.data ?? []).filter((r) => r.isActive).map((r) => r.code)}
-              renderOption={({ option }) => {
-                const r = rooms.data?.find((x) => x.code === option.value);
-                const state = roomState.get(option.value);
-                return (
-                  <span>
-                    {option.value}
-                    {r ? ` · ${r.name || ROOM_TYPES[r.type]}${r.capacity ? ` · ${r.capacity} seats` : ""}` : ""}
-                    {state ? (state.free ? " · free" : ` · booked: ${state.bookedBy}`) : ""}
-                  </span>
-                );
-              }}
-              value={field.value ?? ""}
-              onChange={field.onChange}
-              error={formState.errors.room?.message}
-            />
-          )}
+          label="Room"
+          maxLength={50}
+          data={(rooms.data ?? []).filter((r) => r.isActive).map((r) => r.code)}
+          renderOption={({ option }) => {
+            const r = rooms.data?.find((x) => x.code === option.value);
+            const state = roomState.get(option.value);
+            return (
+              <span>
+                {option.value}
+                {r ? ` · ${r.name || ROOM_TYPES[r.type]}${r.capacity ? ` · ${r.capacity} seats` : ""}` : ""}
+                {state ? (state.free ? " · free" : ` · booked: ${state.bookedBy}`) : ""}
+              </span>
+            );
+          }}
+          error={formState.errors.room?.message}
         />
-        <FormSelect
-          control={control}
-          name="status"
-          label="Status"
-          data={Object.entries(STATUS_LABELS).map(([value, label]) => ({ value, label }))}
-          fallback="scheduled"
-        />
+        <FormSelect control={control} name="status" label="Status" data={choices(STATUS_LABELS)} fallback="scheduled" />
       </SimpleGrid>
       <Textarea label="Notes" autosize minRows={2} {...register("notes")} />
     </RecordFormDialog>

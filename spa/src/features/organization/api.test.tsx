@@ -1,7 +1,10 @@
 /** Organization calls through the typed client: the PUT's body and its If-Match with the loaded updatedAt. */
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, renderHook } from "@testing-library/react";
+import type { ReactNode } from "react";
 import { vi } from "vitest";
 import { jsonBody, mockFetch } from "../../test/fetchMock";
-import { fetchAdminUsers, updateOrganization } from "./api";
+import { fetchAdminUsers, updateOrganization, useSaveOrganizationRecord } from "./api";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -31,4 +34,15 @@ test("a save PUTs the five fields with If-Match, and without it when nothing was
 test("the users list is the server's", async () => {
   mockFetch((url) => (url === "/api/admin/users" ? { body: [] } : undefined));
   await expect(fetchAdminUsers()).resolves.toEqual([]);
+});
+
+test("an organization-wide record's save puts the answer in the cache, then refetches it", async () => {
+  const queryClient = new QueryClient();
+  queryClient.setQueryData(["organization"], org);
+  const refetch = vi.spyOn(queryClient, "invalidateQueries");
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  const { result } = renderHook(() => useSaveOrganizationRecord(["organization"], async (name: string) => ({ ...org, name })), { wrapper });
+  await act(() => result.current.mutateAsync("Renamed TAFE"));
+  expect(queryClient.getQueryData(["organization"])).toMatchObject({ name: "Renamed TAFE" });
+  expect(refetch).toHaveBeenCalledWith({ queryKey: ["organization"] });
 });
