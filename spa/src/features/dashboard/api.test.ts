@@ -19,7 +19,7 @@ test("the stats answer is the server's", async () => {
 });
 
 test("the cards' change against 30 days ago (issue 18)", async () => {
-  const { trendText } = await import("./DashboardPage");
+  const { trendText } = await import("./components/StatCards");
   expect(trendText(12, 10)).toEqual({ text: "+20% from 30 days ago", up: true });
   expect(trendText(3, 0)).toEqual({ text: "+3 in the last 30 days", up: true });
   expect(trendText(5, 5)).toEqual({ text: "No change in 30 days", up: false });
