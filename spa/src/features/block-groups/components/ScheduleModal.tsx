@@ -1,8 +1,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { ActionIcon, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from "@mantine/core";
 import { Notice } from "../../../components/Notice";
+import { LabelledFigure } from "../../../components/DetailPage";
 import { Tag } from "../../../components/Tag";
-import { modals } from "@mantine/modals";
+import { confirmAndMutate } from "../../../components/ListPage";
 import { IconPlus, IconTrash } from "@tabler/icons-react";
 import { useEffect } from "react";
 import { useFieldArray, useForm, useWatch } from "react-hook-form";
@@ -99,16 +100,12 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
   );
 
   const confirmClear = () =>
-    modals.openConfirmModal({
+    confirmAndMutate(clear, undefined, {
       title: "Clear Schedule",
-      children: <Text size="sm">Remove this block group's {existing} timetable sessions that are not completed?</Text>,
-      labels: { confirm: "Clear Schedule", cancel: "Cancel" },
-      confirmProps: { color: "red" },
-      onConfirm: () =>
-        clear.mutate(undefined, {
-          onSuccess: () => notifySuccess("Schedule cleared successfully"),
-          onError: () => notifyError("Error", "Failed to clear schedule"),
-        }),
+      message: `Remove this block group's ${existing} timetable sessions that are not completed?`,
+      confirm: "Clear Schedule",
+      done: "Schedule cleared successfully",
+      failed: ["Error", "Failed to clear schedule"],
     });
 
   return (
@@ -134,12 +131,12 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
                 Overview
               </Title>
               <SimpleGrid cols={{ base: 2, sm: 3 }}>
-                <Stat label="Study Plan" value={plans.map((p) => p.name).join(", ") || "None"} />
-                <Stat label="Total Facilitated Hours" value={hours(data?.totalFacilitatedHours)} />
-                <Stat label="Estimated Sessions" value={String(data?.estimatedSessions ?? 0)} />
-                <Stat label="Estimated Weeks" value={String(data?.estimatedWeeks ?? 0)} />
-                <Stat label="Sessions Per Day" value={String(group?.sessionsPerDay ?? "")} />
-                <Stat label="Preferred Days" value={daysText(group?.preferredDays) || "Not set"} />
+                <LabelledFigure label="Study Plan" value={plans.map((p) => p.name).join(", ") || "None"} />
+                <LabelledFigure label="Total Facilitated Hours" value={hours(data?.totalFacilitatedHours)} />
+                <LabelledFigure label="Estimated Sessions" value={String(data?.estimatedSessions ?? 0)} />
+                <LabelledFigure label="Estimated Weeks" value={String(data?.estimatedWeeks ?? 0)} />
+                <LabelledFigure label="Sessions Per Day" value={String(group?.sessionsPerDay ?? "")} />
+                <LabelledFigure label="Preferred Days" value={daysText(group?.preferredDays) || "Not set"} />
               </SimpleGrid>
               {plans.length ? (
                 <Table mt="sm" striped>
@@ -247,16 +244,5 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
         </form>
       )}
     </Modal>
-  );
-}
-
-function Stat({ label, value }: { label: string; value: string }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={600}>{value}</Text>
-    </Stack>
   );
 }

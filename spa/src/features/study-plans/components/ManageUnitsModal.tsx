@@ -1,11 +1,10 @@
 import { ActionIcon, Button, Card, Group, Modal, SimpleGrid, Skeleton, Stack, Text } from "@mantine/core";
 import { Notice } from "../../../components/Notice";
 import { Tag } from "../../../components/Tag";
-import { modals } from "@mantine/modals";
+import { confirmAndMutate } from "../../../components/ListPage";
 import { IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
 import { hours } from "../../../components/Dates";
-import { notifyError, notifySuccess } from "../../../components/Notify";
 import { ACTUAL_FIELDS, TOLERANCE, usePlanUnits, useRemovePlanUnit, type PlanUnit } from "../api/planUnits";
 import { efficiencyColor, efficiencyOf, type StudyPlan } from "../api/studyPlans";
 import { PlanUnitForm } from "./PlanUnitForm";
@@ -26,16 +25,12 @@ export function ManageUnitsModal({ plan, onClose }: { plan: StudyPlan | null; on
     onClose();
   };
   const confirmRemove = (pu: PlanUnit) =>
-    modals.openConfirmModal({
+    confirmAndMutate(remove, pu.id, {
       title: "Remove Unit",
-      children: <Text size="sm">Remove {pu.unit.code} from this study plan?</Text>,
-      labels: { confirm: "Remove", cancel: "Cancel" },
-      confirmProps: { color: "red" },
-      onConfirm: () =>
-        remove.mutate(pu.id, {
-          onSuccess: () => notifySuccess("Unit removed from study plan"),
-          onError: () => notifyError("Unit Assignment Error", "Failed to remove unit from study plan."),
-        }),
+      message: `Remove ${pu.unit.code} from this study plan?`,
+      confirm: "Remove",
+      done: "Unit removed from study plan",
+      failed: ["Unit Assignment Error", "Failed to remove unit from study plan."],
     });
 
   return (
