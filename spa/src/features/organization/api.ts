@@ -2,6 +2,7 @@
  * Organization management calls (platform.md §7): GET/PUT /api/organization (PUT sends If-Match with the
  * loaded updatedAt, decisions.md §6), GET/POST /api/admin/users and DELETE /api/admin/users/{id} (deactivate).
  */
+import { useRefreshingMutation } from "../../lib/refreshingMutation";
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { z } from "zod";
 import { client } from "../../lib/api";
@@ -90,13 +91,9 @@ export type AddedUser = components["schemas"]["AddedUserOut"];
 export type Invitation = components["schemas"]["InvitationOut"];
 
 export function useAddUser() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (values: AddUserValues): Promise<AddedUser> => {
-      const { data } = await client.POST("/api/admin/users", { body: { ...values, role: values.role ?? "user" } });
-      return data!;
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: roots.adminUsers }),
+  return useRefreshingMutation([roots.adminUsers], async (values: AddUserValues): Promise<AddedUser> => {
+    const { data } = await client.POST("/api/admin/users", { body: { ...values, role: values.role ?? "user" } });
+    return data!;
   });
 }
 
@@ -111,12 +108,8 @@ export function useReissueInvitation() {
 }
 
 export function useDeactivateUser() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string): Promise<OrgUser> => {
-      const { data } = await client.DELETE("/api/admin/users/{user_id}", { params: { path: { user_id: id } } });
-      return data!;
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: roots.adminUsers }),
+  return useRefreshingMutation([roots.adminUsers], async (id: string): Promise<OrgUser> => {
+    const { data } = await client.DELETE("/api/admin/users/{user_id}", { params: { path: { user_id: id } } });
+    return data!;
   });
 }

@@ -2,6 +2,7 @@
  * Profile calls (platform.md §7): profile update (names only), change password (PUT), passkeys list,
  * registration (begin, browser ceremony with @simplewebauthn/browser, complete) and delete.
  */
+import { useRefreshingMutation } from "../../lib/refreshingMutation";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
 import { withConfirmedIdentity } from "./ConfirmIdentity";
@@ -69,21 +70,17 @@ export async function registerPasskey(deviceName: string): Promise<Passkey> {
 }
 
 export function useRegisterPasskey() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: registerPasskey,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: roots.passkeys }),
-  });
+  return useRefreshingMutation([roots.passkeys], registerPasskey, "success");
 }
 
 export function useDeletePasskey() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => {
+  return useRefreshingMutation(
+    [roots.passkeys],
+    async (id: string) => {
       await client.DELETE("/api/auth/passkeys/{passkey_id}", { params: { path: { passkey_id: id } } });
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: roots.passkeys }),
-  });
+    "success",
+  );
 }
 
 /** POST /api/auth/reset-totp: TOTP off; the answer's user replaces the cached user. */
