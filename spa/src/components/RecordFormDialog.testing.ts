@@ -1,11 +1,6 @@
-/**
- * What the record dialogs' tests share. Importing it gives jsdom the document.fonts that Mantine's
- * autosizing Textarea listens to; `fillAndSubmit` types into a dialog's fields and presses its button.
- */
+/** What the record dialogs' tests share: `fillAndSubmit` types into a dialog's fields and presses its button. */
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-
-if (!("fonts" in document)) Object.defineProperty(document, "fonts", { value: { addEventListener() {}, removeEventListener() {} }, configurable: true });
 
 /**
  * Types each text into the field with that label (emptied first; the label as it starts, a required

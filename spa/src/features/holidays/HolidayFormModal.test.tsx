@@ -1,6 +1,5 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import "../../components/RecordFormDialog.testing";
 import { renderWithProviders } from "../../test/render";
 import { HolidayFormModal } from "./components/HolidayFormModal";
 
