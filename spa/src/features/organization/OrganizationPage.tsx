@@ -1,5 +1,5 @@
+import { confirmDestructive } from "../../components/ListPage";
 import { Anchor, Avatar, Badge, Button, Card, Grid, Group, Modal, Skeleton, Stack, Text, Title } from "@mantine/core";
-import { modals } from "@mantine/modals";
 import { IconBuilding, IconEdit, IconUserPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { Link } from "react-router";
@@ -61,11 +61,10 @@ export default function OrganizationPage() {
   const list = users.data ?? [];
 
   const confirmDeactivate = (user: OrgUser) =>
-    modals.openConfirmModal({
+    confirmDestructive({
       title: DEACTIVATE_TITLE,
-      children: <Text size="sm">{DEACTIVATE_TEXT}</Text>,
-      labels: { confirm: "Deactivate", cancel: "Cancel" },
-      confirmProps: { color: "red" },
+      message: DEACTIVATE_TEXT,
+      confirm: "Deactivate",
       onConfirm: async () => {
         try {
           await deactivate.mutateAsync(user.id);

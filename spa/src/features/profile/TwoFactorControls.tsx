@@ -1,5 +1,5 @@
+import { confirmDestructive } from "../../components/ListPage";
 import { Alert, Button, Center, Loader, Modal, Stack } from "@mantine/core";
-import { modals } from "@mantine/modals";
 import { IconShieldCheck, IconShieldOff } from "@tabler/icons-react";
 import { useState } from "react";
 import { AuthenticatorQr } from "../../components/AuthenticatorQr";
@@ -63,11 +63,10 @@ export function TwoFactorControls({ user }: { user: CurrentUser }) {
   const reset = useResetTotp();
   const [enableOpen, setEnableOpen] = useState(false);
   const confirmReset = () =>
-    modals.openConfirmModal({
+    confirmDestructive({
       title: "Reset two-factor authentication",
-      children: "Your current authenticator will stop working. You will scan a new QR code to turn two-factor authentication back on.",
-      labels: { confirm: "Reset", cancel: "Cancel" },
-      confirmProps: { color: "red" },
+      message: "Your current authenticator will stop working. You will scan a new QR code to turn two-factor authentication back on.",
+      confirm: "Reset",
       onConfirm: async () => {
         try {
           await reset.mutateAsync();

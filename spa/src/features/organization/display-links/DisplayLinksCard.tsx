@@ -2,8 +2,8 @@
  * Display links on the organization page (admin only, issue 11): create, name, scope (a campus or the
  * whole organization), group by room or block group, copy the board URL, and revoke.
  */
+import { confirmDestructive } from "../../../components/ListPage";
 import { Badge, Button, Card, CopyButton, Group, SegmentedControl, Select, Stack, Text, TextInput, Title } from "@mantine/core";
-import { modals } from "@mantine/modals";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { client, errorMessage, fieldErrors } from "../../../lib/api";
@@ -114,11 +114,10 @@ export function DisplayLinksCard() {
     onError: (error) => notifyError("Error", errorMessage(error, "Failed to revoke display link")),
   });
   const confirmRevoke = (link: DisplayLink) =>
-    modals.openConfirmModal({
+    confirmDestructive({
       title: "Revoke display link",
-      children: <Text size="sm">Screens showing "{link.name}" will stop updating at once. This cannot be undone.</Text>,
-      labels: { confirm: "Revoke", cancel: "Cancel" },
-      confirmProps: { color: "red" },
+      message: `Screens showing "${link.name}" will stop updating at once. This cannot be undone.`,
+      confirm: "Revoke",
       onConfirm: () => revoke.mutate(link.id),
     });
 

@@ -4,6 +4,7 @@
  * (with a break-glass administrator who keeps the password sign-in), accounts for new staff, on/off —
  * the redirect URI to register at the provider, "Test connection", save and remove.
  */
+import { confirmDestructive } from "../../../components/ListPage";
 import {
   ActionIcon,
   Button,
@@ -23,7 +24,6 @@ import {
   Title,
   Tooltip,
 } from "@mantine/core";
-import { modals } from "@mantine/modals";
 import { IconCheck, IconCopy, IconShieldLock } from "@tabler/icons-react";
 import { type FormEvent, useState } from "react";
 import { Controller, useWatch } from "react-hook-form";
@@ -178,11 +178,10 @@ export function SingleSignOnForm({ config }: { config: SsoConfig }) {
   };
 
   const confirmRemove = () =>
-    modals.openConfirmModal({
+    confirmDestructive({
       title: "Remove single sign-on",
-      children: <Text size="sm">{`Remove single sign-on? Staff will no longer sign in with ${record.current?.name || "the identity provider"}.`}</Text>,
-      labels: { confirm: "Remove", cancel: "Cancel" },
-      confirmProps: { color: "red" },
+      message: `Remove single sign-on? Staff will no longer sign in with ${record.current?.name || "the identity provider"}.`,
+      confirm: "Remove",
       onConfirm: async () => {
         try {
           await remove.mutateAsync();
