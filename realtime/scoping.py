@@ -5,9 +5,10 @@
   (``campusIds``) — and its own link's events; never ``user``, ``organization``, other links' or
   catalogue events. Its events carry no ``actorId`` or ``origin`` (who changed what is not for a screen in
   a corridor).
-- A signed-in user who is not an admin gets no admin-only entity (``display_link``, other users'
-  ``user`` events; their own ``user`` events still reach them, e.g. TOTP turned on in another tab): in
-  its place ``{"seq", "hidden": true}``, so the client's sequence has no gap.
+- A signed-in user gets what they may read of the history (:func:`project.history.visibility.may_read`,
+  the one rule for sockets and ``/api/activity``, docs/adr/0023): a member gets no admin-only entity
+  (``display_link``, other users' ``user`` events; their own ``user`` events still reach them, e.g. TOTP
+  turned on in another tab): in its place ``{"seq", "hidden": true}``, so the client's sequence has no gap.
 - ``campusIds`` is routing data: no client receives it.
 """
 
@@ -15,12 +16,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from project.history.visibility import ADMIN_ONLY_READ, may_read
+
 if TYPE_CHECKING:  # pragma: no cover
     from realtime.authentication import Principal
 
 DISPLAY_ENTITIES = frozenset({"timetable_session", "holiday", "block_group", "display_link"})
 CAMPUS_SCOPED = frozenset({"timetable_session", "block_group"})
-ADMIN_ONLY = frozenset({"user", "display_link"})
+ADMIN_ONLY = ADMIN_ONLY_READ  # kept for readers of this module; the rule itself is may_read
 HIDDEN_FROM_DISPLAYS = ("actorId", "origin", "campusIds")
 
 
@@ -45,9 +48,7 @@ def event_for(principal: Principal, event: dict) -> dict | None:
         return out
     if "campusIds" in event:
         event = {k: v for k, v in event.items() if k != "campusIds"}
-    if principal.role != "admin" and entity in ADMIN_ONLY:
-        if entity == "user" and principal.user_id and (event.get("ids") or []) == [principal.user_id]:
-            return event
+    if not may_read(role=principal.role, user_id=principal.user_id, entity=entity, ids=event.get("ids")):
         # Only its place in the sequence: the SPA keeps its seq order without a gap (which would refetch
         # everything) and learns nothing about what changed.
         return {"seq": event.get("seq"), "hidden": True}

@@ -7,12 +7,15 @@ from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
+import orjson
 from django.db.models import Q, TextField
 from django.db.models.functions import Cast
 
+from project.core.errors import NotFound
 from project.core.tenancy import get_in_org
 from project.history.models import Activity, ActivityChange
 from project.history.undo import NOT_UNDOABLE, RowChange, merged_changes
+from project.history.visibility import may_read, may_undo_entity, readable_filter
 
 if TYPE_CHECKING:  # pragma: no cover
     from uuid import UUID
@@ -39,9 +42,12 @@ def activity_page(
     """``{items: [{id, seq, at, actorId, actorName, origin, entity, action, ids, summary}], total, page,
         pageSize}``, newest first; each item also ``undoOfId``, ``undoneById`` and ``canUndo`` (for ``user``). ``start``/``end`` are days (inclusive) in the organization's timezone; ``at``
         is ISO 8601 in that timezone. ``entity_id`` keeps activities that touched that row or rows pointing
-    at it. Three queries."""
+    at it. Only what ``user`` may read (:mod:`project.history.visibility`: a member sees no admin-only
+    activity; no user: everything, for system callers). Three queries."""
     tz = ZoneInfo(org.timezone or "Australia/Melbourne")
     qs = Activity.objects.for_org(org)
+    if user is not None:
+        qs = qs.filter(readable_filter(role=user.role, user_id=user.pk))
     if entity:
         qs = qs.filter(entity=entity)
     if entity_id:
@@ -89,7 +95,8 @@ FIELDS = (
 
 
 def _item(r: dict[str, Any], tz: ZoneInfo, user: User | None) -> dict[str, object]:
-    mine = user is not None and (getattr(user, "role", None) == "admin" or r["actor_id"] == user.pk)
+    role = getattr(user, "role", None)
+    mine = user is not None and (role == "admin" or r["actor_id"] == user.pk) and may_undo_entity(role=role, entity=r["entity"])
     return {
         "id": str(r["id"]),
         "seq": r["seq"],
@@ -122,8 +129,11 @@ def activity_detail(*, org: Organization, activity_id: UUID | str, user: User | 
     """One activity with what it changed, readable: ``changes: [{entity, id, label, change: created |
     updated | deleted, fields: [{field, before, after}]}]`` (at most 200 rows; ``rowsTotal`` counts all).
     Field values are shown as stored (dates ISO, times HH:MM:SS, hours as decimals); secrets are never
-    captured. Raises NotFound."""
+    captured. Raises NotFound, also for an activity ``user`` may not read (a member and an admin-only
+    activity: :func:`project.history.visibility.may_read`)."""
     activity = get_in_org(Activity, org, activity_id, "Activity")
+    if user is not None and not may_read(role=user.role, user_id=user.pk, entity=activity.entity, ids=activity.ids):
+        raise NotFound("Activity not found")
     out = activity_item(org=org, activity=activity, user=user)
     changes = list(merged_changes(activity).values())
     names_of = _related_labels(changes[:MAX_DETAIL_ROWS])
@@ -145,8 +155,8 @@ def activity_detail(*, org: Organization, activity_id: UUID | str, user: User | 
                 "fields": [
                     {
                         "field": verbose.get(n, n),
-                        "before": names_of.get(before.get(n), _text(before.get(n))),
-                        "after": names_of.get(after.get(n), _text(after.get(n))),
+                        "before": _shown_value(before.get(n), names_of),
+                        "after": _shown_value(after.get(n), names_of),
                     }
                     for n in names
                 ],
@@ -183,6 +193,18 @@ def _related_labels(changes: Sequence[RowChange]) -> dict[object, str]:
 
 
 HIDDEN_FIELDS = {"id", "organization_id", "created_at", "updated_at"}
+
+
+def _shown_value(value: object, names_of: dict[object, str]) -> str | None:
+    """A captured value as the detail shows it: a related row's name for its id, a list (a room's
+    features) as its items joined by ", ", an object as compact JSON, anything else as :func:`_text`."""
+    if isinstance(value, str) and value in names_of:
+        return names_of[value]
+    if isinstance(value, list):
+        return ", ".join(t for t in (_text(v) for v in value) if t is not None)
+    if isinstance(value, dict):
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    return _text(value)
 
 
 def _text(value: object) -> str | None:

@@ -39,6 +39,7 @@ from project.history import tracking
 from project.history.models import Activity, ActivityChange
 from project.history.services import actor_label
 from project.history.tracking import Row
+from project.history.visibility import may_undo_entity
 
 if TYPE_CHECKING:  # pragma: no cover
     from project.core.models import TenantModel, TimeStampedModel
@@ -49,6 +50,7 @@ NOT_UNDOABLE = {
 }
 INVERSE_ACTION = {"created": "deleted", "deleted": "created", "scheduled": "schedule_cleared", "schedule_cleared": "scheduled"}
 COMPARE_SKIP = {"updated_at"}
+ADMIN_ONLY_UNDO = "Only an administrator can undo this change."
 ALREADY_UNDONE = "This change has already been undone."
 NOTHING = "This change has nothing that can be undone."
 
@@ -112,12 +114,17 @@ def undo(*, ctx: Ctx, activity_id: UUID) -> Activity:
     """Undo (or, for an undo, redo) one activity of ``ctx.org``; returns the new activity.
 
     Raises NotFound (another organization's or unknown id), Forbidden (a member undoing someone else's
-    change: only admins may), Conflict (409: already undone, nothing to undo, a later change in the way,
+    change: only admins may; or a change only an administrator may make, for anyone not an administrator
+    at undo time: :func:`project.history.visibility.may_undo_entity`), Conflict (409: already undone, nothing to undo, a later change in the way,
     or rows that would be lost with it).
     """
     from realtime.events import emit_change
 
     activity = get_in_org(Activity, ctx.org, activity_id, "Activity")
+    role = ctx.user.role if ctx.user is not None else None
+    if ctx.user is not None and not may_undo_entity(role=role, entity=activity.entity):
+        # Judged by the role now, not when the change was made: a demoted admin's own room (docs/adr/0023).
+        raise Forbidden(ADMIN_ONLY_UNDO)
     if not ctx.is_admin and (ctx.user is None or activity.actor_id != ctx.user.pk):
         raise Forbidden("You can undo only your own changes. An administrator can undo anyone's.")
     if activity.entity in NOT_UNDOABLE:
