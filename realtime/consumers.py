@@ -351,6 +351,20 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(old_group, self.channel_name)
         self.groups_joined = [new_group if g == old_group else g for g in self.groups_joined]
 
+    async def access_changed(self, message: dict[str, Any]) -> None:
+        """``access.changed`` (the user's role changed, :func:`realtime.events.rescope_user_sockets`): later
+        events are scoped by the new role (:func:`realtime.scoping.event_for`), and the client is told
+        ``access_changed`` ``{role}`` so that it can re-read what it may do. No group is admin-only today:
+        scoping is per event, so nothing is left or joined (docs/adr/0023)."""
+        principal = self.principal
+        role = message.get("role")
+        if principal is None or self.closing or principal.kind != "session" or not isinstance(role, str):
+            return
+        from dataclasses import replace
+
+        self.principal = replace(principal, role=role)
+        await self.send(protocol.event_frame("access_changed", {"role": role}))
+
     async def session_revoke(self, message: dict[str, Any]) -> None:
         """``session.revoke`` (logout of this browser, a password change elsewhere, deactivation, a revoked
         display link) → ``session_ended`` ``{reason}`` when a session ended, then ``41`` and close; the

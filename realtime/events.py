@@ -215,6 +215,18 @@ def close_session_sockets(session_key: str | None, reason: str) -> None:
         close_group_sockets(session_group(session_key), reason=reason)
 
 
+ACCESS_EVENT = "access.changed"
+
+
+def rescope_user_sockets(user_id: object, role: str) -> None:
+    """A user's role changed (whatever wrote it: API, Django admin, shell): after commit their open
+    sockets take ``role`` for every later event (an admin demoted to user stops receiving admin-only
+    events) and are told ``access_changed`` ``{role}`` (docs/adr/0023)."""
+    message = {"type": ACCESS_EVENT, "role": role}
+    group = user_group(user_id)
+    transaction.on_commit(lambda: _send(group, message))
+
+
 REKEY_EVENT = "session.rekey"
 
 

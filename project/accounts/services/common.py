@@ -110,14 +110,23 @@ def totp_consume(user: User, code: str | None) -> bool:
 def end_user_sessions(user: User, *, keep_session_key: str | None = None, reason: str = "expired") -> int:
     """Delete every stored session of ``user`` except ``keep_session_key``, and close those sessions'
     sockets after commit (``session_ended`` ``{reason}``). Returns how many ended."""
+    return end_sessions_of({user.pk}, keep_session_key=keep_session_key, reason=reason)
+
+
+def end_sessions_of(user_ids: set[UUID] | set[str], *, keep_session_key: str | None = None, reason: str = "expired") -> int:
+    """Delete every stored session of the users ``user_ids`` (one pass over the unexpired sessions; an
+    organization's deactivation ends all its users' at once) except ``keep_session_key``, and close those
+    sessions' sockets after commit (``session_ended`` ``{reason}``). Returns how many ended."""
+    wanted = {str(pk) for pk in user_ids}
+    if not wanted:
+        return 0
     keys = []
-    user_pk = str(user.pk)
     for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator(chunk_size=500):
         try:
             data = session.get_decoded()
         except Exception:  # noqa: S112 — a corrupt row is not ours to judge
             continue
-        if str(data.get(SESSION_KEY)) == user_pk and session.session_key != keep_session_key:
+        if str(data.get(SESSION_KEY)) in wanted and session.session_key != keep_session_key:
             keys.append(session.session_key)
     if keys:
         Session.objects.filter(session_key__in=keys).delete()

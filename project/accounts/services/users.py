@@ -9,13 +9,10 @@ from django.http import HttpRequest
 
 from project.accounts import invitations, selectors
 from project.accounts.models import User
-from project.accounts.services.common import (
-    _locked_user,
-    end_user_sessions,
-)
+from project.accounts.services.common import _locked_user
 from project.core.errors import BadRequest, Conflict, DuplicateCode
 from project.core.tenancy import Ctx
-from realtime.events import close_user_sockets, emit_change
+from realtime.events import emit_change
 
 # ------------------------------------------------------------------------------------------- users
 
@@ -63,16 +60,14 @@ def user_reissue_invitation(*, ctx: Ctx, user_id: UUID | str, request: HttpReque
 
 
 def user_deactivate(*, ctx: Ctx, user_id: UUID | str) -> User:
-    """DELETE /api/admin/users/{id} (admin): the user becomes inactive, their sessions end and their
-    sockets close. NotFound for another organization's user; BadRequest for oneself."""
+    """DELETE /api/admin/users/{id} (admin): the user becomes inactive; the save ends their sessions and
+    closes their sockets (:mod:`project.accounts.access`, as for any other path). NotFound for another organization's user; BadRequest for oneself."""
     target = selectors.org_user(ctx.org, user_id)
     if target.pk == ctx.member.pk:
         raise BadRequest("You cannot deactivate your own account")
     with transaction.atomic():
         row = _locked_user(target.pk)
         row.is_active = False
-        row.save(update_fields=["is_active", "updated_at"])
-        end_user_sessions(row, reason="deactivated")
-        close_user_sockets(row.pk, "deactivated")
+        row.save(update_fields=["is_active", "updated_at"])  # ends their sessions and sockets (project.accounts.access)
         emit_change(ctx, entity="user", action="updated", ids=[row.pk])
     return row
