@@ -11,11 +11,11 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from html.parser import HTMLParser
 
 import aiohttp
 import pytest
 
+from tests.access.admin_forms import form_fields
 from tests.realtime.conftest import PyClient, Server, hook
 from tests.realtime.test_displays_and_logout import _api
 from tests.realtime.test_socketio import refused
@@ -49,45 +49,6 @@ class Watcher(PyClient):
         await super()._on_disconnect(reason)
 
 
-class _FormFields(HTMLParser):
-    """The fields a browser would submit from the page's POST form: inputs (checked boxes only), the
-    selected option of each select, textareas."""
-
-    def __init__(self):
-        super().__init__()
-        self.fields: dict[str, str] = {}
-        self._select: str | None = None
-        self._textarea: str | None = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        name = a.get("name")
-        if tag == "input" and name and a.get("type", "text") not in ("submit", "button", "file", "image", "reset"):
-            if a.get("type") in ("checkbox", "radio"):
-                if "checked" in a:
-                    self.fields[name] = a.get("value") or "on"
-            else:
-                self.fields[name] = a.get("value") or ""
-        elif tag == "select" and name:
-            self._select = name
-            self.fields.setdefault(name, "")
-        elif tag == "option" and self._select and "selected" in a:
-            self.fields[self._select] = a.get("value") or ""
-        elif tag == "textarea" and name:
-            self._textarea = name
-            self.fields[name] = ""
-
-    def handle_endtag(self, tag):
-        if tag == "select":
-            self._select = None
-        elif tag == "textarea":
-            self._textarea = None
-
-    def handle_data(self, data):
-        if self._textarea:
-            self.fields[self._textarea] += data
-
-
 async def admin_change(server: Server, staff_session: str, path: str, change) -> float:
     """Open the Django admin's change form at ``path`` as the staff session, let ``change(fields)`` edit the
     fields, save it (302 expected). Returns when the form was sent (``time.monotonic()``)."""
@@ -97,9 +58,7 @@ async def admin_change(server: Server, staff_session: str, path: str, change) ->
         async with http.get(path) as resp:
             page = await resp.text()
             assert resp.status == 200, page[:2000]
-        parser = _FormFields()
-        parser.feed(page)
-        fields = parser.fields
+        fields = form_fields(page)
         assert "csrfmiddlewaretoken" in fields, page[:2000]
         change(fields)
         fields["_save"] = "Save"
@@ -131,7 +90,9 @@ async def test_deactivating_a_user_in_the_django_admin_ends_their_sockets_and_se
             async with aiohttp.ClientSession(base_url=server.http, cookies={"sessionid": session}) as http:
                 async with http.get("/api/auth/user") as resp:
                     assert resp.status == 401
-        # Nobody else's socket was touched.
+        # The organization's other sockets learn of the change (one activity by "Django admin") and stay.
+        announced = await bystander.next_change()
+        assert (announced["entity"], announced["ids"], announced["origin"]) == ("user", [mel["id"]], "admin")
         await hook(server, "emit", {"org": fresh["a"]["id"], "entity": "course", "action": "updated", "ids": ["c1"]})
         assert (await bystander.next_change())["ids"] == ["c1"]
         assert bystander.sio.connected and bystander.ended == []
@@ -162,6 +123,8 @@ async def test_demoting_an_admin_in_the_django_admin_rescopes_their_socket_and_t
         )
         at, data = await asyncio.wait_for(socket.access.get(), WITHIN)
         assert data == {"role": "user"} and at - sent < WITHIN
+        announced = await socket.next_change()  # the admin's change of their own account: theirs to see
+        assert (announced["entity"], announced["ids"]) == ("user", [ada["id"]])
         await hook(server, "emit", {"org": org, "entity": "display_link", "action": "updated", "ids": ["l2"]})
         await hook(server, "emit", {"org": org, "entity": "user", "action": "created", "ids": [users["mel"]["id"]]})
         await hook(server, "emit", {"org": org, "entity": "course", "action": "updated", "ids": ["c9"]})
