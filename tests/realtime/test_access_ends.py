@@ -14,10 +14,11 @@ import time
 
 import aiohttp
 import pytest
+import socketio
 
 from tests.access.admin_forms import form_fields
 from tests.realtime.conftest import PyClient, Server, hook
-from tests.realtime.test_displays_and_logout import _api
+from tests.realtime.test_displays_and_logout import Board, _api
 from tests.realtime.test_socketio import refused
 
 WITHIN = 2.0  # seconds, from sending the admin's form to the socket's answer
@@ -155,6 +156,8 @@ async def test_deactivating_an_organization_in_the_django_admin_closes_all_its_s
     sockets = [await Watcher().connect(server, users[k]["session"]) for k in ("ada", "mel")]
     other = await Watcher().connect(server, fresh["b"]["users"]["bob"]["session"])
     staff = (await hook(server, "session", {"user": users["sam"]["id"]}))["session"]
+    token = (await hook(server, "scope_fixture", {"org": fresh["a"]["id"]}))["links"]["all"]["token"]
+    board = await Board().connect(server, token)
     try:
         sent = await admin_change(
             server, staff, f"/django-admin/accounts/organization/{fresh['a']['id']}/change/", lambda f: f.pop("is_active", None)
@@ -163,7 +166,10 @@ async def test_deactivating_an_organization_in_the_django_admin_closes_all_its_s
             await asyncio.wait_for(client.disconnected.wait(), WITHIN)
             assert client.disconnected_at - sent < WITHIN
             assert client.ended == [{"reason": "deactivated"}]
+        await asyncio.wait_for(board.disconnected.wait(), WITHIN)  # its wall displays too
         assert await refused(server, users["mel"]["session"]) == {"message": "unauthorized"}
+        with pytest.raises(socketio.exceptions.ConnectionError):
+            await Board().connect(server, token)
         # Another organization is untouched.
         await hook(server, "emit", {"org": fresh["b"]["id"], "entity": "course", "action": "updated", "ids": ["b1"]})
         assert (await other.next_change())["ids"] == ["b1"]
@@ -171,3 +177,5 @@ async def test_deactivating_an_organization_in_the_django_admin_closes_all_its_s
     finally:
         for client in (*sockets, other):
             await client.close()
+        if board.sio.connected:
+            await board.sio.disconnect()

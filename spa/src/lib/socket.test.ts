@@ -112,3 +112,10 @@ test("live where the data is: qualification and linked-group events refresh open
   expect(keys.filter((k) => k === roots.timetables)).toHaveLength(3);
   expect(keys).toContain(roots.allocationGrid);
 });
+
+test("a role change refetches everything, the signed-in user included (ADR 0023)", () => {
+  const { handler, spy } = setup();
+  expect(handler.onAccessChanged()).toBe("all");
+  expect(spy).toHaveBeenCalledTimes(1);
+  expect(spy.mock.calls[0][0]).toBeUndefined();
+});

@@ -12,6 +12,8 @@
  *   invalidates what was already fetched before the socket joined (so a change in that gap is not missed).
  * - `useLiveStatus()` says "connected" or "offline"; views poll only while offline.
  * - Event `presence` {viewers} is handed to lib/presence.ts.
+ * - Event `access_changed` {role}: the user's role changed (ADR 0023): everything is refetched, the
+ *   signed-in user and what the new role may see included.
  */
 import type { QueryClient } from "@tanstack/react-query";
 import { io, type Socket } from "socket.io-client";
@@ -79,6 +81,11 @@ export function createChangeHandler(queryClient: QueryClient, windowMs: number =
           (query.state.dataUpdatedAt > 0 || query.state.fetchStatus === "fetching") && JSON.stringify(query.queryKey) !== JSON.stringify(roots.user),
       });
       return "loaded" as const;
+    },
+    /** The user's role changed (`access_changed`, ADR 0023): everything, the signed-in user included. */
+    onAccessChanged() {
+      void queryClient.invalidateQueries();
+      return "all" as const;
     },
   };
 }
@@ -163,6 +170,7 @@ export function ensureSocket(queryClient: QueryClient): Socket {
     if (error?.message === "unauthorized" && socket === s) sessionLostHandler?.(s);
   });
   s.on("change", (event: ChangeEvent) => handler.onChange(event));
+  s.on("access_changed", () => handler.onAccessChanged());
   s.on("presence", (data: { viewers?: unknown }) => {
     for (const listener of presenceListeners) listener(data?.viewers);
   });
