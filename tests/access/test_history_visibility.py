@@ -98,6 +98,11 @@ def test_a_demoted_admin_cannot_undo_their_admin_only_changes(api, org, admin_us
     r = _organization_put(api, {"name": "Renamed Institute", "domain": org.domain})
     assert r.status_code == 200, r.content
     made["organization"] = Activity.objects.for_org(org).latest("seq")
+    from tests.access.test_every_write_path import SSO
+
+    r = api.put("/api/organization/sso", SSO)
+    assert r.status_code == 200, r.content
+    made["single sign-on"] = Activity.objects.for_org(org).latest("seq")
     made.update({k: Activity.objects.get(pk=v) for k, v in _admin_only_activities(api, org).items()})
     r = api.post("/api/courses", {"code": "UNDO-C1", "name": "Ordinary course"})
     assert r.status_code == 201, r.content
