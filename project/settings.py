@@ -79,6 +79,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "axes.middleware.AxesMiddleware",
+    "project.accounts.lockout.DeviceCookieMiddleware",  # device cookies of sign-in (docs/adr/0005)
     "project.history.middleware.ActivityHeaderMiddleware",
 ]
 
@@ -250,9 +251,10 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_MINUTES", "15")) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # the pair (issue 14; project/accounts/lockout.py)
 AXES_IP_FAILURE_LIMIT = int(os.environ.get("AXES_IP_FAILURE_LIMIT", "50"))  # per address, over all accounts
-AXES_RESET_ON_SUCCESS = True
+AXES_RESET_ON_SUCCESS = False  # project.accounts.lockout forgives the pair on a sign-in without a device cookie
 AXES_USERNAME_FORM_FIELD = "email"
 AXES_LOCKOUT_CALLABLE = "project.accounts.lockout.lockout_response"
+AXES_WHITELIST_CALLABLE = "project.accounts.lockout.is_trusted_client"  # device cookies judged apart (ADR 0005)
 AXES_VERBOSE = False
 AXES_ENABLE_ADMIN = True
 AXES_IPWARE_PROXY_COUNT = int(os.environ.get("AXES_PROXY_COUNT", "0")) or None

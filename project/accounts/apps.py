@@ -4,3 +4,6 @@ from django.apps import AppConfig
 class AccountsConfig(AppConfig):
     name = "project.accounts"
     label = "accounts"
+
+    def ready(self) -> None:
+        from project.accounts import lockout  # noqa: F401 — connects the device-cookie signal receivers
