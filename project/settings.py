@@ -182,7 +182,8 @@ elif os.environ.get("EMAIL_HOST"):
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", EMAIL_PORT == 587)
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
 else:
-    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    # Printed with every token redacted; `check --deploy` refuses it under production settings (issue 31).
+    EMAIL_BACKEND = "project.operations.mail.RedactingConsoleBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Blockplan <no-reply@localhost>")
 # The address invitation links start with; unset, the address the admin's request came to.
 BLOCKPLAN_BASE_URL = os.environ.get("BLOCKPLAN_BASE_URL", "").rstrip("/")
@@ -326,6 +327,7 @@ METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 import structlog  # noqa: E402
 
 from project.operations.log_format import SHARED as _LOG_PROCESSORS  # noqa: E402
+from project.operations.log_format import redact_secrets as _redact_secrets  # noqa: E402
 
 LOGGING = {
     "version": 1,
@@ -336,6 +338,7 @@ LOGGING = {
             "processors": [
                 structlog.stdlib.ProcessorFormatter.remove_processors_meta,
                 structlog.processors.format_exc_info,
+                _redact_secrets,  # no tokens in any line (issue 31)
                 structlog.processors.JSONRenderer(),
             ],
             "foreign_pre_chain": _LOG_PROCESSORS,
@@ -344,6 +347,8 @@ LOGGING = {
             "()": structlog.stdlib.ProcessorFormatter,
             "processors": [
                 structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                structlog.processors.format_exc_info,
+                _redact_secrets,
                 structlog.dev.ConsoleRenderer(colors=False),
             ],
             "foreign_pre_chain": _LOG_PROCESSORS,
