@@ -53,6 +53,9 @@ from project.core.errors import DomainError
 DEVICE_COOKIE = "blockplan_device"
 DEVICE_SALT = "blockplan.accounts.device-cookie"
 DEVICE_MAX_AGE = timedelta(days=365)  # a device unused for a year is forgotten
+# The key first-time lookups without a token are counted under: never an account's email, so they count
+# towards the address limit only (ADR 0005 amended).
+LOOKUP_KEY = "first-time-lookup"
 DEVICES_PER_BROWSER = 8  # accounts one browser remembers (a shared campus computer), newest kept
 
 

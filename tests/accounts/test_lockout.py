@@ -104,16 +104,25 @@ def test_wrong_codes_on_enable_totp_lock_too(member_api, member_user):
     assert response.status_code == 429 and response.json() == LOCKED
 
 
-def test_first_time_lookups_of_unknown_emails_lock_the_address(anon_api, member_user, settings):
+def test_first_time_lookups_are_limited_per_address_and_never_lock_an_account(anon_api, member_user, login):
+    """Issue 31: lookups without a token answer the same for every email; they count under a key of
+    their own, so 5 per address then 429, and the account typed in is not touched."""
+    statuses = [anon_api.post("/api/auth/first-time-login", {"email": member_user.email}).status_code for _ in range(7)]
+    assert statuses == [404] * 4 + [429] * 3
+    response = anon_api.post("/api/auth/first-time-login", {"email": "probe@mp.edu.au"})
+    assert response.status_code == 429 and response.json() == LOCKED
+    assert not AccessAttempt.objects.filter(username=member_user.email).exists()
+    assert login(anon_api, member_user.email).status_code == 200  # the account signs in from here
+    _age_attempts(16)
+    assert anon_api.post("/api/auth/first-time-login", {"email": member_user.email}).status_code == 404
+
+
+def test_unusable_invitation_tokens_count_against_the_address(anon_api, settings):
     settings.AXES_IP_FAILURE_LIMIT = 5
     for n in range(4):
-        response = anon_api.post("/api/auth/first-time-login", {"email": f"probe{n}@mp.edu.au"})
+        response = anon_api.post("/api/auth/first-time-login", {"email": f"probe{n}@mp.edu.au", "token": "x" * 43})
         assert response.status_code == 404
-    assert anon_api.post("/api/auth/first-time-login", {"email": "probe9@mp.edu.au"}).status_code == 429
-    response = anon_api.post("/api/auth/first-time-login", {"email": member_user.email})
-    assert response.status_code == 429 and response.json() == LOCKED
-    _age_attempts(16)
-    assert anon_api.post("/api/auth/first-time-login", {"email": member_user.email}).status_code == 200
+    assert anon_api.post("/api/auth/first-time-login", {"email": "probe9@mp.edu.au", "token": "y" * 43}).status_code == 429
 
 
 def test_wrong_current_password_on_change_counts_too(member_api, member_user):
