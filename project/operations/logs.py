@@ -21,7 +21,7 @@ from django.http import HttpRequest, HttpResponse
 
 from project.operations import metrics
 from project.operations.addresses import client_address
-from project.operations.log_format import SHARED, redact_text
+from project.operations.log_format import SHARED
 
 access = structlog.get_logger("blockplan.access")
 sockets = structlog.get_logger("blockplan.sockets")
@@ -31,33 +31,16 @@ _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 def configure() -> None:
     """Route structlog through ``logging`` (settings.LOGGING renders JSON, secrets redacted) and redact
-    daphne's own access lines. Called once at start-up."""
-    redact_server_access_log()
+    daphne's own access lines (:mod:`project.operations.server`). Called once at start-up."""
+    from project.operations import server
+
+    server.adapt_daphne()
     structlog.configure(
         processors=[*SHARED, structlog.processors.format_exc_info, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
         logger_factory=structlog.stdlib.LoggerFactory(),
         wrapper_class=structlog.stdlib.BoundLogger,
         cache_logger_on_first_use=True,
     )
-
-
-def redact_server_access_log() -> None:
-    """daphne writes an NCSA line per request and socket to standard output, outside ``logging``, with the
-    full path and query string (display and feed tokens, invitation links, socket ids): its request field
-    goes through :func:`redact_text` too, however daphne was started (scripts, Dockerfile, tests)."""
-    try:
-        from daphne.access import AccessLogGenerator
-    except ImportError:  # pragma: no cover — daphne is a dependency; other servers log nothing of their own here
-        return
-    if getattr(AccessLogGenerator, "blockplan_redacted", False):
-        return
-    original = AccessLogGenerator.write_entry
-
-    def write_entry(self: AccessLogGenerator, host: str, date: object, request: str, *args: object, **kwargs: object) -> None:
-        original(self, host, date, redact_text(str(request)), *args, **kwargs)
-
-    AccessLogGenerator.write_entry = write_entry  # type: ignore[method-assign]
-    AccessLogGenerator.blockplan_redacted = True  # type: ignore[attr-defined]
 
 
 def request_id_from(value: str | None) -> str:

@@ -9,49 +9,12 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import secrets
-import urllib.error
-import urllib.request
 
 import pytest
 
 from tests import factories as f
-from tests.realtime.conftest import Server, hook_sync, rt_database_url  # noqa: F401 — rt_database_url is a fixture
-
-
-class Browser:
-    """urllib with a cookie jar, sending the CSRF token as the SPA does (decisions.md §1)."""
-
-    def __init__(self, base: str):
-        self.base = base
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
-
-    def cookie(self, name: str) -> str:
-        return next((c.value for c in self.jar if c.name == name), "") or ""
-
-    def call(self, method: str, path: str, body: object = None, headers: dict | None = None, raw: bytes | None = None) -> tuple[int, bytes]:
-        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-        h = {"X-CSRFToken": self.cookie("csrftoken"), "Content-Type": "application/json", **(headers or {})}
-        req = urllib.request.Request(self.base + path, data=data, method=method, headers=h)
-        try:
-            with self.opener.open(req, timeout=30) as resp:
-                return resp.status, resp.read()
-        except urllib.error.HTTPError as err:
-            return err.code, err.read()
-
-    def json(self, method: str, path: str, body: object = None, expect: int = 200) -> dict:
-        status, content = self.call(method, path, body)
-        assert status == expect, (method, path, status, content[:500])
-        return json.loads(content)
-
-
-@pytest.fixture
-def server(rt_database_url):  # noqa: F811 — the imported fixture
-    """The project's server writing INFO and up (more lines than production's WARNING) through the
-    project's log formatter, with the default console mail backend."""
-    srv = Server(rt_database_url, None, LOG_LEVEL="INFO", EMAIL_URL="", EMAIL_HOST="", PYTHONUNBUFFERED="1").start()
-    yield srv
-    srv.stop()
+from tests.operations.conftest import Browser
+from tests.realtime.conftest import Server, hook_sync
 
 
 def _email_of(server: Server, session: str) -> str:
@@ -62,7 +25,8 @@ def _email_of(server: Server, session: str) -> str:
     return seeded.json("GET", "/api/auth/user")["user"]["email"]
 
 
-def test_a_full_run_writes_no_secret_to_the_log(server):
+def test_a_full_run_writes_no_secret_to_the_log(project_server):
+    server = project_server
     ada = hook_sync(server, "seed", {})["a"]["users"]["ada"]
     email = _email_of(server, ada["session"])
     hook_sync(server, "password", {"user": ada["id"], "password": f.PASSWORD})
