@@ -117,9 +117,7 @@ def trusted_device(request: HttpRequest, email: str | None) -> TrustedDevice | N
     if email not in cache:
         ids = _cookie_device_ids(request)
         cache[email] = (
-            TrustedDevice.objects.filter(
-                pk__in=ids, user__email=email, last_used_at__gte=timezone.now() - DEVICE_MAX_AGE
-            ).first()
+            TrustedDevice.objects.filter(pk__in=ids, user__email=email, last_used_at__gte=timezone.now() - DEVICE_MAX_AGE).first()
             if ids and email
             else None
         )

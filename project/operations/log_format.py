@@ -21,7 +21,9 @@ _SECRET_PARAMS = re.compile(
     r"csrfmiddlewaretoken|blockplan_device|access_token|id_token|refresh_token|client_secret)=([^&\s;,'\"<>]+)"
 )
 # Path segments that are tokens (the display board, calendar feeds, the invitation route of the SPA).
-_SECRET_PATHS = re.compile(r"(/(?:api/)?(?:display|displays|calendar-feeds|feeds|invitations?)/)([^/?#\s'\"<>]+?)(\.ics)?(?=[/?#\s'\"<>]|$)")
+_SECRET_PATHS = re.compile(
+    r"(/(?:api/)?(?:display|displays|calendar-feeds|feeds|invitations?)/)([^/?#\s'\"<>]+?)(\.ics)?(?=[/?#\s'\"<>]|$)"
+)
 # Any other run of URL-safe characters long enough to be a random token (256-bit tokens are 43
 # characters, session keys 32), unless it is a UUID or plain hexadecimal (ids, request ids) or reads as
 # a single-case identifier (a Python name in a traceback).

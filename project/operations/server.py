@@ -37,6 +37,6 @@ def adapt_daphne() -> None:
         init(self, *args, **kwargs)
         self._parsePOSTFormSubmission = False
 
-    AccessLogGenerator.write_entry = redacted_entry  # type: ignore[method-assign]
-    WebRequest.__init__ = request_init  # type: ignore[method-assign]
-    WebRequest.blockplan_adapted = True  # type: ignore[attr-defined]
+    AccessLogGenerator.write_entry = redacted_entry
+    WebRequest.__init__ = request_init
+    WebRequest.blockplan_adapted = True

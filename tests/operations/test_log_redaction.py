@@ -6,8 +6,6 @@ if the lines simply stopped being written."""
 
 from __future__ import annotations
 
-import http.cookiejar
-import json
 import secrets
 
 import pytest
@@ -18,11 +16,7 @@ from tests.realtime.conftest import Server, hook_sync
 
 
 def _email_of(server: Server, session: str) -> str:
-    seeded = Browser(server.http)
-    seeded.jar.set_cookie(
-        http.cookiejar.Cookie(0, "sessionid", session, None, False, "127.0.0.1", False, False, "/", True, False, None, False, None, None, {})
-    )
-    return seeded.json("GET", "/api/auth/user")["user"]["email"]
+    return Browser(server.http).with_session(session).json("GET", "/api/auth/user")["user"]["email"]
 
 
 def test_a_full_run_writes_no_secret_to_the_log(project_server):
@@ -37,7 +31,10 @@ def test_a_full_run_writes_no_secret_to_the_log(project_server):
 
     # An invitation: answered to the admin, emailed through the console backend into the same output.
     invited = admin.json(
-        "POST", "/api/admin/users", {"firstName": "Ivy", "lastName": "Invited", "email": "ivy@example.edu.au", "role": "user"}, 201
+        "POST",
+        "/api/admin/users",
+        {"firstName": "Ivy", "lastName": "Invited", "email": "ivy@example.edu.au", "role": "user"},
+        201,
     )
     invitation_token = invited["invitationLink"].split("token=", 1)[1]
     visitor = Browser(server.http)
@@ -49,7 +46,10 @@ def test_a_full_run_writes_no_secret_to_the_log(project_server):
     # A display link and a calendar feed, used, called with refused methods and mistyped.
     display = admin.json("POST", "/api/display-links", {"name": "Foyer"}, 201)["token"]
     teacher = admin.json(
-        "POST", "/api/teachers", {"employeeId": "T900", "firstName": "Tess", "lastName": "Teacher", "email": "tess@example.edu.au"}, 201
+        "POST",
+        "/api/teachers",
+        {"employeeId": "T900", "firstName": "Tess", "lastName": "Teacher", "email": "tess@example.edu.au"},
+        201,
     )
     feed = admin.json("POST", "/api/calendar-feeds", {"teacherId": teacher["id"]}, 201)["token"]
     screen = Browser(server.http)

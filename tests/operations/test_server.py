@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import http.client
-import http.cookiejar
 import json
 
 from tests.operations.conftest import Browser
@@ -40,10 +39,7 @@ def test_a_multipart_body_without_a_boundary_answers_the_json_400(project_server
         assert json.loads(body) == BAD_MULTIPART
     # The same for an upload endpoint, signed in as an admin.
     ada = hook_sync(server, "seed", {})["a"]["users"]["ada"]
-    admin = Browser(server.http)
-    admin.jar.set_cookie(
-        http.cookiejar.Cookie(0, "sessionid", ada["session"], None, False, "127.0.0.1", False, False, "/", True, False, None, False, None, None, {})
-    )
+    admin = Browser(server.http).with_session(ada["session"])
     admin.call("GET", "/api/auth/user")
     status, kind, body = _post_raw(server, "/api/timetables/import", "multipart/form-data", admin)
     assert (status, kind) == (400, "application/json; charset=utf-8")
