@@ -173,8 +173,10 @@ def _issue_device(sender: object, request: HttpRequest | None, user: User, **kwa
         return
     ids = _cookie_device_ids(request)
     now = timezone.now()
-    device = TrustedDevice.objects.filter(pk__in=ids, user=user).first() if ids else None
+    recent = TrustedDevice.objects.filter(pk__in=ids, user=user, last_used_at__gte=now - DEVICE_MAX_AGE)
+    device = recent.first() if ids else None
     if device is None:
+        TrustedDevice.objects.filter(user=user, last_used_at__lt=now - DEVICE_MAX_AGE).delete()  # forgotten ones
         device = TrustedDevice.objects.create(user=user, last_used_at=now)
         # Proven from this address without a device: its failures for this account are forgiven. A
         # sign-in with a device forgives nothing (an attacker's count against the account stands).

@@ -237,3 +237,11 @@ def test_failures_from_a_trusted_browser_lock_that_device_only(member_user, logi
 
     TrustedDevice.objects.update(failed_at=timezone.now() - timedelta(minutes=16))
     assert login(returning, member_user.email).status_code == 200
+    # A device unused for a year is no device, and is forgotten at the account's next new device.
+    TrustedDevice.objects.update(last_used_at=timezone.now() - timedelta(days=366))
+    old = set(TrustedDevice.objects.values_list("pk", flat=True))
+    assert len(old) == 2  # this browser's and the new browser's above
+    assert login(returning, member_user.email, WRONG).status_code == 401
+    assert AccessAttempt.objects.filter(username=member_user.email).count() == 1  # counted as untrusted
+    assert login(returning, member_user.email).status_code == 200
+    assert TrustedDevice.objects.count() == 1 and not TrustedDevice.objects.filter(pk__in=old).exists()
