@@ -64,6 +64,7 @@ def test_a_full_run_writes_no_secret_to_the_log(project_server):
         screen.call("POST", f"/api/calendar-feeds/{feed}.ics", raw=b"{not json")[0],
     ]
     assert refused == [405, 405, 404, 404, 405]
+    assert screen.call("GET", f"/api/display/{display}", headers={"Host": "evil.example"})[0] == 400  # DisallowedHost
     log = server.logs()
     handled = {
         "password": f.PASSWORD,
@@ -87,6 +88,7 @@ def test_a_full_run_writes_no_secret_to_the_log(project_server):
     assert "Method Not Allowed: /api/display/[redacted]" in log
     assert "Method Not Allowed: /api/calendar-feeds/[redacted].ics" in log
     assert "Not Found: /api/display/[redacted]" in log
+    assert "Bad Request: /api/display/[redacted]" in log
     assert '"logger": "blockplan.access"' in log and '"route": "/api/display/<slug:token>"' in log
 
 
