@@ -182,7 +182,7 @@ elif os.environ.get("EMAIL_HOST"):
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", EMAIL_PORT == 587)
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
 else:
-    # Printed with every token redacted; `check --deploy` refuses it under production settings (issue 31).
+    # Printed with every token redacted; `check --deploy` refuses it under production settings (docs/adr/0020).
     EMAIL_BACKEND = "project.operations.mail.RedactingConsoleBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Blockplan <no-reply@localhost>")
 # The address invitation links start with; unset, the address the admin's request came to.
@@ -338,7 +338,7 @@ LOGGING = {
             "processors": [
                 structlog.stdlib.ProcessorFormatter.remove_processors_meta,
                 structlog.processors.format_exc_info,
-                _redact_secrets,  # no tokens in any line (issue 31)
+                _redact_secrets,  # no tokens in any line (docs/adr/0020)
                 structlog.processors.JSONRenderer(),
             ],
             "foreign_pre_chain": _LOG_PROCESSORS,

@@ -14,7 +14,7 @@ one user's wrong current passwords cannot lock a colleague behind the same addre
 address that fails ``AXES_IP_FAILURE_LIMIT`` (50) times over all accounts within the cool-off is locked
 for every account (password spraying, email probing).
 
-Device cookies (issue 31, docs/adr/0005, the OWASP Authentication Cheat Sheet's "device cookies"): a
+Device cookies (docs/adr/0005, the OWASP Authentication Cheat Sheet's "device cookies"): a
 successful sign-in gives the browser a signed ``blockplan_device`` cookie naming a :class:`TrustedDevice`
 row bound to that account. An attempt for that account from that browser is judged by the device's own
 record only (``AXES_FAILURE_LIMIT`` failures within the cool-off lock that device, not the account nor

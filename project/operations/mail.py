@@ -1,4 +1,4 @@
-"""Email without secrets on the console, and no production run without a mail server (issue 31).
+"""Email without secrets on the console, and no production run without a mail server (docs/adr/0020).
 
 - :class:`RedactingConsoleBackend` is the default backend when no SMTP server is configured: it prints
   each message's headers and plain text with every token redacted (:func:`log_format.redact_text`), so an

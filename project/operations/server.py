@@ -1,5 +1,5 @@
 """Two adjustments of daphne, the HTTP server, made at start-up however it was started (scripts, the
-Dockerfile, tests), because they happen before our application sees the request (issue 31):
+Dockerfile, tests), because they happen before our application sees the request (docs/adr/0020):
 
 - daphne writes an NCSA access line per request and socket to standard output, outside ``logging``, with
   the full path and query string (display and feed tokens, invitation links, socket ids): its request

@@ -119,7 +119,7 @@ def test_adding_a_user_answers_and_emails_the_invitation_link(
 
 
 def test_first_time_login_without_a_token_answers_the_same_for_every_email(anon_api, org, member_user, newcomer):
-    """Issue 31: an account with a password answered 200 and every other email 404, which told who has
+    """ADR 0005 amended: an account with a password answered 200 and every other email 404, which told who has
     an account. Without a token setup cannot start, so every email gets the same 404 (ADR 0005 amended)."""
     inactive = User.objects.create_user("left@mp.edu.au", password=None, organization=org, is_active=False)
     answers = [

@@ -105,7 +105,7 @@ def test_wrong_codes_on_enable_totp_lock_too(member_api, member_user):
 
 
 def test_first_time_lookups_are_limited_per_address_and_never_lock_an_account(anon_api, member_user, login):
-    """Issue 31: lookups without a token answer the same for every email; they count under a key of
+    """ADR 0005 amended: lookups without a token answer the same for every email; they count under a key of
     their own, so 5 per address then 429, and the account typed in is not touched."""
     statuses = [anon_api.post("/api/auth/first-time-login", {"email": member_user.email}).status_code for _ in range(7)]
     assert statuses == [404] * 4 + [429] * 3
@@ -152,7 +152,7 @@ def test_cool_off_from_settings_changes_the_message(anon_api, member_user, login
     assert login(anon_api, member_user.email).status_code == 200
 
 
-# ------------------------------------------------------------------ device cookies (issue 31, ADR 0005)
+# ------------------------------------------------------------------ device cookies (ADR 0005 amended)
 
 CAMPUS = "203.0.113.50"
 
@@ -164,7 +164,7 @@ def _browser(address: str = CAMPUS) -> ApiClient:
 
 
 def test_one_address_an_attacker_and_a_returning_user(org, member_user, login, settings):
-    """Issue 31: 50 failures by one person from a campus address locked every account behind it, and a
+    """ADR 0005 amended: 50 failures by one person from a campus address locked every account behind it, and a
     correct password there got 429. Now: the attacker stays limited per account and per address; a
     returning user's browser (device cookie) signs in; a colleague's new browser is not locked by
     failures against a different account."""

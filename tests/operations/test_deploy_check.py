@@ -49,7 +49,7 @@ def test_check_deploy_fails_on_an_unsafe_setting():
 
 
 def test_check_deploy_fails_without_a_mail_server():
-    """Issue 31: in production the console backend printed invitation links into the log."""
+    """ADR 0020 amended: in production the console backend printed invitation links into the log."""
     done = _check(EMAIL_URL="", EMAIL_HOST="")
     assert done.returncode != 0 and "blockplan.E001" in done.stderr and "No mail server is configured" in done.stderr
     assert "ERRORS" in done.stderr  # an Error, so it fails whatever --fail-level

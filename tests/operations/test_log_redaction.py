@@ -1,4 +1,4 @@
-"""No secrets in logs (issue 31, docs/adr/0020): a real daphne server with the project's logging, a
+"""No secrets in logs (docs/adr/0020): a real daphne server with the project's logging, a
 realistic run (sign-in, an invitation emailed by the console backend, a display link, a calendar feed,
 refused methods and unknown tokens in paths), and every line of its output searched for
 each secret the run handled. Each kind of line is also shown to be there, redacted, so the test fails

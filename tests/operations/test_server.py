@@ -1,4 +1,4 @@
-"""What daphne does before Django sees a request (issue 31, ``project.operations.server``)."""
+"""What daphne does before Django sees a request (docs/adr/0020, ``project.operations.server``)."""
 
 from __future__ import annotations
 

@@ -105,7 +105,7 @@ def first_time_lookup(*, request: HttpRequest, email: str, token: str | None = N
             "email": user.email,
         }
     # Without a token setup cannot start (ADR 0005), so every email answers the same 404, whether it has
-    # an account, a password or nothing (issue 31: 200 for accounts with a password told who has one).
+    # an account, a password or nothing (a 200 for accounts with a password told who has one).
     # The lookup counts towards the address limit only, never towards the account typed in.
     ensure_allowed(request, LOOKUP_KEY)  # 5 lookups per address, then 429: they stop counting there
     record_failure(request, LOOKUP_KEY)
