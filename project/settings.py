@@ -79,6 +79,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "axes.middleware.AxesMiddleware",
+    "project.accounts.lockout.DeviceCookieMiddleware",  # device cookies of sign-in (docs/adr/0005)
     "project.history.middleware.ActivityHeaderMiddleware",
 ]
 
@@ -181,7 +182,8 @@ elif os.environ.get("EMAIL_HOST"):
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", EMAIL_PORT == 587)
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
 else:
-    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    # Printed with every token redacted; `check --deploy` refuses it under production settings (docs/adr/0020).
+    EMAIL_BACKEND = "project.operations.mail.RedactingConsoleBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Blockplan <no-reply@localhost>")
 # The address invitation links start with; unset, the address the admin's request came to.
 BLOCKPLAN_BASE_URL = os.environ.get("BLOCKPLAN_BASE_URL", "").rstrip("/")
@@ -250,9 +252,10 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_MINUTES", "15")) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # the pair (issue 14; project/accounts/lockout.py)
 AXES_IP_FAILURE_LIMIT = int(os.environ.get("AXES_IP_FAILURE_LIMIT", "50"))  # per address, over all accounts
-AXES_RESET_ON_SUCCESS = True
+AXES_RESET_ON_SUCCESS = False  # project.accounts.lockout forgives the pair on a sign-in without a device cookie
 AXES_USERNAME_FORM_FIELD = "email"
 AXES_LOCKOUT_CALLABLE = "project.accounts.lockout.lockout_response"
+AXES_WHITELIST_CALLABLE = "project.accounts.lockout.is_trusted_client"  # device cookies judged apart (ADR 0005)
 AXES_VERBOSE = False
 AXES_ENABLE_ADMIN = True
 AXES_IPWARE_PROXY_COUNT = int(os.environ.get("AXES_PROXY_COUNT", "0")) or None
@@ -324,6 +327,7 @@ METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 import structlog  # noqa: E402
 
 from project.operations.log_format import SHARED as _LOG_PROCESSORS  # noqa: E402
+from project.operations.log_format import redact_secrets as _redact_secrets  # noqa: E402
 
 LOGGING = {
     "version": 1,
@@ -334,6 +338,7 @@ LOGGING = {
             "processors": [
                 structlog.stdlib.ProcessorFormatter.remove_processors_meta,
                 structlog.processors.format_exc_info,
+                _redact_secrets,  # no tokens in any line (docs/adr/0020)
                 structlog.processors.JSONRenderer(),
             ],
             "foreign_pre_chain": _LOG_PROCESSORS,
@@ -342,6 +347,8 @@ LOGGING = {
             "()": structlog.stdlib.ProcessorFormatter,
             "processors": [
                 structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                structlog.processors.format_exc_info,
+                _redact_secrets,
                 structlog.dev.ConsoleRenderer(colors=False),
             ],
             "foreign_pre_chain": _LOG_PROCESSORS,

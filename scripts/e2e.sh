@@ -31,6 +31,7 @@ if [ "${E2E_CLUSTER:-0}" = 1 ]; then
   # Through the scaled-out deployment (issue 20): nginx with deploy/nginx.conf on E2E_PORT in front of two
   # daphne processes sharing PostgreSQL and Redis. cluster.test.mjs restarts them with these variables.
   [[ "${DATABASE_URL:-}" == postgres* && "${REDIS_URL:-}" == redis* ]] || { echo "E2E_CLUSTER=1 needs PostgreSQL and Redis"; exit 1; }
+  export EMAIL_URL=${EMAIL_URL:-dummy://}  # production settings need a mail choice: this run sends none
   export CLUSTER_PORT="$E2E_PORT" CLUSTER_APP_PORT=$((E2E_PORT + 100)) CLUSTER_DIR="$ROOT/var/cluster-e2e-${E2E_PORT}" CLUSTER_MIGRATE=0
   scripts/cluster.sh stop >/dev/null 2>&1
   scripts/cluster.sh start 2 > "var/e2e-server-${E2E_PORT}.log" 2>&1 || { cat "var/e2e-server-${E2E_PORT}.log"; exit 1; }

@@ -92,7 +92,7 @@ def first_time_login(request: HttpRequest, payload: FirstTimeLoginIn) -> dict[st
     """``{email, token}`` to ``{requiresSetup, userId, hasPassword, message, email}``; 404 'User not found. ...'.
 
     Setup needs the invitation ``token`` of the link ``/auth/setup?token=...`` (issue 14, ADR 0005); an
-    email alone answers only for an account that already has a password."""
+    email alone answers the same 404 for every email, account or not (ADR 0005 amended)."""
     return services.first_time_lookup(request=request, email=payload.email, token=payload.token)
 
 

@@ -7,3 +7,4 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from project.accounts import access  # noqa: F401 — connects the save hooks that end or re-scope access
+        from project.accounts import lockout  # noqa: F401 — connects the device-cookie signal receivers

@@ -180,3 +180,22 @@ class SingleSignOnDomain(models.Model):
 
     def __str__(self) -> str:
         return self.domain
+
+
+class TrustedDevice(models.Model):
+    """A browser that has signed in to ``user`` before (docs/adr/0005: device cookies).
+
+    The browser holds the id in the signed ``blockplan_device`` cookie; the row binds it to the account
+    and counts the failures made with it (``failures`` within the lockout cool-off since
+    ``failed_at``), so that this browser is judged by its own record and not by its network address.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="trusted_devices")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField()  # the last successful sign-in with it (UTC)
+    failures = models.PositiveIntegerField(default=0)
+    failed_at = models.DateTimeField(null=True, blank=True)  # the first failure of the current run (UTC)
+
+    def __str__(self) -> str:
+        return f"device {self.pk} of {self.user_id}"

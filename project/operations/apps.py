@@ -6,6 +6,6 @@ class OperationsConfig(AppConfig):
     label = "operations"
 
     def ready(self) -> None:
-        from project.operations import logs
+        from project.operations import logs, mail  # noqa: F401 — mail registers its deploy check
 
         logs.configure()

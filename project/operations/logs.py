@@ -30,7 +30,11 @@ _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 
 def configure() -> None:
-    """Route structlog through ``logging`` (settings.LOGGING renders JSON). Called once at start-up."""
+    """Route structlog through ``logging`` (settings.LOGGING renders JSON, secrets redacted) and redact
+    daphne's own access lines (:mod:`project.operations.server`). Called once at start-up."""
+    from project.operations import server
+
+    server.adapt_daphne()
     structlog.configure(
         processors=[*SHARED, structlog.processors.format_exc_info, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
         logger_factory=structlog.stdlib.LoggerFactory(),

@@ -118,20 +118,16 @@ def test_adding_a_user_answers_and_emails_the_invitation_link(
     assert other_api.post(f"/api/admin/users/{body['id']}/invitation").status_code == 404
 
 
-def test_first_time_login_for_a_user_with_a_password(anon_api, member_user):
-    response = anon_api.post("/api/auth/first-time-login", {"email": member_user.email})
-    assert response.status_code == 200
-    body = response.json()
-    assert body["requiresSetup"] is False and body["hasPassword"] is True and body["userId"] is None
-    assert "already" in body["message"].lower()
-
-
-def test_first_time_login_unknown_or_inactive_email_is_404_user_not_found(anon_api, org):  # noqa: D103
+def test_first_time_login_without_a_token_answers_the_same_for_every_email(anon_api, org, member_user, newcomer):
+    """ADR 0005 amended: an account with a password answered 200 and every other email 404, which told who has
+    an account. Without a token setup cannot start, so every email gets the same 404 (ADR 0005 amended)."""
     inactive = User.objects.create_user("left@mp.edu.au", password=None, organization=org, is_active=False)
-    for email in ("nobody@mp.edu.au", inactive.email):
-        response = anon_api.post("/api/auth/first-time-login", {"email": email})
-        assert response.status_code == 404
-        assert "User not found" in response.json()["message"]
+    answers = [
+        anon_api.post("/api/auth/first-time-login", {"email": email})
+        for email in (member_user.email, "nobody@mp.edu.au", inactive.email, newcomer.email)
+    ]
+    assert [r.status_code for r in answers] == [404] * 4
+    assert {r.content for r in answers} == {b'{"message": "User not found. Please contact your administrator."}'}
 
 
 @pytest.mark.parametrize(
@@ -163,7 +159,7 @@ def test_full_setup_signs_in_and_enables_totp(anon_api, newcomer, login, django_
     assert newcomer.check_password(NEW_PASSWORD)
     # Afterwards the account is set up: a fresh browser signs in with password and a new code.
     fresh = ApiClient()
-    assert fresh.post("/api/auth/first-time-login", {"email": newcomer.email}).json()["hasPassword"] is True
+    assert fresh.post("/api/auth/first-time-login", {"email": newcomer.email}).status_code == 404  # like any email
     assert login(fresh, newcomer.email, NEW_PASSWORD).json()["requiresTotp"] is True
     assert login(fresh, newcomer.email, NEW_PASSWORD, totpCode=code_at(secret, 1)).status_code == 200
     # ...and setup can no longer be reached for this user by anyone else.

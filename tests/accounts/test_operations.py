@@ -68,7 +68,7 @@ def test_create_organization_refuses_bad_input(admin_user):
 
 
 def test_check_deploy_is_clean_in_production_mode():
-    env = dict(os.environ, BLOCKPLAN_PRODUCTION="1", SECRET_KEY=secrets.token_urlsafe(64))
+    env = dict(os.environ, BLOCKPLAN_PRODUCTION="1", SECRET_KEY=secrets.token_urlsafe(64), EMAIL_URL="dummy://")
     env.pop("DEBUG", None)
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "DEBUG"],

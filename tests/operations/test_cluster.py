@@ -58,6 +58,7 @@ class Cluster:
             "PYTHONPATH": str(ROOT),
             "DJANGO_SETTINGS_MODULE": "project.settings",
             "LOG_LEVEL": "WARNING",
+            "EMAIL_URL": "dummy://",  # production settings need a mail choice (check --deploy, blockplan.E001)
         }
 
     @property

@@ -22,6 +22,7 @@ def _check(**overrides) -> subprocess.CompletedProcess:
         ALLOWED_HOSTS="localhost,127.0.0.1",
         TRUSTED_PROXIES="127.0.0.1,::1",
         CSRF_TRUSTED_ORIGINS="http://localhost:8080",
+        EMAIL_URL="smtp+tls://blockplan:secret@smtp.example.edu.au:587",
     )
     env.update(overrides)
     return subprocess.run(
@@ -45,3 +46,15 @@ def test_check_deploy_fails_on_an_unsafe_setting():
     assert debug.returncode != 0 and "security.W018" in debug.stderr  # DEBUG in production
     weak = _check(SECRET_KEY="short")
     assert weak.returncode != 0 and "security.W009" in weak.stderr
+
+
+def test_check_deploy_fails_without_a_mail_server():
+    """ADR 0020 amended: in production the console backend printed invitation links into the log."""
+    done = _check(EMAIL_URL="", EMAIL_HOST="")
+    assert done.returncode != 0 and "blockplan.E001" in done.stderr and "No mail server is configured" in done.stderr
+    assert "ERRORS" in done.stderr  # an Error, so it fails whatever --fail-level
+    for choice in ({"EMAIL_HOST": "smtp.example.edu.au"}, {"EMAIL_URL": "dummy://"}):
+        done = _check(**{"EMAIL_URL": "", "EMAIL_HOST": "", **choice})
+        assert done.returncode == 0, done.stdout + done.stderr
+    shown = _check(EMAIL_URL="console://")
+    assert shown.returncode != 0 and "blockplan.E001" in shown.stderr

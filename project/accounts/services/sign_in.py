@@ -12,7 +12,7 @@ from django.db import transaction
 from django.http import HttpRequest
 
 from project.accounts import invitations, selectors, totp
-from project.accounts.lockout import ensure_allowed, raise_if_locked_out, record_failure
+from project.accounts.lockout import LOOKUP_KEY, ensure_allowed, raise_if_locked_out, record_failure
 from project.accounts.models import User
 from project.accounts.services.common import (
     INVALID_CODE,
@@ -80,10 +80,10 @@ def first_time_lookup(*, request: HttpRequest, email: str, token: str | None = N
 
     With a valid invitation ``token`` (and ``email``, if given, matching it): requiresSetup and the
     invited user's id, and this browser session may load the authenticator setup and set the password.
-    Without a token an account that already has a password answers ``hasPassword``; any other email —
-    unknown, inactive, or still to be claimed — and any unusable token answer NotFound
-    'User not found. Please contact your administrator.', recorded as a failed attempt by axes (so
-    neither addresses nor tokens can be probed at speed).
+    Without a token every email — with a password, unknown, inactive or still to be claimed — answers
+    the same NotFound 'User not found. Please contact your administrator.' (ADR 0005 amended: no account
+    oracle), counted against the address only; an unusable token answers the same, counted against the
+    email given (so neither addresses nor tokens can be probed at speed).
     """
     email = (email or "").strip().lower()
     token = (token or "").strip()
@@ -104,16 +104,12 @@ def first_time_lookup(*, request: HttpRequest, email: str, token: str | None = N
             "message": "Please create a password and set up two-factor authentication.",
             "email": user.email,
         }
-    found = selectors.user_by_email(email)
-    if found is None or not found.is_active or not _org_is_usable(found) or not found.has_usable_password():
-        record_failure(request, email)
-        raise NotFound(USER_NOT_FOUND)
-    return {
-        "requiresSetup": False,
-        "userId": None,
-        "hasPassword": True,
-        "message": "Account already set up. Please sign in with your password.",
-    }
+    # Without a token setup cannot start (ADR 0005), so every email answers the same 404, whether it has
+    # an account, a password or nothing (a 200 for accounts with a password told who has one).
+    # The lookup counts towards the address limit only, never towards the account typed in.
+    ensure_allowed(request, LOOKUP_KEY)  # 5 lookups per address, then 429: they stop counting there
+    record_failure(request, LOOKUP_KEY)
+    raise NotFound(USER_NOT_FOUND)
 
 
 def _setup_target(request: HttpRequest, user_id: UUID | str) -> User:

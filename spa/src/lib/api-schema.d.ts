@@ -221,7 +221,7 @@ export interface paths {
          * @description ``{email, token}`` to ``{requiresSetup, userId, hasPassword, message, email}``; 404 'User not found. ...'.
          *
          *     Setup needs the invitation ``token`` of the link ``/auth/setup?token=...`` (issue 14, ADR 0005); an
-         *     email alone answers only for an account that already has a password.
+         *     email alone answers the same 404 for every email, account or not (ADR 0005 amended).
          */
         post: operations["project_accounts_api_first_time_login"];
         delete?: never;
