@@ -18,7 +18,8 @@ upload's file and its limits. In this order it:
    small ones; a sheet's rows, cells per row, row and column numbers and ``<dimension>`` are checked too;
 4. only then parses the first sheet with openpyxl (read-only) or xlrd, and writes one JSON line to
    stdout: ``{"rows": [[cell, ...], ...]}`` (cells tagged by :func:`encode_cell`) or
-   ``{"refused": {"stage", "limit", "message"}}`` or ``{"unreadable": "<reason>"}``.
+   ``{"refused": {"stage", "limit", "message"}}`` or ``{"unreadable": "<reason>"}``, each with
+   ``"peak_rss_bytes"`` (its own peak resident memory).
 
 Over its CPU budget the kernel stops it (SIGXCPU, then SIGKILL); over its memory budget an allocation
 fails (MemoryError, answered as a refusal when there is still room to answer). The parent treats any
@@ -47,8 +48,8 @@ MAX_LARGE_PART_BYTES = 64 * 1024 * 1024
 MAX_SMALL_PART_BYTES = 4 * 1024 * 1024
 """Any other part, unpacked (styles, workbook, relationships, properties, theme, drawings, images)."""
 MAX_RATIO = 200
-"""Unpacked size over packed size of a part larger than :data:`RATIO_FLOOR_BYTES` (a sheet deflates about
-13:1; a zip bomb over 1000:1)."""
+"""Unpacked size over packed size of a part other than a sheet larger than :data:`RATIO_FLOOR_BYTES`
+(shared strings deflate about 5:1; a zip bomb over 1000:1)."""
 RATIO_FLOOR_BYTES = 1024 * 1024
 MAX_SMALL_PART_ELEMENTS = 50_000
 """XML elements in one part other than a sheet or the shared strings (styles are parsed into objects, at
@@ -123,6 +124,19 @@ def run(job: dict[str, Any]) -> dict[str, Any]:
     return {"rows": [[encode_cell(v) for v in row] for row in grid]}
 
 
+def peak_rss_bytes() -> int:
+    """This process's peak resident memory since it started this program (``VmHWM``, Linux); the resource
+    usage its parent reaps also counts the parent's own memory at the fork."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 def main() -> None:
     job = json.loads(sys.argv[1])
     set_limits(job["cpu_seconds"], job["memory_bytes"])
@@ -130,6 +144,7 @@ def main() -> None:
         answer = run(job)
     except MemoryError:
         answer = {"refused": {"stage": "worker", "limit": "memory", "message": TOO_COMPLEX}}
+    answer["peak_rss_bytes"] = peak_rss_bytes()
     out = json.dumps(answer, separators=(",", ":")).encode()
     sys.stdout.buffer.write(out + b"\n")
     sys.stdout.buffer.flush()
@@ -308,18 +323,20 @@ def check_package(archive: zipfile.ZipFile, shape: SheetShape) -> None:
             continue
         is_sheet = name in sheets
         if over_ratio(info) and not is_sheet:
+            # A sheet's rows and cells bound it whatever it deflates from (20,000 equal rows deflate far).
             raise Refused("ratio")
         with archive.open(info) as stream:
             if is_sheet:
                 # Its rows and cells are counted first so that a sheet over them gets their own message.
-                large_elements += scan_part(stream, max_bytes=MAX_LARGE_PART_BYTES, max_elements=6 * shape.max_cells, shape=shape)
+                # A cell is at most 3 elements (c, is, t) but for rich text.
+                limit = 3 * shape.max_cells + shape.max_rows
+                large_elements += scan_part(stream, max_bytes=MAX_LARGE_PART_BYTES, max_elements=limit, shape=shape)
             elif name == strings_part and name != styles:
-                large_elements += scan_part(stream, max_bytes=MAX_LARGE_PART_BYTES, max_elements=4 * shape.max_cells)
+                # One string per cell at most, each an si and a t but for rich text.
+                large_elements += scan_part(stream, max_bytes=MAX_LARGE_PART_BYTES, max_elements=2 * shape.max_cells)
             else:
                 scan_part(stream, max_bytes=MAX_SMALL_PART_BYTES, max_elements=MAX_SMALL_PART_ELEMENTS)
-        if is_sheet and over_ratio(info):
-            raise Refused("ratio")
-        if large_elements > 8 * shape.max_cells:
+        if large_elements > 4 * shape.max_cells:  # all sheets and the strings together
             raise Refused("elements")
 
 

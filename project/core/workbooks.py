@@ -80,12 +80,13 @@ class SheetLimits:
 class WorkerOutcome:
     """How one worker ended: ``stage`` ``"pre-parse"`` (a package check), ``"parse"`` (the sheet's declared
     size), ``"worker"`` (its budget: CPU, memory, wall time, answer size, or the client gone) or ``"done"``;
-    ``limit`` which; the worker's CPU seconds (user + system) and peak resident memory in bytes."""
+    ``limit`` which; the worker's CPU seconds (user + system, from the kernel) and peak resident memory in
+    bytes as it reported it (None when it was stopped: then at most :data:`MEMORY_BYTES`)."""
 
     stage: str
     limit: str
     cpu_seconds: float
-    max_rss_bytes: int
+    max_rss_bytes: int | None
     returncode: int
 
 
@@ -122,11 +123,11 @@ def read_workbook_bytes(data: bytes, *, kind: str, limits: SheetLimits) -> list[
         return [[decode_cell(v) for v in row] for row in answer["rows"]]
     if "refused" in answer:
         logger.info(
-            "workbook refused at %s (%s): %.2f s CPU, %d MB",
+            "workbook refused at %s (%s): %.2f s CPU, %s MB",
             outcome.stage,
             outcome.limit,
             outcome.cpu_seconds,
-            outcome.max_rss_bytes >> 20,
+            "?" if outcome.max_rss_bytes is None else outcome.max_rss_bytes >> 20,
             extra={"workbook": outcome},
         )
         raise file_error(str(answer["refused"].get("message") or TOO_COMPLEX))
@@ -212,7 +213,6 @@ def run_worker(data: bytes, *, kind: str, limits: SheetLimits) -> tuple[dict[str
         _pid, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
     cpu = usage.ru_utime + usage.ru_stime
-    rss = usage.ru_maxrss * 1024
     if stopped is None and proc.returncode == 0:
         try:
             answer = json.loads(b"".join(chunks))
@@ -221,9 +221,11 @@ def run_worker(data: bytes, *, kind: str, limits: SheetLimits) -> tuple[dict[str
         if isinstance(answer, dict) and ({"rows", "unreadable"} & answer.keys() or isinstance(answer.get("refused"), dict)):
             refused = answer.get("refused") or {}
             stage = str(refused.get("stage", "done"))
+            rss = answer.get("peak_rss_bytes")
+            rss = rss if isinstance(rss, int) else None
             return answer, WorkerOutcome(stage, str(refused.get("limit", "")), cpu, rss, proc.returncode)
     if stopped is None:
         code = proc.returncode
         stopped = {-signal.SIGXCPU: "cpu", -signal.SIGKILL: "cpu"}.get(code, f"exit {code}")
-    outcome = WorkerOutcome("worker", stopped, cpu, rss, proc.returncode)
+    outcome = WorkerOutcome("worker", stopped, cpu, None, proc.returncode)
     return {"refused": {"stage": "worker", "limit": stopped, "message": TOO_COMPLEX}}, outcome
