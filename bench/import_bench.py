@@ -67,10 +67,11 @@ def attacker_sessions(n: int) -> list[str]:
     return sessions_for(org, n)
 
 
-def hostile_corpus() -> list[tuple[str, bytes]]:
+def hostile_corpus(only: str | None) -> list[tuple[str, bytes]]:
+    """The test corpus's workbooks (those whose name contains ``only``, when given)."""
     from tests.hardening.test_hostile_workbooks import CORPUS
 
-    return [(name, build()) for name, (build, _message, _refusal) in CORPUS.items()]
+    return [(name, build()) for name, (build, _message, _refusal) in CORPUS.items() if not only or only in name]
 
 
 def at_limit_workbook() -> bytes:
@@ -167,6 +168,7 @@ def main() -> None:
     parser.add_argument("--uploaders", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=3, help="alternated alone / hostile phases")
     parser.add_argument("--no-at-limit", action="store_true")
+    parser.add_argument("--only", help="upload only the corpus workbooks whose name contains this")
     args = parser.parse_args()
 
     os.environ.setdefault("DATABASE_URL", DEFAULT_URL)
@@ -177,7 +179,7 @@ def main() -> None:
     paths = [path for label, (path, _) in reads.items() if label != list(reads)[1]]  # all but the 5,000-session timetable
     readers = sessions_for(org, args.readers)
     uploaders = attacker_sessions(args.uploaders)
-    corpus = hostile_corpus()
+    corpus = hostile_corpus(args.only)
     hostile = [multipart(content) for _name, content in corpus]
     at_limit = [multipart(at_limit_workbook())]
     from django.db import connections

@@ -14,6 +14,8 @@ process (:mod:`project.core.workbook_worker`, standard library and openpyxl only
 
 The server's thread only waits: it stops the worker when :data:`WALL_SECONDS` pass, when the answer grows
 past :data:`MAX_ANSWER_BYTES`, or when the client disconnects (:func:`project.core.asgi_handler.client_gone`).
+A server process runs at most :data:`CONCURRENT_WORKERS` workers at once; an upload waits for a slot within
+the same wall time (then :data:`BUSY`).
 A refusal is the documented 400 ``validation_error`` with path ``["file"]``: the limit's own message
 ("The file has more than 20000 rows", "The file is too large to read") or "The workbook is too large or
 complex to read"; a file that is not a workbook "The file could not be read as an Excel workbook". Each
@@ -32,6 +34,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time as clock
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
@@ -58,6 +61,11 @@ WALL_SECONDS = 120
 MAX_ANSWER_BYTES = 64 * 1024 * 1024
 """The rows' JSON the server accepts from the worker."""
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
+CONCURRENT_WORKERS = max(1, (os.cpu_count() or 2) // 2)
+"""Workers one server process runs at once (half its machine's cores); further uploads wait for a slot
+within :data:`WALL_SECONDS`, so uploads, hostile or not, never take more than that share of the CPU."""
+_slots = threading.BoundedSemaphore(CONCURRENT_WORKERS)
+BUSY = "The server is busy reading other files; please try again in a minute"
 
 Cell = str | int | float | date | time | timedelta | None
 """A cell's value as openpyxl or xlrd reads it (a bool is an int, a datetime a date)."""
@@ -160,6 +168,22 @@ def run_worker(data: bytes, *, kind: str, limits: SheetLimits) -> tuple[dict[str
     from project.core.asgi_handler import client_gone
 
     gone = client_gone()
+    deadline = clock.monotonic() + WALL_SECONDS
+    while not _slots.acquire(timeout=0.05):  # wait for a slot, watching the client and the clock
+        if (gone is not None and gone.is_set()) or clock.monotonic() > deadline:
+            limit = "client-gone" if gone is not None and gone.is_set() else "busy"
+            outcome = WorkerOutcome("worker", limit, 0.0, None, 0)
+            return {"refused": {"stage": "worker", "limit": limit, "message": BUSY}}, outcome
+    try:
+        return _run(data, kind=kind, limits=limits, gone=gone, deadline=deadline)
+    finally:
+        _slots.release()
+
+
+def _run(
+    data: bytes, *, kind: str, limits: SheetLimits, gone: threading.Event | None, deadline: float
+) -> tuple[dict[str, Any], WorkerOutcome]:
+    """:func:`run_worker` once a slot is held."""
     with tempfile.NamedTemporaryFile(prefix="upload-", suffix="." + kind) as tmp:
         tmp.write(data)
         tmp.flush()
@@ -186,7 +210,6 @@ def run_worker(data: bytes, *, kind: str, limits: SheetLimits) -> tuple[dict[str
         stopped: str | None = None
         chunks: list[bytes] = []
         size = 0
-        deadline = clock.monotonic() + WALL_SECONDS
         fd = proc.stdout.fileno()
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)

@@ -342,3 +342,21 @@ def test_the_worker_is_stopped_at_its_memory_budget(api, caplog, monkeypatch, la
     assert outcome.stage == "worker"
     assert outcome.limit in {"memory", "exit 1"}  # a MemoryError answered, or one that left no room to answer
     assert outcome.max_rss_bytes is None or outcome.max_rss_bytes < 100 * MB
+
+
+def test_uploads_wait_for_a_worker_slot_within_the_wall_time(api, caplog, monkeypatch):
+    """A server process runs at most CONCURRENT_WORKERS workers: with every slot taken, an upload waits
+    and, past the wall time, is answered 400 without starting a worker."""
+    import threading
+
+    monkeypatch.setattr(workbooks, "_slots", threading.BoundedSemaphore(1))
+    monkeypatch.setattr(workbooks, "WALL_SECONDS", 0.3)
+    caplog.set_level(logging.INFO, logger="project.core.workbooks")
+    workbooks._slots.acquire()  # another upload holds the only slot
+    try:
+        r = post(api, not_a_zip())
+    finally:
+        workbooks._slots.release()
+    assert_file_error(r, workbooks.BUSY)
+    [outcome] = outcomes(caplog)
+    assert (outcome.stage, outcome.limit, outcome.cpu_seconds) == ("worker", "busy", 0.0)
