@@ -360,3 +360,20 @@ def test_uploads_wait_for_a_worker_slot_within_the_wall_time(api, caplog, monkey
     assert_file_error(r, workbooks.BUSY)
     [outcome] = outcomes(caplog)
     assert (outcome.stage, outcome.limit, outcome.cpu_seconds) == ("worker", "busy", 0.0)
+
+
+def test_a_sheet_outside_worksheets_within_the_limits_is_read():
+    """The sheet is found where workbook.xml.rels names it, as openpyxl finds it, and read under the
+    sheet limits: a small one elsewhere in the package is an ordinary workbook."""
+    from project.timetabling.importer import _read_xlsx
+
+    template = zipfile.ZipFile(io.BytesIO(build_template()))
+    rels = template.read("xl/_rels/workbook.xml.rels").replace(b"/xl/worksheets/sheet1.xml", b"/data/evil.bin")
+    types = template.read("[Content_Types].xml").replace(b"/xl/worksheets/sheet1.xml", b"/data/evil.bin")
+    content = package(
+        {"xl/_rels/workbook.xml.rels": rels, "[Content_Types].xml": types, "data/evil.bin": sheet(data_row() * 3)},
+        drop=("xl/worksheets/sheet1.xml",),
+    )
+    grid = _read_xlsx(content)
+    assert grid[0] == list(HEADERS)
+    assert grid[1:] == [["BG1"]] * 3
