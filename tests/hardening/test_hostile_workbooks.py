@@ -377,3 +377,20 @@ def test_a_sheet_outside_worksheets_within_the_limits_is_read():
     grid = _read_xlsx(content)
     assert grid[0] == list(HEADERS)
     assert grid[1:] == [["BG1"]] * 3
+
+
+def test_openpyxl_parses_through_defusedxml_in_the_worker():
+    """In the worker's interpreter and environment openpyxl's XML functions are defusedxml's (it uses them
+    when the package is installed), so an entity the package check missed would still be refused."""
+    import subprocess
+    import sys
+
+    probe = "import openpyxl.xml.functions as f; print(f.fromstring.__module__, f.iterparse.__module__)"
+    out = subprocess.run(  # noqa: S603 — our own interpreter
+        [sys.executable, "-I", "-c", probe],
+        env={"PATH": "/usr/bin:/bin", "OPENPYXL_DEFUSEDXML": "True"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert [module.split(".")[0] for module in out] == ["defusedxml", "defusedxml"], out
