@@ -8,14 +8,16 @@ upload's file and its limits. In this order it:
 
 1. sets its own hard limits (``RLIMIT_CPU``, ``RLIMIT_AS``, no file writes, no child processes) and lowers
    its priority, before it opens the file, so whatever the file does next runs inside them;
-2. checks the zip directory (:func:`check_directory`): number of parts, each part's declared size and
-   compression ratio, the total, the compression methods;
+2. checks the zip directory (:func:`check_directory`): number of parts, each part's declared size, the
+   total, the compression methods;
 3. finds the parts openpyxl will read as sheets and shared strings (following ``[Content_Types].xml`` and
    the workbook's relationships as openpyxl does, each of those small parts bounded first), then streams
    EVERY part through expat (:func:`scan_part`), counting real uncompressed bytes, elements and depth and
    refusing any DTD or entity declaration. Sheets and shared strings get the large limits, every other
    part (styles, workbook, relationships, properties, a sheet's drawing, any part we do not know) the
-   small ones; a sheet's rows, cells per row, row and column numbers and ``<dimension>`` are checked too;
+   small ones, and a part other than a sheet is refused before it is unpacked when it deflates more than
+   :data:`MAX_RATIO`:1; a sheet's rows, cells per row, row and column numbers and ``<dimension>`` are
+   checked too;
 4. only then parses the first sheet with openpyxl (read-only) or xlrd, and writes one JSON line to
    stdout: ``{"rows": [[cell, ...], ...]}`` (cells tagged by :func:`encode_cell`) or
    ``{"refused": {"stage", "limit", "message"}}`` or ``{"unreadable": "<reason>"}``, each with
@@ -323,11 +325,11 @@ def check_package(archive: zipfile.ZipFile, shape: SheetShape) -> None:
             continue
         is_sheet = name in sheets
         if over_ratio(info) and not is_sheet:
-            # A sheet's rows and cells bound it whatever it deflates from (20,000 equal rows deflate far).
+            # Not for a sheet: its rows and cells bound it whatever it deflates from (20,000 equal rows
+            # deflate far), and a sheet over them gets their own message.
             raise Refused("ratio")
         with archive.open(info) as stream:
             if is_sheet:
-                # Its rows and cells are counted first so that a sheet over them gets their own message.
                 # A cell is at most 3 elements (c, is, t) but for rich text.
                 limit = 3 * shape.max_cells + shape.max_rows
                 large_elements += scan_part(stream, max_bytes=MAX_LARGE_PART_BYTES, max_elements=limit, shape=shape)
