@@ -128,7 +128,10 @@ def read_workbook_bytes(data: bytes, *, kind: str, limits: SheetLimits) -> list[
     """:func:`read_first_sheet` for bytes already read (``kind`` ``"xlsx"`` or ``"xls"``)."""
     answer, outcome = run_worker(data, kind=kind, limits=limits)
     if "rows" in answer:
-        return [[decode_cell(v) for v in row] for row in answer["rows"]]
+        try:
+            return [[decode_cell(v) for v in row] for row in answer["rows"]]
+        except (TypeError, ValueError):  # not the worker's own encoding: never a 500
+            raise file_error(UNREADABLE) from None
     if "refused" in answer:
         logger.info(
             "workbook refused at %s (%s): %.2f s CPU, %s MB",
