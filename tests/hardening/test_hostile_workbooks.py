@@ -394,3 +394,21 @@ def test_openpyxl_parses_through_defusedxml_in_the_worker():
         check=True,
     ).stdout.split()
     assert [module.split(".")[0] for module in out] == ["defusedxml", "defusedxml"], out
+
+
+def test_no_module_parses_a_workbook_outside_the_worker():
+    """Every spreadsheet read goes through project.core.workbooks (a future import gets the bounds by
+    construction): no other module of the server calls openpyxl's or xlrd's readers."""
+    from pathlib import Path
+
+    root = Path(workbooks.__file__).resolve().parents[2]
+    readers = ("load_workbook", "open_workbook", "iterparse", "read_string_table")
+    offenders = [
+        f"{path.relative_to(root)}: {reader}"
+        for base in ("project", "realtime")
+        for path in sorted((root / base).rglob("*.py"))
+        if path.name != "workbook_worker.py"
+        for reader in readers
+        if reader in path.read_text()
+    ]
+    assert offenders == []
