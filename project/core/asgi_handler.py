@@ -60,7 +60,7 @@ class DisconnectWatch:
         self._listener: Future[None] | None = None
 
     def start(self) -> threading.Event:
-        """The event set on ``http.disconnect`` (listening starts on the first call; safe from any thread)."""
+        """The event set on ``http.disconnect`` (listening starts on the first call, made from the request's thread)."""
         if self._listener is None:
             self._listener = asyncio.run_coroutine_threadsafe(self._listen(), self.loop)
         return self.gone
