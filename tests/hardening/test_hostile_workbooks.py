@@ -3,10 +3,11 @@
 Each workbook of the corpus is generated here, small on the wire like an attacker's: the import template
 with one part replaced or added. Each must be answered with the documented 400 (path ``["file"]``),
 nothing written, and the refusal must come from the package check before any parse (the worker's logged
-``stage``/``limit``, not a timing), with the worker under 1 s of CPU and 100 MB resident and the server's
-own process under 100 MB more (its peak resident memory is reset before the request: Linux
-``/proc/self/clear_refs``). The worker's budget itself is shown on a workbook that passes every check:
-with a smaller CPU or memory budget the kernel stops it and the answer is the same 400.
+``stage``/``limit``, not a timing), with the worker and the request's own thread together under 1 s of
+CPU, the worker under 100 MB resident and the server's own process under 100 MB more (its peak resident
+memory is reset before the request: Linux ``/proc/self/clear_refs``). The worker's budget itself is shown
+on a workbook that passes every check: with a smaller CPU or memory budget the kernel stops it and the
+answer is the same 400.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import io
 import logging
 import signal
 import struct
+import time
 import zipfile
 from collections.abc import Callable
 
@@ -285,7 +287,9 @@ def test_a_hostile_workbook_is_refused_before_parsing_within_budget(api, caplog,
     assert len(content) < workbooks.MAX_UPLOAD_BYTES  # accepted on the wire: the limits below do the work
     caplog.set_level(logging.INFO, logger="project.core.workbooks")
     before = peak_rss_reset()
+    thread_cpu = time.thread_time()  # the request runs on this thread under the test client
     r = post(api, content)
+    thread_cpu = time.thread_time() - thread_cpu
     server_growth = peak_rss() - before
 
     assert_file_error(r, message)
@@ -294,7 +298,7 @@ def test_a_hostile_workbook_is_refused_before_parsing_within_budget(api, caplog,
         assert (outcome.stage, outcome.limit) == refusal  # decided by the package check, before any parse
     else:
         assert outcome.stage == "done"  # the worker answered "not a workbook" itself
-    assert outcome.cpu_seconds < 1.0, outcome
+    assert outcome.cpu_seconds + thread_cpu < 1.0, (outcome, thread_cpu)  # the worker's and the request's own
     assert outcome.max_rss_bytes is not None and outcome.max_rss_bytes < 100 * MB, outcome
     assert server_growth < 100 * MB
 
