@@ -23,14 +23,17 @@ that start and join were 17% of the process's CPU for a cached read (py-spy ``--
 ``request_finished`` closes its database connections there (they go back to the psycopg pool), and a
 streaming answer's connections are closed on the worker before the answer is sent, because its close runs
 later on another thread. Everything else (request parsing, 400/413 on bad input, sending) is
-Django's own code; disconnects are not watched because no view is asynchronous (a synchronous view cannot
-be cancelled anyway).
+Django's own code. Disconnects are not watched for every request (a synchronous view cannot be cancelled);
+code that runs long on a request's behalf asks :func:`client_gone` for an event set when the client goes
+away, and stops its own work (an upload's worker process, :mod:`project.core.workbooks`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import sync_to_async
@@ -45,6 +48,45 @@ from django.urls import set_script_prefix
 if TYPE_CHECKING:  # pragma: no cover
     from django.core.handlers.asgi import ASGIRequest, _ReceiveCallback, _SendCallback
     from django.http.response import HttpResponseBase
+
+
+class DisconnectWatch:
+    """A request's way to learn, from its worker thread, that the client disconnected: :meth:`start` (on
+    first use only) listens for ASGI's ``http.disconnect`` on the event loop and returns the event it sets."""
+
+    def __init__(self, receive: _ReceiveCallback, loop: asyncio.AbstractEventLoop) -> None:
+        self.receive, self.loop = receive, loop
+        self.gone = threading.Event()
+        self._listener: Future[None] | None = None
+
+    def start(self) -> threading.Event:
+        """The event set on ``http.disconnect`` (listening starts on the first call, made from the request's thread)."""
+        if self._listener is None:
+            self._listener = asyncio.run_coroutine_threadsafe(self._listen(), self.loop)
+        return self.gone
+
+    async def _listen(self) -> None:
+        while True:
+            message = await self.receive()
+            if message["type"] == "http.disconnect":
+                self.gone.set()
+                return
+
+    def stop(self) -> None:
+        """Stop listening (the request is over)."""
+        if self._listener is not None:
+            self._listener.cancel()
+
+
+_disconnect_watch: ContextVar[DisconnectWatch | None] = ContextVar("disconnect_watch", default=None)
+
+
+def client_gone() -> threading.Event | None:
+    """For code running on a request's behalf under ASGI: an event set once the client has disconnected
+    (None outside an ASGI request, e.g. under the test client or in a command)."""
+    watch = _disconnect_watch.get()
+    return watch.start() if watch is not None else None
+
 
 _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
@@ -93,6 +135,8 @@ class OneHopASGIHandler(ASGIHandler):
             await sync_to_async(error_response.close)()
             return
         request = created[0]
+        watch = DisconnectWatch(receive, asyncio.get_running_loop())
+        token = _disconnect_watch.set(watch)
         try:
             response, closed = await sync_to_async(self._respond, thread_sensitive=False, executor=request_executor())(
                 scope, request
@@ -103,6 +147,8 @@ class OneHopASGIHandler(ASGIHandler):
                 if not closed:
                     await sync_to_async(response.close)()
         finally:
+            watch.stop()
+            _disconnect_watch.reset(token)
             body_file.close()
 
 

@@ -23,7 +23,6 @@ from project.timetabling.importer.workbook import (
     MAX_UNPACKED_BYTES,
     Cell,
     Record,
-    TooBig,
     _read_xlsx,
     read_upload,
 )
@@ -43,7 +42,6 @@ __all__ = [
     "Cell",
     "ImportRow",
     "Record",
-    "TooBig",
     "_read_xlsx",
     "build_template",
     "read_upload",
