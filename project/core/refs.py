@@ -18,10 +18,10 @@ row(s) with ``Model.objects.for_org(ctx.org)``:
   request answers 404 "<Label> not found" and changes nothing. Duplicates are kept as sent.
 - ``None`` passes through (an optional reference left empty).
 
-The validated value is a :class:`RefId`: a ``uuid.UUID`` (same text, same equality and hash) that carries
-the loaded row as ``.row``. Services keep calling :func:`project.core.tenancy.get_in_org` with it; that
-call answers the carried row without a second query when the row is of the same model and organization
-(and queries as before otherwise, e.g. when a service builds the schema itself without a request, or
+The validated value is a plain ``uuid.UUID``; while that very object lives, the row loaded for it is
+kept beside it (by identity, not by value). Services keep calling :func:`project.core.tenancy.get_in_org`
+with it; that call answers the carried row without a second query when the row is of the same model and
+organization (and queries as before otherwise, e.g. when a service builds the schema itself without a request, or
 locks the row with ``get_locked``). Path ids (``/teachers/{uuid:teacher_id}``) are the record acted on:
 services load them with ``get_in_org``/``get_locked``, the same scoped lookup.
 
@@ -32,6 +32,7 @@ after it, on a well-formed UUID only.
 from __future__ import annotations
 
 import uuid
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -39,19 +40,24 @@ from django.db import models
 from pydantic import AfterValidator, ValidationInfo
 
 from project.core.errors import NotFound
+from project.core.tenancy import scoped
+
+# The rows validation loaded, by the identity of the UUID object it returned: {id(uuid): (weakref, row)}.
+# A plain uuid.UUID goes on everywhere (JSON, orjson, events, pickles); while that very object lives,
+# get_in_org can answer its row without a second query. An entry goes with its UUID object.
+_carried: dict[int, tuple[weakref.ref, models.Model]] = {}
 
 
-class RefId(uuid.UUID):
-    """A UUID resolved inside an organization: ``.row`` is the loaded row (a TenantModel instance)."""
+def _carry(key: uuid.UUID, row: models.Model) -> uuid.UUID:
+    """A fresh UUID object equal to ``key`` that carries ``row`` (see :func:`carried_row`)."""
+    value = uuid.UUID(int=key.int)
+    ident = id(value)
 
-    row: Any
+    def forget(_ref: weakref.ref) -> None:
+        _carried.pop(ident, None)
 
-    def __init__(self, value: uuid.UUID, row: models.Model) -> None:
-        super().__init__(int=value.int)
-        object.__setattr__(self, "row", row)
-
-    def __reduce__(self) -> Any:  # pickles (caches, sessions) as a plain UUID
-        return (uuid.UUID, (str(self),))
+    _carried[ident] = (weakref.ref(value, forget), row)
+    return value
 
 
 def _ctx_org(info: ValidationInfo) -> Any:
@@ -71,22 +77,28 @@ def _as_uuid(value: Any) -> uuid.UUID | None:
         return None
 
 
+def _rows(model: type[models.Model], org: Any) -> models.QuerySet:
+    """The rows of ``org``: ``for_org`` of a TenantModel, ``organization_id`` of another model that has
+    one (the users of an organization)."""
+    return scoped(model._default_manager.all(), org)
+
+
 def resolve_one(model: type[models.Model], org: Any, value: Any, label: str) -> Any:
-    """``value`` (a UUID or its text) as a :class:`RefId` carrying its row of ``org``; NotFound
+    """``value`` (a UUID or its text) as a UUID carrying its row of ``org``; NotFound
     "<label> not found" for another organization's id, an unknown id or a malformed one. None stays None."""
     if value is None:
         return None
     key = _as_uuid(value)
     if key is None:
         raise NotFound(f"{label} not found")
-    row = model.objects.for_org(org).filter(pk=key).first()  # type: ignore[attr-defined]
+    row = _rows(model, org).filter(pk=key).first()
     if row is None:
         raise NotFound(f"{label} not found")
-    return RefId(key, row)
+    return _carry(key, row)
 
 
 def resolve_many(model: type[models.Model], org: Any, values: Iterable[Any] | None, label: str) -> Any:
-    """Every id of ``values`` as a :class:`RefId` of ``org``, in the order sent, in one query; NotFound
+    """Every id of ``values`` as a UUID carrying its row of ``org``, in the order sent, in one query; NotFound
     "<label> not found" if any is foreign, unknown or malformed (all or nothing). None stays None."""
     if values is None:
         return None
@@ -98,10 +110,10 @@ def resolve_many(model: type[models.Model], org: Any, values: Iterable[Any] | No
         keys.append(key)
     if not keys:
         return []
-    rows = {row.pk: row for row in model.objects.for_org(org).filter(pk__in=set(keys))}  # type: ignore[attr-defined]
+    rows = {row.pk: row for row in _rows(model, org).filter(pk__in=set(keys))}
     if len(rows) != len(set(keys)):
         raise NotFound(f"{label} not found")
-    return [RefId(key, rows[key]) for key in keys]
+    return [_carry(key, rows[key]) for key in keys]
 
 
 def OrgRef(model: type[models.Model], label: str) -> AfterValidator:  # noqa: N802 — reads as a type in Annotated[...]
@@ -131,10 +143,43 @@ def OrgRefs(model: type[models.Model], label: str) -> AfterValidator:  # noqa: N
 
 
 def carried_row(model: type[models.Model], org: Any, pk: object) -> Any:
-    """The row a :class:`RefId` carries when it is of ``model`` and ``org`` (so :func:`get_in_org` needs no
-    second query), else None."""
-    row = getattr(pk, "row", None) if isinstance(pk, RefId) else None
-    if row is None or type(row) is not model:
+    """The row an :func:`OrgRef`/:func:`OrgRefs` value carries when it is of ``model`` and ``org`` (so
+    :func:`get_in_org` needs no second query), else None."""
+    entry = _carried.get(id(pk))
+    if entry is None or entry[0]() is not pk:
+        return None
+    row = entry[1]
+    if type(row) is not model:
         return None
     org_id = getattr(org, "pk", org)
     return row if getattr(row, "organization_id", None) == org_id else None
+
+
+def OrgRefsAt(model: type[models.Model], label: str, attr: str) -> AfterValidator:  # noqa: N802 — reads as a type in Annotated[...]
+    """Annotated metadata of a list of objects (``assignments: [{sessionId, teacherId}]``): the ``attr`` id
+    of every item names a row of the caller's organization, all checked in one query, else 404 "<label>
+    not found". Items whose ``attr`` is None are skipped. Stack one per id attribute."""
+
+    def run(value: Any, info: ValidationInfo) -> Any:
+        org = _ctx_org(info)
+        if org is None or not value:
+            return value
+        items = [item for item in value if getattr(item, attr, None) is not None]
+        refs = resolve_many(model, org, [getattr(item, attr) for item in items], label)
+        for item, ref in zip(items, refs, strict=True):
+            setattr(item, attr, ref)
+        return value
+
+    return AfterValidator(run)
+
+
+def confirm_filter_refs(found: bool, org: Any, refs: Iterable[tuple[type[models.Model], Any, str]]) -> None:
+    """The filter ids of a list read that is cached or counted (``GET /api/timetables?blockGroupId=``):
+    ``refs`` are ``(Model, id or None, label)``. A row of ``org`` that matched a filter id proves that id
+    is ``org``'s (rows only point at rows of their own organization), so only an empty answer (``found``
+    False) needs the check: 1 query per given id, NotFound "<label> not found" for another
+    organization's or an unknown id. A cache hit or a non-empty list costs nothing more."""
+    if found:
+        return
+    for model, value, label in refs:
+        resolve_one(model, org, value, label)

@@ -73,8 +73,8 @@ def get_in_org(model_or_qs: Any, org: Organization | uuid.UUID, pk: object, labe
     """One row of ``org`` by primary key, or :class:`NotFound` ("<Label> not found").
 
     Another organization's id, an unknown id and a malformed id all give the same 404, so no
-    existence leaks across tenants (decisions.md §1). A :class:`project.core.refs.RefId` (an input id an
-    ``OrgRef`` field already resolved in ``org``) answers its carried row without a second query.
+    existence leaks across tenants (decisions.md §1). An input id an ``OrgRef`` field already
+    resolved in ``org`` (``project.core.refs``) answers its carried row without a second query.
     """
     if isinstance(model_or_qs, type):
         from project.core.refs import carried_row

@@ -8,7 +8,7 @@ from uuid import UUID, uuid4
 import pytest
 
 from project.core.errors import NotFound
-from project.core.refs import OrgRef, OrgRefs, RefId
+from project.core.refs import OrgRef, OrgRefs
 from project.core.schemas import CamelSchema
 from project.core.tenancy import Ctx, get_in_org
 from project.staff.models import Teacher
@@ -30,10 +30,12 @@ def test_own_id_resolves_and_carries_its_row(db, django_assert_num_queries):
     mine = f.make_teacher(a)
     with django_assert_num_queries(1):
         data = _validate(a, {"teacherId": str(mine.pk)})
-    assert isinstance(data.teacher_id, RefId) and data.teacher_id == mine.pk and str(data.teacher_id) == str(mine.pk)
+    assert type(data.teacher_id) is UUID and data.teacher_id == mine.pk
+    with django_assert_num_queries(1):  # an equal UUID that is not the validated object carries nothing
+        assert get_in_org(Teacher, a, UUID(str(mine.pk)), "Teacher") == mine
     with django_assert_num_queries(0):  # the service's scoped lookup reuses the row
         assert get_in_org(Teacher, a, data.teacher_id, "Teacher") == mine
-    # Another organization's lookup of the same RefId still queries, and finds nothing.
+    # Another organization's lookup of the same value still queries, and finds nothing.
     with pytest.raises(NotFound):
         get_in_org(Teacher, f.make_org(), data.teacher_id, "Teacher")
 
