@@ -21,7 +21,8 @@ router = make_router(tags=["auto-allocation"])
 
 
 class AssignmentIn(CamelSchema):
-    """One chosen assignment; its ids are resolved, for the whole list at once, by ``AutoAllocateIn``."""
+    """One chosen assignment. A session or teacher of another organization answers 404 (the ids of all
+    assignments are checked at once)."""
 
     session_id: UUID
     teacher_id: UUID

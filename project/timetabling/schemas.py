@@ -221,8 +221,8 @@ def _session_ids(value: Any) -> list[UUID] | None:
 
 
 class SessionListQuery(CamelSchema):
-    """The filters of ``GET /api/timetables``. Another organization's filter id answers 404 through
-    :meth:`confirm_refs` (checked when the list is empty: the list is cached, ADR 0013)."""
+    """The filters of GET /api/timetables. A filter id of another organization answers 404 "<Thing> not
+    found" (checked when the list is empty, so a cached answer costs nothing more)."""
 
     block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
     teacher_id: Annotated[Any, BlankToNone, BeforeValidator(_teacher), _uuid_or_error("Teacher not found")] = None
