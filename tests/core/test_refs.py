@@ -8,7 +8,7 @@ from uuid import UUID, uuid4
 import pytest
 
 from project.core.errors import NotFound
-from project.core.refs import OrgRef, OrgRefs
+from project.core.refs import OrgRef, OrgRefs, OrgRefsAt, confirm_filter_refs
 from project.core.schemas import CamelSchema
 from project.core.tenancy import Ctx, get_in_org
 from project.staff.models import Teacher
@@ -69,3 +69,37 @@ def test_empty_reference_and_no_request_pass_through(db):
     # Built in code without a request (a service's own use): parsed only, the service's lookup decides.
     key = uuid4()
     assert _In.model_validate({"teacherId": str(key)}).teacher_id == key
+
+
+class _Item(CamelSchema):
+    teacher_id: UUID
+
+
+class _ListIn(CamelSchema):
+    items: Annotated[list[_Item], OrgRefsAt(Teacher, "Teacher", "teacher_id")]
+
+
+def test_ids_inside_a_list_of_objects_are_one_query(db, django_assert_num_queries):
+    a, b = f.make_org(), f.make_org()
+    mine = [f.make_teacher(a) for _ in range(3)]
+    context = {"request": SimpleNamespace(auth=Ctx(org=a))}
+    with django_assert_num_queries(1):
+        data = _ListIn.model_validate({"items": [{"teacherId": str(t.pk)} for t in mine]}, context=context)
+    assert [i.teacher_id for i in data.items] == [t.pk for t in mine]
+    with pytest.raises(NotFound) as err:
+        _ListIn.model_validate(
+            {"items": [{"teacherId": str(mine[0].pk)}, {"teacherId": str(f.make_teacher(b).pk)}]}, context=context
+        )
+    assert err.value.message == "Teacher not found"
+
+
+def test_filter_ids_are_checked_only_for_an_empty_answer(db, django_assert_num_queries):
+    a, b = f.make_org(), f.make_org()
+    mine, theirs = f.make_teacher(a), f.make_teacher(b)
+    with django_assert_num_queries(0):  # rows matched: the id is proven the organization's
+        confirm_filter_refs(True, a, [(Teacher, mine.pk, "Teacher")])
+    with django_assert_num_queries(1):
+        confirm_filter_refs(False, a, [(Teacher, mine.pk, "Teacher"), (Teacher, None, "Teacher")])
+    with pytest.raises(NotFound) as err:
+        confirm_filter_refs(False, a, [(Teacher, theirs.pk, "Teacher")])
+    assert err.value.message == "Teacher not found"
