@@ -171,7 +171,9 @@ def _world(org: Any, admin: Any) -> dict:
     w["leave"] = TeacherLeave.objects.create(
         organization=org, teacher=w["teacher"], start_date=date(2026, 8, 3), end_date=date(2026, 8, 4)
     )
-    w["session"] = f.make_session(org, block_group=w["block_group"], unit=w["unit"], week_number=1)
+    f.qualify(w["teacher2"], w["unit"])
+    # Taught by the teacher whose proposed leave the re-plan recipes name: the proposal moves it to teacher2.
+    w["session"] = f.make_session(org, block_group=w["block_group"], unit=w["unit"], week_number=1, teacher=w["teacher"])
     w["session2"] = f.make_session(
         org,
         block_group=w["block_group"],
@@ -244,11 +246,18 @@ def _replan_changes(w: dict) -> list[dict]:
     ]
 
 
-def _replan_version(w: dict, body: dict) -> str:
-    """The version of a fresh proposal for ``body``'s change (what an apply must name)."""
+def _replan_proposal(w: dict, body: dict) -> dict:
+    """``version`` and ``changes`` of a fresh proposal for ``body``'s change (what an apply names); a
+    proposal without changes gets one change of the world's session, refused as not proposed."""
     response = w["client"].post("/api/replan/propose", body)
     assert response.status_code == 200, response.content
-    return response.json()["version"]
+    proposal = response.json()
+    changes = [
+        {"sessionId": c["sessionId"], "actualDate": c["to"]["actualDate"], "teacherId": c["to"]["teacherId"]}
+        for c in proposal["changes"]
+        if c["to"]["teacherId"]
+    ] or [{"sessionId": _id(w, "session"), "actualDate": "2026-03-05", "teacherId": _id(w, "teacher2")}]
+    return {"version": proposal["version"], "changes": changes}
 
 
 RECIPES: dict[str, Recipe] = {
@@ -394,8 +403,7 @@ RECIPES: dict[str, Recipe] = {
         {
             "body": {
                 **body,
-                "version": _replan_version(w, body),
-                "changes": [{"sessionId": _id(w, "session"), "actualDate": "2026-03-05", "teacherId": _id(w, "teacher2")}],
+                **_replan_proposal(w, body),
             }
         }
         for body in _replan_changes(w)
