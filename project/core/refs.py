@@ -21,12 +21,16 @@ row(s) with ``Model.objects.for_org(ctx.org)``:
 The validated value is a plain ``uuid.UUID``; while that very object lives, the row loaded for it is
 kept beside it (by identity, not by value). Services keep calling :func:`project.core.tenancy.get_in_org`
 with it; that call answers the carried row without a second query when the row is of the same model and
-organization (and queries as before otherwise, e.g. when a service builds the schema itself without a request, or
-locks the row with ``get_locked``). Path ids (``/teachers/{uuid:teacher_id}``) are the record acted on:
+organization (and queries as before otherwise, e.g. when a service builds the schema itself without a
+request, or locks the row with ``get_locked``). Path ids (``/teachers/{uuid:teacher_id}``) are the record acted on:
 services load them with ``get_in_org``/``get_locked``, the same scoped lookup.
 
 Malformed ids are left to the field's own type (``UUID``: 400 "Validation failed"); the reference runs
 after it, on a well-formed UUID only.
+
+Two more forms of the same lookup: :func:`OrgRefsAt` for an id inside a list of objects
+(``assignments: [{sessionId, teacherId}]``, one query per attribute for the whole list), and
+:func:`confirm_filter_refs` for the filter ids of a cached list read, checked only when its answer is empty.
 """
 
 from __future__ import annotations
