@@ -22,8 +22,10 @@ from project.catalogue.models import Campus, Course, Room, Unit
 from project.catalogue.schemas import CampusOut, CourseIn, CourseOut, RoomIn, RoomOut, RoomType, UnitIn, UnitOut
 from project.core.auth import AuthedRequest, admin_auth
 from project.core.concurrency import if_match_header, with_etag
+from project.core.refs import OrgRef, OrgRefs
 from project.core.routers import make_router
 from project.core.schemas import CamelSchema, ErrorOut
+from project.timetabling.models import TimetableSession
 
 router = make_router(tags=["catalogue"])
 
@@ -70,7 +72,7 @@ def delete_course(request: AuthedRequest, course_id: UUID) -> tuple[int, None]:
 
 class UnitFilters(CamelSchema):
     search: Annotated[str | None, Field(max_length=100)] = None
-    course_id: UUID | None = None
+    course_id: Annotated[UUID | None, OrgRef(Course, "Course")] = None
 
 
 @router.get("/units", response=list[UnitOut])
@@ -121,7 +123,7 @@ def list_campuses(request: AuthedRequest) -> QuerySet[Campus]:
 
 
 class RoomFilters(CamelSchema):
-    campus_id: UUID | None = None
+    campus_id: Annotated[UUID | None, OrgRef(Campus, "Campus")] = None
     type: RoomType | None = None
     active: bool | None = None
 
@@ -137,7 +139,7 @@ class AvailabilityQuery(CamelSchema):
     date: date_type
     start_time: time_type
     end_time: time_type
-    exclude_session_id: UUID | None = None
+    exclude_session_id: Annotated[UUID | None, OrgRef(TimetableSession, "Timetable session")] = None
 
 
 class RoomAvailabilityOut(CamelSchema):
@@ -168,7 +170,7 @@ def room_availability(request: AuthedRequest, query: Query[AvailabilityQuery]) -
 class SessionsAvailabilityIn(CamelSchema):
     """``{sessionIds}``: the sessions a bulk action would move into one room (at most 2,000)."""
 
-    session_ids: list[UUID] = Field(..., min_length=1, max_length=2000)
+    session_ids: Annotated[list[UUID], Field(min_length=1, max_length=2000), OrgRefs(TimetableSession, "Timetable session")]
 
 
 class RoomSessionsAvailabilityOut(RoomAvailabilityOut):

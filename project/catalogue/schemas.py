@@ -14,6 +14,8 @@ from uuid import UUID
 
 from pydantic import BeforeValidator, Field, model_validator
 
+from project.catalogue.models import Campus
+from project.core.refs import OrgRef
 from project.core.schemas import (
     CamelSchema,
     FormIn,
@@ -125,7 +127,7 @@ class RoomIn(FormIn):
 
     code: required_text("Code", 50) = Field(default=None, validate_default=True)
     name: text("Name", 255) = ""
-    campus_id: UUID | None = None
+    campus_id: Annotated[UUID | None, OrgRef(Campus, "Campus")] = None
     capacity: Annotated[
         int | None,
         at_least(1, "Capacity must be at least 1"),

@@ -73,8 +73,15 @@ def get_in_org(model_or_qs: Any, org: Organization | uuid.UUID, pk: object, labe
     """One row of ``org`` by primary key, or :class:`NotFound` ("<Label> not found").
 
     Another organization's id, an unknown id and a malformed id all give the same 404, so no
-    existence leaks across tenants (decisions.md §1).
+    existence leaks across tenants (decisions.md §1). An input id an ``OrgRef`` field already
+    resolved in ``org`` (``project.core.refs``) answers its carried row without a second query.
     """
+    if isinstance(model_or_qs, type):
+        from project.core.refs import carried_row
+
+        row = carried_row(model_or_qs, org, pk)
+        if row is not None:
+            return row
     qs = scoped(model_or_qs, org)
     name = label or qs.model._meta.verbose_name.capitalize()
     try:

@@ -10,7 +10,9 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from pydantic import Field
 
+from project.catalogue.models import Campus
 from project.core.auth import AuthedRequest, admin_auth
+from project.core.refs import OrgRef
 from project.core.routers import make_router
 from project.core.schemas import CamelSchema, in_date_range, max_length, required
 from project.displays import selectors, services
@@ -26,7 +28,7 @@ class DisplayLinkIn(CamelSchema):
         required("Name is required"),
         max_length(100, "Name must be at most 100 characters"),
     ]
-    campus_id: UUID | None = None
+    campus_id: Annotated[UUID | None, OrgRef(Campus, "Campus")] = None
     group_by: Literal["room", "block_group"] = "room"
 
 

@@ -22,7 +22,7 @@ def display_link_create(*, ctx: Ctx, name: str, campus_id: UUID | str | None = N
     """A new display link with a fresh 256-bit token. campus_id None: the whole organization."""
     with transaction.atomic():
         campus = get_in_org(Campus, ctx.org, campus_id, "Campus") if campus_id else None
-        link = DisplayLink.objects.create(
+        link = DisplayLink.objects.for_org(ctx.org).create(
             organization=ctx.org, name=name.strip(), campus=campus, group_by=group_by, created_by=ctx.user
         )
         emit_change(ctx, entity="display_link", action="created", ids=[link.id])
@@ -34,7 +34,7 @@ def display_link_update(
 ) -> DisplayLink:
     """Rename or rescope a link; open boards pick the change up through the change event."""
     with transaction.atomic():
-        link = get_in_org(DisplayLink.objects.select_for_update(), ctx.org, link_id, "Display link")
+        link = get_in_org(DisplayLink.objects.for_org(ctx.org).select_for_update(), ctx.org, link_id, "Display link")
         link.name = name.strip()
         link.campus = get_in_org(Campus, ctx.org, campus_id, "Campus") if campus_id else None
         link.group_by = group_by
@@ -46,7 +46,7 @@ def display_link_update(
 def display_link_revoke(*, ctx: Ctx, link_id: UUID | str) -> DisplayLink:
     """Revoke a link at once: its token stops working and its open boards' sockets are closed."""
     with transaction.atomic():
-        link = get_in_org(DisplayLink.objects.select_for_update(), ctx.org, link_id, "Display link")
+        link = get_in_org(DisplayLink.objects.for_org(ctx.org).select_for_update(), ctx.org, link_id, "Display link")
         if link.revoked_at is None:
             link.revoked_at = timezone.now()
             link.save(update_fields=["revoked_at", "updated_at"])

@@ -8,7 +8,9 @@ from uuid import UUID
 
 from ninja import Field, Query
 
+from project.accounts.models import User
 from project.core.auth import AuthedRequest
+from project.core.refs import OrgRef
 from project.core.responses import json_response
 from project.core.routers import make_router
 from project.core.schemas import CamelSchema, ErrorOut
@@ -20,7 +22,7 @@ router = make_router(tags=["Activity"])
 class ActivityQuery(CamelSchema):
     entity: Annotated[str | None, Field(max_length=40)] = None
     id: UUID | None = None
-    actor_id: UUID | None = None
+    actor_id: Annotated[UUID | None, OrgRef(User, "User")] = None
     start: date | None = None
     end: date | None = None
     page: Annotated[int, Field(ge=1, le=100000)] = 1

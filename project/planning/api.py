@@ -19,6 +19,7 @@ from pydantic import Field
 
 from project.core.auth import AuthedRequest
 from project.core.concurrency import if_match_header, with_etag
+from project.core.refs import OrgRefs
 from project.core.response_cache import cached_json
 from project.core.routers import make_router
 from project.core.schemas import CamelSchema, ErrorOut, at_least, at_most
@@ -142,7 +143,7 @@ class BlockGroupFilters(CamelSchema):
     status: list[str] = Field(default_factory=list)
     course: list[str] = Field(default_factory=list)
     study_mode: list[str] = Field(default_factory=list)
-    study_plan: list[UUID] = Field(default_factory=list)
+    study_plan: Annotated[list[UUID], Field(default_factory=list), OrgRefs(StudyPlan, "Study plan")]
 
 
 @router.get("/block-groups", response=list[BlockGroupOut])

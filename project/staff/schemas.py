@@ -20,6 +20,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
 from pydantic import Field
 
+from project.catalogue.models import Unit
+from project.core.refs import OrgRef
 from project.core.schemas import (
     BlankToNone,
     CamelSchema,
@@ -35,6 +37,7 @@ from project.core.schemas import (
     required_text,
     text,
 )
+from project.staff.models import Teacher
 
 EMPLOYMENT_TYPES = ("ongoing", "fixed_term", "sessional")
 AVAILABILITIES = ("day", "evening", "both")
@@ -138,10 +141,12 @@ class TeacherOut(StampedOut):
 class TeacherUnitIn(FormIn):
     """POST /api/teacher-units body. ``proficiencyLevel`` defaults to "competent" (max 20)."""
 
-    teacher_id: Annotated[uuid.UUID | None, BlankToNone, required("Teacher is required")] = Field(
+    teacher_id: Annotated[uuid.UUID | None, BlankToNone, required("Teacher is required"), OrgRef(Teacher, "Teacher")] = Field(
         default=None, validate_default=True
     )
-    unit_id: Annotated[uuid.UUID | None, BlankToNone, required(MSG_SELECT_UNIT)] = Field(default=None, validate_default=True)
+    unit_id: Annotated[uuid.UUID | None, BlankToNone, required(MSG_SELECT_UNIT), OrgRef(Unit, "Unit")] = Field(
+        default=None, validate_default=True
+    )
     proficiency_level: Annotated[
         str | None, CleanText, BlankToNone, max_length(20, "Proficiency level must be at most 20 characters")
     ] = None

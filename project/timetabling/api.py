@@ -88,7 +88,7 @@ def list_sessions(request: AuthedRequest, filters: Query[SessionListQuery]) -> H
     ids = filters.session_ids()
 
     def build() -> list[dict[str, object]]:
-        return selectors.session_list(
+        rows = selectors.session_list(
             org=ctx.org,
             block_group_id=filters.block_group_id,
             teacher_id=filters.teacher_id,
@@ -97,6 +97,8 @@ def list_sessions(request: AuthedRequest, filters: Query[SessionListQuery]) -> H
             ids=ids,
             room_id=filters.room_id,
         )
+        filters.confirm_refs(ctx.org, found=bool(rows))  # another organization's filter id: 404 (ADR 0001)
+        return rows
 
     if ids is not None:  # a live screen's patch of the rows a change named: never the same twice
         return json_response(build())

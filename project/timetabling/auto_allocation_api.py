@@ -9,25 +9,36 @@ from uuid import UUID
 from pydantic import Field
 
 from project.core.auth import AuthedRequest
+from project.core.refs import OrgRef, OrgRefs, OrgRefsAt
 from project.core.routers import make_router
 from project.core.schemas import CamelSchema, at_least, at_most, in_date_range
+from project.planning.models import BlockGroup
+from project.staff.models import Teacher
 from project.timetabling import auto_allocation as aa
+from project.timetabling.models import TimetableSession
 
 router = make_router(tags=["auto-allocation"])
 
 
 class AssignmentIn(CamelSchema):
+    """One chosen assignment. A session or teacher of another organization answers 404 (the ids of all
+    assignments are checked at once)."""
+
     session_id: UUID
     teacher_id: UUID
 
 
 class AutoAllocateIn(CamelSchema):
-    session_ids: list[UUID] | None = None
-    block_group_id: UUID | None = None
+    session_ids: Annotated[list[UUID] | None, OrgRefs(TimetableSession, "Timetable session")] = None
+    block_group_id: Annotated[UUID | None, OrgRef(BlockGroup, "Block group")] = None
     start: Annotated[dt.date | None, in_date_range("Start date")] = None
     end: Annotated[dt.date | None, in_date_range("End date")] = None
     apply: bool = False
-    assignments: list[AssignmentIn] | None = None
+    assignments: Annotated[
+        list[AssignmentIn] | None,
+        OrgRefsAt(TimetableSession, "Timetable session", "session_id"),
+        OrgRefsAt(Teacher, "Teacher", "teacher_id"),
+    ] = None
     version: str | None = Field(default=None, max_length=64)
     time_limit_seconds: Annotated[
         float | None,

@@ -12,7 +12,13 @@ from uuid import UUID
 
 from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator
 
+from project.catalogue.models import Room, Unit
+from project.core.errors import NotFound
+from project.core.refs import OrgRef, OrgRefs, confirm_filter_refs
 from project.core.schemas import BlankToNone, CamelSchema, at_least, at_most, in_date_range, later_than, max_length
+from project.planning.models import BlockGroup
+from project.staff.models import Teacher
+from project.timetabling.models import TimetableSession
 
 TIME_RE = re.compile(r"^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$")
 TIME_MESSAGE = "Invalid time format, use HH:MM:SS"
@@ -60,6 +66,32 @@ def _uuid_or_error(message: str) -> AfterValidator:
     return AfterValidator(run)
 
 
+def _uuid_or_404(label: str) -> AfterValidator:
+    """A reference whose malformed id answers 404 "<label> not found" like an unknown one (the bulk
+    actions' documented answer)."""
+
+    def run(value: Any) -> Any:
+        if value is None or isinstance(value, uuid.UUID):
+            return value
+        try:
+            return uuid.UUID(str(value))
+        except (ValueError, TypeError, AttributeError):
+            raise NotFound(f"{label} not found") from None
+
+    return AfterValidator(run)
+
+
+def _session_uuids(value: list[Any] | None) -> list[Any] | None:
+    """The session ids of a bulk action as UUIDs; a malformed one answers 404 "Timetable session not
+    found" (an empty list stays for the service's "Please select sessions ..." answer)."""
+    if value is None:
+        return None
+    try:
+        return [v if isinstance(v, uuid.UUID) else uuid.UUID(str(v)) for v in value]
+    except (ValueError, TypeError, AttributeError):
+        raise NotFound("Timetable session not found") from None
+
+
 def _status(value: Any) -> Any:
     if value is None:
         return "scheduled"
@@ -84,9 +116,11 @@ class SessionIn(CamelSchema):
     no teacher.
     """
 
-    block_group_id: Annotated[Any, _uuid_or_error("Block group not found")] = Field(default=None, validate_default=True)
-    unit_id: Annotated[Any, _uuid_or_error("Unit not found")] = Field(default=None, validate_default=True)
-    teacher_id: Annotated[Any, BeforeValidator(_teacher), _uuid_or_error("Teacher not found")] = None
+    block_group_id: Annotated[Any, _uuid_or_error("Block group not found"), OrgRef(BlockGroup, "Block group")] = Field(
+        default=None, validate_default=True
+    )
+    unit_id: Annotated[Any, _uuid_or_error("Unit not found"), OrgRef(Unit, "Unit")] = Field(default=None, validate_default=True)
+    teacher_id: Annotated[Any, BeforeValidator(_teacher), _uuid_or_error("Teacher not found"), OrgRef(Teacher, "Teacher")] = None
     day_of_week: Annotated[
         int | None,
         at_least(1, "Day of week must be between 1 (Monday) and 7 (Sunday)"),
@@ -97,7 +131,7 @@ class SessionIn(CamelSchema):
     room: Annotated[str | None, BeforeValidator(_strip), max_length(50, "Room must be at most 50 characters")] = ""
     # A room record (issue 19): sets ``room`` to its code; without it a room text matching a room's code
     # (case and spacing ignored) is linked to that room.
-    room_id: Annotated[Any, _uuid_or_error("Room not found")] = None
+    room_id: Annotated[Any, _uuid_or_error("Room not found"), OrgRef(Room, "Room")] = None
     week_number: Annotated[int | None, at_least(1, "Week number must be at least 1")] = None
     actual_date: Annotated[date | None, BlankToNone, in_date_range()] = None
     actual_hours: Annotated[
@@ -187,6 +221,9 @@ def _session_ids(value: Any) -> list[UUID] | None:
 
 
 class SessionListQuery(CamelSchema):
+    """The filters of GET /api/timetables. A filter id of another organization answers 404 "<Thing> not
+    found" (checked when the list is empty, so a cached answer costs nothing more)."""
+
     block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
     teacher_id: Annotated[Any, BlankToNone, BeforeValidator(_teacher), _uuid_or_error("Teacher not found")] = None
     room_id: Annotated[Any, BlankToNone, _uuid_or_error("Room not found")] = None  # issue 19: a room's timetable
@@ -195,6 +232,19 @@ class SessionListQuery(CamelSchema):
 
     def session_ids(self) -> list[UUID] | None:
         return _session_ids(self.ids)
+
+    def confirm_refs(self, org: Any, found: bool) -> None:
+        """NotFound "<Thing> not found" when the list is empty and a filter id is not ``org``'s
+        (``project.core.refs.confirm_filter_refs``)."""
+        confirm_filter_refs(
+            found,
+            org,
+            [
+                (BlockGroup, self.block_group_id, "Block group"),
+                (Teacher, self.teacher_id, "Teacher"),
+                (Room, self.room_id, "Room"),
+            ],
+        )
 
     @field_validator("ids")
     @classmethod
@@ -206,15 +256,17 @@ class SessionListQuery(CamelSchema):
 class ConflictQuery(CamelSchema):
     start: Annotated[date | None, BlankToNone, in_date_range("Start date")] = None
     end: Annotated[date | None, BlankToNone, in_date_range("End date")] = None
-    block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
-    teacher_id: Annotated[Any, BlankToNone, _uuid_or_error("Teacher not found")] = None
+    block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found"), OrgRef(BlockGroup, "Block group")] = None
+    teacher_id: Annotated[Any, BlankToNone, _uuid_or_error("Teacher not found"), OrgRef(Teacher, "Teacher")] = None
 
 
 class BulkAllocateIn(CamelSchema):
     """``{sessionIds, teacherId}``; both needed ("Please select sessions and a teacher", checked by the service)."""
 
-    session_ids: list[Any] | None = None
-    teacher_id: Annotated[Any, BeforeValidator(_teacher)] = None
+    session_ids: Annotated[list[Any] | None, AfterValidator(_session_uuids), OrgRefs(TimetableSession, "Timetable session")] = (
+        None
+    )
+    teacher_id: Annotated[Any, BeforeValidator(_teacher), _uuid_or_404("Teacher"), OrgRef(Teacher, "Teacher")] = None
 
 
 class BulkAllocateOut(CamelSchema):
@@ -227,8 +279,10 @@ class BulkAllocateOut(CamelSchema):
 class BulkRoomIn(CamelSchema):
     """``{sessionIds, roomId}``; both needed ("Please select sessions and a room", checked by the service)."""
 
-    session_ids: list[Any] | None = None
-    room_id: Annotated[Any, BlankToNone, _uuid_or_error("Room not found")] = None
+    session_ids: Annotated[list[Any] | None, AfterValidator(_session_uuids), OrgRefs(TimetableSession, "Timetable session")] = (
+        None
+    )
+    room_id: Annotated[Any, BlankToNone, _uuid_or_error("Room not found"), OrgRef(Room, "Room")] = None
 
 
 class BulkRoomOut(CamelSchema):
@@ -315,9 +369,9 @@ class ImportOut(CamelSchema):
 class CalendarFeedIn(CamelSchema):
     """Exactly one of teacherId, blockGroupId and roomId (checked by the service)."""
 
-    teacher_id: Annotated[Any, BlankToNone, _uuid_or_error("Teacher not found")] = None
-    block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
-    room_id: Annotated[Any, BlankToNone, _uuid_or_error("Room not found")] = None
+    teacher_id: Annotated[Any, BlankToNone, _uuid_or_error("Teacher not found"), OrgRef(Teacher, "Teacher")] = None
+    block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found"), OrgRef(BlockGroup, "Block group")] = None
+    room_id: Annotated[Any, BlankToNone, _uuid_or_error("Room not found"), OrgRef(Room, "Room")] = None
 
 
 class CalendarFeedOut(CamelSchema):
@@ -333,9 +387,9 @@ class CalendarFeedOut(CamelSchema):
 
 
 class IcalQuery(CamelSchema):
-    teacher_id: Annotated[Any, BlankToNone, _uuid_or_error("Teacher not found")] = None
-    block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
-    room_id: Annotated[Any, BlankToNone, _uuid_or_error("Room not found")] = None
+    teacher_id: Annotated[Any, BlankToNone, _uuid_or_error("Teacher not found"), OrgRef(Teacher, "Teacher")] = None
+    block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found"), OrgRef(BlockGroup, "Block group")] = None
+    room_id: Annotated[Any, BlankToNone, _uuid_or_error("Room not found"), OrgRef(Room, "Room")] = None
 
 
 ScheduleStatus = Literal["planned", "active"]

@@ -41,34 +41,62 @@ def test_scoped_updates_cannot_touch_other_organizations(db):
     assert theirs.name == "Theirs"
 
 
-ROOT = Path(__file__).resolve().parents[2] / "project"
-ALLOWED = re.compile(r"\.objects\.(for_org|unscoped)\(")
-TENANT_MODELS = {
-    "Course",
-    "Unit",
-    "Campus",
-    "StudyPlan",
-    "StudyPlanUnit",
-    "BlockGroup",
-    "BlockGroupStudyPlan",
-    "LinkedBlockGroup",
-    "LinkedBlockGroupMember",
-    "Teacher",
-    "TeacherUnit",
-    "Holiday",
-    "TimetableSession",
-}
+REPO = Path(__file__).resolve().parents[2]
+SCANNED = ("project", "realtime")
 
 
-def test_no_unscoped_tenant_query_in_api_services_or_selectors():
-    """The unsafe path must be spelled out: ``Model.objects.unscoped()`` (grep-able), never bare."""
+def _tenant_models() -> list[str]:
+    """The names of every concrete ``TenantModel`` subclass (derived, so a new model is guarded at once)."""
+    from django.apps import apps
+
+    from project.core.models import TenantModel
+
+    return sorted(m.__name__ for m in apps.get_models() if issubclass(m, TenantModel))
+
+
+def test_the_guard_knows_every_tenant_model():
+    names = set(_tenant_models())
+    # Those the guard once missed (ADR 0001, amended), and the first ones: the derivation finds them all.
+    assert {"Room", "TeacherLeave", "CalendarFeed", "DisplayLink", "Activity", "ActivityChange", "SingleSignOnProvider"} <= names
+    assert {"Course", "Unit", "Campus", "BlockGroup", "Teacher", "TimetableSession", "Holiday"} <= names
+
+
+def _modules() -> list[Path]:
+    """Every non-migration module of the scanned packages."""
+    return sorted(
+        path for base in SCANNED for path in (REPO / base).rglob("*.py") if "migrations" not in path.relative_to(REPO).parts
+    )
+
+
+def test_the_guard_scans_every_module():
+    modules = _modules()
+    names = {p.name for p in modules}
+    # Not only api/service/selector modules: models, commands, consumers, demo data, tracking.
+    assert {"models.py", "consumers.py", "tracking.py", "timetables.py", "scoping.py"} <= names
+    assert len(modules) > 150
+
+
+def test_no_unscoped_tenant_query_anywhere():
+    """The unsafe path must be spelled out: ``Model.objects.unscoped()`` (grep-able), never bare; nor the
+    ``_default_manager``/``_base_manager`` side doors. Every module of ``project/`` and ``realtime/``
+    except migrations; every ``TenantModel`` subclass."""
+    unsafe = re.compile(
+        r"\b(" + "|".join(_tenant_models()) + r")\.(objects\b(?!\.(for_org|unscoped)\()|_default_manager\b|_base_manager\b)"
+    )
     offenders = []
-    for path in ROOT.rglob("*.py"):
-        if not any(part in path.name for part in ("api", "service", "selector")):
-            continue
+    for path in _modules():
         for lineno, line in enumerate(path.read_text().splitlines(), 1):
-            for model in TENANT_MODELS:
-                for match in re.finditer(rf"\b{model}\.objects\.", line):
-                    if not ALLOWED.match(line[match.end() - len(".objects.") :]):
-                        offenders.append(f"{path.relative_to(ROOT)}:{lineno}: {line.strip()}")
+            if unsafe.search(line):
+                offenders.append(f"{path.relative_to(REPO)}:{lineno}: {line.strip()}")
     assert offenders == []
+
+
+def test_the_guard_catches_a_bare_query():
+    """The pattern itself: what it must flag and what it must let through."""
+    unsafe = re.compile(r"\b(Room)\.(objects\b(?!\.(for_org|unscoped)\()|_default_manager\b|_base_manager\b)")
+    assert unsafe.search("rooms = Room.objects.filter(code=code)")
+    assert unsafe.search("qs = Room.objects")
+    assert unsafe.search("Room._default_manager.all()")
+    assert not unsafe.search("Room.objects.for_org(org).filter(code=code)")
+    assert not unsafe.search("Room.objects.unscoped().count()  # every organization: a command")
+    assert not unsafe.search("ClassRoom.objects.filter()")

@@ -321,7 +321,8 @@ def test_units_search_by_code_or_name_and_filter_by_qualification(api, other_api
     assert codes(api.get("/api/units", {"courseId": str(course.pk)})) == ["ICTNWK305", "ICTWEB301"]
     assert codes(api.get("/api/units", {"courseId": str(course.pk), "search": "web"})) == ["ICTWEB301"]
     assert codes(api.get("/api/units")) == ["BSBOPS304", "ICTNWK305", "ICTWEB301"]
-    # Another organization's course gives nothing of ours; a malformed id is the documented 400.
-    assert other_api.get("/api/units", {"courseId": str(course.pk)}).json() == []
+    # Another organization's course is not found (decisions.md §1, ADR 0001); a malformed id is the documented 400.
+    r = other_api.get("/api/units", {"courseId": str(course.pk)})
+    assert (r.status_code, r.json()) == (404, {"message": "Course not found"})
     r = api.get("/api/units", {"courseId": "not-a-uuid"})
     assert r.status_code == 400 and "message" in r.json()

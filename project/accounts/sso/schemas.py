@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 from uuid import UUID
 
 from pydantic import Field
 
+from project.accounts.models import User
+from project.core.refs import OrgRef
 from project.core.schemas import CamelSchema, FormIn
 
 
@@ -32,7 +34,7 @@ class SsoConfigIn(FormIn):
     client_secret: str | None = Field(default=None, max_length=2000)  # blank keeps the stored secret
     domains: list[str] = Field(default_factory=list, max_length=50)
     mode: Literal["optional", "required"] = "optional"
-    break_glass_user_id: UUID | None = None
+    break_glass_user_id: Annotated[UUID | None, OrgRef(User, "User")] = None
     create_accounts: bool = False
     enabled: bool = True
 

@@ -207,7 +207,7 @@ def seed_timetables(
                 allocator.assign(s)
         created.extend(sessions)
     if created:
-        TimetableSession.objects.bulk_create(created, batch_size=500)
+        TimetableSession.objects.for_org(org).bulk_create(created, batch_size=500)
     if changed_groups:
-        BlockGroup.objects.bulk_update(changed_groups, ["end_date", "updated_at"])
+        BlockGroup.objects.for_org(org).bulk_update(changed_groups, ["end_date", "updated_at"])
     stats.add("timetable sessions", len(created), 0)

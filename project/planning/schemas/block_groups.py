@@ -10,9 +10,12 @@ from uuid import UUID
 
 from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
+from project.catalogue.models import Campus, Course
 from project.catalogue.schemas import FormIn, StampedOut, required_text
+from project.core.refs import OrgRef
 from project.core.schemas import BlankToNone, CamelSchema, at_least, at_most, in_date_range, max_length, required
 from project.planning.days import INVALID_DAYS_MESSAGE, parse_preferred_days
+from project.planning.models import StudyPlan as StudyPlanModel
 from project.planning.schemas.fields import (
     MAX_COHORT_SIZE,
     MAX_SESSION_DURATION,
@@ -49,8 +52,8 @@ class BlockGroupIn(FormIn):
 
     code: required_text("Code", 50) = Field(default=None, validate_default=True)
     name: required_text("Name", 255) = Field(default=None, validate_default=True)
-    course_id: Annotated[UUID | None, BlankToNone] = None
-    campus_id: Annotated[UUID | None, BlankToNone] = None
+    course_id: Annotated[UUID | None, BlankToNone, OrgRef(Course, "Course")] = None
+    campus_id: Annotated[UUID | None, BlankToNone, OrgRef(Campus, "Campus")] = None
     delivery_mode: Annotated[Literal["on_campus", "remote"], BeforeValidator(lambda v: v or "on_campus")] = "on_campus"
     study_mode: Annotated[Literal["full_time", "part_time"], BeforeValidator(lambda v: v or "full_time")] = "full_time"
     cohort_size: required_count("Cohort size", MAX_COHORT_SIZE) = Field(default=None, validate_default=True)
@@ -153,9 +156,9 @@ class BlockGroupOut(StampedOut):
 class BlockGroupStudyPlanIn(FormIn):
     """POST /api/block-groups/{id}/study-plans body."""
 
-    study_plan_id: Annotated[UUID | None, BlankToNone, required("Please select a study plan")] = Field(
-        default=None, validate_default=True
-    )
+    study_plan_id: Annotated[
+        UUID | None, BlankToNone, required("Please select a study plan"), OrgRef(StudyPlanModel, "Study plan")
+    ] = Field(default=None, validate_default=True)
 
 
 class BlockGroupStudyPlanOut(StampedOut):

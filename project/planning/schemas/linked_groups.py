@@ -9,7 +9,9 @@ from uuid import UUID
 from pydantic import AfterValidator, BeforeValidator, Field
 
 from project.catalogue.schemas import FormIn, StampedOut, required_text, text
+from project.core.refs import OrgRefs
 from project.core.schemas import CamelSchema
+from project.planning.models import BlockGroup
 
 
 def _at_least_two(value: list[UUID]) -> list[UUID]:
@@ -28,6 +30,7 @@ class LinkedBlockGroupIn(FormIn):
         BeforeValidator(lambda v: [] if v is None else v),
         AfterValidator(lambda v: list(dict.fromkeys(v))),  # the same group twice counts once
         AfterValidator(_at_least_two),
+        OrgRefs(BlockGroup, "Block group"),
     ] = Field(default=None, validate_default=True)
 
 

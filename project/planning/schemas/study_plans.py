@@ -9,8 +9,11 @@ from uuid import UUID
 
 from pydantic import Field
 
+from project.catalogue.models import Unit
 from project.catalogue.schemas import FormIn, StampedOut, flag, required_text, text
+from project.core.refs import OrgRef
 from project.core.schemas import BlankToNone, CamelSchema, at_least, required
+from project.planning.models import StudyPlan as StudyPlanModel
 from project.planning.schemas.fields import HOUR_LABELS, MAX_TOTAL_NOMINAL_HOURS, YearLevel, hours, required_count
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -88,8 +91,10 @@ class StudyPlanUnitIn(_HourFieldsIn):
     puts the unit at that place and shifts the later ones; absent or past the end appends.
     """
 
-    study_plan_id: Annotated[UUID | None, BlankToNone] = None
-    unit_id: Annotated[UUID | None, BlankToNone, required("Please select a unit")] = Field(default=None, validate_default=True)
+    study_plan_id: Annotated[UUID | None, BlankToNone, OrgRef(StudyPlanModel, "Study plan")] = None
+    unit_id: Annotated[UUID | None, BlankToNone, required("Please select a unit"), OrgRef(Unit, "Unit")] = Field(
+        default=None, validate_default=True
+    )
     year_level: YearLevel = 1
     is_cluster: flag(False) = False
     cluster_group: ClusterGroup = ""
@@ -103,7 +108,7 @@ class StudyPlanUnitUpdateIn(_HourFieldsIn):
     row, shifting the others.
     """
 
-    unit_id: Annotated[UUID | None, BlankToNone] = None
+    unit_id: Annotated[UUID | None, BlankToNone, OrgRef(Unit, "Unit")] = None
     year_level: YearLevel = 1
     is_cluster: flag(False) = False
     cluster_group: ClusterGroup = ""

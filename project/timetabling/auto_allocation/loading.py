@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Count, Max, Min
 
-from project.core.errors import NotFound
 from project.core.tenancy import Ctx, get_in_org
 from project.staff.models import Teacher, TeacherUnit
 from project.timetabling import conflicts as cf
@@ -64,14 +63,13 @@ def _version(ctx: Ctx, lo: date, hi: date, target_ids: list) -> str:
 
 
 def load_problem(ctx: Ctx, scope: Scope) -> Problem:
-    """Targets, the other sessions of their weeks, teachers and qualifications (about 6 queries)."""
+    """Targets, the other sessions of their weeks, teachers and qualifications (about 6 queries).
+
+    The scope's ids were resolved in ``ctx.org`` at the edge (``OrgRefs``/``OrgRef`` of the request body,
+    ADR 0001: another organization's id is a 404 before this runs); the targets are read with
+    ``for_org`` whatever the caller."""
     scope.validate()
     target_ids = list(_target_queryset(ctx, scope).values_list("id", flat=True)[:20000])
-    if scope.session_ids:
-        known = set(TimetableSession.objects.for_org(ctx.org).filter(id__in=scope.session_ids).values_list("id", flat=True))
-        missing = [str(i) for i in scope.session_ids if i not in known]
-        if missing:
-            raise NotFound("Timetable session not found")
     return _problem_of(ctx, target_ids)
 
 

@@ -30,7 +30,9 @@ def recommend(ctx: Ctx, session_id: UUID | str) -> dict:
     Ranking: teachers meeting every rule first, then by rules met, continuity, and the lowest
     utilisation the session would bring.
     """
-    session = get_in_org(TimetableSession.objects.select_related("unit", "block_group"), ctx.org, session_id, "Timetable session")
+    session = get_in_org(
+        TimetableSession.objects.for_org(ctx.org).select_related("unit", "block_group"), ctx.org, session_id, "Timetable session"
+    )
     monday = week_start(session.actual_date)
     sunday = monday + timedelta(days=6)
     data = cf.load_data(ctx.org, monday, sunday, None)

@@ -35,7 +35,7 @@ def feed_create(
     teacher = get_in_org(Teacher, ctx.org, teacher_id, "Teacher") if teacher_id is not None else None
     group = get_in_org(BlockGroup, ctx.org, block_group_id, "Block group") if block_group_id is not None else None
     room = get_in_org(Room, ctx.org, room_id, "Room") if room_id is not None else None
-    return CalendarFeed.objects.create(
+    return CalendarFeed.objects.for_org(ctx.org).create(
         organization=ctx.org, user=ctx.user, teacher=teacher, block_group=group, room=room, token=secrets.token_urlsafe(32)
     )
 

@@ -2520,7 +2520,11 @@ export interface components {
             /** Unitname */
             unitName: string;
         };
-        /** AssignmentIn */
+        /**
+         * AssignmentIn
+         * @description One chosen assignment. A session or teacher of another organization answers 404 (the ids of all
+         *     assignments are checked at once).
+         */
         AssignmentIn: {
             /**
              * Sessionid
@@ -4898,7 +4902,11 @@ export interface components {
             /** Weeknumber */
             weekNumber?: number | null;
         };
-        /** SessionListQuery */
+        /**
+         * SessionListQuery
+         * @description The filters of GET /api/timetables. A filter id of another organization answers 404 "<Thing> not
+         *     found" (checked when the list is empty, so a cached answer costs nothing more).
+         */
         SessionListQuery: {
             /** Blockgroupid */
             blockGroupId?: unknown;
