@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Max, Min
 
 from project.timetabling import conflicts as cf
+from project.timetabling.calendar import week_start
 from project.timetabling.models import TimetableSession
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -69,6 +70,18 @@ class Board:
             self.units_first[(gid, unit_id)] = first
             self.last_day[gid] = max(self.last_day.get(gid, last), last)
         self.teacher_names = {tid: t.name for tid, t in self.data.teachers.items()}
+        # Groups generated with "start the next unit in a new week" (issue 33): a week holds one unit.
+        self.new_week = {gid for gid, g in self.groups.items() if g.start_next_unit_in_new_week}
+        self.week_units: dict = defaultdict(set)  # (group, week start) -> units taught that week
+        for s in self.slots:
+            if s.block_group_id in self.new_week and s.status != cf.CANCELLED and s.id not in self.hit_ids:
+                self.week_units[(s.block_group_id, week_start(s.date))].add(s.unit_id)
+
+    def week_allows(self, slot: cf.Slot, day: date) -> bool:
+        """False when the group keeps one unit a week and ``day``'s week holds another unit's sessions."""
+        if slot.block_group_id not in self.new_week:
+            return True
+        return self.week_units.get((slot.block_group_id, week_start(day)), set()) <= {slot.unit_id}
 
     def preferred(self, slot: cf.Slot) -> set:
         return self.days.get(slot.block_group_id) or {slot.date.isoweekday()}
@@ -84,12 +97,28 @@ class Board:
         return min(later) if later else None
 
     def limit(self, slot: cf.Slot) -> date:
+        """The last date the shift may give ``slot``: the day before its group's next unit starts (before
+        that unit's week when the group keeps one unit a week), else :meth:`end_limit`."""
         following = self.next_unit(slot)
+        if following and slot.block_group_id in self.new_week:
+            following = week_start(following)
         return following - timedelta(days=1) if following else self.end_limit(slot)
 
-    def open_day(self, day: date, slot: cf.Slot) -> bool:
-        """A preferred day of the group, not closed nor a holiday, the teacher not on leave at its time."""
-        if day.isoweekday() not in self.preferred(slot) or day in self.closed or day in self.data.holidays:
+    def mixed_weeks(self, group_id: object, dates: dict) -> int:
+        """Weeks in which ``group_id`` teaches more than one unit once the sessions of ``dates`` (id -> date)
+        have moved (0 for groups that do not keep one unit a week)."""
+        if group_id not in self.new_week:
+            return 0
+        units: dict = defaultdict(set)
+        for s in self.slots:
+            if s.block_group_id == group_id and s.status != cf.CANCELLED:
+                units[week_start(dates.get(s.id, s.date))].add(s.unit_id)
+        return sum(1 for u in units.values() if len(u) > 1)
+
+    def open_day(self, day: date, slot: cf.Slot, days: set | None = None) -> bool:
+        """A preferred day of the group (or one of ``days``), not closed nor a holiday, the teacher not on
+        leave at its time."""
+        if day.isoweekday() not in (days or self.preferred(slot)) or day in self.closed or day in self.data.holidays:
             return False
         if slot.teacher_id is not None and any(
             span.covers(day, slot.start, slot.end) for span in self.data.leave.get(slot.teacher_id, ())

@@ -64,6 +64,10 @@ class Reflow:
             day += timedelta(days=1)
         if ok and self._inversions(group_id, moves) > self._inversions(group_id, {}):
             ok = False
+        if ok and self.board.mixed_weeks(group_id, {**self.plan.dates, **moves}) > self.board.mixed_weeks(
+            group_id, self.plan.dates
+        ):
+            ok = False  # the group keeps one unit a week
         if not ok:
             for s in chain:
                 if s.id in moves:

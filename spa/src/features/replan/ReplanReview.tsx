@@ -80,7 +80,7 @@ export function ReplanReview({ change, onClose }: { change: ChangeQuery; onClose
   const failure = apply.isError ? classifyError(apply.error) : null;
   const submit = () =>
     apply.mutate(
-      { change, proposal: p },
+      { proposal: p, option: p.preselected },
       {
         onSuccess: (done) => {
           notifySuccess("Re-plan applied", `${plural(done.sessionIds.length, "session")} updated`);
