@@ -173,22 +173,39 @@ def test_sessions_competing_for_a_room_get_the_fewest_moves(api, org):
 def test_a_session_with_no_date_left_is_reported(api, org):
     group, a, b = _group(org, api, new_week=False)
     TimetableSession.objects.unscoped().filter(block_group=group).update(room="LAB-1")
+    own = set(TimetableSession.objects.unscoped().filter(block_group=group).values_list("actual_date", flat=True))
+    other = f.make_block_group(org, code="RP-OTHER", start_date=date(2026, 2, 2), preferred_days="Mon Tue Wed Thu Fri")
+    # The lab is taken every other weekday morning from the 3rd for five months by another group.
+    day = date(2026, 2, 3)
+    while day <= date(2026, 6, 30):
+        if day.isoweekday() <= 5 and day not in own:
+            f.make_session(org, block_group=other, unit=a, actual_date=day, room="LAB-1")
+        day += timedelta(days=1)
+    proposal = api.post("/api/replan/propose", {"start": "2026-02-04", "end": "2026-02-04"}).json()
+    shift, make_up = _option(proposal, "shift"), _option(proposal, "makeUp")
+    assert shift["changes"] == [] and make_up["changes"] == []
+    [unresolved] = shift["unresolved"]
+    assert unresolved["actualDate"] == "2026-02-04" and unresolved["unitCode"] == "RP-G-A"
+    assert unresolved["reason"] == "No free slot on the group's preferred days before the next unit starts on 2026-02-11"
+    assert [u["reason"] for u in make_up["unresolved"]] == [
+        "No free slot for a make-up class: the group, its teacher or its room is busy at 09:00 on every open weekday until 2026-06-16"
+    ]
+
+
+def test_a_session_the_shift_cannot_place_is_made_up_instead(api, org):
+    group, a, b = _group(org, api, new_week=False)
+    TimetableSession.objects.unscoped().filter(block_group=group).update(room="LAB-1")
     other = f.make_block_group(org, code="RP-OTHER", start_date=date(2026, 2, 2), preferred_days="Monday, Wednesday")
-    # The lab is taken every Monday and Wednesday morning after the 4th for three months by another group.
-    day = date(2026, 2, 5)
+    day = date(2026, 2, 5)  # the lab is taken every Monday and Wednesday morning after the 4th
     while day <= date(2026, 6, 30):
         if day.isoweekday() in (1, 3):
             f.make_session(org, block_group=other, unit=a, actual_date=day, room="LAB-1")
         day += timedelta(days=1)
     proposal = api.post("/api/replan/propose", {"start": "2026-02-04", "end": "2026-02-04"}).json()
-    shift = _option(proposal, "shift")
-    assert shift["changes"] == []
-    [unresolved] = shift["unresolved"]
-    assert unresolved["actualDate"] == "2026-02-04" and unresolved["unitCode"] == "RP-G-A"
-    assert unresolved["reason"] == "No free slot on the group's preferred days before the next unit starts on 2026-02-11"
-    # A make-up class needs no preferred day: Thursday 5 Feb is free for the group, the lab and the teacher.
-    assert [c["to"]["actualDate"] for c in _option(proposal, "makeUp")["changes"]] == ["2026-02-05"]
-    assert proposal["preselected"] == "makeUp"
+    [change] = _option(proposal, "shift")["changes"]
+    assert change["to"]["actualDate"] == "2026-02-05"
+    assert change["reason"] == "Falls on Closure; no room to shift, made up instead"
+    assert _option(proposal, "shift")["unresolved"] == []
 
 
 def test_an_open_ended_packed_group_moves_nothing_past_what_was_read(api, org):
@@ -203,11 +220,11 @@ def test_an_open_ended_packed_group_moves_nothing_past_what_was_read(api, org):
             f.make_session(org, block_group=group, unit=a, actual_date=day)
         day += timedelta(days=1)
     proposal = api.post("/api/replan/propose", {"start": "2026-03-04", "end": "2026-03-04"}).json()
-    shift = _option(proposal, "shift")
-    assert shift["changes"] == []
-    assert [u["reason"] for u in shift["unresolved"]] == ["No free slot on the group's preferred days until 2026-06-04"]
-    # A make-up class may go earlier in its week: Tue 3 Mar, before the group's first class, is free.
-    assert [c["to"]["actualDate"] for c in _option(proposal, "makeUp")["changes"]] == ["2026-03-03"]
+    # No date to shift to; a make-up class may go earlier in its week: Tue 3 Mar, before the group's first
+    # class, is free. Either way that one session moves, nothing else.
+    for key in ("shift", "makeUp"):
+        option = _option(proposal, key)
+        assert [c["to"]["actualDate"] for c in option["changes"]] == ["2026-03-03"] and option["unresolved"] == []
 
 
 def test_leave_gives_the_sessions_the_teacher_already_teaching_the_unit(api, org):

@@ -5,7 +5,7 @@ own week first) and shift (later sessions of the unit move up one slot each, uni
 proposal offers both with their figures and preselects the one that moves fewest sessions. The block
 group keeps its generation's options (one unit a week, session templates, room type), so every re-plan
 and a regeneration honour them. Property: over random small organizations, no applied option ever holds
-a hard conflict, make-up moves only hit sessions, and every session make-up leaves unresolved has no
+a hard conflict, make-up moves only hit sessions, and every session an option leaves unresolved has no
 valid slot (checked by brute force over every date, not with the proposer's code).
 """
 
@@ -306,8 +306,8 @@ def test_no_applied_option_holds_a_hard_conflict_and_make_up_gives_up_only_witho
                 assert {s.pk for s in still} == {u["sessionId"] for u in option["unresolved"]}
                 if option["key"] == "makeUp":
                     assert fixed <= hit
-                    for s in still.select_related("block_group"):
-                        assert _free_slots(org, s, closed) == [], (seed, s.actual_date, s.start_time)
+                for s in still.select_related("block_group"):  # shift too: it makes up what it cannot shift
+                    assert _free_slots(org, s, closed) == [], (seed, option["key"], s.actual_date, s.start_time)
                 transaction.set_rollback(True)
         transaction.set_rollback(True)
     assert not BlockGroup.objects.unscoped().filter(organization=org).exists()

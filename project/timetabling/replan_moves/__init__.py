@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from project.timetabling import conflicts as cf
 from project.timetabling.replan_moves.board import SEARCH_MONTHS, Board, Plan
 from project.timetabling.replan_moves.greedy import greedy_plan
-from project.timetabling.replan_moves.makeup import make_up_plan
+from project.timetabling.replan_moves.makeup import make_up_plan, make_up_rest
 from project.timetabling.replan_moves.model import optimised_plan
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -84,7 +84,7 @@ def closure_moves(
         better = optimised_plan(board, plan, time_limit)
         if better is not None and _rank(board, better) < _rank(board, plan) and _keeps_weeks(board, better):
             plan = better
-    return _answer(board, plan, hits, REFLOWED)
+    return _answer(board, make_up_rest(board, plan), hits, REFLOWED)
 
 
 def make_up_moves(
@@ -117,6 +117,8 @@ def _answer(board: Board, plan: Plan, hits: list[dict], reflowed: str) -> tuple[
         if original is None:
             original = _as_hit(slot, group, board.teacher_names)
             why = reflowed
+        elif sid in plan.made_up:
+            why = f"Falls on {board.closed_name(slot.date)}; no room to shift, made up instead"
         else:
             why = f"Falls on {board.closed_name(slot.date)}"
         changes.append(

@@ -26,10 +26,12 @@ SEARCH_MONTHS = 3  # how far past a block group's end date a moved session may g
 @dataclass
 class Plan:
     """Where sessions go: ``dates`` (session id -> new date) and the hit sessions left where they are
-    (``unresolved``: session id -> reason)."""
+    (``unresolved``: session id -> reason); ``made_up``: the hit sessions of ``dates`` a shift placed as
+    make-up classes."""
 
     dates: dict = field(default_factory=dict)
     unresolved: dict = field(default_factory=dict)
+    made_up: set = field(default_factory=set)  # hit sessions a shift could not place, made up instead
 
 
 class Board:

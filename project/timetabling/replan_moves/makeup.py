@@ -133,3 +133,32 @@ def _solved(board: Board, options: dict, time_limit: float) -> Plan | None:
         if solver.value(var):
             plan.unresolved[sid] = no_slot(board, board.slot_of[sid])
     return plan
+
+
+def make_up_rest(board: Board, plan: Plan) -> Plan:
+    """``plan`` (the shift's) with each hit session it leaves unresolved made up on its first free slot
+    (:func:`candidates`) around the sessions the plan moves, so that the shift, too, gives up on a session
+    only when no slot exists. Changes ``plan`` and answers it; the sessions made up are in ``made_up``."""
+    if not plan.unresolved:
+        return plan
+    moved = set(plan.dates)
+    bookings = Bookings(board.slots, board.hit_ids | moved, board.data.online_rooms)
+    for sid, day in plan.dates.items():
+        bookings.book(board.slot_of[sid], day)
+    weeks = dict(board.week_units)
+    for sid, day in plan.dates.items():
+        slot = board.slot_of[sid]
+        if slot.block_group_id in board.new_week:
+            weeks.setdefault((slot.block_group_id, week_start(day)), set()).add(slot.unit_id)
+    for sid in sorted(plan.unresolved, key=lambda i: (board.slot_of[i].date, board.slot_of[i].start)):
+        slot = board.slot_of[sid]
+        for d in candidates(board, slot):
+            key = (slot.block_group_id, week_start(d))
+            if bookings.free(slot, d) and (slot.block_group_id not in board.new_week or weeks.get(key, set()) <= {slot.unit_id}):
+                bookings.book(slot, d)
+                weeks.setdefault(key, set()).add(slot.unit_id)
+                plan.dates[sid] = d
+                plan.made_up.add(sid)
+                del plan.unresolved[sid]
+                break
+    return plan
