@@ -333,6 +333,57 @@ def _preselect(options: dict[str, dict]) -> str:
     )
 
 
+def _soundly(
+    org: Organization, change: Change, hits: list[dict], found: dict[str, tuple[list[dict], list[dict], list[dict[str, object]]]]
+) -> dict[str, tuple[list[dict], list[dict], list[dict[str, object]]]]:
+    """Each option without the changes whose final state :func:`final_conflicts` (apply's check) refuses:
+    a session already double-booked where it stays (leave keeps dates), or one a dropped change leaves in
+    the way. A hit session so dropped is unresolved with the conflict's message; rounds until none is
+    refused (1 query, then 6 per option and round)."""
+    ids = {str(c["sessionId"]) for changes, _u, _e in found.values() for c in changes}
+    if not ids:
+        return found
+    rows = {str(r.pk): r for r in TimetableSession.objects.for_org(org).select_related("block_group", "unit").filter(pk__in=ids)}
+    hit_ids = {str(s["id"]) for s in hits}
+    out = {}
+    for key, (changes, unresolved, extended) in found.items():
+        changes, unresolved = list(changes), list(unresolved)
+        while changes:
+            writes = [
+                [
+                    str(c["sessionId"]),
+                    c["to"]["actualDate"].isoformat(),
+                    None if c["to"]["teacherId"] is None else str(c["to"]["teacherId"]),
+                ]
+                for c in changes
+            ]
+            refused: dict[str, str] = {}
+            for conflict in final_conflicts(org, change, rows, writes):
+                for sid in conflict.session_ids:
+                    if str(sid) in rows and any(w[0] == str(sid) for w in writes):
+                        refused.setdefault(str(sid), conflict.message)
+            if not refused:
+                break
+            for c in changes:
+                sid = str(c["sessionId"])
+                if sid in refused and sid in hit_ids:
+                    unresolved.append(
+                        {
+                            "sessionId": c["sessionId"],
+                            "blockGroupCode": c["blockGroupCode"],
+                            "unitCode": c["unitCode"],
+                            "actualDate": c["from"]["actualDate"],
+                            "startTime": c["from"]["startTime"],
+                            "endTime": c["from"]["endTime"],
+                            "reason": f"Would still be in conflict: {refused[sid]}",
+                        }
+                    )
+            changes = [c for c in changes if str(c["sessionId"]) not in refused]
+        kept_groups = {c["blockGroupId"] for c in changes if c["from"]["actualDate"] != c["to"]["actualDate"]}
+        out[key] = (changes, unresolved, [e for e in extended if e["blockGroupId"] in kept_groups])
+    return out
+
+
 def propose(
     ctx: Ctx,
     change: Change,
@@ -383,9 +434,10 @@ def propose(
         board = Board(ctx.org, change, hits, (lo, hi)) if hits else None
         found[MAKE_UP] = make_up_moves(ctx.org, change, hits, (lo, hi), board=board)
         found[SHIFT] = closure_moves(ctx.org, change, hits, (lo, hi), board=board)
+    sound = _soundly(ctx.org, change, hits, found)
     options = {
         key: {"key": key, "label": LABELS[key], "changes": c, "unresolved": u, "figures": _figures(hits, c, u, e)}
-        for key, (c, u, e) in found.items()
+        for key, (c, u, e) in sound.items()
     }
     chosen = _preselect(options)
     ReplanProposal.objects.for_org(ctx.org).filter(created_at__lt=timezone.now() - KEEP_PROPOSALS).delete()

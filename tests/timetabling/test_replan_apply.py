@@ -95,8 +95,8 @@ def test_a_final_state_on_a_holiday_is_409_and_writes_nothing(api, org):
 
 
 def test_a_conflict_that_was_already_there_is_409_too(api, org):
-    """A session already on a holiday (the holiday was added without a re-plan) that leave re-allocates
-    keeps its date: apply refuses to write it, though the clash is not new."""
+    """A session already on a holiday (the holiday was added without a re-plan) that leave would
+    re-allocate keeps its date: not proposed, and apply refuses to write it, though the clash is not new."""
     group, a, b = _group(org, api, new_week=True)
     kim, lee = (f.make_teacher(org, first_name=n, last_name="T", availability="both") for n in ("Kim", "Lee"))
     for t in (kim, lee):
@@ -105,8 +105,14 @@ def test_a_conflict_that_was_already_there_is_409_too(api, org):
     f.make_holiday(org, name="Late holiday", start_date=date(2026, 2, 4), end_date=date(2026, 2, 4))
     session = TimetableSession.objects.unscoped().get(block_group=group, actual_date=date(2026, 2, 4))
     proposal = api.post("/api/replan/propose", {"teacherId": str(kim.pk), "start": "2026-02-04", "end": "2026-02-04"}).json()
-    [change] = proposal["changes"]
-    assert change["sessionId"] == str(session.pk) and change["to"]["teacherName"] == "Lee T"
+    # The proposal does not offer it: Lee is free, but the session would still sit on the holiday.
+    assert proposal["changes"] == []
+    [unresolved] = proposal["unresolved"]
+    assert unresolved["sessionId"] == str(session.pk) and unresolved["reason"].startswith("Would still be in conflict: ")
+    # Put into the stored proposal behind the server's back, apply refuses it.
+    row = ReplanProposal.objects.unscoped().get(pk=proposal["id"])
+    row.options = {"reallocate": {"writes": [[str(session.pk), "2026-02-04", str(lee.pk)]]}}
+    row.save()
     r = _apply(api, proposal)
     assert r.status_code == 409 and [c["type"] for c in r.json()["conflicts"]] == ["holiday"]
     session.refresh_from_db()
