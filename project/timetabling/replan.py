@@ -49,6 +49,7 @@ class Change:
     campus_id: object | None = None
     teacher_id: object | None = None
     leave: cf.LeaveSpan | None = None
+    params: dict = field(default_factory=dict)  # the fields that named it, as the API spells them (JSON)
 
     @property
     def start(self) -> date:
@@ -72,6 +73,45 @@ def _range(start: date | None, end: date | None) -> tuple[date, date]:
 
 
 def change_of(
+    org: Organization,
+    *,
+    holiday_id: UUID | None = None,
+    leave_id: UUID | None = None,
+    teacher_id: UUID | None = None,
+    campus_id: UUID | None = None,
+    start: date | None = None,
+    end: date | None = None,
+    start_time: time | None = None,
+    end_time: time | None = None,
+) -> Change:
+    """The change a request names (see :func:`_change_of`), with ``params``: the fields given, as the API
+    spells them (``{"holidayId": "…", "start": "2026-02-04"}``), which a stored proposal keeps."""
+    given = {
+        "holidayId": holiday_id,
+        "leaveId": leave_id,
+        "teacherId": teacher_id,
+        "campusId": campus_id,
+        "start": start,
+        "end": end,
+        "startTime": start_time,
+        "endTime": end_time,
+    }
+    change = _change_of(
+        org,
+        holiday_id=holiday_id,
+        leave_id=leave_id,
+        teacher_id=teacher_id,
+        campus_id=campus_id,
+        start=start,
+        end=end,
+        start_time=start_time,
+        end_time=end_time,
+    )
+    change.params = {k: v.isoformat() if isinstance(v, date | time) else str(v) for k, v in given.items() if v is not None}
+    return change
+
+
+def _change_of(
     org: Organization,
     *,
     holiday_id: UUID | None = None,
@@ -390,7 +430,6 @@ def propose(
     *,
     block_group_ids: Iterable[UUID | str] | None = None,
     session_ids: Iterable[UUID | str] | None = None,
-    request: dict | None = None,
 ) -> dict:
     """A proposal that fixes every session ``change`` hits (of the chosen block groups or sessions), stored
     so that ``apply`` writes exactly it (ADR 0015). Writes only the proposal row, never a session.
@@ -407,9 +446,9 @@ def propose(
     session keeps its time and gets another qualified, available teacher (auto-allocation rules).
     ``preselected`` is the option with fewest unresolved, then fewest sessions moved.
 
-    ``request``: the change's and scope's fields as the client named them (JSON values), stored with the
-    proposal so that an apply naming a change names this one. Raises NotFound for a scope id of another
-    organization.
+    The change's fields (``change.params``) and the scope are stored with the proposal, so that apply
+    re-reads this change and an apply naming a change must name this one. Raises NotFound for a scope id
+    of another organization.
 
     Answer: ``{id, version, kind, description, start, end, preselected, options: [{key, label, changes,
     unresolved, figures}], changes, unresolved, figures}`` (the last three: the preselected option's);
@@ -443,7 +482,11 @@ def propose(
     ReplanProposal.objects.for_org(ctx.org).filter(created_at__lt=timezone.now() - KEEP_PROPOSALS).delete()
     row = ReplanProposal.objects.create(
         organization=ctx.org,
-        change=request or {},
+        change={
+            **change.params,
+            **({"blockGroupIds": sorted(str(i) for i in block_group_ids)} if block_group_ids else {}),
+            **({"sessionIds": sorted(str(i) for i in session_ids)} if session_ids else {}),
+        },
         version=version,
         preselected=chosen,
         options={
@@ -632,7 +675,7 @@ def apply(
             ReplanProposal.objects.for_org(ctx.org).select_for_update(), ctx.org, proposal_id, "Re-plan proposal"
         )
         stored = proposal.change or {}
-        if request and any(stored.get(k) != v for k, v in request.items()):
+        if request and any(stored.get(k) != (sorted(v) if isinstance(v, list) else v) for k, v in request.items()):
             raise ValidationFailed(OTHER_CHANGE)
         key = option or proposal.preselected
         if key not in proposal.options:

@@ -217,7 +217,6 @@ def replan_propose(request: AuthedRequest, payload: ReplanChangeIn) -> HttpRespo
             change,
             block_group_ids=payload.block_group_ids,
             session_ids=payload.session_ids,
-            request=_named(payload),
         )
     )
 

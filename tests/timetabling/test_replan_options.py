@@ -293,7 +293,7 @@ def test_no_applied_option_holds_a_hard_conflict_and_make_up_gives_up_only_witho
         lo, hi = MONDAY - timedelta(days=7), MONDAY + timedelta(days=300)
         assert not cf.hard(cf.scan(org, lo, hi))
         change = replan.change_of(org, start=closed, end=closed)
-        proposal = replan.propose(ctx, change, request={"start": closed.isoformat(), "end": closed.isoformat()})
+        proposal = replan.propose(ctx, change)
         hit = {s["id"] for s in replan.hit_sessions(org, change)}
         for option in proposal["options"]:
             with transaction.atomic():
