@@ -21,7 +21,7 @@ export async function fetchImpact(query: ImpactQuery): Promise<Impact> {
 }
 
 /** "3 sessions of 2 block groups fall on this holiday" (null when nothing is hit). */
-export function impactSentence(impact: Impact, what: "holiday" | "term break" | "leave"): string | null {
+export function impactSentence(impact: Impact, what: "holiday" | "term break" | "closure" | "leave"): string | null {
   if (!impact.sessionCount) return null;
   const sessions = plural(impact.sessionCount, "session", "sessions");
   const groups = plural(impact.blockGroupCount, "block group", "block groups");
