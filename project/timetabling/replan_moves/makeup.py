@@ -10,9 +10,10 @@ then the later weeks, each on its preferred days first. A group generated with "
 a new week" keeps it: a session never goes into a week that holds another unit's sessions.
 
 Complete, not greedy-first: the hit sessions take their first free candidate in date order; when that
-leaves one without a slot, CP-SAT assigns every hit session one of all its candidates (or none) with the
+leaves one without a slot, again with the most constrained first; when that does too, CP-SAT assigns every hit session one of all its candidates (or none) with the
 fewest unresolved first and the least preference rank then, so a session is unresolved only when every
-slot it could take is taken by another hit session's make-up or none exists at all.
+slot it could take is taken by another hit session's make-up or none exists at all (the repair weighs
+each session's first ``MODEL_CANDIDATES`` slots within ``MAKE_UP_SECONDS``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from project.timetabling.calendar import week_start
 from project.timetabling.replan_moves.board import Board, Bookings, Plan
 
 WEEKDAYS = frozenset({1, 2, 3, 4, 5})
-MAKE_UP_SECONDS = 3.0
+MAKE_UP_SECONDS = 1.0  # the repair's budget; the shift's model has its own (``MOVE_SECONDS``)
+MODEL_CANDIDATES = 40  # free slots per session the repair considers, best first
 
 
 def candidates(board: Board, slot: cf.Slot) -> list[date]:
@@ -59,12 +61,28 @@ def no_slot(board: Board, slot: cf.Slot) -> str:
 
 
 def make_up_plan(board: Board, time_limit: float = MAKE_UP_SECONDS) -> Plan:
-    """The make-up plan of the module docstring."""
+    """The make-up plan of the module docstring; ``time_limit``: the repair's budget in seconds."""
     bookings = Bookings(board.slots, board.hit_ids, board.data.online_rooms)
     order = sorted(board.hits, key=lambda h: (h["actualDate"], h["startTime"], h["blockGroupCode"]))
     options = {
         h["id"]: [d for d in candidates(board, board.slot_of[h["id"]]) if bookings.free(board.slot_of[h["id"]], d)] for h in order
     }
+    plan = _greedy(board, order, options)
+    if plan.unresolved and any(options[sid] for sid in plan.unresolved):
+        # The most constrained first (fewest free slots), then in date order: usually places every one.
+        tight = sorted(order, key=lambda h: len(options[h["id"]]))
+        second = _greedy(board, tight, options)
+        if len(second.unresolved) < len(plan.unresolved):
+            plan = second
+    if not plan.unresolved or not any(options[sid] for sid in plan.unresolved):
+        return plan
+    better = _solved(board, {sid: days[:MODEL_CANDIDATES] for sid, days in options.items()}, plan, time_limit)
+    return better if better is not None and len(better.unresolved) < len(plan.unresolved) else plan
+
+
+def _greedy(board: Board, order: list[dict], options: dict) -> Plan:
+    """Each hit session of ``order`` takes its first candidate still free."""
+    bookings = Bookings(board.slots, board.hit_ids, board.data.online_rooms)
     plan = Plan()
     placed_weeks: dict = {}  # (group, week) -> units a make-up put there (one unit a week)
     for h in order:
@@ -80,14 +98,12 @@ def make_up_plan(board: Board, time_limit: float = MAKE_UP_SECONDS) -> Plan:
                 break
         else:
             plan.unresolved[slot.id] = no_slot(board, slot)
-    if not plan.unresolved or not any(options[sid] for sid in plan.unresolved):
-        return plan
-    better = _solved(board, options, time_limit)
-    return better if better is not None and len(better.unresolved) < len(plan.unresolved) else plan
+    return plan
 
 
-def _solved(board: Board, options: dict, time_limit: float) -> Plan | None:
-    """CP-SAT over every hit session's candidates: fewest unresolved, then least rank (module docstring)."""
+def _solved(board: Board, options: dict, greedy: Plan, time_limit: float) -> Plan | None:
+    """CP-SAT over the hit sessions' first ``MODEL_CANDIDATES`` free slots, hinted with the greedy plan:
+    fewest unresolved, then least rank (module docstring)."""
     from collections import defaultdict
 
     from project.timetabling.replan_moves.model import _cliques
@@ -117,6 +133,10 @@ def _solved(board: Board, options: dict, time_limit: float) -> Plan | None:
             for unit_b, b in entries:
                 if unit_a != unit_b:
                     model.add_bool_or([a.Not(), b.Not()])
+    for (sid, d), var in x.items():
+        model.add_hint(var, 1 if greedy.dates.get(sid) == d else 0)
+    for sid, var in none.items():
+        model.add_hint(var, 1 if sid in greedy.unresolved or greedy.dates.get(sid) not in options[sid] else 0)
     cost = sum(rank * x[(sid, d)] for sid, days in options.items() for rank, d in enumerate(days))
     big = 1 + sum(len(days) for days in options.values()) ** 2
     model.minimize(big * sum(none.values()) + cost)
