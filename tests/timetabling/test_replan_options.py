@@ -11,6 +11,7 @@ valid slot (checked by brute force over every date, not with the proposer's code
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import date, time, timedelta
 from decimal import Decimal
@@ -66,7 +67,7 @@ def _units_start_in_new_weeks(rows: list[tuple], a, b) -> bool:
 def test_start_next_unit_in_new_week_is_kept_after_a_holiday(api, org):
     group, a, b = _new_week_group(org, api)
     assert group.start_next_unit_in_new_week is True
-    assert group.session_templates == [
+    assert json.loads(group.session_templates) == [
         {"startTime": "09:00:00", "endTime": "12:00:00", "duration": "3"},
         {"startTime": "13:00:00", "endTime": "16:00:00", "duration": "3"},
     ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import time
 from decimal import Decimal
@@ -89,7 +90,7 @@ def schedule_block_group(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
             for t in data.session_templates
         ]
     elif group.session_templates:
-        stored_templates = group.session_templates
+        stored_templates = json.loads(group.session_templates)
     else:
         raise ValidationFailed.field("sessionTemplates", NO_TEMPLATE)
     templates = [
@@ -222,7 +223,7 @@ def schedule_block_group(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
             )
         last = max([d for d in [existing_last, max((p.date for p in teaching), default=None)] if d is not None], default=None)
         group.start_next_unit_in_new_week = new_week
-        group.session_templates = stored_templates
+        group.session_templates = json.dumps(stored_templates)
         saved = ["start_next_unit_in_new_week", "session_templates", "updated_at"]
         if data.room_type:
             group.preferred_room_type = data.room_type
