@@ -1,17 +1,32 @@
 // Issues 17 and 33: a coordinator adds a one-day holiday on a full-time group's teaching day, reviews the
 // re-plan (a summary, make-up or shift with their figures, the affected weeks), picks make-up and applies
-// it; another coordinator's open timetable shows the session on its make-up day without a reload.
+// it; another coordinator's open timetable shows the session on its make-up day without a reload. A
+// campus closure day gets its impact and the same review from the holidays page.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, browserForFile, openTimetable, scheduledGroupAndTeacher, screenshot, seriousA11yViolations, twoCoordinators } from "./lib.mjs";
+import {
+  apiCall,
+  BASE_URL,
+  browserForFile,
+  chooseOption,
+  openTimetable,
+  scheduledGroupAndTeacher,
+  screenshot,
+  seriousA11yViolations,
+  twoCoordinators,
+} from "./lib.mjs";
 
 const RUN = String(Date.now()).slice(-5);
 let a;
 let b;
 let made;
+let campus;
 
 browserForFile(async (browser) => {
   ({ a, b } = await twoCoordinators(browser));
+  const campuses = await apiCall(a.page, "GET", "/api/campuses");
+  assert.equal(campuses.status, 200, campuses.text);
+  campus = campuses.json[0];
   // Full time, Monday to Wednesday mornings from Monday 7 August 2028: six classes over two weeks.
   made = await scheduledGroupAndTeacher(a.page, {
     tag: `RP${RUN}`,
@@ -20,6 +35,7 @@ browserForFile(async (browser) => {
     day: "Monday, Tuesday, Wednesday",
     firstName: "Remy",
     lastName: `Replan${RUN}`,
+    campusId: campus.id,
   });
   assert.deepEqual(
     made.sessions.map((s) => s.actualDate),
@@ -98,4 +114,31 @@ test("a one-day holiday on a full-time group: both options with figures, make-up
   );
   const shown = (await dates(b.page)).filter((t) => t.includes(made.group.code));
   assert.equal(shown.length, 6);
+});
+
+test("a campus closure day: its impact on the holidays page, then the same review, applied", async () => {
+  await a.page.goto(`${BASE_URL}/holidays`);
+  await a.page.getByRole("button", { name: "Campus closure" }).click();
+  const dialog = a.page.getByRole("dialog", { name: "Campus closure" });
+  await chooseOption(dialog, "Campus", campus.name);
+  await dialog.getByLabel("Closure day").fill("2028-08-09");
+  // Wednesday 9 August 2028: the group's class that day is hit.
+  await dialog
+    .getByTestId("closure-impact")
+    .filter({ hasText: /session of 1 block group falls on this closure|sessions of \d+ block groups? fall on this closure/ })
+    .waitFor();
+  await dialog.getByRole("button", { name: "Review re-plan" }).click();
+  const review = a.page.getByRole("dialog", { name: "Review re-plan" });
+  await review
+    .getByTestId("replan-summary")
+    .filter({ hasText: /fall(s)? on Wed 09\/08\/2028\./ })
+    .waitFor();
+  const row = review.getByRole("tabpanel", { name: "By block group" }).getByTestId("replan-change").filter({ hasText: made.group.code });
+  assert.match(await row.textContent(), new RegExp(`Wed 09/08/2028 09:00–12:00.*Falls on Closure of ${campus.name}`));
+  await review.getByRole("button", { name: "Apply re-plan" }).click();
+  await review.waitFor({ state: "hidden" });
+  const sessions = await apiCall(a.page, "GET", `/api/timetables?blockGroupId=${made.group.id}&hidePast=true`);
+  const days = sessions.json.map((s) => s.actualDate);
+  assert.ok(!days.includes("2028-08-09"), days.join(" "));
+  assert.equal(days.length, 6);
 });
