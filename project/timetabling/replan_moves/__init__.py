@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["MOVE_SECONDS", "SEARCH_MONTHS", "Board", "closure_moves", "make_up_moves"]
 
-MOVE_SECONDS = 2.0  # the shift's model; with the make-up's repair (1 s) a proposal stays under 5 s
+MOVE_SECONDS = 1.5  # the shift's model; with the make-up's repair (0.5 s) a proposal stays under 5 s
 REFLOWED = "Moved later to make room (the unit order is kept)"
 
 

@@ -72,6 +72,7 @@ class Board:
             self.units_first[(gid, unit_id)] = first
             self.last_day[gid] = max(self.last_day.get(gid, last), last)
         self.teacher_names = {tid: t.name for tid, t in self.data.teachers.items()}
+        self._bookings: Bookings | None = None
         # Groups generated with "start the next unit in a new week" (issue 33): a week holds one unit.
         self.new_week = {gid for gid, g in self.groups.items() if g.start_next_unit_in_new_week}
         self.week_units: dict = defaultdict(set)  # (group, week start) -> units taught that week
@@ -84,6 +85,12 @@ class Board:
         if slot.block_group_id not in self.new_week:
             return True
         return self.week_units.get((slot.block_group_id, week_start(day)), set()) <= {slot.unit_id}
+
+    def bookings(self) -> Bookings:
+        """A fresh copy of the bookings of every session but the hit ones (built once per board)."""
+        if self._bookings is None:
+            self._bookings = Bookings(self.slots, self.hit_ids, self.data.online_rooms)
+        return self._bookings.copy()
 
     def preferred(self, slot: cf.Slot) -> set:
         return self.days.get(slot.block_group_id) or {slot.date.isoweekday()}
@@ -161,6 +168,12 @@ class Bookings:
                 self.busy[(kind, key, day)].append((slot.start, slot.end))
             else:
                 self.busy[(kind, key, day)].remove((slot.start, slot.end))
+
+    def copy(self) -> Bookings:
+        """An independent copy (cheaper than booking every session again)."""
+        out = Bookings((), set(), self.online)
+        out.busy = defaultdict(list, {k: list(v) for k, v in self.busy.items()})
+        return out
 
     def free(self, slot: cf.Slot, day: date) -> bool:
         return not any(cf.overlaps(a, b, slot.start, slot.end) for k in self.keys(slot) for a, b in self.busy.get((*k, day), ()))

@@ -84,7 +84,7 @@ class Reflow:
 
 def greedy_plan(board: Board) -> Plan:
     """Earliest free date per hit session, in date order; a re-flow where the group is full (see the package)."""
-    bookings = Bookings(board.slots, board.hit_ids, board.data.online_rooms)
+    bookings = board.bookings()
     plan = Plan()
     reflow = Reflow(board, bookings, plan)
     for s in sorted(board.hits, key=lambda h: (h["actualDate"], h["startTime"], h["blockGroupCode"])):

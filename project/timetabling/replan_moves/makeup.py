@@ -27,7 +27,7 @@ from project.timetabling.calendar import week_start
 from project.timetabling.replan_moves.board import Board, Bookings, Plan
 
 WEEKDAYS = frozenset({1, 2, 3, 4, 5})
-MAKE_UP_SECONDS = 1.0  # the repair's budget; the shift's model has its own (``MOVE_SECONDS``)
+MAKE_UP_SECONDS = 0.5  # the repair's budget; the shift's model has its own (``MOVE_SECONDS``)
 MODEL_CANDIDATES = 40  # free slots per session the repair considers, best first
 
 
@@ -62,7 +62,7 @@ def no_slot(board: Board, slot: cf.Slot) -> str:
 
 def make_up_plan(board: Board, time_limit: float = MAKE_UP_SECONDS) -> Plan:
     """The make-up plan of the module docstring; ``time_limit``: the repair's budget in seconds."""
-    bookings = Bookings(board.slots, board.hit_ids, board.data.online_rooms)
+    bookings = board.bookings()
     order = sorted(board.hits, key=lambda h: (h["actualDate"], h["startTime"], h["blockGroupCode"]))
     options = {
         h["id"]: [d for d in candidates(board, board.slot_of[h["id"]]) if bookings.free(board.slot_of[h["id"]], d)] for h in order
@@ -82,7 +82,7 @@ def make_up_plan(board: Board, time_limit: float = MAKE_UP_SECONDS) -> Plan:
 
 def _greedy(board: Board, order: list[dict], options: dict) -> Plan:
     """Each hit session of ``order`` takes its first candidate still free."""
-    bookings = Bookings(board.slots, board.hit_ids, board.data.online_rooms)
+    bookings = board.bookings()
     plan = Plan()
     placed_weeks: dict = {}  # (group, week) -> units a make-up put there (one unit a week)
     for h in order:
@@ -161,10 +161,12 @@ def make_up_rest(board: Board, plan: Plan) -> Plan:
     only when no slot exists. Changes ``plan`` and answers it; the sessions made up are in ``made_up``."""
     if not plan.unresolved:
         return plan
-    moved = set(plan.dates)
-    bookings = Bookings(board.slots, board.hit_ids | moved, board.data.online_rooms)
+    bookings = board.bookings()  # every session but the hit ones, where they are
     for sid, day in plan.dates.items():
-        bookings.book(board.slot_of[sid], day)
+        slot = board.slot_of[sid]
+        if sid not in board.hit_ids:
+            bookings.book(slot, slot.date, add=False)  # a re-flowed session leaves its date
+        bookings.book(slot, day)
     weeks = dict(board.week_units)
     for sid, day in plan.dates.items():
         slot = board.slot_of[sid]
