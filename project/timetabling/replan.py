@@ -675,8 +675,12 @@ def apply(
             ReplanProposal.objects.for_org(ctx.org).select_for_update(), ctx.org, proposal_id, "Re-plan proposal"
         )
         stored = proposal.change or {}
-        if request and any(stored.get(k) != (sorted(v) if isinstance(v, list) else v) for k, v in request.items()):
-            raise ValidationFailed(OTHER_CHANGE)
+        if request:
+            named = {k: v for k, v in request.items() if k in _CHANGE_KEYS.values()}
+            if named and named != {k: v for k, v in stored.items() if k in _CHANGE_KEYS.values()}:
+                raise ValidationFailed(OTHER_CHANGE)  # another change, or this one named partly
+            if any(sorted(request[k]) != stored.get(k) for k in ("blockGroupIds", "sessionIds") if k in request):
+                raise ValidationFailed(OTHER_CHANGE)
         key = option or proposal.preselected
         if key not in proposal.options:
             raise ValidationFailed.field("option", f"Choose one of the proposal's options: {', '.join(proposal.options)}")

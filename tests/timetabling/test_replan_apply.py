@@ -42,8 +42,9 @@ def test_a_change_that_is_not_the_proposals_is_400_and_writes_nothing(api, org):
         assert r.status_code == 400, changes
         assert r.json()["errors"][0]["path"] == ["changes"]
     # The change named must be the proposal's.
-    r = _apply(api, proposal, start="2026-02-04", end="2026-02-05")
-    assert r.status_code == 400
+    for other in ({"start": "2026-02-04", "end": "2026-02-05"}, {"holidayId": holiday["id"], "blockGroupIds": [str(group.pk)]}):
+        r = _apply(api, proposal, **other)
+        assert r.status_code == 400, other
     assert _timetable(group) == before and _nothing_replanned(org)
     # The proposal's own changes, sent back as older clients do, are accepted.
     r = _apply(api, proposal, option="makeUp", changes=[as_proposed], holidayId=holiday["id"])
