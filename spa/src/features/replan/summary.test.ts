@@ -69,6 +69,26 @@ describe("the re-plan review's words", () => {
     expect(summarySentence(proposal)).toContain("fall on Tue 12/01/2026");
   });
 
+  it("says leave in its own words", () => {
+    const cover = option("reallocate", "Another teacher", [change("ICT-A", "2026-12-01", "2026-12-01")], {
+      teachersChanged: 1,
+      sessionsMoved: 0,
+      sessionsHit: 1,
+    });
+    const leave = {
+      ...proposal,
+      kind: "leave",
+      description: "Kim T's leave",
+      end: "2026-12-03",
+      preselected: "reallocate",
+      options: [cover],
+      figures: cover.figures,
+    } as Proposal;
+    expect(summarySentence(leave)).toBe(
+      "1 session of 1 block group falls in Kim T's leave (Tue 01/12/2026 to Thu 03/12/2026). Another teacher: 1 session gets another teacher.",
+    );
+  });
+
   it("gives each option its figures with the right nouns", () => {
     expect(optionFigures(shift)).toBe(
       "3 sessions moved · 6 hours to another week · ICT-A ends 13/07/2027 instead of 24/06/2027 · 0 sessions with another teacher",
