@@ -95,6 +95,9 @@ test("a one-day holiday on a full-time group: both options with figures, make-up
   assert.equal(await week.count(), 1);
   assert.match(await week.getByTestId("replan-moved-in").filter({ hasText: made.group.code }).textContent(), /09:00/);
   assert.equal(await week.getByTestId("replan-moved-out").filter({ hasText: made.group.code }).count(), 1);
+  // The group's other classes of that week (Monday and Wednesday) are shown as they stay.
+  await week.getByTestId("replan-stays").filter({ hasText: made.group.code }).nth(1).waitFor();
+  assert.equal(await week.getByTestId("replan-stays").filter({ hasText: made.group.code }).count(), 2);
   assert.deepEqual(await seriousA11yViolations(a.page), []);
   await screenshot(a.page, "replan-review");
 

@@ -1,9 +1,11 @@
 import { Alert, Badge, Button, Group, Loader, Paper, Radio, SimpleGrid, Stack, Tabs, Text } from "@mantine/core";
 import { IconAlertTriangle } from "@tabler/icons-react";
+import { useQueries } from "@tanstack/react-query";
 import { useState } from "react";
 import { DataTable } from "../../components/DataTable";
 import { displayTime } from "../../components/Dates";
 import { classifyError, notifySuccess } from "../../components/Notify";
+import { timetablesQueryOptions } from "../timetables/api/timetables";
 import { plural } from "../timetables/auto-allocation/format";
 import { useApplyReplan, useProposal, type ChangeQuery, type OptionKey, type Proposal, type ReplanChange, type ReplanOption } from "./api";
 import { affectedWeeks, localDates, optionFigures, summarySentence, weekday } from "./summary";
@@ -45,9 +47,26 @@ function ChangeTable({ rows, label }: { rows: ReplanChange[]; label: string }) {
   );
 }
 
-/** The moved sessions of the affected weeks, before (struck through) and after (highlighted), day by day. */
+/** Up to this many block groups' timetables are read to show their other sessions in the affected weeks. */
+const GRID_GROUPS = 4;
+
+/**
+ * The affected weeks day by day (at most four): the moved sessions struck through where they leave and
+ * highlighted where they arrive, and, when the moves are of at most four block groups, those groups'
+ * other sessions as they stay (their timetables read with GET /api/timetables?blockGroupId=).
+ */
 function WeekGrid({ changes }: { changes: ReplanChange[] }) {
-  const { weeks, more } = affectedWeeks(changes, 4);
+  const groups = [...new Set(changes.filter((c) => c.from.actualDate !== c.to.actualDate).map((c) => c.blockGroupId))];
+  const read = groups.length <= GRID_GROUPS ? groups : [];
+  const timetables = useQueries({
+    queries: read.map((id) => timetablesQueryOptions({ blockGroupId: id, teacherId: null, hidePast: false })),
+  });
+  const around = timetables.flatMap((q) =>
+    (q.data ?? [])
+      .filter((s) => s.status !== "cancelled")
+      .map((s) => ({ id: s.id, blockGroupCode: s.blockGroup?.code ?? "", actualDate: s.actualDate, startTime: s.startTime })),
+  );
+  const { weeks, more } = affectedWeeks(changes, 4, around);
   if (!weeks.length) return null;
   return (
     <Stack gap="sm" aria-label="Affected weeks">
@@ -62,8 +81,13 @@ function WeekGrid({ changes }: { changes: ReplanChange[] }) {
                 <Text size="xs" c="dimmed">
                   {weekday(d.date)}
                 </Text>
+                {d.stay.map((s) => (
+                  <Text key={`stay-${s.key}`} size="xs" data-testid="replan-stays">
+                    {s.code} {displayTime(s.startTime)}
+                  </Text>
+                ))}
                 {d.out.map((c) => (
-                  <Text key={`out-${c.sessionId}`} size="xs" td="line-through" c="dimmed" data-testid="replan-moved-out">
+                  <Text key={`out-${c.sessionId}`} size="xs" td="line-through" c="red.8" data-testid="replan-moved-out">
                     {c.blockGroupCode} {displayTime(c.from.startTime)}
                   </Text>
                 ))}
@@ -77,7 +101,10 @@ function WeekGrid({ changes }: { changes: ReplanChange[] }) {
           </SimpleGrid>
         </Paper>
       ))}
-      {more ? <Text size="xs" c="dimmed">{`and ${plural(more, "more week")}: every change is in the lists below`}</Text> : null}
+      <Text size="xs" c="dimmed">
+        Struck through: where a session leaves. Green: where it arrives.
+        {more ? ` And ${plural(more, "more week")}: every change is in the lists below.` : ""}
+      </Text>
     </Stack>
   );
 }

@@ -107,4 +107,18 @@ describe("the re-plan review's words", () => {
     expect(weeks[0].days.find((d) => d.date === "2026-12-02")?.in.map((c) => c.blockGroupCode)).toEqual(["ICT-B"]);
     expect(weeks[0].days).toHaveLength(5); // no weekend day used
   });
+
+  it("shows the sessions that stay around the moves, not the moved ones twice", () => {
+    const around = [
+      { id: "ICT-A-2026-12-01", blockGroupCode: "ICT-A", actualDate: "2026-12-01", startTime: "09:00:00" }, // moved
+      { id: "keep-1", blockGroupCode: "ICT-A", actualDate: "2026-12-02", startTime: "13:00:00" },
+      { id: "keep-2", blockGroupCode: "ICT-B", actualDate: "2026-12-02", startTime: "09:00:00" },
+      { id: "far", blockGroupCode: "ICT-A", actualDate: "2027-03-01", startTime: "09:00:00" },
+    ];
+    const { weeks } = affectedWeeks(makeUp.changes, 4, around);
+    expect(weeks).toHaveLength(1);
+    const days = Object.fromEntries(weeks[0].days.map((d) => [d.date, d.stay.map((x) => `${x.code} ${x.startTime}`)]));
+    expect(days["2026-12-01"]).toEqual([]);
+    expect(days["2026-12-02"]).toEqual(["ICT-B 09:00:00", "ICT-A 13:00:00"]);
+  });
 });

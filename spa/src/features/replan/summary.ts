@@ -63,15 +63,27 @@ export interface WeekDay {
   date: string;
   out: ReplanChange[];
   in: ReplanChange[];
+  /** Sessions of the moved sessions' block groups that stay where they are ("code HH:MM:SS" sorted). */
+  stay: { key: string; code: string; startTime: string }[];
+}
+
+/** A session the grid may show around the moves: of a block group of a moved session, not cancelled. */
+export interface Around {
+  id: string;
+  blockGroupCode: string;
+  actualDate: string;
+  startTime: string;
 }
 
 /**
  * The weeks (Monday to Sunday) a move leaves or enters, earliest first, at most ``limit`` of them
- * (``more``: how many are left out); each with its weekdays (and a weekend day only when one is used)
- * and the moved sessions leaving and arriving on each.
+ * (``more``: how many are left out); each with its weekdays (and a weekend day only when one is used),
+ * the moved sessions leaving and arriving on each, and of ``around`` (the sessions of the moved sessions'
+ * block groups) those that stay.
  */
-export function affectedWeeks(changes: ReplanChange[], limit: number): { weeks: { start: string; days: WeekDay[] }[]; more: number } {
+export function affectedWeeks(changes: ReplanChange[], limit: number, around: Around[] = []): { weeks: { start: string; days: WeekDay[] }[]; more: number } {
   const moved = changes.filter((c) => c.from.actualDate !== c.to.actualDate);
+  const movedIds = new Set(moved.map((c) => c.sessionId));
   const monday = (iso: string) => {
     const d = dayjs(iso);
     return d.subtract((d.day() + 6) % 7, "day").format("YYYY-MM-DD");
@@ -83,8 +95,12 @@ export function affectedWeeks(changes: ReplanChange[], limit: number): { weeks: 
       date,
       out: moved.filter((c) => c.from.actualDate === date),
       in: moved.filter((c) => c.to.actualDate === date),
+      stay: around
+        .filter((s) => s.actualDate === date && !movedIds.has(s.id))
+        .map((s) => ({ key: s.id, code: s.blockGroupCode, startTime: s.startTime }))
+        .sort((x, y) => x.startTime.localeCompare(y.startTime) || x.code.localeCompare(y.code)),
     }));
-    return { start, days: days.filter((d, i) => i < 5 || d.out.length || d.in.length) };
+    return { start, days: days.filter((d, i) => i < 5 || d.out.length || d.in.length || d.stay.length) };
   });
   return { weeks, more: Math.max(0, starts.length - limit) };
 }
