@@ -108,6 +108,11 @@ class BlockGroup(TenantModel):
     # Issue 19: the room type schedule generation chooses rooms of when a request names neither a room nor
     # a type ("" for none; the values of catalogue.Room.Type).
     preferred_room_type = models.CharField(max_length=20, blank=True, default="")
+    # Issue 33: what the last schedule generation was asked for, so that re-plans and a regeneration keep
+    # it (ADR 0015): one unit a week, and the session templates, JSON text of ``[{startTime, endTime,
+    # duration}]`` ("" for none; text, not a JSON field, so that the history's row diffs stay hashable).
+    start_next_unit_in_new_week = models.BooleanField(default=False)
+    session_templates = models.TextField(blank=True, default="")
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
 
     class Meta:

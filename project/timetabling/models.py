@@ -101,3 +101,26 @@ class CalendarFeed(TenantModel):
 
     class Meta:
         ordering = ["created_at"]
+
+
+class ReplanProposal(TenantModel):
+    """A re-plan proposal as ``POST /api/replan/propose`` answered it (ADR 0015): ``POST /api/replan/apply``
+    writes one of its options exactly, never what a request sends.
+
+    ``change``: the change's fields as the request named them (``replan.change_of``'s keyword arguments,
+    ids and dates as text) and the scope (``blockGroupIds``, ``sessionIds``); ``version``: the digest of
+    what it read (``replan._version``); ``options``: ``{key: {"writes": [[sessionId, actualDate,
+    teacherId], ...]}}``, one per way of fixing the change (``makeUp``, ``shift``, ``reallocate``);
+    ``preselected``: the key the review starts on. Kept a day (``replan.KEEP_PROPOSALS``).
+    """
+
+    history_tracked = False  # a working copy of a review, not a record: never in the history nor undone
+
+    change = models.JSONField(default=dict)
+    version = models.CharField(max_length=64)
+    options = models.JSONField(default=dict)
+    preselected = models.CharField(max_length=20)
+
+    class Meta:
+        ordering = ["created_at"]
+        indexes = [models.Index(fields=["organization", "created_at"], name="replan_proposal_org_created")]

@@ -23,7 +23,7 @@ from uuid import UUID
 
 from django.db.models import Max, Min, Q
 
-from project.core.errors import ValidationFailed
+from project.core.errors import NotFound, ValidationFailed
 from project.core.tenancy import Ctx, get_in_org
 from project.timetabling import conflicts as cf
 from project.timetabling.calendar import holiday_spans, week_start
@@ -49,6 +49,7 @@ class Change:
     campus_id: object | None = None
     teacher_id: object | None = None
     leave: cf.LeaveSpan | None = None
+    params: dict = field(default_factory=dict)  # the fields that named it, as the API spells them (JSON)
 
     @property
     def start(self) -> date:
@@ -72,6 +73,45 @@ def _range(start: date | None, end: date | None) -> tuple[date, date]:
 
 
 def change_of(
+    org: Organization,
+    *,
+    holiday_id: UUID | None = None,
+    leave_id: UUID | None = None,
+    teacher_id: UUID | None = None,
+    campus_id: UUID | None = None,
+    start: date | None = None,
+    end: date | None = None,
+    start_time: time | None = None,
+    end_time: time | None = None,
+) -> Change:
+    """The change a request names (see :func:`_change_of`), with ``params``: the fields given, as the API
+    spells them (``{"holidayId": "…", "start": "2026-02-04"}``), which a stored proposal keeps."""
+    given = {
+        "holidayId": holiday_id,
+        "leaveId": leave_id,
+        "teacherId": teacher_id,
+        "campusId": campus_id,
+        "start": start,
+        "end": end,
+        "startTime": start_time,
+        "endTime": end_time,
+    }
+    change = _change_of(
+        org,
+        holiday_id=holiday_id,
+        leave_id=leave_id,
+        teacher_id=teacher_id,
+        campus_id=campus_id,
+        start=start,
+        end=end,
+        start_time=start_time,
+        end_time=end_time,
+    )
+    change.params = {k: v.isoformat() if isinstance(v, date | time) else str(v) for k, v in given.items() if v is not None}
+    return change
+
+
+def _change_of(
     org: Organization,
     *,
     holiday_id: UUID | None = None,
@@ -227,14 +267,14 @@ STALE = "The timetable changed since this proposal was made. Make a new proposal
 
 
 def _window(change: Change, hits: list[dict], groups: Iterable[BlockGroup]) -> tuple[date, date]:
-    """The dates a proposal reads: from the first hit session (or the change) to ``SEARCH_MONTHS`` past
+    """The dates a proposal reads: from the week of the first hit session (or the change) to ``SEARCH_MONTHS`` past
     the latest end date of the hit groups (closures) or the end of the last hit week (leave)."""
     first = min([change.start] + [s["actualDate"] for s in hits])
     if change.kind == LEAVE:
         last = max([change.end] + [s["actualDate"] for s in hits])
         return week_start(first), week_start(last) + timedelta(days=6)
     ends = [cf.add_months(g.end_date or first, SEARCH_MONTHS) for g in groups]
-    return first, max(ends + [cf.add_months(change.end, SEARCH_MONTHS)])
+    return week_start(first), max(ends + [cf.add_months(change.end, SEARCH_MONTHS)])
 
 
 def _groups_of(org: Organization, hits: list[dict]) -> list[BlockGroup]:
@@ -281,6 +321,109 @@ def _scope(
     return sessions
 
 
+def resolve_scope(
+    org: Organization, block_group_ids: Iterable[UUID | str] | None, session_ids: Iterable[UUID | str] | None
+) -> None:
+    """All or nothing: every id of a scope is of ``org`` (one query per list), else NotFound "Block group
+    not found" / "Timetable session not found" (decisions.md §1: another organization's id is a 404, never
+    an empty proposal)."""
+    from project.planning.models import BlockGroup
+
+    for ids, model, label in (
+        (block_group_ids, BlockGroup, "Block group"),
+        (session_ids, TimetableSession, "Timetable session"),
+    ):
+        wanted = {str(i) for i in ids or ()}
+        if wanted and model.objects.for_org(org).filter(pk__in=wanted).count() != len(wanted):
+            raise NotFound(f"{label} not found")
+
+
+MAKE_UP, SHIFT, REALLOCATE = "makeUp", "shift", "reallocate"
+LABELS = {MAKE_UP: "Make-up", SHIFT: "Shift", REALLOCATE: "Another teacher"}
+KEEP_PROPOSALS = timedelta(days=1)
+
+
+def _figures(hits: list[dict], changes: list[dict], unresolved: list[dict], extended: list[dict[str, object]]) -> dict:
+    """``{sessionsHit, sessionsMoved, hoursMovedToOtherWeek, teachersChanged (sessions that get another
+    teacher), unresolved, endDatesExtended}``; hours are ``actualHours``."""
+    moved = [c for c in changes if c["from"]["actualDate"] != c["to"]["actualDate"]]
+    return {
+        "sessionsHit": len(hits),
+        "sessionsMoved": len(moved),
+        "hoursMovedToOtherWeek": round(
+            sum(c["actualHours"] for c in moved if week_start(c["from"]["actualDate"]) != week_start(c["to"]["actualDate"])), 2
+        ),
+        "teachersChanged": sum(1 for c in changes if c["from"]["teacherId"] != c["to"]["teacherId"]),
+        "unresolved": len(unresolved),
+        "endDatesExtended": extended,
+    }
+
+
+def _preselect(options: dict[str, dict]) -> str:
+    """The option that leaves fewest sessions unresolved, then moves fewest sessions, then extends fewest
+    end dates (make-up first on a tie)."""
+    return min(
+        options,
+        key=lambda k: (
+            options[k]["figures"]["unresolved"],
+            options[k]["figures"]["sessionsMoved"],
+            len(options[k]["figures"]["endDatesExtended"]),
+            k != MAKE_UP,
+        ),
+    )
+
+
+def _soundly(
+    org: Organization, change: Change, hits: list[dict], found: dict[str, tuple[list[dict], list[dict], list[dict[str, object]]]]
+) -> dict[str, tuple[list[dict], list[dict], list[dict[str, object]]]]:
+    """Each option without the changes whose final state :func:`final_conflicts` (apply's check) refuses:
+    a session already double-booked where it stays (leave keeps dates), or one a dropped change leaves in
+    the way. A hit session so dropped is unresolved with the conflict's message; rounds until none is
+    refused (1 query, then 6 per option and round)."""
+    ids = {str(c["sessionId"]) for changes, _u, _e in found.values() for c in changes}
+    if not ids:
+        return found
+    rows = {str(r.pk): r for r in TimetableSession.objects.for_org(org).select_related("block_group", "unit").filter(pk__in=ids)}
+    hit_ids = {str(s["id"]) for s in hits}
+    out = {}
+    for key, (changes, unresolved, extended) in found.items():
+        changes, unresolved = list(changes), list(unresolved)
+        while changes:
+            writes = [
+                [
+                    str(c["sessionId"]),
+                    c["to"]["actualDate"].isoformat(),
+                    None if c["to"]["teacherId"] is None else str(c["to"]["teacherId"]),
+                ]
+                for c in changes
+            ]
+            refused: dict[str, str] = {}
+            for conflict in final_conflicts(org, change, rows, writes):
+                for sid in conflict.session_ids:
+                    if str(sid) in rows and any(w[0] == str(sid) for w in writes):
+                        refused.setdefault(str(sid), conflict.message)
+            if not refused:
+                break
+            for c in changes:
+                sid = str(c["sessionId"])
+                if sid in refused and sid in hit_ids:
+                    unresolved.append(
+                        {
+                            "sessionId": c["sessionId"],
+                            "blockGroupCode": c["blockGroupCode"],
+                            "unitCode": c["unitCode"],
+                            "actualDate": c["from"]["actualDate"],
+                            "startTime": c["from"]["startTime"],
+                            "endTime": c["from"]["endTime"],
+                            "reason": f"Would still be in conflict: {refused[sid]}",
+                        }
+                    )
+            changes = [c for c in changes if str(c["sessionId"]) not in refused]
+        kept_groups = {c["blockGroupId"] for c in changes if c["from"]["actualDate"] != c["to"]["actualDate"]}
+        out[key] = (changes, unresolved, [e for e in extended if e["blockGroupId"] in kept_groups])
+    return out
+
+
 def propose(
     ctx: Ctx,
     change: Change,
@@ -288,48 +431,90 @@ def propose(
     block_group_ids: Iterable[UUID | str] | None = None,
     session_ids: Iterable[UUID | str] | None = None,
 ) -> dict:
-    """A proposal that fixes every session ``change`` hits (of the chosen block groups or sessions), with
-    the least disruption (issue 17). Writes nothing.
+    """A proposal that fixes every session ``change`` hits (of the chosen block groups or sessions), stored
+    so that ``apply`` writes exactly it (ADR 0015). Writes only the proposal row, never a session.
 
-    Closure (``replan_moves``): each hit session moves to a later date on its block group's preferred
-    days, same start and end time, never on a holiday or closed day, never double-booking the group, its
-    room or its teacher, nor into the teacher's leave, and before the block group's next unit starts (the
-    unit order of the timetable is kept); later sessions of the group at that time may shift to make room.
-    CP-SAT, hinted with the greedy earliest-slot plan, chooses the fewest unresolved, then fewest moved
-    sessions, then least added length. The group's last unit may go past the end date (up to
-    ``SEARCH_MONTHS``), which then becomes the last teaching day plus one month (decisions.md §3).
-    Leave: each hit session keeps its time and gets another qualified, available teacher under the
-    auto-allocation rules (CP-SAT; a teacher already teaching that unit to the group is preferred).
-    Sessions it cannot fix are listed with the reason.
+    Closures get two options (``replan_moves``), the coordinator chooses:
+    - ``makeUp``: only the hit sessions move, each to its nearest free slot (same week first, on the
+      group's preferred days, then any weekday; then later weeks), same time, teacher and room; unit
+      order and the group's "next unit in a new week" kept.
+    - ``shift``: a hit session takes the next free date of its group and, where the group is full, later
+      sessions of the group at that time move up one slot each (unit order kept); CP-SAT, hinted with the
+      greedy plan, keeps the fewest unresolved, then fewest moved.
+    Either may go past a block group's end date (up to ``SEARCH_MONTHS``); the end date then becomes the
+    last teaching day plus one month (decisions.md §3). Leave has one option, ``reallocate``: each hit
+    session keeps its time and gets another qualified, available teacher (auto-allocation rules).
+    ``preselected`` is the option with fewest unresolved, then fewest sessions moved.
 
-    Answer: ``{version, kind, description, start, end, changes: [{sessionId, blockGroupId, blockGroupCode,
-    unitCode, reason, from: {actualDate, startTime, endTime, teacherId, teacherName}, to: {...}}],
-    unresolved: [{sessionId, blockGroupCode, unitCode, actualDate, startTime, endTime, reason}],
-    figures: {sessionsHit, sessionsMoved, teachersChanged, unresolved, endDatesExtended: [{blockGroupId,
-    code, from, to}]}}``.
+    The change's fields (``change.params``) and the scope are stored with the proposal, so that apply
+    re-reads this change and an apply naming a change must name this one. Raises NotFound for a scope id
+    of another organization.
+
+    Answer: ``{id, version, kind, description, start, end, preselected, options: [{key, label, changes,
+    unresolved, figures}], changes, unresolved, figures}`` (the last three: the preselected option's);
+    ``changes: [{sessionId, blockGroupId, blockGroupCode, unitCode, reason, actualHours, from:
+    {actualDate, startTime, endTime, teacherId, teacherName}, to: {...}}]``, ``unresolved: [{sessionId,
+    blockGroupCode, unitCode, actualDate, startTime, endTime, reason}]``, ``figures`` as
+    :func:`_figures`.
     """
+    from django.utils import timezone
+
+    from project.timetabling.models import ReplanProposal
+    from project.timetabling.replan_moves import Board, make_up_moves
+
+    resolve_scope(ctx.org, block_group_ids, session_ids)
     hits = _scope(hit_sessions(ctx.org, change), block_group_ids, session_ids)
     lo, hi = _window(change, hits, _groups_of(ctx.org, hits))
     version = _version(ctx.org, lo, hi, [s["id"] for s in hits])
+    found: dict[str, tuple[list[dict], list[dict], list[dict[str, object]]]] = {}
     if change.kind == LEAVE:
-        changes, unresolved, extended = _reallocate(ctx, change, hits)
+        found[REALLOCATE] = _reallocate(ctx, change, hits)
     else:
-        changes, unresolved, extended = closure_moves(ctx.org, change, hits, (lo, hi))
+        board = Board(ctx.org, change, hits, (lo, hi)) if hits else None
+        found[MAKE_UP] = make_up_moves(ctx.org, change, hits, (lo, hi), board=board)
+        found[SHIFT] = closure_moves(ctx.org, change, hits, (lo, hi), board=board)
+    sound = _soundly(ctx.org, change, hits, found)
+    options = {
+        key: {"key": key, "label": LABELS[key], "changes": c, "unresolved": u, "figures": _figures(hits, c, u, e)}
+        for key, (c, u, e) in sound.items()
+    }
+    chosen = _preselect(options)
+    ReplanProposal.objects.for_org(ctx.org).filter(created_at__lt=timezone.now() - KEEP_PROPOSALS).delete()
+    row = ReplanProposal.objects.create(
+        organization=ctx.org,
+        change={
+            **change.params,
+            **({"blockGroupIds": sorted(str(i) for i in block_group_ids)} if block_group_ids else {}),
+            **({"sessionIds": sorted(str(i) for i in session_ids)} if session_ids else {}),
+        },
+        version=version,
+        preselected=chosen,
+        options={
+            key: {
+                "writes": [
+                    [
+                        str(c["sessionId"]),
+                        c["to"]["actualDate"].isoformat(),
+                        None if c["to"]["teacherId"] is None else str(c["to"]["teacherId"]),
+                    ]
+                    for c in o["changes"]
+                ]
+            }
+            for key, o in options.items()
+        },
+    )
     return {
+        "id": row.pk,
         "version": version,
         "kind": change.kind,
         "description": change.description,
         "start": change.start,
         "end": change.end,
-        "changes": changes,
-        "unresolved": unresolved,
-        "figures": {
-            "sessionsHit": len(hits),
-            "sessionsMoved": sum(1 for c in changes if c["from"]["actualDate"] != c["to"]["actualDate"]),
-            "teachersChanged": sum(1 for c in changes if c["from"]["teacherId"] != c["to"]["teacherId"]),
-            "unresolved": len(unresolved),
-            "endDatesExtended": extended,
-        },
+        "preselected": chosen,
+        "options": list(options.values()),
+        "changes": options[chosen]["changes"],
+        "unresolved": options[chosen]["unresolved"],
+        "figures": options[chosen]["figures"],
     }
 
 
@@ -352,6 +537,7 @@ def change_row(s: dict, unit_code: str, reason: str, *, day: date, teacher_id: o
         "blockGroupCode": s["blockGroupCode"],
         "unitCode": unit_code,
         "reason": reason,
+        "actualHours": float(s["actualHours"] or 0),
         "from": {
             "actualDate": s["actualDate"],
             "startTime": _hms(s["startTime"]),
@@ -399,91 +585,168 @@ def _reallocate(ctx: Ctx, change: Change, hits: list[dict]) -> tuple[list[dict],
 
 # ------------------------------------------------------------------------------------------- apply
 
+NOT_PROPOSED = "The changes must be the proposal's, unchanged. Make a new proposal."
+OTHER_CHANGE = "The change is not the one this proposal was made for."
+
+
+def final_conflicts(
+    org: Organization, change: Change, rows: dict[str, TimetableSession], writes: list[list]
+) -> list[cf.Conflict]:
+    """Every hard conflict the sessions ``writes`` touches would hold once written, those that were already
+    there included (decisions.md §4 and the re-plan's own rules, ADR 0015): double booking of the group,
+    teacher or room, a holiday or term break, the teacher's leave (saved or the proposed change's), a day
+    the change closes (of its campus), and a teacher the session is given who is not of the organization,
+    inactive or not qualified for its unit. ``rows``: the stored sessions by id text, locked, block group
+    and unit loaded; ``writes``: ``[[sessionId, actualDate (ISO), teacherId or None]]``. 6 queries."""
+    proposed: list[cf.Slot] = []
+    for sid, day, teacher in writes:
+        slot = cf.Slot.of(rows[sid])
+        slot.date = date.fromisoformat(day)
+        slot.teacher_id = None if teacher is None else UUID(teacher)
+        proposed.append(slot)
+    ids = {s.id for s in proposed}
+    others = cf.load_neighbourhood(org, proposed, exclude_ids=ids)
+    lo, hi = week_start(min(s.date for s in proposed)), week_start(max(s.date for s in proposed)) + timedelta(days=6)
+    data = cf.load_data(org, lo, hi, {s.teacher_id for s in proposed if s.teacher_id is not None})
+    found = cf.hard(cf.detect(others + proposed, data, focus=ids))
+    closed = {d for a, b in change.spans for d in (a + timedelta(days=n) for n in range((b - a).days + 1))}
+    for slot in proposed:
+        row = rows[str(slot.id)]
+        where = f"{slot.group_code} {slot.unit_code} on {slot.date.isoformat()} {slot.start.strftime('%H:%M')}"
+        if (
+            change.kind == CLOSURE
+            and slot.date in closed
+            and slot.status != cf.CANCELLED
+            and (change.campus_id is None or row.block_group.campus_id == change.campus_id)
+        ):
+            found.append(cf.Conflict(cf.HOLIDAY, cf.HARD, [slot.id], f"{where} falls on {change.description}", slot.date))
+        if (
+            change.leave is not None
+            and slot.teacher_id == change.teacher_id
+            and change.leave.covers(slot.date, slot.start, slot.end)
+        ):
+            found.append(cf.Conflict(cf.TEACHER_ON_LEAVE, cf.HARD, [slot.id], f"{where}: {change.description}", slot.date))
+        if slot.teacher_id is not None and slot.teacher_id != row.teacher_id:
+            facts = data.teachers.get(slot.teacher_id)
+            if facts is None or not facts.is_active or (slot.teacher_id, slot.unit_id) not in data.qualified:
+                found.append(
+                    cf.Conflict(cf.TEACHER_UNQUALIFIED, cf.HARD, [slot.id], f"{where}: the teacher cannot take it", slot.date)
+                )
+    unique = {c.key: c for c in found}
+    return sorted(unique.values(), key=lambda c: (c.date or date.min, c.type))
+
 
 def apply(
     ctx: Ctx,
-    change: Change,
+    proposal_id: UUID | str,
     *,
     version: str | None,
-    changes: list[dict],
-    block_group_ids: Iterable[UUID | str] | None = None,
-    session_ids: Iterable[UUID | str] | None = None,
+    option: str | None = None,
+    changes: list[dict] | None = None,
+    request: dict | None = None,
 ) -> dict:
-    """Write a reviewed proposal all-or-nothing with one change event (entity ``timetable_session``,
-    action ``replanned``): one activity in the history, undone as one step.
+    """Write one option of a stored proposal exactly, all-or-nothing, with one change event (entity
+    ``timetable_session``, action ``replanned``): one activity in the history, undone as one step.
 
-    ``changes``: ``[{sessionId, actualDate, teacherId}]`` as the proposal's ``to`` (times are kept).
-    Refused with StaleWrite (412) when anything the proposal read changed since (``version``), with
-    ValidationFailed (400) when a change is not of a session the change hits, and with a 409 conflict
-    when the result would hold a hard conflict; nothing is written then. Block groups whose last teaching
-    day moves past their end date get the last day plus one month (decisions.md §3).
-    Answer: ``{applied: true, sessionIds, endDatesExtended: [{blockGroupId, code, from, to}]}``.
+    ``proposal_id``: ``POST /api/replan/propose``'s ``id`` (NotFound "Re-plan proposal not found" for an
+    unknown id or another organization's); ``version``: its ``version``; ``option``: one of its options'
+    keys (default: ``preselected``; another key is a 400 on ``option``). ``changes`` (optional, as older
+    clients send them: ``[{session_id, actual_date, teacher_id}]``) must be the option's changes exactly,
+    else ValidationFailed on ``changes``; ``request``: the change's and scope's fields the body names, if
+    any, must be those of the proposal, else ValidationFailed.
+    Refused with StaleWrite (412) when the version differs or anything the proposal read changed since,
+    and with SchedulingConflict (409 ``conflict``, naming the sessions) when the final state of a session
+    it touches would hold a hard conflict (:func:`final_conflicts`, old ones included); nothing is written
+    then. Block groups whose last teaching day moves past their end date get the last day plus one month
+    (decisions.md §3).
+    Answer: ``{applied: true, option, sessionIds, endDatesExtended: [{blockGroupId, code, from, to}]}``.
     """
     from django.db import transaction
     from django.utils import timezone
 
-    from project.core.errors import StaleWrite
+    from project.core.errors import SchedulingConflict, StaleWrite
     from project.planning.models import BlockGroup
     from project.timetabling.calendar import TermCalendar
-    from project.timetabling.services import refuse_conflicts
+    from project.timetabling.models import ReplanProposal
     from realtime.events import emit_change
 
     with transaction.atomic():
-        hits = _scope(hit_sessions(ctx.org, change), block_group_ids, session_ids)
+        proposal = get_in_org(
+            ReplanProposal.objects.for_org(ctx.org).select_for_update(), ctx.org, proposal_id, "Re-plan proposal"
+        )
+        stored = proposal.change or {}
+        if request:
+            named = {k: v for k, v in request.items() if k in _CHANGE_KEYS.values()}
+            if named and named != {k: v for k, v in stored.items() if k in _CHANGE_KEYS.values()}:
+                raise ValidationFailed(OTHER_CHANGE)  # another change, or this one named partly
+            if any(sorted(request[k]) != stored.get(k) for k in ("blockGroupIds", "sessionIds") if k in request):
+                raise ValidationFailed(OTHER_CHANGE)
+        key = option or proposal.preselected
+        if key not in proposal.options:
+            raise ValidationFailed.field("option", f"Choose one of the proposal's options: {', '.join(proposal.options)}")
+        writes: list[list] = proposal.options[key]["writes"]
+        if changes is not None:
+            sent = {
+                (
+                    str(c["session_id"]),
+                    c["actual_date"].isoformat(),
+                    None if c.get("teacher_id") is None else str(c["teacher_id"]),
+                )
+                for c in changes
+            }
+            if len(sent) != len(changes) or sent != {tuple(w) for w in writes}:
+                raise ValidationFailed.field("changes", NOT_PROPOSED)
+        if not version or version != proposal.version:
+            raise StaleWrite(STALE)
+        fields = {k: stored.get(v) for k, v in _CHANGE_KEYS.items()}
+        for name in ("holiday_id", "leave_id", "teacher_id", "campus_id"):
+            fields[name] = None if fields[name] is None else UUID(str(fields[name]))
+        for name in ("start", "end"):
+            fields[name] = None if fields[name] is None else date.fromisoformat(str(fields[name]))
+        for name in ("start_time", "end_time"):
+            fields[name] = None if fields[name] is None else time.fromisoformat(str(fields[name]))
+        change = change_of(ctx.org, **fields)
+        scope_groups, scope_sessions = stored.get("blockGroupIds"), stored.get("sessionIds")
+        hits = _scope(hit_sessions(ctx.org, change), scope_groups, scope_sessions)
         groups = {
             g.pk: g
             for g in BlockGroup.objects.for_org(ctx.org).select_for_update().filter(pk__in={s["blockGroupId"] for s in hits})
         }
         lo, hi = _window(change, hits, groups.values())
-        if not version or version != _version(ctx.org, lo, hi, [s["id"] for s in hits]):
+        if version != _version(ctx.org, lo, hi, [s["id"] for s in hits]):
             raise StaleWrite(STALE)
-        hit_ids = {str(s["id"]) for s in hits}
-        hit_groups = {s["blockGroupId"] for s in hits}
-        wanted = {str(c["session_id"]): c for c in changes}
-        if not wanted:
-            return {"applied": True, "sessionIds": [], "endDatesExtended": []}
+        if not writes:
+            return {"applied": True, "option": key, "sessionIds": [], "endDatesExtended": []}
         rows = {
             str(r.pk): r
             for r in TimetableSession.objects.for_org(ctx.org)
             .select_for_update()
             .select_related("block_group", "unit")
-            .filter(pk__in=list(wanted))
+            .filter(pk__in=[w[0] for w in writes])
         }
-        for sid, c in wanted.items():
-            row = rows.get(sid)
-            # A hit session, or a re-flow: a later date for another session of a hit group, same teacher.
-            reflowed = (
-                row is not None
-                and row.block_group_id in hit_groups
-                and c["actual_date"] > row.actual_date
-                and c["teacher_id"] == row.teacher_id
+        if len(rows) != len({w[0] for w in writes}):
+            raise StaleWrite(STALE)
+        conflicts = final_conflicts(ctx.org, change, rows, writes)
+        if conflicts:
+            names = ", ".join(sorted({str(i) for c in conflicts for i in c.session_ids if str(i) in rows}))
+            raise SchedulingConflict(
+                f"The re-plan would leave {len(conflicts)} hard conflict{'s' if len(conflicts) != 1 else ''} "
+                f"(sessions {names}). Make a new proposal.",
+                [c.to_dict() for c in conflicts],
             )
-            if sid not in hit_ids and not reflowed:
-                raise ValidationFailed.field("changes", "A change in the proposal is no longer possible. Make a new proposal.")
-        originals = [cf.Slot.of(r) for r in rows.values()]
-        proposed = []
-        for sid, c in wanted.items():
-            row = rows[sid]
-            slot = cf.Slot.of(row)
-            slot.date = c["actual_date"]
-            slot.teacher_id = c["teacher_id"]
-            proposed.append(slot)
-        new_hard, _soft = cf.check_changes(ctx.org, proposed, originals)
-        if new_hard:
-            refuse_conflicts(new_hard)
-        emit_change(ctx, entity="timetable_session", action="replanned", ids=[rows[sid].pk for sid in wanted])
+        emit_change(ctx, entity="timetable_session", action="replanned", ids=[rows[w[0]].pk for w in writes])
         terms = TermCalendar.for_org(ctx.org)
         now = timezone.now()
         last: dict = {}
-        for sid, c in wanted.items():
+        for sid, iso, teacher in writes:
             row = rows[sid]
-            day = c["actual_date"]
+            day = date.fromisoformat(iso)
             row.actual_date = day
             row.day_of_week = day.isoweekday()
             start = row.block_group.start_date or day
             row.week_number = (week_start(day) - week_start(start)).days // 7 + 1
             row.term = terms.term_of(day)
-            row.teacher_id = c["teacher_id"]
+            row.teacher_id = None if teacher is None else UUID(teacher)
             row.updated_at = now
             last[row.block_group_id] = max(last.get(row.block_group_id, day), day)
         TimetableSession.objects.for_org(ctx.org).bulk_update(
@@ -503,4 +766,17 @@ def apply(
                 extended.append({"blockGroupId": gid, "code": group.code, "from": group.end_date, "to": cf.add_months(latest, 1)})
                 group.end_date = cf.add_months(latest, 1)
                 group.save(update_fields=["end_date", "updated_at"])
-        return {"applied": True, "sessionIds": [rows[sid].pk for sid in wanted], "endDatesExtended": extended}
+        return {"applied": True, "option": key, "sessionIds": [rows[w[0]].pk for w in writes], "endDatesExtended": extended}
+
+
+# The change's fields in a stored proposal's ``change`` (the request's JSON names) -> ``change_of``'s keywords.
+_CHANGE_KEYS = {
+    "holiday_id": "holidayId",
+    "leave_id": "leaveId",
+    "teacher_id": "teacherId",
+    "campus_id": "campusId",
+    "start": "start",
+    "end": "end",
+    "start_time": "startTime",
+    "end_time": "endTime",
+}

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, time
-from typing import Annotated
+from typing import Annotated, Literal
 
 from django.http import HttpResponse
 from ninja import Query
 from pydantic import Field
 
 from project.core.auth import AuthedRequest
+from project.core.errors import ValidationFailed
 from project.core.responses import json_response
 from project.core.routers import make_router
 from project.core.schemas import BlankToNone, CamelSchema, ErrorOut, in_date_range
@@ -106,6 +107,7 @@ class ReplanChangeOut(CamelSchema):
     block_group_code: str
     unit_code: str
     reason: str
+    actual_hours: float
     from_: ReplanPlaceOut = Field(alias="from")
     to: ReplanPlaceOut
 
@@ -128,19 +130,39 @@ class EndDateExtendedOut(CamelSchema):
 
 
 class ReplanFiguresOut(CamelSchema):
+    """``teachersChanged``: sessions that get another teacher; ``hoursMovedToOtherWeek``: ``actualHours``
+    of the sessions whose new date is in another week (Monday to Sunday)."""
+
     sessions_hit: int
     sessions_moved: int
+    hours_moved_to_other_week: float
     teachers_changed: int
     unresolved: int
     end_dates_extended: list[EndDateExtendedOut]
 
 
+class ReplanOptionOut(CamelSchema):
+    """One way of fixing the change: ``makeUp`` or ``shift`` (closures), ``reallocate`` (leave)."""
+
+    key: Literal["makeUp", "shift", "reallocate"]
+    label: str
+    changes: list[ReplanChangeOut]
+    unresolved: list[ReplanUnresolvedOut]
+    figures: ReplanFiguresOut
+
+
 class ReplanProposalOut(CamelSchema):
+    """A stored proposal: ``id`` and ``version`` for the apply, its ``options`` and the one the review
+    starts on (``preselected``); ``changes``, ``unresolved`` and ``figures`` are the preselected option's."""
+
+    id: uuid.UUID
     version: str
     kind: str
     description: str
     start: date
     end: date
+    preselected: Literal["makeUp", "shift", "reallocate"]
+    options: list[ReplanOptionOut]
     changes: list[ReplanChangeOut]
     unresolved: list[ReplanUnresolvedOut]
     figures: ReplanFiguresOut
@@ -153,14 +175,27 @@ class ReplanChangeToIn(CamelSchema):
 
 
 class ReplanApplyIn(ReplanChangeIn):
+    """``proposalId`` and ``version`` of ``POST /api/replan/propose``'s answer and the ``option`` chosen
+    (default: its ``preselected``). The change's fields, the scope and ``changes`` are optional (older
+    clients send them): when given they must be the proposal's."""
+
+    proposal_id: uuid.UUID | None = None
     version: str = Field(max_length=64)
-    changes: list[ReplanChangeToIn] = Field(max_length=20000)
+    option: Literal["makeUp", "shift", "reallocate"] | None = None
+    changes: list[ReplanChangeToIn] | None = Field(default=None, max_length=20000)
 
 
 class ReplanAppliedOut(CamelSchema):
     applied: bool
+    option: str
     session_ids: list[uuid.UUID]
     end_dates_extended: list[EndDateExtendedOut]
+
+
+def _named(body: ReplanChangeIn) -> dict:
+    """The change's and scope's fields ``body`` names, as JSON (``{"holidayId": "…"}``)."""
+    fields = set(ReplanChangeIn.model_fields)
+    return body.model_dump(include=fields, by_alias=True, mode="json", exclude_none=True)
 
 
 def _change(request: AuthedRequest, body: ChangeFields) -> replan.Change:
@@ -188,19 +223,26 @@ def replan_propose(request: AuthedRequest, payload: ReplanChangeIn) -> HttpRespo
 
 @router.post("/replan/apply", response={200: ReplanAppliedOut, **ERRORS, 409: dict, 412: ErrorOut})
 def replan_apply(request: AuthedRequest, payload: ReplanApplyIn) -> HttpResponse:
-    """POST /api/replan/apply ``{...the change, version, changes: [{sessionId, actualDate, teacherId}]}``:
-    writes the reviewed proposal all-or-nothing with one change event (one activity, undone as one step).
-    412 when the timetable changed since the proposal; 409 ``conflict`` when it would hold a hard
-    conflict; 400 when a change is not of a hit session. Nothing is written on an error."""
-    change = _change(request, payload)
+    """POST /api/replan/apply ``{proposalId, version, option?}``: writes that option of the stored proposal
+    exactly, all-or-nothing, with one change event (one activity, undone as one step; ADR 0015).
+    404 for another organization's proposal, change or scope ids; 400 when ``changes`` or the change's
+    fields are given and differ from the proposal's; 412 when the timetable changed since the proposal;
+    409 ``conflict`` naming the sessions when the final state would hold a hard conflict. Nothing is
+    written on an error."""
+    named = _named(payload)
+    if set(named) & {ChangeFields.model_fields[k].alias or k for k in ChangeFields.model_fields}:
+        _change(request, payload)  # another organization's ids: 404
+    replan.resolve_scope(request.auth.org, payload.block_group_ids, payload.session_ids)
+    if payload.proposal_id is None:
+        raise ValidationFailed.field("proposalId", "Make a proposal first: proposalId is required")
     return json_response(
         replan.apply(
             request.auth,
-            change,
+            payload.proposal_id,
             version=payload.version,
-            changes=[c.model_dump() for c in payload.changes],
-            block_group_ids=payload.block_group_ids,
-            session_ids=payload.session_ids,
+            option=payload.option,
+            changes=None if payload.changes is None else [c.model_dump() for c in payload.changes],
+            request=named,
         )
     )
 

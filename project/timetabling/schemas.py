@@ -311,6 +311,9 @@ class SessionTemplateIn(CamelSchema):
         return value
 
 
+NO_TEMPLATE = "At least one session template is required"
+
+
 class ScheduleIn(CamelSchema):
     """The schedule request (delivery.md §3): templates in order, start date (default: the group's)."""
 
@@ -321,13 +324,15 @@ class ScheduleIn(CamelSchema):
     # session (of the group's campus, seating its cohort).
     room_type: Literal["classroom", "computer_lab", "workshop", "kitchen", "online", "other"] | None = None
     notes: Annotated[str | None, BlankToNone] = None
-    start_next_unit_in_new_week: bool = False
+    # Issue 33: omitted, the block group's stored choice of its last generation (ADR 0015); given, stored.
+    start_next_unit_in_new_week: bool | None = None
 
     @field_validator("session_templates", mode="after")
     @classmethod
-    def _some(cls, value: list[SessionTemplateIn] | None) -> list[SessionTemplateIn]:
-        if not value:
-            raise ValueError("At least one session template is required")
+    def _some(cls, value: list[SessionTemplateIn] | None) -> list[SessionTemplateIn] | None:
+        # Omitted: the block group's stored templates, if it has any (the service says so otherwise).
+        if value is not None and not value:
+            raise ValueError(NO_TEMPLATE)
         return value
 
 

@@ -187,8 +187,8 @@ export async function twoCoordinators(browser) {
 }
 
 /** A fresh block group with a one-unit plan of `hours`, scheduled in 3-hour sessions from `startDate`
- * on `day`, and a new active teacher (not qualified): what the collaboration tests edit. */
-export async function scheduledGroupAndTeacher(page, { tag, hours, startDate, day, firstName, lastName }) {
+ * on `day` (of `campusId` when given), and a new active teacher (not qualified): what the collaboration tests edit. */
+export async function scheduledGroupAndTeacher(page, { tag, hours, startDate, day, firstName, lastName, campusId = null }) {
   const must = (r, status) => {
     if (r.status !== status) throw new Error(`${status} expected: ${r.status} ${r.text}`);
     return r.json;
@@ -205,6 +205,7 @@ export async function scheduledGroupAndTeacher(page, { tag, hours, startDate, da
       cohortSize: 12,
       startDate,
       preferredDays: day,
+      ...(campusId ? { campusId } : {}),
     }),
     201,
   );

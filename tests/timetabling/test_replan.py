@@ -53,35 +53,46 @@ def _holiday(api, day: str, name="Snap closure") -> dict:
     return r.json()
 
 
-def _apply(api, body: dict, proposal: dict):
-    changes = [
-        {"sessionId": c["sessionId"], "actualDate": c["to"]["actualDate"], "teacherId": c["to"]["teacherId"]}
-        for c in proposal["changes"]
-    ]
-    return api.post("/api/replan/apply", {**body, "version": proposal["version"], "changes": changes})
+def _apply(api, body: dict, proposal: dict, option: str | None = None):
+    """Apply ``option`` of a stored proposal (default: its preselected one)."""
+    chosen = {"option": option} if option else {}
+    return api.post("/api/replan/apply", {"proposalId": proposal["id"], "version": proposal["version"], **chosen})
 
 
-def test_a_late_holiday_moves_exactly_the_hit_session_into_a_free_slot(api, org):
+def _option(proposal: dict, key: str) -> dict:
+    return next(o for o in proposal["options"] if o["key"] == key)
+
+
+def test_a_late_holiday_offers_make_up_and_shift_and_applies_the_chosen_one(api, org):
     group, a, b = _group(org, api, new_week=True)
     before = _timetable(group)
     assert [d for d, *_ in before] == [date(2026, 2, 2), date(2026, 2, 4), date(2026, 2, 9), date(2026, 2, 16), date(2026, 2, 18)]
     holiday = _holiday(api, "2026-02-04")
     body = {"holidayId": holiday["id"]}
     proposal = api.post("/api/replan/propose", body).json()
-    assert proposal["figures"] == {
+    # Make-up: the nearest free weekday of the same week (Thu 5 Feb; Tue 3 Feb is as near, the later wins).
+    make_up = _option(proposal, "makeUp")
+    assert make_up["figures"] == {
         "sessionsHit": 1,
         "sessionsMoved": 1,
+        "hoursMovedToOtherWeek": 0,
         "teachersChanged": 0,
         "unresolved": 0,
         "endDatesExtended": [],
     }
-    [change] = proposal["changes"]
-    assert change["from"]["actualDate"] == "2026-02-04" and change["to"]["actualDate"] == "2026-02-11"  # free Wednesday before B
-    assert change["reason"] == "Falls on Snap closure" and change["unitCode"] == "RP-G-A"
+    [change] = make_up["changes"]
+    assert change["from"]["actualDate"] == "2026-02-04" and change["to"]["actualDate"] == "2026-02-05"
+    assert change["reason"] == "Falls on Snap closure" and change["unitCode"] == "RP-G-A" and change["actualHours"] == 3
+    # Shift: the next free preferred day before unit B, in another week.
+    shift = _option(proposal, "shift")
+    assert [(c["from"]["actualDate"], c["to"]["actualDate"]) for c in shift["changes"]] == [("2026-02-04", "2026-02-11")]
+    assert shift["figures"]["hoursMovedToOtherWeek"] == 3
+    assert proposal["preselected"] == "makeUp" and proposal["changes"] == make_up["changes"]
     assert _timetable(group) == before  # a proposal writes nothing
 
-    r = _apply(api, body, proposal)
+    r = _apply(api, body, proposal, "shift")
     assert r.status_code == 200, r.json()
+    assert r.json()["option"] == "shift"
     after = _timetable(group)
     assert [d for d, *_ in after] == [date(2026, 2, 2), date(2026, 2, 9), date(2026, 2, 11), date(2026, 2, 16), date(2026, 2, 18)]
     # Hours per unit unchanged, unit order kept, nothing else moved.
@@ -121,14 +132,17 @@ def test_a_packed_timetable_reflows_keeping_the_unit_order(api, org):
     before = _timetable(group)
     body = {"start": "2026-02-04", "end": "2026-02-04"}
     proposal = api.post("/api/replan/propose", body).json()
-    assert proposal["unresolved"] == []
-    moves = [(c["from"]["actualDate"], c["to"]["actualDate"], c["unitCode"], c["reason"]) for c in proposal["changes"]]
+    shift = _option(proposal, "shift")
+    assert shift["unresolved"] == []
+    moves = [(c["from"]["actualDate"], c["to"]["actualDate"], c["unitCode"], c["reason"]) for c in shift["changes"]]
     assert moves == [
         ("2026-02-04", "2026-02-11", "RP-G-A", "Falls on Closure"),
         ("2026-02-11", "2026-02-18", "RP-G-B", "Moved later to make room (the unit order is kept)"),
     ]
-    assert proposal["figures"]["sessionsMoved"] == 2
-    assert _apply(api, body, proposal).status_code == 200
+    assert shift["figures"]["sessionsMoved"] == 2
+    # Make-up moves one session (to Thu 5 Feb), so it is the one the review starts on.
+    assert proposal["preselected"] == "makeUp" and proposal["figures"]["sessionsMoved"] == 1
+    assert _apply(api, body, proposal, "shift").status_code == 200
     after = _timetable(group)
     assert [d for d, *_ in after] == [date(2026, 2, 2), date(2026, 2, 9), date(2026, 2, 11), date(2026, 2, 16), date(2026, 2, 18)]
     assert [u for _, u, _ in after] == [u for _, u, _ in before]  # same units in the same order
@@ -148,28 +162,50 @@ def test_sessions_competing_for_a_room_get_the_fewest_moves(api, org):
         f.make_session(org, block_group=y, unit=unit, actual_date=date(2026, 2, day), room="lab-1 ")
     body = {"start": "2026-02-03", "end": "2026-02-04"}
     proposal = api.post("/api/replan/propose", body).json()
-    moves = sorted((c["blockGroupCode"], c["from"]["actualDate"], c["to"]["actualDate"]) for c in proposal["changes"])
+    shift = _option(proposal, "shift")
+    moves = sorted((c["blockGroupCode"], c["from"]["actualDate"], c["to"]["actualDate"]) for c in shift["changes"])
     assert moves == [("RP-X", "2026-02-03", "2026-02-10"), ("RP-Y", "2026-02-04", "2026-02-09")]
-    assert proposal["unresolved"] == [] and proposal["figures"]["sessionsMoved"] == 2
-    assert _apply(api, body, proposal).status_code == 200
+    assert shift["unresolved"] == [] and shift["figures"]["sessionsMoved"] == 2
+    assert _apply(api, body, proposal, "shift").status_code == 200
     assert not cf.hard(cf.scan(org, date(2026, 2, 1), date(2026, 3, 31)))
 
 
 def test_a_session_with_no_date_left_is_reported(api, org):
     group, a, b = _group(org, api, new_week=False)
     TimetableSession.objects.unscoped().filter(block_group=group).update(room="LAB-1")
+    own = set(TimetableSession.objects.unscoped().filter(block_group=group).values_list("actual_date", flat=True))
+    other = f.make_block_group(org, code="RP-OTHER", start_date=date(2026, 2, 2), preferred_days="Mon Tue Wed Thu Fri")
+    # The lab is taken every other weekday morning from the 3rd for five months by another group.
+    day = date(2026, 2, 3)
+    while day <= date(2026, 6, 30):
+        if day.isoweekday() <= 5 and day not in own:
+            f.make_session(org, block_group=other, unit=a, actual_date=day, room="LAB-1")
+        day += timedelta(days=1)
+    proposal = api.post("/api/replan/propose", {"start": "2026-02-04", "end": "2026-02-04"}).json()
+    shift, make_up = _option(proposal, "shift"), _option(proposal, "makeUp")
+    assert shift["changes"] == [] and make_up["changes"] == []
+    [unresolved] = shift["unresolved"]
+    assert unresolved["actualDate"] == "2026-02-04" and unresolved["unitCode"] == "RP-G-A"
+    assert unresolved["reason"] == "No free slot on the group's preferred days before the next unit starts on 2026-02-11"
+    assert [u["reason"] for u in make_up["unresolved"]] == [
+        "No free slot for a make-up class: the group, its teacher or its room is busy at 09:00 on every open weekday until 2026-06-16"
+    ]
+
+
+def test_a_session_the_shift_cannot_place_is_made_up_instead(api, org):
+    group, a, b = _group(org, api, new_week=False)
+    TimetableSession.objects.unscoped().filter(block_group=group).update(room="LAB-1")
     other = f.make_block_group(org, code="RP-OTHER", start_date=date(2026, 2, 2), preferred_days="Monday, Wednesday")
-    # The lab is taken every Monday and Wednesday morning after the 4th for three months by another group.
-    day = date(2026, 2, 5)
+    day = date(2026, 2, 5)  # the lab is taken every Monday and Wednesday morning after the 4th
     while day <= date(2026, 6, 30):
         if day.isoweekday() in (1, 3):
             f.make_session(org, block_group=other, unit=a, actual_date=day, room="LAB-1")
         day += timedelta(days=1)
     proposal = api.post("/api/replan/propose", {"start": "2026-02-04", "end": "2026-02-04"}).json()
-    assert proposal["changes"] == []
-    [unresolved] = proposal["unresolved"]
-    assert unresolved["actualDate"] == "2026-02-04" and unresolved["unitCode"] == "RP-G-A"
-    assert unresolved["reason"] == "No free slot on the group's preferred days before the next unit starts on 2026-02-11"
+    [change] = _option(proposal, "shift")["changes"]
+    assert change["to"]["actualDate"] == "2026-02-05"
+    assert change["reason"] == "Falls on Closure; no room to shift, made up instead"
+    assert _option(proposal, "shift")["unresolved"] == []
 
 
 def test_an_open_ended_packed_group_moves_nothing_past_what_was_read(api, org):
@@ -184,8 +220,11 @@ def test_an_open_ended_packed_group_moves_nothing_past_what_was_read(api, org):
             f.make_session(org, block_group=group, unit=a, actual_date=day)
         day += timedelta(days=1)
     proposal = api.post("/api/replan/propose", {"start": "2026-03-04", "end": "2026-03-04"}).json()
-    assert proposal["changes"] == []
-    assert [u["reason"] for u in proposal["unresolved"]] == ["No free slot on the group's preferred days until 2026-06-04"]
+    # No date to shift to; a make-up class may go earlier in its week: Tue 3 Mar, before the group's first
+    # class, is free. Either way that one session moves, nothing else.
+    for key in ("shift", "makeUp"):
+        option = _option(proposal, key)
+        assert [c["to"]["actualDate"] for c in option["changes"]] == ["2026-03-03"] and option["unresolved"] == []
 
 
 def test_leave_gives_the_sessions_the_teacher_already_teaching_the_unit(api, org):

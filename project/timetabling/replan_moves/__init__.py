@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 from project.timetabling import conflicts as cf
 from project.timetabling.replan_moves.board import SEARCH_MONTHS, Board, Plan
 from project.timetabling.replan_moves.greedy import greedy_plan
+from project.timetabling.replan_moves.makeup import MAKE_UP_SECONDS, make_up_plan, make_up_rest
 from project.timetabling.replan_moves.model import optimised_plan
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,9 +45,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from project.planning.models import BlockGroup
     from project.timetabling.replan import Change
 
-__all__ = ["MOVE_SECONDS", "SEARCH_MONTHS", "closure_moves"]
+__all__ = ["MOVE_SECONDS", "SEARCH_MONTHS", "Board", "closure_moves", "make_up_moves"]
 
-MOVE_SECONDS = 3.0
+MOVE_SECONDS = 1.5  # the shift's model; with the make-up's repair (0.5 s) a proposal stays under 5 s
 REFLOWED = "Moved later to make room (the unit order is kept)"
 
 
@@ -64,20 +65,49 @@ def _rank(board: Board, plan: Plan) -> tuple:
 
 
 def closure_moves(
-    org: Organization, change: Change, hits: list[dict], window: tuple[date, date], *, time_limit: float = MOVE_SECONDS
+    org: Organization,
+    change: Change,
+    hits: list[dict],
+    window: tuple[date, date],
+    *,
+    time_limit: float = MOVE_SECONDS,
+    board: Board | None = None,
 ) -> tuple[list[dict], list[dict], list[dict[str, object]]]:
     """The moves that fix the sessions a closure hits (package docstring): ``(changes, unresolved,
-    endDatesExtended)`` in the shapes of ``replan.propose``. Reads only."""
-    from project.timetabling.replan import change_row, unresolved_row
-
+    endDatesExtended)`` in the shapes of ``replan.propose``; ``board``: the one of :func:`make_up_moves`,
+    when both options are made from one reading. Reads only."""
     if not hits:
         return [], [], []
-    board = Board(org, change, hits, window)
+    board = board or Board(org, change, hits, window)
     plan = greedy_plan(board)
     if plan.dates or plan.unresolved:
         better = optimised_plan(board, plan, time_limit)
-        if better is not None and _rank(board, better) < _rank(board, plan):
+        if better is not None and _rank(board, better) < _rank(board, plan) and _keeps_weeks(board, better):
             plan = better
+    return _answer(board, make_up_rest(board, plan), hits, REFLOWED)
+
+
+def make_up_moves(
+    org: Organization,
+    change: Change,
+    hits: list[dict],
+    window: tuple[date, date],
+    *,
+    time_limit: float = MAKE_UP_SECONDS,
+    board: Board | None = None,
+) -> tuple[list[dict], list[dict], list[dict[str, object]]]:
+    """The make-up option (:mod:`.makeup`): only the hit sessions move, each to its nearest free slot.
+    ``(changes, unresolved, endDatesExtended)`` in the shapes of ``replan.propose``. Reads only."""
+    if not hits:
+        return [], [], []
+    board = board or Board(org, change, hits, window)
+    return _answer(board, make_up_plan(board, time_limit), hits, REFLOWED)
+
+
+def _answer(board: Board, plan: Plan, hits: list[dict], reflowed: str) -> tuple[list[dict], list[dict], list[dict[str, object]]]:
+    """A plan as ``(changes, unresolved, endDatesExtended)`` (see :func:`closure_moves`)."""
+    from project.timetabling.replan import change_row, unresolved_row
+
     hit_of = {h["id"]: h for h in hits}
     changes = []
     for sid, day in sorted(plan.dates.items(), key=lambda kv: (board.slot_of[kv[0]].date, board.slot_of[kv[0]].start)):
@@ -86,7 +116,9 @@ def closure_moves(
         original = hit_of.get(sid)
         if original is None:
             original = _as_hit(slot, group, board.teacher_names)
-            why = REFLOWED
+            why = reflowed
+        elif sid in plan.made_up:
+            why = f"Falls on {board.closed_name(slot.date)}; no room to shift, made up instead"
         else:
             why = f"Falls on {board.closed_name(slot.date)}"
         changes.append(
@@ -115,6 +147,11 @@ def closure_moves(
                 }
             )
     return changes, unresolved, extended
+
+
+def _keeps_weeks(board: Board, plan: Plan) -> bool:
+    """No group that keeps one unit a week gets a week of two units it did not have."""
+    return all(board.mixed_weeks(gid, plan.dates) <= board.mixed_weeks(gid, {}) for gid in board.new_week)
 
 
 def _kept_last(board: Board, gid: object, plan: Plan) -> date:

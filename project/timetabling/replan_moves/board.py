@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Max, Min
 
 from project.timetabling import conflicts as cf
+from project.timetabling.calendar import week_start
 from project.timetabling.models import TimetableSession
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -25,10 +26,12 @@ SEARCH_MONTHS = 3  # how far past a block group's end date a moved session may g
 @dataclass
 class Plan:
     """Where sessions go: ``dates`` (session id -> new date) and the hit sessions left where they are
-    (``unresolved``: session id -> reason)."""
+    (``unresolved``: session id -> reason); ``made_up``: the hit sessions of ``dates`` a shift placed as
+    make-up classes."""
 
     dates: dict = field(default_factory=dict)
     unresolved: dict = field(default_factory=dict)
+    made_up: set = field(default_factory=set)  # hit sessions a shift could not place, made up instead
 
 
 class Board:
@@ -69,6 +72,25 @@ class Board:
             self.units_first[(gid, unit_id)] = first
             self.last_day[gid] = max(self.last_day.get(gid, last), last)
         self.teacher_names = {tid: t.name for tid, t in self.data.teachers.items()}
+        self._bookings: Bookings | None = None
+        # Groups generated with "start the next unit in a new week" (issue 33): a week holds one unit.
+        self.new_week = {gid for gid, g in self.groups.items() if g.start_next_unit_in_new_week}
+        self.week_units: dict = defaultdict(set)  # (group, week start) -> units taught that week
+        for s in self.slots:
+            if s.block_group_id in self.new_week and s.status != cf.CANCELLED and s.id not in self.hit_ids:
+                self.week_units[(s.block_group_id, week_start(s.date))].add(s.unit_id)
+
+    def week_allows(self, slot: cf.Slot, day: date) -> bool:
+        """False when the group keeps one unit a week and ``day``'s week holds another unit's sessions."""
+        if slot.block_group_id not in self.new_week:
+            return True
+        return self.week_units.get((slot.block_group_id, week_start(day)), set()) <= {slot.unit_id}
+
+    def bookings(self) -> Bookings:
+        """A fresh copy of the bookings of every session but the hit ones (built once per board)."""
+        if self._bookings is None:
+            self._bookings = Bookings(self.slots, self.hit_ids, self.data.online_rooms)
+        return self._bookings.copy()
 
     def preferred(self, slot: cf.Slot) -> set:
         return self.days.get(slot.block_group_id) or {slot.date.isoweekday()}
@@ -84,12 +106,28 @@ class Board:
         return min(later) if later else None
 
     def limit(self, slot: cf.Slot) -> date:
+        """The last date the shift may give ``slot``: the day before its group's next unit starts (before
+        that unit's week when the group keeps one unit a week), else :meth:`end_limit`."""
         following = self.next_unit(slot)
+        if following and slot.block_group_id in self.new_week:
+            following = week_start(following)
         return following - timedelta(days=1) if following else self.end_limit(slot)
 
-    def open_day(self, day: date, slot: cf.Slot) -> bool:
-        """A preferred day of the group, not closed nor a holiday, the teacher not on leave at its time."""
-        if day.isoweekday() not in self.preferred(slot) or day in self.closed or day in self.data.holidays:
+    def mixed_weeks(self, group_id: object, dates: dict) -> int:
+        """Weeks in which ``group_id`` teaches more than one unit once the sessions of ``dates`` (id -> date)
+        have moved (0 for groups that do not keep one unit a week)."""
+        if group_id not in self.new_week:
+            return 0
+        units: dict = defaultdict(set)
+        for s in self.slots:
+            if s.block_group_id == group_id and s.status != cf.CANCELLED:
+                units[week_start(dates.get(s.id, s.date))].add(s.unit_id)
+        return sum(1 for u in units.values() if len(u) > 1)
+
+    def open_day(self, day: date, slot: cf.Slot, days: set | None = None) -> bool:
+        """A preferred day of the group (or one of ``days``), not closed nor a holiday, the teacher not on
+        leave at its time."""
+        if day.isoweekday() not in (days or self.preferred(slot)) or day in self.closed or day in self.data.holidays:
             return False
         if slot.teacher_id is not None and any(
             span.covers(day, slot.start, slot.end) for span in self.data.leave.get(slot.teacher_id, ())
@@ -130,6 +168,12 @@ class Bookings:
                 self.busy[(kind, key, day)].append((slot.start, slot.end))
             else:
                 self.busy[(kind, key, day)].remove((slot.start, slot.end))
+
+    def copy(self) -> Bookings:
+        """An independent copy (cheaper than booking every session again)."""
+        out = Bookings((), set(), self.online)
+        out.busy = defaultdict(list, {k: list(v) for k, v in self.busy.items()})
+        return out
 
     def free(self, slot: cf.Slot, day: date) -> bool:
         return not any(cf.overlaps(a, b, slot.start, slot.end) for k in self.keys(slot) for a, b in self.busy.get((*k, day), ()))

@@ -64,6 +64,10 @@ class Reflow:
             day += timedelta(days=1)
         if ok and self._inversions(group_id, moves) > self._inversions(group_id, {}):
             ok = False
+        if ok and self.board.mixed_weeks(group_id, {**self.plan.dates, **moves}) > self.board.mixed_weeks(
+            group_id, self.plan.dates
+        ):
+            ok = False  # the group keeps one unit a week
         if not ok:
             for s in chain:
                 if s.id in moves:
@@ -80,7 +84,7 @@ class Reflow:
 
 def greedy_plan(board: Board) -> Plan:
     """Earliest free date per hit session, in date order; a re-flow where the group is full (see the package)."""
-    bookings = Bookings(board.slots, board.hit_ids, board.data.online_rooms)
+    bookings = board.bookings()
     plan = Plan()
     reflow = Reflow(board, bookings, plan)
     for s in sorted(board.hits, key=lambda h: (h["actualDate"], h["startTime"], h["blockGroupCode"])):

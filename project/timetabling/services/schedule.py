@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import uuid
+from datetime import time
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -11,7 +13,7 @@ from django.db.models import Max, Sum
 
 from project.catalogue.models import Room
 from project.catalogue.services import resolve_room
-from project.core.errors import BadRequest
+from project.core.errors import BadRequest, ValidationFailed
 from project.core.tenancy import Ctx, get_in_org
 from project.planning.days import parse_preferred_days
 from project.planning.models import BlockGroup, BlockGroupStudyPlan, LinkedBlockGroupMember, StudyPlanUnit
@@ -19,7 +21,7 @@ from project.timetabling import conflicts as cf
 from project.timetabling import scheduling as sch
 from project.timetabling.calendar import TermCalendar
 from project.timetabling.models import TimetableSession
-from project.timetabling.schemas import ScheduleIn
+from project.timetabling.schemas import NO_TEMPLATE, ScheduleIn
 from project.timetabling.services.sessions import (
     ENTITY,
     NO_DAYS,
@@ -81,7 +83,21 @@ def schedule_block_group(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
     if group.status not in SCHEDULABLE:
         raise BadRequest(NOT_SCHEDULABLE.format(status=group.status))
     days = set(parse_preferred_days(group.preferred_days))
-    templates = [sch.Template(t.start_time, t.end_time, Decimal(t.duration)) for t in data.session_templates]
+    # Issue 33: the generation's options are the block group's (ADR 0015); omitted ones are its stored ones.
+    if data.session_templates is not None:
+        stored_templates = [
+            {"startTime": t.start_time.isoformat(), "endTime": t.end_time.isoformat(), "duration": str(t.duration)}
+            for t in data.session_templates
+        ]
+    elif group.session_templates:
+        stored_templates = json.loads(group.session_templates)
+    else:
+        raise ValidationFailed.field("sessionTemplates", NO_TEMPLATE)
+    templates = [
+        sch.Template(time.fromisoformat(t["startTime"]), time.fromisoformat(t["endTime"]), Decimal(t["duration"]))
+        for t in stored_templates
+    ]
+    new_week = group.start_next_unit_in_new_week if data.start_next_unit_in_new_week is None else data.start_next_unit_in_new_week
     start = data.start_date or group.start_date
     room, room_record_id = resolve_room(org, None, data.room)
     with transaction.atomic():
@@ -144,7 +160,7 @@ def schedule_block_group(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
                 group_busy=group_busy,
                 room_busy=room_busy,
                 term_of=terms.term_of,
-                new_week_per_unit=data.start_next_unit_in_new_week,
+                new_week_per_unit=new_week,
                 notes=data.notes or "",
             )
         except sch.ScheduleTooLong as exc:
@@ -206,9 +222,16 @@ def schedule_block_group(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
                 .aggregate(m=Max("actual_date"))["m"]
             )
         last = max([d for d in [existing_last, max((p.date for p in teaching), default=None)] if d is not None], default=None)
+        group.start_next_unit_in_new_week = new_week
+        group.session_templates = json.dumps(stored_templates)
+        saved = ["start_next_unit_in_new_week", "session_templates", "updated_at"]
+        if data.room_type:
+            group.preferred_room_type = data.room_type
+            saved.append("preferred_room_type")
         if last is not None:
             group.end_date = cf.add_months(last, 1)
-            group.save(update_fields=["end_date", "updated_at"])
+            saved.append("end_date")
+        group.save(update_fields=saved)
     warnings = []
     if not needs:
         warnings.append("All units of the assigned study plans are already fully timetabled; nothing was added.")

@@ -1303,10 +1303,12 @@ export interface paths {
         put?: never;
         /**
          * Replan Apply
-         * @description POST /api/replan/apply ``{...the change, version, changes: [{sessionId, actualDate, teacherId}]}``:
-         *     writes the reviewed proposal all-or-nothing with one change event (one activity, undone as one step).
-         *     412 when the timetable changed since the proposal; 409 ``conflict`` when it would hold a hard
-         *     conflict; 400 when a change is not of a hit session. Nothing is written on an error.
+         * @description POST /api/replan/apply ``{proposalId, version, option?}``: writes that option of the stored proposal
+         *     exactly, all-or-nothing, with one change event (one activity, undone as one step; ADR 0015).
+         *     404 for another organization's proposal, change or scope ids; 400 when ``changes`` or the change's
+         *     fields are given and differ from the proposal's; 412 when the timetable changed since the proposal;
+         *     409 ``conflict`` naming the sessions when the final state would hold a hard conflict. Nothing is
+         *     written on an error.
          */
         post: operations["project_timetabling_replan_api_replan_apply"];
         delete?: never;
@@ -4342,17 +4344,24 @@ export interface components {
             applied: boolean;
             /** Enddatesextended */
             endDatesExtended: components["schemas"]["EndDateExtendedOut"][];
+            /** Option */
+            option: string;
             /** Sessionids */
             sessionIds: string[];
         };
-        /** ReplanApplyIn */
+        /**
+         * ReplanApplyIn
+         * @description ``proposalId`` and ``version`` of ``POST /api/replan/propose``'s answer and the ``option`` chosen
+         *     (default: its ``preselected``). The change's fields, the scope and ``changes`` are optional (older
+         *     clients send them): when given they must be the proposal's.
+         */
         ReplanApplyIn: {
             /** Blockgroupids */
             blockGroupIds?: string[] | null;
             /** Campusid */
             campusId?: string | null;
             /** Changes */
-            changes: components["schemas"]["ReplanChangeToIn"][];
+            changes?: components["schemas"]["ReplanChangeToIn"][] | null;
             /** End */
             end?: string | null;
             /** Endtime */
@@ -4361,6 +4370,10 @@ export interface components {
             holidayId?: string | null;
             /** Leaveid */
             leaveId?: string | null;
+            /** Option */
+            option?: ("makeUp" | "shift" | "reallocate") | null;
+            /** Proposalid */
+            proposalId?: string | null;
             /** Sessionids */
             sessionIds?: string[] | null;
             /** Start */
@@ -4401,6 +4414,8 @@ export interface components {
         };
         /** ReplanChangeOut */
         ReplanChangeOut: {
+            /** Actualhours */
+            actualHours: number;
             /** Blockgroupcode */
             blockGroupCode: string;
             /**
@@ -4435,10 +4450,16 @@ export interface components {
             /** Teacherid */
             teacherId?: string | null;
         };
-        /** ReplanFiguresOut */
+        /**
+         * ReplanFiguresOut
+         * @description ``teachersChanged``: sessions that get another teacher; ``hoursMovedToOtherWeek``: ``actualHours``
+         *     of the sessions whose new date is in another week (Monday to Sunday).
+         */
         ReplanFiguresOut: {
             /** Enddatesextended */
             endDatesExtended: components["schemas"]["EndDateExtendedOut"][];
+            /** Hoursmovedtootherweek */
+            hoursMovedToOtherWeek: number;
             /** Sessionshit */
             sessionsHit: number;
             /** Sessionsmoved */
@@ -4447,6 +4468,24 @@ export interface components {
             teachersChanged: number;
             /** Unresolved */
             unresolved: number;
+        };
+        /**
+         * ReplanOptionOut
+         * @description One way of fixing the change: ``makeUp`` or ``shift`` (closures), ``reallocate`` (leave).
+         */
+        ReplanOptionOut: {
+            /** Changes */
+            changes: components["schemas"]["ReplanChangeOut"][];
+            figures: components["schemas"]["ReplanFiguresOut"];
+            /**
+             * Key
+             * @enum {string}
+             */
+            key: "makeUp" | "shift" | "reallocate";
+            /** Label */
+            label: string;
+            /** Unresolved */
+            unresolved: components["schemas"]["ReplanUnresolvedOut"][];
         };
         /** ReplanPlaceOut */
         ReplanPlaceOut: {
@@ -4464,7 +4503,11 @@ export interface components {
             /** Teachername */
             teacherName: string;
         };
-        /** ReplanProposalOut */
+        /**
+         * ReplanProposalOut
+         * @description A stored proposal: ``id`` and ``version`` for the apply, its ``options`` and the one the review
+         *     starts on (``preselected``); ``changes``, ``unresolved`` and ``figures`` are the preselected option's.
+         */
         ReplanProposalOut: {
             /** Changes */
             changes: components["schemas"]["ReplanChangeOut"][];
@@ -4476,8 +4519,20 @@ export interface components {
              */
             end: string;
             figures: components["schemas"]["ReplanFiguresOut"];
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
             /** Kind */
             kind: string;
+            /** Options */
+            options: components["schemas"]["ReplanOptionOut"][];
+            /**
+             * Preselected
+             * @enum {string}
+             */
+            preselected: "makeUp" | "shift" | "reallocate";
             /**
              * Start
              * Format: date
@@ -4738,11 +4793,8 @@ export interface components {
             sessionTemplates?: components["schemas"]["SessionTemplateIn"][] | null;
             /** Startdate */
             startDate?: string | null;
-            /**
-             * Startnextunitinnewweek
-             * @default false
-             */
-            startNextUnitInNewWeek: boolean;
+            /** Startnextunitinnewweek */
+            startNextUnitInNewWeek?: boolean | null;
         };
         /** ScheduleOut */
         ScheduleOut: {

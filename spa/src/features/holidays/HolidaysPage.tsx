@@ -1,5 +1,5 @@
 import { ActionIcon, Button, Group, Select, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
-import { IconArrowsShuffle, IconBeach, IconCalendarEvent, IconDownload } from "@tabler/icons-react";
+import { IconArrowsShuffle, IconBeach, IconBuildingOff, IconCalendarEvent, IconDownload } from "@tabler/icons-react";
 import { useState } from "react";
 import { formatDateLong } from "../../components/Dates";
 import { AddButton, confirmAndMutate, DeleteAction, EditAction, ListStates, RecordCard, useEditDialog } from "../../components/ListPage";
@@ -10,6 +10,7 @@ import { filterYears, TYPE_LABELS, useDeleteHoliday, useHolidays, type Holiday, 
 import { HolidayFormModal } from "./components/HolidayFormModal";
 import { ImportPublicHolidaysModal } from "./components/ImportPublicHolidaysModal";
 import { openReplan } from "../replan/openReplan";
+import { CampusClosureModal } from "../replan/CampusClosureModal";
 
 /** Holidays and term breaks (/holidays): delivery.md §2. */
 export default function HolidaysPage() {
@@ -18,6 +19,7 @@ export default function HolidaysPage() {
   const remove = useDeleteHoliday();
   const dialog = useEditDialog<Holiday>();
   const [importing, setImporting] = useState(false);
+  const [closing, setClosing] = useState(false);
   const confirmDelete = (h: Holiday) =>
     confirmAndMutate(remove, h.id, {
       title: "Delete Holiday",
@@ -36,11 +38,15 @@ export default function HolidaysPage() {
             <Button variant="light" leftSection={<IconDownload size={16} />} onClick={() => setImporting(true)}>
               Import public holidays
             </Button>
+            <Button variant="light" color="yellow" leftSection={<IconBuildingOff size={16} />} onClick={() => setClosing(true)}>
+              Campus closure
+            </Button>
             <AddButton onClick={() => dialog.open(null)}>Add Holiday</AddButton>
           </>
         }
       />
       <ImportPublicHolidaysModal opened={importing} onClose={() => setImporting(false)} />
+      <CampusClosureModal opened={closing} onClose={() => setClosing(false)} />
       <Group mb="md">
         <Select
           label="Year"

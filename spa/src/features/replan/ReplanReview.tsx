@@ -1,12 +1,19 @@
-import { Alert, Button, Group, Loader, Stack, Tabs, Text } from "@mantine/core";
+import { Alert, Badge, Button, Group, Loader, Paper, Radio, SimpleGrid, Stack, Tabs, Text } from "@mantine/core";
 import { IconAlertTriangle } from "@tabler/icons-react";
+import { useQueries } from "@tanstack/react-query";
+import { useState } from "react";
 import { DataTable } from "../../components/DataTable";
-import { formatDate, displayTime } from "../../components/Dates";
-import { plural } from "../timetables/auto-allocation/format";
+import { displayTime } from "../../components/Dates";
 import { classifyError, notifySuccess } from "../../components/Notify";
-import { useApplyReplan, useProposal, type ChangeQuery, type Proposal, type ReplanChange } from "./api";
+import { timetablesQueryOptions } from "../timetables/api/timetables";
+import { plural } from "../timetables/auto-allocation/format";
+import { useApplyReplan, useProposal, type ChangeQuery, type OptionKey, type Proposal, type ReplanChange, type ReplanOption } from "./api";
+import { affectedWeeks, localDates, optionFigures, summarySentence, weekday } from "./summary";
 
-const place = (p: ReplanChange["from"]) => `${formatDate(p.actualDate)} ${displayTime(p.startTime)}–${displayTime(p.endTime)} · ${p.teacherName}`;
+const times = (p: ReplanChange["from"]) => `${displayTime(p.startTime)}–${displayTime(p.endTime)}`;
+const before = (c: ReplanChange) => `${weekday(c.from.actualDate)} ${times(c.from)} · ${c.from.teacherName}`;
+/** The new place: the date and time, and the teacher only when it changes. */
+const after = (c: ReplanChange) => `${weekday(c.to.actualDate)} ${times(c.to)}${c.to.teacherId !== c.from.teacherId ? ` · ${c.to.teacherName}` : ""}`;
 
 function groupBy<T>(items: T[], key: (item: T) => string): [string, T[]][] {
   const out = new Map<string, T[]>();
@@ -32,34 +39,115 @@ function ChangeTable({ rows, label }: { rows: ReplanChange[]; label: string }) {
             </>
           ),
         },
-        { label: "Before", cell: (c) => place(c.from) },
-        { label: "After", cell: (c) => place(c.to) },
-        { label: "Why", cell: (c) => c.reason },
+        { label: "Before", cell: before },
+        { label: "After", cell: after },
+        { label: "Why", cell: (c) => localDates(c.reason) },
       ]}
     />
   );
 }
 
-function Summary({ proposal }: { proposal: Proposal }) {
-  const f = proposal.figures;
+/** Up to this many block groups' timetables are read to show their other sessions in the affected weeks. */
+const GRID_GROUPS = 4;
+
+/**
+ * The affected weeks day by day (at most four): the moved sessions struck through where they leave and
+ * highlighted where they arrive, and, when the moves are of at most four block groups, those groups'
+ * other sessions as they stay (their timetables read with GET /api/timetables?blockGroupId=).
+ */
+function WeekGrid({ changes }: { changes: ReplanChange[] }) {
+  const groups = [...new Set(changes.filter((c) => c.from.actualDate !== c.to.actualDate).map((c) => c.blockGroupId))];
+  const read = groups.length <= GRID_GROUPS ? groups : [];
+  const timetables = useQueries({
+    queries: read.map((id) => timetablesQueryOptions({ blockGroupId: id, teacherId: null, hidePast: false })),
+  });
+  const around = timetables.flatMap((q) =>
+    (q.data ?? [])
+      .filter((s) => s.status !== "cancelled")
+      .map((s) => ({ id: s.id, blockGroupCode: s.blockGroup?.code ?? "", actualDate: s.actualDate, startTime: s.startTime })),
+  );
+  const { weeks, more } = affectedWeeks(changes, 4, around);
+  if (!weeks.length) return null;
   return (
-    <Text size="sm" data-testid="replan-summary">
-      {proposal.description}: {plural(f.sessionsHit, "session")} hit · {plural(f.sessionsMoved, "session")} moved · {plural(f.teachersChanged, "teacher")}{" "}
-      changed
-      {f.unresolved ? ` · ${f.unresolved} not fixed` : ""}
-      {f.endDatesExtended.map((e) => ` · ${e.code} now ends ${formatDate(e.to)}`).join("")}
-    </Text>
+    <Stack gap="sm" aria-label="Affected weeks">
+      {weeks.map((week) => (
+        <Paper key={week.start} withBorder p="xs" data-testid="replan-week">
+          <Text size="sm" fw={600} mb={4}>
+            Week of {weekday(week.start)}
+          </Text>
+          <SimpleGrid cols={week.days.length} spacing={4}>
+            {week.days.map((d) => (
+              <Stack key={d.date} gap={2}>
+                <Text size="xs" c="dimmed">
+                  {weekday(d.date)}
+                </Text>
+                {d.stay.map((s) => (
+                  <Text key={`stay-${s.key}`} size="xs" data-testid="replan-stays">
+                    {s.code} {displayTime(s.startTime)}
+                  </Text>
+                ))}
+                {d.out.map((c) => (
+                  <Text key={`out-${c.sessionId}`} size="xs" td="line-through" c="red.8" data-testid="replan-moved-out">
+                    {c.blockGroupCode} {displayTime(c.from.startTime)}
+                  </Text>
+                ))}
+                {d.in.map((c) => (
+                  <Badge key={`in-${c.sessionId}`} size="sm" variant="light" color="green" radius="sm" data-testid="replan-moved-in">
+                    {c.blockGroupCode} {displayTime(c.to.startTime)}
+                  </Badge>
+                ))}
+              </Stack>
+            ))}
+          </SimpleGrid>
+        </Paper>
+      ))}
+      <Text size="xs" c="dimmed">
+        Struck through: where a session leaves. Green: where it arrives.
+        {more ? ` And ${plural(more, "more week")}: every change is in the lists below.` : ""}
+      </Text>
+    </Stack>
+  );
+}
+
+function OptionChoice({ proposal, value, onChange }: { proposal: Proposal; value: OptionKey; onChange: (key: OptionKey) => void }) {
+  if (proposal.options.length < 2) return null;
+  return (
+    <Radio.Group label="How to fix it" value={value} onChange={(v) => onChange(v as OptionKey)}>
+      <Stack gap="xs" mt={4}>
+        {proposal.options.map((o) => (
+          <Radio key={o.key} value={o.key} label={o.label} description={<span data-testid={`replan-option-${o.key}`}>{optionFigures(o)}</span>} />
+        ))}
+      </Stack>
+    </Radio.Group>
+  );
+}
+
+function Unresolved({ option }: { option: ReplanOption }) {
+  if (!option.unresolved.length) return null;
+  return (
+    <Alert color="red" icon={<IconAlertTriangle size={18} />} title={`${plural(option.unresolved.length, "session")} could not be fixed`}>
+      <Stack gap={4}>
+        {option.unresolved.map((u) => (
+          <Text key={u.sessionId} size="sm" data-testid="replan-unresolved">
+            <b>{u.unitCode}</b> {u.blockGroupCode} {weekday(u.actualDate)} {displayTime(u.startTime)}: {localDates(u.reason)}
+          </Text>
+        ))}
+      </Stack>
+    </Alert>
   );
 }
 
 /**
- * The re-plan review (issue 17): the proposal of POST /api/replan/propose as a diff by block group and by
- * teacher (before → after, why), the sessions it cannot fix in red, and Apply (all-or-nothing; the
- * success toast offers Undo). Opened from the "Sessions affected" toast and from leave rows.
+ * The re-plan review (issues 17 and 33): a summary sentence first, the choice between the proposal's
+ * options (make-up or shift, with their figures; the server's preselected one chosen), the affected weeks
+ * before and after, the sessions it cannot fix in red, the changes by block group and by teacher, and
+ * Apply, which writes the chosen option of the stored proposal exactly (POST /api/replan/apply). Opened
+ * from the impact notice, holiday cards, campus closures and leave rows.
  */
 export function ReplanReview({ change, onClose }: { change: ChangeQuery; onClose: () => void }) {
   const proposal = useProposal(change);
   const apply = useApplyReplan();
+  const [picked, setPicked] = useState<OptionKey | null>(null);
   if (proposal.isLoading) {
     return (
       <Group gap="sm">
@@ -77,39 +165,34 @@ export function ReplanReview({ change, onClose }: { change: ChangeQuery; onClose
     );
   }
   const p = proposal.data;
+  const option = p.options.find((o) => o.key === picked) ?? p.options.find((o) => o.key === p.preselected) ?? p.options[0];
   const failure = apply.isError ? classifyError(apply.error) : null;
   const submit = () =>
     apply.mutate(
-      { change, proposal: p },
+      { proposal: p, option: option.key },
       {
         onSuccess: (done) => {
-          notifySuccess("Re-plan applied", `${plural(done.sessionIds.length, "session")} updated`);
+          notifySuccess(`${plural(done.sessionIds.length, "session")} updated (${option.label.toLowerCase()})`, "Re-plan applied");
           onClose();
         },
       },
     );
   return (
     <Stack>
-      <Summary proposal={p} />
-      {p.unresolved.length ? (
-        <Alert color="red" icon={<IconAlertTriangle size={18} />} title={`${plural(p.unresolved.length, "session")} could not be fixed`}>
-          <Stack gap={4}>
-            {p.unresolved.map((u) => (
-              <Text key={u.sessionId} size="sm" data-testid="replan-unresolved">
-                <b>{u.unitCode}</b> {u.blockGroupCode} {formatDate(u.actualDate)} {displayTime(u.startTime)}: {u.reason}
-              </Text>
-            ))}
-          </Stack>
-        </Alert>
-      ) : null}
-      {p.changes.length ? (
+      <Text size="sm" data-testid="replan-summary">
+        {summarySentence(p)}
+      </Text>
+      <OptionChoice proposal={p} value={option.key} onChange={setPicked} />
+      <Unresolved option={option} />
+      <WeekGrid changes={option.changes} />
+      {option.changes.length ? (
         <Tabs defaultValue="groups">
           <Tabs.List>
             <Tabs.Tab value="groups">By block group</Tabs.Tab>
             <Tabs.Tab value="teachers">By teacher</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="groups" pt="sm">
-            {groupBy(p.changes, (c) => c.blockGroupCode).map(([code, rows]) => (
+            {groupBy(option.changes, (c) => c.blockGroupCode).map(([code, rows]) => (
               <Stack key={code} gap={4} mb="sm">
                 <Text fw={600}>{code}</Text>
                 <ChangeTable rows={rows} label={`Changes of ${code}`} />
@@ -117,7 +200,7 @@ export function ReplanReview({ change, onClose }: { change: ChangeQuery; onClose
             ))}
           </Tabs.Panel>
           <Tabs.Panel value="teachers" pt="sm">
-            {groupBy(p.changes, (c) => c.from.teacherName).map(([name, rows]) => (
+            {groupBy(option.changes, (c) => c.from.teacherName).map(([name, rows]) => (
               <Stack key={name} gap={4} mb="sm">
                 <Text fw={600}>{name}</Text>
                 <ChangeTable rows={rows} label={`Changes of ${name}'s sessions`} />
@@ -150,7 +233,7 @@ export function ReplanReview({ change, onClose }: { change: ChangeQuery; onClose
         <Button variant="default" onClick={onClose}>
           Cancel
         </Button>
-        <Button onClick={submit} loading={apply.isPending} disabled={!p.changes.length || proposal.isFetching}>
+        <Button onClick={submit} loading={apply.isPending} disabled={!option.changes.length || proposal.isFetching}>
           Apply re-plan
         </Button>
       </Group>

@@ -21,7 +21,7 @@ export async function fetchImpact(query: ImpactQuery): Promise<Impact> {
 }
 
 /** "3 sessions of 2 block groups fall on this holiday" (null when nothing is hit). */
-export function impactSentence(impact: Impact, what: "holiday" | "term break" | "leave"): string | null {
+export function impactSentence(impact: Impact, what: "holiday" | "term break" | "closure" | "leave"): string | null {
   if (!impact.sessionCount) return null;
   const sessions = plural(impact.sessionCount, "session", "sessions");
   const groups = plural(impact.blockGroupCount, "block group", "block groups");
@@ -46,13 +46,15 @@ export const useProposal = (change: ChangeQuery) =>
     retry: false,
   });
 
-/** POST /api/replan/apply with the reviewed proposal's version and changes. */
+export type ReplanOption = Proposal["options"][number];
+export type OptionKey = ReplanOption["key"];
+
+/** POST /api/replan/apply: the server writes the chosen option of its stored proposal, exactly. */
 export function useApplyReplan() {
   return useRefreshingMutation(
     [roots.timetables, roots.blockGroups, roots.dashboard],
-    async ({ change, proposal }: { change: ChangeQuery; proposal: Proposal }) => {
-      const changes = proposal.changes.map((c) => ({ sessionId: c.sessionId, actualDate: c.to.actualDate, teacherId: c.to.teacherId ?? null }));
-      const { data } = await client.POST("/api/replan/apply", { body: { ...change, version: proposal.version, changes } });
+    async ({ proposal, option }: { proposal: Proposal; option: OptionKey }) => {
+      const { data } = await client.POST("/api/replan/apply", { body: { proposalId: proposal.id, version: proposal.version, option } });
       return data!;
     },
   );
