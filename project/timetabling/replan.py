@@ -23,7 +23,7 @@ from uuid import UUID
 
 from django.db.models import Max, Min, Q
 
-from project.core.errors import NotFound, ValidationFailed
+from project.core.errors import ValidationFailed
 from project.core.tenancy import Ctx, get_in_org
 from project.timetabling import conflicts as cf
 from project.timetabling.calendar import holiday_spans, week_start
@@ -321,23 +321,6 @@ def _scope(
     return sessions
 
 
-def resolve_scope(
-    org: Organization, block_group_ids: Iterable[UUID | str] | None, session_ids: Iterable[UUID | str] | None
-) -> None:
-    """All or nothing: every id of a scope is of ``org`` (one query per list), else NotFound "Block group
-    not found" / "Timetable session not found" (decisions.md §1: another organization's id is a 404, never
-    an empty proposal)."""
-    from project.planning.models import BlockGroup
-
-    for ids, model, label in (
-        (block_group_ids, BlockGroup, "Block group"),
-        (session_ids, TimetableSession, "Timetable session"),
-    ):
-        wanted = {str(i) for i in ids or ()}
-        if wanted and model.objects.for_org(org).filter(pk__in=wanted).count() != len(wanted):
-            raise NotFound(f"{label} not found")
-
-
 MAKE_UP, SHIFT, REALLOCATE = "makeUp", "shift", "reallocate"
 LABELS = {MAKE_UP: "Make-up", SHIFT: "Shift", REALLOCATE: "Another teacher"}
 KEEP_PROPOSALS = timedelta(days=1)
@@ -462,7 +445,6 @@ def propose(
     from project.timetabling.models import ReplanProposal
     from project.timetabling.replan_moves import Board, make_up_moves
 
-    resolve_scope(ctx.org, block_group_ids, session_ids)
     hits = _scope(hit_sessions(ctx.org, change), block_group_ids, session_ids)
     lo, hi = _window(change, hits, _groups_of(ctx.org, hits))
     version = _version(ctx.org, lo, hi, [s["id"] for s in hits])

@@ -10,12 +10,17 @@ from django.http import HttpResponse
 from ninja import Query
 from pydantic import Field
 
+from project.catalogue.models import Campus
 from project.core.auth import AuthedRequest
 from project.core.errors import ValidationFailed
+from project.core.refs import OrgRef, OrgRefs, OrgRefsAt
 from project.core.responses import json_response
 from project.core.routers import make_router
 from project.core.schemas import BlankToNone, CamelSchema, ErrorOut, in_date_range
+from project.planning.models import BlockGroup
+from project.staff.models import Teacher, TeacherLeave
 from project.timetabling import replan
+from project.timetabling.models import Holiday, TimetableSession
 
 router = make_router(tags=["replan"])
 
@@ -26,10 +31,10 @@ class ChangeFields(CamelSchema):
     """The fields naming a late change (``replan.change_of``'s keyword arguments), shared by the impact
     query and the proposal and apply bodies."""
 
-    holiday_id: uuid.UUID | None = None
-    leave_id: uuid.UUID | None = None
-    teacher_id: uuid.UUID | None = None
-    campus_id: uuid.UUID | None = None
+    holiday_id: Annotated[uuid.UUID | None, OrgRef(Holiday, "Holiday")] = None
+    leave_id: Annotated[uuid.UUID | None, OrgRef(TeacherLeave, "Leave")] = None
+    teacher_id: Annotated[uuid.UUID | None, OrgRef(Teacher, "Teacher")] = None
+    campus_id: Annotated[uuid.UUID | None, OrgRef(Campus, "Campus")] = None
     start: Annotated[date | None, BlankToNone, in_date_range("Start date")] = None
     end: Annotated[date | None, BlankToNone, in_date_range("End date")] = None
     start_time: Annotated[time | None, BlankToNone] = None
@@ -89,8 +94,8 @@ class ReplanChangeIn(ChangeFields):
     """The change to re-plan around (as ``GET /api/replan/impact``'s query) and optionally the block
     groups or sessions to fix (default: every session it hits)."""
 
-    block_group_ids: list[uuid.UUID] | None = Field(default=None, max_length=2000)
-    session_ids: list[uuid.UUID] | None = Field(default=None, max_length=20000)
+    block_group_ids: Annotated[list[uuid.UUID] | None, Field(max_length=2000), OrgRefs(BlockGroup, "Block group")] = None
+    session_ids: Annotated[list[uuid.UUID] | None, Field(max_length=20000), OrgRefs(TimetableSession, "Timetable session")] = None
 
 
 class ReplanPlaceOut(CamelSchema):
@@ -182,7 +187,12 @@ class ReplanApplyIn(ReplanChangeIn):
     proposal_id: uuid.UUID | None = None
     version: str = Field(max_length=64)
     option: Literal["makeUp", "shift", "reallocate"] | None = None
-    changes: list[ReplanChangeToIn] | None = Field(default=None, max_length=20000)
+    changes: Annotated[
+        list[ReplanChangeToIn] | None,
+        Field(max_length=20000),
+        OrgRefsAt(TimetableSession, "Timetable session", "session_id"),
+        OrgRefsAt(Teacher, "Teacher", "teacher_id"),
+    ] = None
 
 
 class ReplanAppliedOut(CamelSchema):
@@ -232,7 +242,6 @@ def replan_apply(request: AuthedRequest, payload: ReplanApplyIn) -> HttpResponse
     named = _named(payload)
     if set(named) & {ChangeFields.model_fields[k].alias or k for k in ChangeFields.model_fields}:
         _change(request, payload)  # another organization's ids: 404
-    replan.resolve_scope(request.auth.org, payload.block_group_ids, payload.session_ids)
     if payload.proposal_id is None:
         raise ValidationFailed.field("proposalId", "Make a proposal first: proposalId is required")
     return json_response(

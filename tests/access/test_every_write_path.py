@@ -124,11 +124,7 @@ def steps(api: ApiClient, member: ApiClient, org, admin_user, member_user) -> li
         body = {"holidayId": w["snap_holiday"]}
         proposal = _ok(api.post("/api/replan/propose", body))
         assert proposal["changes"], proposal
-        changes = [
-            {"sessionId": c["sessionId"], "actualDate": c["to"]["actualDate"], "teacherId": c["to"]["teacherId"]}
-            for c in proposal["changes"]
-        ]
-        return api.post("/api/replan/apply", {**body, "version": proposal["version"], "changes": changes})
+        return api.post("/api/replan/apply", {"proposalId": proposal["id"], "version": proposal["version"]})
 
     def remember(key, field="id"):
         def keep(w, r):

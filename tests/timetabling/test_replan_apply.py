@@ -63,9 +63,9 @@ def test_another_organizations_teacher_cannot_be_written(api, org, other_org):
     body = {"teacherId": str(kim.pk), "start": "2026-02-04", "end": "2026-02-04"}
     proposal = api.post("/api/replan/propose", body).json()
     assert proposal["unresolved"] and not proposal["changes"]  # nobody else can take it
-    # Sent in the request: not the proposal's, 400.
+    # Sent in the request: another organization's id is resolved at the edge (ADR 0001): 404, as unknown.
     r = _apply(api, proposal, changes=[{"sessionId": str(session.pk), "actualDate": "2026-02-04", "teacherId": str(theirs.pk)}])
-    assert r.status_code == 400
+    assert r.status_code == 404 and r.json()["message"] == "Teacher not found"
     # Even in a stored proposal (written behind the server's back), the final check refuses it: 409.
     row = ReplanProposal.objects.unscoped().get(pk=proposal["id"])
     row.options = {"reallocate": {"writes": [[str(session.pk), "2026-02-04", str(theirs.pk)]]}}
