@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import uuid
 from typing import Any, ClassVar
 
@@ -138,6 +139,11 @@ class Invitation(models.Model):
         return f"Invitation for {self.user_id}"
 
 
+def new_verification_token() -> str:
+    """A fresh domain-verification token (192 bits, URL-safe)."""
+    return secrets.token_urlsafe(24)
+
+
 class SingleSignOnProvider(TenantModel):
     """An organization's OpenID Connect identity provider (issue 21, docs/adr/0022).
 
@@ -169,14 +175,33 @@ class SingleSignOnProvider(TenantModel):
 
 
 class SingleSignOnDomain(models.Model):
-    """An email domain covered by one organization's provider; a domain belongs to one organization."""
+    """An email domain listed by one organization's provider (docs/adr/0023).
+
+    Used for sign-in and discovery only once ``verified_at`` is set: the organization published the TXT
+    record ``blockplan-domain-verification=<verification_token>`` at the domain, or it is the domain its
+    operator gave at ``create_organization``. Several organizations may list a domain while unverified;
+    only one may have it verified (a partial unique constraint).
+    """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     provider = models.ForeignKey(SingleSignOnProvider, on_delete=models.CASCADE, related_name="domains")
-    domain = models.CharField(max_length=255, unique=True)  # lower case, no "@"
+    domain = models.CharField(max_length=255)  # lower case, no "@"
+    verification_token = models.CharField(max_length=64, default=new_verification_token, editable=False)
+    verified_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["domain"]
+        constraints = [
+            models.UniqueConstraint(fields=["provider", "domain"], name="sso_domain_once_per_provider"),
+            models.UniqueConstraint(
+                fields=["domain"], condition=models.Q(verified_at__isnull=False), name="sso_domain_verified_by_one_organization"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.domain
+
+    @property
+    def txt_record(self) -> str:
+        """The TXT record's text that proves the organization owns the domain."""
+        return f"blockplan-domain-verification={self.verification_token}"

@@ -30,7 +30,7 @@ async def _set_up(server: Server, idp: OidcProvider) -> dict:
     fresh = await hook(server, "seed", {})
     ada = fresh["a"]["users"]["ada"]
     tag = uuid.uuid4().hex[:8]
-    domain = f"{tag}.example.edu.au"
+    domain = fresh["a"]["domain"]  # the organization's own domain: verified (docs/adr/0023)
     client_id, secret = idp.register_client([f"{server.http}/api/auth/sso/callback"])
     admin_session = (await hook(server, "session", {"user": ada["id"]}))["session"]
     http, headers = await _api(server, admin_session)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.sso.dns_server import DnsServer
 from tests.sso.provider import OidcProvider
 
 
@@ -17,3 +18,11 @@ def oidc_provider() -> Iterator[OidcProvider]:
         yield provider
     finally:
         provider.stop()
+
+
+@pytest.fixture
+def dns_server(settings) -> Iterator[DnsServer]:
+    """A DNS server of the test's own (tests/sso/dns_server.py), the one domain verification asks."""
+    with DnsServer() as server:
+        settings.DOMAIN_VERIFICATION_NAMESERVER, settings.DOMAIN_VERIFICATION_PORT = "127.0.0.1", server.port
+        yield server

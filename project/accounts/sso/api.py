@@ -13,7 +13,15 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 
 from project.accounts.models import SingleSignOnProvider
 from project.accounts.sso import client, selectors, services
-from project.accounts.sso.schemas import SsoConfigIn, SsoConfigOut, SsoDiscoverIn, SsoDiscoverOut, SsoTestIn, SsoTestOut
+from project.accounts.sso.schemas import (
+    SsoConfigIn,
+    SsoConfigOut,
+    SsoDiscoverIn,
+    SsoDiscoverOut,
+    SsoDomainVerifyIn,
+    SsoTestIn,
+    SsoTestOut,
+)
 from project.core.auth import AuthedRequest, admin_auth, ctx_for_request, public_auth
 from project.core.concurrency import if_match_header, set_etag
 from project.core.routers import make_router
@@ -87,6 +95,7 @@ def _config(request: HttpRequest, provider: SingleSignOnProvider | None) -> dict
         "client_id": provider.client_id,
         "has_client_secret": bool(provider.client_secret_encrypted),
         "domains": selectors.domains_of(provider),
+        "domain_states": selectors.domain_states(provider),
         "mode": provider.mode,
         "break_glass_user_id": provider.break_glass_user_id,
         "create_accounts": provider.create_accounts,
@@ -114,6 +123,19 @@ def sso_config_put(request: AuthedRequest, payload: SsoConfigIn, response: HttpR
     services.save_provider(ctx=request.auth, data=payload.model_dump(), if_match=if_match_header(request))
     provider = selectors.provider_of(request.auth)
     if provider is not None:  # (just saved)
+        set_etag(response, provider)
+    return _config(request, provider)
+
+
+@router.post("/organization/sso/domains/verify", response=SsoConfigOut, auth=admin_auth)
+def sso_domain_verify(request: AuthedRequest, payload: SsoDomainVerifyIn, response: HttpResponse) -> dict[str, object]:
+    """Admin only. "Verify now": ``{domain}`` (one the provider lists) is verified when its TXT record
+    ``blockplan-domain-verification=<token>`` is found (docs/adr/0023); answers the configuration with
+    each domain's state. 400 at ``domain`` when the record is not there (yet), 404 for a domain not
+    listed, 409 when another organization has it verified."""
+    services.verify_domain(ctx=request.auth, domain=payload.domain)
+    provider = selectors.provider_of(request.auth)
+    if provider is not None:
         set_etag(response, provider)
     return _config(request, provider)
 

@@ -33,12 +33,13 @@ from django.conf import settings
 from django.contrib.auth import login
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils import timezone
 from joserfc.errors import JoseError
 
 from project.accounts import invitations
 from project.accounts.models import Organization, SingleSignOnDomain, SingleSignOnProvider, User
 from project.accounts.services.common import MODEL_BACKEND, PENDING_SETUP, _locked_user
-from project.accounts.sso import client, secrets, selectors
+from project.accounts.sso import client, dns, secrets, selectors
 from project.core.concurrency import assert_fresh
 from project.core.errors import DuplicateCode, NotFound, ValidationFailed
 from project.core.tenancy import Ctx
@@ -125,15 +126,9 @@ def save_provider(*, ctx: Ctx, data: dict[str, Any], if_match: str | None = None
             errors.append({"path": ["clientSecret"], "message": "Client secret is required"})
         if errors:
             raise ValidationFailed(errors)
-        taken = (
-            SingleSignOnDomain.objects.filter(domain__in=domains)
-            .exclude(provider__organization=ctx.org)
-            .values_list("domain", flat=True)
-        )
+        taken = _verified_elsewhere(ctx.org, domains)
         if taken:
-            raise DuplicateCode(
-                f"{sorted(taken)[0]} is already covered by another organization's single sign-on", field="domains"
-            )
+            raise DuplicateCode(f"{taken[0]} is verified by another organization", field="domains")
         created = provider is None
         if created:
             provider = SingleSignOnProvider(organization=ctx.org)
@@ -158,15 +153,86 @@ def save_provider(*, ctx: Ctx, data: dict[str, Any], if_match: str | None = None
                 provider.save()
                 provider.domains.exclude(domain__in=domains).delete()
                 existing = set(provider.domains.values_list("domain", flat=True))
+                own = ctx.org.domain.lower()
                 SingleSignOnDomain.objects.bulk_create(
-                    [SingleSignOnDomain(provider=provider, domain=d) for d in domains if d not in existing]
+                    [
+                        SingleSignOnDomain(provider=provider, domain=d, verified_at=timezone.now() if d == own else None)
+                        for d in domains
+                        if d not in existing
+                    ]
                 )
-        except IntegrityError:  # another organization claimed one of the domains in the meantime
-            raise DuplicateCode(
-                "One of these domains is already covered by another organization's single sign-on", field="domains"
-            ) from None
+        except IntegrityError:  # another organization verified one of the domains in the meantime
+            raise DuplicateCode("One of these domains is verified by another organization", field="domains") from None
     client.forget(provider.pk)
     return provider
+
+
+def _verified_elsewhere(org: Organization, domains: list[str]) -> list[str]:
+    """The ``domains`` another organization owns: verified by its single sign-on, or the domain its operator
+    gave at create_organization. Sorted. Says nothing about which organization."""
+    taken = set(
+        SingleSignOnDomain.objects.filter(domain__in=domains, verified_at__isnull=False)
+        .exclude(provider__organization=org)
+        .values_list("domain", flat=True)
+    )
+    taken |= set(Organization.objects.filter(domain__in=domains).exclude(pk=org.pk).values_list("domain", flat=True))
+    return sorted(taken)
+
+
+def verify_domain(*, ctx: Ctx, domain: str) -> SingleSignOnDomain:
+    """POST /api/organization/sso/domains/verify (admin): look up ``domain``'s TXT records and mark it
+    verified when one is ``blockplan-domain-verification=<its token>`` (docs/adr/0023).
+
+    404 when the organization's provider does not list the domain; 409 ``duplicate_code`` at ``domain``
+    when another organization has it verified (nothing said about which); 400 ``validation_error`` at
+    ``domain`` when the record is not (yet) there or DNS does not answer. Already verified: answered as is.
+    """
+    name = (domain or "").strip().lower().lstrip("@")
+    provider = SingleSignOnProvider.objects.for_org(ctx.org).first()
+    row = provider.domains.filter(domain=name).first() if provider is not None else None
+    if row is None:
+        raise NotFound("Domain not found")
+    if row.verified_at is not None:
+        return row
+    if _verified_elsewhere(ctx.org, [name]):
+        raise DuplicateCode(f"{name} is verified by another organization", field="domain")
+    try:
+        found = row.txt_record in dns.txt_records(name)
+    except dns.LookupFailed:
+        raise ValidationFailed(
+            [{"path": ["domain"], "message": f"The DNS servers of {name} did not answer. Please try again later."}]
+        ) from None
+    if not found:
+        raise ValidationFailed(
+            [
+                {
+                    "path": ["domain"],
+                    "message": f"No TXT record {row.txt_record} found at {name} yet. DNS changes can take a while to appear.",
+                }
+            ]
+        )
+    with transaction.atomic():
+        row = get_locked_domain(provider, name)
+        if row.verified_at is None:
+            row.verified_at = timezone.now()
+            try:
+                with transaction.atomic():
+                    row.save(update_fields=["verified_at"])
+            except IntegrityError:  # another organization verified it in the meantime
+                raise DuplicateCode(f"{name} is verified by another organization", field="domain") from None
+            emit_change(
+                ctx, entity="organization", action="updated", ids=[ctx.org.pk], summary=_summary(ctx, f"verified {name} for")
+            )
+    client.forget(provider.pk)
+    return row
+
+
+def get_locked_domain(provider: SingleSignOnProvider, name: str) -> SingleSignOnDomain:
+    """The provider's row for ``name``, locked for update. NotFound when it was removed meanwhile."""
+    row = provider.domains.select_for_update().filter(domain=name).first()
+    if row is None:
+        raise NotFound("Domain not found")
+    return row
 
 
 def delete_provider(*, ctx: Ctx) -> None:
@@ -310,7 +376,9 @@ def _complete(request: HttpRequest, flow: dict) -> tuple[User, str]:
         raise SignInRefused("no_email")
     if claims.get("email_verified") is False or str(claims.get("email_verified")).lower() == "false":
         raise SignInRefused("unverified")
-    if selectors.email_domain(email) not in set(provider.domains.values_list("domain", flat=True)):
+    if selectors.email_domain(email) not in set(
+        provider.domains.filter(verified_at__isnull=False).values_list("domain", flat=True)
+    ):
         raise SignInRefused("domain")
     if flow.get("reauth"):
         return _confirm_identity(request, flow, email), flow.get("next") or "/"

@@ -1271,6 +1271,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organization/sso/domains/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sso Domain Verify
+         * @description Admin only. "Verify now": ``{domain}`` (one the provider lists) is verified when its TXT record
+         *     ``blockplan-domain-verification=<token>`` is found (docs/adr/0023); answers the configuration with
+         *     each domain's state. 400 at ``domain`` when the record is not there (yet), 404 for a domain not
+         *     listed, 409 when another organization has it verified.
+         */
+        post: operations["project_accounts_sso_api_sso_domain_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/organization/sso/test": {
         parameters: {
             query?: never;
@@ -5166,6 +5189,11 @@ export interface components {
              */
             createAccounts: boolean;
             /**
+             * Domainstates
+             * @default []
+             */
+            domainStates: components["schemas"]["SsoDomainOut"][];
+            /**
              * Domains
              * @default []
              */
@@ -5225,6 +5253,31 @@ export interface components {
             sso: boolean;
             /** Starturl */
             startUrl?: string | null;
+        };
+        /**
+         * SsoDomainOut
+         * @description A listed domain: ``verified`` once its TXT record was found (or it is the organization's own
+         *     domain); until then the record to publish: a TXT record at ``recordName`` with text ``recordValue``.
+         */
+        SsoDomainOut: {
+            /** Domain */
+            domain: string;
+            /** Recordname */
+            recordName: string;
+            /** Recordvalue */
+            recordValue: string;
+            /** Verified */
+            verified: boolean;
+            /** Verifiedat */
+            verifiedAt?: string | null;
+        };
+        /** SsoDomainVerifyIn */
+        SsoDomainVerifyIn: {
+            /**
+             * Domain
+             * @default
+             */
+            domain: string;
         };
         /** SsoTestIn */
         SsoTestIn: {
@@ -8647,6 +8700,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+        };
+    };
+    project_accounts_sso_api_sso_domain_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoDomainVerifyIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConfigOut"];
                 };
             };
         };
