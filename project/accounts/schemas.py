@@ -306,6 +306,9 @@ class FirstTimeLoginOut(CamelSchema):
     has_password: bool
     message: str
     email: str | None = None  # the invited user's email, answered to a valid invitation token
+    # For an invitee whose domain requires single sign-on (docs/adr/0023): no setup, sign in with this.
+    sso_provider_name: str | None = None
+    sso_start_url: str | None = None
 
 
 class InvitationOut(CamelSchema):

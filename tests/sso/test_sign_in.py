@@ -19,29 +19,6 @@ from tests.conftest import ApiClient
 CALLBACK = "http://localhost/api/auth/sso/callback"  # the test client's host (ApiClient: HTTP_HOST=localhost)
 
 
-@pytest.fixture
-def idp(oidc_provider, api):
-    """The provider with a client registered for our callback, and ``org`` (mp.edu.au) set up to use it."""
-    client_id, client_secret = oidc_provider.register_client([CALLBACK])
-    oidc_provider.set_account("mel", "member@mp.edu.au", name="Mel Member", given_name="Mel", family_name="Member")
-    response = api.put(
-        "/api/organization/sso",
-        {
-            "name": "Contoso Entra",
-            "issuerUrl": oidc_provider.issuer,
-            "clientId": client_id,
-            "clientSecret": client_secret,
-            "domains": ["mp.edu.au"],
-            "mode": "optional",
-            "createAccounts": False,
-            "enabled": True,
-        },
-    )
-    assert response.status_code == 200, response.content
-    oidc_provider.client_id, oidc_provider.client_secret = client_id, client_secret
-    return oidc_provider
-
-
 def start(browser: ApiClient, email: str, **params) -> str:
     response = browser.get("/api/auth/sso/start", {"email": email, **params})
     assert response.status_code == 302, response.content

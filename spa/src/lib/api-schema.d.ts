@@ -3387,6 +3387,10 @@ export interface components {
             message: string;
             /** Requiressetup */
             requiresSetup: boolean;
+            /** Ssoprovidername */
+            ssoProviderName?: string | null;
+            /** Ssostarturl */
+            ssoStartUrl?: string | null;
             /** Userid */
             userId?: string | null;
         };
