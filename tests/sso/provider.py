@@ -185,8 +185,10 @@ class OidcProvider:
         given_name: str = "",
         family_name: str = "",
         disabled: bool = False,
+        email_in_userinfo_only: bool = False,
     ) -> None:
-        """Create or replace the account ``sub`` (empty names are left out of the claims)."""
+        """Create or replace the account ``sub`` (empty names are left out of the claims). With
+        ``email_in_userinfo_only`` the ID token carries no ``email``/``email_verified``: only userinfo has them."""
         account = {
             "email": email,
             "email_verified": email_verified,
@@ -194,6 +196,7 @@ class OidcProvider:
             "given_name": given_name,
             "family_name": family_name,
             "disabled": disabled,
+            "emailInUserinfoOnly": email_in_userinfo_only,
         }
         self._json("PUT", f"/__control/accounts/{quote(sub, safe='')}", json=account, expect=204)
 

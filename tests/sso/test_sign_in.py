@@ -404,3 +404,16 @@ def test_a_confirmation_by_someone_else_is_refused(idp, api, member_user):
 def test_confirming_needs_a_signed_in_user(idp):
     answer = ApiClient(None).get("/api/auth/sso/start", {"reauth": "1"})
     assert refused(answer, "reauth")
+
+
+def test_email_and_its_verification_are_read_from_userinfo_when_the_id_token_lacks_them(idp, member_user):
+    """OpenID Connect Core 5.3 (docs/adr/0023): the provider gives ``email`` only at the userinfo endpoint."""
+    idp.set_account("mel", "member@mp.edu.au", email_in_userinfo_only=True)
+    browser, answer = sign_in(idp, "member@mp.edu.au")
+    assert answer.status_code == 302 and answer["Location"] == "/"
+    assert signed_in_email(browser) == "member@mp.edu.au"
+    # ... and email_verified from there too: false there is refused.
+    idp.set_account("mel", "member@mp.edu.au", email_verified=False, email_in_userinfo_only=True)
+    browser, answer = sign_in(idp, "member@mp.edu.au")
+    assert refused(answer, "unverified")
+    assert signed_in_email(browser) is None

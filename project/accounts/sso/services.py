@@ -371,6 +371,7 @@ def _complete(request: HttpRequest, flow: dict) -> tuple[User, str]:
         raise SignInRefused("token", "no id_token")
     if not client.same_issuer(str(metadata.get("issuer", "")), provider.issuer_url):
         raise SignInRefused("token", "issuer differs from the configured issuer")
+    claims = _with_userinfo(app, metadata, token, dict(claims))
     email = str(claims.get("email") or "").strip().lower()
     if not email:
         raise SignInRefused("no_email")
@@ -387,6 +388,25 @@ def _complete(request: HttpRequest, flow: dict) -> tuple[User, str]:
         raise SignInRefused("recheck", "another user at the provider")
     _sign_in(request, user, provider)
     return user, flow.get("next") or "/"
+
+
+def _with_userinfo(app: Any, metadata: dict, token: dict, claims: dict) -> dict:
+    """The ID token's claims, completed from the userinfo endpoint (OpenID Connect Core 5.3) when they lack
+    ``email`` or ``email_verified`` and the provider has one: a provider may give the email only there.
+    The userinfo answer counts only for the same ``sub`` (Core 5.3.2); what the ID token says wins.
+    SignInRefused 'unavailable' when userinfo cannot be read, 'token' for another subject."""
+    if ("email" in claims and "email_verified" in claims) or not metadata.get("userinfo_endpoint"):
+        return claims
+    try:
+        info = app.userinfo(token=token)
+    except (OAuthError, AuthlibBaseError, requests.RequestException, ValueError) as err:
+        raise SignInRefused("unavailable", f"userinfo: {type(err).__name__}") from None
+    if not isinstance(info, dict) or str(info.get("sub") or "") != str(claims.get("sub") or ""):
+        raise SignInRefused("token", "userinfo is about another subject")
+    for name in ("email", "email_verified", "given_name", "family_name"):
+        if name not in claims and name in info:
+            claims[name] = info[name]
+    return claims
 
 
 def _confirm_identity(request: HttpRequest, flow: dict, email: str) -> User:

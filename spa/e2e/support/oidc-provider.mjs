@@ -25,7 +25,7 @@
 // - A test-only control API (plain JSON, no authentication; never expose this beyond the loopback):
 //     GET    /__control/health                 200 {"ok": true, "issuer": ...}
 //     PUT    /__control/accounts/:sub          body {email, email_verified=true, name?, given_name?, family_name?,
-//                                              disabled=false}; replaces the account; 204
+//                                              disabled=false, emailInUserinfoOnly=false}; replaces the account; 204
 //     GET    /__control/last-authorization     200, the parameters of the latest request to /auth ({} before any)
 //     POST   /__control/faults                 body {"idToken": "expired" | "wrong_signature" | "wrong_audience" | "wrong_audience_with_azp" |
 //                                              "wrong_issuer" | "wrong_nonce"}; spoils the ID token of the NEXT
@@ -115,9 +115,14 @@ const provider = new Provider(issuer, {
     if (!activeAccount(sub)) return undefined;
     return {
       accountId: sub,
-      // Read at the time of use, so a change through the control API shows in the next token.
-      async claims() {
-        const { disabled: _disabled, ...claims } = accounts.get(sub);
+      // Read at the time of use, so a change through the control API shows in the next token. An account with
+      // emailInUserinfoOnly leaves email and email_verified out of the ID token (the standard allows it).
+      async claims(use) {
+        const { disabled: _disabled, emailInUserinfoOnly, ...claims } = accounts.get(sub);
+        if (use === "id_token" && emailInUserinfoOnly) {
+          delete claims.email;
+          delete claims.email_verified;
+        }
         return Object.fromEntries(Object.entries({ sub, ...claims }).filter(([, value]) => value !== undefined && value !== ""));
       },
     };
@@ -269,6 +274,7 @@ async function control(req, res, path) {
       given_name: optional("given_name"),
       family_name: optional("family_name"),
       disabled: body.disabled ?? false,
+      emailInUserinfoOnly: body.emailInUserinfoOnly ?? false,
     });
     return send(res, 204);
   }
