@@ -205,3 +205,25 @@ class SingleSignOnDomain(models.Model):
     def txt_record(self) -> str:
         """The TXT record's text that proves the organization owns the domain."""
         return f"blockplan-domain-verification={self.verification_token}"
+
+
+class SingleSignOnSession(models.Model):
+    """A browser session signed in by single sign-on, with the provider's ``sub`` and session id (``sid``
+    of the ID token, when it has one): what a back-channel logout (OpenID Connect Back-Channel Logout 1.0,
+    docs/adr/0023) names to end it. Rows outlive their session harmlessly (a logout finds no session)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    provider = models.ForeignKey(SingleSignOnProvider, on_delete=models.CASCADE, related_name="sessions")
+    session_key = models.CharField(max_length=40)
+    sub = models.CharField(max_length=255)
+    sid = models.CharField(max_length=255, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["provider", "sub"], name="sso_session_by_sub"),
+            models.Index(fields=["provider", "sid"], name="sso_session_by_sid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sub} ({self.session_key[:6]}…)"

@@ -311,6 +311,14 @@ class FirstTimeLoginOut(CamelSchema):
     sso_start_url: str | None = None
 
 
+class LogoutOut(CamelSchema):
+    """POST /api/auth/logout. ``providerLogoutUrl``: go there to sign out at the identity provider too
+    (a single sign-on session whose provider offers it, docs/adr/0023); null otherwise."""
+
+    message: str
+    provider_logout_url: str | None = None
+
+
 class InvitationOut(CamelSchema):
     """An invitation link as the admin sees it once (ADR 0005); ``expiresAt`` in UTC."""
 

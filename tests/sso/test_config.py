@@ -41,6 +41,8 @@ def test_not_configured_answers_the_redirect_uri(api):
         "createAccounts": False,
         "enabled": False,
         "redirectUri": "http://localhost/api/auth/sso/callback",
+        "postLogoutRedirectUri": "http://localhost/auth",
+        "backchannelLogoutUri": "http://localhost/api/auth/sso/backchannel-logout",
         "updatedAt": None,
     }
 

@@ -7,6 +7,7 @@ and ``POST /api/organization/sso/test``.
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -84,11 +85,36 @@ def sso_callback(request: HttpRequest) -> HttpResponseRedirect:
     return HttpResponseRedirect(next_path)
 
 
+@router.post("/auth/sso/backchannel-logout", auth=None, include_in_schema=False)
+def sso_backchannel_logout(request: HttpRequest) -> HttpResponse:
+    """OpenID Connect Back-Channel Logout 1.0, called by the provider (no cookies, no CSRF token): the form
+    field ``logout_token`` verified like an ID token ends the sessions it names and closes their sockets.
+    200 with an empty body; 400 ``{"error": "invalid_request"}`` for a token that is not a valid one of a
+    configured provider (§2.8). Never cached."""
+    token = request.POST.get("logout_token") or ""
+    try:
+        if not token or len(token) > 16_000:
+            raise services.LogoutTokenRefused("no logout_token")
+        services.backchannel_logout(logout_token=token)
+    except services.LogoutTokenRefused as refused:
+        services.log.info("sso.backchannel_refused", extra={"detail": str(refused)[:200]})
+        response = HttpResponse(json.dumps({"error": "invalid_request"}), status=400, content_type="application/json")
+    else:
+        response = HttpResponse(status=200)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 def _config(request: HttpRequest, provider: SingleSignOnProvider | None) -> dict[str, object]:
     redirect = services.callback_url(request)
+    uris = {
+        "post_logout_redirect_uri": services.post_logout_url(request),
+        "backchannel_logout_uri": services.backchannel_logout_url(request),
+    }
     if provider is None:
-        return {"configured": False, "redirect_uri": redirect}
+        return {"configured": False, "redirect_uri": redirect, **uris}
     return {
+        **uris,
         "configured": True,
         "name": provider.name,
         "issuer_url": provider.issuer_url,

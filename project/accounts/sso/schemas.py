@@ -68,6 +68,8 @@ class SsoConfigOut(CamelSchema):
     create_accounts: bool = False
     enabled: bool = False
     redirect_uri: str
+    post_logout_redirect_uri: str = ""  # register as the post-logout redirect URI (RP-initiated logout)
+    backchannel_logout_uri: str = ""  # register as the back-channel logout URI
     updated_at: datetime | None = None
 
 

@@ -76,3 +76,16 @@ def requires_sso(email: str) -> SingleSignOnProvider | None:
     if glass is not None and glass.email == (email or "").strip().lower():
         return None
     return provider
+
+
+def provider_for_client(issuer: str, client_ids: list[str]) -> SingleSignOnProvider | None:
+    """The enabled provider whose client id is one of ``client_ids`` and whose issuer URL is ``issuer``
+    (forgiving a trailing slash), or None: whose keys check a back-channel logout token (docs/adr/0023).
+    Across organizations on purpose: the provider, not a signed-in user, calls."""
+    rows = (
+        SingleSignOnProvider.objects.unscoped()
+        .select_related("organization")
+        .filter(client_id__in=[c for c in client_ids if c][:10], enabled=True, organization__is_active=True)
+    )
+    wanted = issuer.rstrip("/")
+    return next((p for p in rows if p.issuer_url.rstrip("/") == wanted), None)

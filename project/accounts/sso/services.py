@@ -37,13 +37,13 @@ from django.utils import timezone
 from joserfc.errors import JoseError
 
 from project.accounts import invitations
-from project.accounts.models import Organization, SingleSignOnDomain, SingleSignOnProvider, User
+from project.accounts.models import Organization, SingleSignOnDomain, SingleSignOnProvider, SingleSignOnSession, User
 from project.accounts.services.common import MODEL_BACKEND, PENDING_SETUP, _locked_user
 from project.accounts.sso import client, dns, secrets, selectors
 from project.core.concurrency import assert_fresh
 from project.core.errors import DuplicateCode, NotFound, ValidationFailed
 from project.core.tenancy import Ctx
-from realtime.events import emit_change
+from realtime.events import close_session_sockets, emit_change
 
 log = logging.getLogger(__name__)
 
@@ -386,7 +386,7 @@ def _complete(request: HttpRequest, flow: dict) -> tuple[User, str]:
     user = _account_for(provider, email, claims)
     if flow.get("silent") and flow.get("email") != email:
         raise SignInRefused("recheck", "another user at the provider")
-    _sign_in(request, user, provider)
+    _sign_in(request, user, provider, claims, str(token.get("id_token") or ""))
     return user, flow.get("next") or "/"
 
 
@@ -456,10 +456,12 @@ def _record(org: Organization, user: User, action: str, summary: str) -> None:
     emit_change(Ctx(org=org, user=user, origin="sso"), entity="user", action=action, ids=[user.pk], summary=summary[:300])
 
 
-def _sign_in(request: HttpRequest, user: User, provider: SingleSignOnProvider) -> None:
+def _sign_in(request: HttpRequest, user: User, provider: SingleSignOnProvider, claims: dict, id_token: str) -> None:
     """Django's login (new session key), marked as single sign-on and ending after SSO_SESSION_HOURS.
     Counts as strong authentication: no TOTP prompt. An invited user's pending invitation is used up,
-    and no first password is asked for. Recorded in the history."""
+    and no first password is asked for. Recorded in the history. The ID token is kept in the session (the
+    ``id_token_hint`` of the sign-out at the provider) and the provider's ``sub``/``sid`` beside the
+    session key (what a back-channel logout names)."""
     org = provider.organization
     with transaction.atomic():
         row = _locked_user(user.pk)
@@ -470,5 +472,142 @@ def _sign_in(request: HttpRequest, user: User, provider: SingleSignOnProvider) -
         _record(org, row, "signed_in", f"{(row.full_name or row.email)} signed in with {provider.name} (single sign-on)")
     login(request, row, backend=MODEL_BACKEND)
     request.session.pop(PENDING_SETUP, None)
-    request.session[SESSION_MARK] = {"provider": str(provider.pk), "name": provider.name, "at": time.time()}
+    request.session[SESSION_MARK] = {
+        "provider": str(provider.pk),
+        "name": provider.name,
+        "at": time.time(),
+        "id_token": id_token if len(id_token) <= 8000 else "",
+    }
     request.session.set_expiry(int(settings.SSO_SESSION_HOURS * 3600))
+    if not request.session.session_key:
+        request.session.save()
+    SingleSignOnSession.objects.create(
+        provider=provider,
+        session_key=request.session.session_key or "",
+        sub=str(claims.get("sub") or "")[:255],
+        sid=str(claims.get("sid") or "")[:255],
+    )
+
+
+# ------------------------------------------------------------------------------------------ sign-out
+
+BACKCHANNEL_EVENT = "http://schemas.openid.net/event/backchannel-logout"
+LOGOUT_TOKEN_LEEWAY = 120  # seconds of clock skew accepted on iat/exp
+
+
+def post_logout_url(request: HttpRequest) -> str:
+    """Where the provider sends the browser after signing out there: ``<this site>/auth`` (register it as
+    a post-logout redirect URI)."""
+    return request.build_absolute_uri("/auth")
+
+
+def backchannel_logout_url(request: HttpRequest) -> str:
+    """The back-channel logout URI to register at the provider: ``<this site>/api/auth/sso/backchannel-logout``."""
+    return request.build_absolute_uri("/api/auth/sso/backchannel-logout")
+
+
+def provider_logout_url(request: HttpRequest) -> str | None:
+    """For a session signed in by single sign-on whose provider offers an ``end_session_endpoint``: the URL
+    that signs the browser out there too (OpenID Connect RP-Initiated Logout 1.0, with ``id_token_hint``,
+    ``client_id`` and ``post_logout_redirect_uri``). None otherwise, or when the provider cannot be read
+    (signing out of Blockplan never waits on the provider). Call before the session ends."""
+    mark = request.session.get(SESSION_MARK) or {}
+    provider = selectors.provider_by_id(mark["provider"]) if mark.get("provider") else None
+    if provider is None:
+        return None
+    try:
+        app = client.app_for(provider)
+        metadata = app.load_server_metadata()
+        if not metadata.get("end_session_endpoint"):
+            return None
+        extra = {"client_id": provider.client_id}
+        result = app.create_logout_url(
+            post_logout_redirect_uri=post_logout_url(request), id_token_hint=mark.get("id_token") or None, **extra
+        )
+    except (client.ProviderUnavailable, requests.RequestException, ValueError, KeyError, RuntimeError) as err:
+        log.warning("sso.logout_url_failed", extra={"provider": str(provider.pk), "error": type(err).__name__})
+        return None
+    return str(result["url"])
+
+
+class LogoutTokenRefused(Exception):
+    """A back-channel logout token that is not a valid one of a configured provider."""
+
+
+def backchannel_logout(*, logout_token: str) -> int:
+    """POST /api/auth/sso/backchannel-logout (OpenID Connect Back-Channel Logout 1.0): verify
+    ``logout_token`` as an ID token (signature by the provider's keys, ``iss`` the provider's issuer,
+    ``aud`` our client id, ``iat`` within 120 s of skew, ``exp`` if present not past; plus §2.6: the
+    back-channel logout event, ``sid`` or ``sub``, no ``nonce``), then end the sessions it names (``sid``:
+    that provider session's; else every session of ``sub``) and close their sockets (reason ``logout``).
+    Answers how many sessions ended. LogoutTokenRefused for anything else."""
+    from joserfc import jwt
+    from joserfc.jwk import KeySet
+
+    issuer, audiences = _unverified_iss_aud(logout_token)
+    provider = selectors.provider_for_client(issuer, audiences)
+    if provider is None:
+        raise LogoutTokenRefused("no provider for this issuer and audience")
+    try:
+        app = client.app_for(provider)
+        metadata = app.load_server_metadata()
+        algorithms = [
+            a
+            for a in metadata.get("id_token_signing_alg_values_supported") or ["RS256"]
+            if a != "none" and not a.startswith("HS")
+        ]
+        try:
+            token = jwt.decode(logout_token, KeySet.import_key_set(app.fetch_jwk_set()), algorithms=algorithms)
+        except (JoseError, ValueError):  # perhaps a new key: the keys are read again once
+            token = jwt.decode(logout_token, KeySet.import_key_set(app.fetch_jwk_set(force=True)), algorithms=algorithms)
+        jwt.JWTClaimsRegistry(
+            leeway=LOGOUT_TOKEN_LEEWAY,
+            iss={"essential": True, "value": metadata["issuer"]},
+            aud={"essential": True, "value": provider.client_id},
+            iat={"essential": True},
+        ).validate(token.claims)
+    except (client.ProviderUnavailable, requests.RequestException, JoseError, ValueError, KeyError, TypeError) as err:
+        raise LogoutTokenRefused(type(err).__name__) from None
+    claims = token.claims
+    events = claims.get("events")
+    if not isinstance(events, dict) or BACKCHANNEL_EVENT not in events or "nonce" in claims:
+        raise LogoutTokenRefused("not a logout token")
+    sub, sid = str(claims.get("sub") or ""), str(claims.get("sid") or "")
+    if not sub and not sid:
+        raise LogoutTokenRefused("neither sub nor sid")
+    return _end_sso_sessions(provider, sub=sub, sid=sid)
+
+
+def _unverified_iss_aud(token: str) -> tuple[str, list[str]]:
+    """``iss`` and ``aud`` of a JWT before its signature is checked: only to choose whose keys check it."""
+    import base64
+    import json
+
+    try:
+        payload = token.split(".")[1]
+        claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    except (IndexError, ValueError, TypeError):
+        raise LogoutTokenRefused("not a JWT") from None
+    if not isinstance(claims, dict):
+        raise LogoutTokenRefused("not a JWT")
+    aud = claims.get("aud")
+    audiences = [str(a) for a in aud] if isinstance(aud, list) else [str(aud or "")]
+    return str(claims.get("iss") or ""), audiences
+
+
+def _end_sso_sessions(provider: SingleSignOnProvider, *, sub: str, sid: str) -> int:
+    """Delete the Django sessions a back-channel logout names and close their sockets (after commit)."""
+    from django.contrib.sessions.models import Session
+
+    rows = provider.sessions.all()
+    rows = rows.filter(sid=sid) if sid else rows.filter(sub=sub)
+    if sid and sub:  # a session recorded without a sid (the ID token had none) is found by its sub
+        rows = provider.sessions.filter(sid=sid) | provider.sessions.filter(sid="", sub=sub)
+    keys = list(rows.values_list("session_key", flat=True))
+    with transaction.atomic():
+        Session.objects.filter(session_key__in=keys).delete()
+        provider.sessions.filter(session_key__in=keys).delete()
+        for key in keys:
+            close_session_sockets(key, "logout")
+    log.info("sso.backchannel_logout", extra={"provider": str(provider.pk), "sessions": len(keys)})
+    return len(keys)

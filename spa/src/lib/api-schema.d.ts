@@ -265,6 +265,8 @@ export interface paths {
         /**
          * Logout
          * @description End the session (and the user's sockets). Answers 200 even when already signed out.
+         *     ``providerLogoutUrl``: for a single sign-on session whose provider offers it, where the browser goes
+         *     to sign out at the provider too (RP-initiated logout, docs/adr/0023); else null.
          */
         post: operations["project_accounts_api_logout"];
         delete?: never;
@@ -4072,6 +4074,17 @@ export interface components {
             /** Userid */
             userId?: string | null;
         };
+        /**
+         * LogoutOut
+         * @description POST /api/auth/logout. ``providerLogoutUrl``: go there to sign out at the identity provider too
+         *     (a single sign-on session whose provider offers it, docs/adr/0023); null otherwise.
+         */
+        LogoutOut: {
+            /** Message */
+            message: string;
+            /** Providerlogouturl */
+            providerLogoutUrl?: string | null;
+        };
         /** MemberBlockGroupOut */
         MemberBlockGroupOut: {
             /** Code */
@@ -5178,6 +5191,11 @@ export interface components {
          *     ``redirectUri``: what to register at the provider. ``hasClientSecret`` only says one is stored.
          */
         SsoConfigOut: {
+            /**
+             * Backchannellogouturi
+             * @default
+             */
+            backchannelLogoutUri: string;
             /** Breakglassuserid */
             breakGlassUserId?: string | null;
             /**
@@ -5227,6 +5245,11 @@ export interface components {
              * @default
              */
             name: string;
+            /**
+             * Postlogoutredirecturi
+             * @default
+             */
+            postLogoutRedirectUri: string;
             /** Redirecturi */
             redirectUri: string;
             /** Updatedat */
@@ -6516,7 +6539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageOut"];
+                    "application/json": components["schemas"]["LogoutOut"];
                 };
             };
         };

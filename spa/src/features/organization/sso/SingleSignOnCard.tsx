@@ -368,6 +368,20 @@ export function SingleSignOnForm({ config }: { config: SsoConfig }) {
         <Input.Wrapper label="Redirect URI" description={SSO_REDIRECT_HINT} labelElement="div">
           <CopyableCode value={config.redirectUri} testId="sso-redirect-uri" />
         </Input.Wrapper>
+        {config.postLogoutRedirectUri ? (
+          <Input.Wrapper label="Post-logout redirect URI" description="Register it to sign staff out at the provider too." labelElement="div">
+            <CopyableCode value={config.postLogoutRedirectUri} testId="sso-post-logout-uri" />
+          </Input.Wrapper>
+        ) : null}
+        {config.backchannelLogoutUri ? (
+          <Input.Wrapper
+            label="Back-channel logout URI"
+            description="Register it so that signing out at the provider signs staff out of Blockplan."
+            labelElement="div"
+          >
+            <CopyableCode value={config.backchannelLogoutUri} testId="sso-backchannel-uri" />
+          </Input.Wrapper>
+        ) : null}
         {tested ? <TestResult result={tested} /> : null}
         <FormErrorList messages={dialog.serverMessages} />
         <Group justify="space-between">
