@@ -268,3 +268,28 @@ def test_no_server_module_fetches_urls_but_through_the_outbound_client():
         if word in path.read_text(encoding="utf-8")
     ]
     assert offenders == []
+
+
+def test_the_connection_goes_to_the_address_that_was_checked(production, local, monkeypatch):
+    """DNS rebinding: the name resolves to a public address when checked and to 127.0.0.1 a moment later.
+    The host is resolved once and the connection made to the checked address, so the internal server
+    is never reached (the public address does not answer here: a connection error, within the time cap)."""
+    import socket
+
+    real = socket.getaddrinfo
+    answers = iter(["1.1.1.1", "127.0.0.1", "127.0.0.1"])
+    lookups: list[str] = []
+
+    def rebinding(host, port, *args, **kwargs):
+        if host != "rebind.example":
+            return real(host, port, *args, **kwargs)
+        address = next(answers)
+        lookups.append(address)
+        return real(address, port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    monkeypatch.setattr(outbound, "TIMEOUT", 1.0)
+    with pytest.raises(outbound.requests.RequestException), outbound.session() as http:
+        http.get(f"http://rebind.example:{local.port}/x")
+    assert lookups == ["1.1.1.1"]
+    assert local.requests == []

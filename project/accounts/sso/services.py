@@ -579,14 +579,15 @@ def backchannel_logout(*, logout_token: str) -> int:
 
 
 def _unverified_iss_aud(token: str) -> tuple[str, list[str]]:
-    """``iss`` and ``aud`` of a JWT before its signature is checked: only to choose whose keys check it."""
-    import base64
+    """``iss`` and ``aud`` of a JWS compact token before its signature is checked (joserfc's
+    ``extract_compact``): only to choose whose keys check it."""
     import json
 
+    from joserfc import jws
+
     try:
-        payload = token.split(".")[1]
-        claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
-    except (IndexError, ValueError, TypeError):
+        claims = json.loads(jws.extract_compact(token.encode("ascii")).payload)
+    except (JoseError, ValueError, TypeError, UnicodeError):
         raise LogoutTokenRefused("not a JWT") from None
     if not isinstance(claims, dict):
         raise LogoutTokenRefused("not a JWT")
