@@ -127,7 +127,12 @@ def test_connection(issuer_url: str) -> DiscoveryReport:
     if problem:
         return DiscoveryReport(False, problem, {})
     url = discovery_url(issuer_url)
-    http = outbound.session()
+    with outbound.session() as http:
+        return _discover(http, issuer_url, url)
+
+
+def _discover(http: requests.Session, issuer_url: str, url: str) -> DiscoveryReport:
+    """The checks of :func:`test_connection` with the outbound session ``http``."""
     try:
         response = http.get(url, timeout=HTTP_TIMEOUT, headers={"Accept": "application/json"})
     except outbound.OutboundRefused as err:

@@ -556,10 +556,12 @@ def backchannel_logout(*, logout_token: str) -> int:
             for a in metadata.get("id_token_signing_alg_values_supported") or ["RS256"]
             if a != "none" and not a.startswith("HS")
         ]
-        try:
-            token = jwt.decode(logout_token, KeySet.import_key_set(app.fetch_jwk_set()), algorithms=algorithms)
-        except (JoseError, ValueError):  # perhaps a new key: the keys are read again once
-            token = jwt.decode(logout_token, KeySet.import_key_set(app.fetch_jwk_set(force=True)), algorithms=algorithms)
+        keys = app.fetch_jwk_set()
+        if _kid(logout_token) not in {k.get("kid") for k in keys.get("keys", []) if isinstance(k, dict)}:
+            # A key we do not know yet: read the keys again, once. (Only then: a token that merely fails its
+            # signature never makes us fetch from the provider again.)
+            keys = app.fetch_jwk_set(force=True)
+        token = jwt.decode(logout_token, KeySet.import_key_set(keys), algorithms=algorithms)
         jwt.JWTClaimsRegistry(
             leeway=LOGOUT_TOKEN_LEEWAY,
             iss={"essential": True, "value": metadata["issuer"]},
@@ -576,6 +578,17 @@ def backchannel_logout(*, logout_token: str) -> int:
     if not sub and not sid:
         raise LogoutTokenRefused("neither sub nor sid")
     return _end_sso_sessions(provider, sub=sub, sid=sid)
+
+
+def _kid(token: str) -> str | None:
+    """The ``kid`` of a JWS compact token's header (None when it has none or is not one)."""
+    from joserfc import jws
+
+    try:
+        kid = jws.extract_compact(token.encode("ascii")).headers().get("kid")
+    except (JoseError, ValueError, TypeError, UnicodeError):
+        return None
+    return str(kid) if kid is not None else None
 
 
 def _unverified_iss_aud(token: str) -> tuple[str, list[str]]:
