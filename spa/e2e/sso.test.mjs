@@ -31,7 +31,10 @@ const shared = browserForFile(async (browser) => {
 });
 
 test("an admin connects the identity provider on the Organization page", async () => {
-  const { clientId, clientSecret } = await idp.registerClient([`${BASE_URL}/api/auth/sso/callback`]);
+  const { clientId, clientSecret } = await idp.registerClient([`${BASE_URL}/api/auth/sso/callback`], "client_secret_basic", {
+    post_logout_redirect_uris: [`${BASE_URL}/auth`],
+    backchannel_logout_uri: `${BASE_URL}/api/auth/sso/backchannel-logout`,
+  });
   const { page } = admin;
   const added = await apiCall(page, "POST", "/api/admin/users", { firstName: STAFF.first, lastName: STAFF.last, email: STAFF.email, role: "user" });
   assert.equal(added.status, 201, added.text);
@@ -103,6 +106,28 @@ test("a staff member signs in with the provider, without an authenticator code",
     history.json.items.some((a) => a.summary === "Sam Staff signed in with Test IdP (single sign-on)"),
     history.text,
   );
+  await context.close();
+});
+
+test("signing out of Blockplan signs out at the provider too, and comes back to the sign-in page", async () => {
+  const { context, page } = await newPage(shared.browser);
+  await page.goto(`${BASE_URL}/auth`);
+  await page.getByLabel("Email").fill(STAFF.email);
+  await page.getByRole("button", { name: "Sign in with Test IdP" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await waitForShell(page);
+  await page.getByTestId("user-menu").click();
+  await page.getByRole("menuitem", { name: "Log out" }).click();
+  // RP-initiated logout (ADR 0023): the provider's own sign-out page, then back to ours.
+  await page.getByRole("heading", { name: "Sign out" }).waitFor();
+  assert.ok(page.url().startsWith(idp.issuer), page.url());
+  await page.getByRole("button", { name: "Yes, sign me out" }).click();
+  await page.waitForURL((url) => url.href.startsWith(`${BASE_URL}/auth`));
+  assert.equal((await apiCall(page, "GET", "/api/auth/user")).status, 401);
+  // The provider's session is over too: signing in again asks for the account at the provider.
+  await page.getByLabel("Email").fill(STAFF.email);
+  await page.getByRole("button", { name: "Sign in with Test IdP" }).click();
+  await page.getByRole("heading", { name: "Test Identity Provider" }).waitFor();
   await context.close();
 });
 

@@ -219,11 +219,11 @@ async function spoil(idToken, kind) {
 /**
  * The "sign out?" page of RP-initiated logout: oidc-provider's form (its xsrf field) answering "yes" by itself
  * (a hidden logout=yes, so the Python user agent submits it as a browser script would), and a visible
- * "Yes, sign me out" button for a real browser.
+ * "Yes, sign me out" button for a real browser (without a name: oidc-provider refuses a second logout field).
  */
 async function logoutSource(ctx, form) {
   const confirmed = form.replace("</form>", '<input type="hidden" name="logout" value="yes"/></form>');
-  ctx.body = page("Sign out", `${confirmed}\n<button type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>`);
+  ctx.body = page("Sign out", `${confirmed}\n<button type="submit" form="op.logoutForm">Yes, sign me out</button>`);
 }
 
 function escapeHtml(value) {
