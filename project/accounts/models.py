@@ -15,10 +15,15 @@ from project.history.tracking import HistoryTracked
 
 
 class Organization(HistoryTracked, TimeStampedModel):
-    history_exclude = ("event_seq",)  # the change sequence is never part of a snapshot nor restored
+    # The change sequence and the operator's domain are never part of a snapshot nor restored.
+    history_exclude = ("event_seq", "operator_domain")
 
     name = models.CharField(max_length=255)
     domain = models.CharField(max_length=255, unique=True)
+    # The domain the operator gave when the organization was created (create_organization, the Django admin):
+    # verified for single sign-on without a DNS record (docs/adr/0023). An admin's later edit of ``domain``
+    # does not change it, so renaming the organization's domain proves nothing.
+    operator_domain = models.CharField(max_length=255, blank=True, default="", editable=False)
     is_active = models.BooleanField(default=True)
     address = models.TextField(blank=True, default="")
     phone = models.CharField(max_length=50, blank=True, default="")
@@ -32,6 +37,11 @@ class Organization(HistoryTracked, TimeStampedModel):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:  # Model.save's own arguments
+        if self._state.adding and not self.operator_domain:
+            self.operator_domain = (self.domain or "").strip().lower()
+        super().save(*args, **kwargs)
 
 
 class UserManager(BaseUserManager["User"]):

@@ -154,6 +154,7 @@ def test_existing_domains_migrate_verified_only_when_they_are_the_organizations_
     from django.apps import apps
 
     migration = import_module("project.accounts.migrations.0004_sso_verified_domains")
+    type(org).objects.filter(pk=org.pk).update(operator_domain="")  # (the field the migration adds)
     provider = SingleSignOnProvider.objects.create(
         organization=org, name="X", issuer_url="https://idp.example", client_id="c", client_secret_encrypted="x"
     )
@@ -162,5 +163,24 @@ def test_existing_domains_migrate_verified_only_when_they_are_the_organizations_
     )
     migration.verify_existing(apps, None)
     rows = {d.domain: d for d in SingleSignOnDomain.objects.all()}
+    org.refresh_from_db()
+    assert org.operator_domain == "mp.edu.au"
     assert rows["mp.edu.au"].verified_at is not None and rows["staff.mp.edu.au"].verified_at is None
     assert len({r.verification_token for r in rows.values()}) == 2 and "same" not in {r.verification_token for r in rows.values()}
+
+
+def test_renaming_the_organizations_domain_verifies_nothing(api, org, dns_server):
+    """Only the domain the operator gave at creation counts as verified: an admin who edits the
+    organization's domain to someone else's and lists it for single sign-on still needs its TXT record."""
+    answer = api.put("/api/organization", {"name": org.name, "domain": "victim.edu.au"})
+    assert answer.status_code == 200, answer.content
+    org.refresh_from_db()
+    assert (org.domain, org.operator_domain) == ("victim.edu.au", "mp.edu.au")
+    api.put("/api/organization/sso", {**CONFIG, "domains": ["victim.edu.au", "mp.edu.au"]})
+    assert {k: v["verified"] for k, v in states(api).items()} == {"mp.edu.au": True, "victim.edu.au": False}
+    assert discover("staff@victim.edu.au")["sso"] is False
+    # An organization created by the operator with that domain would own it: another's listing is refused.
+    other = f.make_org(name="Victim TAFE", domain="real-victim.edu.au")
+    assert other.operator_domain == "real-victim.edu.au"
+    refused = api.put("/api/organization/sso", {**CONFIG, "domains": ["real-victim.edu.au"]})
+    assert refused.status_code == 409

@@ -6,15 +6,20 @@ import project.accounts.models
 
 
 def verify_existing(apps, schema_editor):
-    """Each existing row gets a token of its own; a domain that is its organization's own domain (the one
-    given at create_organization) counts as verified. Other domains must be verified by DNS (ADR 0023)."""
+    """Each organization's current domain is taken as the one its operator gave; each existing row gets a
+    token of its own, and counts as verified when it is that domain. Other domains must be verified by DNS
+    (ADR 0023)."""
     from django.utils import timezone
 
+    Organization = apps.get_model("accounts", "Organization")
+    for org in Organization.objects.all():
+        org.operator_domain = org.domain.strip().lower()
+        org.save(update_fields=["operator_domain"])
     Domain = apps.get_model("accounts", "SingleSignOnDomain")
     now = timezone.now()
     for row in Domain.objects.select_related("provider__organization"):
         row.verification_token = project.accounts.models.new_verification_token()
-        if row.domain == row.provider.organization.domain.lower():
+        if row.domain == row.provider.organization.operator_domain:
             row.verified_at = now
         row.save(update_fields=["verification_token", "verified_at"])
 
@@ -25,6 +30,11 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.AddField(
+            model_name="organization",
+            name="operator_domain",
+            field=models.CharField(blank=True, default="", editable=False, max_length=255),
+        ),
         migrations.AddField(
             model_name="singlesignondomain",
             name="verification_token",

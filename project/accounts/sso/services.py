@@ -153,7 +153,7 @@ def save_provider(*, ctx: Ctx, data: dict[str, Any], if_match: str | None = None
                 provider.save()
                 provider.domains.exclude(domain__in=domains).delete()
                 existing = set(provider.domains.values_list("domain", flat=True))
-                own = ctx.org.domain.lower()
+                own = ctx.org.operator_domain.lower()
                 SingleSignOnDomain.objects.bulk_create(
                     [
                         SingleSignOnDomain(provider=provider, domain=d, verified_at=timezone.now() if d == own else None)
@@ -168,14 +168,16 @@ def save_provider(*, ctx: Ctx, data: dict[str, Any], if_match: str | None = None
 
 
 def _verified_elsewhere(org: Organization, domains: list[str]) -> list[str]:
-    """The ``domains`` another organization owns: verified by its single sign-on, or the domain its operator
-    gave at create_organization. Sorted. Says nothing about which organization."""
+    """The ``domains`` another organization owns: verified by its single sign-on, the domain its operator
+    gave at create_organization, or its domain now. Sorted. Says nothing about which organization."""
     taken = set(
         SingleSignOnDomain.objects.filter(domain__in=domains, verified_at__isnull=False)
         .exclude(provider__organization=org)
         .values_list("domain", flat=True)
     )
-    taken |= set(Organization.objects.filter(domain__in=domains).exclude(pk=org.pk).values_list("domain", flat=True))
+    others = Organization.objects.exclude(pk=org.pk)
+    taken |= set(others.filter(domain__in=domains).values_list("domain", flat=True))
+    taken |= set(others.filter(operator_domain__in=domains).values_list("operator_domain", flat=True))
     return sorted(taken)
 
 
