@@ -69,6 +69,7 @@ def test_signing_out_sends_the_browser_to_the_providers_end_session_and_back(log
     hint = jwt_claims(query["id_token_hint"])
     assert hint["aud"] == logout_idp.client_id and hint["sub"] == "mel" and hint["iss"] == logout_idp.issuer
     assert signed_in_email(browser) is None  # signed out of Blockplan at once, whatever the provider does
+    assert not SingleSignOnSession.objects.exists()  # nothing left for a back-channel logout to end
 
     # The browser follows: the provider signs it out and sends it back to our sign-in page.
     back = urlsplit(logout_idp.sign_out(url, at_provider))

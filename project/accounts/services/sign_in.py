@@ -14,7 +14,7 @@ from django.http import HttpRequest
 
 from project.accounts import invitations, selectors, totp
 from project.accounts.lockout import ensure_allowed, raise_if_locked_out, record_failure
-from project.accounts.models import User
+from project.accounts.models import SingleSignOnSession, User
 from project.accounts.services.common import (
     INVALID_CODE,
     INVALID_CREDENTIALS,
@@ -222,3 +222,5 @@ def sign_out(request: HttpRequest) -> None:
     session_key = request.session.session_key
     logout(request)
     close_session_sockets(session_key, "logout")
+    if session_key:  # a back-channel logout has nothing left to end here (docs/adr/0023)
+        SingleSignOnSession.objects.filter(session_key=session_key).delete()
