@@ -512,7 +512,7 @@ def provider_logout_url(request: HttpRequest) -> str | None:
     """For a session signed in by single sign-on whose provider offers an ``end_session_endpoint``: the URL
     that signs the browser out there too (OpenID Connect RP-Initiated Logout 1.0, with ``id_token_hint``,
     ``client_id`` and ``post_logout_redirect_uri``). None otherwise, or when the provider cannot be read
-    (signing out of Blockplan never waits on the provider). Call before the session ends."""
+    (the Blockplan session ends either way). Call before the session ends."""
     mark = request.session.get(SESSION_MARK) or {}
     provider = selectors.provider_by_id(mark["provider"]) if mark.get("provider") else None
     if provider is None:
