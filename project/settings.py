@@ -313,6 +313,12 @@ SSO_SESSION_HOURS = float(os.environ.get("SSO_SESSION_HOURS", "12"))
 SSO_ALLOW_HTTP_ISSUERS = env_bool("SSO_ALLOW_HTTP_ISSUERS", not PRODUCTION)
 # Issuers on private, loopback or link-local addresses (production refuses them: the server fetches the URL).
 SSO_ALLOW_PRIVATE_ISSUERS = env_bool("SSO_ALLOW_PRIVATE_ISSUERS", not PRODUCTION)
+# Host names the outbound client (project.core.outbound, docs/adr/0024) may fetch on private addresses
+# although SSO_ALLOW_PRIVATE_ISSUERS is off: an identity provider on the organization's own network.
+OUTBOUND_ALLOWED_HOSTS = [h.strip() for h in os.environ.get("OUTBOUND_ALLOWED_HOSTS", "").split(",") if h.strip()]
+# The DNS server asked for domain-verification TXT records (docs/adr/0024); empty: the system's resolver.
+DOMAIN_VERIFICATION_NAMESERVER = os.environ.get("DOMAIN_VERIFICATION_NAMESERVER", "")
+DOMAIN_VERIFICATION_PORT = int(os.environ.get("DOMAIN_VERIFICATION_PORT", "53"))
 
 # Operations (issue 20, docs/adr/0020-operations.md).
 # The proxies whose X-Forwarded-For is believed (addresses or networks, comma separated; none by default).

@@ -27,6 +27,18 @@ fi
 .venv/bin/python manage.py collectstatic --noinput -v0 || exit 1  # Swagger UI's and the admin's assets
 .venv/bin/python manage.py seed_demo > "var/e2e-seed-${E2E_PORT}.log" || exit 1
 
+# A DNS server of the tests' own (tests/sso/dns_server.py) answers the server's domain-verification look-ups
+# (docs/adr/0024) from the JSON file E2E_DNS_RECORDS, which the browser tests write.
+export E2E_DNS_RECORDS="$ROOT/var/e2e-dns-${E2E_PORT}.json"
+echo '{}' > "$E2E_DNS_RECORDS"
+.venv/bin/python tests/sso/dns_server.py --port 0 --records "$E2E_DNS_RECORDS" > "var/e2e-dns-${E2E_PORT}.log" 2>&1 &
+DNS=$!
+for _ in $(seq 1 100); do grep -q "listening" "var/e2e-dns-${E2E_PORT}.log" && break; sleep 0.1; done
+export DOMAIN_VERIFICATION_NAMESERVER=127.0.0.1
+DOMAIN_VERIFICATION_PORT=$(sed -n 's/^DNS server listening on 127.0.0.1:\([0-9]*\)$/\1/p' "var/e2e-dns-${E2E_PORT}.log")
+export DOMAIN_VERIFICATION_PORT
+[ -n "$DOMAIN_VERIFICATION_PORT" ] || { echo "the test DNS server did not start"; cat "var/e2e-dns-${E2E_PORT}.log"; kill $DNS 2>/dev/null; exit 1; }
+
 if [ "${E2E_CLUSTER:-0}" = 1 ]; then
   # Through the scaled-out deployment (issue 20): nginx with deploy/nginx.conf on E2E_PORT in front of two
   # daphne processes sharing PostgreSQL and Redis. cluster.test.mjs restarts them with these variables.
@@ -35,11 +47,11 @@ if [ "${E2E_CLUSTER:-0}" = 1 ]; then
   export CLUSTER_PORT="$E2E_PORT" CLUSTER_APP_PORT=$((E2E_PORT + 100)) CLUSTER_DIR="$ROOT/var/cluster-e2e-${E2E_PORT}" CLUSTER_MIGRATE=0
   scripts/cluster.sh stop >/dev/null 2>&1
   scripts/cluster.sh start 2 > "var/e2e-server-${E2E_PORT}.log" 2>&1 || { cat "var/e2e-server-${E2E_PORT}.log"; exit 1; }
-  trap '"$ROOT/scripts/cluster.sh" stop >/dev/null 2>&1' EXIT
+  trap '"$ROOT/scripts/cluster.sh" stop >/dev/null 2>&1; kill $DNS 2>/dev/null' EXIT
 else
   .venv/bin/daphne --websocket_timeout -1 -b 127.0.0.1 -p "$E2E_PORT" project.asgi:application > "var/e2e-server-${E2E_PORT}.log" 2>&1 &
   SERVER=$!
-  trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT
+  trap 'kill $SERVER $DNS 2>/dev/null; wait $SERVER 2>/dev/null' EXIT
 fi
 for _ in $(seq 1 150); do
   if curl -s -o /dev/null -w '%{http_code}' "$BASE_URL/api/auth/user" | grep -q 401; then break; fi

@@ -26,6 +26,7 @@ from project.accounts.schemas import (
     InvitationOut,
     LoginIn,
     LoginOut,
+    LogoutOut,
     MessageUserOut,
     OrganizationIn,
     OrganizationOut,
@@ -44,6 +45,7 @@ from project.accounts.schemas import (
     UserEnvelopeOut,
     UserOut,
 )
+from project.accounts.sso import services as sso_services
 from project.core.auth import AuthedRequest, admin_auth, public_auth
 from project.core.concurrency import if_match_header, set_etag
 from project.core.errors import Unauthorized
@@ -157,18 +159,23 @@ def reset_totp(request: AuthedRequest) -> dict[str, object]:
     return {"message": "Please scan the new QR code to re-enable TOTP.", "user": user}
 
 
-@router.post("/auth/logout", response=MessageOut, auth=public_auth)
-def logout(request: HttpRequest) -> dict[str, str]:
-    """End the session (and the user's sockets). Answers 200 even when already signed out."""
+@router.post("/auth/logout", response=LogoutOut, auth=public_auth)
+def logout(request: HttpRequest) -> dict[str, str | None]:
+    """End the session (and the user's sockets). Answers 200 even when already signed out.
+    ``providerLogoutUrl``: for a single sign-on session whose provider offers it, where the browser goes
+    to sign out at the provider too (RP-initiated logout, docs/adr/0024); else null."""
+    provider_url = sso_services.provider_logout_url(request)
     services.sign_out(request)
-    return {"message": "You have been logged out successfully."}
+    return {"message": "You have been logged out successfully.", "provider_logout_url": provider_url}
 
 
 @router.get("/logout", auth=None, include_in_schema=False)
 def logout_redirect(request: HttpRequest) -> HttpResponseRedirect:
-    """The sidebar's sign-out link: end the session, then 302 to /auth."""
+    """The sidebar's sign-out link: end the session, then 302 to /auth, or for a single sign-on session
+    to the provider's sign-out (which comes back to /auth; docs/adr/0024)."""
+    provider_url = sso_services.provider_logout_url(request)
     services.sign_out(request)
-    return HttpResponseRedirect("/auth")
+    return HttpResponseRedirect(provider_url or "/auth")
 
 
 # ------------------------------------------------------------------------------------------- passkeys

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import uuid
 from typing import Any, ClassVar
 
@@ -14,10 +15,15 @@ from project.history.tracking import HistoryTracked
 
 
 class Organization(HistoryTracked, TimeStampedModel):
-    history_exclude = ("event_seq",)  # the change sequence is never part of a snapshot nor restored
+    # The change sequence and the operator's domain are never part of a snapshot nor restored.
+    history_exclude = ("event_seq", "operator_domain")
 
     name = models.CharField(max_length=255)
     domain = models.CharField(max_length=255, unique=True)
+    # The domain the operator gave when the organization was created (create_organization, the Django admin):
+    # verified for single sign-on without a DNS record (docs/adr/0024). An admin's later edit of ``domain``
+    # does not change it, so renaming the organization's domain proves nothing.
+    operator_domain = models.CharField(max_length=255, blank=True, default="", editable=False)
     is_active = models.BooleanField(default=True)
     address = models.TextField(blank=True, default="")
     phone = models.CharField(max_length=50, blank=True, default="")
@@ -31,6 +37,11 @@ class Organization(HistoryTracked, TimeStampedModel):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:  # Model.save's own arguments
+        if self._state.adding and not self.operator_domain:
+            self.operator_domain = (self.domain or "").strip().lower()
+        super().save(*args, **kwargs)
 
 
 class UserManager(BaseUserManager["User"]):
@@ -138,6 +149,11 @@ class Invitation(models.Model):
         return f"Invitation for {self.user_id}"
 
 
+def new_verification_token() -> str:
+    """A fresh domain-verification token (192 bits, URL-safe)."""
+    return secrets.token_urlsafe(24)
+
+
 class SingleSignOnProvider(TenantModel):
     """An organization's OpenID Connect identity provider (issue 21, docs/adr/0022).
 
@@ -169,17 +185,36 @@ class SingleSignOnProvider(TenantModel):
 
 
 class SingleSignOnDomain(models.Model):
-    """An email domain covered by one organization's provider; a domain belongs to one organization."""
+    """An email domain listed by one organization's provider (docs/adr/0024).
+
+    Used for sign-in and discovery only once ``verified_at`` is set: the organization published the TXT
+    record ``blockplan-domain-verification=<verification_token>`` at the domain, or it is the domain its
+    operator gave at ``create_organization``. Several organizations may list a domain while unverified;
+    only one may have it verified (a partial unique constraint).
+    """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     provider = models.ForeignKey(SingleSignOnProvider, on_delete=models.CASCADE, related_name="domains")
-    domain = models.CharField(max_length=255, unique=True)  # lower case, no "@"
+    domain = models.CharField(max_length=255)  # lower case, no "@"
+    verification_token = models.CharField(max_length=64, default=new_verification_token, editable=False)
+    verified_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["domain"]
+        constraints = [
+            models.UniqueConstraint(fields=["provider", "domain"], name="sso_domain_once_per_provider"),
+            models.UniqueConstraint(
+                fields=["domain"], condition=models.Q(verified_at__isnull=False), name="sso_domain_verified_by_one_organization"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.domain
+
+    @property
+    def txt_record(self) -> str:
+        """The TXT record's text that proves the organization owns the domain."""
+        return f"blockplan-domain-verification={self.verification_token}"
 
 
 class TrustedDevice(models.Model):
@@ -199,3 +234,25 @@ class TrustedDevice(models.Model):
 
     def __str__(self) -> str:
         return f"device {self.pk} of {self.user_id}"
+
+
+class SingleSignOnSession(models.Model):
+    """A browser session signed in by single sign-on, with the provider's ``sub`` and session id (``sid``
+    of the ID token, when it has one): what a back-channel logout (OpenID Connect Back-Channel Logout 1.0,
+    docs/adr/0024) names to end it. Rows outlive their session harmlessly (a logout finds no session)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    provider = models.ForeignKey(SingleSignOnProvider, on_delete=models.CASCADE, related_name="sessions")
+    session_key = models.CharField(max_length=40)
+    sub = models.CharField(max_length=255)
+    sid = models.CharField(max_length=255, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["provider", "sub"], name="sso_session_by_sub"),
+            models.Index(fields=["provider", "sid"], name="sso_session_by_sid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sub} ({self.session_key[:6]}…)"

@@ -306,6 +306,17 @@ class FirstTimeLoginOut(CamelSchema):
     has_password: bool
     message: str
     email: str | None = None  # the invited user's email, answered to a valid invitation token
+    # For an invitee whose domain requires single sign-on (docs/adr/0024): no setup, sign in with this.
+    sso_provider_name: str | None = None
+    sso_start_url: str | None = None
+
+
+class LogoutOut(CamelSchema):
+    """POST /api/auth/logout. ``providerLogoutUrl``: go there to sign out at the identity provider too
+    (a single sign-on session whose provider offers it, docs/adr/0024); null otherwise."""
+
+    message: str
+    provider_logout_url: str | None = None
 
 
 class InvitationOut(CamelSchema):

@@ -4,9 +4,13 @@
 // provider's page and lands in Blockplan signed in, with no authenticator code asked. Emails of another
 // domain are offered nothing; refusals come back to the sign-in page with their message. The demo's own
 // users keep their passwords: single sign-on covers a domain of its own here, and is removed at the end.
+// That domain is not the organization's own, so it is offered only once verified (ADR 0024): the admin sees
+// the TXT record to publish, the test publishes it on the DNS server scripts/e2e.sh started for the
+// server (the JSON file E2E_DNS_RECORDS), and the admin's "Verify now" finds it.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, browserForFile, newPage, signedInPage } from "./lib.mjs";
+import { writeFile } from "node:fs/promises";
+import { BASE_URL, DEMO, apiCall, browserForFile, newPage, screenshotAndAudit, signedInPage } from "./lib.mjs";
 import { freshCode, openInShell, waitForShell } from "./platform-helpers.mjs";
 import { startProvider } from "./support/oidc.mjs";
 
@@ -27,7 +31,10 @@ const shared = browserForFile(async (browser) => {
 });
 
 test("an admin connects the identity provider on the Organization page", async () => {
-  const { clientId, clientSecret } = await idp.registerClient([`${BASE_URL}/api/auth/sso/callback`]);
+  const { clientId, clientSecret } = await idp.registerClient([`${BASE_URL}/api/auth/sso/callback`], "client_secret_basic", {
+    post_logout_redirect_uris: [`${BASE_URL}/auth`],
+    backchannel_logout_uri: `${BASE_URL}/api/auth/sso/backchannel-logout`,
+  });
   const { page } = admin;
   const added = await apiCall(page, "POST", "/api/admin/users", { firstName: STAFF.first, lastName: STAFF.last, email: STAFF.email, role: "user" });
   assert.equal(added.status, 201, added.text);
@@ -47,6 +54,29 @@ test("an admin connects the identity provider on the Organization page", async (
   await domains.press("Enter");
   await form.getByRole("button", { name: "Save single sign-on" }).click();
   await page.getByText("Single sign-on saved").waitFor();
+
+  // Not verified yet: the card shows the record to publish, and staff of the domain are offered nothing.
+  const row = form.locator(`[data-testid="sso-domain"][data-domain="${DOMAIN}"]`);
+  await row.getByText("Not verified").waitFor();
+  const record = (await row.getByTestId("sso-domain-record").innerText()).trim();
+  assert.match(record, /^blockplan-domain-verification=[\w-]{20,}$/);
+  await row.getByText(`Add a TXT record at ${DOMAIN} with this text:`).waitFor();
+  const before = await apiCall(page, "POST", "/api/auth/sso/discover", { email: STAFF.email });
+  assert.equal(before.json.sso, false, before.text);
+  await screenshotAndAudit(page, "sso-domain-unverified");
+  // Verify now before the record exists: the reason, and still not verified.
+  await row.getByRole("button", { name: "Verify now" }).click();
+  await row
+    .getByRole("alert")
+    .getByText(/No TXT record/)
+    .waitFor();
+  // Published (as the organization's DNS admin would), then verified.
+  await writeFile(process.env.E2E_DNS_RECORDS, JSON.stringify({ [DOMAIN]: ["v=spf1 -all", record] }));
+  await row.getByRole("button", { name: "Verify now" }).click();
+  await page.getByText("Domain verified").first().waitFor();
+  await form.locator(`[data-testid="sso-domain"][data-domain="${DOMAIN}"][data-verified="true"]`).getByText("Verified").waitFor();
+  const after = await apiCall(page, "POST", "/api/auth/sso/discover", { email: STAFF.email });
+  assert.equal(after.json.providerName, "Test IdP", after.text);
   // The secret is never shown again, nor sent back.
   const config = await apiCall(page, "GET", "/api/organization/sso");
   assert.equal(config.json.hasClientSecret, true);
@@ -76,6 +106,28 @@ test("a staff member signs in with the provider, without an authenticator code",
     history.json.items.some((a) => a.summary === "Sam Staff signed in with Test IdP (single sign-on)"),
     history.text,
   );
+  await context.close();
+});
+
+test("signing out of Blockplan signs out at the provider too, and comes back to the sign-in page", async () => {
+  const { context, page } = await newPage(shared.browser);
+  await page.goto(`${BASE_URL}/auth`);
+  await page.getByLabel("Email").fill(STAFF.email);
+  await page.getByRole("button", { name: "Sign in with Test IdP" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await waitForShell(page);
+  await page.getByTestId("user-menu").click();
+  await page.getByRole("menuitem", { name: "Log out" }).click();
+  // RP-initiated logout (ADR 0024): the provider's own sign-out page, then back to ours.
+  await page.getByRole("heading", { name: "Sign out" }).waitFor();
+  assert.ok(page.url().startsWith(idp.issuer), page.url());
+  await page.getByRole("button", { name: "Yes, sign me out" }).click();
+  await page.waitForURL((url) => url.href.startsWith(`${BASE_URL}/auth`));
+  assert.equal((await apiCall(page, "GET", "/api/auth/user")).status, 401);
+  // The provider's session is over too: signing in again asks for the account at the provider.
+  await page.getByLabel("Email").fill(STAFF.email);
+  await page.getByRole("button", { name: "Sign in with Test IdP" }).click();
+  await page.getByRole("heading", { name: "Test Identity Provider" }).waitFor();
   await context.close();
 });
 

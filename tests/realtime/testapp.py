@@ -71,7 +71,7 @@ def seed(body):
         ("b", "Realtime Org B", [("bob", "Bob", "Other", "admin", True)]),
     ):
         org = Organization.objects.create(name=name, domain=f"{key}-{tag}.example.edu.au")
-        out[key] = {"id": str(org.pk), "users": {}}
+        out[key] = {"id": str(org.pk), "domain": org.domain, "users": {}}
         for ukey, first, last, role, active in users:
             user = User.objects.create_user(
                 email=f"{ukey}-{tag}@example.edu.au",

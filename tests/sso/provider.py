@@ -160,8 +160,11 @@ class OidcProvider:
     def discovery(self) -> dict[str, Any]:
         return self._json("GET", "/.well-known/openid-configuration")
 
-    def register_client(self, redirect_uris: list[str], token_endpoint_auth_method: str = CLIENT_AUTH_METHOD) -> tuple[str, str]:
-        """RFC 7591 registration of a confidential web client for the code flow: (client_id, client_secret)."""
+    def register_client(
+        self, redirect_uris: list[str], token_endpoint_auth_method: str = CLIENT_AUTH_METHOD, **metadata: Any
+    ) -> tuple[str, str]:
+        """RFC 7591 registration of a confidential web client for the code flow: (client_id, client_secret).
+        ``metadata``: more client metadata, e.g. ``post_logout_redirect_uris=[...]``, ``backchannel_logout_uri``."""
         body = self._json(
             "POST",
             "/reg",
@@ -170,6 +173,7 @@ class OidcProvider:
                 "token_endpoint_auth_method": token_endpoint_auth_method,
                 "grant_types": ["authorization_code"],
                 "response_types": ["code"],
+                **metadata,
             },
             expect=201,
         )
@@ -185,8 +189,10 @@ class OidcProvider:
         given_name: str = "",
         family_name: str = "",
         disabled: bool = False,
+        email_in_userinfo_only: bool = False,
     ) -> None:
-        """Create or replace the account ``sub`` (empty names are left out of the claims)."""
+        """Create or replace the account ``sub`` (empty names are left out of the claims). With
+        ``email_in_userinfo_only`` the ID token carries no ``email``/``email_verified``: only userinfo has them."""
         account = {
             "email": email,
             "email_verified": email_verified,
@@ -194,6 +200,7 @@ class OidcProvider:
             "given_name": given_name,
             "family_name": family_name,
             "disabled": disabled,
+            "emailInUserinfoOnly": email_in_userinfo_only,
         }
         self._json("PUT", f"/__control/accounts/{quote(sub, safe='')}", json=account, expect=204)
 
@@ -205,6 +212,17 @@ class OidcProvider:
 
     def clear_faults(self) -> None:
         self._json("DELETE", "/__control/faults", expect=204)
+
+    def logout_token(self, client_id: str, *, sub: str = "", sid: str = "", fault: str = "") -> str:
+        """A back-channel logout token for ``client_id`` signed with the provider's key (``fault`` spoils it:
+        wrong_audience, wrong_issuer, expired, nonce, no_event, wrong_signature)."""
+        body = {"clientId": client_id, "sub": sub, "sid": sid, "fault": fault}
+        return self._json("POST", "/__control/logout-token", json=body)["logoutToken"]
+
+    def sign_out(self, end_session_url: str, session: requests.Session) -> str:
+        """Play the browser at the provider's end-session endpoint (its sign-out page confirms by itself): the
+        URL it sends the browser to afterwards (the relying party's post-logout redirect URI)."""
+        return self._browse(end_session_url, session, None)
 
     def last_authorization(self) -> dict[str, str]:
         """The parameters of the latest request to the authorization endpoint ({} before any)."""

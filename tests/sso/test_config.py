@@ -5,8 +5,9 @@ sign-in page's discovery revealing only the email's own organization's provider.
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
-from project.accounts.models import SingleSignOnProvider
+from project.accounts.models import SingleSignOnDomain, SingleSignOnProvider
 from project.accounts.sso import secrets
 from project.history.models import Activity
 from tests import factories as f
@@ -34,11 +35,14 @@ def test_not_configured_answers_the_redirect_uri(api):
         "clientId": "",
         "hasClientSecret": False,
         "domains": [],
+        "domainStates": [],
         "mode": "optional",
         "breakGlassUserId": None,
         "createAccounts": False,
         "enabled": False,
         "redirectUri": "http://localhost/api/auth/sso/callback",
+        "postLogoutRedirectUri": "http://localhost/auth",
+        "backchannelLogoutUri": "http://localhost/api/auth/sso/backchannel-logout",
         "updatedAt": None,
     }
 
@@ -143,12 +147,12 @@ def test_only_admins(member_api, anon_api):
 
 
 def test_a_domain_belongs_to_one_organization(api, other_api, org, other_org):
+    """A verified domain (here the organization's own) is refused to another organization (docs/adr/0024);
+    tests/sso/test_domains.py has the rest."""
     assert api.put("/api/organization/sso", VALID).status_code == 200
-    response = other_api.put("/api/organization/sso", {**VALID, "domains": ["other.edu.au", "staff.mp.edu.au"]})
+    response = other_api.put("/api/organization/sso", {**VALID, "domains": ["other.edu.au", "mp.edu.au"]})
     assert response.status_code == 409
-    assert response.json()["errors"] == [
-        {"path": ["domains"], "message": "staff.mp.edu.au is already covered by another organization's single sign-on"}
-    ]
+    assert response.json()["errors"] == [{"path": ["domains"], "message": "mp.edu.au is verified by another organization"}]
     assert not SingleSignOnProvider.objects.for_org(other_org).exists()
     # The other organization sees none of ours.
     assert other_api.get("/api/organization/sso").json()["configured"] is False
@@ -156,6 +160,7 @@ def test_a_domain_belongs_to_one_organization(api, other_api, org, other_org):
 
 def test_discovery_names_only_the_emails_own_organizations_provider(api, other_api):
     assert api.put("/api/organization/sso", VALID).status_code == 200
+    SingleSignOnDomain.objects.filter(domain="staff.mp.edu.au").update(verified_at=timezone.now())  # (its TXT record found)
     assert other_api.put("/api/organization/sso", {**VALID, "name": "Other Okta", "domains": ["other.edu.au"]}).status_code == 200
     anon = ApiClient(None)
     ours = anon.post("/api/auth/sso/discover", {"email": "Someone@Staff.mp.edu.au"}).json()

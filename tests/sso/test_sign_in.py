@@ -19,29 +19,6 @@ from tests.conftest import ApiClient
 CALLBACK = "http://localhost/api/auth/sso/callback"  # the test client's host (ApiClient: HTTP_HOST=localhost)
 
 
-@pytest.fixture
-def idp(oidc_provider, api):
-    """The provider with a client registered for our callback, and ``org`` (mp.edu.au) set up to use it."""
-    client_id, client_secret = oidc_provider.register_client([CALLBACK])
-    oidc_provider.set_account("mel", "member@mp.edu.au", name="Mel Member", given_name="Mel", family_name="Member")
-    response = api.put(
-        "/api/organization/sso",
-        {
-            "name": "Contoso Entra",
-            "issuerUrl": oidc_provider.issuer,
-            "clientId": client_id,
-            "clientSecret": client_secret,
-            "domains": ["mp.edu.au"],
-            "mode": "optional",
-            "createAccounts": False,
-            "enabled": True,
-        },
-    )
-    assert response.status_code == 200, response.content
-    oidc_provider.client_id, oidc_provider.client_secret = client_id, client_secret
-    return oidc_provider
-
-
 def start(browser: ApiClient, email: str, **params) -> str:
     response = browser.get("/api/auth/sso/start", {"email": email, **params})
     assert response.status_code == 302, response.content
@@ -427,3 +404,16 @@ def test_a_confirmation_by_someone_else_is_refused(idp, api, member_user):
 def test_confirming_needs_a_signed_in_user(idp):
     answer = ApiClient(None).get("/api/auth/sso/start", {"reauth": "1"})
     assert refused(answer, "reauth")
+
+
+def test_email_and_its_verification_are_read_from_userinfo_when_the_id_token_lacks_them(idp, member_user):
+    """OpenID Connect Core 5.3 (docs/adr/0024): the provider gives ``email`` only at the userinfo endpoint."""
+    idp.set_account("mel", "member@mp.edu.au", email_in_userinfo_only=True)
+    browser, answer = sign_in(idp, "member@mp.edu.au")
+    assert answer.status_code == 302 and answer["Location"] == "/"
+    assert signed_in_email(browser) == "member@mp.edu.au"
+    # ... and email_verified from there too: false there is refused.
+    idp.set_account("mel", "member@mp.edu.au", email_verified=False, email_in_userinfo_only=True)
+    browser, answer = sign_in(idp, "member@mp.edu.au")
+    assert refused(answer, "unverified")
+    assert signed_in_email(browser) is None

@@ -17,6 +17,7 @@ from project.accounts.services.common import (
     end_user_sessions,
     password_errors,
 )
+from project.accounts.sso import policy as sso_policy
 from project.core.concurrency import assert_fresh
 from project.core.errors import ValidationFailed
 from project.core.tenancy import Ctx
@@ -44,9 +45,11 @@ def change_password(
     rules, end the user's other sessions and keep this one.
 
     400 'Current password is required' / 'Current password is incorrect' at ``currentPassword``, the
-    password rules at ``newPassword``, "Passwords don't match" at ``confirmPassword``; 429 when locked.
+    password rules at ``newPassword``, "Passwords don't match" at ``confirmPassword``; 429 when locked;
+    403 ``sso_required`` for a user of a domain that requires single sign-on (not the break-glass admin).
     """
     user = ctx.member
+    sso_policy.refuse_unless_allowed(user.email)  # required means required (docs/adr/0024)
     errors = []
     if not current_password:
         errors.append({"path": ["currentPassword"], "message": "Current password is required"})

@@ -70,7 +70,9 @@ def reset_totp(*, ctx: Ctx) -> User:
 
 
 def passkey_register_begin(*, request: HttpRequest, ctx: Ctx) -> dict:
-    """POST /api/auth/passkeys/register/begin: creation options; the challenge is kept in the session."""
+    """POST /api/auth/passkeys/register/begin: creation options; the challenge is kept in the session.
+    403 ``sso_required`` for a user of a domain that requires single sign-on (not the break-glass admin)."""
+    sso_policy.refuse_unless_allowed(ctx.member.email)  # required means required (docs/adr/0024)
     existing = list(ctx.member.passkeys.values_list("credential_id", flat=True))
     options, challenge = webauthn_rp.registration_options(user=ctx.member, existing_credential_ids=existing)
     webauthn_rp.store_challenge(request.session, webauthn_rp.REGISTRATION_CHALLENGE, challenge)
@@ -81,8 +83,10 @@ def passkey_register_complete(*, request: HttpRequest, ctx: Ctx, credential: dic
     """POST /api/auth/passkeys/register/complete: verify the attestation and store the passkey.
 
     BadRequest 'Passkey registration failed' for a response that does not verify (or no begin first);
-    DuplicateCode for a credential already registered. Blank device name: 'Unknown Device'.
+    DuplicateCode for a credential already registered. Blank device name: 'Unknown Device'. 403
+    ``sso_required`` as for begin.
     """
+    sso_policy.refuse_unless_allowed(ctx.member.email)
     challenge = webauthn_rp.pop_challenge(request.session, webauthn_rp.REGISTRATION_CHALLENGE)
     if challenge is None:
         raise BadRequest("Passkey registration was not started. Please try again.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
 from uuid import UUID
 
 from django.contrib.auth import (
@@ -13,7 +14,7 @@ from django.http import HttpRequest
 
 from project.accounts import invitations, selectors, totp
 from project.accounts.lockout import LOOKUP_KEY, ensure_allowed, raise_if_locked_out, record_failure
-from project.accounts.models import User
+from project.accounts.models import SingleSignOnSession, User
 from project.accounts.services.common import (
     INVALID_CODE,
     INVALID_CREDENTIALS,
@@ -28,6 +29,7 @@ from project.accounts.services.common import (
     totp_consume,
 )
 from project.accounts.sso import policy as sso_policy
+from project.accounts.sso import selectors as sso_selectors
 from project.core.auth import client_origin, ctx_for_request
 from project.core.errors import BadRequest, Conflict, NotFound, Unauthorized, ValidationFailed
 from project.core.tenancy import Ctx
@@ -96,6 +98,19 @@ def first_time_lookup(*, request: HttpRequest, email: str, token: str | None = N
             record_failure(request, email)
             raise NotFound(USER_NOT_FOUND)
         user = invitation.user
+        provider = sso_selectors.requires_sso(user.email)
+        if provider is not None:
+            # No password or authenticator step: the invitee signs in with the provider, and that sign-in
+            # uses the invitation up (docs/adr/0024). This browser is not put in setup state.
+            return {
+                "requiresSetup": False,
+                "userId": None,
+                "hasPassword": False,
+                "message": f"Your organization signs in with {provider.name}. Use \u201cSign in with {provider.name}\u201d.",
+                "email": user.email,
+                "ssoProviderName": provider.name,
+                "ssoStartUrl": "/api/auth/sso/start?" + urlencode({"email": user.email}),
+            }
         _mark_pending_setup(request, user)
         return {
             "requiresSetup": True,
@@ -156,9 +171,14 @@ def setup_password(*, request: HttpRequest, user_id: UUID | str, password: str, 
     Validation (400): the §5 password rules at ``password``, 'Passwords don't match' at
     ``confirmPassword``, 'TOTP code must be 6 digits' at ``totpCode``. NotFound for a user not in setup
     state; BadRequest when the authenticator setup was never loaded; Unauthorized 'Invalid authenticator
-    code' (recorded by axes) for a wrong code.
+    code' (recorded by axes) for a wrong code. 403 ``sso_required`` for a user of a domain that
+    requires single sign-on (not the break-glass admin).
     """
     target = selectors.user_by_id(user_id)
+    if target is not None:
+        # Required means required (docs/adr/0024): the invitee of a required domain signs in with the
+        # provider and never gets a password, even with a setup started before the mode changed.
+        sso_policy.refuse_unless_allowed(target.email)
     errors = password_errors(password, path="password", user=target if target is not None else None)
     if password != confirm_password:
         errors.append({"path": ["confirmPassword"], "message": "Passwords don't match"})
@@ -198,3 +218,5 @@ def sign_out(request: HttpRequest) -> None:
     session_key = request.session.session_key
     logout(request)
     close_session_sockets(session_key, "logout")
+    if session_key:  # a back-channel logout has nothing left to end here (docs/adr/0024)
+        SingleSignOnSession.objects.filter(session_key=session_key).delete()

@@ -7,13 +7,22 @@ and ``POST /api/organization/sso/test``.
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 
 from project.accounts.models import SingleSignOnProvider
 from project.accounts.sso import client, selectors, services
-from project.accounts.sso.schemas import SsoConfigIn, SsoConfigOut, SsoDiscoverIn, SsoDiscoverOut, SsoTestIn, SsoTestOut
+from project.accounts.sso.schemas import (
+    SsoConfigIn,
+    SsoConfigOut,
+    SsoDiscoverIn,
+    SsoDiscoverOut,
+    SsoDomainVerifyIn,
+    SsoTestIn,
+    SsoTestOut,
+)
 from project.core.auth import AuthedRequest, admin_auth, ctx_for_request, public_auth
 from project.core.concurrency import if_match_header, set_etag
 from project.core.routers import make_router
@@ -76,17 +85,43 @@ def sso_callback(request: HttpRequest) -> HttpResponseRedirect:
     return HttpResponseRedirect(next_path)
 
 
+@router.post("/auth/sso/backchannel-logout", auth=None, include_in_schema=False)
+def sso_backchannel_logout(request: HttpRequest) -> HttpResponse:
+    """OpenID Connect Back-Channel Logout 1.0, called by the provider (no cookies, no CSRF token): the form
+    field ``logout_token`` verified like an ID token ends the sessions it names and closes their sockets.
+    200 with an empty body; 400 ``{"error": "invalid_request"}`` for a token that is not a valid one of a
+    configured provider (§2.8). Never cached."""
+    token = request.POST.get("logout_token") or ""
+    try:
+        if not token or len(token) > 16_000:
+            raise services.LogoutTokenRefused("no logout_token")
+        services.backchannel_logout(logout_token=token)
+    except services.LogoutTokenRefused as refused:
+        services.log.info("sso.backchannel_refused", extra={"detail": str(refused)[:200]})
+        response = HttpResponse(json.dumps({"error": "invalid_request"}), status=400, content_type="application/json")
+    else:
+        response = HttpResponse(status=200)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 def _config(request: HttpRequest, provider: SingleSignOnProvider | None) -> dict[str, object]:
     redirect = services.callback_url(request)
+    uris = {
+        "post_logout_redirect_uri": services.post_logout_url(request),
+        "backchannel_logout_uri": services.backchannel_logout_url(request),
+    }
     if provider is None:
-        return {"configured": False, "redirect_uri": redirect}
+        return {"configured": False, "redirect_uri": redirect, **uris}
     return {
+        **uris,
         "configured": True,
         "name": provider.name,
         "issuer_url": provider.issuer_url,
         "client_id": provider.client_id,
         "has_client_secret": bool(provider.client_secret_encrypted),
         "domains": selectors.domains_of(provider),
+        "domain_states": selectors.domain_states(provider),
         "mode": provider.mode,
         "break_glass_user_id": provider.break_glass_user_id,
         "create_accounts": provider.create_accounts,
@@ -114,6 +149,19 @@ def sso_config_put(request: AuthedRequest, payload: SsoConfigIn, response: HttpR
     services.save_provider(ctx=request.auth, data=payload.model_dump(), if_match=if_match_header(request))
     provider = selectors.provider_of(request.auth)
     if provider is not None:  # (just saved)
+        set_etag(response, provider)
+    return _config(request, provider)
+
+
+@router.post("/organization/sso/domains/verify", response=SsoConfigOut, auth=admin_auth)
+def sso_domain_verify(request: AuthedRequest, payload: SsoDomainVerifyIn, response: HttpResponse) -> dict[str, object]:
+    """Admin only. "Verify now": ``{domain}`` (one the provider lists) is verified when its TXT record
+    ``blockplan-domain-verification=<token>`` is found (docs/adr/0024); answers the configuration with
+    each domain's state. 400 at ``domain`` when the record is not there (yet), 404 for a domain not
+    listed, 409 when another organization has it verified."""
+    services.verify_domain(ctx=request.auth, domain=payload.domain)
+    provider = selectors.provider_of(request.auth)
+    if provider is not None:
         set_etag(response, provider)
     return _config(request, provider)
 

@@ -10,18 +10,18 @@ client per organization's provider, built from its stored configuration, and the
 
 from __future__ import annotations
 
-import ipaddress
-import socket
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 import requests
 from authlib.integrations.django_client import DjangoIntegration, DjangoOAuth2App
+from authlib.integrations.requests_client import OAuth2Session
 from django.conf import settings
 
 from project.accounts.models import SingleSignOnProvider
 from project.accounts.sso import secrets
+from project.core import outbound
 
 SCOPES = "openid email profile"
 HTTP_TIMEOUT = 10  # seconds, for discovery, keys and the token exchange
@@ -56,18 +56,25 @@ def issuer_url_problem(url: str) -> str | None:
         return "Enter the issuer URL, starting with https://"
     if parts.query or parts.fragment:
         return "The issuer URL has no query or fragment"
-    if not settings.SSO_ALLOW_PRIVATE_ISSUERS and not _public_host(parts.hostname, parts.port or 443):
-        return "The issuer URL must be a public address of the identity provider"
+    if not settings.SSO_ALLOW_PRIVATE_ISSUERS:
+        try:
+            outbound.check_url(url)
+        except outbound.OutboundRefused:
+            return "The issuer URL must be a public address of the identity provider"
     return None
 
 
-def _public_host(host: str, port: int) -> bool:
-    """Every address ``host`` resolves to is a global (public) one. Unresolvable: not public."""
-    try:
-        infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
-    except (OSError, UnicodeError):
-        return False
-    return bool(infos) and all(ipaddress.ip_address(info[4][0]).is_global for info in infos)
+class GuardedOAuth2Session(OAuth2Session):
+    """Authlib's HTTP session with every request (discovery, keys, token, userinfo, and each redirect)
+    through the project's outbound client (:mod:`project.core.outbound`): no internal address is fetched."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        outbound.guard(self)
+
+
+class GuardedOAuth2App(DjangoOAuth2App):
+    client_cls = GuardedOAuth2Session
 
 
 # Built clients, per provider and configuration version: discovery and keys are fetched once per process
@@ -85,7 +92,7 @@ def app_for(provider: SingleSignOnProvider) -> DjangoOAuth2App:
     secret = secrets.decrypt(provider.client_secret_encrypted)
     if secret is None:
         raise ProviderUnavailable("The client secret can no longer be read: save it again on the Organization page.")
-    app = DjangoOAuth2App(
+    app = GuardedOAuth2App(
         DjangoIntegration(STATE_NAMESPACE),
         name=STATE_NAMESPACE,
         client_id=provider.client_id,
@@ -120,8 +127,16 @@ def test_connection(issuer_url: str) -> DiscoveryReport:
     if problem:
         return DiscoveryReport(False, problem, {})
     url = discovery_url(issuer_url)
+    with outbound.session() as http:
+        return _discover(http, issuer_url, url)
+
+
+def _discover(http: requests.Session, issuer_url: str, url: str) -> DiscoveryReport:
+    """The checks of :func:`test_connection` with the outbound session ``http``."""
     try:
-        response = requests.get(url, timeout=HTTP_TIMEOUT, headers={"Accept": "application/json"})
+        response = http.get(url, timeout=HTTP_TIMEOUT, headers={"Accept": "application/json"})
+    except outbound.OutboundRefused as err:
+        return DiscoveryReport(False, f"Refused to fetch {url}: {err}", {})
     except requests.RequestException as err:
         return DiscoveryReport(False, f"Could not reach {url}: {type(err).__name__}", {})
     if response.status_code != 200:
@@ -138,7 +153,9 @@ def test_connection(issuer_url: str) -> DiscoveryReport:
     if not same_issuer(str(metadata["issuer"]), issuer_url):
         return DiscoveryReport(False, f"The provider names its issuer {metadata['issuer']}: use that as the issuer URL", metadata)
     try:
-        keys = requests.get(str(metadata["jwks_uri"]), timeout=HTTP_TIMEOUT).json().get("keys") or []
+        keys = http.get(str(metadata["jwks_uri"]), timeout=HTTP_TIMEOUT).json().get("keys") or []
+    except outbound.OutboundRefused as err:
+        return DiscoveryReport(False, f"Refused to fetch the provider's signing keys (jwks_uri): {err}", metadata)
     except (requests.RequestException, ValueError, AttributeError):
         return DiscoveryReport(False, "The provider's signing keys (jwks_uri) could not be read", metadata)
     if not keys:

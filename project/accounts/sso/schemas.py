@@ -39,6 +39,21 @@ class SsoConfigIn(FormIn):
     enabled: bool = True
 
 
+class SsoDomainOut(CamelSchema):
+    """A listed domain: ``verified`` once its TXT record was found (or it is the organization's own
+    domain); until then the record to publish: a TXT record at ``recordName`` with text ``recordValue``."""
+
+    domain: str
+    verified: bool
+    verified_at: datetime | None = None
+    record_name: str
+    record_value: str
+
+
+class SsoDomainVerifyIn(FormIn):
+    domain: str = Field(default="", max_length=255)
+
+
 class SsoConfigOut(CamelSchema):
     """The organization's provider. ``configured`` false (and the rest empty) until one is saved.
     ``redirectUri``: what to register at the provider. ``hasClientSecret`` only says one is stored."""
@@ -49,11 +64,14 @@ class SsoConfigOut(CamelSchema):
     client_id: str = ""
     has_client_secret: bool = False
     domains: list[str] = []
+    domain_states: list[SsoDomainOut] = []
     mode: str = "optional"
     break_glass_user_id: UUID | None = None
     create_accounts: bool = False
     enabled: bool = False
     redirect_uri: str
+    post_logout_redirect_uri: str = ""  # register as the post-logout redirect URI (RP-initiated logout)
+    backchannel_logout_uri: str = ""  # register as the back-channel logout URI
     updated_at: datetime | None = None
 
 

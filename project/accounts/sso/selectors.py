@@ -16,15 +16,16 @@ def email_domain(email: str) -> str:
 def provider_for_email(email: str) -> SingleSignOnProvider | None:
     """The enabled provider of an active organization covering ``email``'s domain, or None. One query.
 
-    Across organizations on purpose: before sign-in only the email is known. A domain belongs to at most
-    one organization (unique), so no other organization's configuration can answer.
+    Across organizations on purpose: before sign-in only the email is known. Only a verified domain counts
+    (docs/adr/0024), and a domain is verified by at most one organization (a partial unique constraint), so
+    no other organization's configuration can answer.
     """
     domain = email_domain(email)
     if not domain:
         return None
     row = (
         SingleSignOnDomain.objects.select_related("provider__organization", "provider__break_glass_user")
-        .filter(domain=domain, provider__enabled=True, provider__organization__is_active=True)
+        .filter(domain=domain, verified_at__isnull=False, provider__enabled=True, provider__organization__is_active=True)
         .first()
     )
     return row.provider if row is not None else None
@@ -46,7 +47,23 @@ def provider_of(ctx: Ctx) -> SingleSignOnProvider | None:
 
 
 def domains_of(provider: SingleSignOnProvider) -> list[str]:
+    """Every domain the provider lists, verified or not, sorted."""
     return sorted(d.domain for d in provider.domains.all())
+
+
+def domain_states(provider: SingleSignOnProvider) -> list[dict[str, object]]:
+    """Each listed domain with its verification state and the TXT record that verifies it:
+    ``{domain, verified, verified_at, record_name, record_value}``, sorted by domain."""
+    return [
+        {
+            "domain": d.domain,
+            "verified": d.verified_at is not None,
+            "verified_at": d.verified_at,
+            "record_name": d.domain,
+            "record_value": d.txt_record,
+        }
+        for d in sorted(provider.domains.all(), key=lambda d: d.domain)
+    ]
 
 
 def requires_sso(email: str) -> SingleSignOnProvider | None:
@@ -59,3 +76,16 @@ def requires_sso(email: str) -> SingleSignOnProvider | None:
     if glass is not None and glass.email == (email or "").strip().lower():
         return None
     return provider
+
+
+def provider_for_client(issuer: str, client_ids: list[str]) -> SingleSignOnProvider | None:
+    """The enabled provider whose client id is one of ``client_ids`` and whose issuer URL is ``issuer``
+    (forgiving a trailing slash), or None: whose keys check a back-channel logout token (docs/adr/0024).
+    Across organizations on purpose: the provider, not a signed-in user, calls."""
+    rows = (
+        SingleSignOnProvider.objects.unscoped()
+        .select_related("organization")
+        .filter(client_id__in=[c for c in client_ids if c][:10], enabled=True, organization__is_active=True)
+    )
+    wanted = issuer.rstrip("/")
+    return next((p for p in rows if p.issuer_url.rstrip("/") == wanted), None)

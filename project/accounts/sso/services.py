@@ -33,16 +33,17 @@ from django.conf import settings
 from django.contrib.auth import login
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils import timezone
 from joserfc.errors import JoseError
 
 from project.accounts import invitations
-from project.accounts.models import Organization, SingleSignOnDomain, SingleSignOnProvider, User
+from project.accounts.models import Organization, SingleSignOnDomain, SingleSignOnProvider, SingleSignOnSession, User
 from project.accounts.services.common import MODEL_BACKEND, PENDING_SETUP, _locked_user
-from project.accounts.sso import client, secrets, selectors
+from project.accounts.sso import client, dns, secrets, selectors
 from project.core.concurrency import assert_fresh
 from project.core.errors import DuplicateCode, NotFound, ValidationFailed
 from project.core.tenancy import Ctx
-from realtime.events import emit_change
+from realtime.events import close_session_sockets, emit_change
 
 log = logging.getLogger(__name__)
 
@@ -125,15 +126,9 @@ def save_provider(*, ctx: Ctx, data: dict[str, Any], if_match: str | None = None
             errors.append({"path": ["clientSecret"], "message": "Client secret is required"})
         if errors:
             raise ValidationFailed(errors)
-        taken = (
-            SingleSignOnDomain.objects.filter(domain__in=domains)
-            .exclude(provider__organization=ctx.org)
-            .values_list("domain", flat=True)
-        )
+        taken = _verified_elsewhere(ctx.org, domains)
         if taken:
-            raise DuplicateCode(
-                f"{sorted(taken)[0]} is already covered by another organization's single sign-on", field="domains"
-            )
+            raise DuplicateCode(f"{taken[0]} is verified by another organization", field="domains")
         created = provider is None
         if created:
             provider = SingleSignOnProvider(organization=ctx.org)
@@ -158,15 +153,88 @@ def save_provider(*, ctx: Ctx, data: dict[str, Any], if_match: str | None = None
                 provider.save()
                 provider.domains.exclude(domain__in=domains).delete()
                 existing = set(provider.domains.values_list("domain", flat=True))
+                own = ctx.org.operator_domain.lower()
                 SingleSignOnDomain.objects.bulk_create(
-                    [SingleSignOnDomain(provider=provider, domain=d) for d in domains if d not in existing]
+                    [
+                        SingleSignOnDomain(provider=provider, domain=d, verified_at=timezone.now() if d == own else None)
+                        for d in domains
+                        if d not in existing
+                    ]
                 )
-        except IntegrityError:  # another organization claimed one of the domains in the meantime
-            raise DuplicateCode(
-                "One of these domains is already covered by another organization's single sign-on", field="domains"
-            ) from None
+        except IntegrityError:  # another organization verified one of the domains in the meantime
+            raise DuplicateCode("One of these domains is verified by another organization", field="domains") from None
     client.forget(provider.pk)
     return provider
+
+
+def _verified_elsewhere(org: Organization, domains: list[str]) -> list[str]:
+    """The ``domains`` another organization owns: verified by its single sign-on, the domain its operator
+    gave at create_organization, or its domain now. Sorted. Says nothing about which organization."""
+    taken = set(
+        SingleSignOnDomain.objects.filter(domain__in=domains, verified_at__isnull=False)
+        .exclude(provider__organization=org)
+        .values_list("domain", flat=True)
+    )
+    others = Organization.objects.exclude(pk=org.pk)
+    taken |= set(others.filter(domain__in=domains).values_list("domain", flat=True))
+    taken |= set(others.filter(operator_domain__in=domains).values_list("operator_domain", flat=True))
+    return sorted(taken)
+
+
+def verify_domain(*, ctx: Ctx, domain: str) -> SingleSignOnDomain:
+    """POST /api/organization/sso/domains/verify (admin): look up ``domain``'s TXT records and mark it
+    verified when one is ``blockplan-domain-verification=<its token>`` (docs/adr/0024).
+
+    404 when the organization's provider does not list the domain; 409 ``duplicate_code`` at ``domain``
+    when another organization has it verified (nothing said about which); 400 ``validation_error`` at
+    ``domain`` when the record is not (yet) there or DNS does not answer. Already verified: answered as is.
+    """
+    name = (domain or "").strip().lower().lstrip("@")
+    provider = SingleSignOnProvider.objects.for_org(ctx.org).first()
+    row = provider.domains.filter(domain=name).first() if provider is not None else None
+    if row is None:
+        raise NotFound("Domain not found")
+    if row.verified_at is not None:
+        return row
+    if _verified_elsewhere(ctx.org, [name]):
+        raise DuplicateCode(f"{name} is verified by another organization", field="domain")
+    try:
+        found = row.txt_record in dns.txt_records(name)
+    except dns.LookupFailed:
+        raise ValidationFailed(
+            [{"path": ["domain"], "message": f"The DNS servers of {name} did not answer. Please try again later."}]
+        ) from None
+    if not found:
+        raise ValidationFailed(
+            [
+                {
+                    "path": ["domain"],
+                    "message": f"No TXT record {row.txt_record} found at {name} yet. DNS changes can take a while to appear.",
+                }
+            ]
+        )
+    with transaction.atomic():
+        row = get_locked_domain(provider, name)
+        if row.verified_at is None:
+            row.verified_at = timezone.now()
+            try:
+                with transaction.atomic():
+                    row.save(update_fields=["verified_at"])
+            except IntegrityError:  # another organization verified it in the meantime
+                raise DuplicateCode(f"{name} is verified by another organization", field="domain") from None
+            emit_change(
+                ctx, entity="organization", action="updated", ids=[ctx.org.pk], summary=_summary(ctx, f"verified {name} for")
+            )
+    client.forget(provider.pk)
+    return row
+
+
+def get_locked_domain(provider: SingleSignOnProvider, name: str) -> SingleSignOnDomain:
+    """The provider's row for ``name``, locked for update. NotFound when it was removed meanwhile."""
+    row = provider.domains.select_for_update().filter(domain=name).first()
+    if row is None:
+        raise NotFound("Domain not found")
+    return row
 
 
 def delete_provider(*, ctx: Ctx) -> None:
@@ -305,20 +373,42 @@ def _complete(request: HttpRequest, flow: dict) -> tuple[User, str]:
         raise SignInRefused("token", "no id_token")
     if not client.same_issuer(str(metadata.get("issuer", "")), provider.issuer_url):
         raise SignInRefused("token", "issuer differs from the configured issuer")
+    claims = _with_userinfo(app, metadata, token, dict(claims))
     email = str(claims.get("email") or "").strip().lower()
     if not email:
         raise SignInRefused("no_email")
     if claims.get("email_verified") is False or str(claims.get("email_verified")).lower() == "false":
         raise SignInRefused("unverified")
-    if selectors.email_domain(email) not in set(provider.domains.values_list("domain", flat=True)):
+    if selectors.email_domain(email) not in set(
+        provider.domains.filter(verified_at__isnull=False).values_list("domain", flat=True)
+    ):
         raise SignInRefused("domain")
     if flow.get("reauth"):
         return _confirm_identity(request, flow, email), flow.get("next") or "/"
     user = _account_for(provider, email, claims)
     if flow.get("silent") and flow.get("email") != email:
         raise SignInRefused("recheck", "another user at the provider")
-    _sign_in(request, user, provider)
+    _sign_in(request, user, provider, claims, str(token.get("id_token") or ""))
     return user, flow.get("next") or "/"
+
+
+def _with_userinfo(app: Any, metadata: dict, token: dict, claims: dict) -> dict:
+    """The ID token's claims, completed from the userinfo endpoint (OpenID Connect Core 5.3) when they lack
+    ``email`` or ``email_verified`` and the provider has one: a provider may give the email only there.
+    The userinfo answer counts only for the same ``sub`` (Core 5.3.2); what the ID token says wins.
+    SignInRefused 'unavailable' when userinfo cannot be read, 'token' for another subject."""
+    if ("email" in claims and "email_verified" in claims) or not metadata.get("userinfo_endpoint"):
+        return claims
+    try:
+        info = app.userinfo(token=token)
+    except (OAuthError, AuthlibBaseError, requests.RequestException, ValueError) as err:
+        raise SignInRefused("unavailable", f"userinfo: {type(err).__name__}") from None
+    if not isinstance(info, dict) or str(info.get("sub") or "") != str(claims.get("sub") or ""):
+        raise SignInRefused("token", "userinfo is about another subject")
+    for name in ("email", "email_verified", "given_name", "family_name"):
+        if name not in claims and name in info:
+            claims[name] = info[name]
+    return claims
 
 
 def _confirm_identity(request: HttpRequest, flow: dict, email: str) -> User:
@@ -368,10 +458,12 @@ def _record(org: Organization, user: User, action: str, summary: str) -> None:
     emit_change(Ctx(org=org, user=user, origin="sso"), entity="user", action=action, ids=[user.pk], summary=summary[:300])
 
 
-def _sign_in(request: HttpRequest, user: User, provider: SingleSignOnProvider) -> None:
+def _sign_in(request: HttpRequest, user: User, provider: SingleSignOnProvider, claims: dict, id_token: str) -> None:
     """Django's login (new session key), marked as single sign-on and ending after SSO_SESSION_HOURS.
     Counts as strong authentication: no TOTP prompt. An invited user's pending invitation is used up,
-    and no first password is asked for. Recorded in the history."""
+    and no first password is asked for. Recorded in the history. The ID token is kept in the session (the
+    ``id_token_hint`` of the sign-out at the provider) and the provider's ``sub``/``sid`` beside the
+    session key (what a back-channel logout names)."""
     org = provider.organization
     with transaction.atomic():
         row = _locked_user(user.pk)
@@ -382,5 +474,156 @@ def _sign_in(request: HttpRequest, user: User, provider: SingleSignOnProvider) -
         _record(org, row, "signed_in", f"{(row.full_name or row.email)} signed in with {provider.name} (single sign-on)")
     login(request, row, backend=MODEL_BACKEND)
     request.session.pop(PENDING_SETUP, None)
-    request.session[SESSION_MARK] = {"provider": str(provider.pk), "name": provider.name, "at": time.time()}
+    request.session[SESSION_MARK] = {
+        "provider": str(provider.pk),
+        "name": provider.name,
+        "at": time.time(),
+        "id_token": id_token if len(id_token) <= 8000 else "",
+    }
     request.session.set_expiry(int(settings.SSO_SESSION_HOURS * 3600))
+    if not request.session.session_key:
+        request.session.save()
+    SingleSignOnSession.objects.create(
+        provider=provider,
+        session_key=request.session.session_key or "",
+        sub=str(claims.get("sub") or "")[:255],
+        sid=str(claims.get("sid") or "")[:255],
+    )
+
+
+# ------------------------------------------------------------------------------------------ sign-out
+
+BACKCHANNEL_EVENT = "http://schemas.openid.net/event/backchannel-logout"
+LOGOUT_TOKEN_LEEWAY = 120  # seconds of clock skew accepted on iat/exp
+
+
+def post_logout_url(request: HttpRequest) -> str:
+    """Where the provider sends the browser after signing out there: ``<this site>/auth`` (register it as
+    a post-logout redirect URI)."""
+    return request.build_absolute_uri("/auth")
+
+
+def backchannel_logout_url(request: HttpRequest) -> str:
+    """The back-channel logout URI to register at the provider: ``<this site>/api/auth/sso/backchannel-logout``."""
+    return request.build_absolute_uri("/api/auth/sso/backchannel-logout")
+
+
+def provider_logout_url(request: HttpRequest) -> str | None:
+    """For a session signed in by single sign-on whose provider offers an ``end_session_endpoint``: the URL
+    that signs the browser out there too (OpenID Connect RP-Initiated Logout 1.0, with ``id_token_hint``,
+    ``client_id`` and ``post_logout_redirect_uri``). None otherwise, or when the provider cannot be read
+    (the Blockplan session ends either way). Call before the session ends."""
+    mark = request.session.get(SESSION_MARK) or {}
+    provider = selectors.provider_by_id(mark["provider"]) if mark.get("provider") else None
+    if provider is None:
+        return None
+    try:
+        app = client.app_for(provider)
+        metadata = app.load_server_metadata()
+        if not metadata.get("end_session_endpoint"):
+            return None
+        extra = {"client_id": provider.client_id}
+        result = app.create_logout_url(
+            post_logout_redirect_uri=post_logout_url(request), id_token_hint=mark.get("id_token") or None, **extra
+        )
+    except (client.ProviderUnavailable, requests.RequestException, ValueError, KeyError, RuntimeError) as err:
+        log.warning("sso.logout_url_failed", extra={"provider": str(provider.pk), "error": type(err).__name__})
+        return None
+    return str(result["url"])
+
+
+class LogoutTokenRefused(Exception):
+    """A back-channel logout token that is not a valid one of a configured provider."""
+
+
+def backchannel_logout(*, logout_token: str) -> int:
+    """POST /api/auth/sso/backchannel-logout (OpenID Connect Back-Channel Logout 1.0): verify
+    ``logout_token`` as an ID token (signature by the provider's keys, ``iss`` the provider's issuer,
+    ``aud`` our client id, ``iat`` within 120 s of skew, ``exp`` if present not past; plus §2.6: the
+    back-channel logout event, ``sid`` or ``sub``, no ``nonce``), then end the sessions it names (``sid``:
+    that provider session's; else every session of ``sub``) and close their sockets (reason ``logout``).
+    Answers how many sessions ended. LogoutTokenRefused for anything else."""
+    from joserfc import jwt
+    from joserfc.jwk import KeySet
+
+    issuer, audiences = _unverified_iss_aud(logout_token)
+    provider = selectors.provider_for_client(issuer, audiences)
+    if provider is None:
+        raise LogoutTokenRefused("no provider for this issuer and audience")
+    try:
+        app = client.app_for(provider)
+        metadata = app.load_server_metadata()
+        algorithms = [
+            a
+            for a in metadata.get("id_token_signing_alg_values_supported") or ["RS256"]
+            if a != "none" and not a.startswith("HS")
+        ]
+        keys = app.fetch_jwk_set()
+        if _kid(logout_token) not in {k.get("kid") for k in keys.get("keys", []) if isinstance(k, dict)}:
+            # A key we do not know yet: read the keys again, once. (Only then: a token that merely fails its
+            # signature never makes us fetch from the provider again.)
+            keys = app.fetch_jwk_set(force=True)
+        token = jwt.decode(logout_token, KeySet.import_key_set(keys), algorithms=algorithms)
+        jwt.JWTClaimsRegistry(
+            leeway=LOGOUT_TOKEN_LEEWAY,
+            iss={"essential": True, "value": metadata["issuer"]},
+            aud={"essential": True, "value": provider.client_id},
+            iat={"essential": True},
+        ).validate(token.claims)
+    except (client.ProviderUnavailable, requests.RequestException, JoseError, ValueError, KeyError, TypeError) as err:
+        raise LogoutTokenRefused(type(err).__name__) from None
+    claims = token.claims
+    events = claims.get("events")
+    if not isinstance(events, dict) or BACKCHANNEL_EVENT not in events or "nonce" in claims:
+        raise LogoutTokenRefused("not a logout token")
+    sub, sid = str(claims.get("sub") or ""), str(claims.get("sid") or "")
+    if not sub and not sid:
+        raise LogoutTokenRefused("neither sub nor sid")
+    return _end_sso_sessions(provider, sub=sub, sid=sid)
+
+
+def _kid(token: str) -> str | None:
+    """The ``kid`` of a JWS compact token's header (None when it has none or is not one)."""
+    from joserfc import jws
+
+    try:
+        kid = jws.extract_compact(token.encode("ascii")).headers().get("kid")
+    except (JoseError, ValueError, TypeError, UnicodeError):
+        return None
+    return str(kid) if kid is not None else None
+
+
+def _unverified_iss_aud(token: str) -> tuple[str, list[str]]:
+    """``iss`` and ``aud`` of a JWS compact token before its signature is checked (joserfc's
+    ``extract_compact``): only to choose whose keys check it."""
+    import json
+
+    from joserfc import jws
+
+    try:
+        claims = json.loads(jws.extract_compact(token.encode("ascii")).payload)
+    except (JoseError, ValueError, TypeError, UnicodeError):
+        raise LogoutTokenRefused("not a JWT") from None
+    if not isinstance(claims, dict):
+        raise LogoutTokenRefused("not a JWT")
+    aud = claims.get("aud")
+    audiences = [str(a) for a in aud] if isinstance(aud, list) else [str(aud or "")]
+    return str(claims.get("iss") or ""), audiences
+
+
+def _end_sso_sessions(provider: SingleSignOnProvider, *, sub: str, sid: str) -> int:
+    """Delete the Django sessions a back-channel logout names and close their sockets (after commit)."""
+    from django.contrib.sessions.models import Session
+
+    rows = provider.sessions.all()
+    rows = rows.filter(sid=sid) if sid else rows.filter(sub=sub)
+    if sid and sub:  # a session recorded without a sid (the ID token had none) is found by its sub
+        rows = provider.sessions.filter(sid=sid) | provider.sessions.filter(sid="", sub=sub)
+    keys = list(rows.values_list("session_key", flat=True))
+    with transaction.atomic():
+        Session.objects.filter(session_key__in=keys).delete()
+        provider.sessions.filter(session_key__in=keys).delete()
+        for key in keys:
+            close_session_sockets(key, "logout")
+    log.info("sso.backchannel_logout", extra={"provider": str(provider.pk), "sessions": len(keys)})
+    return len(keys)

@@ -25,12 +25,15 @@
 // - A test-only control API (plain JSON, no authentication; never expose this beyond the loopback):
 //     GET    /__control/health                 200 {"ok": true, "issuer": ...}
 //     PUT    /__control/accounts/:sub          body {email, email_verified=true, name?, given_name?, family_name?,
-//                                              disabled=false}; replaces the account; 204
+//                                              disabled=false, emailInUserinfoOnly=false}; replaces the account; 204
 //     GET    /__control/last-authorization     200, the parameters of the latest request to /auth ({} before any)
 //     POST   /__control/faults                 body {"idToken": "expired" | "wrong_signature" | "wrong_audience" | "wrong_audience_with_azp" |
 //                                              "wrong_issuer" | "wrong_nonce"}; spoils the ID token of the NEXT
 //                                              successful token response only; 204
 //     DELETE /__control/faults                 clears a pending fault; 204
+//     POST   /__control/logout-token           body {clientId, sub?, sid?, fault?}: 200 {"logoutToken": <a signed
+//                                              back-channel logout token>}; fault one of wrong_audience, wrong_issuer,
+//                                              expired, nonce, no_event, wrong_signature
 //   A disabled (or unknown) account is not found by `findAccount`: it cannot sign in, and a silent
 //   re-authentication (prompt=none) of a session whose account was disabled since ends at the relying party
 //   with error=login_required (thanks to an extra check in the login prompt, see `policy` below).
@@ -98,6 +101,10 @@ const provider = new Provider(issuer, {
   features: {
     devInteractions: { enabled: false },
     registration: { enabled: true },
+    // Sign-out both ways (ADR 0024): RP-initiated logout at /session/end, and back-channel logout tokens
+    // POSTed to the backchannel_logout_uri a client registered.
+    backchannelLogout: { enabled: true },
+    rpInitiatedLogout: { enabled: true, logoutSource },
   },
   pkce: { required: () => true },
   scopes: ["openid", "email", "profile"],
@@ -111,13 +118,24 @@ const provider = new Provider(issuer, {
     profile: ["name", "given_name", "family_name"],
   },
   conformIdTokenClaims: false,
+  // The relying parties of the tests (their back-channel logout URIs) listen on 127.0.0.1, which oidc-provider's
+  // own SSRF protection refuses to POST to: this test provider sends its requests without that dispatcher.
+  fetch: (url, options) => {
+    const { dispatcher: _ssrfGuard, ...rest } = options;
+    return fetch(url, rest);
+  },
   async findAccount(_ctx, sub) {
     if (!activeAccount(sub)) return undefined;
     return {
       accountId: sub,
-      // Read at the time of use, so a change through the control API shows in the next token.
-      async claims() {
-        const { disabled: _disabled, ...claims } = accounts.get(sub);
+      // Read at the time of use, so a change through the control API shows in the next token. An account with
+      // emailInUserinfoOnly leaves email and email_verified out of the ID token (the standard allows it).
+      async claims(use) {
+        const { disabled: _disabled, emailInUserinfoOnly, ...claims } = accounts.get(sub);
+        if (use === "id_token" && emailInUserinfoOnly) {
+          delete claims.email;
+          delete claims.email_verified;
+        }
         return Object.fromEntries(Object.entries({ sub, ...claims }).filter(([, value]) => value !== undefined && value !== ""));
       },
     };
@@ -142,6 +160,7 @@ const provider = new Provider(issuer, {
 
 // Unexpected failures inside the provider go to stderr (the Python helper shows it when the start fails).
 provider.on("server_error", (_ctx, error) => console.error("oidc-provider server_error:", error));
+provider.on("backchannel.error", (_ctx, error, client) => console.error(`oidc-provider backchannel.error (${client.clientId}):`, error.message));
 
 // Koa middleware around the provider's own endpoints: record authorization requests, spoil ID tokens.
 provider.use(async (ctx, next) => {
@@ -196,6 +215,16 @@ async function spoil(idToken, kind) {
 }
 
 // ------------------------------------------------------------------------------------------ interactions
+
+/**
+ * The "sign out?" page of RP-initiated logout: oidc-provider's form (its xsrf field) answering "yes" by itself
+ * (a hidden logout=yes, so the Python user agent submits it as a browser script would), and a visible
+ * "Yes, sign me out" button for a real browser (without a name: oidc-provider refuses a second logout field).
+ */
+async function logoutSource(ctx, form) {
+  const confirmed = form.replace("</form>", '<input type="hidden" name="logout" value="yes"/></form>');
+  ctx.body = page("Sign out", `${confirmed}\n<button type="submit" form="op.logoutForm">Yes, sign me out</button>`);
+}
 
 function escapeHtml(value) {
   return String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -269,6 +298,7 @@ async function control(req, res, path) {
       given_name: optional("given_name"),
       family_name: optional("family_name"),
       disabled: body.disabled ?? false,
+      emailInUserinfoOnly: body.emailInUserinfoOnly ?? false,
     });
     return send(res, 204);
   }
@@ -282,9 +312,37 @@ async function control(req, res, path) {
     pendingFault = null;
     return send(res, 204);
   }
+  if (path === "/__control/logout-token" && req.method === "POST")
+    return send(res, 200, { logoutToken: await logoutToken(JSON.parse((await readBody(req)) || "{}")) });
   if (path === "/__control/last-authorization" && req.method === "GET") return send(res, 200, lastAuthorization);
   if (path === "/__control/health" && req.method === "GET") return send(res, 200, { ok: true, issuer });
   return send(res, 404, { error: "not found" });
+}
+
+/**
+ * A back-channel logout token (OpenID Connect Back-Channel Logout 1.0 §2.4) signed with the provider's key, as
+ * the provider would POST it, for the tests of its verification; `fault` spoils one thing about it.
+ */
+async function logoutToken({ clientId, sub, sid, fault }) {
+  const now = Math.floor(Date.now() / 1000);
+  const claims = {
+    iss: issuer,
+    aud: clientId,
+    iat: now,
+    exp: now + 120,
+    jti: randomUUID(),
+    events: { "http://schemas.openid.net/event/backchannel-logout": {} },
+  };
+  if (sub) claims.sub = sub;
+  if (sid) claims.sid = sid;
+  let key = signingKey.privateKey;
+  if (fault === "wrong_audience") claims.aud = "someone-else";
+  if (fault === "wrong_issuer") claims.iss = "http://evil.example";
+  if (fault === "expired") Object.assign(claims, { iat: now - 7200, exp: now - 3600 });
+  if (fault === "nonce") claims.nonce = "a-nonce";
+  if (fault === "no_event") claims.events = {};
+  if (fault === "wrong_signature") key = (await generateKeyPair("RS256")).privateKey;
+  return new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: KID, typ: "logout+jwt" }).sign(key);
 }
 
 // ------------------------------------------------------------------------------------------ HTTP

@@ -69,8 +69,11 @@ export async function startProvider() {
       await exited;
     },
 
-    /** RFC 7591 registration of a confidential web client for the code flow (PKCE is required of it). */
-    async registerClient(redirectUris, tokenEndpointAuthMethod = "client_secret_basic") {
+    /**
+     * RFC 7591 registration of a confidential web client for the code flow (PKCE is required of it); `metadata`:
+     * more client metadata, e.g. post_logout_redirect_uris and backchannel_logout_uri (ADR 0024).
+     */
+    async registerClient(redirectUris, tokenEndpointAuthMethod = "client_secret_basic", metadata = {}) {
       const client = await call(
         "POST",
         "/reg",
@@ -79,6 +82,7 @@ export async function startProvider() {
           token_endpoint_auth_method: tokenEndpointAuthMethod,
           grant_types: ["authorization_code"],
           response_types: ["code"],
+          ...metadata,
         },
         201,
       );

@@ -84,8 +84,13 @@ function UserMenu({ user, isAdmin }: { user: CurrentUser; isAdmin: boolean }) {
   const navigate = useNavigate();
   const onLogout = async () => {
     try {
-      await logout();
+      const providerLogoutUrl = await logout();
       clearSession();
+      if (providerLogoutUrl) {
+        // Signed out here; the provider signs the browser out too and sends it back to /auth (ADR 0024).
+        window.location.assign(providerLogoutUrl);
+        return;
+      }
       notifySuccess("Logged out", "You have been logged out successfully.");
       navigate("/auth");
     } catch (error) {

@@ -265,6 +265,8 @@ export interface paths {
         /**
          * Logout
          * @description End the session (and the user's sockets). Answers 200 even when already signed out.
+         *     ``providerLogoutUrl``: for a single sign-on session whose provider offers it, where the browser goes
+         *     to sign out at the provider too (RP-initiated logout, docs/adr/0024); else null.
          */
         post: operations["project_accounts_api_logout"];
         delete?: never;
@@ -1266,6 +1268,29 @@ export interface paths {
          * @description Admin only. Remove single sign-on; 404 when none is set up.
          */
         delete: operations["project_accounts_sso_api_sso_config_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organization/sso/domains/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sso Domain Verify
+         * @description Admin only. "Verify now": ``{domain}`` (one the provider lists) is verified when its TXT record
+         *     ``blockplan-domain-verification=<token>`` is found (docs/adr/0024); answers the configuration with
+         *     each domain's state. 400 at ``domain`` when the record is not there (yet), 404 for a domain not
+         *     listed, 409 when another organization has it verified.
+         */
+        post: operations["project_accounts_sso_api_sso_domain_verify"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3370,6 +3395,10 @@ export interface components {
             message: string;
             /** Requiressetup */
             requiresSetup: boolean;
+            /** Ssoprovidername */
+            ssoProviderName?: string | null;
+            /** Ssostarturl */
+            ssoStartUrl?: string | null;
             /** Userid */
             userId?: string | null;
         };
@@ -4050,6 +4079,17 @@ export interface components {
             user?: components["schemas"]["UserOut"] | null;
             /** Userid */
             userId?: string | null;
+        };
+        /**
+         * LogoutOut
+         * @description POST /api/auth/logout. ``providerLogoutUrl``: go there to sign out at the identity provider too
+         *     (a single sign-on session whose provider offers it, docs/adr/0024); null otherwise.
+         */
+        LogoutOut: {
+            /** Message */
+            message: string;
+            /** Providerlogouturl */
+            providerLogoutUrl?: string | null;
         };
         /** MemberBlockGroupOut */
         MemberBlockGroupOut: {
@@ -5211,6 +5251,11 @@ export interface components {
          *     ``redirectUri``: what to register at the provider. ``hasClientSecret`` only says one is stored.
          */
         SsoConfigOut: {
+            /**
+             * Backchannellogouturi
+             * @default
+             */
+            backchannelLogoutUri: string;
             /** Breakglassuserid */
             breakGlassUserId?: string | null;
             /**
@@ -5225,6 +5270,11 @@ export interface components {
              * @default false
              */
             createAccounts: boolean;
+            /**
+             * Domainstates
+             * @default []
+             */
+            domainStates: components["schemas"]["SsoDomainOut"][];
             /**
              * Domains
              * @default []
@@ -5255,6 +5305,11 @@ export interface components {
              * @default
              */
             name: string;
+            /**
+             * Postlogoutredirecturi
+             * @default
+             */
+            postLogoutRedirectUri: string;
             /** Redirecturi */
             redirectUri: string;
             /** Updatedat */
@@ -5285,6 +5340,31 @@ export interface components {
             sso: boolean;
             /** Starturl */
             startUrl?: string | null;
+        };
+        /**
+         * SsoDomainOut
+         * @description A listed domain: ``verified`` once its TXT record was found (or it is the organization's own
+         *     domain); until then the record to publish: a TXT record at ``recordName`` with text ``recordValue``.
+         */
+        SsoDomainOut: {
+            /** Domain */
+            domain: string;
+            /** Recordname */
+            recordName: string;
+            /** Recordvalue */
+            recordValue: string;
+            /** Verified */
+            verified: boolean;
+            /** Verifiedat */
+            verifiedAt?: string | null;
+        };
+        /** SsoDomainVerifyIn */
+        SsoDomainVerifyIn: {
+            /**
+             * Domain
+             * @default
+             */
+            domain: string;
         };
         /** SsoTestIn */
         SsoTestIn: {
@@ -6519,7 +6599,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageOut"];
+                    "application/json": components["schemas"]["LogoutOut"];
                 };
             };
         };
@@ -8707,6 +8787,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+        };
+    };
+    project_accounts_sso_api_sso_domain_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoDomainVerifyIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConfigOut"];
                 };
             };
         };

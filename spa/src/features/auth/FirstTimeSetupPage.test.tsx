@@ -46,3 +46,29 @@ test("failures: unknown account, server message, fallback", () => {
   expect(firstTimeFailure(new ApiError(500, "", null)).message).toBe("Failed to check account status");
   expect(firstTimeFailure("boom").message).toBe("An error occurred");
 });
+
+test("an invitation of a domain that requires single sign-on offers the provider, no password step (ADR 0024)", async () => {
+  const message = "Your organization signs in with Contoso Entra. Use “Sign in with Contoso Entra”.";
+  mockFetch((url) => {
+    if (url === "/api/auth/first-time-login") {
+      return {
+        body: {
+          requiresSetup: false,
+          userId: null,
+          hasPassword: false,
+          message,
+          email: "iva@contoso.edu.au",
+          ssoProviderName: "Contoso Entra",
+          ssoStartUrl: "/api/auth/sso/start?email=iva%40contoso.edu.au",
+        },
+      };
+    }
+    return undefined;
+  });
+  renderWithProviders(<FirstTimeSetupPage />, { route: "/auth/setup?token=abc" });
+  const button = await screen.findByRole("link", { name: "Sign in with Contoso Entra" });
+  expect(button).toHaveAttribute("href", "/api/auth/sso/start?email=iva%40contoso.edu.au");
+  expect(screen.getByText(message)).toBeInTheDocument();
+  expect(screen.queryByRole("button", { name: "Complete Setup" })).not.toBeInTheDocument();
+  expect(screen.queryByText("Invitation not valid")).not.toBeInTheDocument();
+});

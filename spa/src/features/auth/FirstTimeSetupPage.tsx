@@ -42,6 +42,8 @@ export default function FirstTimeSetupPage() {
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
   const [invitation, setInvitation] = useState<"checking" | "invalid" | null>(token ? "checking" : null);
+  // An invitee of a domain that requires single sign-on (ADR 0024): no setup, the provider's button instead.
+  const [sso, setSso] = useState<{ name: string; startUrl: string; message: string } | null>(null);
   const navigate = useNavigate();
   const check = useFirstTimeLogin();
   const checked = useRef(false);
@@ -54,6 +56,9 @@ export default function FirstTimeSetupPage() {
       .then((answer) => {
         if (answer.requiresSetup && answer.userId) {
           setUserId(answer.userId);
+          setInvitation(null);
+        } else if (answer.ssoStartUrl && answer.ssoProviderName) {
+          setSso({ name: answer.ssoProviderName, startUrl: answer.ssoStartUrl, message: answer.message });
           setInvitation(null);
         } else setInvitation("invalid");
       })
@@ -94,6 +99,13 @@ export default function FirstTimeSetupPage() {
           <Alert color="red" title="Invitation not valid" role="alert">
             {INVITATION_INVALID}
           </Alert>
+        ) : sso ? (
+          <Stack>
+            <AuthHeading title="Sign in with your organization">{sso.message}</AuthHeading>
+            <Button component="a" href={sso.startUrl} fullWidth>
+              Sign in with {sso.name}
+            </Button>
+          </Stack>
         ) : userId ? (
           <Stack>
             <AuthHeading title="Secure Your Account">Create a password and set up two-factor authentication.</AuthHeading>

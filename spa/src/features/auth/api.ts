@@ -131,10 +131,15 @@ export function usePasskeyLogin() {
   });
 }
 
-/** Explicit sign-out: also forgets the single sign-on email, so no silent re-check signs the user back in. */
-export async function logout(): Promise<void> {
-  await client.POST("/api/auth/logout");
+/**
+ * Explicit sign-out: also forgets the single sign-on email, so no silent re-check signs the user back in.
+ * Answers where to send the browser to sign out at the identity provider too (a single sign-on session whose
+ * provider offers it, ADR 0024), else null.
+ */
+export async function logout(): Promise<string | null> {
+  const { data } = await client.POST("/api/auth/logout");
   forgetSsoEmail();
+  return data?.providerLogoutUrl ?? null;
 }
 
 /** Something worth asking discover about: one @, a dot in the domain, no spaces. */

@@ -215,3 +215,46 @@ test("Test connection posts the issuer URL as typed: green with what it found, r
   expect(form.getByTestId("sso-test-result")).toHaveTextContent("https://wrong.example answered HTTP 404");
   expect(jsonBody(tests()[1][1])).toEqual({ issuerUrl: "https://wrong.example" });
 });
+
+test("each domain shows its state; an unverified one its TXT record and Verify now, with the server's reason when not found", async () => {
+  const record = "blockplan-domain-verification=tok-123";
+  const states = (staffVerified: boolean) => [
+    { domain: "contoso.edu.au", verified: true, verifiedAt: "2026-03-01T10:00:00Z", recordName: "contoso.edu.au", recordValue: "x" },
+    { domain: "staff.contoso.edu.au", verified: staffVerified, verifiedAt: null, recordName: "staff.contoso.edu.au", recordValue: record },
+  ];
+  let verified = false;
+  let attempts = 0;
+  const fetch = mockFetch((url) => {
+    if (url === "/api/admin/users") return { body: USERS };
+    if (url === "/api/organization/sso") return { body: { ...CONFIGURED, domainStates: states(verified) } };
+    if (url === "/api/organization/sso/domains/verify") {
+      attempts += 1;
+      if (attempts === 1) {
+        const message = `No TXT record ${record} found at staff.contoso.edu.au yet.`;
+        return { status: 400, body: { message: "Validation failed", type: "validation_error", errors: [{ path: ["domain"], message }] } };
+      }
+      verified = true;
+      return { body: { ...CONFIGURED, domainStates: states(true) } };
+    }
+    return undefined;
+  });
+  renderWithProviders(<SingleSignOnCard />);
+  const form = await card();
+  const rows = await form.findAllByTestId("sso-domain");
+  expect(rows.map((r) => [r.dataset.domain, r.dataset.verified])).toEqual([
+    ["contoso.edu.au", "true"],
+    ["staff.contoso.edu.au", "false"],
+  ]);
+  const staff = within(rows[1]);
+  expect(staff.getByTestId("sso-domain-record")).toHaveTextContent(record);
+  expect(within(rows[0]).queryByRole("button", { name: "Verify now" })).not.toBeInTheDocument();
+
+  await userEvent.click(staff.getByRole("button", { name: "Verify now" }));
+  expect(await staff.findByRole("alert")).toHaveTextContent(/No TXT record/);
+  const verifyCall = fetch.mock.calls.find(([url]) => url === "/api/organization/sso/domains/verify");
+  expect(jsonBody(verifyCall![1]!)).toEqual({ domain: "staff.contoso.edu.au" });
+
+  await userEvent.click(staff.getByRole("button", { name: "Verify now" }));
+  await waitFor(() => expect(form.getAllByTestId("sso-domain")[1].dataset.verified).toBe("true"));
+  expect(form.queryByRole("button", { name: "Verify now" })).not.toBeInTheDocument();
+});

@@ -7,6 +7,7 @@
 import { confirmDestructive } from "../../../components/ListPage";
 import {
   ActionIcon,
+  Badge,
   Button,
   Card,
   Code,
@@ -33,7 +34,7 @@ import { Notice } from "../../../components/Notice";
 import { defineRecordForm, useRecordForm } from "../../../components/RecordFormDialog";
 import { StaleChanges } from "../../../components/StaleChanges";
 import { showLabel, showRecord } from "../../../components/useRecordDialog";
-import { errorMessage } from "../../../lib/api";
+import { errorMessage, fieldErrors } from "../../../lib/api";
 import { notifyError, notifySuccess } from "../../../lib/notify";
 import { type OrgUser, useAdminUsers } from "../api";
 import {
@@ -47,8 +48,10 @@ import {
   ssoFormValues,
   useDeleteSso,
   useSaveSso,
+  type SsoDomainState,
   useSsoConfig,
   useTestSsoConnection,
+  useVerifySsoDomain,
 } from "./api";
 
 export const SSO_SECRET_STORED_PLACEHOLDER = "Stored — leave blank to keep";
@@ -127,6 +130,87 @@ function TestResult({ result }: { result: SsoTestResult }) {
           ))}
       </Stack>
     </Notice>
+  );
+}
+
+/** A value to copy: monospace, with a copy button. */
+function CopyableCode({ value, testId }: { value: string; testId?: string }) {
+  return (
+    <Group wrap="nowrap" gap="xs" mt={4}>
+      <Code data-testid={testId} style={{ flex: 1, wordBreak: "break-all", padding: "6px 10px" }}>
+        {value}
+      </Code>
+      <CopyButton value={value}>
+        {({ copied, copy }) => (
+          <Tooltip label={copied ? "Copied" : "Copy"}>
+            <ActionIcon size="lg" variant="light" color={copied ? "teal" : "blue"} onClick={copy} aria-label="Copy">
+              {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </CopyButton>
+    </Group>
+  );
+}
+
+export const SSO_DOMAIN_VERIFIED_TEXT = "Domain verified";
+
+/**
+ * Each saved domain's verification (ADR 0024): verified domains are offered on the sign-in page; the others
+ * show the TXT record to publish and "Verify now".
+ */
+function DomainVerification({ domains }: { domains: SsoDomainState[] }) {
+  const verify = useVerifySsoDomain();
+  const [failed, setFailed] = useState<Record<string, string>>({});
+  if (!domains.length) return null;
+  const runVerify = async (domain: string) => {
+    setFailed(({ [domain]: _gone, ...rest }) => rest);
+    try {
+      await verify.mutateAsync(domain);
+      notifySuccess(SSO_DOMAIN_VERIFIED_TEXT, domain);
+    } catch (error) {
+      // The field's message says why (no record yet, DNS silent, verified by another organization).
+      const reason = fieldErrors(error).domain ?? errorMessage(error, "The domain could not be verified");
+      setFailed((all) => ({ ...all, [domain]: reason }));
+    }
+  };
+  return (
+    <Stack gap="xs" data-testid="sso-domains">
+      <Text size="sm" fw={500}>
+        Domain verification
+      </Text>
+      <Text size="xs" c="dimmed">
+        Staff of a domain are offered single sign-on once your organization has proved it owns the domain with a DNS TXT record.
+      </Text>
+      {domains.map((d) => (
+        <Card key={d.domain} withBorder padding="sm" radius="sm" data-testid="sso-domain" data-domain={d.domain} data-verified={String(d.verified)}>
+          <Group justify="space-between" wrap="nowrap">
+            <Text fw={500}>{d.domain}</Text>
+            <Badge color={d.verified ? "teal" : "yellow"} variant="light">
+              {d.verified ? "Verified" : "Not verified"}
+            </Badge>
+          </Group>
+          {d.verified ? null : (
+            <Stack gap={4} mt="xs">
+              <Text size="sm">
+                Add a TXT record at <strong>{d.recordName}</strong> with this text:
+              </Text>
+              <CopyableCode value={d.recordValue} testId="sso-domain-record" />
+              {failed[d.domain] ? (
+                <Notice color="red" role="alert">
+                  {failed[d.domain]}
+                </Notice>
+              ) : null}
+              <Group justify="flex-end">
+                <Button size="xs" variant="light" onClick={() => runVerify(d.domain)} loading={verify.isPending && verify.variables === d.domain}>
+                  Verify now
+                </Button>
+              </Group>
+            </Stack>
+          )}
+        </Card>
+      ))}
+    </Stack>
   );
 }
 
@@ -246,6 +330,7 @@ export function SingleSignOnForm({ config }: { config: SsoConfig }) {
             />
           )}
         />
+        <DomainVerification domains={config.domainStates ?? []} />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <Controller
             control={control}
@@ -281,21 +366,22 @@ export function SingleSignOnForm({ config }: { config: SsoConfig }) {
         />
         <FormSwitch control={control} name="enabled" label="Enabled" />
         <Input.Wrapper label="Redirect URI" description={SSO_REDIRECT_HINT} labelElement="div">
-          <Group wrap="nowrap" gap="xs" mt={4}>
-            <Code data-testid="sso-redirect-uri" style={{ flex: 1, wordBreak: "break-all", padding: "6px 10px" }}>
-              {config.redirectUri}
-            </Code>
-            <CopyButton value={config.redirectUri}>
-              {({ copied, copy }) => (
-                <Tooltip label={copied ? "Copied" : "Copy"}>
-                  <ActionIcon size="lg" variant="light" color={copied ? "teal" : "blue"} onClick={copy} aria-label="Copy">
-                    {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
-                  </ActionIcon>
-                </Tooltip>
-              )}
-            </CopyButton>
-          </Group>
+          <CopyableCode value={config.redirectUri} testId="sso-redirect-uri" />
         </Input.Wrapper>
+        {config.postLogoutRedirectUri ? (
+          <Input.Wrapper label="Post-logout redirect URI" description="Register it to sign staff out at the provider too." labelElement="div">
+            <CopyableCode value={config.postLogoutRedirectUri} testId="sso-post-logout-uri" />
+          </Input.Wrapper>
+        ) : null}
+        {config.backchannelLogoutUri ? (
+          <Input.Wrapper
+            label="Back-channel logout URI"
+            description="Register it so that signing out at the provider signs staff out of Blockplan."
+            labelElement="div"
+          >
+            <CopyableCode value={config.backchannelLogoutUri} testId="sso-backchannel-uri" />
+          </Input.Wrapper>
+        ) : null}
         {tested ? <TestResult result={tested} /> : null}
         <FormErrorList messages={dialog.serverMessages} />
         <Group justify="space-between">

@@ -136,3 +136,20 @@ export function useTestSsoConnection() {
     },
   });
 }
+
+export type SsoDomainState = Schemas["SsoDomainOut"];
+
+/**
+ * "Verify now" (ADR 0024): the server looks up the domain's TXT record and answers the configuration with
+ * each domain's state; a 400 says the record is not there yet, a 409 that another organization has it.
+ */
+export function useVerifySsoDomain() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (domain: string): Promise<SsoConfig> => {
+      const { data } = await client.POST("/api/organization/sso/domains/verify", { body: { domain } });
+      return data!;
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: roots.sso }),
+  });
+}
