@@ -462,7 +462,7 @@ def propose(
     }
     chosen = _preselect(options)
     ReplanProposal.objects.for_org(ctx.org).filter(created_at__lt=timezone.now() - KEEP_PROPOSALS).delete()
-    row = ReplanProposal.objects.create(
+    row = ReplanProposal.objects.for_org(ctx.org).create(
         organization=ctx.org,
         change={
             **change.params,

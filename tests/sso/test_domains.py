@@ -153,7 +153,7 @@ def test_existing_domains_migrate_verified_only_when_they_are_the_organizations_
 
     from django.apps import apps
 
-    migration = import_module("project.accounts.migrations.0004_sso_verified_domains")
+    migration = import_module("project.accounts.migrations.0005_sso_verified_domains")
     type(org).objects.filter(pk=org.pk).update(operator_domain="")  # (the field the migration adds)
     provider = SingleSignOnProvider.objects.create(
         organization=org, name="X", issuer_url="https://idp.example", client_id="c", client_secret_encrypted="x"
