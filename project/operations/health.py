@@ -2,7 +2,7 @@
 
 Both answer any ``GET`` or ``HEAD`` the way a probe sends it (no ``Accept`` header, ``*/*``, ``text/html``,
 a query string or none) with a small JSON body (no body to ``HEAD``), never a template, and are never
-cached; any other method gets 405 with ``{"message": ...}``.
+cached; other methods are refused in JSON (405, or the CSRF check's 403 to an unsafe one without a token).
 
 - ``/healthz``: liveness, the process answers (no database, no Redis): restart the process if not.
   Always ``200 {"status": "ok"}``.
@@ -21,6 +21,7 @@ import asyncio
 import dataclasses
 import datetime
 import uuid
+from collections.abc import Callable
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -57,15 +58,30 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return _wrong_method(request) or _probe_response({"status": "ok"})
 
 
+async def _off_the_request_thread(check: Callable[[], None]) -> None:
+    """Run a database check on an executor thread, closing (returning to the pool) the connection it
+    used. Not on the request's own thread: while the database does not answer, a connection waits for
+    the pool's ``DB_POOL_TIMEOUT`` (10 s), and a check stuck on the request's thread would hold the
+    answer that long whatever its timeout; on a thread of its own the probe gets its 503 after the
+    check's timeout and the thread gives up on its own later."""
+
+    def run() -> None:
+        try:
+            check()
+        finally:
+            connection.close()
+
+    await sync_to_async(run, thread_sensitive=False)()
+
+
 @dataclasses.dataclass
 class DatabaseReady(Database):
-    """``SELECT 1`` on the request's own thread (its pooled connection), not on an executor thread that
-    would hold a connection of its own."""
+    """``SELECT 1`` on a pooled connection, given up after ``READYZ_CHECK_SECONDS``."""
 
     timeout = datetime.timedelta(seconds=READYZ_CHECK_SECONDS)
 
     async def run(self) -> None:
-        await sync_to_async(super().run, thread_sensitive=True)()
+        await _off_the_request_thread(super().run)
 
 
 @dataclasses.dataclass
@@ -79,8 +95,13 @@ class MigrationsApplied(HealthCheck):
             executor = MigrationExecutor(connection)
             return executor.migration_plan(executor.loader.graph.leaf_nodes())
 
+        pending: list = []
+
+        def check() -> None:
+            pending.extend(plan())
+
         try:
-            pending = await sync_to_async(plan, thread_sensitive=True)()
+            await _off_the_request_thread(check)
         except DatabaseError as e:
             raise ServiceUnavailable("Database unavailable") from e
         if pending:

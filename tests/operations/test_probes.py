@@ -178,7 +178,7 @@ def test_readyz_answers_503_naming_redis_while_it_is_stopped_and_200_when_it_is_
 
 def test_readyz_answers_503_naming_the_database_while_it_is_down(redis):
     closed = f"postgres://postgres@127.0.0.1:{free_port()}/blockplan"  # nothing listens there
-    srv = Daphne(closed, redis.url, DB_POOL_TIMEOUT="1")
+    srv = Daphne(closed, redis.url)  # the pool's default wait for a connection (10 s) is longer than a probe's
     try:
         for method, headers in PROBES[:3] + PROBES[6:7]:
             started = time.monotonic()
