@@ -136,7 +136,9 @@ def _day_values() -> str:
 
 
 def floor_sql(kind: str) -> str:
-    """One PostgreSQL statement returning the list's JSON text (%(org)s, %(bg)s)."""
+    """One PostgreSQL statement returning the list's JSON text (%(org)s, %(bg)s). Each is the fastest
+    form found, not the ORM's: the block groups' session counts are one grouped aggregate (a correlated
+    count per group was 4-5x slower on the large organization)."""
     ts = "to_char({} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"+00:00\"')"
     if kind == "teachers":
         return f"""
@@ -163,12 +165,14 @@ SELECT coalesce(json_agg(json_build_object(
       WHERE d IS NOT NULL ORDER BY d),
   'preferredDaysText', g.preferred_days, 'sessionDuration', g.session_duration::float8,
   'sessionsPerDay', g.sessions_per_day, 'status', g.status,
-  'timetableCount', (SELECT count(*) FROM timetabling_timetablesession s WHERE s.block_group_id = g.id),
+  'timetableCount', coalesce(n.n, 0),
   'studyPlanNames', ARRAY(SELECT p.name FROM planning_blockgroupstudyplan l JOIN planning_studyplan p ON p.id = l.study_plan_id
                           WHERE l.block_group_id = g.id ORDER BY l.created_at, l.id),
   'createdAt', {ts.format("g.created_at")}, 'updatedAt', {ts.format("g.updated_at")}, 'preferredRoomType', g.preferred_room_type
 ) ORDER BY g.code), '[]')::text
 FROM planning_blockgroup g LEFT JOIN catalogue_course c ON c.id = g.course_id LEFT JOIN catalogue_campus k ON k.id = g.campus_id
+LEFT JOIN (SELECT block_group_id, count(*) AS n FROM timetabling_timetablesession WHERE organization_id = %(org)s
+           GROUP BY block_group_id) n ON n.block_group_id = g.id
 WHERE g.organization_id = %(org)s"""
     # The timetable of one block group with its conflict types (decisions.md §4) computed in SQL.
     # Covers what the seed makes: one-off holidays (recurring ones are not repeated here) and linked groups.

@@ -92,7 +92,7 @@ start_app() {  # start_app I
   "$DAPHNE" --websocket_timeout -1 --application-close-timeout 5 -b 127.0.0.1 -p "$port" project.asgi:application \
     >> "$STATE/app-$i.log" 2>&1 &
   echo $! > "$STATE/app-$i.pid"
-  wait_ready "http://127.0.0.1:$port/readyz?format=json" 90 || die "process $i (port $port) did not get ready: see $STATE/app-$i.log"
+  wait_ready "http://127.0.0.1:$port/readyz" 90 || die "process $i (port $port) did not get ready: see $STATE/app-$i.log"
 }
 
 stop_app() {  # stop_app I: SIGTERM, then SIGKILL after 10 s
@@ -222,7 +222,7 @@ cmd_status() {
   echo "nginx: $(nginx_running && echo "running, pid $(cat "$STATE/nginx.pid"), http://localhost:$PORT" || echo stopped)"
   for i in $(seq 1 "$n"); do
     local port=$((APP_PORT + i - 1)) ready
-    ready=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz?format=json" || true)
+    ready=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz" || true)
     echo "process $i: pid $(pid_of "$i") $(alive "$i" && echo up || echo DOWN), readyz $ready," \
       "metrics http://127.0.0.1:$port/metrics, log $STATE/app-$i.log"
   done

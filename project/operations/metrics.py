@@ -4,15 +4,22 @@ Each process keeps its own counters (Prometheus scrapes every process at its own
 scrapes any replicated service; ``scripts/cluster.sh status`` lists them). ``/metrics`` is not public:
 it answers a request from an address of ``METRICS_ALLOWED_IPS`` (default the machine itself) or one that
 carries ``Authorization: Bearer <METRICS_TOKEN>``; anyone else gets 404, as if it did not exist.
+
+The format follows the scraper's ``Accept`` header as prometheus-client's own exporters do: OpenMetrics to
+Prometheus (which asks for it first), the classic text format (``text/plain; version=0.0.4``, what every
+scraper reads) to a request that names neither (curl, a browser, no header), gzip when accepted.
 """
 
 from __future__ import annotations
 
+import gzip
 import hmac
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram
+from prometheus_client.exposition import choose_encoder
 
 REQUEST_SECONDS = Histogram(
     "blockplan_http_request_duration_seconds",
@@ -38,7 +45,17 @@ def allowed(request: HttpRequest) -> bool:
 
 
 def metrics_view(request: HttpRequest) -> HttpResponse:
-    """``GET /metrics``: the Prometheus text format; 404 for anyone not allowed."""
+    """``GET``/``HEAD /metrics``: every metric of this process in the format the ``Accept`` header asks
+    for (see the module docstring); 404 ``{"message": "Not found"}`` for anyone not allowed."""
     if not allowed(request):
         return JsonResponse({"message": "Not found"}, status=404)
-    return HttpResponse(generate_latest(), content_type=CONTENT_TYPE_LATEST)
+    encoder, content_type = choose_encoder(request.headers.get("Accept", ""))
+    body = encoder(REGISTRY)
+    response = HttpResponse(content_type=content_type)
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        body = gzip.compress(body, compresslevel=5)
+        response["Content-Encoding"] = "gzip"
+    response.content = body
+    patch_vary_headers(response, ["Accept", "Accept-Encoding"])
+    add_never_cache_headers(response)
+    return response

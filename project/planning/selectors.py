@@ -165,7 +165,6 @@ _GROUP_FIELDS = (
     "session_duration",
     "sessions_per_day",
     "status",
-    "timetable_count",
     "created_at",
     "updated_at",
     "preferred_room_type",
@@ -182,17 +181,28 @@ def block_group_list_rows(
 ) -> list[dict]:
     """:func:`block_group_list` as JSON-ready camelCase dicts of exactly the ``BlockGroupOut`` shape.
 
-    Two queries (the groups with course, campus and session count; the plan names of their links), read
-    as values and written by ``project.core.responses.json_response``, without model instances or
-    per-field schema validation (issue 15). ``tests/core/test_fast_lists.py`` pins the answer equal to
-    ``BlockGroupOut`` over the model rows.
+    Three queries (the groups with course and campus; their session counts; the plan names of their
+    links), read as values and written by ``project.core.responses.json_response``, without model
+    instances or per-field schema validation (issue 15). ``tests/core/test_fast_lists.py`` pins the
+    answer equal to ``BlockGroupOut`` over the model rows.
+
+    The session counts are one grouped aggregate over the organization's sessions (a hash aggregate of
+    one scan), not the list queryset's per-group subquery: that ran one index scan per group, each
+    visiting the heap pages of the group's sessions to check their organization, about 23,000 page
+    visits for 80 groups and 35,000 sessions (4-5x the rest of the list, the first read after every
+    change; py-spy, docs/benchmarks.md).
     """
     qs = block_group_list(
         org=org, statuses=statuses, course_codes=course_codes, study_modes=study_modes, study_plan_ids=study_plan_ids
     )
     rows = list(qs.prefetch_related(None).values_list(*_GROUP_FIELDS))
     names: dict = defaultdict(list)
+    counts: dict = {}
     if rows:
+        sessions = TimetableSession.objects.for_org(org)
+        if statuses or course_codes or study_modes or study_plan_ids:  # a few groups: only theirs
+            sessions = sessions.filter(block_group_id__in=[r[0] for r in rows])
+        counts = dict(sessions.order_by().values("block_group_id").annotate(n=Count("pk")).values_list("block_group_id", "n"))
         links = (
             BlockGroupStudyPlan.objects.for_org(org)
             .filter(block_group_id__in=[r[0] for r in rows])
@@ -220,11 +230,11 @@ def block_group_list_rows(
             "sessionDuration": float(r[15]),
             "sessionsPerDay": r[16],
             "status": r[17],
-            "timetableCount": r[18] or 0,
+            "timetableCount": counts.get(r[0], 0),
             "studyPlanNames": names.get(r[0], []),
-            "createdAt": r[19],
-            "updatedAt": r[20],
-            "preferredRoomType": r[21] or "",
+            "createdAt": r[18],
+            "updatedAt": r[19],
+            "preferredRoomType": r[20] or "",
         }
         for r in rows
     ]

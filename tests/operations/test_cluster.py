@@ -6,9 +6,14 @@
   no request fails, and every socket is back and has an event again within 3 seconds of losing its
   process (the SPA resyncs on reconnect: the seq gap rule).
 - The client address behind nginx is the client's (X-Forwarded-For from the trusted proxy only).
+- The probes through nginx answer JSON to every request a probe sends (no Accept header, ``*/*``,
+  ``text/html``, HEAD), and with Redis stopped (the cluster's own redis-server, stopped and started again
+  by the test) 503 JSON naming the channel layer, to every probe, not nginx's 502 page; ``cluster.sh
+  status`` from an operator's shell without the services' addresses reports both processes ready.
 
-Needs PostgreSQL and Redis (``.ci/run`` provides both); skipped on the embedded SQLite default, where
-there is nothing to share between processes.
+Needs PostgreSQL (``.ci/run`` provides it) and the ``redis-server`` program: the cluster runs on a
+redis-server of its own, never the shared one. Skipped on the embedded SQLite default, where there is
+nothing to share between processes.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import asyncio
 import json
 import os
 import secrets
+import shutil
 import subprocess
 import time
 from http.cookies import SimpleCookie
@@ -27,31 +33,32 @@ import aiohttp
 import pytest
 import socketio
 
-from tests.realtime.conftest import free_port, redis_reachable
+from tests.operations.servers import PROBES, READY_BODY_KEYS, PrivateRedis
+from tests.realtime.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 DB_URL = os.environ.get("DATABASE_URL", "")
-REDIS_URL = os.environ.get("REDIS_URL", "")
 PASSWORD = "Cluster-Pass-2026!"
 
 pytestmark = pytest.mark.skipif(
-    not DB_URL.startswith(("postgres://", "postgresql://")) or not REDIS_URL or not redis_reachable(REDIS_URL),
-    reason="the cluster needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL)",
+    not DB_URL.startswith(("postgres://", "postgresql://")) or not shutil.which("redis-server"),
+    reason="the cluster needs PostgreSQL (DATABASE_URL) and redis-server",
 )
 
 
 class Cluster:
-    def __init__(self, db_url: str, state: Path):
+    def __init__(self, db_url: str, state: Path, redis: PrivateRedis):
         self.port = free_port()
         self.app_port = free_port()
         while self.app_port in (self.port, self.port - 1) or abs(self.app_port - self.port) < 3:
             self.app_port = free_port()
         self.state = state
+        self.redis = redis
         self.env = {
             **{k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}},
             "DATABASE_URL": db_url,
-            "REDIS_URL": REDIS_URL,
+            "REDIS_URL": redis.url,
             "CLUSTER_PORT": str(self.port),
             "CLUSTER_APP_PORT": str(self.app_port),
             "CLUSTER_DIR": str(state),
@@ -97,7 +104,8 @@ def cluster(tmp_path_factory):
     with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     db_url = parsed._replace(path=f"/{name}").geturl()
-    c = Cluster(db_url, tmp_path_factory.mktemp("cluster"))
+    redis = PrivateRedis().start()
+    c = Cluster(db_url, tmp_path_factory.mktemp("cluster"), redis)
     try:
         c.run("start", "2")
         # An organization and a coordinator to sign in as (the processes share this database).
@@ -123,6 +131,7 @@ def cluster(tmp_path_factory):
         try:
             c.run("stop", timeout=60)
         finally:
+            redis.stop()
             with psycopg.connect(admin_url, autocommit=True) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
@@ -343,3 +352,52 @@ async def test_the_proxy_caches_assets_for_a_year_and_limits_bodies_as_the_api_d
         # Metrics are per process, not through the proxy.
         async with http.get(f"{cluster.url}/metrics") as resp:
             assert resp.status == 404
+
+
+async def probe(http: aiohttp.ClientSession, url: str, method: str, headers: dict) -> tuple[int, str, dict | None]:
+    """A probe as it is sent (aiohttp adds no Accept header of its own when one is given; with none, ``*/*``)."""
+    async with http.request(method, url, headers=headers, skip_auto_headers=["Accept"] if not headers else ()) as resp:
+        body = await resp.read()
+        assert "no-store" in resp.headers["Cache-Control"], resp.headers
+        if method == "HEAD":
+            assert body == b""
+            return resp.status, resp.headers["Content-Type"], None
+        return resp.status, resp.headers["Content-Type"], json.loads(body)
+
+
+async def test_probes_through_nginx_answer_json_to_every_probe(cluster):
+    async with aiohttp.ClientSession() as http:
+        for method, headers in PROBES:
+            for path, body in (("/healthz", {"status": "ok"}), ("/readyz", dict.fromkeys(READY_BODY_KEYS, "OK"))):
+                status, content_type, got = await probe(http, f"{cluster.url}{path}", method, headers)
+                assert (status, content_type) == (200, "application/json"), (path, method, headers)
+                assert got in (body, None)
+    # An operator's shell: no DATABASE_URL or REDIS_URL; the script remembers them and probes as a probe does.
+    env = {k: v for k, v in cluster.env.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    done = subprocess.run(["scripts/cluster.sh", "status"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    processes = [line for line in done.stdout.splitlines() if line.startswith("process ")]
+    assert len(processes) == 2 and all(" up, readyz 200," in line for line in processes), done.stdout
+
+
+async def test_with_redis_stopped_every_probe_through_nginx_gets_503_json_naming_it(cluster):
+    """Runs last: it stops the cluster's Redis (its own redis-server) and starts it again on the same port."""
+    not_ready = {**dict.fromkeys(READY_BODY_KEYS, "OK"), "ChannelLayerCarries()": "Unavailable: Channel layer unavailable"}
+    async with aiohttp.ClientSession() as http:
+        cluster.redis.stop()
+        try:
+            # Repeated: a 503 must not mark the processes failed in nginx (its 502 page would follow).
+            for _ in range(3):
+                for method, headers in PROBES:
+                    status, content_type, got = await probe(http, f"{cluster.url}/readyz", method, headers)
+                    assert (status, content_type) == (503, "application/json"), (method, headers, got)
+                    assert got in (not_ready, None)
+            status, _, got = await probe(http, f"{cluster.url}/healthz", "GET", {})
+            assert (status, got) == (200, {"status": "ok"})  # alive: a liveness probe does not restart them
+        finally:
+            cluster.redis.start()
+        for _ in range(50):  # ready again without a restart, as soon as Redis answers
+            if (await probe(http, f"{cluster.url}/readyz", "GET", {}))[0] == 200:
+                break
+            await asyncio.sleep(0.1)
+        assert [(await probe(http, f"{cluster.url}/readyz", "GET", {}))[0] for _ in range(4)] == [200] * 4
