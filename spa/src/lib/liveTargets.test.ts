@@ -7,7 +7,7 @@ const G2 = "g2";
 const T1 = "t1";
 
 function row(id: string, blockGroupId: string, date: string, extra: Record<string, unknown> = {}) {
-  return { id, blockGroupId, teacherId: null, actualDate: date, startTime: "09:00:00", conflicts: [] as string[], ...extra };
+  return { id, blockGroupId, teacherId: null as string | null, actualDate: date, startTime: "09:00:00", conflicts: [] as string[], updatedAt: "", ...extra };
 }
 const listKey = (blockGroupId: string | null, teacherId: string | null = null) => [...roots.timetables, "list", { blockGroupId, teacherId, hidePast: false }];
 
@@ -153,4 +153,110 @@ test("a sign-in (single sign-on, recorded in the history) refreshes only the his
   const applied = await applyChange(queryClient, { entity: "user", action: "signed_in", ids: ["u2"] }, createCoalescer(queryClient), fetchRows);
   expect(applied).toMatchObject({ patched: 0, refetched: 0, fallback: false });
   expect(invalidate.mock.calls.map((c) => JSON.stringify(c[0]?.queryKey))).toEqual([JSON.stringify(roots.activity)]);
+});
+
+/**
+ * A server whose `?ids=` reads are held until released, each answering what the server held when the read
+ * started (as PostgreSQL does), so two overlapping patches can be resolved in any order.
+ */
+function slowServer(initial: ReturnType<typeof row>[]) {
+  const state = new Map(initial.map((r) => [r.id, r]));
+  const pending: { ids: string[]; release: () => void }[] = [];
+  const fetchRows = (ids: string[]) => {
+    const snapshot = ids.map((id) => state.get(id)).filter((r): r is ReturnType<typeof row> => r !== undefined);
+    return new Promise<never>((resolve) => pending.push({ ids, release: () => resolve(snapshot.map((r) => ({ ...r })) as never) }));
+  };
+  let clock = 0;
+  const write = (id: string, fields: Record<string, unknown>) => {
+    clock += 1;
+    state.set(id, { ...state.get(id)!, ...fields, updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, clock)).toISOString() });
+  };
+  return { state, pending, fetchRows, write };
+}
+const stamp = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+const detail = (id: string, blockGroupId = G1) => ({ id, blockGroupId, teacherId: null, date: "2026-03-02" });
+
+test("two overlapping patches of one row resolving out of order leave the later row, not the earlier", async () => {
+  const queryClient = new QueryClient();
+  const server = slowServer([row("b", G1, "2026-03-02", { room: "R0", updatedAt: stamp(0) })]);
+  queryClient.setQueryData(listKey(G1), [...server.state.values()]);
+  const coalescer = createCoalescer(queryClient);
+  server.write("b", { room: "R1" });
+  const first = applyChange(queryClient, sessionEvent(["b"], [detail("b")]), coalescer, server.fetchRows);
+  server.write("b", { room: "R2" });
+  const second = applyChange(queryClient, sessionEvent(["b"], [detail("b")]), coalescer, server.fetchRows);
+  // The old code read both at once; the second (R2) answering first and the first (R1) last left R1.
+  // Serialised, the second event's read starts only once the first patch is in the cache.
+  expect(server.pending.length).toBe(1);
+  server.pending.shift()!.release();
+  await vi.waitFor(() => expect(server.pending.length).toBe(1));
+  expect((queryClient.getQueryData(listKey(G1)) as { room?: string }[])[0].room).toBe("R1");
+  server.pending.shift()!.release();
+  await Promise.all([first, second]);
+  const data = queryClient.getQueryData(listKey(G1)) as ReturnType<typeof row>[];
+  expect(data.map((r) => [r.id, (r as { room?: string }).room])).toEqual([["b", "R2"]]);
+});
+
+test("a patch writes into the cache as it is when its fetch returns, not into a copy taken before", async () => {
+  const queryClient = new QueryClient();
+  const server = slowServer([row("a", G1, "2026-03-02", { room: "A0", updatedAt: stamp(0) }), row("b", G1, "2026-03-03", { room: "B0", updatedAt: stamp(0) })]);
+  queryClient.setQueryData(listKey(G1), [...server.state.values()]);
+  queryClient.setQueryData(listKey(null, T1), []); // a second list, so both lists' queues are exercised
+  const coalescer = createCoalescer(queryClient);
+  server.write("a", { room: "A1" });
+  const one = applyChange(queryClient, sessionEvent(["a"], [detail("a")]), coalescer, server.fetchRows);
+  server.write("b", { room: "B1" });
+  const two = applyChange(queryClient, sessionEvent(["b"], [detail("b")]), coalescer, server.fetchRows);
+  // The old code fetched both at once and wrote back lists built from the copy each took before its
+  // await: releasing b then a put b's old row back. Serialised, only a's read is out now.
+  expect(server.pending.map((p) => p.ids)).toEqual([["a"]]);
+  server.pending.shift()!.release();
+  await vi.waitFor(() => expect(server.pending.map((p) => p.ids)).toEqual([["b"]]));
+  server.pending.shift()!.release();
+  await Promise.all([one, two]);
+  const data = queryClient.getQueryData(listKey(G1)) as ReturnType<typeof row>[];
+  expect(data.map((r) => (r as { room?: string }).room)).toEqual(["A1", "B1"]);
+});
+
+test("events arriving while a list's patch runs are merged into one next patch", async () => {
+  const queryClient = new QueryClient();
+  const server = slowServer(["a", "b", "c"].map((id) => row(id, G1, "2026-03-02", { room: "0", updatedAt: stamp(0) })));
+  queryClient.setQueryData(listKey(G1), [...server.state.values()]);
+  const coalescer = createCoalescer(queryClient);
+  const runs = ["a", "b", "c", "a"].map((id) => {
+    server.write(id, { room: `${id}!` });
+    return applyChange(queryClient, sessionEvent([id], [detail(id)]), coalescer, server.fetchRows);
+  });
+  expect(server.pending.map((p) => p.ids)).toEqual([["a"]]);
+  server.pending.shift()!.release();
+  await vi.waitFor(() => expect(server.pending.map((p) => p.ids)).toEqual([["b", "c", "a"]]));
+  server.pending.shift()!.release();
+  await Promise.all(runs);
+  const data = queryClient.getQueryData(listKey(G1)) as ReturnType<typeof row>[];
+  expect(data.map((r) => (r as { room?: string }).room)).toEqual(["a!", "b!", "c!"]);
+});
+
+test("a fetched row older than the cached one (updatedAt) is dropped, and so is its removal", async () => {
+  const { mergeRows } = await import("./liveTargets");
+  const cached = [row("a", G1, "2026-03-02", { room: "new", updatedAt: stamp(5) })] as never[];
+  const older = [row("a", G2, "2026-03-02", { room: "old", updatedAt: stamp(3) })] as never[];
+  expect(mergeRows(cached, ["a"], older, { blockGroupId: G1 }, "2026-01-01")).toEqual(cached);
+  const newer = [row("a", G2, "2026-03-02", { room: "moved", updatedAt: stamp(6) })] as never[];
+  expect(mergeRows(cached, ["a"], newer, { blockGroupId: G1 }, "2026-01-01")).toEqual([]);
+});
+
+test("a whole refetch landing while a patch's read is out makes the patch read again", async () => {
+  const queryClient = new QueryClient();
+  const server = slowServer([row("a", G1, "2026-03-02", { room: "A0", updatedAt: stamp(0) })]);
+  queryClient.setQueryData(listKey(G1), [...server.state.values()]);
+  server.write("a", { room: "A1" });
+  const run = applyChange(queryClient, sessionEvent(["a"], [detail("a")]), createCoalescer(queryClient), server.fetchRows);
+  server.write("a", { room: "A2" });
+  queryClient.setQueryData(listKey(G1), [{ ...server.state.get("a")! }]); // a whole read lands first (A2)
+  server.pending.shift()!.release(); // the patch's read (A1) comes back after it: not applied as is
+  await vi.waitFor(() => expect(server.pending.length).toBe(1));
+  server.pending.shift()!.release();
+  await run;
+  const data = queryClient.getQueryData(listKey(G1)) as ReturnType<typeof row>[];
+  expect(data.map((r) => (r as { room?: string }).room)).toEqual(["A2"]);
 });

@@ -7,6 +7,10 @@
  *   show some fetches just those rows (`GET /api/timetables?ids=`) and patches its cache: rows that still
  *   match are replaced or inserted in date order, the others removed. When a fetched or replaced row has
  *   conflicts, neighbours' conflict flags may change too, so that one list is refetched whole.
+ *   Patches cannot go backwards (ADR 0008, amendment): the fetched rows are written into the cache as it
+ *   is when the fetch returns (`setQueryData` with an updater), a fetched row older than the cached one
+ *   (`updatedAt`) is dropped, the patches of one list run one at a time (events arriving meanwhile are
+ *   merged into one next patch), and a patch whose read raced a whole refetch of its list reads again.
  * - Aggregate screens (dashboard, reports, allocation grid, block group and teacher hours, conflict lists,
  *   auto-allocation proposals) refetch through a coalescer: at once for the first change, then at most
  *   once every 2 s while changes keep coming (trailing).
@@ -130,10 +134,147 @@ export interface Applied {
   fallback: boolean; // fell back to invalidating what the entity names
 }
 
+/** The row fields a list's filters look at, from a fetched row. */
+const routingOf = (r: Session) => ({ blockGroupId: r.blockGroupId, teacherId: r.teacherId ?? null, roomId: r.roomId ?? null, date: r.actualDate });
+
+/** True when `a` was written before `b` (`updatedAt`); rows without a stamp are never "older". */
+function olderThan(a: Session, b: Session): boolean {
+  const ta = Date.parse(a.updatedAt ?? "");
+  const tb = Date.parse(b.updatedAt ?? "");
+  return Number.isFinite(ta) && Number.isFinite(tb) && ta < tb;
+}
+
+/**
+ * Merges fetched rows into a list as it is now (`current`, the cache at the moment the fetch returned):
+ * `ids` are the rows the fetch asked for, `rows` what the server had of them. A fetched row that is older
+ * than the cached one (`updatedAt`) is dropped, as is the removal of a cached row by an older copy; a row
+ * the server no longer has is removed. Returns null when a row involved has conflicts (the caller
+ * refetches the whole list: neighbours' flags may have changed).
+ */
+export function mergeRows(current: Session[], ids: readonly string[], rows: Session[], filters: ListFilters, today: string): Session[] | null {
+  const wanted = new Set(ids);
+  const cached = new Map(current.filter((r) => wanted.has(r.id)).map((r) => [r.id, r]));
+  if ([...cached.values(), ...rows].some((r) => (r.conflicts ?? []).length > 0)) return null;
+  const fetched = new Map(rows.map((r) => [r.id, r]));
+  // The newer of the cached and the fetched copy of each asked-for row, null when it is not to be shown.
+  const pick = (id: string): Session | null => {
+    const old = cached.get(id);
+    const row = fetched.get(id);
+    if (row === undefined) return null; // gone on the server
+    if (old !== undefined && olderThan(row, old)) return old; // the cache already has a later version
+    return matches(filters, routingOf(row), today) ? row : null;
+  };
+  const next: Session[] = [];
+  for (const r of current) {
+    if (!wanted.has(r.id)) next.push(r);
+    else {
+      const chosen = pick(r.id);
+      if (chosen) next.push(chosen);
+    }
+  }
+  for (const id of wanted) {
+    if (cached.has(id)) continue;
+    const chosen = pick(id);
+    if (chosen) next.push(chosen);
+  }
+  return next.sort(byDateAndTime);
+}
+
+/**
+ * Per list (query hash): the patch running now and the ids waiting for the next one. Patches of one list
+ * run one after the other, each fetch started after the previous patch is in the cache; ids of events that
+ * arrive while one runs are merged into the single next patch (a burst costs a few fetches, not one per
+ * event).
+ */
+interface ListQueue {
+  running: boolean;
+  queued: { ids: Set<string>; waiters: (() => void)[] } | null;
+}
+const listQueues = new WeakMap<QueryClient, Map<string, ListQueue>>();
+
+type Query = ReturnType<ReturnType<QueryClient["getQueryCache"]>["findAll"]>[number];
+
+/**
+ * One patch of one list: fetch `ids`, then write them into the cache *as it is when the fetch returns*
+ * (`setQueryData` with an updater, never a copy taken before the await). When the cache was written by
+ * anything else while the fetch ran (a whole refetch landing, which may have read before or after this
+ * fetch), the answer cannot be ordered against it, so the patch fetches again; a whole refetch still in
+ * flight is awaited first (its answer would overwrite the patch). `first` is the fetch shared by the lists
+ * patched for the same event at once, used only for the first attempt.
+ */
+async function patchList(queryClient: QueryClient, query: Query, ids: string[], fetchRows: FetchRows, applied: Applied, first: Promise<Session[]> | null) {
+  const filters = (query.queryKey[2] ?? {}) as ListFilters;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    while (query.state.fetchStatus === "fetching") await query.fetch().catch(() => undefined);
+    if (!Array.isArray(query.state.data)) return; // gone or reset: it fetches fresh when shown
+    const stamp = query.state.dataUpdateCount;
+    let rows: Session[];
+    try {
+      rows = await (attempt === 0 && first ? first : fetchRows(ids));
+    } catch {
+      applied.refetched += 1;
+      await invalidateLive(queryClient, { queryKey: query.queryKey, exact: true });
+      return;
+    }
+    const raced = query.state.dataUpdateCount !== stamp || (query.state.fetchStatus as string) === "fetching";
+    if (raced) continue; // the cache moved (or is about to) while the read was out: read again
+    let whole = false;
+    queryClient.setQueryData<Session[]>(query.queryKey, (current) => {
+      if (!Array.isArray(current)) return current;
+      const next = mergeRows(current, ids, rows, filters, localToday());
+      if (next === null) whole = true;
+      return next ?? current;
+    });
+    if (whole) {
+      applied.refetched += 1;
+      await invalidateLive(queryClient, { queryKey: query.queryKey, exact: true });
+    } else applied.patched += 1;
+    return;
+  }
+  applied.refetched += 1; // kept racing with whole refetches: one more whole read settles it
+  await invalidateLive(queryClient, { queryKey: query.queryKey, exact: true });
+}
+
+/** Runs or queues a patch of `ids` for one list (see `ListQueue`); resolves when those ids are in. */
+function schedulePatch(
+  queryClient: QueryClient,
+  query: Query,
+  ids: string[],
+  fetchRows: FetchRows,
+  applied: Applied,
+  shared: () => Promise<Session[]>,
+): Promise<void> {
+  const map = listQueues.get(queryClient) ?? new Map<string, ListQueue>();
+  listQueues.set(queryClient, map);
+  const hash = query.queryHash;
+  const q = map.get(hash) ?? { running: false, queued: null };
+  map.set(hash, q);
+  const run = (runIds: string[], first: Promise<Session[]> | null): Promise<void> => {
+    q.running = true;
+    return patchList(queryClient, query, runIds, fetchRows, applied, first).finally(() => {
+      const next = q.queued;
+      q.queued = null;
+      if (next) {
+        void run([...next.ids], null).finally(() => {
+          for (const done of next.waiters) done();
+        });
+      } else {
+        q.running = false;
+        map.delete(hash);
+      }
+    });
+  };
+  if (!q.running) return run(ids, shared());
+  if (!q.queued) q.queued = { ids: new Set(), waiters: [] };
+  const queued = q.queued;
+  for (const id of ids) queued.ids.add(id);
+  return new Promise((resolve) => queued.waiters.push(resolve));
+}
+
 async function patchTimetableLists(queryClient: QueryClient, event: LiveEvent, fetchRows: FetchRows, applied: Applied) {
   const details = new Map((event.sessions ?? []).map((d) => [d.id, d]));
   const today = localToday();
-  const fetches = new Map<string, Promise<Session[]>>();
+  const fetches = new Map<string, Promise<Session[]>>(); // lists patched at once for this event share a fetch
   const work: Promise<void>[] = [];
   for (const query of queryClient.getQueryCache().findAll({ queryKey: [...roots.timetables, "list"] })) {
     const data = query.state.data as Session[] | undefined;
@@ -149,29 +290,16 @@ async function patchTimetableLists(queryClient: QueryClient, event: LiveEvent, f
       continue;
     }
     const key = relevant.join(",");
-    if (!fetches.has(key)) fetches.set(key, fetchRows(relevant));
-    work.push(
-      fetches.get(key)!.then(
-        (rows) => {
-          const before = data.filter((r) => relevant.includes(r.id));
-          if ([...before, ...rows].some((r) => (r.conflicts ?? []).length > 0)) {
-            applied.refetched += 1;
-            void invalidateLive(queryClient, { queryKey: query.queryKey, exact: true });
-            return;
-          }
-          const keep = rows.filter((r) =>
-            matches(filters, { blockGroupId: r.blockGroupId, teacherId: r.teacherId ?? null, roomId: r.roomId ?? null, date: r.actualDate }, today),
-          );
-          const next = [...data.filter((r) => !relevant.includes(r.id)), ...keep].sort(byDateAndTime);
-          queryClient.setQueryData(query.queryKey, next);
-          applied.patched += 1;
-        },
-        () => {
-          applied.refetched += 1;
-          void invalidateLive(queryClient, { queryKey: query.queryKey, exact: true });
-        },
-      ),
-    );
+    const shared = () => {
+      let fetch = fetches.get(key);
+      if (!fetch) {
+        fetch = fetchRows(relevant);
+        fetch.catch(() => undefined);
+        fetches.set(key, fetch);
+      }
+      return fetch;
+    };
+    work.push(schedulePatch(queryClient, query, relevant, fetchRows, applied, shared));
   }
   await Promise.all(work);
 }
