@@ -89,6 +89,7 @@ function useDisplaySocket(token: string, onChange: () => void) {
       seen = true;
     });
     socket.on("change", () => onChange());
+    socket.on("seq", () => onChange()); // events were lost on the way (realtime/watch.py): read the board again
     socket.on("disconnect", (reason) => {
       // The server closing the socket is a revocation; anything else reconnects with back-off.
       if (reason === "io server disconnect") {
