@@ -260,3 +260,49 @@ test("a whole refetch landing while a patch's read is out makes the patch read a
   const data = queryClient.getQueryData(listKey(G1)) as ReturnType<typeof row>[];
   expect(data.map((r) => (r as { room?: string }).room)).toEqual(["A2"]);
 });
+
+describe("a change costs only the dashboard panels it concerns (ADR 0023)", () => {
+  const now = new Date(2026, 2, 4, 10); // Wednesday 4 March 2026: the week is 2..8 March
+  const at = (date: string, before: string | null) => ({
+    entity: "timetable_session",
+    action: "updated",
+    ids: ["s"],
+    sessions: [{ id: "s", blockGroupId: G1, teacherId: null, date }],
+    before: before === null ? [] : [{ id: "s", blockGroupId: G1, teacherId: null, date: before }],
+  });
+
+  test("each panel's span: this week, the next 7 days, the chosen range", async () => {
+    const { dashboardSpan } = await import("./liveTargets");
+    expect(dashboardSpan([...roots.dashboard, "stats"], now)).toEqual(["2026-03-01", "2026-03-09"]);
+    expect(dashboardSpan([...roots.dashboard, "teacher-workload"], now)).toEqual(["2026-03-01", "2026-03-09"]);
+    expect(dashboardSpan([...roots.dashboard, "upcoming-sessions"], now)).toEqual(["2026-03-03", "2026-03-11"]);
+    expect(dashboardSpan([...roots.dashboard, "teacher-allocations", { start: "2026-04-06", end: "2026-04-12" }], now)).toEqual(["2026-04-05", "2026-04-13"]);
+    expect(dashboardSpan([...roots.dashboard, "something-new"], now)).toBeNull();
+  });
+
+  test("a past session's room makes no dashboard request; a session moved into this week does", async () => {
+    vi.useFakeTimers({ now, toFake: ["Date"] });
+    try {
+      const { queryClient, invalidate, fetchRows } = setup();
+      for (const part of ["stats", "teacher-workload", "upcoming-sessions"]) queryClient.setQueryData([...roots.dashboard, part], {});
+      const dashboardCalls = () => invalidate.mock.calls.filter((c) => JSON.stringify(c[0]?.queryKey ?? []).startsWith('["dashboard"')).length;
+      const past = await applyChange(queryClient, at("2025-11-03", "2025-11-03"), createCoalescer(queryClient), fetchRows);
+      expect(past.skipped).toBe(3);
+      expect(dashboardCalls()).toBe(0);
+      const created = await applyChange(queryClient, at("2026-05-04", null), createCoalescer(queryClient), fetchRows);
+      expect(created.skipped).toBe(3);
+      const movedIn = await applyChange(queryClient, at("2026-03-06", "2025-11-03"), createCoalescer(queryClient), fetchRows);
+      expect(movedIn.skipped).toBe(0);
+      expect(dashboardCalls()).toBe(3);
+      invalidate.mockClear();
+      const movedOut = await applyChange(queryClient, at("2026-06-01", "2026-03-10"), createCoalescer(queryClient), fetchRows);
+      expect(movedOut.skipped).toBe(2); // the week's panels: no; upcoming (3..11 March): yes
+      expect(invalidate.mock.calls.map((c) => c[0]?.queryKey)).toContainEqual([...roots.dashboard, "upcoming-sessions"]);
+      invalidate.mockClear();
+      const noBefore = await applyChange(queryClient, { ...at("2025-11-03", null), before: undefined }, createCoalescer(queryClient), fetchRows);
+      expect(noBefore.skipped).toBe(0); // an event that cannot say what it was before concerns every panel
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -40,6 +40,47 @@ export interface LiveEvent {
   ids: string[];
   seq?: number;
   sessions?: SessionDetail[] | null;
+  /** The same rows before the write (ADR 0023); absent from older servers and for writes without details. */
+  before?: SessionDetail[] | null;
+}
+
+/** Every date a session event touches, before and after the write, or null when the event cannot say. */
+export function touchedDates(event: LiveEvent): string[] | null {
+  if (event?.entity !== "timetable_session" || !Array.isArray(event.sessions) || !Array.isArray(event.before)) return null;
+  const dates = [...event.sessions, ...event.before].map((d) => d.date);
+  return dates.every((d): d is string => typeof d === "string") ? dates : null;
+}
+
+const isoDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+const plusDays = (d: Date, n: number) => new Date(d.getFullYear(), d.getMonth(), d.getDate() + n);
+
+/**
+ * The dates (inclusive `YYYY-MM-DD` span) a dashboard query shows, widened by a day on each side (the
+ * server counts in the user's timezone, this in the browser's): stats and workload this Monday-Sunday
+ * week, upcoming sessions today and the 6 days after, teacher allocations their `start`..`end`. Null for a
+ * query whose span is unknown (any session change may concern it).
+ */
+export function dashboardSpan(queryKey: readonly unknown[], now: Date = new Date()): [string, string] | null {
+  const part = queryKey[1];
+  const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  if (part === "stats" || part === "teacher-workload") {
+    const monday = plusDays(today, -((today.getDay() + 6) % 7));
+    return [isoDay(plusDays(monday, -1)), isoDay(plusDays(monday, 7))];
+  }
+  if (part === "upcoming-sessions") return [isoDay(plusDays(today, -1)), isoDay(plusDays(today, 7))];
+  const range = queryKey[2] as { start?: string; end?: string } | undefined;
+  if (part === "teacher-allocations" && range?.start && range?.end) {
+    const [y1, m1, d1] = range.start.split("-").map(Number);
+    const [y2, m2, d2] = range.end.split("-").map(Number);
+    return [isoDay(new Date(y1, m1 - 1, d1 - 1)), isoDay(new Date(y2, m2 - 1, d2 + 1))];
+  }
+  return null;
+}
+
+/** Whether a session change touching `dates` (null: unknown) concerns a screen showing `span` (null: all). */
+export function touchesSpan(dates: string[] | null, span: [string, string] | null): boolean {
+  if (dates === null || span === null) return true;
+  return dates.some((d) => d >= span[0] && d <= span[1]);
 }
 
 interface ListFilters {
@@ -132,6 +173,7 @@ export interface Applied {
   refetched: number; // timetable lists refetched whole
   untouched: number; // loaded timetable lists the change did not concern (no request)
   fallback: boolean; // fell back to invalidating what the entity names
+  skipped: number; // loaded dashboard panels the change did not concern (no request)
 }
 
 /** The row fields a list's filters look at, from a fetched row. */
@@ -309,7 +351,7 @@ async function patchTimetableLists(queryClient: QueryClient, event: LiveEvent, f
  * in; aggregate refetches are started (and coalesced), not awaited.
  */
 export async function applyChange(queryClient: QueryClient, event: LiveEvent, coalescer: Coalescer, fetchRows: FetchRows = fetchRowsByIds): Promise<Applied> {
-  const applied: Applied = { patched: 0, refetched: 0, untouched: 0, fallback: false };
+  const applied: Applied = { patched: 0, refetched: 0, untouched: 0, fallback: false, skipped: 0 };
   coalescer.invalidate(roots.activity); // every write is an activity (issue 16): history panels stay live
   // A single sign-on is recorded in the history (issue 21) but changes nothing any other screen shows.
   if (event?.action === "signed_in") return applied;
@@ -326,6 +368,16 @@ export async function applyChange(queryClient: QueryClient, event: LiveEvent, co
       // Lists are patched below; the other timetable screens (conflicts, proposals) are aggregates.
       for (const query of queryClient.getQueryCache().findAll({ queryKey: roots.timetables })) {
         if (query.queryKey[1] !== "list") coalescer.invalidate(query.queryKey);
+      }
+      continue;
+    }
+    const dates = touchedDates(event);
+    if (dates !== null && JSON.stringify(root) === JSON.stringify(roots.dashboard)) {
+      // A session change concerns a dashboard panel only when a date it touched (before or after) is in
+      // the panel's span: a past session's room costs the dashboard nothing (ADR 0023).
+      for (const query of queryClient.getQueryCache().findAll({ queryKey: roots.dashboard })) {
+        if (touchesSpan(dates, dashboardSpan(query.queryKey))) coalescer.invalidate(query.queryKey);
+        else applied.skipped += 1;
       }
       continue;
     }

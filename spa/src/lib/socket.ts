@@ -32,6 +32,8 @@ export interface ChangeEvent {
   origin?: string | null;
   at?: string;
   sessions?: SessionDetail[] | null;
+  /** The same rows before the write (ADR 0023). */
+  before?: SessionDetail[] | null;
   /** An admin-only change sent to a member as its seq only (ADR 0007). */
   hidden?: boolean;
 }
