@@ -13,7 +13,8 @@
  *   merged into one next patch), and a patch whose read raced a whole refetch of its list reads again.
  * - Aggregate screens (dashboard, reports, allocation grid, block group and teacher hours, conflict lists,
  *   auto-allocation proposals) refetch through a coalescer: at once for the first change, then at most
- *   once every 2 s while changes keep coming (trailing).
+ *   once a second while changes keep coming (trailing), so a screen has converged about a second after
+ *   the last change of a burst (ADR 0023).
  * - Anything it cannot decide (no row details: a delete or a very large write; an entity it does not
  *   know) falls back to invalidating what `entityInvalidates` names. A seq gap or a reconnect still
  *   refetches everything (lib/socket.ts).
@@ -90,7 +91,7 @@ interface ListFilters {
   hidePast?: boolean;
 }
 
-export const COALESCE_MS = 2000;
+export const COALESCE_MS = 1000;
 
 /**
  * `invalidateQueries` for a change that happened on the server. TanStack restarts an in-flight fetch on
