@@ -306,3 +306,27 @@ describe("a change costs only the dashboard panels it concerns (ADR 0023)", () =
     }
   });
 });
+
+test("a session change of another group on another day costs an open timetable nothing (conflicts, choices)", async () => {
+  const { queryClient, invalidate, fetchRows } = setup();
+  const filters = { blockGroupId: G1, teacherId: null, hidePast: false };
+  queryClient.setQueryData([...roots.timetables, "list", filters], [row("a", G1, "2026-03-02")]);
+  queryClient.setQueryData([...roots.timetables, "conflicts", filters], []);
+  queryClient.setQueryData([...roots.blockGroups, "choices"], []);
+  queryClient.setQueryData([...roots.teachers, "choices"], []);
+  const elsewhere = { id: "z", blockGroupId: G2, teacherId: T1, date: "2025-10-01" };
+  const applied = await applyChange(queryClient, { ...sessionEvent(["z"], [elsewhere]), before: [elsewhere] }, createCoalescer(queryClient), fetchRows);
+  expect(applied).toMatchObject({ patched: 0, untouched: 1, skipped: 3 });
+  const loaded = queryClient.getQueryCache().findAll();
+  // No loaded query was invalidated (roots of screens not open may be, which costs no request).
+  for (const call of invalidate.mock.calls) {
+    const key = (call[0]?.queryKey ?? []) as unknown[];
+    const hits = loaded.filter((q) => JSON.stringify(q.queryKey.slice(0, key.length)) === JSON.stringify(key));
+    expect(hits.map((q) => q.queryKey)).toEqual([]);
+  }
+  // The same day as a shown session: its conflicts may change (a clash needs the same day).
+  invalidate.mockClear();
+  const sameDay = { ...elsewhere, date: "2026-03-02" };
+  await applyChange(queryClient, { ...sessionEvent(["z"], [sameDay]), before: [elsewhere] }, createCoalescer(queryClient), fetchRows);
+  expect(invalidate.mock.calls.map((c) => JSON.stringify(c[0]?.queryKey))).toContain(JSON.stringify([...roots.timetables, "conflicts", filters]));
+});

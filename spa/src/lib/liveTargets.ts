@@ -78,6 +78,23 @@ export function dashboardSpan(queryKey: readonly unknown[], now: Date = new Date
   return null;
 }
 
+/**
+ * Whether a session change (with `before`) may change a timetable's conflict list of `filters`: when a
+ * row it wrote matches the filters before or after, or falls on a day on which the matching list shows a
+ * session (a clash needs the same day: teacher, room, cohort or linked group). Unknown when that list is
+ * not loaded: concerned.
+ */
+export function conflictsConcerned(queryClient: QueryClient, conflictsKey: readonly unknown[], event: LiveEvent): boolean {
+  const filters = (conflictsKey[2] ?? {}) as ListFilters;
+  const rows = [...(event.sessions ?? []), ...(event.before ?? [])];
+  const today = localToday();
+  if (rows.some((d) => matches({ ...filters, hidePast: false }, d, today))) return true;
+  const list = queryClient.getQueryData([...roots.timetables, "list", filters]) as Session[] | undefined;
+  if (!Array.isArray(list)) return true;
+  const days = new Set(list.map((r) => r.actualDate));
+  return rows.some((d) => d.date === null || days.has(d.date));
+}
+
 /** Whether a session change touching `dates` (null: unknown) concerns a screen showing `span` (null: all). */
 export function touchesSpan(dates: string[] | null, span: [string, string] | null): boolean {
   if (dates === null || span === null) return true;
@@ -364,15 +381,27 @@ export async function applyChange(queryClient: QueryClient, event: LiveEvent, co
   }
   const isAggregate = (root: readonly string[]) => AGGREGATE_ROOTS.some((a) => JSON.stringify(a) === JSON.stringify(root));
   const precise = event.entity === "timetable_session" && Array.isArray(event.sessions);
+  const dates = touchedDates(event);
   for (const root of targets) {
     if (precise && JSON.stringify(root) === JSON.stringify(roots.timetables)) {
-      // Lists are patched below; the other timetable screens (conflicts, proposals) are aggregates.
+      // Lists are patched below; the other timetable screens (conflicts, proposals) are aggregates,
+      // refetched only when the change may concern them (conflictsConcerned).
       for (const query of queryClient.getQueryCache().findAll({ queryKey: roots.timetables })) {
-        if (query.queryKey[1] !== "list") coalescer.invalidate(query.queryKey);
+        if (query.queryKey[1] === "list") continue;
+        if (dates !== null && query.queryKey[1] === "conflicts" && !conflictsConcerned(queryClient, query.queryKey, event)) applied.skipped += 1;
+        else coalescer.invalidate(query.queryKey);
       }
       continue;
     }
-    const dates = touchedDates(event);
+    if (dates !== null && (JSON.stringify(root) === JSON.stringify(roots.blockGroups) || JSON.stringify(root) === JSON.stringify(roots.teachers))) {
+      // A session change leaves block group and teacher *choices* (codes and names) as they were; the
+      // lists with hours refetch as aggregates.
+      for (const query of queryClient.getQueryCache().findAll({ queryKey: root })) {
+        if (query.queryKey[1] === "choices") applied.skipped += 1;
+        else coalescer.invalidate(query.queryKey);
+      }
+      continue;
+    }
     if (dates !== null && JSON.stringify(root) === JSON.stringify(roots.dashboard)) {
       // A session change concerns a dashboard panel only when a date it touched (before or after) is in
       // the panel's span: a past session's room costs the dashboard nothing (ADR 0023).
