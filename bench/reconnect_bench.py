@@ -35,7 +35,7 @@ from bench.watchers_bench import prepare  # noqa: E402
 
 CLIENT = r"""
 const { io } = require("socket.io-client");
-const [base, cookie] = process.argv.slice(2);
+const [base, cookie] = process.argv.slice(1); // node -e: argv[0] is node itself
 const s = io(base, { path: "/socket.io/", transports: ["websocket"], extraHeaders: { Cookie: `sessionid=${cookie}`, Origin: base },
   reconnectionDelay: 250, reconnectionDelayMax: 1000, randomizationFactor: 0.3 });
 s.on("connect", async () => {
