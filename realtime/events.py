@@ -208,11 +208,7 @@ def _routing(entity: str, ids: list[str], action: str = "") -> tuple[list[str] |
         elif entity == "timetable_session":
             from project.timetabling.models import TimetableSession
 
-            rows = list(
-                TimetableSession.objects.unscoped()
-                .filter(id__in=ids)
-                .values_list(*_DETAIL_FIELDS)
-            )
+            rows = list(TimetableSession.objects.unscoped().filter(id__in=ids).values_list(*_DETAIL_FIELDS))
             details = None
             if len(ids) <= MAX_SESSION_DETAILS:
                 details = [_detail(row) for row in rows]

@@ -66,7 +66,13 @@ async function prepare(admin, tag) {
   const course = must(await apiCall(admin, "GET", "/api/courses"), 200)[0];
   const unit = must(await apiCall(admin, "GET", "/api/units"), 200)[0];
   const group = must(
-    await apiCall(admin, "POST", "/api/block-groups", { code: `${tag}-G`, name: `Convergence ${tag}`, courseId: course.id, cohortSize: 10, startDate: melbourneToday() }),
+    await apiCall(admin, "POST", "/api/block-groups", {
+      code: `${tag}-G`,
+      name: `Convergence ${tag}`,
+      courseId: course.id,
+      cohortSize: 10,
+      startDate: melbourneToday(),
+    }),
     201,
   );
   const today = melbourneToday();
@@ -199,7 +205,12 @@ async function converge(browser, base, label, midBurst = null) {
     };
     const want = { timetableA: expected.timetable, timetableB: expected.timetable, dashboard: expected.dashboard, display: expected.display };
     if (JSON.stringify(got) !== JSON.stringify(want)) {
-      for (const [name, page] of [["timetable-a", timetables[0]], ["timetable-b", timetables[1]], ["dashboard", dashboard], ["display", display]]) {
+      for (const [name, page] of [
+        ["timetable-a", timetables[0]],
+        ["timetable-b", timetables[1]],
+        ["dashboard", dashboard],
+        ["display", display],
+      ]) {
         await screenshot(page, `convergence-${label}-${round}-${name}`);
       }
     }
@@ -212,42 +223,43 @@ test("four open screens equal the API 2 s after bursts of 50 writes by two coord
   await converge(shared.browser, BASE_URL, "plain");
 });
 
-test(
-  "the same with Redis restarted in the middle of each burst (a daphne and a redis-server of this test)",
-  { skip: onRedisPath ? false : "only on the Redis path (REDIS_URL set and redis-server installed)" },
-  async () => {
-    const redisPort = await freePort();
-    const appPort = await freePort();
-    const startRedis = async () => {
-      const proc = spawn("redis-server", ["--port", String(redisPort), "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-      await until(
-        async () => spawnSync("redis-cli", ["-p", String(redisPort), "ping"]).stdout?.toString().includes("PONG"),
-        "redis-server",
-      );
-      return proc;
-    };
-    const stopRedis = (proc) =>
-      new Promise((done) => {
-        if (proc.exitCode !== null) return done();
-        proc.once("exit", done);
-        proc.kill("SIGTERM");
-      });
-    let redis = await startRedis();
-    const app = spawn(`${ROOT}/.venv/bin/daphne`, ["--websocket_timeout", "-1", "-b", "127.0.0.1", "-p", String(appPort), "project.asgi:application"], {
-      cwd: ROOT,
-      env: { ...process.env, REDIS_URL: `redis://127.0.0.1:${redisPort}/0` },
-      stdio: "ignore",
+test("the same with Redis restarted in the middle of each burst (a daphne and a redis-server of this test)", {
+  skip: onRedisPath ? false : "only on the Redis path (REDIS_URL set and redis-server installed)",
+}, async () => {
+  const redisPort = await freePort();
+  const appPort = await freePort();
+  const startRedis = async () => {
+    const proc = spawn("redis-server", ["--port", String(redisPort), "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    await until(
+      async () =>
+        spawnSync("redis-cli", ["-p", String(redisPort), "ping"])
+          .stdout?.toString()
+          .includes("PONG"),
+      "redis-server",
+    );
+    return proc;
+  };
+  const stopRedis = (proc) =>
+    new Promise((done) => {
+      if (proc.exitCode !== null) return done();
+      proc.once("exit", done);
+      proc.kill("SIGTERM");
     });
-    const base = `http://localhost:${appPort}`;
-    try {
-      await until(async () => (await fetch(`${base}/api/auth/user`)).status === 401, "daphne");
-      await converge(shared.browser, base, "redis", async () => {
-        await stopRedis(redis);
-        redis = await startRedis(); // empty: every group membership and queued message is gone
-      });
-    } finally {
-      app.kill("SIGTERM");
+  let redis = await startRedis();
+  const app = spawn(`${ROOT}/.venv/bin/daphne`, ["--websocket_timeout", "-1", "-b", "127.0.0.1", "-p", String(appPort), "project.asgi:application"], {
+    cwd: ROOT,
+    env: { ...process.env, REDIS_URL: `redis://127.0.0.1:${redisPort}/0` },
+    stdio: "ignore",
+  });
+  const base = `http://localhost:${appPort}`;
+  try {
+    await until(async () => (await fetch(`${base}/api/auth/user`)).status === 401, "daphne");
+    await converge(shared.browser, base, "redis", async () => {
       await stopRedis(redis);
-    }
-  },
-);
+      redis = await startRedis(); // empty: every group membership and queued message is gone
+    });
+  } finally {
+    app.kill("SIGTERM");
+    await stopRedis(redis);
+  }
+});
