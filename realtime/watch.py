@@ -68,8 +68,9 @@ async def register(consumer: Any) -> None:
     if consumer.live_seq is None or (baseline is not None and baseline > consumer.live_seq):
         consumer.live_seq = baseline
     _consumers.add(consumer)
-    if _task is None or _task.done():
-        _task = asyncio.get_running_loop().create_task(_run())
+    loop = asyncio.get_running_loop()
+    if _task is None or _task.done() or _task.get_loop() is not loop:  # none yet, ended, or of a closed loop
+        _task = loop.create_task(_run())
 
 
 def unregister(consumer: Any) -> None:
