@@ -147,6 +147,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and int(os.
 # the process (project/core/asgi_handler.py). As many as the pool has database connections by default: a
 # request holds one connection for its whole run, so more threads would only wait for the pool.
 ASGI_THREADS = int(os.environ.get("ASGI_THREADS") or os.environ.get("DB_POOL_MAX_SIZE") or "10") or 10
+# Of those, threads kept for writes so that they never queue behind the re-reads a change sets off (ADR 0025).
+ASGI_WRITE_THREADS = int(os.environ.get("ASGI_WRITE_THREADS", "2"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several coordinators and the socket share one file: wait rather than fail on a lock.
     DATABASES["default"].setdefault("OPTIONS", {})

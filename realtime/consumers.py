@@ -37,7 +37,7 @@ from socketio import packet as sio
 
 from project.operations import logs as ops_logs
 from project.operations import metrics as ops_metrics
-from realtime import presence, protocol
+from realtime import presence, protocol, watch
 from realtime.authentication import (
     Principal,
     _session_still_valid,
@@ -155,8 +155,12 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
             if not valid:
                 await self._end_session("expired")
                 return
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+        try:
+            for group in self.groups_joined:
+                await self.channel_layer.group_add(group, self.channel_name)
+        except Exception:  # Redis is down: keep the socket; realtime.watch re-joins when it is back
+            ops_metrics.CHANNEL_LAYER_ERRORS.labels("group_add").inc()
+            log.warning("socket %s could not re-join its groups", self.sid)
         if self.principal is not None and self.presence_path is not None:
             ttl = self._presence_ttl()
             try:
@@ -189,6 +193,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
 
     async def _leave(self) -> None:
         principal = getattr(self, "principal", None)
+        watch.unregister(self)
         for group in getattr(self, "groups_joined", []):
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -257,6 +262,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined = groups
+        await watch.register(self)  # renewed groups after a Redis loss; "seq" when behind (realtime/watch.py)
         await self.send(protocol.connect_frame(self.sid))
         self._opened_at = time.monotonic()
         self._log_fields = {
@@ -282,7 +288,13 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         data = packet.data if isinstance(packet.data, list) else []
         name = data[0] if data else None
         result: dict[str, object] = {"ok": False, "message": "Unknown event"}
-        if name == "presence" and self.principal is not None and self.principal.user_id is not None:
+        if name == watch.SEQ_EVENT and self.principal is not None:
+            try:
+                result = await watch.answer_seq(self)
+            except Exception:
+                log.exception("seq answer failed")
+                result = {"ok": False, "message": "Unavailable"}
+        elif name == "presence" and self.principal is not None and self.principal.user_id is not None:
             try:
                 result = await self._set_presence(data[1] if len(data) > 1 else None)
             except Exception:
@@ -325,6 +337,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         see it (:func:`realtime.scoping.event_for`: a display gets only its board's events, without the
         actor; a non-admin gets no admin-only entities)."""
         if self.principal is not None and not self.closing:
+            watch.saw(self, message["event"])
             event = event_for(self.principal, message["event"])
             if event is not None:
                 await self.send(protocol.event_frame("change", event))

@@ -11,7 +11,8 @@ generation or a bulk allocation is one event with many ids). The function:
 
 The event is ``{"entity", "action", "ids", "seq", "actorId", "origin", "at"}``; ``at`` is ISO 8601 in the
 organization's timezone. ``timetable_session`` events also carry ``sessions``: ``[{id, blockGroupId, roomId,
-teacherId, room, date}]`` of the written rows, or null (see :func:`_routing`). Sending never fails the write: a channel-layer error is logged, and clients
+teacherId, room, date}]`` of the written rows, or null (see :func:`_routing`), and with them ``before``:
+the same rows before the write (:func:`_sessions_before`). Sending never fails the write: a channel-layer error is logged, and clients
 recover through the seq-gap rule.
 """
 
@@ -117,11 +118,49 @@ def emit_change(
 
     record(ctx, event, summary=summary, undo_of=undo_of)  # the activity of this write, in its transaction (issue 16)
     group = org_group(org.pk)
-    transaction.on_commit(lambda: _send(group, {"type": CHANGE_EVENT, "event": _with_routing(event)}))
+    before = _sessions_before(entity, action, ids)
+    transaction.on_commit(lambda: _send(group, {"type": CHANGE_EVENT, "event": _with_routing(event, before)}))
     return event
 
 
-def _with_routing(event: dict) -> dict:
+def _sessions_before(entity: str, action: str, ids: list[str]) -> list[dict] | None:
+    """For a ``timetable_session`` write of at most ``MAX_SESSION_DETAILS`` rows: the rows as they are
+    *before* the write (``emit_change`` runs before it), in the shape of ``sessions`` (one query); rows
+    that do not exist yet are absent. None otherwise. A screen decides from before and after whether a
+    change touches what it shows (a session moved out of its day or week touches it too)."""
+    if entity != "timetable_session" or action in GROUP_ID_ACTIONS or not ids or len(ids) > MAX_SESSION_DETAILS:
+        return None
+    from django.core.exceptions import ValidationError
+
+    from project.timetabling.models import TimetableSession
+
+    try:
+        rows = TimetableSession.objects.unscoped().filter(id__in=ids).values_list(*_DETAIL_FIELDS)
+        return [_detail(row) for row in rows]
+    except (ValidationError, ValueError):  # ids that are not UUIDs (the realtime test hooks send labels)
+        return None
+    except Exception:  # an optimisation only: without it clients decide from the rows after the write
+        log.exception("could not read the sessions before a write")
+        return None
+
+
+_DETAIL_FIELDS = ("id", "block_group_id", "teacher_id", "room", "actual_date", "block_group__campus_id", "room_record_id")
+
+
+def _detail(row: tuple) -> dict:
+    """One ``sessions`` / ``before`` entry from a row of ``_DETAIL_FIELDS``."""
+    i, g, t, room, d, _c, r = row
+    return {
+        "id": str(i),
+        "blockGroupId": str(g),
+        "teacherId": str(t) if t else None,
+        "room": room or "",
+        "roomId": str(r) if r else None,
+        "date": d.isoformat() if d else None,
+    }
+
+
+def _with_routing(event: dict, before: list[dict] | None = None) -> dict:
     """The event with its routing data, read after commit so that it describes the rows as written
     (a service may emit before its bulk UPDATE): ``campusIds`` and, for sessions, ``sessions``."""
     try:
@@ -134,6 +173,8 @@ def _with_routing(event: dict) -> dict:
         out["campusIds"] = campus_ids  # routing for campus-scoped wall displays; never sent to a client
     if event["entity"] == "timetable_session":
         out["sessions"] = sessions  # None: too many or deleted rows (clients refetch the lists they show)
+        if sessions is not None and before is not None:
+            out["before"] = before  # the same rows before the write (additive, ADR 0025)
     return out
 
 
@@ -167,26 +208,10 @@ def _routing(entity: str, ids: list[str], action: str = "") -> tuple[list[str] |
         elif entity == "timetable_session":
             from project.timetabling.models import TimetableSession
 
-            rows = list(
-                TimetableSession.objects.unscoped()
-                .filter(id__in=ids)
-                .values_list(
-                    "id", "block_group_id", "teacher_id", "room", "actual_date", "block_group__campus_id", "room_record_id"
-                )
-            )
+            rows = list(TimetableSession.objects.unscoped().filter(id__in=ids).values_list(*_DETAIL_FIELDS))
             details = None
             if len(ids) <= MAX_SESSION_DETAILS:
-                details = [
-                    {
-                        "id": str(i),
-                        "blockGroupId": str(g),
-                        "teacherId": str(t) if t else None,
-                        "room": room or "",
-                        "roomId": str(r) if r else None,
-                        "date": d.isoformat() if d else None,
-                    }
-                    for i, g, t, room, d, _c, r in rows
-                ]
+                details = [_detail(row) for row in rows]
             campuses = [row[5] for row in rows]
         elif entity == "block_group":
             from project.planning.models import BlockGroup

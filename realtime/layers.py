@@ -13,6 +13,10 @@ clean at most once per ``clean_interval`` seconds (default 1; messages expire af
   ``RedisChannelLayer.create_pool(index)`` (one pool per host and event loop); this subclass overrides that
   one method to hand out a ``BlockingConnectionPool``, which makes a caller wait (up to ``pool_timeout``
   seconds) for a free connection instead of failing. 50 connections held 4,000 sockets in the toolchain runs.
+- A Redis restart breaks the one blocking read that serves a process's sockets: channels-redis raises the
+  ``ConnectionError`` into whichever consumer held the read, and channels then ends that consumer and its
+  websocket. :meth:`RedisChannelLayer.receive` retries instead (every 0.1 s up to 1 s apart), so the
+  socket lives on; :mod:`realtime.watch` re-joins the groups Redis lost and tells sockets what they missed.
 - redis-py 8 also sets a 5 s socket timeout that kills the layer's blocking reader (trap 1): unless the host
   says otherwise, ``socket_timeout`` is ``None`` here.
 
@@ -22,11 +26,16 @@ Settings: ``CHANNEL_LAYERS["default"]["CONFIG"]`` may carry ``max_connections`` 
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 
 from channels.layers import InMemoryChannelLayer as _InMemoryBase
 from channels_redis.core import RedisChannelLayer as _Base
 from redis import asyncio as aioredis
+from redis import exceptions as redis_errors
+
+log = logging.getLogger(__name__)
 
 
 class InMemoryChannelLayer(_InMemoryBase):
@@ -63,3 +72,20 @@ class RedisChannelLayer(_Base):
         host.setdefault("max_connections", self.max_connections)
         host.setdefault("timeout", self.pool_timeout)
         return aioredis.BlockingConnectionPool.from_url(address, **host)
+
+    RETRY_DELAYS = (0.1, 0.2, 0.4, 0.8, 1.0)
+
+    async def receive(self, channel: str) -> dict:
+        """channels-redis' ``receive``, retried while Redis is unreachable instead of ending the consumer
+        (its receive lock and counters are released by then; a message buffered for this channel in that
+        instant may be lost, which the seq-gap rule and :mod:`realtime.watch` cover)."""
+        attempt = 0
+        while True:
+            try:
+                return await super().receive(channel)
+            except (redis_errors.ConnectionError, redis_errors.TimeoutError, OSError):
+                delay = self.RETRY_DELAYS[min(attempt, len(self.RETRY_DELAYS) - 1)]
+                if attempt == 0:
+                    log.warning("channel layer receive lost Redis; retrying every %.1f-1 s", delay)
+                attempt += 1
+                await asyncio.sleep(delay)

@@ -15,8 +15,9 @@ memory, ``response.close()`` (``request_finished``: the database connection goes
 the bytes are sent). Streaming answers (the SPA's ``index.html`` file, WhiteNoise's static files) are closed
 after sending, as Django does.
 
-The hop goes to one pool of ``settings.ASGI_THREADS`` worker threads shared by all requests (as a WSGI
-server's threads are), not to a thread made for each request: Django's own handler enters a
+The hop goes to a pool of worker threads shared by all reads, and writes to a few threads of their own
+(``ASGI_WRITE_THREADS``, 2; together ``settings.ASGI_THREADS``: ADR 0025), not to a thread made for each
+request: Django's own handler enters a
 ``ThreadSensitiveContext`` per request, for which asgiref starts a new thread and joins it afterwards, and
 that start and join were 17% of the process's CPU for a cached read (py-spy ``--gil`` under
 ``bench/reads_bench.py``-like load, 2026-11-26). Nothing of a request lives on after it on its thread:
@@ -92,13 +93,38 @@ _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
 
 
+_write_executor: ThreadPoolExecutor | None = None
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def write_threads() -> int:
+    """Threads kept for writes (``ASGI_WRITE_THREADS``, default 2, at most ``ASGI_THREADS`` - 1)."""
+    wanted = int(getattr(settings, "ASGI_WRITE_THREADS", 2) or 0)
+    return max(0, min(wanted, settings.ASGI_THREADS - 1))
+
+
 def request_executor() -> ThreadPoolExecutor:
-    """The process's pool of ``settings.ASGI_THREADS`` threads that run requests' synchronous work."""
+    """The process's pool that runs reads' synchronous work: ``settings.ASGI_THREADS`` threads less the
+    ones kept for writes (:func:`write_executor`), so the two together hold at most ``ASGI_THREADS``
+    database connections."""
     global _executor
     with _executor_lock:
         if _executor is None:
-            _executor = ThreadPoolExecutor(max_workers=settings.ASGI_THREADS, thread_name_prefix="request")
+            _executor = ThreadPoolExecutor(max_workers=settings.ASGI_THREADS - write_threads(), thread_name_prefix="request")
         return _executor
+
+
+def write_executor() -> ThreadPoolExecutor:
+    """The threads kept for writes (POST, PUT, PATCH, DELETE; ADR 0025). After a change every open screen
+    re-reads at once; in one queue with them, a write waited behind all those reads (50 watchers: 3x its
+    time alone). Falls back to the shared pool when no thread is kept."""
+    global _write_executor
+    if write_threads() == 0:
+        return request_executor()
+    with _executor_lock:
+        if _write_executor is None:
+            _write_executor = ThreadPoolExecutor(max_workers=write_threads(), thread_name_prefix="write")
+        return _write_executor
 
 
 class OneHopASGIHandler(ASGIHandler):
@@ -138,9 +164,8 @@ class OneHopASGIHandler(ASGIHandler):
         watch = DisconnectWatch(receive, asyncio.get_running_loop())
         token = _disconnect_watch.set(watch)
         try:
-            response, closed = await sync_to_async(self._respond, thread_sensitive=False, executor=request_executor())(
-                scope, request
-            )
+            executor = request_executor() if scope.get("method", "GET") in SAFE_METHODS else write_executor()
+            response, closed = await sync_to_async(self._respond, thread_sensitive=False, executor=executor)(scope, request)
             try:
                 await self.send_response(response, send)
             finally:

@@ -21,6 +21,7 @@ from ninja import Query
 
 from project.core.auth import AuthedRequest, admin_auth
 from project.core.errors import ValidationFailed
+from project.core.response_cache import cached_json
 from project.core.responses import json_response
 from project.core.routers import make_router
 from project.reporting import allocation_grid as compact_grid
@@ -162,11 +163,16 @@ def teacher_delivery_summary(request: AuthedRequest, teacher_id: UUID, year: str
 # ---------------------------------------------------------------- dashboard
 
 
+# The dashboard's answers are kept until the organization's next change (ADR 0013's cache; ADR 0025): after
+# a change every open dashboard asks at once, and one build serves them all.
+
+
 @router.get("/dashboard/stats", response=DashboardStatsOut)
-def dashboard_stats(request: AuthedRequest) -> dict[str, object]:
+def dashboard_stats(request: AuthedRequest) -> HttpResponse:
     """Stat cards of the dashboard; this week in the user's timezone (platform.md §3)."""
     ctx = request.auth
-    return dashboard.dashboard_stats(org=ctx.org, today=today_for(ctx.user))
+    today = today_for(ctx.user)
+    return cached_json(request, "dashboard-stats", {"today": today}, lambda: dashboard.dashboard_stats(org=ctx.org, today=today))
 
 
 @router.get("/dashboard/teacher-allocations", response=TeacherAllocationsOut)
@@ -182,18 +188,29 @@ def dashboard_teacher_allocations(request: AuthedRequest, start: str | None = No
         raise ValidationFailed.field("end", "End date must be on or after start date")
     if (last - first).days >= dashboard.MAX_RANGE_DAYS:
         raise ValidationFailed.field("end", f"The date range cannot exceed {dashboard.MAX_RANGE_DAYS} days")
-    return _json(dashboard.teacher_allocations(org=ctx.org, start=first, end=last))
+    return cached_json(
+        request,
+        "dashboard-allocations",
+        {"start": first, "end": last},
+        lambda: dashboard.teacher_allocations(org=ctx.org, start=first, end=last),
+    )
 
 
 @router.get("/dashboard/teacher-workload", response=list[TeacherWorkloadEntryOut])
-def dashboard_teacher_workload(request: AuthedRequest) -> list[dict[str, object]]:
+def dashboard_teacher_workload(request: AuthedRequest) -> HttpResponse:
     """This week's hours of every active teacher (platform.md §3 "Teacher workload entry")."""
     ctx = request.auth
-    return dashboard.teacher_workload(org=ctx.org, today=today_for(ctx.user))
+    today = today_for(ctx.user)
+    return cached_json(
+        request, "dashboard-workload", {"today": today}, lambda: dashboard.teacher_workload(org=ctx.org, today=today)
+    )
 
 
 @router.get("/dashboard/upcoming-sessions", response=list[UpcomingSessionOut])
 def dashboard_upcoming_sessions(request: AuthedRequest) -> HttpResponse:
     """Sessions of the next 7 days (today and the 6 after, user's timezone); dayOfWeek 0 = Sunday."""
     ctx = request.auth
-    return _json(dashboard.upcoming_sessions(org=ctx.org, today=today_for(ctx.user)))
+    today = today_for(ctx.user)
+    return cached_json(
+        request, "dashboard-upcoming", {"today": today}, lambda: dashboard.upcoming_sessions(org=ctx.org, today=today)
+    )

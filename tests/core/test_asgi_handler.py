@@ -47,3 +47,32 @@ async def test_concurrent_requests_use_at_most_asgi_threads() -> None:
     assert [r["status"] for r in responses] == [401] * (3 * settings.ASGI_THREADS)
     request_threads = [t for t in threading.enumerate() if t.name.startswith("request")]
     assert 1 <= len(request_threads) <= settings.ASGI_THREADS
+
+
+async def test_a_write_does_not_queue_behind_reads() -> None:
+    """Writes have threads of their own (ASGI_WRITE_THREADS, ADR 0025): with every read thread busy (after
+    a change every open screen re-reads at once) a write is still answered."""
+    from project.core.asgi_handler import request_executor, write_executor, write_threads
+
+    assert write_threads() >= 1
+    assert request_executor()._max_workers + write_executor()._max_workers == settings.ASGI_THREADS
+    release = threading.Event()
+    busy = [request_executor().submit(release.wait, 10) for _ in range(request_executor()._max_workers)]
+    try:
+        communicator = HttpCommunicator(
+            application,
+            "POST",
+            "/api/auth/login",
+            body=b"{}",
+            headers=[(b"host", b"localhost"), (b"content-type", b"application/json")],
+        )
+        answer = await communicator.get_response(timeout=5)
+        assert 400 <= answer["status"] < 500
+        read = asyncio.ensure_future(_get("/api/auth/user"))
+        await asyncio.sleep(0.2)
+        assert not read.done()  # reads wait for the read threads, as before
+    finally:
+        release.set()
+    assert (await read)["status"] == 401
+    for future in busy:
+        future.result()

@@ -75,3 +75,27 @@ def test_a_generated_or_cleared_schedule_carries_no_row_details(
     assert r.status_code in (200, 204), r.content
     events = [m["event"] for _g, m in captured_events if m["type"] == "change.event"]
     assert [(e["action"], e["ids"], e["sessions"]) for e in events] == [("schedule_cleared", [str(group.id)], None)]
+
+
+def test_session_events_say_what_the_rows_were_before_the_write(api, rows, captured_events, django_capture_on_commit_callbacks):
+    """``before`` (ADR 0025): the same rows as they were, so a screen showing the old day, room or teacher
+    knows the change concerns it too."""
+    target = rows["sessions"][3]
+    with django_capture_on_commit_callbacks(execute=True):
+        r = api.put("/api/timetables/bulk-allocate", {"sessionIds": [str(target.id)], "teacherId": str(rows["teacher"].id)})
+    assert r.status_code == 200, r.content
+    events = [m["event"] for _g, m in captured_events if m["type"] == "change.event"]
+    assert [e["before"] for e in events] == [
+        [
+            {
+                "id": str(target.id),
+                "blockGroupId": str(rows["other"].id),
+                "teacherId": None,
+                "room": "B12",
+                "roomId": None,
+                "date": "2026-03-05",
+            }
+        ]
+    ]
+    assert events[0]["sessions"][0]["teacherId"] == str(rows["teacher"].id)
+    assert set(events[0]) >= {"entity", "action", "ids", "seq", "actorId", "origin", "at", "sessions"}  # additive

@@ -80,6 +80,18 @@ export function createEventSequencer<E extends Sequenced>(options: SequencerOpti
       if (timer === null) timer = setTimer(giveUp, windowMs);
       return "held";
     },
+    /**
+     * The server says the organization is at `seq` (a `seq` notice, or the answer to asking on focus).
+     * Returns true when this client is behind it — events up to `seq` never came — after moving the
+     * baseline to `seq` and dropping held events up to it (the caller re-reads what it shows).
+     */
+    catchUp(seq: number): boolean {
+      if (last !== null && seq <= last) return false;
+      last = seq;
+      for (const held_seq of [...held.keys()]) if (held_seq <= seq) held.delete(held_seq);
+      drain();
+      return true;
+    },
     /** A (re)connection: the seq baseline restarts and held events are dropped (the caller refetches). */
     reset() {
       stopTimer();

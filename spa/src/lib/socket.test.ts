@@ -119,3 +119,37 @@ test("a role change refetches everything, the signed-in user included (ADR 0023)
   expect(spy).toHaveBeenCalledTimes(1);
   expect(spy.mock.calls[0][0]).toBeUndefined();
 });
+
+test("a seq notice ahead of the last event re-reads everything once; one already seen does nothing", () => {
+  const { handler, spy } = setup();
+  handler.onChange(event("holiday", 1));
+  spy.mockClear();
+  expect(handler.onSeq(1)).toBe(false);
+  expect(spy).not.toHaveBeenCalled();
+  expect(handler.onSeq(3)).toBe(true); // 2 and 3 never came
+  expect(spy).toHaveBeenCalledTimes(1);
+  expect(spy).toHaveBeenCalledWith();
+  spy.mockClear();
+  expect(handler.onChange(event("holiday", 3))).toBe("duplicate"); // covered by the re-read
+  expect(handler.onChange(event("teacher", 4))).toBe(entityInvalidates.teacher);
+  expect(spy).not.toHaveBeenCalledWith();
+});
+
+test("a seq notice releases held events past it without waiting for the reorder window", () => {
+  vi.useFakeTimers();
+  try {
+    const { handler, spy } = setup();
+    handler.onChange(event("holiday", 1));
+    expect(handler.onChange(event("teacher", 4))).toBe("held");
+    spy.mockClear();
+    expect(handler.onSeq(3)).toBe(true);
+    const keys = spy.mock.calls.map((c) => JSON.stringify(c[0]?.queryKey));
+    expect(spy).toHaveBeenCalledWith(); // everything
+    expect(keys).toContain(JSON.stringify(roots.teachers)); // then seq 4 applied in order
+    spy.mockClear();
+    vi.advanceTimersByTime(500); // past the 300 ms reorder window, before the 1 s coalescing
+    expect(spy).not.toHaveBeenCalled(); // no gap left to time out
+  } finally {
+    vi.useRealTimers();
+  }
+});

@@ -10,6 +10,9 @@
  * - Reconnects retry after 250 ms..1 s, and at once on the browser's `online` event.
  * - Every reconnect invalidates everything (a view that was offline catches up). The first connect
  *   invalidates what was already fetched before the socket joined (so a change in that gap is not missed).
+ * - Event `seq` {seq} (realtime/watch.py): events up to it were lost on the way (a Redis restart, a full
+ *   channel); behind it, everything shown is read again. On focus the client asks for it (`seq` with an
+ *   acknowledgement) and reconnects at once when no answer comes within 2 s.
  * - `useLiveStatus()` says "connected" or "offline"; views poll only while offline.
  * - Event `presence` {viewers} is handed to lib/presence.ts.
  * - Event `access_changed` {role}: the user's role changed (ADR 0023): everything is refetched, the
@@ -31,6 +34,8 @@ export interface ChangeEvent {
   origin?: string | null;
   at?: string;
   sessions?: SessionDetail[] | null;
+  /** The same rows before the write (ADR 0025). */
+  before?: SessionDetail[] | null;
   /** An admin-only change sent to a member as its seq only (ADR 0007). */
   hidden?: boolean;
 }
@@ -69,6 +74,16 @@ export function createChangeHandler(queryClient: QueryClient, windowMs: number =
     onChange(event: ChangeEvent): "all" | "held" | "duplicate" | readonly (readonly string[])[] {
       const result = sequencer.push(event);
       return result === "delivered" ? applied : result;
+    },
+    /**
+     * The organization's latest seq learnt without an event (the server's `seq` notice, or the answer to
+     * asking on focus): behind it, everything shown is read again. Returns whether it was behind.
+     */
+    onSeq(seq: unknown): boolean {
+      if (typeof seq !== "number") return false;
+      const behind = sequencer.catchUp(seq);
+      if (behind) invalidateAll();
+      return behind;
     },
     /** A (re)connection: the seq baseline restarts; `first` only refreshes what was already loaded. */
     onConnect(first: boolean) {
@@ -171,10 +186,44 @@ export function ensureSocket(queryClient: QueryClient): Socket {
   });
   s.on("change", (event: ChangeEvent) => handler.onChange(event));
   s.on("access_changed", () => handler.onAccessChanged());
+  // Events lost on the way (a Redis restart, a full channel) are announced by the server (realtime/watch.py).
+  s.on("seq", (data: { seq?: unknown }) => handler.onSeq(data?.seq));
+  if (typeof document !== "undefined") askSeqOnFocus(s, handler);
   s.on("presence", (data: { viewers?: unknown }) => {
     for (const listener of presenceListeners) listener(data?.viewers);
   });
   return s;
+}
+
+/** How long an answer to `seq` may take before the socket is taken for dead and reconnected. */
+export const SEQ_ANSWER_MS = 2000;
+
+/**
+ * When the tab becomes visible or focused again (a laptop waking up, a tab brought back), ask the server
+ * for the latest seq: behind it, re-read what is shown; no answer within `SEQ_ANSWER_MS` means the
+ * websocket died unnoticed, so reconnect at once (the reconnect re-reads everything).
+ */
+function askSeqOnFocus(s: Socket, handler: ReturnType<typeof createChangeHandler>) {
+  let asking = false;
+  const ask = () => {
+    if (socket !== s) {
+      document.removeEventListener("visibilitychange", ask);
+      window.removeEventListener("focus", ask);
+      return;
+    }
+    if (asking || !s.connected || document.visibilityState === "hidden") return;
+    asking = true;
+    s.timeout(SEQ_ANSWER_MS).emit("seq", {}, (error: Error | null, answer?: { ok?: boolean; seq?: unknown }) => {
+      asking = false;
+      if (socket !== s) return;
+      if (error) {
+        s.disconnect();
+        s.connect();
+      } else if (answer?.ok) handler.onSeq(answer.seq);
+    });
+  };
+  document.addEventListener("visibilitychange", ask);
+  window.addEventListener("focus", ask);
 }
 
 /** Closes the socket (sign-out, 401). */

@@ -39,3 +39,22 @@ test("local wall clock follows the organization's timezone", () => {
   expect(local.date).toBe("2026-11-24");
   expect(local.clock).toBe("00:30");
 });
+
+describe("a change concerns a wall display only on its day (ADR 0025)", () => {
+  const change = (date: string, before: string | null) => ({
+    entity: "timetable_session",
+    ids: ["s"],
+    sessions: [{ id: "s", blockGroupId: "g", teacherId: null, date }],
+    before: before === null ? [] : [{ id: "s", blockGroupId: "g", teacherId: null, date: before }],
+  });
+
+  test("a session of another day is ignored; one moved to or from the board's day is not", async () => {
+    const { concernsBoard } = await import("./DisplayBoardPage");
+    expect(concernsBoard(change("2026-03-05", "2026-03-05"), "2026-03-04")).toBe(false);
+    expect(concernsBoard(change("2026-03-04", "2026-03-05"), "2026-03-04")).toBe(true);
+    expect(concernsBoard(change("2026-03-05", "2026-03-04"), "2026-03-04")).toBe(true);
+    expect(concernsBoard({ ...change("2026-03-05", null), sessions: null }, "2026-03-04")).toBe(true);
+    expect(concernsBoard({ entity: "holiday", ids: ["h"] }, "2026-03-04")).toBe(true);
+    expect(concernsBoard(change("2026-03-05", null), null)).toBe(true);
+  });
+});

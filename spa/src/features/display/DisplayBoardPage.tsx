@@ -3,8 +3,8 @@
  * room or block group, with what is on now and next, a clock and the organization's name. Read-only, no
  * pointer needed, large high-contrast type for a TV (1920x1080) or a portrait screen (1080x1920).
  *
- * Live: a socket authenticated by the token (auth.displayToken); every `change` event and every reconnect
- * refetches the board. A dropped connection shows 'Reconnecting…'. A revoked link (410, or the server
+ * Live: a socket authenticated by the token (auth.displayToken); a `change` event that concerns the board's
+ * day (`concernsBoard`), a `seq` notice and every reconnect refetch the board. A dropped connection shows 'Reconnecting…'. A revoked link (410, or the server
  * closing the socket) shows that the link was revoked. The date rolls over at midnight in the
  * organization's timezone: the board refetches when the local date differs from the board's date.
  */
@@ -14,6 +14,7 @@ import { useParams } from "react-router";
 import { io } from "socket.io-client";
 import { ApiError, client } from "../../lib/api";
 import type { components } from "../../lib/api-schema";
+import { type LiveEvent, touchedDates } from "../../lib/liveTargets";
 import { roots } from "../../lib/queryKeys";
 import classes from "./DisplayBoard.module.css";
 
@@ -74,11 +75,24 @@ export function nowAndNext(sessions: BoardSession[], minutes: number) {
   return { now, next };
 }
 
-function useDisplaySocket(token: string, onChange: () => void) {
+/**
+ * Whether a change event concerns a board showing `boardDate` (null: not loaded yet): a session change
+ * only when a date it touched, before or after the write, is the board's day (ADR 0025); anything else
+ * the server sends a display (holidays, block groups, its own link) always.
+ */
+export function concernsBoard(event: LiveEvent | undefined, boardDate: string | null): boolean {
+  if (!event || boardDate === null) return true;
+  const dates = touchedDates(event);
+  return dates === null || dates.includes(boardDate);
+}
+
+function useDisplaySocket(token: string, onChange: () => void, boardDate: string | null) {
   const [state, setState] = useState<"connecting" | "live" | "reconnecting" | "revoked">("connecting");
   // The latest callback, so that a new one does not reconnect the socket.
   const changed = useRef(onChange);
   changed.current = onChange;
+  const shownDate = useRef(boardDate);
+  shownDate.current = boardDate;
   useEffect(() => {
     const onChange = () => changed.current();
     const socket = io({ path: "/socket.io/", transports: ["websocket"], auth: { displayToken: token } });
@@ -88,7 +102,10 @@ function useDisplaySocket(token: string, onChange: () => void) {
       if (seen) onChange(); // catch up after a reconnect
       seen = true;
     });
-    socket.on("change", () => onChange());
+    socket.on("change", (event: LiveEvent) => {
+      if (concernsBoard(event, shownDate.current)) onChange();
+    });
+    socket.on("seq", () => onChange()); // events were lost on the way (realtime/watch.py): read the board again
     socket.on("disconnect", (reason) => {
       // The server closing the socket is a revocation; anything else reconnects with back-off.
       if (reason === "io server disconnect") {
@@ -123,7 +140,7 @@ export default function DisplayBoardPage() {
     staleTime: Infinity,
     refetchOnWindowFocus: false,
   });
-  const connection = useDisplaySocket(token, () => queryClient.invalidateQueries({ queryKey: boardKey(token) }));
+  const connection = useDisplaySocket(token, () => queryClient.invalidateQueries({ queryKey: boardKey(token) }), board.data?.date ?? null);
 
   const timezone = board.data?.timezone ?? "Australia/Melbourne";
   const [tick, setTick] = useState(() => Date.now());

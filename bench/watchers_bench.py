@@ -1,0 +1,333 @@
+"""Benchmark: what a write costs while others watch (docs/adr/0025), on the demo organization.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_watchers .venv/bin/python bench/watchers_bench.py
+    (options: --watchers 0,1,10,50 --writes 30 --gap-ms 300)
+
+Starts ONE real daphne process (in-memory channel layer, as a single-process deployment) on the database of
+``DATABASE_URL`` (created, migrated and seeded with ``manage.py seed_demo`` on first use). Watchers are
+python-socketio clients that hold one SPA screen each, in turn a timetable of one block group (its list,
+its conflicts, the block group and teacher choices), a dashboard (stats, workload, upcoming sessions, this
+week's allocations) and a wall display (its board). They react to change events with the rules of
+``spa/src/lib/liveTargets.ts`` and ``DisplayBoardPage.tsx``: a timetable list fetches ``?ids=`` only when
+the change concerns it, aggregates refetch at most once a second (first at once), dashboard panels and the
+display only when a date the change touched (before or after) is in their span.
+
+Printed:
+
+1. requests per change per screen type, for a change the screens show (a session of the watched group,
+   today) and one they do not (a session of another group, months ago);
+2. a write's answer time (``PUT /api/timetables/{id}``, a room change of today's session, p50 / p99 over
+   ``--writes`` writes ``--gap-ms`` apart) with 0, 1, 10 and 50 watchers, and the ratio to 0.
+
+The machine is shared: figures move with its load; compare runs made together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import time
+from datetime import date, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.reads_bench import ensure_database, free_port, pct, start_daphne  # noqa: E402
+
+COALESCE_S = 1.0
+
+
+def prepare(url: str) -> dict:
+    """Migrate and seed the demo organization if needed; answer sessions, ids and cookies to use."""
+    import subprocess
+
+    ensure_database(url)
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "project.settings"}
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
+    import django
+
+    django.setup()
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    from project.accounts.models import User
+    from project.planning.models import BlockGroup
+    from project.timetabling.models import TimetableSession
+
+    if not User.objects.filter(email="coordinator@demo.blockplan.edu.au").exists():
+        subprocess.run([sys.executable, "manage.py", "seed_demo"], cwd=ROOT, env=env, check=True, capture_output=True)
+    user = User.objects.get(email="coordinator@demo.blockplan.edu.au")
+    org = user.organization
+    engine = import_module(settings.SESSION_ENGINE)
+
+    def cookie() -> str:
+        store = engine.SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.create()
+        return store.session_key
+
+    with_sessions = TimetableSession.objects.for_org(org).values_list("block_group_id", flat=True).distinct()
+    groups = list(BlockGroup.objects.for_org(org).filter(pk__in=with_sessions).order_by("code")[:2])
+    watched, other = groups[0], groups[1]
+    today = date.today()
+    # The write target: a session of the watched group moved to today (what every screen shows).
+    target = TimetableSession.objects.for_org(org).filter(block_group=watched).order_by("actual_date").first()
+    TimetableSession.objects.filter(pk=target.pk).update(actual_date=today)
+    past = TimetableSession.objects.for_org(org).filter(block_group=other).order_by("actual_date").first()
+    TimetableSession.objects.filter(pk=past.pk).update(actual_date=today - timedelta(days=200))
+    return {
+        "org": str(org.pk),
+        "watched": str(watched.pk),
+        "target": str(target.pk),
+        "past": str(past.pk),
+        "cookies": [cookie() for _ in range(60)],
+        "display_token": _display_token(org, user),
+    }
+
+
+def _display_token(org, user) -> str:
+    """A wall display link of the organization grouped by block group (made once)."""
+    from project.displays.models import DisplayLink
+
+    link = DisplayLink.objects.filter(organization=org, name="Bench board", revoked_at__isnull=True).first()
+    if link is None:
+        link = DisplayLink.objects.create(organization=org, name="Bench board", group_by="block_group", created_by=user)
+    return link.token
+
+
+def touched_dates(event: dict) -> list[str] | None:
+    if (
+        event.get("entity") != "timetable_session"
+        or not isinstance(event.get("sessions"), list)
+        or not isinstance(event.get("before"), list)
+    ):
+        return None
+    dates = [d.get("date") for d in event["sessions"] + event["before"]]
+    return dates if all(isinstance(d, str) for d in dates) else None
+
+
+class Watcher:
+    """One SPA screen: ``kind`` is timetable, dashboard or display."""
+
+    def __init__(self, base: str, cookie: str, kind: str, ctx: dict):
+        self.base, self.cookie, self.kind, self.ctx = base, cookie, kind, ctx
+        self.requests = 0
+        self.pending: dict[str, bool] = {}
+        self.rows: set[str] = set()
+        self.days: set[str] = set()
+        self.http = None
+        self.sio = None
+        today = date.today()
+        monday = today - timedelta(days=today.weekday())
+        self.week = ((monday - timedelta(days=1)).isoformat(), (monday + timedelta(days=7)).isoformat())
+        self.upcoming = ((today - timedelta(days=1)).isoformat(), (today + timedelta(days=7)).isoformat())
+        self.board_date = today.isoformat()
+
+    async def get(self, path: str):
+        self.requests += 1
+        async with self.http.get(self.base + path, headers={"Cookie": f"sessionid={self.cookie}"}) as r:
+            return await r.json() if r.status == 200 else None
+
+    def screens(self) -> dict[str, str]:
+        g = self.ctx["watched"]
+        if self.kind == "timetable":
+            return {
+                "conflicts": f"/api/timetables/conflicts?blockGroupId={g}&start=2000-01-01",
+                "groups": "/api/block-groups",
+                "teachers": "/api/teachers",
+            }
+        if self.kind == "dashboard":
+            start, end = self.week
+            return {
+                "stats": "/api/dashboard/stats",
+                "workload": "/api/dashboard/teacher-workload",
+                "upcoming": "/api/dashboard/upcoming-sessions",
+                "allocations": f"/api/dashboard/teacher-allocations?start={start}&end={end}",
+            }
+        return {"board": f"/api/display/{self.ctx['display_token']}"} if self.ctx.get("display_token") else {}
+
+    async def start(self):
+        import aiohttp
+        import socketio
+
+        self.http = aiohttp.ClientSession()
+        if self.kind == "timetable":
+            rows = await self.get(f"/api/timetables?blockGroupId={self.ctx['watched']}")
+            self.rows = {r["id"] for r in rows or []}
+            self.days = {r["actualDate"] for r in rows or []}
+        for path in self.screens().values():
+            await self.get(path)
+        self.requests = 0
+        self.sio = socketio.AsyncClient(reconnection=False)
+        self.sio.on("change", self.on_change)
+        await self.sio.connect(
+            self.base,
+            headers={"Cookie": f"sessionid={self.cookie}", "Origin": self.base},
+            transports=["websocket"],
+            wait_timeout=10,
+        )
+
+    def coalesce(self, name: str, path: str):
+        if name in self.pending:
+            self.pending[name] = True
+            return
+
+        async def run():
+            await self.get(path)
+            while True:
+                await asyncio.sleep(COALESCE_S)
+                if not self.pending.get(name):
+                    break
+                self.pending[name] = False
+                await self.get(path)
+            self.pending.pop(name, None)
+
+        self.pending[name] = False
+        asyncio.ensure_future(run())
+
+    def concerns(self, name: str, dates: list[str] | None, event: dict) -> bool:
+        if dates is None:
+            return True
+        if self.kind == "timetable":
+            if name in ("groups", "teachers"):
+                return False  # choices: a session change leaves codes and names as they were
+            rows = event["sessions"] + event["before"]
+            return any(d["blockGroupId"] == self.ctx["watched"] or d["date"] in self.days for d in rows)
+        if self.kind == "dashboard":
+            if name == "stats" or name == "workload" or name == "allocations":
+                lo, hi = self.week
+            else:
+                lo, hi = self.upcoming
+            return any(lo <= d <= hi for d in dates)
+        if self.kind == "display":
+            return self.board_date in dates
+        return True
+
+    async def on_change(self, event):
+        dates = touched_dates(event)
+        if self.kind == "timetable":
+            details = {d["id"]: d for d in (event.get("sessions") or [])}
+            relevant = [
+                i for i in event.get("ids", []) if i in self.rows or details.get(i, {}).get("blockGroupId") == self.ctx["watched"]
+            ]
+            if relevant:
+                await self.get(f"/api/timetables?ids={','.join(relevant)}")
+        for name, path in self.screens().items():
+            if self.concerns(name, dates, event):
+                self.coalesce(name, path)
+
+    async def close(self):
+        if self.sio is not None and self.sio.connected:
+            await self.sio.disconnect()
+        if self.http is not None:
+            await self.http.close()
+
+
+async def put_room(http, base: str, cookie: str, session_id: str, room: str) -> float:
+    async with http.get(f"{base}/api/timetables/{session_id}", headers={"Cookie": f"sessionid={cookie}"}) as r:
+        row = await r.json()
+        csrf = r.cookies.get("csrftoken")
+    body = {
+        k: row[k]
+        for k in (
+            "blockGroupId",
+            "unitId",
+            "dayOfWeek",
+            "startTime",
+            "endTime",
+            "actualDate",
+            "weekNumber",
+            "actualHours",
+            "status",
+            "teacherId",
+            "notes",
+        )
+    }
+    body["room"] = room
+    token = csrf.value if csrf else "benchcsrftoken000000000000000000"
+    headers = {"Cookie": f"sessionid={cookie}; csrftoken={token}", "X-CSRFToken": token, "Origin": base, "Referer": base + "/"}
+    started = time.perf_counter()
+    async with http.put(f"{base}/api/timetables/{session_id}", json=body, headers=headers) as r:
+        await r.read()
+        assert r.status == 200, (r.status, await r.text())
+    return (time.perf_counter() - started) * 1000
+
+
+async def requests_per_change(base: str, ctx: dict) -> None:
+    import aiohttp
+
+    kinds = ["timetable", "dashboard", "display"] if ctx.get("display_token") else ["timetable", "dashboard"]
+    print("requests per change per screen (one watcher of each kind; change made, then 2.5 s to settle)")
+    async with aiohttp.ClientSession() as http:
+        for label, session_id in (
+            ("shown (today, watched group)", ctx["target"]),
+            ("not shown (200 days ago, other group)", ctx["past"]),
+        ):
+            watchers = [Watcher(base, ctx["cookies"][i], kind, ctx) for i, kind in enumerate(kinds)]
+            for w in watchers:
+                await w.start()
+            await put_room(http, base, ctx["cookies"][-1], session_id, f"RQ{int(time.time()) % 100000}")
+            await asyncio.sleep(2.5)
+            print(f"  {label:40s} " + "  ".join(f"{w.kind} {w.requests}" for w in watchers))
+            for w in watchers:
+                await w.close()
+
+
+async def write_times(base: str, ctx: dict, watchers: int, writes: int, gap_ms: int) -> list[float]:
+    import aiohttp
+
+    kinds = ["timetable", "dashboard", "display"] if ctx.get("display_token") else ["timetable", "dashboard"]
+    crowd = [Watcher(base, ctx["cookies"][i], kinds[i % len(kinds)], ctx) for i in range(watchers)]
+    for w in crowd:
+        await w.start()
+    times = []
+    async with aiohttp.ClientSession() as http:
+        for i in range(writes):
+            times.append(await put_room(http, base, ctx["cookies"][-1], ctx["target"], f"W{watchers}-{i}"))
+            await asyncio.sleep(gap_ms / 1000)
+    await asyncio.sleep(1.5)
+    for w in crowd:
+        await w.close()
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--watchers", default="0,1,10,50")
+    parser.add_argument("--writes", type=int, default=30)
+    parser.add_argument("--gap-ms", type=int, default=300)
+    args = parser.parse_args()
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        sys.exit("set DATABASE_URL to a PostgreSQL database of the bench's own")
+    ctx = prepare(url)
+    port = free_port()
+    proc, log = start_daphne(url, port)
+    base = f"http://localhost:{port}"
+    try:
+        asyncio.run(requests_per_change(base, ctx))
+        alone = None
+        print(f"a write's answer (PUT /api/timetables/{{id}}, {args.writes} writes {args.gap_ms} ms apart)")
+        for n in [int(x) for x in args.watchers.split(",")]:
+            times = asyncio.run(write_times(base, ctx, n, args.writes, args.gap_ms))
+            p50, p99 = statistics.median(times), pct(times, 99)
+            alone = alone or p50
+            print(f"  {n:3d} watchers: p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  ({p50 / alone:.2f}x alone)")
+    finally:
+        proc.terminate()
+        proc.wait()
+        Path(log.name).unlink(missing_ok=True)
+
+
+if __name__ == "__main__":
+    main()
