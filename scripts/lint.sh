@@ -14,6 +14,8 @@ echo "==> ruff format: Python formatting"
 .venv/bin/ruff format --check . || failed+=(ruff-format)
 echo "==> mypy: Python types (django-stubs) of project/ and realtime/"
 .venv/bin/mypy || failed+=(mypy)
+echo "==> import-linter: layers, what realtime may import, no import cycles (.importlinter; docs/engineering.md, Boundaries)"
+.venv/bin/lint-imports --no-cache || failed+=(import-linter)
 echo "==> migrations match the models"
 DATABASE_URL="sqlite://:memory:" DJANGO_SETTINGS_MODULE=project.settings .venv/bin/python manage.py makemigrations --check --dry-run \
   || failed+=(migrations)

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from django.contrib.auth import authenticate
 from django.http import HttpRequest
 
+from project.accounts.credentials import totp_consume
 from project.accounts.lockout import ensure_allowed, raise_if_locked_out, record_failure
 from project.core.errors import DomainError, ValidationFailed
 from project.core.tenancy import Ctx
@@ -42,8 +43,6 @@ def reauthenticate(*, request: HttpRequest, ctx: Ctx, password: str, totp_code: 
     recorded by the lockout; 429 when locked); 400 at ``password`` 'Enter your password or an
     authenticator code' when neither is given.
     """
-    from project.accounts.services import totp_consume
-
     user = ctx.member
     if not password and not totp_code:
         raise ValidationFailed.field("password", "Enter your password or an authenticator code")

@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from django.db import models
 
 from project.history import tracking
-
-if TYPE_CHECKING:  # pragma: no cover
-    from project.accounts.models import Organization
 
 
 class TimeStampedModel(models.Model):
@@ -34,8 +31,11 @@ _M = TypeVar("_M", bound=models.Model)
 
 
 class TenantQuerySet(models.QuerySet[_M]):
-    def for_org(self, org: Organization | uuid.UUID) -> TenantQuerySet[_M]:
-        """Rows of one organization. ``org`` is an Organization or its id."""
+    def for_org(self, org: models.Model | uuid.UUID) -> TenantQuerySet[_M]:
+        """Rows of one organization. ``org`` is an Organization (any model row: its ``pk``) or its id.
+
+        Typed without importing ``project.accounts.models``, which builds on this module (no import cycle,
+        docs/engineering.md, "Boundaries")."""
         org_id = getattr(org, "pk", org)
         return self.filter(organization_id=org_id)
 

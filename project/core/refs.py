@@ -19,8 +19,8 @@ row(s) with ``Model.objects.for_org(ctx.org)``:
 - ``None`` passes through (an optional reference left empty).
 
 The validated value is a plain ``uuid.UUID``; while that very object lives, the row loaded for it is
-kept beside it (by identity, not by value). Services keep calling :func:`project.core.tenancy.get_in_org`
-with it; that call answers the carried row without a second query when the row is of the same model and
+kept beside it (by identity, not by value; :func:`project.core.tenancy.carry`). Services keep calling
+:func:`project.core.tenancy.get_in_org` with it; that call answers the carried row without a second query when the row is of the same model and
 organization (and queries as before otherwise, e.g. when a service builds the schema itself without a
 request, or locks the row with ``get_locked``). Path ids (``/teachers/{uuid:teacher_id}``) are the record acted on:
 services load them with ``get_in_org``/``get_locked``, the same scoped lookup.
@@ -36,7 +36,6 @@ Two more forms of the same lookup: :func:`OrgRefsAt` for an id inside a list of 
 from __future__ import annotations
 
 import uuid
-import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -44,24 +43,7 @@ from django.db import models
 from pydantic import AfterValidator, ValidationInfo
 
 from project.core.errors import NotFound
-from project.core.tenancy import scoped
-
-# The rows validation loaded, by the identity of the UUID object it returned: {id(uuid): (weakref, row)}.
-# A plain uuid.UUID goes on everywhere (JSON, orjson, events, pickles); while that very object lives,
-# get_in_org can answer its row without a second query. An entry goes with its UUID object.
-_carried: dict[int, tuple[weakref.ref, models.Model]] = {}
-
-
-def _carry(key: uuid.UUID, row: models.Model) -> uuid.UUID:
-    """A fresh UUID object equal to ``key`` that carries ``row`` (see :func:`carried_row`)."""
-    value = uuid.UUID(int=key.int)
-    ident = id(value)
-
-    def forget(_ref: weakref.ref) -> None:
-        _carried.pop(ident, None)
-
-    _carried[ident] = (weakref.ref(value, forget), row)
-    return value
+from project.core.tenancy import carry, scoped
 
 
 def _ctx_org(info: ValidationInfo) -> Any:
@@ -98,7 +80,7 @@ def resolve_one(model: type[models.Model], org: Any, value: Any, label: str) -> 
     row = _rows(model, org).filter(pk=key).first()
     if row is None:
         raise NotFound(f"{label} not found")
-    return _carry(key, row)
+    return carry(key, row)
 
 
 def resolve_many(model: type[models.Model], org: Any, values: Iterable[Any] | None, label: str) -> Any:
@@ -117,7 +99,7 @@ def resolve_many(model: type[models.Model], org: Any, values: Iterable[Any] | No
     rows = {row.pk: row for row in _rows(model, org).filter(pk__in=set(keys))}
     if len(rows) != len(set(keys)):
         raise NotFound(f"{label} not found")
-    return [_carry(key, rows[key]) for key in keys]
+    return [carry(key, rows[key]) for key in keys]
 
 
 def OrgRef(model: type[models.Model], label: str) -> AfterValidator:  # noqa: N802 — reads as a type in Annotated[...]
@@ -144,19 +126,6 @@ def OrgRefs(model: type[models.Model], label: str) -> AfterValidator:  # noqa: N
         return resolve_many(model, org, value, label)
 
     return AfterValidator(run)
-
-
-def carried_row(model: type[models.Model], org: Any, pk: object) -> Any:
-    """The row an :func:`OrgRef`/:func:`OrgRefs` value carries when it is of ``model`` and ``org`` (so
-    :func:`get_in_org` needs no second query), else None."""
-    entry = _carried.get(id(pk))
-    if entry is None or entry[0]() is not pk:
-        return None
-    row = entry[1]
-    if type(row) is not model:
-        return None
-    org_id = getattr(org, "pk", org)
-    return row if getattr(row, "organization_id", None) == org_id else None
 
 
 def OrgRefsAt(model: type[models.Model], label: str, attr: str) -> AfterValidator:  # noqa: N802 — reads as a type in Annotated[...]

@@ -7,6 +7,7 @@ receive it and never read ``request.user`` themselves.
 from __future__ import annotations
 
 import uuid
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -69,6 +70,40 @@ def scoped(model_or_qs: Any, org: Organization | uuid.UUID) -> models.QuerySet:
     return model_or_qs.objects.for_org(org)
 
 
+# The rows validation loaded, by the identity of the UUID object it returned: {id(uuid): (weakref, row)}.
+# A plain uuid.UUID goes on everywhere (JSON, orjson, events, pickles); while that very object lives,
+# get_in_org can answer its row without a second query. An entry goes with its UUID object.
+_carried: dict[int, tuple[weakref.ref, models.Model]] = {}
+
+
+def carry(key: uuid.UUID, row: models.Model) -> uuid.UUID:
+    """A fresh UUID object equal to ``key`` that carries ``row`` (see :func:`carried_row`).
+
+    ``project.core.refs`` carries the rows it validated; the registry lives here, beside its reader
+    :func:`get_in_org`, so that ``tenancy`` never imports ``refs`` (docs/engineering.md, "Boundaries")."""
+    value = uuid.UUID(int=key.int)
+    ident = id(value)
+
+    def forget(_ref: weakref.ref) -> None:
+        _carried.pop(ident, None)
+
+    _carried[ident] = (weakref.ref(value, forget), row)
+    return value
+
+
+def carried_row(model: type[models.Model], org: Any, pk: object) -> Any:
+    """The row an ``OrgRef``/``OrgRefs`` value (``project.core.refs``) carries when it is of ``model`` and
+    ``org`` (so :func:`get_in_org` needs no second query), else None."""
+    entry = _carried.get(id(pk))
+    if entry is None or entry[0]() is not pk:
+        return None
+    row = entry[1]
+    if type(row) is not model:
+        return None
+    org_id = getattr(org, "pk", org)
+    return row if getattr(row, "organization_id", None) == org_id else None
+
+
 def get_in_org(model_or_qs: Any, org: Organization | uuid.UUID, pk: object, label: str | None = None) -> Any:
     """One row of ``org`` by primary key, or :class:`NotFound` ("<Label> not found").
 
@@ -77,8 +112,6 @@ def get_in_org(model_or_qs: Any, org: Organization | uuid.UUID, pk: object, labe
     resolved in ``org`` (``project.core.refs``) answers its carried row without a second query.
     """
     if isinstance(model_or_qs, type):
-        from project.core.refs import carried_row
-
         row = carried_row(model_or_qs, org, pk)
         if row is not None:
             return row

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 import orjson
+from django.apps import apps
 from django.db.models import Q, TextField
 from django.db.models.functions import Cast
 
 from project.core.errors import NotFound
 from project.core.tenancy import get_in_org
 from project.history.models import Activity, ActivityChange
-from project.history.undo import NOT_UNDOABLE, RowChange, merged_changes
+from project.history.tracking import Row
 from project.history.visibility import may_read, may_undo_entity, readable_filter
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,8 +25,38 @@ if TYPE_CHECKING:  # pragma: no cover
     from django.db.models import Model
 
     from project.accounts.models import Organization, User
+    from project.core.models import TimeStampedModel
 
 MAX_PAGE_SIZE = 200
+# Entities whose activities cannot be undone, with the reason (409); read here (``canUndo``) and by the undo.
+NOT_UNDOABLE = {
+    "user": "Changes to users cannot be undone. Edit the user instead.",
+    "display_link": "Display links cannot be undone. Create a new link instead.",
+}
+
+
+class RowChange:
+    """One row an activity touched: its model, key, field names and values before its first capture and
+    after its last (``None``: did not exist). The undo (``project.history.undo``) restores ``before``."""
+
+    __slots__ = ("model", "pk", "fields", "before", "after")
+
+    def __init__(self, model: type[TimeStampedModel], pk: str, fields: list[str], before: Row | None, after: Row | None) -> None:
+        self.model, self.pk, self.fields, self.before, self.after = model, pk, fields, before, after
+
+
+def merged_changes(activity: Activity) -> OrderedDict[tuple[str, str], RowChange]:
+    """Every row the activity touched: the state before its first capture and after its last."""
+    out: OrderedDict[tuple[str, str], RowChange] = OrderedDict()
+    for change in ActivityChange.objects.for_org(activity.organization_id).filter(activity=activity).order_by("position"):
+        model = apps.get_model(change.model)
+        for pk, before, after in change.row_list():
+            key = (change.model, pk)
+            if key in out:
+                out[key].after = after
+            else:
+                out[key] = RowChange(model, pk, change.fields, before, after)
+    return out
 
 
 def activity_page(

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias, TypeVar, cast
 
 import orjson
 from django.db import connections, models, router
@@ -35,14 +35,24 @@ if TYPE_CHECKING:  # pragma: no cover
     from django.db.models.deletion import Collector
     from django.db.transaction import Atomic
 
-    from project.history.models import Activity
-
 T = TypeVar("T")
 ModelType = type[models.Model]
 AnyField: TypeAlias = "models.Field[Any, Any]"
 Row = list[Any]  # one row's values as JSON (snapshot_fields order): any JSON value per field
 
 _ATTR = "_blockplan_history_tracker"
+
+
+class Activity(Protocol):
+    """What the capture needs of a ``project.history.models.Activity`` row: its key, its organization and
+    its ``changes`` (the related manager of ``ActivityChange``). A protocol, not an import: the models
+    module is above this one (``TenantModel`` is tracked), so this module imports no model of the project
+    (docs/engineering.md, "Boundaries")."""
+
+    objects: ClassVar[Any]
+    pk: Any
+    organization_id: Any
+    changes: Any
 
 
 @dataclass
@@ -171,8 +181,6 @@ def add(tracker: Tracker, model: ModelType, before: Mapping[str, Row | None], af
 
 
 def _store(tracker: Tracker, model: ModelType, rows: list[list[Any]]) -> None:
-    from project.history.models import ActivityChange
-
     if not rows:
         return
     tracker.position += 1
@@ -190,9 +198,8 @@ def _store(tracker: Tracker, model: ModelType, rows: list[list[Any]]) -> None:
     if not refs <= tracker.refs:  # one UPDATE when the write reaches records it did not point at yet
         tracker.refs |= refs
         type(tracker.activity).objects.for_org(org_id).filter(pk=tracker.activity.pk).update(refs=" ".join(sorted(tracker.refs)))
-    ActivityChange.objects.for_org(org_id).create(
+    tracker.activity.changes.create(
         organization_id=org_id,
-        activity=tracker.activity,
         position=tracker.position,
         model=model._meta.label,
         fields=[f.attname for f in fields],

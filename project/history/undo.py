@@ -19,7 +19,6 @@ clears the ``undone_by`` of the original, which can then be undone again.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Mapping
 from datetime import datetime
 from functools import partial
@@ -27,7 +26,6 @@ from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 from zoneinfo import ZoneInfo
 
-from django.apps import apps
 from django.db import IntegrityError, connection, transaction
 from django.db.models import ProtectedError, Q
 from django.db.models.deletion import RestrictedError
@@ -37,6 +35,7 @@ from project.core.errors import Conflict, Forbidden
 from project.core.tenancy import Ctx, get_in_org
 from project.history import tracking
 from project.history.models import Activity, ActivityChange
+from project.history.selectors import NOT_UNDOABLE, RowChange, merged_changes
 from project.history.services import actor_label
 from project.history.tracking import Row
 from project.history.visibility import may_undo_entity
@@ -44,36 +43,11 @@ from project.history.visibility import may_undo_entity
 if TYPE_CHECKING:  # pragma: no cover
     from project.core.models import TenantModel, TimeStampedModel
 
-NOT_UNDOABLE = {
-    "user": "Changes to users cannot be undone. Edit the user instead.",
-    "display_link": "Display links cannot be undone. Create a new link instead.",
-}
 INVERSE_ACTION = {"created": "deleted", "deleted": "created", "scheduled": "schedule_cleared", "schedule_cleared": "scheduled"}
 COMPARE_SKIP = {"updated_at"}
 ADMIN_ONLY_UNDO = "Only an administrator can undo this change."
 ALREADY_UNDONE = "This change has already been undone."
 NOTHING = "This change has nothing that can be undone."
-
-
-class RowChange:
-    __slots__ = ("model", "pk", "fields", "before", "after")
-
-    def __init__(self, model: type[TimeStampedModel], pk: str, fields: list[str], before: Row | None, after: Row | None) -> None:
-        self.model, self.pk, self.fields, self.before, self.after = model, pk, fields, before, after
-
-
-def merged_changes(activity: Activity) -> OrderedDict[tuple[str, str], RowChange]:
-    """Every row the activity touched: the state before its first capture and after its last."""
-    out: OrderedDict[tuple[str, str], RowChange] = OrderedDict()
-    for change in ActivityChange.objects.for_org(activity.organization_id).filter(activity=activity).order_by("position"):
-        model = apps.get_model(change.model)
-        for pk, before, after in change.row_list():
-            key = (change.model, pk)
-            if key in out:
-                out[key].after = after
-            else:
-                out[key] = RowChange(model, pk, change.fields, before, after)
-    return out
 
 
 def _comparable(fields: list[str], values: Row | None) -> dict[str, Any] | None:

@@ -16,7 +16,6 @@ Reads only: 3-4 queries whatever the number of sessions.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from datetime import date, time, timedelta
 from typing import TYPE_CHECKING
 from uuid import UUID
@@ -29,6 +28,7 @@ from project.timetabling import conflicts as cf
 from project.timetabling.calendar import holiday_spans, week_start
 from project.timetabling.models import Holiday, TimetableSession
 from project.timetabling.replan_moves import SEARCH_MONTHS, closure_moves
+from project.timetabling.replan_moves.change import Change, change_row, unresolved_row
 
 if TYPE_CHECKING:  # pragma: no cover
     from project.accounts.models import Organization
@@ -37,27 +37,6 @@ if TYPE_CHECKING:  # pragma: no cover
 CLOSURE = "closure"
 LEAVE = "leave"
 MAX_RANGE_DAYS = 400
-
-
-@dataclass
-class Change:
-    """What is changing: closed ``spans`` (inclusive date pairs) or one teacher's leave."""
-
-    kind: str
-    description: str
-    spans: list[tuple[date, date]] = field(default_factory=list)
-    campus_id: object | None = None
-    teacher_id: object | None = None
-    leave: cf.LeaveSpan | None = None
-    params: dict = field(default_factory=dict)  # the fields that named it, as the API spells them (JSON)
-
-    @property
-    def start(self) -> date:
-        return min(s for s, _ in self.spans)
-
-    @property
-    def end(self) -> date:
-        return max(e for _, e in self.spans)
 
 
 def _range(start: date | None, end: date | None) -> tuple[date, date]:
@@ -305,10 +284,6 @@ def _version(org: Organization, lo: date, hi: date, session_ids: list[object]) -
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
 
 
-def _hms(t: time | None) -> str | None:
-    return None if t is None else t.strftime("%H:%M:%S")
-
-
 def _scope(
     sessions: list[dict], block_group_ids: Iterable[UUID | str] | None = None, session_ids: Iterable[UUID | str] | None = None
 ) -> list[dict]:
@@ -497,43 +472,6 @@ def propose(
         "changes": options[chosen]["changes"],
         "unresolved": options[chosen]["unresolved"],
         "figures": options[chosen]["figures"],
-    }
-
-
-def unresolved_row(s: dict, unit_code: str, reason: str) -> dict:
-    return {
-        "sessionId": s["id"],
-        "blockGroupCode": s["blockGroupCode"],
-        "unitCode": unit_code,
-        "actualDate": s["actualDate"],
-        "startTime": _hms(s["startTime"]),
-        "endTime": _hms(s["endTime"]),
-        "reason": reason,
-    }
-
-
-def change_row(s: dict, unit_code: str, reason: str, *, day: date, teacher_id: object, teacher_name: str) -> dict:
-    return {
-        "sessionId": s["id"],
-        "blockGroupId": s["blockGroupId"],
-        "blockGroupCode": s["blockGroupCode"],
-        "unitCode": unit_code,
-        "reason": reason,
-        "actualHours": float(s["actualHours"] or 0),
-        "from": {
-            "actualDate": s["actualDate"],
-            "startTime": _hms(s["startTime"]),
-            "endTime": _hms(s["endTime"]),
-            "teacherId": s["teacherId"],
-            "teacherName": s["teacherName"],
-        },
-        "to": {
-            "actualDate": day,
-            "startTime": _hms(s["startTime"]),
-            "endTime": _hms(s["endTime"]),
-            "teacherId": teacher_id,
-            "teacherName": teacher_name,
-        },
     }
 
 

@@ -14,11 +14,14 @@ from django.contrib.auth import (
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
-from project.accounts import totp
+# Moved below the services (docs/engineering.md, "Boundaries"); the modules of this package import them from here.
+from project.accounts.credentials import MODEL_BACKEND as MODEL_BACKEND
+from project.accounts.credentials import PENDING_SETUP as PENDING_SETUP
+from project.accounts.credentials import _locked_user as _locked_user
+from project.accounts.credentials import totp_consume as totp_consume
 from project.accounts.models import User
 from realtime.events import close_session_sockets
 
@@ -29,9 +32,6 @@ INVALID_CODE = "Invalid authenticator code"
 USER_NOT_FOUND = "User not found. Please contact your administrator."
 PASSKEY_AUTH_FAILED = "Passkey authentication failed"
 PASSKEY_REGISTRATION_FAILED = "Passkey registration failed"
-MODEL_BACKEND = "project.core.auth.SessionUserBackend"  # user + organization in one query per request
-# Users who proved their password but must still set a new one (login answered requiresSetup).
-PENDING_SETUP = "pending_setup_user_ids"
 
 
 @dataclass
@@ -85,26 +85,6 @@ def _sign_in(request: HttpRequest, user: User, *, remember_me: bool = False) -> 
     login(request, user, backend=MODEL_BACKEND)
     request.session.pop(PENDING_SETUP, None)
     request.session.set_expiry(django_settings.SESSION_COOKIE_AGE if remember_me else 0)
-
-
-def _locked_user(user_id: UUID | str) -> User:
-    return User.objects.select_for_update(of=("self",)).select_related("organization").get(pk=user_id)
-
-
-def totp_consume(user: User, code: str | None) -> bool:
-    """Accept ``code`` for ``user`` once: it must match a step within one of now and be later than the
-    last accepted step (no replay). Stores the step on success. Runs on the locked user row."""
-    if not user.totp_secret or code is None or not totp.is_code_format(code):
-        return False
-    with transaction.atomic():
-        row = _locked_user(user.pk)
-        counter = totp.matching_counter(row.totp_secret or "", code)
-        if counter is None or (row.totp_last_counter is not None and counter <= row.totp_last_counter):
-            return False
-        row.totp_last_counter = counter
-        row.save(update_fields=["totp_last_counter"])
-    user.totp_last_counter = counter
-    return True
 
 
 def end_user_sessions(user: User, *, keep_session_key: str | None = None, reason: str = "expired") -> int:

@@ -37,8 +37,8 @@ from django.utils import timezone
 from joserfc.errors import JoseError
 
 from project.accounts import invitations
+from project.accounts.credentials import MODEL_BACKEND, PENDING_SETUP, _locked_user
 from project.accounts.models import Organization, SingleSignOnDomain, SingleSignOnProvider, SingleSignOnSession, User
-from project.accounts.services.common import MODEL_BACKEND, PENDING_SETUP, _locked_user
 from project.accounts.sso import client, dns, secrets, selectors
 from project.core.concurrency import assert_fresh
 from project.core.errors import DuplicateCode, NotFound, ValidationFailed

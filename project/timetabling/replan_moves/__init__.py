@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from project.timetabling import conflicts as cf
 from project.timetabling.replan_moves.board import SEARCH_MONTHS, Board, Plan
+from project.timetabling.replan_moves.change import change_row, unresolved_row
 from project.timetabling.replan_moves.greedy import greedy_plan
 from project.timetabling.replan_moves.makeup import MAKE_UP_SECONDS, make_up_plan, make_up_rest
 from project.timetabling.replan_moves.model import optimised_plan
@@ -43,7 +44,7 @@ from project.timetabling.replan_moves.model import optimised_plan
 if TYPE_CHECKING:  # pragma: no cover
     from project.accounts.models import Organization
     from project.planning.models import BlockGroup
-    from project.timetabling.replan import Change
+    from project.timetabling.replan_moves.change import Change
 
 __all__ = ["MOVE_SECONDS", "SEARCH_MONTHS", "Board", "closure_moves", "make_up_moves"]
 
@@ -106,8 +107,6 @@ def make_up_moves(
 
 def _answer(board: Board, plan: Plan, hits: list[dict], reflowed: str) -> tuple[list[dict], list[dict], list[dict[str, object]]]:
     """A plan as ``(changes, unresolved, endDatesExtended)`` (see :func:`closure_moves`)."""
-    from project.timetabling.replan import change_row, unresolved_row
-
     hit_of = {h["id"]: h for h in hits}
     changes = []
     for sid, day in sorted(plan.dates.items(), key=lambda kv: (board.slot_of[kv[0]].date, board.slot_of[kv[0]].start)):
