@@ -6,5 +6,7 @@ class AccountsConfig(AppConfig):
     label = "accounts"
 
     def ready(self) -> None:
-        from project.accounts import access  # noqa: F401 — connects the save hooks that end or re-scope access
-        from project.accounts import lockout  # noqa: F401 — connects the device-cookie signal receivers
+        from project.accounts import (
+            access,  # noqa: F401 — connects the save hooks that end or re-scope access
+            lockout,  # noqa: F401 — connects the device-cookie signal receivers
+        )

@@ -36,7 +36,10 @@ NOT_WALKED = {
     ("POST", "/api/auth/passkeys/register/complete"): "needs a WebAuthn authenticator's signed answer",
     ("POST", "/api/auth/passkeys/authenticate/complete"): "needs a WebAuthn authenticator's signed answer",
     ("POST", "/api/organization/sso/test"): "fetches the identity provider's discovery document (outbound network)",
-    ("POST", "/api/organization/sso/domains/verify"): "looks the TXT record up in DNS (tests/sso/test_domains.py runs its own DNS server)",
+    (
+        "POST",
+        "/api/organization/sso/domains/verify",
+    ): "looks the TXT record up in DNS (tests/sso/test_domains.py runs its own DNS server)",
 }
 
 
