@@ -777,6 +777,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/board": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Board
+         * @description GET /api/board?blockGroupId=|teacherId=|roomId=|campusId= (exactly one) &from=&to= (dates,
+         *     inclusive, at most 190 days): {sessions, shading} (see :func:`project.timetabling.board.board_range`).
+         *     400 validation_error for a missing or bad parameter; 404 "<Thing> not found" for a foreign id.
+         */
+        get: operations["project_timetabling_board_api_get_board"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/board/conflict-index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Conflict Index
+         * @description GET /api/board/conflict-index?sessionId=&from=&to=[&teacherId=<id>|unassigned]: where the session
+         *     would hard-conflict in the range (see :func:`project.timetabling.board.conflict_index`).
+         */
+        get: operations["project_timetabling_board_api_get_conflict_index"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/board/teachers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Board Teachers
+         * @description GET /api/board/teachers?sessionId=: the active teachers qualified for the session's unit with their
+         *     hours that week and any clash at its time (see :func:`project.timetabling.board.board_teachers`).
+         */
+        get: operations["project_timetabling_board_api_get_board_teachers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/calendar-feeds": {
         parameters: {
             query?: never;
@@ -2859,6 +2923,24 @@ export interface components {
             /** Studypattern */
             studyPattern: string;
         };
+        /** BlockedOut */
+        BlockedOut: {
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /** Endtime */
+            endTime: string | null;
+            /** Reason */
+            reason: string;
+            /** Sessionid */
+            sessionId: string | null;
+            /** Starttime */
+            startTime: string | null;
+            /** Type */
+            type: string;
+        };
         /** BoardOut */
         BoardOut: {
             campus: components["schemas"]["CampusRef"] | null;
@@ -2879,6 +2961,21 @@ export interface components {
             sessions: components["schemas"]["BoardSessionOut"][];
             /** Timezone */
             timezone: string;
+        };
+        /** BoardQuery */
+        BoardQuery: {
+            /** Blockgroupid */
+            blockGroupId?: unknown;
+            /** Campusid */
+            campusId?: unknown;
+            /** From */
+            from?: string | null;
+            /** Roomid */
+            roomId?: unknown;
+            /** Teacherid */
+            teacherId?: unknown;
+            /** To */
+            to?: string | null;
         };
         /** BoardRef */
         BoardRef: {
@@ -2910,6 +3007,32 @@ export interface components {
             /** Teachername */
             teacherName: string | null;
             unit: components["schemas"]["BoardRef"];
+        };
+        /** BoardTeacherOut */
+        BoardTeacherOut: {
+            /** Clash */
+            clash: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Maxweeklyhours */
+            maxWeeklyHours: number;
+            /** Name */
+            name: string;
+            /** Weekhours */
+            weekHours: number;
+        };
+        /** BoardTeacherRef */
+        BoardTeacherRef: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
         };
         /**
          * BulkAllocateIn
@@ -3101,6 +3224,31 @@ export interface components {
             /** Utilizationpercentage */
             utilizationPercentage: number[];
             yearlyStats: components["schemas"]["GridYearlyStatsOut"];
+        };
+        /** ConflictIndexOut */
+        ConflictIndexOut: {
+            /** Blocked */
+            blocked: components["schemas"]["BlockedOut"][];
+            /** Qualified */
+            qualified: boolean;
+            /**
+             * Sessionid
+             * Format: uuid
+             */
+            sessionId: string;
+            /** Teacherid */
+            teacherId: string | null;
+        };
+        /** ConflictIndexQuery */
+        ConflictIndexQuery: {
+            /** From */
+            from?: string | null;
+            /** Sessionid */
+            sessionId?: unknown;
+            /** Teacherid */
+            teacherId?: unknown;
+            /** To */
+            to?: string | null;
         };
         /** ConflictOut */
         ConflictOut: {
@@ -5105,6 +5253,29 @@ export interface components {
              */
             userId: string;
         };
+        /** ShadeOut */
+        ShadeOut: {
+            /**
+             * End
+             * Format: date
+             */
+            end: string;
+            /** Endtime */
+            endTime: string | null;
+            /** Kind */
+            kind: string;
+            /** Name */
+            name: string;
+            /**
+             * Start
+             * Format: date
+             */
+            start: string;
+            /** Starttime */
+            startTime: string | null;
+            /** Teacherid */
+            teacherId: string | null;
+        };
         /** SsoConfigIn */
         SsoConfigIn: {
             /** Breakglassuserid */
@@ -5772,6 +5943,11 @@ export interface components {
             name: string;
             /** Percentage */
             percentage: number;
+        };
+        /** TeachersQuery */
+        TeachersQuery: {
+            /** Sessionid */
+            sessionId?: unknown;
         };
         /** TimetabledUnitOut */
         TimetabledUnitOut: {
@@ -7350,6 +7526,161 @@ export interface operations {
             };
             /** @description Precondition Failed */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_board_api_get_board: {
+        parameters: {
+            query?: {
+                from?: string | null;
+                to?: string | null;
+                blockGroupId?: unknown;
+                teacherId?: unknown;
+                roomId?: unknown;
+                campusId?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_board_api_get_conflict_index: {
+        parameters: {
+            query?: {
+                from?: string | null;
+                to?: string | null;
+                sessionId?: unknown;
+                teacherId?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictIndexOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_board_api_get_board_teachers: {
+        parameters: {
+            query?: {
+                sessionId?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardTeacherOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
