@@ -45,26 +45,30 @@ def check_range(start: date, end: date) -> None:
         raise ValidationFailed([{"path": ["to"], "message": f"The board shows at most {MAX_RANGE_DAYS} days"}])
 
 
-def _scope_filter(org: Organization, scope: str, scope_id: UUID) -> Q:
-    """The sessions of the scope; 404 "<Thing> not found" for an id of another organization."""
+def _scope_filter(org: Organization, scope: str, scope_id: UUID) -> tuple[Q, str]:
+    """The sessions of the scope and its title; 404 "<Thing> not found" for an id of another organization."""
     from project.catalogue.models import Campus, Room
     from project.planning.models import BlockGroup
     from project.staff.models import Teacher
 
     if scope == "blockGroup":
-        return Q(block_group_id=get_in_org(BlockGroup, org, scope_id, "Block group").pk)
+        group = get_in_org(BlockGroup, org, scope_id, "Block group")
+        return Q(block_group_id=group.pk), f"{group.code} {group.name}"
     if scope == "teacher":
-        return Q(teacher_id=get_in_org(Teacher, org, scope_id, "Teacher").pk)
+        teacher = get_in_org(Teacher, org, scope_id, "Teacher")
+        return Q(teacher_id=teacher.pk), f"{teacher.first_name} {teacher.last_name}".strip()
     if scope == "room":
-        return Q(room_record_id=get_in_org(Room, org, scope_id, "Room").pk)
-    return Q(block_group__campus_id=get_in_org(Campus, org, scope_id, "Campus").pk)
+        room = get_in_org(Room, org, scope_id, "Room")
+        return Q(room_record_id=room.pk), f"Room {room.code}"
+    campus = get_in_org(Campus, org, scope_id, "Campus")
+    return Q(block_group__campus_id=campus.pk), campus.name
 
 
 def board_range(org: Organization, *, scope: str, scope_id: UUID, start: date, end: date) -> dict[str, Any]:
     """The board of one scope (``blockGroup``, ``teacher``, ``room`` or ``campus``) for [start, end]
     (inclusive dates, wall-clock times of the organization).
 
-    Returns ``{"sessions": [{id, actualDate, startTime "HH:MM", endTime, unit {id, code, name},
+    Returns ``{"title": the scope's name, "sessions": [{id, actualDate, startTime "HH:MM", endTime, unit {id, code, name},
     blockGroup {id, code, name}, teacher {id, name} | null, room, roomId, status, actualHours, updatedAt}],
     "shading": [{kind "public_holiday" | "term_break" | "leave", name, start, end (dates), startTime,
     endTime ("HH:MM" or null: whole days), teacherId (leave)}]}``. Leave shaded is that of the board's
@@ -74,7 +78,7 @@ def board_range(org: Organization, *, scope: str, scope_id: UUID, start: date, e
     from project.staff.models import TeacherLeave
 
     check_range(start, end)
-    q = _scope_filter(org, scope, scope_id)
+    q, title = _scope_filter(org, scope, scope_id)
     rows = list(
         TimetableSession.objects.for_org(org)
         .filter(q, actual_date__gte=start, actual_date__lte=end)
@@ -165,7 +169,7 @@ def board_range(org: Organization, *, scope: str, scope_id: UUID, start: date, e
                 }
             )
     shading.sort(key=lambda s: (s["start"], s["kind"]))
-    return {"sessions": sessions, "shading": shading}
+    return {"title": title, "sessions": sessions, "shading": shading}
 
 
 def _session(org: Organization, session_id: UUID) -> TimetableSession:

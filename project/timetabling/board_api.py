@@ -35,12 +35,12 @@ def _candidate(value: Any) -> Any:
         raise ValueError("Teacher not found") from None
 
 
-class RangeQuery(CamelSchema):
+class PlannerRangeQuery(CamelSchema):
     from_: Annotated[date | None, BlankToNone, in_date_range("Start date")] = Field(default=None, alias="from")
     to: Annotated[date | None, BlankToNone, in_date_range("End date")] = None
 
     @model_validator(mode="after")
-    def _both(self) -> RangeQuery:
+    def _both(self) -> PlannerRangeQuery:
         if self.from_ is None:
             raise ValueError("Start date (from) is required")
         if self.to is None:
@@ -48,14 +48,14 @@ class RangeQuery(CamelSchema):
         return self
 
 
-class BoardQuery(RangeQuery):
+class PlannerBoardQuery(PlannerRangeQuery):
     block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
     teacher_id: Annotated[Any, BlankToNone, _uuid_or_error("Teacher not found")] = None
     room_id: Annotated[Any, BlankToNone, _uuid_or_error("Room not found")] = None
     campus_id: Annotated[Any, BlankToNone, _uuid_or_error("Campus not found")] = None
 
     @model_validator(mode="after")
-    def _one_scope(self) -> BoardQuery:
+    def _one_scope(self) -> PlannerBoardQuery:
         if sum(getattr(self, name) is not None for name in SCOPES) != 1:
             raise ValueError("Give exactly one of blockGroupId, teacherId, roomId or campusId")
         return self
@@ -68,47 +68,47 @@ class BoardQuery(RangeQuery):
         raise AssertionError("validated")  # pragma: no cover
 
 
-class ConflictIndexQuery(RangeQuery):
+class PlannerConflictIndexQuery(PlannerRangeQuery):
     session_id: Annotated[Any, BlankToNone, _uuid_or_error("Timetable session not found")] = None
     # A teacher's id, or "unassigned" for none; absent: the session's own teacher.
     teacher_id: Annotated[Any, BeforeValidator(_candidate)] = None
 
     @model_validator(mode="after")
-    def _session(self) -> ConflictIndexQuery:
+    def _session(self) -> PlannerConflictIndexQuery:
         if self.session_id is None:
             raise ValueError("Session id is required")
         return self
 
 
-class TeachersQuery(CamelSchema):
+class PlannerTeachersQuery(CamelSchema):
     session_id: Annotated[Any, BlankToNone, _uuid_or_error("Timetable session not found")] = None
 
     @model_validator(mode="after")
-    def _session(self) -> TeachersQuery:
+    def _session(self) -> PlannerTeachersQuery:
         if self.session_id is None:
             raise ValueError("Session id is required")
         return self
 
 
-class BoardRef(CamelSchema):
+class PlannerRef(CamelSchema):
     id: uuid.UUID
     code: str
     name: str
 
 
-class BoardTeacherRef(CamelSchema):
+class PlannerTeacherRef(CamelSchema):
     id: uuid.UUID
     name: str
 
 
-class BoardSessionOut(CamelSchema):
+class PlannerSessionOut(CamelSchema):
     id: uuid.UUID
     actual_date: date
     start_time: str
     end_time: str
-    unit: BoardRef
-    block_group: BoardRef
-    teacher: BoardTeacherRef | None
+    unit: PlannerRef
+    block_group: PlannerRef
+    teacher: PlannerTeacherRef | None
     room: str
     room_id: uuid.UUID | None
     status: str
@@ -116,7 +116,7 @@ class BoardSessionOut(CamelSchema):
     updated_at: Any
 
 
-class ShadeOut(CamelSchema):
+class PlannerShadeOut(CamelSchema):
     kind: str
     name: str
     start: date
@@ -126,12 +126,13 @@ class ShadeOut(CamelSchema):
     teacher_id: uuid.UUID | None
 
 
-class BoardOut(CamelSchema):
-    sessions: list[BoardSessionOut]
-    shading: list[ShadeOut]
+class PlannerBoardOut(CamelSchema):
+    title: str
+    sessions: list[PlannerSessionOut]
+    shading: list[PlannerShadeOut]
 
 
-class BlockedOut(CamelSchema):
+class PlannerBlockedOut(CamelSchema):
     date: date
     start_time: str | None
     end_time: str | None
@@ -140,14 +141,14 @@ class BlockedOut(CamelSchema):
     session_id: uuid.UUID | None
 
 
-class ConflictIndexOut(CamelSchema):
+class PlannerConflictIndexOut(CamelSchema):
     session_id: uuid.UUID
     teacher_id: uuid.UUID | None
     qualified: bool
-    blocked: list[BlockedOut]
+    blocked: list[PlannerBlockedOut]
 
 
-class BoardTeacherOut(CamelSchema):
+class PlannerTeacherOut(CamelSchema):
     id: uuid.UUID
     name: str
     week_hours: float
@@ -155,8 +156,8 @@ class BoardTeacherOut(CamelSchema):
     clash: str | None
 
 
-@router.get("/board", response={200: BoardOut, **ERRORS})
-def get_board(request: AuthedRequest, filters: Query[BoardQuery]) -> dict[str, Any]:
+@router.get("/board", response={200: PlannerBoardOut, **ERRORS})
+def get_board(request: AuthedRequest, filters: Query[PlannerBoardQuery]) -> dict[str, Any]:
     """GET /api/board?blockGroupId=|teacherId=|roomId=|campusId= (exactly one) &from=&to= (dates,
     inclusive, at most 190 days): {sessions, shading} (see :func:`project.timetabling.board.board_range`).
     400 validation_error for a missing or bad parameter; 404 "<Thing> not found" for a foreign id."""
@@ -164,8 +165,8 @@ def get_board(request: AuthedRequest, filters: Query[BoardQuery]) -> dict[str, A
     return board.board_range(request.auth.org, scope=scope, scope_id=scope_id, start=filters.from_, end=filters.to)  # type: ignore[arg-type]
 
 
-@router.get("/board/conflict-index", response={200: ConflictIndexOut, **ERRORS})
-def get_conflict_index(request: AuthedRequest, filters: Query[ConflictIndexQuery]) -> dict[str, Any]:
+@router.get("/board/conflict-index", response={200: PlannerConflictIndexOut, **ERRORS})
+def get_conflict_index(request: AuthedRequest, filters: Query[PlannerConflictIndexQuery]) -> dict[str, Any]:
     """GET /api/board/conflict-index?sessionId=&from=&to=[&teacherId=<id>|unassigned]: where the session
     would hard-conflict in the range (see :func:`project.timetabling.board.conflict_index`)."""
     teacher = filters.teacher_id
@@ -179,8 +180,8 @@ def get_conflict_index(request: AuthedRequest, filters: Query[ConflictIndexQuery
     )
 
 
-@router.get("/board/teachers", response={200: list[BoardTeacherOut], **ERRORS})
-def get_board_teachers(request: AuthedRequest, filters: Query[TeachersQuery]) -> list[dict[str, Any]]:
+@router.get("/board/teachers", response={200: list[PlannerTeacherOut], **ERRORS})
+def get_board_teachers(request: AuthedRequest, filters: Query[PlannerTeachersQuery]) -> list[dict[str, Any]]:
     """GET /api/board/teachers?sessionId=: the active teachers qualified for the session's unit with their
     hours that week and any clash at its time (see :func:`project.timetabling.board.board_teachers`)."""
     return board.board_teachers(request.auth.org, session_id=filters.session_id)

@@ -58,6 +58,7 @@ def test_board_of_a_block_group_lists_its_sessions_and_shading(api, world):
     r = api.get("/api/board", {"blockGroupId": str(world["group"].id), **RANGE})
     assert r.status_code == 200, r.content
     body = r.json()
+    assert body["title"] == f"CYB-1 {world['group'].name}"
     assert [s["id"] for s in body["sessions"]] == [str(world["mine"].id), str(world["unassigned"].id)]
     first = body["sessions"][0]
     assert first["unit"]["code"] == "ICTCYS407" and first["blockGroup"]["code"] == "CYB-1"

@@ -2923,24 +2923,6 @@ export interface components {
             /** Studypattern */
             studyPattern: string;
         };
-        /** BlockedOut */
-        BlockedOut: {
-            /**
-             * Date
-             * Format: date
-             */
-            date: string;
-            /** Endtime */
-            endTime: string | null;
-            /** Reason */
-            reason: string;
-            /** Sessionid */
-            sessionId: string | null;
-            /** Starttime */
-            startTime: string | null;
-            /** Type */
-            type: string;
-        };
         /** BoardOut */
         BoardOut: {
             campus: components["schemas"]["CampusRef"] | null;
@@ -2961,21 +2943,6 @@ export interface components {
             sessions: components["schemas"]["BoardSessionOut"][];
             /** Timezone */
             timezone: string;
-        };
-        /** BoardQuery */
-        BoardQuery: {
-            /** Blockgroupid */
-            blockGroupId?: unknown;
-            /** Campusid */
-            campusId?: unknown;
-            /** From */
-            from?: string | null;
-            /** Roomid */
-            roomId?: unknown;
-            /** Teacherid */
-            teacherId?: unknown;
-            /** To */
-            to?: string | null;
         };
         /** BoardRef */
         BoardRef: {
@@ -3007,32 +2974,6 @@ export interface components {
             /** Teachername */
             teacherName: string | null;
             unit: components["schemas"]["BoardRef"];
-        };
-        /** BoardTeacherOut */
-        BoardTeacherOut: {
-            /** Clash */
-            clash: string | null;
-            /**
-             * Id
-             * Format: uuid
-             */
-            id: string;
-            /** Maxweeklyhours */
-            maxWeeklyHours: number;
-            /** Name */
-            name: string;
-            /** Weekhours */
-            weekHours: number;
-        };
-        /** BoardTeacherRef */
-        BoardTeacherRef: {
-            /**
-             * Id
-             * Format: uuid
-             */
-            id: string;
-            /** Name */
-            name: string;
         };
         /**
          * BulkAllocateIn
@@ -3224,31 +3165,6 @@ export interface components {
             /** Utilizationpercentage */
             utilizationPercentage: number[];
             yearlyStats: components["schemas"]["GridYearlyStatsOut"];
-        };
-        /** ConflictIndexOut */
-        ConflictIndexOut: {
-            /** Blocked */
-            blocked: components["schemas"]["BlockedOut"][];
-            /** Qualified */
-            qualified: boolean;
-            /**
-             * Sessionid
-             * Format: uuid
-             */
-            sessionId: string;
-            /** Teacherid */
-            teacherId: string | null;
-        };
-        /** ConflictIndexQuery */
-        ConflictIndexQuery: {
-            /** From */
-            from?: string | null;
-            /** Sessionid */
-            sessionId?: unknown;
-            /** Teacherid */
-            teacherId?: unknown;
-            /** To */
-            to?: string | null;
         };
         /** ConflictOut */
         ConflictOut: {
@@ -4356,6 +4272,169 @@ export interface components {
             /** Verified */
             verified: boolean;
         };
+        /** PlannerBlockedOut */
+        PlannerBlockedOut: {
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /** Endtime */
+            endTime: string | null;
+            /** Reason */
+            reason: string;
+            /** Sessionid */
+            sessionId: string | null;
+            /** Starttime */
+            startTime: string | null;
+            /** Type */
+            type: string;
+        };
+        /** PlannerBoardOut */
+        PlannerBoardOut: {
+            /** Sessions */
+            sessions: components["schemas"]["PlannerSessionOut"][];
+            /** Shading */
+            shading: components["schemas"]["PlannerShadeOut"][];
+            /** Title */
+            title: string;
+        };
+        /** PlannerBoardQuery */
+        PlannerBoardQuery: {
+            /** Blockgroupid */
+            blockGroupId?: unknown;
+            /** Campusid */
+            campusId?: unknown;
+            /** From */
+            from?: string | null;
+            /** Roomid */
+            roomId?: unknown;
+            /** Teacherid */
+            teacherId?: unknown;
+            /** To */
+            to?: string | null;
+        };
+        /** PlannerConflictIndexOut */
+        PlannerConflictIndexOut: {
+            /** Blocked */
+            blocked: components["schemas"]["PlannerBlockedOut"][];
+            /** Qualified */
+            qualified: boolean;
+            /**
+             * Sessionid
+             * Format: uuid
+             */
+            sessionId: string;
+            /** Teacherid */
+            teacherId: string | null;
+        };
+        /** PlannerConflictIndexQuery */
+        PlannerConflictIndexQuery: {
+            /** From */
+            from?: string | null;
+            /** Sessionid */
+            sessionId?: unknown;
+            /** Teacherid */
+            teacherId?: unknown;
+            /** To */
+            to?: string | null;
+        };
+        /** PlannerRef */
+        PlannerRef: {
+            /** Code */
+            code: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+        };
+        /** PlannerSessionOut */
+        PlannerSessionOut: {
+            /**
+             * Actualdate
+             * Format: date
+             */
+            actualDate: string;
+            /** Actualhours */
+            actualHours: number;
+            blockGroup: components["schemas"]["PlannerRef"];
+            /** Endtime */
+            endTime: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Room */
+            room: string;
+            /** Roomid */
+            roomId: string | null;
+            /** Starttime */
+            startTime: string;
+            /** Status */
+            status: string;
+            teacher: components["schemas"]["PlannerTeacherRef"] | null;
+            unit: components["schemas"]["PlannerRef"];
+            /** Updatedat */
+            updatedAt: unknown;
+        };
+        /** PlannerShadeOut */
+        PlannerShadeOut: {
+            /**
+             * End
+             * Format: date
+             */
+            end: string;
+            /** Endtime */
+            endTime: string | null;
+            /** Kind */
+            kind: string;
+            /** Name */
+            name: string;
+            /**
+             * Start
+             * Format: date
+             */
+            start: string;
+            /** Starttime */
+            startTime: string | null;
+            /** Teacherid */
+            teacherId: string | null;
+        };
+        /** PlannerTeacherOut */
+        PlannerTeacherOut: {
+            /** Clash */
+            clash: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Maxweeklyhours */
+            maxWeeklyHours: number;
+            /** Name */
+            name: string;
+            /** Weekhours */
+            weekHours: number;
+        };
+        /** PlannerTeacherRef */
+        PlannerTeacherRef: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+        };
+        /** PlannerTeachersQuery */
+        PlannerTeachersQuery: {
+            /** Sessionid */
+            sessionId?: unknown;
+        };
         /**
          * PreferencesIn
          * @description User preferences (platform.md §3 "User settings"); absent fields keep their saved or default value.
@@ -5253,29 +5332,6 @@ export interface components {
              */
             userId: string;
         };
-        /** ShadeOut */
-        ShadeOut: {
-            /**
-             * End
-             * Format: date
-             */
-            end: string;
-            /** Endtime */
-            endTime: string | null;
-            /** Kind */
-            kind: string;
-            /** Name */
-            name: string;
-            /**
-             * Start
-             * Format: date
-             */
-            start: string;
-            /** Starttime */
-            startTime: string | null;
-            /** Teacherid */
-            teacherId: string | null;
-        };
         /** SsoConfigIn */
         SsoConfigIn: {
             /** Breakglassuserid */
@@ -5943,11 +5999,6 @@ export interface components {
             name: string;
             /** Percentage */
             percentage: number;
-        };
-        /** TeachersQuery */
-        TeachersQuery: {
-            /** Sessionid */
-            sessionId?: unknown;
         };
         /** TimetabledUnitOut */
         TimetabledUnitOut: {
@@ -7557,7 +7608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BoardOut"];
+                    "application/json": components["schemas"]["PlannerBoardOut"];
                 };
             };
             /** @description Bad Request */
@@ -7609,7 +7660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConflictIndexOut"];
+                    "application/json": components["schemas"]["PlannerConflictIndexOut"];
                 };
             };
             /** @description Bad Request */
@@ -7658,7 +7709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BoardTeacherOut"][];
+                    "application/json": components["schemas"]["PlannerTeacherOut"][];
                 };
             };
             /** @description Bad Request */
