@@ -5,7 +5,7 @@ Moves are the existing ``PUT /api/timetables/{id}`` (If-Match)."""
 from __future__ import annotations
 
 import uuid
-from datetime import date
+from datetime import date, datetime
 from typing import Annotated, Any
 
 from ninja import Query
@@ -113,7 +113,7 @@ class PlannerSessionOut(CamelSchema):
     room_id: uuid.UUID | None
     status: str
     actual_hours: float
-    updated_at: Any
+    updated_at: datetime
 
 
 class PlannerShadeOut(CamelSchema):

@@ -4378,8 +4378,11 @@ export interface components {
             status: string;
             teacher: components["schemas"]["PlannerTeacherRef"] | null;
             unit: components["schemas"]["PlannerRef"];
-            /** Updatedat */
-            updatedAt: unknown;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
         };
         /** PlannerShadeOut */
         PlannerShadeOut: {

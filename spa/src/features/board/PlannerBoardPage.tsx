@@ -1,0 +1,528 @@
+/**
+ * The planner board (docs/adr/0024-planner-board.md): a calendar of one block group, teacher, room or
+ * campus at /planner/<scope>/<id>?view=week|month|term&date=YYYY-MM-DD, on FullCalendar's MIT packages.
+ *
+ * - Sessions show unit, group, teacher and room, coloured by unit, teacher or status (the user's choice,
+ *   remembered); holidays, term breaks and leave are shaded.
+ * - Drag to move, resize to change times: one PUT with If-Match (features/board/api.ts). While dragging,
+ *   the slots where the drop would hard-conflict are shaded from the conflict index; the server's answer
+ *   is final: a 409 or 412 puts the card back with the reason in words. A success toast offers Undo.
+ * - Drag a session onto a teacher of the side list (teachers qualified for it, with their load that week)
+ *   to give it to them; the list's buttons do the same by keyboard.
+ * - Keyboard: a focused session moves with the arrow keys (left/right a day; up/down a slot in the week
+ *   view, a week in the others), Enter saves, Escape puts it back.
+ * - Together: the others on the board are listed with what they do; a session another user moves shows
+ *   as held (features/board/boardPresence.ts). Their drops arrive through the timetables' live refetch.
+ */
+import type { DatesSetArg, EventClickArg, EventContentArg, EventInput, EventMountArg } from "@fullcalendar/core";
+import dayGridPlugin from "@fullcalendar/daygrid";
+import interactionPlugin, { type EventDragStartArg, type EventDragStopArg, type EventResizeDoneArg } from "@fullcalendar/interaction";
+import type { EventDropArg } from "@fullcalendar/core";
+import FullCalendar from "@fullcalendar/react";
+import timeGridPlugin from "@fullcalendar/timegrid";
+import { Alert, Badge, Button, Card, Group, SegmentedControl, Stack, Text, Title } from "@mantine/core";
+import { IconPrinter } from "@tabler/icons-react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useParams, useSearchParams } from "react-router";
+import { PageHeader } from "../../components/PageHeader";
+import { notifyError, showToast } from "../../lib/notify";
+import { roots } from "../../lib/queryKeys";
+import {
+  type BoardSession,
+  type ConflictIndex,
+  fetchBoardTeachers,
+  fetchConflictIndex,
+  minutes,
+  moveSession,
+  type MoveTo,
+  SCOPES,
+  type Scope,
+  useBoard,
+} from "./api";
+import { reportBoardActivity, useBoardViewers } from "./boardPresence";
+import "./board.css";
+
+type ColourBy = "unit" | "teacher" | "status";
+type ViewName = "week" | "month" | "term";
+
+const FC_VIEW: Record<ViewName, string> = { week: "timeGridWeek", month: "dayGridMonth", term: "termView" };
+const VIEW_OF: Record<string, ViewName> = { timeGridWeek: "week", dayGridMonth: "month", termView: "term" };
+const TERM_WEEKS = 10;
+const SLOT_MINUTES = 30;
+const DAY_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+// White text on each of these has a contrast ratio of at least 4.5:1.
+const PALETTE = ["#1c5d99", "#8a3b12", "#2b6a2b", "#6b2f8a", "#a0233b", "#0f6466", "#5c4a00", "#3d4a5c", "#7a2e5a", "#2f5d3a"];
+const STATUS_COLOUR: Record<string, string> = { scheduled: "#1c5d99", confirmed: "#2b6a2b", cancelled: "#5f5f5f", completed: "#3d4a5c" };
+const COLOUR_KEY = "blockplan.board.colourBy";
+
+const pad = (n: number) => String(n).padStart(2, "0");
+const isoDate = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+const hm = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+const atMinutes = (m: number) => `${pad(Math.floor(m / 60))}:${pad(m % 60)}`;
+
+function addDays(day: string, n: number): string {
+  const [y, m, d] = day.split("-").map(Number);
+  return isoDate(new Date(y, m - 1, d + n));
+}
+
+function weekday(day: string): string {
+  const [y, m, d] = day.split("-").map(Number);
+  return DAY_NAMES[new Date(y, m - 1, d).getDay()];
+}
+
+function hashColour(key: string): string {
+  let h = 0;
+  for (const c of key) h = (h * 31 + c.charCodeAt(0)) | 0;
+  return PALETTE[Math.abs(h) % PALETTE.length];
+}
+
+function colourOf(s: BoardSession, by: ColourBy): string {
+  if (by === "status") return STATUS_COLOUR[s.status] ?? "#3d4a5c";
+  if (by === "teacher") return s.teacher ? hashColour(s.teacher.id) : "#5f5f5f";
+  return hashColour(s.unit.id);
+}
+
+/** "ICTCYS407 Tue 09:00" */
+export function sessionLabel(s: { unit: { code: string }; actualDate: string; startTime: string }): string {
+  return `${s.unit.code} ${weekday(s.actualDate)} ${s.startTime}`;
+}
+
+interface Pending {
+  sessionId: string;
+  date: string;
+  start: string;
+  end: string;
+}
+
+function isScope(value: string | undefined): value is Scope {
+  return SCOPES.includes(value as Scope);
+}
+
+export default function PlannerBoardPage() {
+  const params = useParams();
+  const scope = params.scope;
+  const id = params.id ?? "";
+  if (!isScope(scope)) {
+    return (
+      <Alert color="red" title="Unknown board">
+        A board shows a block group, a teacher, a room or a campus.
+      </Alert>
+    );
+  }
+  return <Board scope={scope} id={id} />;
+}
+
+function Board({ scope, id }: { scope: Scope; id: string }) {
+  const [search, setSearch] = useSearchParams();
+  const view: ViewName = (["week", "month", "term"] as const).find((v) => v === search.get("view")) ?? "week";
+  const initialDate = search.get("date") ?? undefined;
+  const base = `/planner/${scope}/${id}`;
+  const queryClient = useQueryClient();
+  const calendarRef = useRef<FullCalendar>(null);
+  const [range, setRange] = useState<{ from: string; to: string; type: string } | null>(null);
+  const [colourBy, setColourBy] = useState<ColourBy>(() => (localStorage.getItem(COLOUR_KEY) as ColourBy) || "unit");
+  const [index, setIndex] = useState<ConflictIndex | null>(null);
+  const [draggingId, setDraggingId] = useState<string | null>(null);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [status, setStatus] = useState("");
+  const focusRef = useRef<string | null>(null);
+  const board = useBoard(scope, id, range?.from ?? null, range?.to ?? null);
+  const sessions = board.data?.sessions ?? [];
+  const byId = useMemo(() => new Map(sessions.map((s) => [s.id, s])), [sessions]);
+  const viewers = useBoardViewers(base);
+  const heldBy = useMemo(() => new Map(viewers.filter((v) => v.movingSessionId).map((v) => [v.movingSessionId!, v.name])), [viewers]);
+  const selected = selectedId ? byId.get(selectedId) : undefined;
+  const teachers = useQuery({
+    queryKey: [...roots.timetables, "board-teachers", selectedId],
+    enabled: Boolean(selectedId),
+    queryFn: () => fetchBoardTeachers(selectedId!),
+  });
+  const dayGrid = range?.type !== "timeGridWeek";
+
+  useEffect(() => () => reportBoardActivity(base, null), [base]);
+
+  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: roots.timetables }), [queryClient]);
+
+  const startActivity = useCallback(
+    (sessionId: string) => {
+      reportBoardActivity(base, sessionId);
+      if (range) {
+        fetchConflictIndex(sessionId, range.from, range.to).then(
+          (answer) => setIndex(answer),
+          () => setIndex(null),
+        );
+      }
+    },
+    [base, range],
+  );
+
+  const endActivity = useCallback(() => {
+    reportBoardActivity(base, null);
+    setIndex(null);
+    setDraggingId(null);
+  }, [base]);
+
+  const save = useCallback(
+    async (session: BoardSession, to: MoveTo, revert: () => void) => {
+      setStatus(`Saving ${sessionLabel(session)}…`);
+      const outcome = await moveSession(session, to);
+      if (outcome.ok) {
+        const what = to.teacherId !== undefined ? "Session assigned" : "Session moved";
+        const text = `${session.unit.code} ${session.blockGroup.code}: ${weekday(to.date)} ${to.date} ${to.start}–${to.end}`;
+        setStatus(`${what}. ${text}`);
+        showToast("green", what, text);
+      } else {
+        revert();
+        setStatus(`Not saved: ${outcome.reason}`);
+        notifyError(outcome.status === 412 ? "Changed by someone else" : "Move refused", outcome.reason);
+      }
+      await refresh();
+    },
+    [refresh],
+  );
+
+  const onDragStart = (arg: EventDragStartArg) => {
+    setDraggingId(arg.event.id);
+    setSelectedId(arg.event.id);
+    startActivity(arg.event.id);
+  };
+
+  const onDragStop = (arg: EventDragStopArg) => {
+    const session = byId.get(arg.event.id);
+    const { clientX, clientY } = arg.jsEvent as MouseEvent;
+    const target = (document.elementFromPoint(clientX, clientY) as HTMLElement | null)?.closest<HTMLElement>("[data-teacher-drop]");
+    endActivity();
+    if (session && target?.dataset.teacherDrop) {
+      void save(session, { date: session.actualDate, start: session.startTime, end: session.endTime, teacherId: target.dataset.teacherDrop }, () => undefined);
+    }
+  };
+
+  const onDrop = (arg: EventDropArg | EventResizeDoneArg) => {
+    const session = byId.get(arg.event.id);
+    const start = arg.event.start;
+    if (!session || !start) return arg.revert();
+    const end = arg.event.end ?? new Date(start.getTime() + (minutes(session.endTime) - minutes(session.startTime)) * 60000);
+    void save(session, { date: isoDate(start), start: hm(start), end: hm(end) }, arg.revert);
+  };
+
+  const assign = (teacherId: string) => {
+    if (!selected) return;
+    void save(selected, { date: selected.actualDate, start: selected.startTime, end: selected.endTime, teacherId }, () => undefined);
+  };
+
+  const keyRef = useRef<(sessionId: string, event: KeyboardEvent) => void>(() => undefined);
+  keyRef.current = (sessionId, event) => {
+    const session = byId.get(sessionId);
+    if (!session || heldBy.has(sessionId)) return;
+    const current = pending?.sessionId === sessionId ? pending : { sessionId, date: session.actualDate, start: session.startTime, end: session.endTime };
+    const length = minutes(current.end) - minutes(current.start);
+    let next: Pending | null = null;
+    if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+      next = { ...current, date: addDays(current.date, event.key === "ArrowLeft" ? -1 : 1) };
+    } else if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+      const sign = event.key === "ArrowUp" ? -1 : 1;
+      if (dayGrid) next = { ...current, date: addDays(current.date, 7 * sign) };
+      else {
+        const start = Math.min(Math.max(minutes(current.start) + sign * SLOT_MINUTES, 0), 24 * 60 - length);
+        next = { ...current, start: atMinutes(start), end: atMinutes(start + length) };
+      }
+    } else if (event.key === "Enter" && pending?.sessionId === sessionId) {
+      event.preventDefault();
+      event.stopPropagation();
+      const to = { date: pending.date, start: pending.start, end: pending.end };
+      setPending(null);
+      endActivity();
+      void save(session, to, () => undefined);
+      return;
+    } else if (event.key === "Escape" && pending) {
+      setPending(null);
+      endActivity();
+      setStatus("Move cancelled");
+      return;
+    } else return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (!pending || pending.sessionId !== sessionId) startActivity(sessionId);
+    focusRef.current = sessionId;
+    setPending(next);
+    setStatus(`${session.unit.code} to ${weekday(next.date)} ${next.date} ${next.start}–${next.end}. Enter saves, Escape cancels.`);
+  };
+
+  const events = useMemo<EventInput[]>(() => {
+    const out: EventInput[] = sessions.map((s) => {
+      const at = pending?.sessionId === s.id ? pending : { date: s.actualDate, start: s.startTime, end: s.endTime };
+      const held = heldBy.get(s.id);
+      const colour = colourOf(s, colourBy);
+      return {
+        id: s.id,
+        title: `${s.unit.code} ${s.blockGroup.code}`,
+        start: `${at.date}T${at.start}`,
+        end: `${at.date}T${at.end}`,
+        editable: !held,
+        durationEditable: !held && !dayGrid,
+        backgroundColor: colour,
+        borderColor: colour,
+        textColor: "#ffffff",
+        classNames: [
+          "bp-session",
+          held ? "bp-held" : "",
+          pending?.sessionId === s.id ? "bp-pending" : "",
+          s.status === "cancelled" ? "bp-cancelled" : "",
+        ].filter(Boolean),
+        extendedProps: { session: s, held },
+      };
+    });
+    const whole = (date: string, end: string, name: string, cls: string) =>
+      dayGrid
+        ? { start: date, end: addDays(end, 1), allDay: true, display: "background", classNames: [cls], extendedProps: { reason: name } }
+        : { start: `${date}T00:00`, end: `${addDays(end, 1)}T00:00`, display: "background", classNames: [cls], extendedProps: { reason: name } };
+    for (const shade of board.data?.shading ?? []) {
+      const cls = shade.kind === "leave" ? "bp-shade-leave" : shade.kind === "term_break" ? "bp-shade-break" : "bp-shade-holiday";
+      if (shade.startTime && shade.endTime && !dayGrid) {
+        for (let d = shade.start; d <= shade.end; d = addDays(d, 1)) {
+          out.push({
+            start: `${d}T${shade.startTime}`,
+            end: `${d}T${shade.endTime}`,
+            display: "background",
+            classNames: [cls],
+            extendedProps: { reason: shade.name },
+          });
+        }
+      } else out.push(whole(shade.start, shade.end, shade.name, cls));
+    }
+    const moving = index ? byId.get(index.sessionId) : undefined;
+    for (const b of index?.blocked ?? []) {
+      if (b.startTime && b.endTime && !dayGrid) {
+        out.push({
+          start: `${b.date}T${b.startTime}`,
+          end: `${b.date}T${b.endTime}`,
+          display: "background",
+          classNames: ["bp-blocked"],
+          extendedProps: { reason: b.reason },
+        });
+      } else if (!b.startTime || !moving || (b.startTime < moving.endTime && moving.startTime < (b.endTime ?? "24:00"))) {
+        out.push(whole(b.date, b.date, b.reason, "bp-blocked"));
+      }
+    }
+    return out;
+  }, [sessions, pending, heldBy, colourBy, dayGrid, board.data?.shading, index, byId]);
+
+  const onDatesSet = (arg: DatesSetArg) => {
+    const from = isoDate(arg.start);
+    const to = isoDate(new Date(arg.end.getTime() - 86400000));
+    setRange((r) => (r && r.from === from && r.to === to && r.type === arg.view.type ? r : { from, to, type: arg.view.type }));
+    const nextView = VIEW_OF[arg.view.type] ?? "week";
+    const nextDate = isoDate(arg.view.currentStart);
+    if (search.get("view") !== nextView || search.get("date") !== nextDate) {
+      const next = new URLSearchParams(search);
+      next.set("view", nextView);
+      next.set("date", nextDate);
+      setSearch(next, { replace: true });
+    }
+  };
+
+  const onMount = (arg: EventMountArg) => {
+    const el = arg.el;
+    if (arg.event.display === "background") {
+      const reason = arg.event.extendedProps.reason as string | undefined;
+      if (reason) el.title = reason;
+      return;
+    }
+    const s = arg.event.extendedProps.session as BoardSession;
+    const held = arg.event.extendedProps.held as string | undefined;
+    el.dataset.sessionId = s.id;
+    el.setAttribute(
+      "aria-label",
+      `${s.unit.code} ${s.unit.name}, ${s.blockGroup.code}, ${s.teacher?.name ?? "unassigned"}, ${s.room ? `room ${s.room}` : "no room"}, ${weekday(s.actualDate)} ${s.actualDate} ${s.startTime} to ${s.endTime}${held ? `, held by ${held}` : ""}. Arrow keys move it, Enter saves.`,
+    );
+    el.addEventListener("keydown", (e) => keyRef.current(s.id, e));
+    if (focusRef.current === s.id) el.focus();
+  };
+
+  const onClick = (arg: EventClickArg) => {
+    arg.jsEvent.preventDefault();
+    setSelectedId(arg.event.id);
+  };
+
+  const renderEvent = (arg: EventContentArg) => {
+    if (arg.event.display === "background") return null;
+    const s = arg.event.extendedProps.session as BoardSession;
+    const held = arg.event.extendedProps.held as string | undefined;
+    return (
+      <div className="bp-card">
+        <div className="bp-card-line">
+          <strong>{s.unit.code}</strong> {arg.timeText}
+        </div>
+        <div className="bp-card-line">{s.blockGroup.code}</div>
+        <div className="bp-card-line">{s.teacher?.name ?? "Unassigned"}</div>
+        {s.room ? <div className="bp-card-line">{s.room}</div> : null}
+        {held ? <div className="bp-card-line bp-held-note">Held by {held}</div> : null}
+      </div>
+    );
+  };
+
+  const setColour = (value: string) => {
+    setColourBy(value as ColourBy);
+    localStorage.setItem(COLOUR_KEY, value);
+  };
+
+  const draggingSession = draggingId ? byId.get(draggingId) : undefined;
+
+  return (
+    <div className="bp-board">
+      <PageHeader
+        title={board.data?.title ? `Planner: ${board.data.title}` : "Planner"}
+        subtitle="Drag a session to move it, drag its end to change its times, or drop it on a teacher to assign it."
+        actions={
+          <Group gap="sm" className="bp-noprint">
+            <SegmentedControl
+              aria-label="Colour sessions by"
+              size="xs"
+              value={colourBy}
+              onChange={setColour}
+              data={[
+                { value: "unit", label: "Colour by unit" },
+                { value: "teacher", label: "By teacher" },
+                { value: "status", label: "By status" },
+              ]}
+            />
+            <Button variant="light" leftSection={<IconPrinter size={16} />} onClick={() => window.print()}>
+              Print
+            </Button>
+          </Group>
+        }
+      />
+      <Group gap="xs" mb="xs" className="bp-noprint" data-testid="board-presence" aria-live="polite">
+        {viewers.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            Nobody else has this board open.
+          </Text>
+        ) : (
+          viewers.map((v) => {
+            const s = v.movingSessionId ? byId.get(v.movingSessionId) : undefined;
+            return (
+              <Badge key={v.userId} variant="light" color={v.movingSessionId ? "orange" : "blue"} size="lg" tt="none">
+                {v.movingSessionId ? `${v.name} is moving ${s ? sessionLabel(s) : "a session"}` : `${v.name} is viewing`}
+              </Badge>
+            );
+          })
+        )}
+      </Group>
+      <Group gap="md" mb="xs" className="bp-legend" aria-label="Shading">
+        <Text size="xs">
+          <span className="bp-swatch bp-shade-holiday" /> Holiday
+        </Text>
+        <Text size="xs">
+          <span className="bp-swatch bp-shade-break" /> Term break
+        </Text>
+        <Text size="xs">
+          <span className="bp-swatch bp-shade-leave" /> Leave
+        </Text>
+        <Text size="xs" className="bp-noprint">
+          <span className="bp-swatch bp-blocked" /> Clash while dragging
+        </Text>
+      </Group>
+      {board.isError ? (
+        <Alert color="red" title="The board could not be loaded" mb="sm">
+          {board.error instanceof Error ? board.error.message : "Try again."}
+        </Alert>
+      ) : null}
+      <div className="bp-layout">
+        <div className="bp-calendar" data-testid="board-calendar" data-loaded={board.isSuccess && !board.isPlaceholderData ? "true" : "false"}>
+          <FullCalendar
+            ref={calendarRef}
+            plugins={[timeGridPlugin, dayGridPlugin, interactionPlugin]}
+            initialView={FC_VIEW[view]}
+            initialDate={initialDate}
+            views={{ termView: { type: "dayGrid", duration: { weeks: TERM_WEEKS }, buttonText: "Term" } }}
+            headerToolbar={{ left: "prev,next today", center: "title", right: "timeGridWeek,dayGridMonth,termView" }}
+            buttonText={{ today: "Today", week: "Week", month: "Month" }}
+            firstDay={1}
+            allDaySlot={false}
+            slotMinTime="07:00:00"
+            slotMaxTime="22:00:00"
+            slotDuration={`00:${SLOT_MINUTES}:00`}
+            slotLabelFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
+            eventTimeFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
+            height="auto"
+            editable
+            eventInteractive
+            eventDisplay="block"
+            dayMaxEvents={false}
+            events={events}
+            datesSet={onDatesSet}
+            eventContent={renderEvent}
+            eventDidMount={onMount}
+            eventClick={onClick}
+            eventDragStart={onDragStart}
+            eventDragStop={onDragStop}
+            eventDrop={onDrop}
+            eventResizeStart={(arg) => startActivity(arg.event.id)}
+            eventResizeStop={() => endActivity()}
+            eventResize={onDrop}
+          />
+        </div>
+        <Card withBorder className="bp-side bp-noprint" padding="sm" aria-label="Teachers">
+          <Stack gap="xs">
+            <Title order={2} size="h5">
+              Teachers
+            </Title>
+            {!selected ? (
+              <Text size="sm" c="dimmed">
+                Select or drag a session to see the teachers qualified for it.
+              </Text>
+            ) : (
+              <>
+                <Text size="sm">
+                  For <strong>{sessionLabel(selected)}</strong> ({selected.blockGroup.code}, {selected.teacher?.name ?? "unassigned"})
+                </Text>
+                {teachers.isLoading ? <Text size="sm">Loading teachers…</Text> : null}
+                {teachers.data?.length === 0 ? <Text size="sm">No active teacher holds {selected.unit.code}.</Text> : null}
+                {teachers.data?.map((t) => (
+                  <Card
+                    key={t.id}
+                    withBorder
+                    padding="xs"
+                    data-teacher-drop={t.id}
+                    data-testid={`teacher-drop-${t.name}`}
+                    className={draggingSession ? "bp-drop-target" : undefined}
+                  >
+                    <Group justify="space-between" wrap="nowrap" gap="xs">
+                      <Stack gap={0}>
+                        <Text size="sm" fw={600}>
+                          {t.name}
+                        </Text>
+                        <Text size="xs">
+                          {t.weekHours} h of {t.maxWeeklyHours} h that week
+                        </Text>
+                        {t.clash ? (
+                          <Text size="xs" c="red.8">
+                            {t.clash}
+                          </Text>
+                        ) : null}
+                      </Stack>
+                      <Button
+                        size="compact-xs"
+                        variant="light"
+                        disabled={selected.teacher?.id === t.id}
+                        onClick={() => assign(t.id)}
+                        aria-label={`Assign ${sessionLabel(selected)} to ${t.name}`}
+                      >
+                        Assign
+                      </Button>
+                    </Group>
+                  </Card>
+                ))}
+              </>
+            )}
+          </Stack>
+        </Card>
+      </div>
+      <div className="bp-sr-only" role="status" aria-live="polite" data-testid="board-status">
+        {status}
+      </div>
+    </div>
+  );
+}
