@@ -438,7 +438,8 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
             initialDate={initialDate}
             views={{ termView: { type: "dayGrid", duration: { weeks: TERM_WEEKS }, buttonText: "Term" } }}
             headerToolbar={{ left: "prev,next today", center: "title", right: "timeGridWeek,dayGridMonth,termView" }}
-            buttonText={{ today: "Today", week: "Week", month: "Month" }}
+            buttonIcons={false}
+            buttonText={{ today: "Today", week: "Week", month: "Month", prev: "Previous", next: "Next" }}
             firstDay={1}
             allDaySlot={false}
             slotMinTime="07:00:00"
