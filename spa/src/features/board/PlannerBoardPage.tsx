@@ -41,51 +41,30 @@ import {
   useBoard,
 } from "./api";
 import { reportBoardActivity, useBoardViewers } from "./boardPresence";
+import { addDays, atMinutes, type ColourBy, colourOf, hm, isoDate, sessionCardNode, sessionLabel, shadingEvents, weekday, wholeDays } from "./calendarParts";
 import "./board.css";
 
-type ColourBy = "unit" | "teacher" | "status";
 type ViewName = "week" | "month" | "term";
 
 const FC_VIEW: Record<ViewName, string> = { week: "timeGridWeek", month: "dayGridMonth", term: "termView" };
 const VIEW_OF: Record<string, ViewName> = { timeGridWeek: "week", dayGridMonth: "month", termView: "term" };
 const TERM_WEEKS = 10;
 const SLOT_MINUTES = 30;
-const DAY_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-// White text on each of these has a contrast ratio of at least 4.5:1.
-const PALETTE = ["#1c5d99", "#8a3b12", "#2b6a2b", "#6b2f8a", "#a0233b", "#0f6466", "#5c4a00", "#3d4a5c", "#7a2e5a", "#2f5d3a"];
-const STATUS_COLOUR: Record<string, string> = { scheduled: "#1c5d99", confirmed: "#2b6a2b", cancelled: "#5f5f5f", completed: "#3d4a5c" };
 const COLOUR_KEY = "blockplan.board.colourBy";
 
-const pad = (n: number) => String(n).padStart(2, "0");
-const isoDate = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-const hm = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-const atMinutes = (m: number) => `${pad(Math.floor(m / 60))}:${pad(m % 60)}`;
+const PLUGINS = [timeGridPlugin, dayGridPlugin, interactionPlugin];
+// A crowded time slot (a campus's week) stacks at most MAX_STACK cards side by side and a "+n" link to
+// the others: readable, and a drag does not re-lay out a hundred cards a column at every step.
+const MAX_STACK = 4;
+const VIEWS = { termView: { type: "dayGrid", duration: { weeks: TERM_WEEKS }, buttonText: "Term" }, timeGrid: { eventMaxStack: MAX_STACK } };
+const TOOLBAR = { left: "prev,next today", center: "title", right: "timeGridWeek,dayGridMonth,termView" };
+const BUTTON_TEXT = { today: "Today", week: "Week", month: "Month", prev: "Previous", next: "Next" };
+const TIME_FORMAT = { hour: "2-digit", minute: "2-digit", hour12: false } as const;
 
-function addDays(day: string, n: number): string {
-  const [y, m, d] = day.split("-").map(Number);
-  return isoDate(new Date(y, m - 1, d + n));
-}
-
-function weekday(day: string): string {
-  const [y, m, d] = day.split("-").map(Number);
-  return DAY_NAMES[new Date(y, m - 1, d).getDay()];
-}
-
-function hashColour(key: string): string {
-  let h = 0;
-  for (const c of key) h = (h * 31 + c.charCodeAt(0)) | 0;
-  return PALETTE[Math.abs(h) % PALETTE.length];
-}
-
-function colourOf(s: BoardSession, by: ColourBy): string {
-  if (by === "status") return STATUS_COLOUR[s.status] ?? "#3d4a5c";
-  if (by === "teacher") return s.teacher ? hashColour(s.teacher.id) : "#5f5f5f";
-  return hashColour(s.unit.id);
-}
-
-/** "ICTCYS407 Tue 09:00" */
-export function sessionLabel(s: { unit: { code: string }; actualDate: string; startTime: string }): string {
-  return `${s.unit.code} ${weekday(s.actualDate)} ${s.startTime}`;
+/** A card's content as plain DOM (FullCalendar's React content would mount a portal per card: seconds for a term). */
+function cardContent(arg: EventContentArg) {
+  if (arg.event.display === "background") return { domNodes: [] };
+  return { domNodes: [sessionCardNode(arg.event.extendedProps.session as BoardSession, arg.timeText, arg.event.extendedProps.held as string | undefined)] };
 }
 
 interface Pending {
@@ -132,7 +111,13 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
   const sessions = board.data?.sessions ?? [];
   const byId = useMemo(() => new Map(sessions.map((s) => [s.id, s])), [sessions]);
   const viewers = useBoardViewers(base);
-  const heldBy = useMemo(() => new Map(viewers.filter((v) => v.movingSessionId).map((v) => [v.movingSessionId!, v.name])), [viewers]);
+  // Keyed by its text, so a presence list that changes nothing here keeps the cards as they are.
+  const heldKey = viewers
+    .filter((v) => v.movingSessionId)
+    .map((v) => `${v.movingSessionId}\t${v.name}`)
+    .sort()
+    .join("\n");
+  const heldBy = useMemo(() => new Map(heldKey ? heldKey.split("\n").map((line) => line.split("\t") as [string, string]) : []), [heldKey]);
   const selected = selectedId ? byId.get(selectedId) : undefined;
   const teachers = useQuery({
     queryKey: [...roots.timetables, "board-teachers", selectedId],
@@ -250,48 +235,39 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
     setStatus(`${session.unit.code} to ${weekday(next.date)} ${next.date} ${next.start}–${next.end}. Enter saves, Escape cancels.`);
   };
 
-  const events = useMemo<EventInput[]>(() => {
-    const out: EventInput[] = sessions.map((s) => {
-      const at = pending?.sessionId === s.id ? pending : { date: s.actualDate, start: s.startTime, end: s.endTime };
-      const held = heldBy.get(s.id);
-      const colour = colourOf(s, colourBy);
-      return {
-        id: s.id,
-        title: `${s.unit.code} ${s.blockGroup.code}`,
-        start: `${at.date}T${at.start}`,
-        end: `${at.date}T${at.end}`,
-        editable: !held,
-        durationEditable: !held && !dayGrid,
-        backgroundColor: colour,
-        borderColor: colour,
-        textColor: "#ffffff",
-        classNames: [
-          "bp-session",
-          held ? "bp-held" : "",
-          pending?.sessionId === s.id ? "bp-pending" : "",
-          s.status === "cancelled" ? "bp-cancelled" : "",
-        ].filter(Boolean),
-        extendedProps: { session: s, held },
-      };
-    });
-    const whole = (date: string, end: string, name: string, cls: string) =>
-      dayGrid
-        ? { start: date, end: addDays(end, 1), allDay: true, display: "background", classNames: [cls], extendedProps: { reason: name } }
-        : { start: `${date}T00:00`, end: `${addDays(end, 1)}T00:00`, display: "background", classNames: [cls], extendedProps: { reason: name } };
-    for (const shade of board.data?.shading ?? []) {
-      const cls = shade.kind === "leave" ? "bp-shade-leave" : shade.kind === "term_break" ? "bp-shade-break" : "bp-shade-holiday";
-      if (shade.startTime && shade.endTime && !dayGrid) {
-        for (let d = shade.start; d <= shade.end; d = addDays(d, 1)) {
-          out.push({
-            start: `${d}T${shade.startTime}`,
-            end: `${d}T${shade.endTime}`,
-            display: "background",
-            classNames: [cls],
-            extendedProps: { reason: shade.name },
-          });
-        }
-      } else out.push(whole(shade.start, shade.end, shade.name, cls));
-    }
+  // Three event sources, each its own array: FullCalendar resets only the source whose array changed
+  // (the conflict index while dragging leaves the sessions' cards alone).
+  const sessionEvents = useMemo<EventInput[]>(
+    () =>
+      sessions.map((s) => {
+        const at = pending?.sessionId === s.id ? pending : { date: s.actualDate, start: s.startTime, end: s.endTime };
+        const held = heldBy.get(s.id);
+        const colour = colourOf(s, colourBy);
+        return {
+          id: s.id,
+          title: `${s.unit.code} ${s.blockGroup.code}`,
+          start: `${at.date}T${at.start}`,
+          end: `${at.date}T${at.end}`,
+          editable: !held,
+          durationEditable: !held && !dayGrid,
+          backgroundColor: colour,
+          borderColor: colour,
+          textColor: "#ffffff",
+          classNames: [
+            "bp-session",
+            held ? "bp-held" : "",
+            pending?.sessionId === s.id ? "bp-pending" : "",
+            s.status === "cancelled" ? "bp-cancelled" : "",
+          ].filter(Boolean),
+          extendedProps: { session: s, held },
+        };
+      }),
+    [sessions, pending, heldBy, colourBy, dayGrid],
+  );
+  const shading = board.data?.shading;
+  const shadeEvents = useMemo<EventInput[]>(() => shadingEvents(shading ?? [], dayGrid), [shading, dayGrid]);
+  const blockedEvents = useMemo<EventInput[]>(() => {
+    const out: EventInput[] = [];
     const moving = index ? byId.get(index.sessionId) : undefined;
     for (const b of index?.blocked ?? []) {
       if (b.startTime && b.endTime && !dayGrid) {
@@ -303,11 +279,12 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
           extendedProps: { reason: b.reason },
         });
       } else if (!b.startTime || !moving || (b.startTime < moving.endTime && moving.startTime < (b.endTime ?? "24:00"))) {
-        out.push(whole(b.date, b.date, b.reason, "bp-blocked"));
+        out.push(wholeDays(b.date, b.date, b.reason, "bp-blocked", dayGrid));
       }
     }
     return out;
-  }, [sessions, pending, heldBy, colourBy, dayGrid, board.data?.shading, index, byId]);
+  }, [index, byId, dayGrid]);
+  const sources = useMemo(() => [sessionEvents, shadeEvents, blockedEvents], [sessionEvents, shadeEvents, blockedEvents]);
 
   const onDatesSet = (arg: DatesSetArg) => {
     const from = isoDate(arg.start);
@@ -346,22 +323,49 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
     setSelectedId(arg.event.id);
   };
 
-  const renderEvent = (arg: EventContentArg) => {
-    if (arg.event.display === "background") return null;
-    const s = arg.event.extendedProps.session as BoardSession;
-    const held = arg.event.extendedProps.held as string | undefined;
-    return (
-      <div className="bp-card">
-        <div className="bp-card-line">
-          <strong>{s.unit.code}</strong> {arg.timeText}
-        </div>
-        <div className="bp-card-line">{s.blockGroup.code}</div>
-        <div className="bp-card-line">{s.teacher?.name ?? "Unassigned"}</div>
-        {s.room ? <div className="bp-card-line">{s.room}</div> : null}
-        {held ? <div className="bp-card-line bp-held-note">Held by {held}</div> : null}
-      </div>
-    );
-  };
+  // FullCalendar re-renders every card when any of its props changes: its callbacks are stable (they call
+  // the latest handlers through a ref) and the element is rebuilt only when an event source changes.
+  const handlers = useRef({ onDatesSet, onMount, onClick, onDragStart, onDragStop, onDrop, startActivity, endActivity });
+  handlers.current = { onDatesSet, onMount, onClick, onDragStart, onDragStop, onDrop, startActivity, endActivity };
+  const initial = useRef({ view: FC_VIEW[view], date: initialDate });
+  const calendar = useMemo(
+    () => (
+      <FullCalendar
+        ref={calendarRef}
+        plugins={PLUGINS}
+        initialView={initial.current.view}
+        initialDate={initial.current.date}
+        views={VIEWS}
+        headerToolbar={TOOLBAR}
+        buttonIcons={false}
+        buttonText={BUTTON_TEXT}
+        firstDay={1}
+        allDaySlot={false}
+        slotMinTime="07:00:00"
+        slotMaxTime="22:00:00"
+        slotDuration={`00:${SLOT_MINUTES}:00`}
+        slotLabelFormat={TIME_FORMAT}
+        eventTimeFormat={TIME_FORMAT}
+        height="auto"
+        editable
+        eventInteractive
+        eventDisplay="block"
+        dayMaxEvents={false}
+        eventSources={sources}
+        datesSet={(arg) => handlers.current.onDatesSet(arg)}
+        eventContent={cardContent}
+        eventDidMount={(arg) => handlers.current.onMount(arg)}
+        eventClick={(arg) => handlers.current.onClick(arg)}
+        eventDragStart={(arg) => handlers.current.onDragStart(arg)}
+        eventDragStop={(arg) => handlers.current.onDragStop(arg)}
+        eventDrop={(arg) => handlers.current.onDrop(arg)}
+        eventResizeStart={(arg) => handlers.current.startActivity(arg.event.id)}
+        eventResizeStop={() => handlers.current.endActivity()}
+        eventResize={(arg) => handlers.current.onDrop(arg)}
+      />
+    ),
+    [sources],
+  );
 
   const setColour = (value: string) => {
     setColourBy(value as ColourBy);
@@ -431,39 +435,7 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
       ) : null}
       <div className="bp-layout">
         <div className="bp-calendar" data-testid="board-calendar" data-loaded={board.isSuccess && !board.isPlaceholderData ? "true" : "false"}>
-          <FullCalendar
-            ref={calendarRef}
-            plugins={[timeGridPlugin, dayGridPlugin, interactionPlugin]}
-            initialView={FC_VIEW[view]}
-            initialDate={initialDate}
-            views={{ termView: { type: "dayGrid", duration: { weeks: TERM_WEEKS }, buttonText: "Term" } }}
-            headerToolbar={{ left: "prev,next today", center: "title", right: "timeGridWeek,dayGridMonth,termView" }}
-            buttonIcons={false}
-            buttonText={{ today: "Today", week: "Week", month: "Month", prev: "Previous", next: "Next" }}
-            firstDay={1}
-            allDaySlot={false}
-            slotMinTime="07:00:00"
-            slotMaxTime="22:00:00"
-            slotDuration={`00:${SLOT_MINUTES}:00`}
-            slotLabelFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
-            eventTimeFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
-            height="auto"
-            editable
-            eventInteractive
-            eventDisplay="block"
-            dayMaxEvents={false}
-            events={events}
-            datesSet={onDatesSet}
-            eventContent={renderEvent}
-            eventDidMount={onMount}
-            eventClick={onClick}
-            eventDragStart={onDragStart}
-            eventDragStop={onDragStop}
-            eventDrop={onDrop}
-            eventResizeStart={(arg) => startActivity(arg.event.id)}
-            eventResizeStop={() => endActivity()}
-            eventResize={onDrop}
-          />
+          {calendar}
         </div>
         <Card withBorder className="bp-side bp-noprint" padding="sm" aria-label="Teachers">
           <Stack gap="xs">
