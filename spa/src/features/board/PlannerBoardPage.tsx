@@ -41,7 +41,7 @@ import {
   useBoard,
 } from "./api";
 import { reportBoardActivity, useBoardViewers } from "./boardPresence";
-import { addDays, atMinutes, type ColourBy, colourOf, hm, isoDate, sessionCardNode, sessionLabel, shadingEvents, weekday, wholeDays } from "./calendarParts";
+import { addDays, atMinutes, type ColourBy, colourOf, hm, isoDate, sessionCardNode, sessionLabel, shadingEvents, weekday } from "./calendarParts";
 import "./board.css";
 
 type ViewName = "week" | "month" | "term";
@@ -65,6 +65,54 @@ const TIME_FORMAT = { hour: "2-digit", minute: "2-digit", hour12: false } as con
 function cardContent(arg: EventContentArg) {
   if (arg.event.display === "background") return { domNodes: [] };
   return { domNodes: [sessionCardNode(arg.event.extendedProps.session as BoardSession, arg.timeText, arg.event.extendedProps.held as string | undefined)] };
+}
+
+/**
+ * Shades the slots of `blocked` in the calendar under `root` (the conflict index while dragging): in the
+ * time grid a band over the blocked times of each day column, placed from the slot rows; in the day grids
+ * the whole day when a blocked entry overlaps the moving session's times. Answers the elements added.
+ */
+function paintBlocked(root: HTMLElement, blocked: ConflictIndex["blocked"], moving: BoardSession | undefined, dayGrid: boolean): HTMLElement[] {
+  const added: HTMLElement[] = [];
+  const band = (host: Element | null, reason: string, top?: number, height?: number) => {
+    if (!host) return;
+    const el = document.createElement("div");
+    el.className = "bp-blocked bp-blocked-band";
+    el.title = reason;
+    if (top !== undefined && height !== undefined) {
+      el.style.top = `${top}px`;
+      el.style.height = `${height}px`;
+    } else {
+      el.style.top = "0";
+      el.style.bottom = "0";
+    }
+    host.appendChild(el);
+    added.push(el);
+  };
+  if (dayGrid) {
+    for (const b of blocked) {
+      if (b.startTime && moving && !(b.startTime < moving.endTime && moving.startTime < (b.endTime ?? "24:00"))) continue;
+      band(root.querySelector(`td.fc-daygrid-day[data-date="${b.date}"] .fc-daygrid-day-frame`), b.reason);
+    }
+    return added;
+  }
+  const lanes = Array.from(root.querySelectorAll<HTMLElement>("td.fc-timegrid-slot-lane[data-time]"));
+  if (!lanes.length) return added;
+  const origin = lanes[0].getBoundingClientRect().top;
+  const rows = lanes.map((lane) => ({ minute: minutes(lane.dataset.time!.slice(0, 5)), top: lane.getBoundingClientRect().top - origin }));
+  const slotHeight = lanes[0].getBoundingClientRect().height;
+  const first = rows[0].minute;
+  const last = rows[rows.length - 1].minute + SLOT_MINUTES;
+  const y = (minute: number) => (Math.min(Math.max(minute, first), last) - first) * (slotHeight / SLOT_MINUTES);
+  for (const b of blocked) {
+    const host = root.querySelector(`td.fc-timegrid-col[data-date="${b.date}"] .fc-timegrid-col-frame`);
+    const from = b.startTime ? minutes(b.startTime) : 0;
+    const to = b.endTime ? minutes(b.endTime) : 24 * 60;
+    const top = y(from);
+    const height = y(to) - top;
+    if (height > 0) band(host, b.reason, top, height);
+  }
+  return added;
 }
 
 interface Pending {
@@ -99,6 +147,7 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
   const base = `/planner/${scope}/${id}`;
   const queryClient = useQueryClient();
   const calendarRef = useRef<FullCalendar>(null);
+  const calendarBox = useRef<HTMLDivElement>(null);
   const [range, setRange] = useState<{ from: string; to: string; type: string } | null>(null);
   const [colourBy, setColourBy] = useState<ColourBy>(() => (localStorage.getItem(COLOUR_KEY) as ColourBy) || "unit");
   const [index, setIndex] = useState<ConflictIndex | null>(null);
@@ -266,25 +315,18 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
   );
   const shading = board.data?.shading;
   const shadeEvents = useMemo<EventInput[]>(() => shadingEvents(shading ?? [], dayGrid), [shading, dayGrid]);
-  const blockedEvents = useMemo<EventInput[]>(() => {
-    const out: EventInput[] = [];
-    const moving = index ? byId.get(index.sessionId) : undefined;
-    for (const b of index?.blocked ?? []) {
-      if (b.startTime && b.endTime && !dayGrid) {
-        out.push({
-          start: `${b.date}T${b.startTime}`,
-          end: `${b.date}T${b.endTime}`,
-          display: "background",
-          classNames: ["bp-blocked"],
-          extendedProps: { reason: b.reason },
-        });
-      } else if (!b.startTime || !moving || (b.startTime < moving.endTime && moving.startTime < (b.endTime ?? "24:00"))) {
-        out.push(wholeDays(b.date, b.date, b.reason, "bp-blocked", dayGrid));
-      }
-    }
-    return out;
+  const sources = useMemo(() => [sessionEvents, shadeEvents], [sessionEvents, shadeEvents]);
+  // The conflict index is drawn straight into the calendar's day cells while a session is dragged: as
+  // events it would make FullCalendar lay out every card again at the start and the end of each drag.
+  useEffect(() => {
+    const root = calendarBox.current;
+    if (!root || !index) return;
+    const moving = byId.get(index.sessionId);
+    const drawn = paintBlocked(root, index.blocked, moving, dayGrid);
+    return () => {
+      for (const el of drawn) el.remove();
+    };
   }, [index, byId, dayGrid]);
-  const sources = useMemo(() => [sessionEvents, shadeEvents, blockedEvents], [sessionEvents, shadeEvents, blockedEvents]);
 
   const onDatesSet = (arg: DatesSetArg) => {
     const from = isoDate(arg.start);
@@ -434,7 +476,12 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
         </Alert>
       ) : null}
       <div className="bp-layout">
-        <div className="bp-calendar" data-testid="board-calendar" data-loaded={board.isSuccess && !board.isPlaceholderData ? "true" : "false"}>
+        <div
+          ref={calendarBox}
+          className="bp-calendar"
+          data-testid="board-calendar"
+          data-loaded={board.isSuccess && !board.isPlaceholderData ? "true" : "false"}
+        >
           {calendar}
         </div>
         <Card withBorder className="bp-side bp-noprint" padding="sm" aria-label="Teachers">
