@@ -90,7 +90,9 @@ def main() -> None:
             "WEEK_URL": f"{base}/planner/campus/{campus.pk}?view=week&date={busiest[0]:%Y-%m-%d}",
             "RUNS": str(args.runs),
         }
-        out = subprocess.run(["node", str(ROOT / "bench" / "board_bench.mjs")], env=env, capture_output=True, text=True, timeout=900)
+        out = subprocess.run(
+            ["node", str(ROOT / "bench" / "board_bench.mjs")], env=env, capture_output=True, text=True, timeout=900
+        )
         if out.returncode != 0:
             sys.exit(f"board_bench.mjs failed:\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}")
         figures = json.loads(out.stdout.strip().splitlines()[-1])
