@@ -210,7 +210,7 @@ test("two coordinators see each other on the board, and a card the other drags s
   assert.equal((await row(a.page, s2.id)).actualDate, "2027-02-09");
 });
 
-test("a focused session moves with the arrow keys and Enter", async () => {
+test("a focused session moves with the arrow keys and Enter, and Undo in the toast puts it back", async () => {
   await openBoard(a.page, "2027-02-08");
   await card(a.page, s2.id).focus();
   await a.page.keyboard.press("ArrowRight");
@@ -222,6 +222,13 @@ test("a focused session moves with the arrow keys and Enter", async () => {
   assert.equal(saved.actualDate, "2027-02-10");
   assert.equal(saved.startTime, "09:30:00");
   assert.equal(saved.endTime, "12:30:00");
+  // The toast's Undo puts it back (the history's undo of that write).
+  await a.page.getByTestId("toast-undo").click();
+  await toast(a.page, "Change undone").waitFor();
+  const undone = await row(a.page, s2.id);
+  assert.equal(undone.actualDate, "2027-02-09");
+  assert.equal(undone.startTime, "09:00:00");
+  await column(a.page, "2027-02-09").locator(`[data-session-id="${s2.id}"]`).waitFor({ timeout: 10000 });
 });
 
 test("a term prints as a clean timetable", async () => {
