@@ -15,6 +15,7 @@
  *   as held (features/board/boardPresence.ts). Their drops arrive through the timetables' live refetch.
  */
 import type { DatesSetArg, EventClickArg, EventContentArg, EventInput, EventMountArg } from "@fullcalendar/core";
+import enAu from "@fullcalendar/core/locales/en-au";
 import dayGridPlugin from "@fullcalendar/daygrid";
 import interactionPlugin, { type EventDragStartArg, type EventDragStopArg, type EventResizeDoneArg } from "@fullcalendar/interaction";
 import type { EventDropArg } from "@fullcalendar/core";
@@ -381,6 +382,7 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
         headerToolbar={TOOLBAR}
         buttonIcons={false}
         buttonText={BUTTON_TEXT}
+        locale={enAu}
         firstDay={1}
         allDaySlot={false}
         slotMinTime="07:00:00"

@@ -5,6 +5,7 @@
  * they were: drawn as dashed outlines behind the new places, so a move reads as "from here to there".
  */
 import type { EventContentArg, EventInput } from "@fullcalendar/core";
+import enAu from "@fullcalendar/core/locales/en-au";
 import dayGridPlugin from "@fullcalendar/daygrid";
 import FullCalendar from "@fullcalendar/react";
 import timeGridPlugin from "@fullcalendar/timegrid";
@@ -77,6 +78,7 @@ export function SessionCalendar({ sessions, before = [], shading = [], view = "w
         headerToolbar={{ left: "prev,next today", center: "title", right: "timeGridWeek,dayGridMonth,termView" }}
         buttonIcons={false}
         buttonText={{ today: "Today", week: "Week", month: "Month", prev: "Previous", next: "Next" }}
+        locale={enAu}
         firstDay={1}
         allDaySlot={false}
         slotMinTime="07:00:00"
