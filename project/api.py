@@ -234,6 +234,7 @@ def _register_routers() -> None:
     from project.staff.leave_api import router as leave_router
     from project.timetabling.api import router as timetabling_router
     from project.timetabling.auto_allocation_api import router as auto_allocation_router
+    from project.timetabling.board_api import router as board_router
     from project.timetabling.holiday_api import router as holiday_router
     from project.timetabling.replan_api import router as replan_router
 
@@ -250,6 +251,7 @@ def _register_routers() -> None:
         timetabling_router,
         holiday_router,
         replan_router,
+        board_router,
         displays_router,
         history_router,
     ):

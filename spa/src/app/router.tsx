@@ -62,6 +62,8 @@ export const router = createBrowserRouter([
           },
           { path: "/timetables", element: page(() => import("../features/timetables/TimetablesPage")) },
           { path: "/timetables/:id", element: page(() => import("../features/timetables/TimetablesPage")) },
+          // The planner board (docs/adr/0026-planner-board.md): /planner/block-group|teacher|room|campus/<id>.
+          { path: "/planner/:scope/:id", element: page(() => import("../features/board/PlannerBoardPage")) },
           { path: "/holidays", element: page(() => import("../features/holidays/HolidaysPage")) },
           { path: "/rooms", element: page(() => import("../features/rooms/RoomsPage")) },
           { path: "/reports", element: page(() => import("../features/reports/ReportsPage")) },

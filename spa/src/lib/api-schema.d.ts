@@ -779,6 +779,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/board": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Board
+         * @description GET /api/board?blockGroupId=|teacherId=|roomId=|campusId= (exactly one) &from=&to= (dates,
+         *     inclusive, at most 190 days): {sessions, shading} (see :func:`project.timetabling.board.board_range`).
+         *     400 validation_error for a missing or bad parameter; 404 "<Thing> not found" for a foreign id.
+         */
+        get: operations["project_timetabling_board_api_get_board"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/board/conflict-index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Conflict Index
+         * @description GET /api/board/conflict-index?sessionId=&from=&to=[&teacherId=<id>|unassigned]: where the session
+         *     would hard-conflict in the range (see :func:`project.timetabling.board.conflict_index`).
+         */
+        get: operations["project_timetabling_board_api_get_conflict_index"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/board/teachers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Board Teachers
+         * @description GET /api/board/teachers?sessionId=: the active teachers qualified for the session's unit with their
+         *     hours that week and any clash at its time (see :func:`project.timetabling.board.board_teachers`).
+         */
+        get: operations["project_timetabling_board_api_get_board_teachers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/calendar-feeds": {
         parameters: {
             query?: never;
@@ -4254,6 +4318,172 @@ export interface components {
             /** Verified */
             verified: boolean;
         };
+        /** PlannerBlockedOut */
+        PlannerBlockedOut: {
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /** Endtime */
+            endTime: string | null;
+            /** Reason */
+            reason: string;
+            /** Sessionid */
+            sessionId: string | null;
+            /** Starttime */
+            startTime: string | null;
+            /** Type */
+            type: string;
+        };
+        /** PlannerBoardOut */
+        PlannerBoardOut: {
+            /** Sessions */
+            sessions: components["schemas"]["PlannerSessionOut"][];
+            /** Shading */
+            shading: components["schemas"]["PlannerShadeOut"][];
+            /** Title */
+            title: string;
+        };
+        /** PlannerBoardQuery */
+        PlannerBoardQuery: {
+            /** Blockgroupid */
+            blockGroupId?: unknown;
+            /** Campusid */
+            campusId?: unknown;
+            /** From */
+            from?: string | null;
+            /** Roomid */
+            roomId?: unknown;
+            /** Teacherid */
+            teacherId?: unknown;
+            /** To */
+            to?: string | null;
+        };
+        /** PlannerConflictIndexOut */
+        PlannerConflictIndexOut: {
+            /** Blocked */
+            blocked: components["schemas"]["PlannerBlockedOut"][];
+            /** Qualified */
+            qualified: boolean;
+            /**
+             * Sessionid
+             * Format: uuid
+             */
+            sessionId: string;
+            /** Teacherid */
+            teacherId: string | null;
+        };
+        /** PlannerConflictIndexQuery */
+        PlannerConflictIndexQuery: {
+            /** From */
+            from?: string | null;
+            /** Sessionid */
+            sessionId?: unknown;
+            /** Teacherid */
+            teacherId?: unknown;
+            /** To */
+            to?: string | null;
+        };
+        /** PlannerRef */
+        PlannerRef: {
+            /** Code */
+            code: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+        };
+        /** PlannerSessionOut */
+        PlannerSessionOut: {
+            /**
+             * Actualdate
+             * Format: date
+             */
+            actualDate: string;
+            /** Actualhours */
+            actualHours: number;
+            blockGroup: components["schemas"]["PlannerRef"];
+            /** Endtime */
+            endTime: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Room */
+            room: string;
+            /** Roomid */
+            roomId: string | null;
+            /** Starttime */
+            startTime: string;
+            /** Status */
+            status: string;
+            teacher: components["schemas"]["PlannerTeacherRef"] | null;
+            unit: components["schemas"]["PlannerRef"];
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
+        /** PlannerShadeOut */
+        PlannerShadeOut: {
+            /**
+             * End
+             * Format: date
+             */
+            end: string;
+            /** Endtime */
+            endTime: string | null;
+            /** Kind */
+            kind: string;
+            /** Name */
+            name: string;
+            /**
+             * Start
+             * Format: date
+             */
+            start: string;
+            /** Starttime */
+            startTime: string | null;
+            /** Teacherid */
+            teacherId: string | null;
+        };
+        /** PlannerTeacherOut */
+        PlannerTeacherOut: {
+            /** Clash */
+            clash: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Maxweeklyhours */
+            maxWeeklyHours: number;
+            /** Name */
+            name: string;
+            /** Weekhours */
+            weekHours: number;
+        };
+        /** PlannerTeacherRef */
+        PlannerTeacherRef: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+        };
+        /** PlannerTeachersQuery */
+        PlannerTeachersQuery: {
+            /** Sessionid */
+            sessionId?: unknown;
+        };
         /**
          * PreferencesIn
          * @description User preferences (platform.md §3 "User settings"); absent fields keep their saved or default value.
@@ -7490,6 +7720,161 @@ export interface operations {
             };
             /** @description Precondition Failed */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_board_api_get_board: {
+        parameters: {
+            query?: {
+                from?: string | null;
+                to?: string | null;
+                blockGroupId?: unknown;
+                teacherId?: unknown;
+                roomId?: unknown;
+                campusId?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlannerBoardOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_board_api_get_conflict_index: {
+        parameters: {
+            query?: {
+                from?: string | null;
+                to?: string | null;
+                sessionId?: unknown;
+                teacherId?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlannerConflictIndexOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_timetabling_board_api_get_board_teachers: {
+        parameters: {
+            query?: {
+                sessionId?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlannerTeacherOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -52,7 +52,8 @@ export function setViewersForTest(list: Viewer[]) {
   for (const listener of listeners) listener();
 }
 
-function useViewers(): Viewer[] {
+/** Every viewer of the organization (the planner board reads the ones under its path). */
+export function useViewers(): Viewer[] {
   wire();
   return useSyncExternalStore(
     (listener) => {

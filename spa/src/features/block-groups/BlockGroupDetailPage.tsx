@@ -12,6 +12,7 @@ import { confirmAndMutate, DeleteAction } from "../../components/ListPage";
 import { PageHeader } from "../../components/PageHeader";
 import { HistoryPanel } from "../history/HistoryPanel";
 import { SubscribeButton } from "../calendar-feeds/SubscribeButton";
+import { PlannerLink } from "../board/PlannerLink";
 import { daysText, DELIVERY_LABELS, statusColor, statusLabel, STUDY_LABELS, useBlockGroup } from "./api/blockGroups";
 import { usePlanLinks, useReconciliation, useRemovePlan, useTimetabledUnits, type HourReconciliation, type TimetabledUnit } from "./api/scheduling";
 import { AssignPlanModal } from "./components/AssignPlanModal";
@@ -96,6 +97,7 @@ export default function BlockGroupDetailPage() {
                 Schedule
               </Button>
             </Tooltip>
+            <PlannerLink scope="block-group" id={group.id} name={group.code} />
             <SubscribeButton target={{ blockGroupId: group.id }} name={group.code} />
             <DetailEditButton onClick={() => setEditOpen(true)} />
           </>

@@ -16,6 +16,7 @@ import { ROOM_TYPES, useDeleteRoom, useRooms, type Room } from "./api";
 import { RoomFormModal } from "./components/RoomFormModal";
 import { RoomWeekButton } from "./components/RoomWeek";
 import { SubscribeButton } from "../calendar-feeds/SubscribeButton";
+import { PlannerLink } from "../board/PlannerLink";
 
 export default function RoomsPage() {
   const { isAdmin } = useCurrentUser();
@@ -117,6 +118,7 @@ export default function RoomsPage() {
                   cell: (r) => (
                     <Group gap={4} wrap="nowrap">
                       <RoomWeekButton room={r} />
+                      <PlannerLink scope="room" id={r.id} name={`room ${r.code}`} compact />
                       <SubscribeButton target={{ roomId: r.id }} name={`room ${r.code}`} compact />
                       {isAdmin ? (
                         <>

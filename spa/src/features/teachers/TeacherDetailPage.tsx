@@ -24,6 +24,7 @@ import { LeaveCard } from "./components/LeaveCard";
 import { TeacherFormModal } from "./components/TeacherFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
 import { SubscribeButton } from "../calendar-feeds/SubscribeButton";
+import { PlannerLink } from "../board/PlannerLink";
 
 /** Teacher detail (/teachers/:id): contact, qualifications, Unit Delivery Summary, Teaching Units. */
 export default function TeacherDetailPage() {
@@ -82,6 +83,7 @@ export default function TeacherDetailPage() {
         actions={
           <>
             <ActiveTag active={teacher.isActive} size="lg" />
+            <PlannerLink scope="teacher" id={teacher.id} name={`${teacher.firstName} ${teacher.lastName}`} />
             <SubscribeButton target={{ teacherId: teacher.id }} name={`${teacher.firstName} ${teacher.lastName}`} />
             <DetailEditButton onClick={() => setEditOpen(true)} />
           </>

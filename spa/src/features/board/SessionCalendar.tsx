@@ -1,0 +1,95 @@
+/**
+ * A read-only calendar of sessions on the planner board's calendar (docs/adr/0026-planner-board.md), for
+ * screens that show sessions in time without moving them: the re-plan review's before/after and a room's
+ * week. Sessions as the board reads them (`GET /api/board`); `before` (optional) the same sessions where
+ * they were: drawn as dashed outlines behind the new places, so a move reads as "from here to there".
+ */
+import type { EventContentArg, EventInput } from "@fullcalendar/core";
+import enAu from "@fullcalendar/core/locales/en-au";
+import dayGridPlugin from "@fullcalendar/daygrid";
+import FullCalendar from "@fullcalendar/react";
+import timeGridPlugin from "@fullcalendar/timegrid";
+import { useMemo } from "react";
+import type { BoardSession, Shade } from "./api";
+import { type ColourBy, colourOf, sessionCardNode, shadingEvents } from "./calendarParts";
+import "./board.css";
+
+export interface SessionCalendarProps {
+  sessions: BoardSession[];
+  before?: BoardSession[];
+  shading?: Shade[];
+  view?: "week" | "month" | "term";
+  date?: string; // YYYY-MM-DD shown first
+  colourBy?: ColourBy;
+}
+
+const FC_VIEW = { week: "timeGridWeek", month: "dayGridMonth", term: "termView" } as const;
+
+export function SessionCalendar({ sessions, before = [], shading = [], view = "week", date, colourBy = "unit" }: SessionCalendarProps) {
+  const dayGrid = view !== "week";
+  const events = useMemo<EventInput[]>(() => {
+    const moved = new Set(before.map((s) => s.id));
+    const out: EventInput[] = [];
+    for (const s of before) {
+      out.push({
+        id: `before-${s.id}`,
+        start: `${s.actualDate}T${s.startTime}`,
+        end: `${s.actualDate}T${s.endTime}`,
+        classNames: ["bp-before"],
+        backgroundColor: "transparent",
+        borderColor: colourOf(s, colourBy),
+        textColor: "inherit",
+        extendedProps: { session: s, note: "Before" },
+      });
+    }
+    for (const s of sessions) {
+      const colour = colourOf(s, colourBy);
+      out.push({
+        id: s.id,
+        start: `${s.actualDate}T${s.startTime}`,
+        end: `${s.actualDate}T${s.endTime}`,
+        backgroundColor: colour,
+        borderColor: colour,
+        textColor: "#ffffff",
+        classNames: ["bp-session"],
+        extendedProps: { session: s, note: moved.has(s.id) ? "After" : undefined },
+      });
+    }
+    out.push(...shadingEvents(shading, dayGrid));
+    return out;
+  }, [sessions, before, shading, colourBy, dayGrid]);
+
+  const content = (arg: EventContentArg) =>
+    arg.event.display === "background"
+      ? { domNodes: [] }
+      : {
+          domNodes: [
+            sessionCardNode(arg.event.extendedProps.session as BoardSession, arg.timeText, undefined, arg.event.extendedProps.note as string | undefined),
+          ],
+        };
+
+  return (
+    <div className="bp-board">
+      <FullCalendar
+        plugins={[timeGridPlugin, dayGridPlugin]}
+        initialView={FC_VIEW[view]}
+        initialDate={date}
+        views={{ termView: { type: "dayGrid", duration: { weeks: 10 }, buttonText: "Term" } }}
+        headerToolbar={{ left: "prev,next today", center: "title", right: "timeGridWeek,dayGridMonth,termView" }}
+        buttonIcons={false}
+        buttonText={{ today: "Today", week: "Week", month: "Month", prev: "Previous", next: "Next" }}
+        locale={enAu}
+        firstDay={1}
+        allDaySlot={false}
+        slotMinTime="07:00:00"
+        slotMaxTime="22:00:00"
+        slotLabelFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
+        eventTimeFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
+        height="auto"
+        eventDisplay="block"
+        events={events}
+        eventContent={content}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * What the planner board and the read-only session calendar share (docs/adr/0026-planner-board.md): date
+ * and time helpers on "YYYY-MM-DD" / "HH:MM" text, the colours of sessions, the background events of the
+ * shading, and the content of a session's card.
+ */
+import type { EventInput } from "@fullcalendar/core";
+import type { BoardSession, Shade } from "./api";
+
+export type ColourBy = "unit" | "teacher" | "status";
+
+const DAY_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+// White text on each of these has a contrast ratio of at least 4.5:1.
+const PALETTE = ["#1c5d99", "#8a3b12", "#2b6a2b", "#6b2f8a", "#a0233b", "#0f6466", "#5c4a00", "#3d4a5c", "#7a2e5a", "#2f5d3a"];
+const STATUS_COLOUR: Record<string, string> = { scheduled: "#1c5d99", confirmed: "#2b6a2b", cancelled: "#5f5f5f", completed: "#3d4a5c" };
+
+export const pad = (n: number) => String(n).padStart(2, "0");
+export const isoDate = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+export const hm = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+export const atMinutes = (m: number) => `${pad(Math.floor(m / 60))}:${pad(m % 60)}`;
+
+export function addDays(day: string, n: number): string {
+  const [y, m, d] = day.split("-").map(Number);
+  return isoDate(new Date(y, m - 1, d + n));
+}
+
+export function weekday(day: string): string {
+  const [y, m, d] = day.split("-").map(Number);
+  return DAY_NAMES[new Date(y, m - 1, d).getDay()];
+}
+
+export function hashColour(key: string): string {
+  let h = 0;
+  for (const c of key) h = (h * 31 + c.charCodeAt(0)) | 0;
+  return PALETTE[Math.abs(h) % PALETTE.length];
+}
+
+export function colourOf(s: BoardSession, by: ColourBy): string {
+  if (by === "status") return STATUS_COLOUR[s.status] ?? "#3d4a5c";
+  if (by === "teacher") return s.teacher ? hashColour(s.teacher.id) : "#5f5f5f";
+  return hashColour(s.unit.id);
+}
+
+/** "ICTCYS407 Tue 09:00" */
+export function sessionLabel(s: { unit: { code: string }; actualDate: string; startTime: string }): string {
+  return `${s.unit.code} ${weekday(s.actualDate)} ${s.startTime}`;
+}
+
+/** A background event over whole days ``date``..``end`` (inclusive): all-day in the day grids, 00:00 to
+ * 24:00 in the time grid (it has no all-day row). */
+export function wholeDays(date: string, end: string, reason: string, cls: string, dayGrid: boolean): EventInput {
+  return dayGrid
+    ? { start: date, end: addDays(end, 1), allDay: true, display: "background", classNames: [cls], extendedProps: { reason } }
+    : { start: `${date}T00:00`, end: `${addDays(end, 1)}T00:00`, display: "background", classNames: [cls], extendedProps: { reason } };
+}
+
+/** Background events of holidays, term breaks and leave (part-day leave as its hours in the time grid). */
+export function shadingEvents(shading: Shade[], dayGrid: boolean): EventInput[] {
+  const out: EventInput[] = [];
+  for (const shade of shading) {
+    const cls = shade.kind === "leave" ? "bp-shade-leave" : shade.kind === "term_break" ? "bp-shade-break" : "bp-shade-holiday";
+    if (shade.startTime && shade.endTime && !dayGrid) {
+      for (let d = shade.start; d <= shade.end; d = addDays(d, 1)) {
+        out.push({
+          start: `${d}T${shade.startTime}`,
+          end: `${d}T${shade.endTime}`,
+          display: "background",
+          classNames: [cls],
+          extendedProps: { reason: shade.name },
+        });
+      }
+    } else out.push(wholeDays(shade.start, shade.end, shade.name, cls, dayGrid));
+  }
+  return out;
+}
+
+/** A session's card as plain DOM (text only, no markup from data): unit and time, group, teacher, room,
+ * who holds it and a note. FullCalendar's React content would mount a portal per card: seconds for a term. */
+export function sessionCardNode(s: BoardSession, timeText: string, held?: string, note?: string): HTMLElement {
+  const card = document.createElement("div");
+  card.className = "bp-card";
+  const line = (text: string, extra = "") => {
+    const el = document.createElement("div");
+    el.className = `bp-card-line${extra}`;
+    el.textContent = text;
+    card.appendChild(el);
+    return el;
+  };
+  const first = line(` ${timeText}`);
+  const code = document.createElement("strong");
+  code.textContent = s.unit.code;
+  first.prepend(code);
+  line(s.blockGroup.code);
+  line(s.teacher?.name ?? "Unassigned");
+  if (s.room) line(s.room);
+  if (held) line(`Held by ${held}`, " bp-held-note");
+  if (note) line(note, " bp-held-note");
+  return card;
+}
