@@ -289,6 +289,15 @@ def steps(api: ApiClient, member: ApiClient, org, admin_user, member_user) -> li
             "/api/teachers/{teacher_id}/leave/{leave_id}",
             lambda w: a.delete(f"/api/teachers/{w['teacher']}/leave/{w['leave']}"),
         ),
+        Step(
+            "PUT",
+            "/api/teachers/{teacher_id}/availability",
+            lambda w: put(
+                a,
+                f"/api/teachers/{w['teacher']}/availability",
+                {"windows": [{"weekday": 0, "start": "08:00", "end": "17:00"}], "maxDaysPerWeek": 1},
+            ),
+        ),
         # Timetabling
         Step(
             "POST",

@@ -1,0 +1,51 @@
+"""Teacher availability: ``/api/teachers/{id}/availability`` (ADR 0024). Thin: parse, call, answer."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.http import HttpResponse
+
+from project.core.auth import AuthedRequest
+from project.core.concurrency import if_match_header
+from project.core.routers import make_router
+from project.core.schemas import ErrorOut
+from project.staff import availability_selectors as selectors
+from project.staff import availability_services as services
+from project.staff.availability_schemas import AvailabilityIn, AvailabilityOut
+
+router = make_router(tags=["teachers"])
+
+ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 412: ErrorOut}
+
+
+def _answer(request: AuthedRequest, response: HttpResponse, teacher_id: uuid.UUID) -> dict[str, Any]:
+    """The teacher's availability with its ``ETag`` (the version an ``If-Match`` compares).
+
+    Any: the ``AvailabilityOut`` shape's values."""
+    out = selectors.availability_get(org=request.auth.org, teacher_id=teacher_id)
+    response["ETag"] = f'"{out["updated_at"].isoformat()}"'
+    return out
+
+
+@router.get("/teachers/{uuid:teacher_id}/availability", response={200: AvailabilityOut, **ERRORS})
+def get_availability(request: AuthedRequest, response: HttpResponse, teacher_id: uuid.UUID) -> dict[str, Any]:
+    """GET /api/teachers/{id}/availability: the weekly pattern, preferences, date-range variants, limits
+    and campuses, with ``ETag``. A teacher never painted answers the form's word's pattern
+    (``custom`` false). 404 "Teacher not found"."""
+    return _answer(request, response, teacher_id)
+
+
+@router.put("/teachers/{uuid:teacher_id}/availability", response={200: AvailabilityOut, **ERRORS})
+def put_availability(
+    request: AuthedRequest, response: HttpResponse, teacher_id: uuid.UUID, payload: AvailabilityIn
+) -> dict[str, Any]:
+    """PUT /api/teachers/{id}/availability: replace it all (the body of ``AvailabilityIn``); the form's
+    ``availability`` word follows the windows. 400 with the field's message (e.g. "End time must be after
+    start time" at ``["windows", 0, "end"]``); 404 "Teacher not found", "Campus not found"; 412 when
+    ``If-Match`` is stale (nothing changes). Emits ``teacher updated``; undoable from the history."""
+    services.availability_put(
+        ctx=request.auth, teacher_id=teacher_id, data=payload.model_dump(), if_match=if_match_header(request)
+    )
+    return _answer(request, response, teacher_id)
