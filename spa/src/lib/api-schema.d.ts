@@ -3475,6 +3475,11 @@ export interface components {
             highestUtilisation: number;
             /** Meanutilisation */
             meanUtilisation: number;
+            /**
+             * Preferencescore
+             * @default 0
+             */
+            preferenceScore: number;
         };
         /**
          * FirstTimeLoginIn
@@ -4461,6 +4466,16 @@ export interface components {
             eligible: boolean;
             /** Maxweeklyhours */
             maxWeeklyHours: number;
+            /**
+             * Preferencereason
+             * @default
+             */
+            preferenceReason: string;
+            /**
+             * Preferenceweight
+             * @default 0
+             */
+            preferenceWeight: number;
             /** Rank */
             rank: number;
             /** Rules */
