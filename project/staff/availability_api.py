@@ -6,6 +6,7 @@ import uuid
 from typing import Any
 
 from django.http import HttpResponse
+from ninja import Query
 
 from project.core.auth import AuthedRequest
 from project.core.concurrency import if_match_header
@@ -13,7 +14,7 @@ from project.core.routers import make_router
 from project.core.schemas import ErrorOut
 from project.staff import availability_selectors as selectors
 from project.staff import availability_services as services
-from project.staff.availability_schemas import AvailabilityIn, AvailabilityOut
+from project.staff.availability_schemas import AvailabilityIn, AvailabilityOut, UnavailableOut, UnavailableQuery
 
 router = make_router(tags=["teachers"])
 
@@ -49,3 +50,18 @@ def put_availability(
         ctx=request.auth, teacher_id=teacher_id, data=payload.model_dump(), if_match=if_match_header(request)
     )
     return _answer(request, response, teacher_id)
+
+
+@router.get("/teachers/unavailable", response={200: list[UnavailableOut], **ERRORS})
+def unavailable(request: AuthedRequest, query: Query[UnavailableQuery]) -> list[dict[str, Any]]:
+    """GET /api/teachers/unavailable?start=YYYY-MM-DD&end=YYYY-MM-DD[&teacherId=...]: for the planner board
+    and the allocation grid to shade, the times of each day (07:00-22:00) each teacher with a painted
+    pattern cannot teach: ``[{teacherId, date, start, end}]``. 400 when end is before start or the range
+    is over 400 days."""
+    spans = selectors.unavailable_times(
+        org=request.auth.org,
+        start=query.start,
+        end=query.end,
+        teacher_ids=[query.teacher_id] if query.teacher_id else None,
+    )
+    return [{"teacher_id": tid, **span} for tid, items in spans.items() for span in items]

@@ -13,7 +13,7 @@ from datetime import date, datetime, time
 from decimal import Decimal
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from project.core.schemas import (
     BlankToNone,
@@ -162,3 +162,30 @@ class AvailabilityOut(AvailabilityPatternOut):
     teacher_id: uuid.UUID
     availability: str
     updated_at: datetime
+
+
+class UnavailableQuery(CamelSchema):
+    """``?start&end`` (inclusive, at most 400 days) ``[&teacherId]`` of ``GET /api/teachers/unavailable``."""
+
+    start: Annotated[date, in_date_range("Start date")]
+    end: Annotated[
+        date,
+        in_date_range("End date"),
+        not_before("start", "End date must be on or after start date"),
+    ]
+    teacher_id: uuid.UUID | None = None
+
+    @model_validator(mode="after")
+    def _at_most_400_days(self) -> UnavailableQuery:
+        if (self.end - self.start).days > 400:
+            raise ValueError("A date range covers at most 400 days")
+        return self
+
+
+class UnavailableOut(CamelSchema):
+    """A time a teacher cannot teach: ``date`` and ``start``/``end`` as ``HH:MM``."""
+
+    teacher_id: uuid.UUID
+    date: date
+    start: str
+    end: str

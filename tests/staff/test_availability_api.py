@@ -182,3 +182,24 @@ def test_the_teacher_list_carries_each_pattern_in_a_fixed_number_of_queries(api,
     patterns = {r["employeeId"]: r["availabilityPattern"] for r in rows}
     assert patterns["E0"]["custom"] and patterns["E0"]["windows"] == [{"weekday": 3, "start": "09:00", "end": "12:00"}]
     assert not patterns["E999"]["custom"] and patterns["E999"]["windows"][0] == {"weekday": 0, "start": "17:00", "end": "22:00"}
+
+
+def test_the_board_reads_the_unavailable_times_of_painted_teachers(api, org, other_org):
+    painted, unpainted = f.make_teacher(org), f.make_teacher(org)
+    assert api.put(path(painted), SESSIONAL).status_code == 200
+    r = api.get("/api/teachers/unavailable", {"start": "2027-03-01", "end": "2027-03-03"})  # Monday to Wednesday
+    assert r.status_code == 200, r.content
+    mine = [(x["date"], x["start"], x["end"]) for x in r.json() if x["teacherId"] == str(painted.pk)]
+    assert mine == [
+        ("2027-03-01", "07:00", "08:00"),
+        ("2027-03-01", "17:00", "22:00"),
+        ("2027-03-02", "07:00", "22:00"),
+        ("2027-03-03", "07:00", "08:00"),
+        ("2027-03-03", "17:00", "22:00"),
+    ]
+    assert not [x for x in r.json() if x["teacherId"] == str(unpainted.pk)]
+    one = api.get("/api/teachers/unavailable", {"start": "2027-03-02", "end": "2027-03-02", "teacherId": str(painted.pk)})
+    assert [x["start"] for x in one.json()] == ["07:00"]
+    bad = api.get("/api/teachers/unavailable", {"start": "2027-03-02", "end": "2027-03-01"})
+    assert bad.status_code == 400
+    assert api.get("/api/teachers/unavailable", {"start": "2027-01-01", "end": "2028-12-31"}).status_code == 400

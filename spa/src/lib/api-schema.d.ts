@@ -1863,6 +1863,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/teachers/unavailable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Unavailable
+         * @description GET /api/teachers/unavailable?start=YYYY-MM-DD&end=YYYY-MM-DD[&teacherId=...]: for the planner board
+         *     and the allocation grid to shade, the times of each day (07:00-22:00) each teacher with a painted
+         *     pattern cannot teach: ``[{teacherId, date, start, end}]``. 400 when end is before start or the range
+         *     is over 400 days.
+         */
+        get: operations["project_staff_availability_api_unavailable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/teachers/workload-summary": {
         parameters: {
             query?: never;
@@ -6045,6 +6068,44 @@ export interface components {
             startTime: string;
             /** Unitcode */
             unitCode: string;
+        };
+        /**
+         * UnavailableOut
+         * @description A time a teacher cannot teach: ``date`` and ``start``/``end`` as ``HH:MM``.
+         */
+        UnavailableOut: {
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /** End */
+            end: string;
+            /** Start */
+            start: string;
+            /**
+             * Teacherid
+             * Format: uuid
+             */
+            teacherId: string;
+        };
+        /**
+         * UnavailableQuery
+         * @description ``?start&end`` (inclusive, at most 400 days) ``[&teacherId]`` of ``GET /api/teachers/unavailable``.
+         */
+        UnavailableQuery: {
+            /**
+             * End
+             * Format: date
+             */
+            end: string;
+            /**
+             * Start
+             * Format: date
+             */
+            start: string;
+            /** Teacherid */
+            teacherId?: string | null;
         };
         /** UnitFilters */
         UnitFilters: {
@@ -10376,6 +10437,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CompactAllocationGridOut"];
+                };
+            };
+        };
+    };
+    project_staff_availability_api_unavailable: {
+        parameters: {
+            query: {
+                start: string;
+                end: string;
+                teacherId?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
