@@ -6,14 +6,15 @@ import uuid
 from typing import Any
 
 from django.http import HttpResponse
-from ninja import Query
+from ninja import File, Query, UploadedFile
 
 from project.core.auth import AuthedRequest
 from project.core.concurrency import if_match_header
 from project.core.routers import make_router
-from project.core.schemas import ErrorOut
+from project.core.schemas import CamelSchema, ErrorOut
 from project.staff import availability_selectors as selectors
 from project.staff import availability_services as services
+from project.staff import availability_workbook as workbook
 from project.staff.availability_schemas import AvailabilityIn, AvailabilityOut, UnavailableOut, UnavailableQuery
 
 router = make_router(tags=["teachers"])
@@ -65,3 +66,35 @@ def unavailable(request: AuthedRequest, query: Query[UnavailableQuery]) -> list[
         teacher_ids=[query.teacher_id] if query.teacher_id else None,
     )
     return [{"teacher_id": tid, **span} for tid, items in spans.items() for span in items]
+
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+class AvailabilityImportStats(CamelSchema):
+    teachers: int
+    rows: int
+
+
+class AvailabilityImportOut(CamelSchema):
+    message: str
+    stats: AvailabilityImportStats
+
+
+@router.get("/teachers/availability/export")
+def export_availability(request: AuthedRequest) -> HttpResponse:
+    """GET /api/teachers/availability/export: every teacher's availability as .xlsx, one row per teacher
+    and window (columns in :mod:`project.staff.availability_workbook`)."""
+    response = HttpResponse(workbook.export_xlsx(org=request.auth.org), content_type=XLSX)
+    response["Content-Disposition"] = 'attachment; filename="teacher-availability.xlsx"'
+    return response
+
+
+@router.post("/teachers/availability/import", response={200: AvailabilityImportOut, 400: ErrorOut})
+def import_availability(request: AuthedRequest, file: UploadedFile = File(None)) -> dict[str, object]:
+    """POST /api/teachers/availability/import (multipart field ``file``, .xlsx or .xls): replaces the
+    windows, preferences and date ranges of each teacher in the file, all or nothing. 400 with
+    ``errors: [{path: ["rows", row, column], message, row}]`` when any row is wrong. Answer ``{message,
+    stats: {teachers, rows}}``."""
+    stats = workbook.import_availability(ctx=request.auth, upload=file)
+    return {"message": f"Imported availability of {stats['teachers']} teacher(s)", "stats": stats}

@@ -1863,6 +1863,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/teachers/availability/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Availability
+         * @description GET /api/teachers/availability/export: every teacher's availability as .xlsx, one row per teacher
+         *     and window (columns in :mod:`project.staff.availability_workbook`).
+         */
+        get: operations["project_staff_availability_api_export_availability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/availability/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Availability
+         * @description POST /api/teachers/availability/import (multipart field ``file``, .xlsx or .xls): replaces the
+         *     windows, preferences and date ranges of each teacher in the file, all or nothing. 400 with
+         *     ``errors: [{path: ["rows", row, column], message, row}]`` when any row is wrong. Answer ``{message,
+         *     stats: {teachers, rows}}``.
+         */
+        post: operations["project_staff_availability_api_import_availability"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/teachers/unavailable": {
         parameters: {
             query?: never;
@@ -2648,6 +2692,19 @@ export interface components {
             unassignable: components["schemas"]["UnassignableOut"][];
             /** Version */
             version: string;
+        };
+        /** AvailabilityImportOut */
+        AvailabilityImportOut: {
+            /** Message */
+            message: string;
+            stats: components["schemas"]["AvailabilityImportStats"];
+        };
+        /** AvailabilityImportStats */
+        AvailabilityImportStats: {
+            /** Rows */
+            rows: number;
+            /** Teachers */
+            teachers: number;
         };
         /**
          * AvailabilityIn
@@ -10437,6 +10494,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CompactAllocationGridOut"];
+                };
+            };
+        };
+    };
+    project_staff_availability_api_export_availability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    project_staff_availability_api_import_availability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * File
+                     * Format: binary
+                     */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailabilityImportOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
