@@ -76,3 +76,16 @@ test("painting Monday and Wednesday keeps auto-allocation to them", async () => 
   assert.ok(proposal.json.assignments.every((a) => a.teacherId === made.teacher.id));
   assert.equal(proposal.json.unassignable.length, 3);
 });
+
+test("the teachers page exports availability and reports an import it cannot read", async () => {
+  await page.goto(`${BASE_URL}/teachers`);
+  const exportLink = page.getByRole("link", { name: "Export Availability" });
+  assert.equal(await exportLink.getAttribute("href"), "/api/teachers/availability/export");
+  const [download] = await Promise.all([page.waitForEvent("download"), exportLink.click()]);
+  assert.equal(download.suggestedFilename(), "teacher-availability.xlsx");
+
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("button", { name: "Import Availability" }).click()]);
+  await chooser.setFiles({ name: "availability.csv", mimeType: "text/csv", buffer: Buffer.from("Employee ID,Kind\n") });
+  const dialog = page.getByRole("dialog", { name: "Availability not imported" });
+  await dialog.getByText("Only .xlsx or .xls files are accepted").first().waitFor();
+});

@@ -4,7 +4,7 @@
  * The grid works in half-hour cells from 07:00 to 22:00; windows and preferences are built from runs of cells.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { client } from "../../../lib/api";
+import { CLIENT_ID, client, csrfToken } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
 import { useRefreshingMutation } from "../../../lib/refreshingMutation";
@@ -134,4 +134,22 @@ export function patternSummary(p: Pattern): string {
   const days = [...new Set(p.windows.map((w) => w.weekday))].sort().map((d) => DAYS[d].slice(0, 3));
   const limits = [p.maxHoursPerDay ? `max ${p.maxHoursPerDay} h/day` : "", p.maxDaysPerWeek ? `max ${p.maxDaysPerWeek} days` : ""].filter(Boolean);
   return [days.length ? days.join(", ") : "Not available", ...limits].join(" · ");
+}
+
+export const AVAILABILITY_EXPORT_URL = "/api/teachers/availability/export";
+export type AvailabilityImportError = { path: (string | number)[]; message: string; row?: number };
+
+/** POST /api/teachers/availability/import (multipart `file`): the answer's message, or throws `{message, errors}` (row errors). */
+export async function importAvailability(file: File): Promise<string> {
+  const form = new FormData();
+  form.append("file", file);
+  const response = await fetch("/api/teachers/availability/import", {
+    method: "POST",
+    body: form,
+    credentials: "same-origin",
+    headers: { "X-CSRFToken": csrfToken(), "X-Client-Id": CLIENT_ID },
+  });
+  const body = (await response.json().catch(() => ({}))) as { message?: string; errors?: AvailabilityImportError[] };
+  if (!response.ok) throw { message: body.message ?? `Import failed (${response.status})`, errors: body.errors ?? [] };
+  return body.message ?? "Imported";
 }
