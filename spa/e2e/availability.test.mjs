@@ -9,8 +9,10 @@ import { BASE_URL, DEMO, apiCall, browserForFile, scheduledGroupAndTeacher, scre
 const RUN = String(Date.now()).slice(-5);
 let page;
 let made;
+let browserOfFile;
 
 browserForFile(async (browser) => {
+  browserOfFile = browser;
   ({ page } = await signedInPage(browser, DEMO.coordinator));
   made = await scheduledGroupAndTeacher(page, {
     tag: `AV${RUN}`,
@@ -88,4 +90,20 @@ test("the teachers page exports availability and reports an import it cannot rea
   await chooser.setFiles({ name: "availability.csv", mimeType: "text/csv", buffer: Buffer.from("Employee ID,Kind\n") });
   const dialog = page.getByRole("dialog", { name: "Availability not imported" });
   await dialog.getByText("Only .xlsx or .xls files are accepted").first().waitFor();
+});
+
+test("the allocation grid names the painted days and shades a week a date range empties", async () => {
+  const current = await apiCall(page, "GET", `/api/teachers/${made.teacher.id}/availability`);
+  const iso = (days) => new Date(Date.now() + days * 86400000).toISOString().slice(0, 10);
+  const { windows, preferences } = current.json;
+  const body = { windows, preferences, variants: [{ name: "Away", startDate: iso(-7), endDate: iso(7), windows: [] }] };
+  const saved = await apiCall(page, "PUT", `/api/teachers/${made.teacher.id}/availability`, body);
+  assert.equal(saved.status, 200, saved.text);
+
+  const { page: admin } = await signedInPage(browserOfFile, DEMO.admin);
+  await admin.goto(`${BASE_URL}/teacher-allocation-gantt`);
+  const row = admin.getByTestId("grid-teacher").filter({ hasText: `Sia Sessional${RUN}` });
+  await row.getByTestId("grid-availability").filter({ hasText: "Mon, Wed" }).waitFor();
+  await row.locator("td[data-unavailable]").first().waitFor();
+  assert.ok((await row.locator("td[data-unavailable]").count()) >= 1);
 });
