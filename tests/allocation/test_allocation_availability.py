@@ -104,3 +104,17 @@ def test_leave_cover_in_re_planning_respects_availability(api, org):
     [change] = proposal["changes"]
     assert change["sessionId"] == str(hit.id)
     assert change["to"]["teacherName"] == "Sam Wednesdays"  # not Lee, whose continuity would have won
+
+
+def test_painting_after_a_proposal_makes_it_stale(api, org, two_groups):
+    w = two_groups
+    group_id = str(w["monday"].block_group_id)
+    proposal = propose(api, blockGroupId=group_id)
+    assert proposal["assignments"]
+    paint(api, w["ana"], windows=[{"weekday": 2, "start": "08:00", "end": "17:00"}])
+    assignments = [{"sessionId": x["sessionId"], "teacherId": x["teacherId"]} for x in proposal["assignments"]]
+    r = api.post(
+        "/api/timetables/auto-allocate",
+        {"blockGroupId": group_id, "apply": True, "version": proposal["version"], "assignments": assignments},
+    )
+    assert r.status_code == 412, r.content

@@ -50,6 +50,7 @@ from project.timetabling.auto_allocation.figures import (
 from project.timetabling.auto_allocation.loading import (
     _eligibility,
     _version,
+    can_teach,
     load_problem,
     reallocation_problem,
 )
@@ -88,6 +89,7 @@ __all__ = [
     "_eligibility",
     "_version",
     "apply_proposal",
+    "can_teach",
     "figures",
     "load_problem",
     "propose",

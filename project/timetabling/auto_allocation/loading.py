@@ -11,7 +11,7 @@ from django.db.models import Count, Max, Min
 
 from project.core.errors import NotFound
 from project.core.tenancy import Ctx, get_in_org
-from project.staff.models import Teacher, TeacherUnit
+from project.staff.models import Teacher, TeacherAvailability, TeacherUnit
 from project.timetabling import conflicts as cf
 from project.timetabling.auto_allocation.model import (
     Problem,
@@ -42,7 +42,7 @@ def _target_queryset(ctx: Ctx, scope: Scope) -> TenantQuerySet[TimetableSession]
 
 
 def _version(ctx: Ctx, lo: date, hi: date, target_ids: list) -> str:
-    """Digest of what a proposal depends on (3 queries)."""
+    """Digest of what a proposal depends on (4 queries)."""
     sessions = (
         TimetableSession.objects.for_org(ctx.org)
         .filter(actual_date__gte=lo, actual_date__lte=hi)
@@ -50,6 +50,8 @@ def _version(ctx: Ctx, lo: date, hi: date, target_ids: list) -> str:
     )
     teachers = Teacher.objects.for_org(ctx.org).aggregate(n=Count("id"), last=Max("updated_at"))
     quals = TeacherUnit.objects.for_org(ctx.org).aggregate(n=Count("id"), last=Max("updated_at"))
+    # A painted pattern, limits or campuses changed since the proposal make it stale too (ADR 0024).
+    patterns = TeacherAvailability.objects.for_org(ctx.org).aggregate(n=Count("id"), last=Max("updated_at"))
     text = "|".join(
         [
             lo.isoformat(),
@@ -58,6 +60,7 @@ def _version(ctx: Ctx, lo: date, hi: date, target_ids: list) -> str:
             str(sessions),
             str(teachers),
             str(quals),
+            str(patterns),
         ]
     )
     return hashlib.sha256(text.encode()).hexdigest()[:32]
@@ -157,6 +160,13 @@ def _within_limits(problem: Problem, t: cf.TeacherFacts, s: cf.Slot) -> bool:
         if s.date not in days and len(days) + 1 > days_cap:
             return False
     return True
+
+
+def can_teach(t: cf.TeacherFacts, s: cf.Slot, data: cf.ConflictData) -> bool:
+    """The teacher's availability allows the slot: its time (the painted pattern, else the form's word)
+    and its block group's campus (ADR 0024). For re-planning's leave cover and any other caller choosing
+    teachers; ``data`` as :func:`project.timetabling.conflicts.load_data` reads it."""
+    return _available(t, s) and _at_campus(t, s, data)
 
 
 def _in_contract(t: cf.TeacherFacts, day: date) -> bool:
