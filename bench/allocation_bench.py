@@ -2,14 +2,14 @@
 
     .venv/bin/python bench/allocation_bench.py            # SQLite file var/bench-allocation.sqlite3
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_bench .venv/bin/python bench/allocation_bench.py
-    .venv/bin/python bench/allocation_bench.py availability   # the case of ADR 0024, below
+    .venv/bin/python bench/allocation_bench.py availability   # the case of ADR 0027, below
 
 Targets (issue 10): a feasible proposal within 10 s; a recommendation under 300 ms. Prints figures.
 
 ``availability``: the same 2,000 sessions over 150 teachers, each with a painted availability pattern
 (three to five weekdays), limits (hours a day, hours a week, days a week), preferences (an avoided
 afternoon, a preferred morning, a preferred campus) and for a third of them one campus only, the groups
-split over two campuses (ADR 0024). Same targets; prints continuity and balance beside the preference
+split over two campuses (ADR 0027). Same targets; prints continuity and balance beside the preference
 score (the sum of the allocated sessions' preference weights, lower is better).
 """
 
@@ -117,7 +117,7 @@ def seed(teachers_count: int = TEACHERS, with_availability: bool = False) -> Org
 
 
 def _paint(org: Organization, teachers: list[Teacher], campuses: list[Campus], rnd: random.Random) -> None:
-    """A painted availability for every teacher (ADR 0024): the word's hours on three to five weekdays,
+    """A painted availability for every teacher (ADR 0027): the word's hours on three to five weekdays,
     limits, an avoided afternoon, a preferred morning, a preferred campus, a third at one campus only."""
     spans = {"day": [("08:00", "17:00")], "evening": [("17:00", "22:00")], "both": [("08:00", "22:00")]}
     rows = []

@@ -1,4 +1,4 @@
-"""A teacher's availability and time preferences, pure (no database): ADR 0024.
+"""A teacher's availability and time preferences, pure (no database): ADR 0027.
 
 Shapes (the JSON stored on :class:`project.staff.models.TeacherAvailability` and answered by
 ``GET /api/teachers/{id}/availability``; times are wall-clock ``"HH:MM"`` in the organization's timezone,

@@ -1,4 +1,4 @@
-"""Teacher availability: ``/api/teachers/{id}/availability`` (ADR 0024). Thin: parse, call, answer."""
+"""Teacher availability: ``/api/teachers/{id}/availability`` (ADR 0027). Thin: parse, call, answer."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Teacher availability schemas (ADR 0024): the body of ``PUT /api/teachers/{id}/availability`` and the
+"""Teacher availability schemas (ADR 0027): the body of ``PUT /api/teachers/{id}/availability`` and the
 pattern answered by it, by the GET and inside each teacher of ``GET /api/teachers``.
 
 Times are wall-clock ``HH:MM`` (``HH:MM:SS`` accepted on input), weekdays 0 = Monday .. 6 = Sunday, dates

@@ -1,4 +1,4 @@
-"""Reads of teacher availability (ADR 0024): the pattern of one teacher, the patterns of many in one
+"""Reads of teacher availability (ADR 0027): the pattern of one teacher, the patterns of many in one
 query (the teacher list, the conflict engine, auto-allocation) and the unavailable time the planner board
 shades. Every read starts from the organization; another organization's teacher is 404 "Teacher not found".
 """

@@ -1,4 +1,4 @@
-"""Writes of teacher availability (ADR 0024).
+"""Writes of teacher availability (ADR 0027).
 
 :func:`availability_put` replaces a teacher's pattern, preferences, variants, limits and campuses in one
 transaction, emits ``teacher updated`` once (the history captures the profile row, and the teacher row

@@ -1,4 +1,4 @@
-"""Teacher availability as an .xlsx workbook (ADR 0024): one row per teacher and window.
+"""Teacher availability as an .xlsx workbook (ADR 0027): one row per teacher and window.
 
 Columns (header text, any order, any case): ``Employee ID``, ``Kind``, ``Weekday``, ``Start``, ``End``,
 ``Level``, ``From``, ``To``, ``Range Name``.

@@ -94,7 +94,7 @@ class TeacherLeave(TenantModel):
 
 class TeacherAvailability(TenantModel):
     """A teacher's weekly availability pattern, date-range variants, preferences, limits and campuses
-    (ADR 0024; shapes in :mod:`project.staff.availability`). At most one per teacher; a teacher without
+    (ADR 0027; shapes in :mod:`project.staff.availability`). At most one per teacher; a teacher without
     one is available as the form's ``availability`` word says (:func:`project.staff.availability.of_word`).
 
     ``custom`` False: the windows are the word's (migrated or kept in step with the form), and a session

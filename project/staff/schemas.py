@@ -135,7 +135,7 @@ class TeacherOut(StampedOut):
     is_active: bool
     qualifications: str
     unit_count: int = 0
-    # The weekly pattern, preferences, limits and campuses (ADR 0024): the screens read them from the list.
+    # The weekly pattern, preferences, limits and campuses (ADR 0027): the screens read them from the list.
     availability_pattern: AvailabilityPatternOut
 
     @staticmethod

@@ -85,7 +85,7 @@ def teacher_update(*, ctx: Ctx, teacher_id: UUID | str, data: dict[str, Any], if
         emit_change(ctx, entity="teacher", action="updated", ids=[teacher.pk])
         _save(teacher)
         if teacher.availability != word:
-            follow_word(ctx, teacher)  # an unpainted pattern follows the word (ADR 0024)
+            follow_word(ctx, teacher)  # an unpainted pattern follows the word (ADR 0027)
     return teacher
 
 

@@ -1,4 +1,4 @@
-// Teacher availability (ADR 0024): on the teacher page a coordinator paints a sessional teacher's week down
+// Teacher availability (ADR 0027): on the teacher page a coordinator paints a sessional teacher's week down
 // to Monday and Wednesday by dragging the "Unavailable" brush down the other days (and one cell with the
 // keyboard), saves, and auto-allocation then gives the teacher only the Monday and Wednesday sessions of a
 // group taught every weekday.

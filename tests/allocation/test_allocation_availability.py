@@ -1,4 +1,4 @@
-"""Auto-allocation, recommendations and leave cover with availability and preferences (ADR 0024)."""
+"""Auto-allocation, recommendations and leave cover with availability and preferences (ADR 0027)."""
 
 from datetime import date, time, timedelta
 

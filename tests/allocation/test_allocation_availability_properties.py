@@ -1,4 +1,4 @@
-"""Property (ADR 0024): over random small organizations with painted availability, limits, campuses and
+"""Property (ADR 0027): over random small organizations with painted availability, limits, campuses and
 preferences, no proposal puts a teacher outside their availability or beyond a limit.
 
 Pure: the problem is built in memory and the solver's answer is judged by the conflict engine

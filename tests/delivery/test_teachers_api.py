@@ -46,7 +46,7 @@ KEYS = {
     "createdAt",
     "updatedAt",
     "unitCount",
-    "availabilityPattern",  # ADR 0024: the weekly pattern, preferences, limits and campuses
+    "availabilityPattern",  # ADR 0027: the weekly pattern, preferences, limits and campuses
 }
 
 

@@ -1,4 +1,4 @@
-"""GET/PUT /api/teachers/{id}/availability and the pattern in the teacher list (ADR 0024)."""
+"""GET/PUT /api/teachers/{id}/availability and the pattern in the teacher list (ADR 0027)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The three words of the teacher form migrate to weekly patterns; the pure availability rules (ADR 0024)."""
+"""The three words of the teacher form migrate to weekly patterns; the pure availability rules (ADR 0027)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Availability as .xlsx (ADR 0024): export one row per teacher and window, import it back all or nothing
+"""Availability as .xlsx (ADR 0027): export one row per teacher and window, import it back all or nothing
 with row errors like the timetable import."""
 
 from __future__ import annotations

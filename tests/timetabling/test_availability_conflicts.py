@@ -1,4 +1,4 @@
-"""The hard conflicts of a painted availability pattern, its limits and campuses (ADR 0024): each one is
+"""The hard conflicts of a painted availability pattern, its limits and campuses (ADR 0027): each one is
 detected, explained, listed with the others, and refuses a write that would add it."""
 
 from __future__ import annotations

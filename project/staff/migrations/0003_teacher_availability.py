@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 import project.history.tracking
 
-# The three words of the teacher form as weekly patterns (ADR 0024), written out here so the migration
+# The three words of the teacher form as weekly patterns (ADR 0027), written out here so the migration
 # stays as it is when the application's helpers change.
 _SPANS = {"day": ("08:00", "17:00"), "evening": ("17:00", "22:00"), "both": ("08:00", "22:00")}
 

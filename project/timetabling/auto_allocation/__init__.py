@@ -13,7 +13,7 @@ Hard rules (a proposal never breaks one; checked independently by ``conflicts.de
 - the teacher is not on leave at the session's time (issue 17, ``teacher_on_leave``);
 - the teacher is available (a day-only teacher takes no evening session, an evening-only teacher no
   day session; evening = starts at or after 17:00 or ends after 17:00, ``conflicts.is_evening``);
-- with a painted availability pattern (ADR 0024), the session lies inside the teacher's windows of its
+- with a painted availability pattern (ADR 0027), the session lies inside the teacher's windows of its
   date and outside their prohibited preferences, at a campus they teach at, within their hours a day, hours
   a week and days a week (``teacher_outside_availability``, ``teacher_other_campus`` and the limits);
 - the teacher is never in two overlapping sessions, existing ones included, unless both sessions'
@@ -30,7 +30,7 @@ Soft goals, in priority order (weights make the order strict):
 4. preferences and the least spread, weighed together: each assignment costs its teacher's preference
    weight for the session's time and campus (UniTime's scale, shifted so the session's most wanted
    teacher costs 0) times ``PREFERENCE_WEIGHT``, plus one per (teacher, day) pair used, so a teacher's
-   classes sit on fewer days and in the times they prefer (ADR 0024). ``preferenceScore`` in the figures
+   classes sit on fewer days and in the times they prefer (ADR 0027). ``preferenceScore`` in the figures
    is the sum of the weights of the allocated sessions (lower is better).
 
 The solve has a time limit (default 8 s, at most 30 s) and stops before it when it is done (issue 15):

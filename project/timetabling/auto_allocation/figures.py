@@ -24,7 +24,7 @@ def figures(problem: Problem, assignment: dict) -> dict:
     weekly hours x 100 of each active teacher in each week of the scope that holds a target session;
     highest is the maximum, mean the average over those teacher-weeks. preferenceScore: the sum of the
     teachers' preference weights over the allocated targets (UniTime's scale: lower is better, 0 is
-    neutral; ADR 0024).
+    neutral; ADR 0027).
     """
     data = problem.data
     keys = {(s.block_group_id, s.unit_id) for s in problem.targets}

@@ -50,7 +50,7 @@ def _version(ctx: Ctx, lo: date, hi: date, target_ids: list) -> str:
     )
     teachers = Teacher.objects.for_org(ctx.org).aggregate(n=Count("id"), last=Max("updated_at"))
     quals = TeacherUnit.objects.for_org(ctx.org).aggregate(n=Count("id"), last=Max("updated_at"))
-    # A painted pattern, limits or campuses changed since the proposal make it stale too (ADR 0024).
+    # A painted pattern, limits or campuses changed since the proposal make it stale too (ADR 0027).
     patterns = TeacherAvailability.objects.for_org(ctx.org).aggregate(n=Count("id"), last=Max("updated_at"))
     text = "|".join(
         [
@@ -126,7 +126,7 @@ def _existing_keys(ctx: Ctx, problem: Problem) -> None:
 
 
 def _available(t: cf.TeacherFacts, s: cf.Slot) -> bool:
-    """The teacher may teach at the slot's time: inside a painted pattern (ADR 0024), else the word's
+    """The teacher may teach at the slot's time: inside a painted pattern (ADR 0027), else the word's
     rule (a day-only teacher no evening session, an evening-only one no day session)."""
     if t.avail is not None and t.avail.custom:
         return t.avail.available(s.date, s.start, s.end)
@@ -143,7 +143,7 @@ def _at_campus(t: cf.TeacherFacts, s: cf.Slot, data: cf.ConflictData) -> bool:
 
 
 def _preference(t: cf.TeacherFacts, s: cf.Slot, data: cf.ConflictData) -> tuple[int, str]:
-    """``(weight, reason)`` of the teacher's preferences for the slot (ADR 0024; 0 and "" for none)."""
+    """``(weight, reason)`` of the teacher's preferences for the slot (ADR 0027; 0 and "" for none)."""
     if t.avail is None:
         return 0, ""
     group = data.groups.get(s.block_group_id)
@@ -164,7 +164,7 @@ def _within_limits(problem: Problem, t: cf.TeacherFacts, s: cf.Slot) -> bool:
 
 def can_teach(t: cf.TeacherFacts, s: cf.Slot, data: cf.ConflictData) -> bool:
     """The teacher's availability allows the slot: its time (the painted pattern, else the form's word)
-    and its block group's campus (ADR 0024). For re-planning's leave cover and any other caller choosing
+    and its block group's campus (ADR 0027). For re-planning's leave cover and any other caller choosing
     teachers; ``data`` as :func:`project.timetabling.conflicts.load_data` reads it."""
     return _available(t, s) and _at_campus(t, s, data)
 

@@ -53,7 +53,7 @@ class Problem:
     reasons: dict = field(default_factory=dict)  # session id -> why nobody is eligible
     existing_week_hours: dict = field(default_factory=dict)  # (teacher id, monday) -> hours
     existing_keys: set = field(default_factory=set)  # {(group id, unit id, teacher id)} already taught
-    # ADR 0024: the teachers' other sessions by day and week, for the hour and day limits, and each
+    # ADR 0027: the teachers' other sessions by day and week, for the hour and day limits, and each
     # eligible (session id, teacher id)'s preference weight (UniTime's scale, negative is wanted) and reason.
     existing_day_hours: dict = field(default_factory=dict)  # (teacher id, date) -> hours
     existing_days: dict = field(default_factory=dict)  # (teacher id, monday) -> {dates taught}

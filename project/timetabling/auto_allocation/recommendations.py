@@ -32,7 +32,7 @@ def recommend(ctx: Ctx, session_id: UUID | str) -> dict:
     week), no_clash, capacity (all hard for allocation); ``continuity`` says the teacher already teaches
     this unit to this block group; ``preferenceWeight`` is the teacher's preference for the session's time
     and campus on UniTime's scale (negative is wanted) and ``preferenceReason`` says it ("avoids Friday
-    afternoons", ADR 0024). Ranking: teachers meeting every rule first, then by rules met, continuity,
+    afternoons", ADR 0027). Ranking: teachers meeting every rule first, then by rules met, continuity,
     preference, and the lowest utilisation the session would bring.
     """
     session = get_in_org(TimetableSession.objects.select_related("unit", "block_group"), ctx.org, session_id, "Timetable session")
@@ -154,13 +154,13 @@ def recommend(ctx: Ctx, session_id: UUID | str) -> dict:
 
 
 def _week_cap(t: cf.TeacherFacts) -> float:
-    """``maxWeeklyHours``, or the availability's lower weekly maximum (ADR 0024)."""
+    """``maxWeeklyHours``, or the availability's lower weekly maximum (ADR 0027)."""
     per_week = t.avail.max_hours_per_week if t.avail is not None else None
     return float(t.max_weekly_hours) if per_week is None else min(float(t.max_weekly_hours), per_week)
 
 
 def _available_rule(t: cf.TeacherFacts, target: cf.Slot, evening: bool) -> dict:
-    """The ``available`` rule: the painted pattern (ADR 0024), else the form's word."""
+    """The ``available`` rule: the painted pattern (ADR 0027), else the form's word."""
     met = _available(t, target)
     if t.avail is not None and t.avail.custom:
         when = f"{target.date.strftime('%A')} {target.start.strftime('%H:%M')}-{target.end.strftime('%H:%M')}"

@@ -22,7 +22,7 @@ from project.timetabling.calendar import week_start
 # ------------------------------------------------------------------------------------------- solving
 
 # One point of preference weight (UniTime's scale: discouraged 1, strongly discouraged 4) costs as much as
-# this many extra (teacher, day) pairs of spread (ADR 0024).
+# this many extra (teacher, day) pairs of spread (ADR 0027).
 PREFERENCE_WEIGHT = 2
 
 
@@ -205,7 +205,7 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
         w_of[key] = w
         any_of.append((w, vars_))
 
-    # The availability limits (ADR 0024): hours a day, and days a week (a day counts once any session
+    # The availability limits (ADR 0027): hours a day, and days a week (a day counts once any session
     # of it is the teacher's: the spread variable of that (teacher, day)).
     week_days: dict = defaultdict(list)
     for (t, day), w in w_of.items():
@@ -221,7 +221,7 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
         if new_days:  # a week already at (or over) its days keeps to the days it has
             model.add(sum(new_days) <= max(0, int(problem.days_cap(t) or 0) - len(taught)))
 
-    # Preferences (ADR 0024): each assignment's weight on UniTime's scale, shifted so that the session's
+    # Preferences (ADR 0027): each assignment's weight on UniTime's scale, shifted so that the session's
     # most wanted teacher costs 0; weighed with spread in the last goal (a point of preference = 2 days).
     pref_terms: list = []
     pref_range = 0

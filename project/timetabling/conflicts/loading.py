@@ -76,7 +76,7 @@ def load_data(org: Organization, start: date, end: date, teacher_ids: Iterable[o
     """Linked groups, holidays of [start, end], rooms and block group facts (:func:`load_rooms`), facts,
         qualifications and leave overlapping [start, end] of ``teacher_ids`` (all when None). 6-7 queries
         (3-4 when ``teacher_ids`` is empty); one more when a teacher teaches at some campuses only and the
-    block groups were not read for the rooms (ADR 0024)."""
+    block groups were not read for the rooms (ADR 0027)."""
     from project.staff.availability_selectors import PROFILE_FIELDS, facts_of
     from project.staff.models import Teacher, TeacherLeave, TeacherUnit
 
@@ -112,7 +112,7 @@ def load_data(org: Organization, start: date, end: date, teacher_ids: Iterable[o
             avail=facts_of(row[4], row[8:]),
         )
     if not data.groups and any(t.avail is not None and t.avail.campus_ids for t in data.teachers.values()):
-        load_groups(org, data)  # the campus rule of ADR 0024 reads the block groups' campuses
+        load_groups(org, data)  # the campus rule of ADR 0027 reads the block groups' campuses
     data.qualified = set(uq.values_list("teacher_id", "unit_id"))
     for teacher_id, *span in lq.order_by("start_date").values_list(
         "teacher_id", "start_date", "end_date", "start_time", "end_time", "reason"

@@ -29,7 +29,7 @@ TEACHER_CONTRACT_EXPIRED = "teacher_contract_expired"
 TEACHER_ON_LEAVE = "teacher_on_leave"  # issue 17, ADR 0014
 ROOM_OVER_CAPACITY = "room_over_capacity"  # issue 19, ADR 0019
 ROOM_OTHER_CAMPUS = "room_other_campus"  # issue 19, ADR 0019
-# A painted availability pattern, its limits and campuses (ADR 0024).
+# A painted availability pattern, its limits and campuses (ADR 0027).
 TEACHER_OUTSIDE_AVAILABILITY = "teacher_outside_availability"
 TEACHER_OVER_DAILY_HOURS = "teacher_over_daily_hours"
 TEACHER_OVER_WEEKLY_HOURS = "teacher_over_weekly_hours"
@@ -57,7 +57,7 @@ SEVERITY = {
     TEACHER_OVER_DAYS: HARD,
     TEACHER_OTHER_CAMPUS: HARD,
 }
-# The per-teacher limits of ADR 0024, checked over a day or a week of the teacher's sessions.
+# The per-teacher limits of ADR 0027, checked over a day or a week of the teacher's sessions.
 LIMIT_TYPES = (TEACHER_OVER_DAILY_HOURS, TEACHER_OVER_WEEKLY_HOURS, TEACHER_OVER_DAYS)
 CANCELLED = "cancelled"
 EVENING_FROM = time(17, 0)
@@ -166,7 +166,7 @@ class TeacherFacts:
     is_active: bool
     employment_type: str
     expiry_date: date | None
-    # The availability pattern, limits and campuses (ADR 0024); None: the word alone.
+    # The availability pattern, limits and campuses (ADR 0027); None: the word alone.
     avail: Availability | None = None
 
 
@@ -415,7 +415,7 @@ def _limits(
 ) -> Iterator[tuple[str, TeacherFacts, date, list[Slot], float]]:
     """``(type, teacher facts, date or monday, slots by date and start, figure)`` for each teacher day
     over ``maxHoursPerDay`` (figure: hours), week over ``maxHoursPerWeek`` (hours) or over
-    ``maxDaysPerWeek`` (figure: days taught) with a focus slot (ADR 0024). Co-delivered sessions of linked
+    ``maxDaysPerWeek`` (figure: days taught) with a focus slot (ADR 0027). Co-delivered sessions of linked
     groups count once."""
     teachers = data.teachers
     limited = {tid for tid, t in teachers.items() if t.avail is not None and _has_limits(t.avail)}

@@ -18,7 +18,7 @@ export default function AllocationGridPage() {
   const [year, setYear] = useState(current);
   const [term, setTerm] = useState<number | null>(null);
   const { data, isLoading, isError } = useAllocationGrid(year, term);
-  // Painted availability (ADR 0024), from the teacher list: named under each teacher, and a week without any
+  // Painted availability (ADR 0027), from the teacher list: named under each teacher, and a week without any
   // available day is shaded.
   const patterns = new Map((useTeachers(false).data ?? []).map((t) => [t.id, t.availabilityPattern]));
   // The grid opens at the current week (issue 18): scrolled so that its column comes first after the

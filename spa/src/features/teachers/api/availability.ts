@@ -1,5 +1,5 @@
 /**
- * Teacher availability and preferences (ADR 0024; server: project/staff/availability_api.py):
+ * Teacher availability and preferences (ADR 0027; server: project/staff/availability_api.py):
  * GET/PUT /api/teachers/{id}/availability with If-Match. Weekdays 0 = Monday .. 6 = Sunday, times "HH:MM".
  * The grid works in half-hour cells from 07:00 to 22:00; windows and preferences are built from runs of cells.
  */

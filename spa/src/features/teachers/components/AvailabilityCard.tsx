@@ -65,7 +65,7 @@ function bodyOf(d: Draft): AvailabilityBody {
 }
 
 /**
- * The teacher page's Availability card (ADR 0024): a weekly grid of half hours (07:00–22:00, Monday–Sunday) to paint
+ * The teacher page's Availability card (ADR 0027): a weekly grid of half hours (07:00–22:00, Monday–Sunday) to paint
  * with a brush (available, unavailable, or a preference) by dragging across cells, or with the keyboard (arrow keys move,
  * Space or Enter paints); date-range variants that replace the weekly pattern; limits; campuses. Saved with If-Match.
  */

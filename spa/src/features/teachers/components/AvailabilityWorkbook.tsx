@@ -6,7 +6,7 @@ import { notifySuccess } from "../../../components/Notify";
 import { roots } from "../../../lib/queryKeys";
 import { AVAILABILITY_EXPORT_URL, type AvailabilityImportError, importAvailability } from "../api/availability";
 
-/** The teachers page's availability workbook (ADR 0024): export every teacher's windows as .xlsx, import them back (row errors listed). */
+/** The teachers page's availability workbook (ADR 0027): export every teacher's windows as .xlsx, import them back (row errors listed). */
 export function AvailabilityWorkbook() {
   const qc = useQueryClient();
   const [busy, setBusy] = useState(false);
