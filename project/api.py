@@ -231,6 +231,7 @@ def _register_routers() -> None:
     from project.planning.api import router as planning_router
     from project.reporting.api import router as reporting_router
     from project.staff.api import router as staff_router
+    from project.staff.availability_api import router as availability_router
     from project.staff.leave_api import router as leave_router
     from project.timetabling.api import router as timetabling_router
     from project.timetabling.auto_allocation_api import router as auto_allocation_router
@@ -247,6 +248,7 @@ def _register_routers() -> None:
         planning_router,
         staff_router,
         leave_router,
+        availability_router,
         auto_allocation_router,
         timetabling_router,
         holiday_router,

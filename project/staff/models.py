@@ -90,3 +90,32 @@ class TeacherLeave(TenantModel):
 
     def __str__(self) -> str:
         return f"{self.teacher} on leave {self.start_date}..{self.end_date}"
+
+
+class TeacherAvailability(TenantModel):
+    """A teacher's weekly availability pattern, date-range variants, preferences, limits and campuses
+    (ADR 0027; shapes in :mod:`project.staff.availability`). At most one per teacher; a teacher without
+    one is available as the form's ``availability`` word says (:func:`project.staff.availability.of_word`).
+
+    ``custom`` False: the windows are the word's (migrated or kept in step with the form), and a session
+    outside them is the soft ``teacher_unavailable`` conflict as before; True once the pattern is painted,
+    and then a session outside it is the hard ``teacher_outside_availability``. Hour limits in hours
+    (null: none besides the form's ``maxWeeklyHours``); ``campus_ids`` empty: every campus."""
+
+    teacher = models.OneToOneField(Teacher, on_delete=models.CASCADE, related_name="availability_profile")
+    custom = models.BooleanField(default=False)
+    windows = models.JSONField(default=list, blank=True)
+    preferences = models.JSONField(default=list, blank=True)
+    variants = models.JSONField(default=list, blank=True)
+    max_hours_per_day = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
+    max_hours_per_week = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
+    max_days_per_week = models.PositiveSmallIntegerField(null=True, blank=True)
+    campus_ids = models.JSONField(default=list, blank=True)
+    preferred_campus = models.ForeignKey("catalogue.Campus", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    preferred_campus_level = models.CharField(max_length=20, default="preferred")
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return f"Availability of {self.teacher_id}"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import date
-from typing import Annotated
+from typing import Annotated, Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
@@ -37,6 +37,8 @@ from project.core.schemas import (
     required_text,
     text,
 )
+from project.staff.availability_schemas import AvailabilityPatternOut
+from project.staff.availability_selectors import pattern_json, profile_values
 from project.staff.models import Teacher
 
 EMPLOYMENT_TYPES = ("ongoing", "fixed_term", "sessional")
@@ -136,6 +138,15 @@ class TeacherOut(StampedOut):
     is_active: bool
     qualifications: str
     unit_count: int = 0
+    # The weekly pattern, preferences, limits and campuses (ADR 0027): the screens read them from the list.
+    availability_pattern: AvailabilityPatternOut
+
+    @staticmethod
+    def resolve_availability_pattern(obj: Any) -> dict[str, Any]:
+        """Any: a Teacher row (its profile joined by the selectors) or a dict already holding the pattern."""
+        if isinstance(obj, dict):
+            return obj["availability_pattern"]
+        return pattern_json(obj.availability, profile_values(getattr(obj, "availability_profile", None)))
 
 
 class TeacherUnitIn(FormIn):

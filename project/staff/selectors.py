@@ -2,7 +2,7 @@
 
 Every read starts from the organization: another organization's id reads as 404 "Teacher not found".
 Lists run a fixed number of queries whatever the row count (one query: the unit count is an annotation,
-the embedded unit a join).
+the embedded unit and the availability pattern joins).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from django.db.models import Count, QuerySet
 from django.db.models.functions import Lower
 
 from project.core.tenancy import get_in_org
+from project.staff.availability_selectors import PROFILE_FIELDS, pattern_json
 from project.staff.models import TEACHER_FIELDS, Teacher, TeacherUnit
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -22,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def _teachers(org: Organization) -> QuerySet:
-    return Teacher.objects.for_org(org).annotate(unit_count=Count("teacher_units"))
+    return Teacher.objects.for_org(org).select_related("availability_profile").annotate(unit_count=Count("teacher_units"))
 
 
 def teacher_list(*, org: Organization, show_inactive: bool = False) -> QuerySet:
@@ -44,7 +45,7 @@ def teacher_list_rows(*, org: Organization, show_inactive: bool = False) -> list
     instances and no per-field schema validation (issue 15). ``tests/core/test_fast_lists.py`` pins the
     answer equal to ``TeacherOut`` over the model rows.
     """
-    rows = teacher_list(org=org, show_inactive=show_inactive).values_list(*_TEACHER_FIELDS, "unit_count")
+    rows = teacher_list(org=org, show_inactive=show_inactive).values_list(*_TEACHER_FIELDS, "unit_count", *PROFILE_FIELDS)
     return [
         {
             "id": r[0],
@@ -63,6 +64,7 @@ def teacher_list_rows(*, org: Organization, show_inactive: bool = False) -> list
             "createdAt": r[13],
             "updatedAt": r[14],
             "unitCount": r[15] or 0,
+            "availabilityPattern": pattern_json(r[9], r[16:]),
         }
         for r in rows
     ]

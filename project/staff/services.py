@@ -20,6 +20,7 @@ from project.core.concurrency import assert_fresh
 from project.core.errors import DuplicateCode, NotFound
 from project.core.tenancy import Ctx, get_in_org, get_locked
 from project.core.writes import save_or_raise
+from project.staff.availability_services import follow_word
 from project.staff.models import TEACHER_FIELDS, Teacher, TeacherUnit
 from realtime.events import emit_change
 
@@ -63,6 +64,7 @@ def teacher_create(*, ctx: Ctx, data: dict[str, Any]) -> Teacher:
         teacher = Teacher(organization=ctx.org, **values)
         emit_change(ctx, entity="teacher", action="created", ids=[teacher.pk])
         _save(teacher)
+        follow_word(ctx, teacher)
     return teacher
 
 
@@ -75,12 +77,15 @@ def teacher_update(*, ctx: Ctx, teacher_id: UUID | str, data: dict[str, Any], if
     with transaction.atomic():
         teacher = get_locked(Teacher, ctx, teacher_id, "Teacher")
         assert_fresh(teacher, if_match)
+        word = teacher.availability
         for key in TEACHER_FIELDS:
             if key in data:
                 setattr(teacher, key, data[key])
         _check_unique(ctx, employee_id=teacher.employee_id, email=teacher.email, exclude_pk=teacher.pk)
         emit_change(ctx, entity="teacher", action="updated", ids=[teacher.pk])
         _save(teacher)
+        if teacher.availability != word:
+            follow_word(ctx, teacher)  # an unpainted pattern follows the word (ADR 0027)
     return teacher
 
 

@@ -80,6 +80,7 @@ class FiguresOut(CamelSchema):
     continuity_percent: float
     highest_utilisation: float
     mean_utilisation: float
+    preference_score: float = 0.0
 
 
 class AutoAllocateOut(CamelSchema):
@@ -111,6 +112,8 @@ class RecommendationOut(CamelSchema):
     max_weekly_hours: int
     utilisation_after: float
     continuity: bool
+    preference_weight: int = 0
+    preference_reason: str = ""
 
 
 class RecommendationsOut(CamelSchema):

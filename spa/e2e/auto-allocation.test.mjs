@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEMO, apiCall, browserForFile, signedInPage } from "./lib.mjs";
 
-const RULES = ["qualified", "active", "contract", "not_on_leave", "available", "no_clash", "capacity"];
+const RULES = ["qualified", "active", "contract", "not_on_leave", "available", "campus", "limits", "no_clash", "capacity"];
 
 let page;
 let scope; // { blockGroupId, start, end }

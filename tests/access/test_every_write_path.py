@@ -124,6 +124,20 @@ def steps(api: ApiClient, member: ApiClient, org, admin_user, member_user) -> li
             "/api/timetables/import", data={"file": SimpleUploadedFile("walk.xlsx", out.getvalue(), content_type=XLSX)}
         )
 
+    def import_availability(w):
+        import openpyxl
+
+        wb = openpyxl.Workbook()
+        wb.active.append(["Employee ID", "Kind", "Weekday", "Start", "End"])
+        for day in ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"):  # the walk's later writes still fit
+            wb.active.append(["WALK-T1", "available", day, "07:00", "22:00"])
+        out = io.BytesIO()
+        wb.save(out)
+        return api.post(
+            "/api/teachers/availability/import",
+            data={"file": SimpleUploadedFile("walk-availability.xlsx", out.getvalue(), content_type=XLSX)},
+        )
+
     def replan_apply(w):
         body = {"holidayId": w["snap_holiday"]}
         proposal = _ok(api.post("/api/replan/propose", body))
@@ -289,6 +303,16 @@ def steps(api: ApiClient, member: ApiClient, org, admin_user, member_user) -> li
             "/api/teachers/{teacher_id}/leave/{leave_id}",
             lambda w: a.delete(f"/api/teachers/{w['teacher']}/leave/{w['leave']}"),
         ),
+        Step(
+            "PUT",
+            "/api/teachers/{teacher_id}/availability",
+            lambda w: put(
+                a,
+                f"/api/teachers/{w['teacher']}/availability",
+                {"windows": [{"weekday": d, "start": "07:00", "end": "22:00"} for d in range(7)]},
+            ),
+        ),
+        Step("POST", "/api/teachers/availability/import", import_availability),
         # Timetabling
         Step(
             "POST",

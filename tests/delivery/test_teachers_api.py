@@ -46,6 +46,7 @@ KEYS = {
     "createdAt",
     "updatedAt",
     "unitCount",
+    "availabilityPattern",  # ADR 0027: the weekly pattern, preferences, limits and campuses
 }
 
 

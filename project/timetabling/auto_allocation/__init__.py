@@ -13,6 +13,9 @@ Hard rules (a proposal never breaks one; checked independently by ``conflicts.de
 - the teacher is not on leave at the session's time (issue 17, ``teacher_on_leave``);
 - the teacher is available (a day-only teacher takes no evening session, an evening-only teacher no
   day session; evening = starts at or after 17:00 or ends after 17:00, ``conflicts.is_evening``);
+- with a painted availability pattern (ADR 0027), the session lies inside the teacher's windows of its
+  date and outside their prohibited preferences, at a campus they teach at, within their hours a day, hours
+  a week and days a week (``teacher_outside_availability``, ``teacher_other_campus`` and the limits);
 - the teacher is never in two overlapping sessions, existing ones included, unless both sessions'
   block groups are in one linked group (co-delivered);
 - the teacher's hours in every week (Monday to Sunday) stay within ``maxWeeklyHours`` (each session's
@@ -24,7 +27,11 @@ Soft goals, in priority order (weights make the order strict):
 2. continuity: one teacher for all sessions of a unit in a block group (a teacher who already teaches
    that unit to that group costs nothing);
 3. balance: the lowest highest weekly utilisation (percent of ``maxWeeklyHours``);
-4. the least spread: the fewest (teacher, day) pairs, so a teacher's classes sit on fewer days.
+4. preferences and the least spread, weighed together: each assignment costs its teacher's preference
+   weight for the session's time and campus (UniTime's scale, shifted so the session's most wanted
+   teacher costs 0) times ``PREFERENCE_WEIGHT``, plus one per (teacher, day) pair used, so a teacher's
+   classes sit on fewer days and in the times they prefer (ADR 0027). ``preferenceScore`` in the figures
+   is the sum of the weights of the allocated sessions (lower is better).
 
 The solve has a time limit (default 8 s, at most 30 s) and stops before it when it is done (issue 15):
 at optimality, or when allocation and continuity have not improved for
@@ -43,6 +50,7 @@ from project.timetabling.auto_allocation.figures import (
 from project.timetabling.auto_allocation.loading import (
     _eligibility,
     _version,
+    can_teach,
     load_problem,
     reallocation_problem,
 )
@@ -81,6 +89,7 @@ __all__ = [
     "_eligibility",
     "_version",
     "apply_proposal",
+    "can_teach",
     "figures",
     "load_problem",
     "propose",

@@ -22,7 +22,9 @@ def figures(problem: Problem, assignment: dict) -> dict:
     continuityPercent: of the (block group, unit) pairs of the targets that have any allocated
     session in the scope's weeks, the share taught by exactly one teacher. Utilisation: hours / max
     weekly hours x 100 of each active teacher in each week of the scope that holds a target session;
-    highest is the maximum, mean the average over those teacher-weeks.
+    highest is the maximum, mean the average over those teacher-weeks. preferenceScore: the sum of the
+    teachers' preference weights over the allocated targets (UniTime's scale: lower is better, 0 is
+    neutral; ADR 0027).
     """
     data = problem.data
     keys = {(s.block_group_id, s.unit_id) for s in problem.targets}
@@ -49,10 +51,14 @@ def figures(problem: Problem, assignment: dict) -> dict:
             continue
         for monday in weeks:
             utils.append(100.0 * hours.get((t.id, monday), 0.0) / t.max_weekly_hours)
+    preference_score = sum(
+        problem.preference.get((s.id, assignment[s.id]), (0, ""))[0] for s in problem.targets if s.id in assignment
+    )
     return {
         "continuityPercent": continuity,
         "highestUtilisation": round(max(utils), 1) if utils else 0.0,
         "meanUtilisation": round(sum(utils) / len(utils), 1) if utils else 0.0,
+        "preferenceScore": float(preference_score),
     }
 
 

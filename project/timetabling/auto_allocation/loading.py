@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Count, Max, Min
 
 from project.core.tenancy import Ctx, get_in_org
-from project.staff.models import Teacher, TeacherUnit
+from project.staff.models import Teacher, TeacherAvailability, TeacherUnit
 from project.timetabling import conflicts as cf
 from project.timetabling.auto_allocation.model import (
     Problem,
@@ -41,7 +41,7 @@ def _target_queryset(ctx: Ctx, scope: Scope) -> TenantQuerySet[TimetableSession]
 
 
 def _version(ctx: Ctx, lo: date, hi: date, target_ids: list) -> str:
-    """Digest of what a proposal depends on (3 queries)."""
+    """Digest of what a proposal depends on (4 queries)."""
     sessions = (
         TimetableSession.objects.for_org(ctx.org)
         .filter(actual_date__gte=lo, actual_date__lte=hi)
@@ -49,6 +49,8 @@ def _version(ctx: Ctx, lo: date, hi: date, target_ids: list) -> str:
     )
     teachers = Teacher.objects.for_org(ctx.org).aggregate(n=Count("id"), last=Max("updated_at"))
     quals = TeacherUnit.objects.for_org(ctx.org).aggregate(n=Count("id"), last=Max("updated_at"))
+    # A painted pattern, limits or campuses changed since the proposal make it stale too (ADR 0027).
+    patterns = TeacherAvailability.objects.for_org(ctx.org).aggregate(n=Count("id"), last=Max("updated_at"))
     text = "|".join(
         [
             lo.isoformat(),
@@ -57,6 +59,7 @@ def _version(ctx: Ctx, lo: date, hi: date, target_ids: list) -> str:
             str(sessions),
             str(teachers),
             str(quals),
+            str(patterns),
         ]
     )
     return hashlib.sha256(text.encode()).hexdigest()[:32]
@@ -121,8 +124,47 @@ def _existing_keys(ctx: Ctx, problem: Problem) -> None:
 
 
 def _available(t: cf.TeacherFacts, s: cf.Slot) -> bool:
+    """The teacher may teach at the slot's time: inside a painted pattern (ADR 0027), else the word's
+    rule (a day-only teacher no evening session, an evening-only one no day session)."""
+    if t.avail is not None and t.avail.custom:
+        return t.avail.available(s.date, s.start, s.end)
     evening = cf.is_evening(s.start, s.end)
     return not ((t.availability == "day" and evening) or (t.availability == "evening" and not evening))
+
+
+def _at_campus(t: cf.TeacherFacts, s: cf.Slot, data: cf.ConflictData) -> bool:
+    """The teacher teaches at the slot's block group's campus (every campus when none are listed)."""
+    if t.avail is None or not t.avail.campus_ids:
+        return True
+    group = data.groups.get(s.block_group_id)
+    return group is None or t.avail.teaches_at(group[1])
+
+
+def _preference(t: cf.TeacherFacts, s: cf.Slot, data: cf.ConflictData) -> tuple[int, str]:
+    """``(weight, reason)`` of the teacher's preferences for the slot (ADR 0027; 0 and "" for none)."""
+    if t.avail is None:
+        return 0, ""
+    group = data.groups.get(s.block_group_id)
+    return t.avail.preference(s.date, s.start, s.end, group[1] if group is not None else None)
+
+
+def _within_limits(problem: Problem, t: cf.TeacherFacts, s: cf.Slot) -> bool:
+    """The slot alone fits the teacher's daily hours and days left with their other sessions."""
+    day_cap, days_cap = problem.day_cap(t.id), problem.days_cap(t.id)
+    if day_cap is not None and problem.existing_day_hours.get((t.id, s.date), 0.0) + s.hours > day_cap + 1e-9:
+        return False
+    if days_cap is not None:
+        days = problem.existing_days.get((t.id, week_start(s.date)), set())
+        if s.date not in days and len(days) + 1 > days_cap:
+            return False
+    return True
+
+
+def can_teach(t: cf.TeacherFacts, s: cf.Slot, data: cf.ConflictData) -> bool:
+    """The teacher's availability allows the slot: its time (the painted pattern, else the form's word)
+    and its block group's campus (ADR 0027). For re-planning's leave cover and any other caller choosing
+    teachers; ``data`` as :func:`project.timetabling.conflicts.load_data` reads it."""
+    return _available(t, s) and _at_campus(t, s, data)
 
 
 def _in_contract(t: cf.TeacherFacts, day: date) -> bool:
@@ -139,6 +181,9 @@ def _eligibility(problem: Problem) -> None:
         busy[(s.teacher_id, s.date)].append(s)
         key = (s.teacher_id, week_start(s.date))
         problem.existing_week_hours[key] = problem.existing_week_hours.get(key, 0.0) + s.hours
+        day = (s.teacher_id, s.date)
+        problem.existing_day_hours[day] = problem.existing_day_hours.get(day, 0.0) + s.hours
+        problem.existing_days.setdefault(key, set()).add(s.date)
     by_unit: dict = defaultdict(list)
     for teacher_id, unit_id in data.qualified:
         by_unit[unit_id].append(teacher_id)
@@ -146,7 +191,7 @@ def _eligibility(problem: Problem) -> None:
         qualified = [data.teachers[t] for t in by_unit.get(s.unit_id, []) if t in data.teachers]
         stage = [t for t in qualified if t.is_active and _in_contract(t, s.date)]
         present = [t for t in stage if data.leave_of(t.id, s) is None]
-        available = [t for t in present if _available(t, s)]
+        available = [t for t in present if _available(t, s) and _at_campus(t, s, data)]
         free = [
             t
             for t in available
@@ -159,9 +204,14 @@ def _eligibility(problem: Problem) -> None:
         roomy = [
             t
             for t in free
-            if problem.existing_week_hours.get((t.id, week_start(s.date)), 0.0) + s.hours <= t.max_weekly_hours + 1e-9
+            if problem.existing_week_hours.get((t.id, week_start(s.date)), 0.0) + s.hours <= problem.week_cap(t.id) + 1e-9
+            and _within_limits(problem, t, s)
         ]
         problem.eligible[s.id] = sorted((t.id for t in roomy), key=str)
+        for t in roomy:
+            weight, why = _preference(t, s, data)
+            if weight:
+                problem.preference[(s.id, t.id)] = (weight, why)
         if not qualified:
             problem.reasons[s.id] = f"No teacher holds a qualification for unit {s.unit_code}"
         elif not stage:
@@ -170,8 +220,12 @@ def _eligibility(problem: Problem) -> None:
             problem.reasons[s.id] = f"Every teacher qualified for {s.unit_code} is on leave on {s.date.isoformat()}"
         elif not available:
             kind = "evening" if cf.is_evening(s.start, s.end) else "day"
-            problem.reasons[s.id] = f"No teacher qualified for {s.unit_code} is available for {kind} sessions"
+            problem.reasons[s.id] = (
+                f"No teacher qualified for {s.unit_code} is available for {kind} sessions at this time and campus"
+            )
         elif not free:
             problem.reasons[s.id] = f"Every teacher qualified for {s.unit_code} is already teaching at this time"
         elif not roomy:
-            problem.reasons[s.id] = f"Every teacher qualified for {s.unit_code} would exceed their maximum weekly hours"
+            problem.reasons[s.id] = (
+                f"Every teacher qualified for {s.unit_code} would exceed their maximum weekly hours, daily hours or days"
+            )

@@ -53,3 +53,22 @@ class Problem:
     reasons: dict = field(default_factory=dict)  # session id -> why nobody is eligible
     existing_week_hours: dict = field(default_factory=dict)  # (teacher id, monday) -> hours
     existing_keys: set = field(default_factory=set)  # {(group id, unit id, teacher id)} already taught
+    # ADR 0027: the teachers' other sessions by day and week, for the hour and day limits, and each
+    # eligible (session id, teacher id)'s preference weight (UniTime's scale, negative is wanted) and reason.
+    existing_day_hours: dict = field(default_factory=dict)  # (teacher id, date) -> hours
+    existing_days: dict = field(default_factory=dict)  # (teacher id, monday) -> {dates taught}
+    preference: dict = field(default_factory=dict)  # (session id, teacher id) -> (weight, reason)
+
+    def week_cap(self, teacher_id: object) -> float:
+        """The teacher's weekly hours limit: ``maxWeeklyHours``, or the availability's lower maximum."""
+        t = self.data.teachers[teacher_id]
+        per_week = t.avail.max_hours_per_week if t.avail is not None else None
+        return float(t.max_weekly_hours) if per_week is None else min(float(t.max_weekly_hours), per_week)
+
+    def day_cap(self, teacher_id: object) -> float | None:
+        t = self.data.teachers[teacher_id]
+        return t.avail.max_hours_per_day if t.avail is not None else None
+
+    def days_cap(self, teacher_id: object) -> int | None:
+        t = self.data.teachers[teacher_id]
+        return t.avail.max_days_per_week if t.avail is not None else None

@@ -21,6 +21,10 @@ from project.timetabling.calendar import week_start
 
 # ------------------------------------------------------------------------------------------- solving
 
+# One point of preference weight (UniTime's scale: discouraged 1, strongly discouraged 4) costs as much as
+# this many extra (teacher, day) pairs of spread (ADR 0027).
+PREFERENCE_WEIGHT = 2
+
 
 def _cliques(slots: list[cf.Slot]) -> list[list[cf.Slot]]:
     """Maximal sets of mutually overlapping slots of one day (interval graph cliques)."""
@@ -45,6 +49,9 @@ def _greedy(problem: Problem) -> dict:
     """A quick feasible assignment (continuity first, then the least loaded teacher): the solver's hint."""
     data = problem.data
     hours = dict(problem.existing_week_hours)
+    day_hours = dict(problem.existing_day_hours)
+    days = {k: set(v) for k, v in problem.existing_days.items()}
+    preference = problem.preference
     booked: dict = defaultdict(list)
     chosen_for_key: dict = {}
     for g, u, t in problem.existing_keys:
@@ -57,9 +64,13 @@ def _greedy(problem: Problem) -> dict:
         pref = chosen_for_key.get((s.block_group_id, s.unit_id))
 
         def fits(t: object, s: cf.Slot = s) -> bool:  # called in this iteration only
-            facts = data.teachers[t]
             wk = (t, week_start(s.date))
-            if hours.get(wk, 0.0) + s.hours > facts.max_weekly_hours + 1e-9:
+            if hours.get(wk, 0.0) + s.hours > problem.week_cap(t) + 1e-9:
+                return False
+            day_cap, days_cap = problem.day_cap(t), problem.days_cap(t)
+            if day_cap is not None and day_hours.get((t, s.date), 0.0) + s.hours > day_cap + 1e-9:
+                return False
+            if days_cap is not None and s.date not in days.get(wk, set()) and len(days.get(wk, set())) >= days_cap:
                 return False
             return not any(
                 cf.overlaps(o.start, o.end, s.start, s.end)
@@ -67,11 +78,16 @@ def _greedy(problem: Problem) -> dict:
                 for o in booked[(t, s.date)]
             )
 
-        ordered = sorted(candidates, key=lambda t: (t != pref, hours.get((t, week_start(s.date)), 0.0), str(t)))
+        ordered = sorted(
+            candidates,
+            key=lambda t: (t != pref, preference.get((s.id, t), (0, ""))[0], hours.get((t, week_start(s.date)), 0.0), str(t)),
+        )
         for t in ordered:
             if fits(t):
                 result[s.id] = t
                 hours[(t, week_start(s.date))] = hours.get((t, week_start(s.date)), 0.0) + s.hours
+                day_hours[(t, s.date)] = day_hours.get((t, s.date), 0.0) + s.hours
+                days.setdefault((t, week_start(s.date)), set()).add(s.date)
                 booked[(t, s.date)].append(s)
                 chosen_for_key.setdefault((s.block_group_id, s.unit_id), t)
                 break
@@ -147,9 +163,8 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
     hinted_x = {var: hint.get(sid) == t for (sid, t), var in x.items()}
     peak_hint = 0
     for (t, monday), items in week_vars.items():
-        facts = data.teachers[t]
         existing = int(round(problem.existing_week_hours.get((t, monday), 0.0) * CENTI))
-        cap = facts.max_weekly_hours * CENTI
+        cap = int(round(problem.week_cap(t) * CENTI))
         load = sum(c * v for v, c in items)
         model.add(load + existing <= cap)
         # peak * cap >= 100 * (existing + load)
@@ -176,21 +191,56 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
 
     # Spread: (teacher, day) pairs used.
     day_vars: dict = defaultdict(list)
+    day_loads: dict = defaultdict(list)
     for (sid, t), var in x.items():
         day_vars[(t, slot_of[sid].date)].append(var)
+        day_loads[(t, slot_of[sid].date)].append((var, int(round(slot_of[sid].hours * CENTI))))
     w_terms = []
-    for vars_ in day_vars.values():
+    w_of: dict = {}
+    for key, vars_ in day_vars.items():
         w = model.new_bool_var("")
         for v in vars_:
             model.add_implication(v, w)
         w_terms.append(w)
+        w_of[key] = w
         any_of.append((w, vars_))
 
+    # The availability limits (ADR 0027): hours a day, and days a week (a day counts once any session
+    # of it is the teacher's: the spread variable of that (teacher, day)).
+    week_days: dict = defaultdict(list)
+    for (t, day), w in w_of.items():
+        day_cap = problem.day_cap(t)
+        if day_cap is not None:
+            existing = int(round(problem.existing_day_hours.get((t, day), 0.0) * CENTI))
+            model.add(sum(c * v for v, c in day_loads[(t, day)]) + existing <= int(round(day_cap * CENTI)))
+        if problem.days_cap(t) is not None:
+            week_days[(t, week_start(day))].append((day, w))
+    for (t, monday), items in week_days.items():
+        taught = problem.existing_days.get((t, monday), set())
+        new_days = [w for day, w in items if day not in taught]
+        if new_days:  # a week already at (or over) its days keeps to the days it has
+            model.add(sum(new_days) <= max(0, int(problem.days_cap(t) or 0) - len(taught)))
+
+    # Preferences (ADR 0027): each assignment's weight on UniTime's scale, shifted so that the session's
+    # most wanted teacher costs 0; weighed with spread in the last goal (a point of preference = 2 days).
+    pref_terms: list = []
+    pref_range = 0
+    for s in problem.targets:
+        options = [(problem.preference.get((s.id, t), (0, ""))[0], x[(s.id, t)]) for t in problem.eligible.get(s.id, [])]
+        if not options:
+            continue
+        low = min(w for w, _v in options)
+        high = max(w for w, _v in options)
+        pref_range += high - low
+        pref_terms.extend((w - low) * v for w, v in options if w != low)
+
     w3 = 1
-    w2 = len(w_terms) + 1
+    w2 = PREFERENCE_WEIGHT * pref_range + len(w_terms) + 1
     w1 = w2 * 1001 + 1
     big = w1 * (len(z_terms) + 1)
-    model.maximize(big * sum(x.values()) - w1 * sum(z_terms) - w2 * peak - w3 * sum(w_terms))
+    model.maximize(
+        big * sum(x.values()) - w1 * sum(z_terms) - w2 * peak - w3 * (PREFERENCE_WEIGHT * sum(pref_terms) + sum(w_terms))
+    )
 
     for var, on in hinted_x.items():
         model.add_hint(var, 1 if on else 0)

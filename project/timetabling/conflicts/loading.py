@@ -51,25 +51,33 @@ def load_rooms(org: Organization, data: ConflictData) -> None:
     """The organization's active rooms into ``data.rooms`` and, when one has a capacity or a campus, the
     block groups' cohort sizes and campuses into ``data.groups`` (issue 19). 1-2 queries."""
     from project.catalogue.models import Room
-    from project.planning.models import BlockGroup
 
     for code, kind, capacity, campus_id, campus_name in (
         Room.objects.for_org(org).filter(is_active=True).values_list("code", "type", "capacity", "campus_id", "campus__name")
     ):
         data.rooms[norm_room(code)] = RoomFacts(code, kind, capacity, campus_id, campus_name or "")
     if any(r.type != "online" and (r.capacity is not None or r.campus_id is not None) for r in data.rooms.values()):
-        data.groups = {
-            gid: (cohort or 0, campus_id, campus_name or "")
-            for gid, cohort, campus_id, campus_name in BlockGroup.objects.for_org(org).values_list(
-                "id", "cohort_size", "campus_id", "campus__name"
-            )
-        }
+        load_groups(org, data)
+
+
+def load_groups(org: Organization, data: ConflictData) -> None:
+    """The block groups' ``(cohort size, campus id, campus name)`` into ``data.groups`` (1 query)."""
+    from project.planning.models import BlockGroup
+
+    data.groups = {
+        gid: (cohort or 0, campus_id, campus_name or "")
+        for gid, cohort, campus_id, campus_name in BlockGroup.objects.for_org(org).values_list(
+            "id", "cohort_size", "campus_id", "campus__name"
+        )
+    }
 
 
 def load_data(org: Organization, start: date, end: date, teacher_ids: Iterable[object] | None = None) -> ConflictData:
     """Linked groups, holidays of [start, end], rooms and block group facts (:func:`load_rooms`), facts,
-    qualifications and leave overlapping [start, end] of ``teacher_ids`` (all when None). 6-7 queries
-    (3-4 when ``teacher_ids`` is empty)."""
+        qualifications and leave overlapping [start, end] of ``teacher_ids`` (all when None). 6-7 queries
+        (3-4 when ``teacher_ids`` is empty); one more when a teacher teaches at some campuses only and the
+    block groups were not read for the rooms (ADR 0027)."""
+    from project.staff.availability_selectors import PROFILE_FIELDS, facts_of
     from project.staff.models import Teacher, TeacherLeave, TeacherUnit
 
     data = ConflictData(link_of=linked_groups(org), holidays=load_holidays(org, start, end))
@@ -83,7 +91,15 @@ def load_data(org: Organization, start: date, end: date, teacher_ids: Iterable[o
     if ids is not None:
         tq, uq, lq = tq.filter(id__in=ids), uq.filter(teacher_id__in=ids), lq.filter(teacher_id__in=ids)
     for row in tq.values_list(
-        "id", "first_name", "last_name", "max_weekly_hours", "availability", "is_active", "employment_type", "expiry_date"
+        "id",
+        "first_name",
+        "last_name",
+        "max_weekly_hours",
+        "availability",
+        "is_active",
+        "employment_type",
+        "expiry_date",
+        *PROFILE_FIELDS,
     ):
         data.teachers[row[0]] = TeacherFacts(
             id=row[0],
@@ -93,7 +109,10 @@ def load_data(org: Organization, start: date, end: date, teacher_ids: Iterable[o
             is_active=row[5],
             employment_type=row[6],
             expiry_date=row[7],
+            avail=facts_of(row[4], row[8:]),
         )
+    if not data.groups and any(t.avail is not None and t.avail.campus_ids for t in data.teachers.values()):
+        load_groups(org, data)  # the campus rule of ADR 0027 reads the block groups' campuses
     data.qualified = set(uq.values_list("teacher_id", "unit_id"))
     for teacher_id, *span in lq.order_by("start_date").values_list(
         "teacher_id", "start_date", "end_date", "start_time", "end_time", "reason"

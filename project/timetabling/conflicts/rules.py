@@ -9,6 +9,7 @@ from datetime import date, datetime, time
 from operator import attrgetter
 from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
 
+from project.staff.availability import Availability
 from project.timetabling.calendar import HolidaySpan, week_start
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -28,6 +29,12 @@ TEACHER_CONTRACT_EXPIRED = "teacher_contract_expired"
 TEACHER_ON_LEAVE = "teacher_on_leave"  # issue 17, ADR 0014
 ROOM_OVER_CAPACITY = "room_over_capacity"  # issue 19, ADR 0019
 ROOM_OTHER_CAMPUS = "room_other_campus"  # issue 19, ADR 0019
+# A painted availability pattern, its limits and campuses (ADR 0027).
+TEACHER_OUTSIDE_AVAILABILITY = "teacher_outside_availability"
+TEACHER_OVER_DAILY_HOURS = "teacher_over_daily_hours"
+TEACHER_OVER_WEEKLY_HOURS = "teacher_over_weekly_hours"
+TEACHER_OVER_DAYS = "teacher_over_days"
+TEACHER_OTHER_CAMPUS = "teacher_other_campus"
 
 HARD = "hard"
 SOFT = "soft"
@@ -44,7 +51,14 @@ SEVERITY = {
     TEACHER_CONTRACT_EXPIRED: SOFT,
     ROOM_OVER_CAPACITY: SOFT,
     ROOM_OTHER_CAMPUS: SOFT,
+    TEACHER_OUTSIDE_AVAILABILITY: HARD,
+    TEACHER_OVER_DAILY_HOURS: HARD,
+    TEACHER_OVER_WEEKLY_HOURS: HARD,
+    TEACHER_OVER_DAYS: HARD,
+    TEACHER_OTHER_CAMPUS: HARD,
 }
+# The per-teacher limits of ADR 0027, checked over a day or a week of the teacher's sessions.
+LIMIT_TYPES = (TEACHER_OVER_DAILY_HOURS, TEACHER_OVER_WEEKLY_HOURS, TEACHER_OVER_DAYS)
 CANCELLED = "cancelled"
 EVENING_FROM = time(17, 0)
 
@@ -152,6 +166,8 @@ class TeacherFacts:
     is_active: bool
     employment_type: str
     expiry_date: date | None
+    # The availability pattern, limits and campuses (ADR 0027); None: the word alone.
+    avail: Availability | None = None
 
 
 @dataclass(slots=True)
@@ -237,6 +253,9 @@ class Conflict:
             "message": self.message,
             "date": self.date.isoformat() if self.date else None,
         }
+
+
+_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 def _hm(t: time) -> str:
@@ -338,7 +357,15 @@ def _session_rules(
             continue
         if (tid, s.unit_id) not in qualified:
             yield TEACHER_UNQUALIFIED, s, t, None
-        if t.availability != "both":
+        avail = t.avail
+        if avail is not None:
+            if avail.campus_ids:
+                group = groups.get(s.block_group_id)
+                if group is not None and not avail.teaches_at(group[1]):
+                    yield TEACHER_OTHER_CAMPUS, s, t, None
+            if avail.custom and not avail.available(s.date, s.start, s.end):
+                yield TEACHER_OUTSIDE_AVAILABILITY, s, t, None
+        if (avail is None or not avail.custom) and t.availability != "both":
             evening = is_evening(s.start, s.end)
             if (t.availability == "day" and evening) or (t.availability == "evening" and not evening):
                 yield TEACHER_UNAVAILABLE, s, t, None
@@ -383,6 +410,65 @@ def _over_capacity(
             yield t, monday, items, total
 
 
+def _limits(
+    active: list[Slot], data: ConflictData, focus: set[object] | None
+) -> Iterator[tuple[str, TeacherFacts, date, list[Slot], float]]:
+    """``(type, teacher facts, date or monday, slots by date and start, figure)`` for each teacher day
+    over ``maxHoursPerDay`` (figure: hours), week over ``maxHoursPerWeek`` (hours) or over
+    ``maxDaysPerWeek`` (figure: days taught) with a focus slot (ADR 0027). Co-delivered sessions of linked
+    groups count once."""
+    teachers = data.teachers
+    limited = {tid for tid, t in teachers.items() if t.avail is not None and _has_limits(t.avail)}
+    if not limited:
+        return
+    weeks: dict[tuple, list[Slot]] = defaultdict(list)
+    for s in active:
+        if s.teacher_id in limited:
+            weeks[(s.teacher_id, week_start(s.date))].append(s)
+    link_of = data.link_of
+    for (teacher_id, monday), items in weeks.items():
+        if focus is not None and focus.isdisjoint([s.id for s in items]):
+            continue
+        t = teachers[teacher_id]
+        avail = cast(Availability, t.avail)
+        items.sort(key=lambda s: (s.date, s.start))
+        seen: set = set()
+        by_day: dict[date, list[Slot]] = defaultdict(list)
+        hours_of: dict[date, float] = defaultdict(float)
+        for s in items:
+            by_day[s.date].append(s)
+            link = link_of.get(s.block_group_id)
+            key = (s.date, s.start, s.end, link) if link is not None else (s.id,)
+            if key in seen:
+                continue
+            seen.add(key)
+            hours_of[s.date] += s.hours
+        if avail.max_hours_per_day is not None:
+            for day, day_items in by_day.items():
+                if hours_of[day] > avail.max_hours_per_day + 1e-9 and (
+                    focus is None or not focus.isdisjoint(x.id for x in day_items)
+                ):
+                    yield TEACHER_OVER_DAILY_HOURS, t, day, day_items, hours_of[day]
+        total = sum(hours_of.values())
+        if avail.max_hours_per_week is not None and total > avail.max_hours_per_week + 1e-9:
+            yield TEACHER_OVER_WEEKLY_HOURS, t, monday, items, total
+        if avail.max_days_per_week is not None and len(by_day) > avail.max_days_per_week:
+            yield TEACHER_OVER_DAYS, t, monday, items, float(len(by_day))
+
+
+def _has_limits(a: Availability) -> bool:
+    return a.max_hours_per_day is not None or a.max_hours_per_week is not None or a.max_days_per_week is not None
+
+
+def _limit_message(kind: str, t: TeacherFacts, day: date, figure: float) -> str:
+    avail = cast(Availability, t.avail)
+    if kind == TEACHER_OVER_DAILY_HOURS:
+        return f"{t.name} has {figure:g} hours on {day.isoformat()} (maximum {avail.max_hours_per_day:g} a day)"
+    if kind == TEACHER_OVER_WEEKLY_HOURS:
+        return f"{t.name} has {figure:g} hours in the week of {day.isoformat()} (maximum {avail.max_hours_per_week:g} a week)"
+    return f"{t.name} teaches on {figure:g} days in the week of {day.isoformat()} (maximum {avail.max_days_per_week} days)"
+
+
 def _pair_message(kind: str, o: Slot, s: Slot, day: date, data: ConflictData) -> str:
     times = f"({_hm(o.start)}-{_hm(o.end)} and {_hm(s.start)}-{_hm(s.end)})"
     if kind == GROUP_DOUBLE_BOOKED:
@@ -415,6 +501,10 @@ def _session_message(kind: str, s: Slot, t: TeacherFacts | None, span: RuleDetai
             f"{t.name} is available for {t.availability} sessions only "
             f"({_hm(s.start)}-{_hm(s.end)} is {'an evening' if evening else 'a day'} session)"
         )
+    if kind == TEACHER_OUTSIDE_AVAILABILITY:
+        return f"{t.name} is not available on {_DAYS[s.date.weekday()]} {s.date.isoformat()} {_hm(s.start)}-{_hm(s.end)}"
+    if kind == TEACHER_OTHER_CAMPUS:
+        return f"{t.name} does not teach at the campus of block group {s.group_code or s.block_group_id}"
     if kind == TEACHER_INACTIVE:
         return f"{t.name} is inactive"
     return f"{t.name}'s contract expires on {t.expiry_date.isoformat()}"
@@ -444,6 +534,8 @@ def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None, 
                 monday,
             )
         )
+    for kind, t, day, items, figure in _limits(active, data, focus):
+        out.append(Conflict(kind, HARD, [s.id for s in items], _limit_message(kind, t, day, figure) if messages else "", day))
     out.sort(key=lambda c: (c.date or date.min, c.type))
     return out
 
@@ -465,6 +557,10 @@ def detect_types(slots: Iterable[Slot], data: ConflictData, focus: set[object]) 
         for s in items:
             if s.id in types:
                 types[s.id].add(TEACHER_OVER_CAPACITY)
+    for kind, _t, _day, items, _figure in _limits(active, data, focus):
+        for s in items:
+            if s.id in types:
+                types[s.id].add(kind)
     return types
 
 

@@ -1954,6 +1954,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/teachers/availability/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Availability
+         * @description GET /api/teachers/availability/export: every teacher's availability as .xlsx, one row per teacher
+         *     and window (columns in :mod:`project.staff.availability_workbook`).
+         */
+        get: operations["project_staff_availability_api_export_availability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/availability/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Availability
+         * @description POST /api/teachers/availability/import (multipart field ``file``, .xlsx or .xls): replaces the
+         *     windows, preferences and date ranges of each teacher in the file, all or nothing. 400 with
+         *     ``errors: [{path: ["rows", row, column], message, row}]`` when any row is wrong. Answer ``{message,
+         *     stats: {teachers, rows}}``.
+         */
+        post: operations["project_staff_availability_api_import_availability"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/unavailable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Unavailable
+         * @description GET /api/teachers/unavailable?start=YYYY-MM-DD&end=YYYY-MM-DD[&teacherId=...]: for the planner board
+         *     and the allocation grid to shade, the times of each day (07:00-22:00) each teacher with a painted
+         *     pattern cannot teach: ``[{teacherId, date, start, end}]``. 400 when end is before start or the range
+         *     is over 400 days.
+         */
+        get: operations["project_staff_availability_api_unavailable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/teachers/workload-summary": {
         parameters: {
             query?: never;
@@ -2017,6 +2084,35 @@ export interface paths {
          */
         get: operations["project_reporting_api_allocation_week"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/{teacher_id}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Availability
+         * @description GET /api/teachers/{id}/availability: the weekly pattern, preferences, date-range variants, limits
+         *     and campuses, with ``ETag``. A teacher never painted answers the form's word's pattern
+         *     (``custom`` false). 404 "Teacher not found".
+         */
+        get: operations["project_staff_availability_api_get_availability"];
+        /**
+         * Put Availability
+         * @description PUT /api/teachers/{id}/availability: replace it all (the body of ``AvailabilityIn``); the form's
+         *     ``availability`` word follows the windows. 400 with the field's message (e.g. "End time must be after
+         *     start time" at ``["windows", 0, "end"]``); 404 "Teacher not found", "Campus not found"; 412 when
+         *     ``If-Match`` is stale (nothing changes). Emits ``teacher updated``; undoable from the history.
+         */
+        put: operations["project_staff_availability_api_put_availability"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2691,6 +2787,126 @@ export interface components {
             unassignable: components["schemas"]["UnassignableOut"][];
             /** Version */
             version: string;
+        };
+        /** AvailabilityImportOut */
+        AvailabilityImportOut: {
+            /** Message */
+            message: string;
+            stats: components["schemas"]["AvailabilityImportStats"];
+        };
+        /** AvailabilityImportStats */
+        AvailabilityImportStats: {
+            /** Rows */
+            rows: number;
+            /** Teachers */
+            teachers: number;
+        };
+        /**
+         * AvailabilityIn
+         * @description PUT /api/teachers/{id}/availability body: the whole pattern (what is not sent is cleared).
+         */
+        AvailabilityIn: {
+            /**
+             * Campusids
+             * @default []
+             */
+            campusIds: string[];
+            /** Maxdaysperweek */
+            maxDaysPerWeek?: number | null;
+            /** Maxhoursperday */
+            maxHoursPerDay?: number | string | null;
+            /** Maxhoursperweek */
+            maxHoursPerWeek?: number | string | null;
+            /**
+             * Preferences
+             * @default []
+             */
+            preferences: components["schemas"]["PreferenceIn"][];
+            /** Preferredcampusid */
+            preferredCampusId?: string | null;
+            /**
+             * Preferredcampuslevel
+             * @default preferred
+             */
+            preferredCampusLevel: string | null;
+            /**
+             * Variants
+             * @default []
+             */
+            variants: components["schemas"]["VariantIn"][];
+            /**
+             * Windows
+             * @default []
+             */
+            windows: components["schemas"]["WindowIn"][];
+        };
+        /**
+         * AvailabilityOut
+         * @description ``GET/PUT /api/teachers/{id}/availability``: the pattern, its teacher, the form's word kept in step
+         *     (``availability``: day, evening or both) and ``updatedAt`` (send it back as ``If-Match``).
+         */
+        AvailabilityOut: {
+            /** Availability */
+            availability: string;
+            /** Campusids */
+            campusIds: string[];
+            /** Custom */
+            custom: boolean;
+            /** Maxdaysperweek */
+            maxDaysPerWeek: number | null;
+            /** Maxhoursperday */
+            maxHoursPerDay: number | null;
+            /** Maxhoursperweek */
+            maxHoursPerWeek: number | null;
+            /** Preferences */
+            preferences: components["schemas"]["PreferenceOut"][];
+            /** Preferredcampusid */
+            preferredCampusId: string | null;
+            /** Preferredcampuslevel */
+            preferredCampusLevel: string;
+            /**
+             * Teacherid
+             * Format: uuid
+             */
+            teacherId: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Variants */
+            variants: components["schemas"]["VariantOut"][];
+            /** Windows */
+            windows: components["schemas"]["WindowOut"][];
+        };
+        /**
+         * AvailabilityPatternOut
+         * @description A teacher's availability as the screens read it (also inside each teacher of the list).
+         *
+         *     ``custom`` false: the windows are the form's availability word's; hour limits null when not set;
+         *     ``campusIds`` empty means every campus.
+         */
+        AvailabilityPatternOut: {
+            /** Campusids */
+            campusIds: string[];
+            /** Custom */
+            custom: boolean;
+            /** Maxdaysperweek */
+            maxDaysPerWeek: number | null;
+            /** Maxhoursperday */
+            maxHoursPerDay: number | null;
+            /** Maxhoursperweek */
+            maxHoursPerWeek: number | null;
+            /** Preferences */
+            preferences: components["schemas"]["PreferenceOut"][];
+            /** Preferredcampusid */
+            preferredCampusId: string | null;
+            /** Preferredcampuslevel */
+            preferredCampusLevel: string;
+            /** Variants */
+            variants: components["schemas"]["VariantOut"][];
+            /** Windows */
+            windows: components["schemas"]["WindowOut"][];
         };
         /** AvailabilityQuery */
         AvailabilityQuery: {
@@ -3434,6 +3650,11 @@ export interface components {
             highestUtilisation: number;
             /** Meanutilisation */
             meanUtilisation: number;
+            /**
+             * Preferencescore
+             * @default 0
+             */
+            preferenceScore: number;
         };
         /**
          * FirstTimeLoginIn
@@ -4485,6 +4706,31 @@ export interface components {
             sessionId?: unknown;
         };
         /**
+         * PreferenceIn
+         * @description A preference window: ``{weekday, start, end, level}``.
+         */
+        PreferenceIn: {
+            /** End */
+            end?: string | null;
+            /** Level */
+            level?: string | null;
+            /** Start */
+            start?: string | null;
+            /** Weekday */
+            weekday?: number | null;
+        };
+        /** PreferenceOut */
+        PreferenceOut: {
+            /** End */
+            end: string;
+            /** Level */
+            level: string;
+            /** Start */
+            start: string;
+            /** Weekday */
+            weekday: number;
+        };
+        /**
          * PreferencesIn
          * @description User preferences (platform.md §3 "User settings"); absent fields keep their saved or default value.
          */
@@ -4576,6 +4822,16 @@ export interface components {
             eligible: boolean;
             /** Maxweeklyhours */
             maxWeeklyHours: number;
+            /**
+             * Preferencereason
+             * @default
+             */
+            preferenceReason: string;
+            /**
+             * Preferenceweight
+             * @default 0
+             */
+            preferenceWeight: number;
             /** Rank */
             rank: number;
             /** Rules */
@@ -5978,6 +6234,7 @@ export interface components {
         TeacherOut: {
             /** Availability */
             availability: string;
+            availabilityPattern: components["schemas"]["AvailabilityPatternOut"];
             /**
              * Createdat
              * Format: date-time
@@ -6239,6 +6496,44 @@ export interface components {
             /** Unitcode */
             unitCode: string;
         };
+        /**
+         * UnavailableOut
+         * @description A time a teacher cannot teach: ``date`` and ``start``/``end`` as ``HH:MM``.
+         */
+        UnavailableOut: {
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /** End */
+            end: string;
+            /** Start */
+            start: string;
+            /**
+             * Teacherid
+             * Format: uuid
+             */
+            teacherId: string;
+        };
+        /**
+         * UnavailableQuery
+         * @description ``?start&end`` (inclusive, at most 400 days) ``[&teacherId]`` of ``GET /api/teachers/unavailable``.
+         */
+        UnavailableQuery: {
+            /**
+             * End
+             * Format: date
+             */
+            end: string;
+            /**
+             * Start
+             * Format: date
+             */
+            start: string;
+            /** Teacherid */
+            teacherId?: string | null;
+        };
         /** UnitFilters */
         UnitFilters: {
             /** Courseid */
@@ -6399,6 +6694,64 @@ export interface components {
              * Format: date-time
              */
             updatedAt: string;
+        };
+        /**
+         * VariantIn
+         * @description The windows that replace the weekly pattern from ``startDate`` to ``endDate`` (a term, a semester).
+         */
+        VariantIn: {
+            /** Enddate */
+            endDate?: string | null;
+            /**
+             * Name
+             * @default
+             */
+            name: string | null;
+            /** Startdate */
+            startDate?: string | null;
+            /**
+             * Windows
+             * @default []
+             */
+            windows: components["schemas"]["WindowIn"][];
+        };
+        /** VariantOut */
+        VariantOut: {
+            /**
+             * Enddate
+             * Format: date
+             */
+            endDate: string;
+            /** Name */
+            name: string;
+            /**
+             * Startdate
+             * Format: date
+             */
+            startDate: string;
+            /** Windows */
+            windows: components["schemas"]["WindowOut"][];
+        };
+        /**
+         * WindowIn
+         * @description An available window: ``{weekday, start, end}``.
+         */
+        WindowIn: {
+            /** End */
+            end?: string | null;
+            /** Start */
+            start?: string | null;
+            /** Weekday */
+            weekday?: number | null;
+        };
+        /** WindowOut */
+        WindowOut: {
+            /** End */
+            end: string;
+            /** Start */
+            start: string;
+            /** Weekday */
+            weekday: number;
         };
         /** WorkloadSummaryOut */
         WorkloadSummaryOut: {
@@ -10694,6 +11047,132 @@ export interface operations {
             };
         };
     };
+    project_staff_availability_api_export_availability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    project_staff_availability_api_import_availability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * File
+                     * Format: binary
+                     */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailabilityImportOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_staff_availability_api_unavailable: {
+        parameters: {
+            query: {
+                start: string;
+                end: string;
+                teacherId?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     project_reporting_api_teacher_workload_summary: {
         parameters: {
             query?: {
@@ -10966,6 +11445,144 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GridSessionOut"][];
+                };
+            };
+        };
+    };
+    project_staff_availability_api_get_availability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teacher_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailabilityOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_staff_availability_api_put_availability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teacher_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AvailabilityIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailabilityOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };

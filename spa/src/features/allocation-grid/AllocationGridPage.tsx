@@ -9,6 +9,8 @@ import { CardGridSkeleton } from "../../components/States";
 import { Tag } from "../../components/Tag";
 import { MAX_MARKERS, useAllocationGrid, useWeekSessions, utilisationColor, WARN_ABOVE, type GridTeacher } from "./api/allocationGrid";
 import classes from "./components/AllocationGrid.module.css";
+import { daysAvailable, patternSummary } from "../teachers/api/availability";
+import { useTeachers } from "../teachers/api/teachers";
 
 /** Teacher allocation grid (/teacher-allocation-gantt, admin only): delivery.md §2, §9. */
 export default function AllocationGridPage() {
@@ -16,6 +18,9 @@ export default function AllocationGridPage() {
   const [year, setYear] = useState(current);
   const [term, setTerm] = useState<number | null>(null);
   const { data, isLoading, isError } = useAllocationGrid(year, term);
+  // Painted availability (ADR 0027), from the teacher list: named under each teacher, and a week without any
+  // available day is shaded.
+  const patterns = new Map((useTeachers(false).data ?? []).map((t) => [t.id, t.availabilityPattern]));
   // The grid opens at the current week (issue 18): scrolled so that its column comes first after the
   // teacher names, and marked.
   const thisWeek = dayjs()
@@ -131,12 +136,28 @@ export default function AllocationGridPage() {
                         <Text size="xs">
                           Max {t.maxWeeklyHours} h/week · {Math.round(t.yearlyStats.utilizationPercentage)}% this period
                         </Text>
+                        {patterns.get(t.teacherId)?.custom ? (
+                          <Text size="xs" data-testid="grid-availability">
+                            {patternSummary(patterns.get(t.teacherId)!)}
+                          </Text>
+                        ) : null}
                       </th>
-                      {data.weeks.map((w, i) => (
-                        <td key={w.weekStart}>
-                          <WeekCell teacher={t} index={i} weekStart={w.weekStart} />
-                        </td>
-                      ))}
+                      {data.weeks.map((w, i) => {
+                        const pattern = patterns.get(t.teacherId);
+                        const away = !!pattern?.custom && daysAvailable(pattern, w.weekStart).length === 0;
+                        return (
+                          <td
+                            key={w.weekStart}
+                            data-unavailable={away || undefined}
+                            title={away ? "Not available this week" : undefined}
+                            style={
+                              away ? { background: "repeating-linear-gradient(45deg, var(--mantine-color-gray-3) 0 4px, transparent 4px 8px)" } : undefined
+                            }
+                          >
+                            <WeekCell teacher={t} index={i} weekStart={w.weekStart} />
+                          </td>
+                        );
+                      })}
                     </tr>
                   );
                 })}

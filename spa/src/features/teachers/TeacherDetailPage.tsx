@@ -20,6 +20,7 @@ import {
   useTeacherUnits,
   useUnitChoices,
 } from "./api/teachers";
+import { AvailabilityCard } from "./components/AvailabilityCard";
 import { LeaveCard } from "./components/LeaveCard";
 import { TeacherFormModal } from "./components/TeacherFormModal";
 import { HistoryPanel } from "../history/HistoryPanel";
@@ -106,6 +107,7 @@ export default function TeacherDetailPage() {
           </Text>
         </DetailSection>
       </SimpleGrid>
+      <AvailabilityCard teacherId={id} />
       <LeaveCard teacherId={id} />
       <DetailSection
         title="Unit Delivery Summary"

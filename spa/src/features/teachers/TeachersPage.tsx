@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { AddButton, CardEditButton, confirmAndMutate, ListStates, RecordCard, useEditDialog } from "../../components/ListPage";
 import { PageHeader } from "../../components/PageHeader";
+import { AvailabilityWorkbook } from "./components/AvailabilityWorkbook";
 import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
 import { ActiveTag, Tag } from "../../components/Tag";
 import { AVAILABILITY_LABELS, EMPLOYMENT_LABELS, useDeactivateTeacher, useTeachers, type Teacher } from "./api/teachers";
@@ -32,7 +33,12 @@ export default function TeachersPage() {
       <PageHeader
         title="Teachers"
         subtitle="Manage teaching staff, their qualifications and availability"
-        actions={<AddButton onClick={() => dialog.open(null)}>Add Teacher</AddButton>}
+        actions={
+          <>
+            <AvailabilityWorkbook />
+            <AddButton onClick={() => dialog.open(null)}>Add Teacher</AddButton>
+          </>
+        }
       />
       <Switch label="Show inactive teachers" checked={showInactive} onChange={(e) => setShowInactive(e.currentTarget.checked)} mb="md" />
       <ListStates

@@ -42,8 +42,25 @@ export const CONFLICT_LABELS: Record<string, string> = {
   teacher_on_leave: "Teacher on leave",
   room_over_capacity: "Room too small",
   room_other_campus: "Room at another campus",
+  // A painted availability pattern, its limits and campuses (ADR 0027): hard.
+  teacher_outside_availability: "Teacher not available then",
+  teacher_over_daily_hours: "Teacher over daily hours",
+  teacher_over_weekly_hours: "Teacher over weekly hours",
+  teacher_over_days: "Teacher over days per week",
+  teacher_other_campus: "Teacher does not teach at this campus",
 };
-export const HARD_CONFLICTS = new Set(["teacher_double_booked", "group_double_booked", "room_double_booked", "holiday", "teacher_on_leave"]);
+export const HARD_CONFLICTS = new Set([
+  "teacher_double_booked",
+  "group_double_booked",
+  "room_double_booked",
+  "holiday",
+  "teacher_on_leave",
+  "teacher_outside_availability",
+  "teacher_over_daily_hours",
+  "teacher_over_weekly_hours",
+  "teacher_over_days",
+  "teacher_other_campus",
+]);
 export const STATUS_LABELS: Record<string, string> = { scheduled: "Scheduled", confirmed: "Confirmed", cancelled: "Cancelled", completed: "Completed" };
 export const DAY_LABELS = ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 

@@ -113,6 +113,11 @@ function RecommendationRow({ item, selected, onSelect }: { item: Recommendation;
                   Teaches this unit to this group
                 </Badge>
               ) : null}
+              {item.preferenceReason ? (
+                <Badge color={item.preferenceWeight > 0 ? "orange" : "teal"} variant="light" tt="none" data-testid="preference-reason">
+                  {item.preferenceReason.charAt(0).toUpperCase() + item.preferenceReason.slice(1)}
+                </Badge>
+              ) : null}
             </Group>
           </Stack>
         </Group>

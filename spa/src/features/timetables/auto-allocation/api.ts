@@ -8,7 +8,7 @@
  *   all-or-nothing; 412 (type "stale") when the timetable changed since the proposal was made, 400 when
  *   an assignment is no longer possible.
  * - GET /api/timetables/{sessionId}/recommendations ranks every teacher for one session with the rules
- *   (qualified, active, contract, not_on_leave, available, no_clash, capacity) met or broken.
+ *   (qualified, active, contract, not_on_leave, available, campus, limits, no_clash, capacity) met or broken.
  *
  * Calls go through the generated client; the answers are typed with AutoAllocateOut and RecommendationsOut.
  * Keys live under `roots.timetables`: every timetable change refreshes them.

@@ -47,8 +47,8 @@ export const proposal: Proposal = {
     { teacherId: "t-ann", teacherName: "Ann Lee", sessions: 1, hours: 3 },
     { teacherId: "t-bob", teacherName: "Bob Tran", sessions: 1, hours: 2.5 },
   ],
-  before: { continuityPercent: 50, highestUtilisation: 40, meanUtilisation: 12.5 },
-  after: { continuityPercent: 100, highestUtilisation: 55.5, meanUtilisation: 20.1 },
+  before: { continuityPercent: 50, highestUtilisation: 40, meanUtilisation: 12.5, preferenceScore: 0 },
+  after: { continuityPercent: 100, highestUtilisation: 55.5, meanUtilisation: 20.1, preferenceScore: 0 },
 };
 
 export const emptyProposal: Proposal = {
@@ -57,8 +57,8 @@ export const emptyProposal: Proposal = {
   assignments: [],
   unassignable: [],
   perTeacher: [],
-  before: { continuityPercent: 0, highestUtilisation: 0, meanUtilisation: 0 },
-  after: { continuityPercent: 0, highestUtilisation: 0, meanUtilisation: 0 },
+  before: { continuityPercent: 0, highestUtilisation: 0, meanUtilisation: 0, preferenceScore: 0 },
+  after: { continuityPercent: 0, highestUtilisation: 0, meanUtilisation: 0, preferenceScore: 0 },
 };
 
 const rules = (broken: Partial<Record<string, string>> = {}) =>
@@ -85,6 +85,8 @@ export const recommendations: Recommendations = {
       maxWeeklyHours: 38,
       utilisationAfter: 34.2,
       continuity: false,
+      preferenceWeight: 0,
+      preferenceReason: "",
     },
     {
       teacherId: "t-ann",
@@ -96,6 +98,8 @@ export const recommendations: Recommendations = {
       maxWeeklyHours: 38,
       utilisationAfter: 31.6,
       continuity: true,
+      preferenceWeight: 0,
+      preferenceReason: "",
     },
     {
       teacherId: "t-bob",
@@ -107,6 +111,8 @@ export const recommendations: Recommendations = {
       maxWeeklyHours: 38,
       utilisationAfter: 60.5,
       continuity: false,
+      preferenceWeight: 0,
+      preferenceReason: "",
     },
   ],
 };
