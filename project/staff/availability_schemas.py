@@ -15,6 +15,8 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
+from project.catalogue.models import Campus
+from project.core.refs import OrgRef, OrgRefs
 from project.core.schemas import (
     BlankToNone,
     CamelSchema,
@@ -31,6 +33,7 @@ from project.core.schemas import (
     required,
 )
 from project.staff.availability import ALL_LEVELS, LEVELS
+from project.staff.models import Teacher
 
 MAX_WINDOWS = 200
 MAX_VARIANTS = 20
@@ -115,8 +118,8 @@ class AvailabilityIn(FormIn):
         at_least(1, "Max days per week must be at least 1"),
         at_most(7, "Max days per week cannot exceed 7"),
     ] = None
-    campus_ids: Annotated[list[uuid.UUID], Field(max_length=200)] = []
-    preferred_campus_id: Annotated[uuid.UUID | None, BlankToNone] = None
+    campus_ids: Annotated[list[uuid.UUID], Field(max_length=200), OrgRefs(Campus, "Campus")] = []
+    preferred_campus_id: Annotated[uuid.UUID | None, BlankToNone, OrgRef(Campus, "Campus")] = None
     preferred_campus_level: Annotated[str | None, BlankToNone, check(lambda v: v in LEVELS, MSG_CAMPUS_LEVEL)] = "preferred"
 
 
@@ -173,7 +176,7 @@ class UnavailableQuery(CamelSchema):
         in_date_range("End date"),
         not_before("start", "End date must be on or after start date"),
     ]
-    teacher_id: uuid.UUID | None = None
+    teacher_id: Annotated[uuid.UUID | None, OrgRef(Teacher, "Teacher")] = None
 
     @model_validator(mode="after")
     def _at_most_400_days(self) -> UnavailableQuery:

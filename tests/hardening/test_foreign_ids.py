@@ -65,6 +65,7 @@ KINDS = {
     "passkey": "passkey",
     "plan": "plan",
     "plan_unit": "plan_unit",
+    "preferred_campus": "campus",
     "proposal": "proposal",
     "room": "room",
     "session": "session",
@@ -345,6 +346,14 @@ RECIPES: dict[str, Recipe] = {
     "DELETE /api/linked-block-groups/{linked_group_id}/members/{block_group_id}": lambda w: {
         "path": {"linked_group_id": _id(w, "linked_group"), "block_group_id": _id(w, "group_linked")}
     },
+    "PUT /api/teachers/{teacher_id}/availability": lambda w: {
+        "path": {"teacher_id": _id(w, "teacher")},
+        "body": {
+            "windows": [{"weekday": 0, "start": "09:00", "end": "17:00"}],
+            "campusIds": [_id(w, "campus")],
+            "preferredCampusId": _id(w, "campus"),
+        },
+    },
     "PUT /api/teachers/{teacher_id}": lambda w: {
         "path": {"teacher_id": _id(w, "teacher")},
         "body": {
@@ -537,10 +546,13 @@ def test_every_recipe_is_of_an_operation_of_the_schema():
 # Query parameters named otherwise that carry ids, with what they name.
 QUERY_REFERENCES = {"studyPlan": "plan"}
 # Other query parameters an operation requires, to make its own request valid.
-READ_QUERIES: dict[str, dict[str, str]] = {
+READ_QUERIES: dict[str, Any] = {  # a dict, or a function of the caller's world giving one
     "/api/rooms/availability": {"date": "2026-03-02", "startTime": "09:00:00", "endTime": "10:00:00"},
     "/api/teachers/{teacher_id}/allocation-week": {"weekStart": "2026-03-02"},
     "/api/replan/impact": {"start": "2026-03-02", "end": "2026-03-06"},
+    "/api/board": {"from": "2026-03-02", "to": "2026-03-08"},
+    "/api/board/conflict-index": lambda w: {"from": "2026-03-02", "to": "2026-03-08", "sessionId": _id(w, "session")},
+    "/api/teachers/unavailable": {"start": "2026-03-02", "end": "2026-03-08"},
 }
 # Sign-in steps and token links: the caller has no organization, the id or token is checked otherwise.
 PUBLIC_READS = {"/api/auth/totp-setup/{user_id}"}
@@ -578,7 +590,8 @@ def test_a_read_scoped_by_another_organizations_id_is_not_found(worlds, path, wh
     mine, theirs = worlds
     params = re.findall(r"{(\w+)}", path)
     own_path = {p: _id(mine, _read_kind(p)) for p in params}
-    query = dict(READ_QUERIES.get(path, {}))
+    query = READ_QUERIES.get(path, {})
+    query = dict(query(mine) if callable(query) else query)
     own_query = {**query, name: _id(mine, _read_kind(name))} if where == "query" else query
     foreign_path = {**own_path, name: _id(theirs, _read_kind(name))} if where == "path" else own_path
     foreign_query = {**query, name: _id(theirs, _read_kind(name))} if where == "query" else query
