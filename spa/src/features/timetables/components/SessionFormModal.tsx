@@ -8,6 +8,7 @@ import { HistoryPanel } from "../../history/HistoryPanel";
 import { useEffect, useState } from "react";
 import { notifyError, notifyWarning, type ConflictItem } from "../../../components/Notify";
 import { showLabel, showRecord, showValue } from "../../../components/useRecordDialog";
+import { asWireTime, shownTime } from "../../block-groups/api/scheduling";
 import {
   DAY_LABELS,
   fetchSession,
@@ -31,8 +32,8 @@ function toValues(s: Session | null | undefined, blockGroupId: string | null = n
     yearLevel: 1,
     weekNumber: s?.weekNumber ?? 1,
     dayOfWeek: s?.dayOfWeek ?? 1,
-    startTime: s?.startTime ?? "09:00:00",
-    endTime: s?.endTime ?? "12:00:00",
+    startTime: s?.startTime ? shownTime(s.startTime) : "09:00",
+    endTime: s?.endTime ? shownTime(s.endTime) : "12:00",
     room: s?.room ?? "",
     actualHours: s?.actualHours || 3,
     status: sessionSchema.shape.status.catch("scheduled").parse(s?.status),
@@ -109,7 +110,7 @@ export function SessionFormModal({
   // Free or booked at this session's time (issue 19): known for a session whose date is not being moved.
   const [startTime, endTime, weekNumber, dayOfWeek] = useWatch({ control, name: ["startTime", "endTime", "weekNumber", "dayOfWeek"] });
   const sameDate = current && Number(weekNumber) === current.weekNumber && Number(dayOfWeek) === current.dayOfWeek;
-  const availability = useRoomAvailability(sameDate ? current.actualDate : null, String(startTime ?? ""), String(endTime ?? ""), current?.id);
+  const availability = useRoomAvailability(sameDate ? current.actualDate : null, asWireTime(startTime), asWireTime(endTime), current?.id);
   const roomState = new Map((availability.data ?? []).map((a) => [a.code, a]));
   // biome-ignore lint/correctness/useExhaustiveDependencies: clear the conflicts when the dialog opens or edits another session
   useEffect(() => {
@@ -174,8 +175,8 @@ export function SessionFormModal({
           fallback="1"
           numeric
         />
-        <TextInput label="Start Time" placeholder="09:00:00" maxLength={8} {...register("startTime")} error={formState.errors.startTime?.message} />
-        <TextInput label="End Time" placeholder="12:00:00" maxLength={8} {...register("endTime")} error={formState.errors.endTime?.message} />
+        <TextInput label="Start Time" placeholder="09:00" maxLength={8} {...register("startTime")} error={formState.errors.startTime?.message} />
+        <TextInput label="End Time" placeholder="12:00" maxLength={8} {...register("endTime")} error={formState.errors.endTime?.message} />
         <FormNumber
           control={control}
           name="actualHours"

@@ -1,0 +1,105 @@
+// Every screen as a coordinator meets it, round two (ADR 0018): each test is one item, most harmful first.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { BASE_URL, DEMO, apiCall, browserForFile, openTimetable, screenshot, signedInPage } from "./lib.mjs";
+
+const RUN = Date.now().toString().slice(-5);
+const shared = browserForFile();
+// WALK_ONLY=3 runs only the tests whose names start with "3." (a shorter loop while working on one item).
+const ONLY = process.env.WALK_ONLY;
+const item = (name, fn) => test(name, { skip: !!ONLY && !ONLY.split(",").some((n) => name.startsWith(`${n}.`)), timeout: 120_000 }, fn);
+
+const must = (r, status) => {
+  assert.equal(r.status, status, r.text);
+  return r.json;
+};
+
+/** A fresh active block group (Mondays from `startDate`) with a one-unit plan of `hours`, not scheduled. */
+async function groupWithPlan(page, tag, { hours = 30, startDate = "2027-03-01" } = {}) {
+  const course = must(await apiCall(page, "GET", "/api/courses"), 200)[0];
+  const unit = must(await apiCall(page, "POST", "/api/units", { code: `${tag}U`, name: `Unit ${tag}`, nominalHours: hours }), 201);
+  const plan = must(await apiCall(page, "POST", "/api/study-plans", { name: `Plan ${tag}`, totalNominalHours: hours }), 201);
+  must(await apiCall(page, "POST", `/api/study-plans/${plan.id}/units`, { unitId: unit.id, faceToFaceHours: hours }), 201);
+  const group = must(
+    await apiCall(page, "POST", "/api/block-groups", {
+      code: `${tag}-G`,
+      name: `Group ${tag}`,
+      courseId: course.id,
+      cohortSize: 12,
+      startDate,
+      preferredDays: "mon",
+    }),
+    201,
+  );
+  must(await apiCall(page, "POST", `/api/block-groups/${group.id}/study-plans`, { studyPlanId: plan.id }), 201);
+  return { group, unit };
+}
+
+item("1. overlapping, zero-length and backwards time ranges are refused on the form and by the server, nothing made", async () => {
+  const { context, page } = await signedInPage(shared.browser, DEMO.coordinator);
+  try {
+    const { group } = await groupWithPlan(page, `OV${RUN}`);
+    const sessions = async () => must(await apiCall(page, "GET", `/api/timetables?blockGroupId=${group.id}`), 200).length;
+    // The server, whatever the form does.
+    const overlap = await apiCall(page, "POST", `/api/block-groups/${group.id}/schedule`, {
+      sessionTemplates: [
+        { startTime: "09:00:00", endTime: "12:00:00", duration: 3 },
+        { startTime: "11:00:00", endTime: "14:00:00", duration: 3 },
+      ],
+    });
+    assert.equal(overlap.status, 400);
+    assert.deepEqual(overlap.json, {
+      message: "Validation failed",
+      type: "validation_error",
+      errors: [{ path: ["sessionTemplates"], message: "Template 1 (09:00-12:00) and template 2 (11:00-14:00) overlap" }],
+    });
+    assert.equal(await sessions(), 0);
+
+    // The form: the same two slots are refused before anything is sent.
+    await page.goto(`${BASE_URL}/block-groups/${group.id}`);
+    await page.getByRole("button", { name: "Schedule", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: `Schedule Block Group - ${group.code}` });
+    await dialog.getByLabel("Template 1 start").waitFor();
+    if ((await dialog.getByTestId("session-template").count()) < 2) await dialog.getByRole("button", { name: "Add Template" }).click();
+    await dialog.getByLabel("Template 1 start").fill("09:00");
+    await dialog.getByLabel("Template 1 end").fill("12:00");
+    await dialog.getByLabel("Template 2 start").fill("11:00");
+    await dialog.getByLabel("Template 2 end").fill("14:00");
+    let posted = 0;
+    page.on("request", (r) => {
+      if (r.method() === "POST" && r.url().endsWith("/schedule")) posted++;
+    });
+    await dialog.getByRole("button", { name: "Generate Schedule" }).click();
+    await dialog.getByText("Template 1 (09:00-12:00) and template 2 (11:00-14:00) overlap").waitFor();
+    await screenshot(page, "walk-1-schedule-overlap");
+    // Zero length: the end's own error.
+    await dialog.getByLabel("Template 2 start").fill("13:00");
+    await dialog.getByLabel("Template 2 end").fill("13:00");
+    await dialog.getByText("End time must be after start time").waitFor();
+    assert.equal(await dialog.getByText(/overlap/).count(), 0);
+    assert.equal(posted, 0);
+    assert.equal(await sessions(), 0);
+    // Fixed: it schedules.
+    await dialog.getByLabel("Template 2 end").fill("16:00");
+    await dialog.getByRole("button", { name: "Generate Schedule" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    assert.ok((await sessions()) > 0);
+
+    // The session dialog: HH:MM shown, a backwards range refused on the form.
+    await openTimetable(page, group.code);
+    await page
+      .getByRole("button", { name: /^Edit session/ })
+      .first()
+      .click();
+    const edit = page.getByRole("dialog", { name: "Edit Timetable Entry" });
+    assert.equal(await edit.getByLabel("Start Time").inputValue(), "09:00");
+    assert.equal(await edit.getByLabel("End Time").inputValue(), "12:00");
+    await edit.getByLabel("End Time").fill("08:00");
+    await edit.getByRole("button", { name: "Update Entry" }).click();
+    await edit.getByText("End time must be after start time").waitFor();
+    await edit.getByLabel("End Time").fill("12:00");
+    await page.keyboard.press("Escape");
+  } finally {
+    await context.close();
+  }
+});
