@@ -103,3 +103,99 @@ item("1. overlapping, zero-length and backwards time ranges are refused on the f
     await context.close();
   }
 });
+
+/**
+ * A TCP proxy in front of the test server, as the network between would be: "up" passes everything
+ * through, "down" closes every connection unanswered (the server cannot be reached). Switching ends the
+ * open connections.
+ */
+async function outageProxy() {
+  const { createServer, connect } = await import("node:net");
+  const target = new URL(BASE_URL);
+  let mode = "up";
+  const open = new Set();
+  const server = createServer((client) => {
+    open.add(client);
+    client.on("close", () => open.delete(client));
+    client.on("error", () => {});
+    if (mode === "down") return client.destroy();
+    const upstream = connect(Number(target.port), target.hostname);
+    open.add(upstream);
+    upstream.on("close", () => open.delete(upstream));
+    upstream.on("error", () => client.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://localhost:${server.address().port}`,
+    set(next) {
+      mode = next;
+      for (const socket of open) socket.destroy();
+    },
+    close() {
+      mode = "down";
+      for (const socket of open) socket.destroy();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+item("2. an outage is not a sign-out: the session check says it is retrying and recovers; sign-in says unreachable; a chunk waits", async () => {
+  const proxy = await outageProxy();
+  const context = await shared.browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: proxy.url });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${proxy.url}/auth`);
+    await page.evaluate(async () => fetch("/api/auth/user"));
+    const signIn = await page.evaluate(async (credentials) => {
+      const token = document.cookie.match(/csrftoken=([^;]+)/)?.[1] ?? "";
+      const r = await fetch("/api/auth/login", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": token },
+        body: JSON.stringify({ ...credentials, rememberMe: false }),
+      });
+      return r.status;
+    }, DEMO.coordinator);
+    assert.equal(signIn, 200);
+    await page.goto(`${proxy.url}/timetables`);
+    await page.getByRole("main").getByRole("heading", { name: "Timetables" }).waitFor();
+
+    // The API answers 502 on reload (the proxy's answer while the application server is down; the page's own
+    // files still served): not the sign-in page, the outage said, and back by itself on the same page.
+    await page.route("**/api/**", (route) => route.fulfill({ status: 502, contentType: "text/html", body: "Bad Gateway" }));
+    await page.reload();
+    await page.getByTestId("server-unreachable").getByText("Blockplan can't reach the server, retrying").waitFor();
+    assert.equal(new URL(page.url()).pathname, "/timetables");
+    await screenshot(page, "walk-2-unreachable");
+    await page.unroute("**/api/**");
+    await page.getByRole("main").getByRole("heading", { name: "Timetables" }).waitFor({ timeout: 10000 });
+    assert.equal(new URL(page.url()).pathname, "/timetables");
+
+    // A screen whose code is not loaded yet, with the server gone: the page waits and comes back.
+    proxy.set("down");
+    await page.getByRole("link", { name: "Reports" }).first().click();
+    await page.getByTestId("server-unreachable").waitFor({ timeout: 10000 });
+    assert.equal(new URL(page.url()).pathname, "/reports");
+    proxy.set("up");
+    await page.getByRole("main").getByRole("heading", { name: "Reports" }).waitFor({ timeout: 15000 });
+
+    // Sign-in while the server is down: "unreachable", not "Login failed".
+    const fresh = await shared.browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: proxy.url });
+    const phone = await fresh.newPage();
+    await phone.goto(`${proxy.url}/auth`);
+    await phone.getByLabel("Email").fill(DEMO.coordinator.email);
+    await phone.locator('input[name="password"]').fill(DEMO.coordinator.password);
+    proxy.set("down");
+    await phone.getByRole("button", { name: "Sign In", exact: true }).click();
+    await phone.getByText("The server is unreachable", { exact: false }).first().waitFor();
+    assert.equal(await phone.getByText("Login failed").count(), 0);
+    await screenshot(phone, "walk-2-sign-in-unreachable-390");
+    proxy.set("up");
+    await phone.getByRole("button", { name: "Sign In", exact: true }).click();
+    await phone.waitForURL((url) => url.pathname === "/", { timeout: 10000 });
+    await fresh.close();
+  } finally {
+    await context.close();
+    await proxy.close();
+  }
+});
