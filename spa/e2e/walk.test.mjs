@@ -1,7 +1,7 @@
 // Every screen as a coordinator meets it, round two (ADR 0018): each test is one item, most harmful first.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, browserForFile, openTimetable, screenshot, signedInPage } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, browserForFile, chooseOption, openTimetable, screenshot, signedInPage } from "./lib.mjs";
 
 const RUN = Date.now().toString().slice(-5);
 const shared = browserForFile();
@@ -197,5 +197,64 @@ item("2. an outage is not a sign-out: the session check says it is retrying and 
   } finally {
     await context.close();
     await proxy.close();
+  }
+});
+
+item("3. history rows say who did what to which records; the detail opens from the row; Redo says Redo; Activity is in the admin's sidebar", async () => {
+  const admin = await signedInPage(shared.browser, DEMO.admin);
+  const coord = await signedInPage(shared.browser, DEMO.coordinator);
+  try {
+    const page = admin.page;
+    const { scheduledGroupAndTeacher } = await import("./lib.mjs");
+    const { group, sessions, teacher } = await scheduledGroupAndTeacher(coord.page, {
+      tag: `HI${RUN}`,
+      hours: 9,
+      startDate: "2027-03-01",
+      day: "mon",
+      firstName: "Eleni",
+      lastName: `Georgiou${RUN}`,
+    });
+    const two = sessions.slice(0, 2);
+    must(await apiCall(coord.page, "PUT", "/api/timetables/bulk-allocate", { sessionIds: two.map((s) => s.id), teacherId: teacher.id }), 200);
+    must(await apiCall(page, "POST", "/api/rooms", { code: `HIST-${RUN}`, name: "History room", type: "classroom", capacity: 20 }), 201);
+
+    // The sidebar has Activity for the admin (not for a member); the header names the page.
+    await page.goto(`${BASE_URL}/`);
+    await page.getByRole("navigation").getByRole("link", { name: "Activity" }).first().click();
+    await page.getByRole("banner").getByText("Activity", { exact: true }).first().waitFor();
+    const rows = page.getByTestId("activity-row");
+    const allocated = rows.filter({ hasText: new RegExp(`allocated Eleni Georgiou${RUN} to 2 sessions of ${group.code}, Mon `) });
+    await allocated.waitFor();
+    // The detail, from the row.
+    await allocated.getByRole("button", { name: /^Jordan Lee allocated Eleni/ }).click();
+    const detail = page.getByRole("dialog", { name: "What changed" });
+    await detail.getByTestId("activity-detail-row").first().waitFor();
+    assert.match(await detail.textContent(), new RegExp(`Georgiou${RUN}`));
+    await screenshot(page, "walk-3-activity-detail");
+    await page.keyboard.press("Escape");
+
+    // Every entity, rooms too; by person.
+    await chooseOption(page, "Area", "Rooms");
+    await rows.filter({ hasText: "created a room" }).first().waitFor();
+    await chooseOption(page, "Area", "Everything");
+    await chooseOption(page, "Person", "Jordan Lee");
+    await rows.filter({ hasText: "created a room" }).first().waitFor({ state: "detached" });
+    await allocated.waitFor();
+    assert.ok((await rows.allTextContents()).every((t) => t.includes("Jordan Lee")));
+
+    // Undo, then the undo's row offers Redo.
+    await allocated.getByRole("button", { name: /^Undo:/ }).click();
+    const undone = rows.filter({ hasText: /undid: .*allocated Eleni/ }).first();
+    await chooseOption(page, "Person", "Everyone");
+    await undone.getByRole("button", { name: /^Redo:/ }).waitFor();
+    await screenshot(page, "walk-3-activity");
+
+    // A member has no Activity link.
+    await coord.page.goto(`${BASE_URL}/`);
+    await coord.page.getByRole("navigation").getByRole("link", { name: "Timetables" }).first().waitFor();
+    assert.equal(await coord.page.getByRole("navigation").getByRole("link", { name: "Activity" }).count(), 0);
+  } finally {
+    await admin.context.close();
+    await coord.context.close();
   }
 });

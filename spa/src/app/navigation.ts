@@ -4,6 +4,7 @@ import {
   IconCalendarEvent,
   IconCalendarOff,
   IconChartBar,
+  IconHistory,
   IconTimeline,
   IconClipboardList,
   IconLayoutDashboard,
@@ -36,6 +37,7 @@ export const NAV_ITEMS: NavItem[] = [
   { label: "Timetables", to: "/timetables", icon: IconCalendarEvent },
   { label: "Holidays", to: "/holidays", icon: IconCalendarOff },
   { label: "Reports", to: "/reports", icon: IconChartBar },
+  { label: "Activity", to: "/activity", icon: IconHistory, adminOnly: true },
 ];
 
 export const QUICK_ACTIONS: NavItem[] = [
@@ -51,6 +53,7 @@ const EXTRA_TITLES: Record<string, { title: string; subtitle: string }> = {
   "/settings": { title: "Settings", subtitle: "Appearance, regional and data preferences" },
   "/organization": { title: "Organization", subtitle: "Organization details and users" },
   "/rooms": { title: "Rooms", subtitle: "Teaching spaces of the campuses" },
+  "/activity": { title: "Activity", subtitle: "Who changed what, and when" },
 };
 
 /** The header's title and subtitle for a path. */
