@@ -15,7 +15,7 @@ const must = (r, status) => {
 };
 
 /** A fresh active block group (Mondays from `startDate`) with a one-unit plan of `hours`, not scheduled. */
-async function groupWithPlan(page, tag, { hours = 30, startDate = "2027-03-01" } = {}) {
+async function groupWithPlan(page, tag, { hours = 30, startDate = "2027-03-01", campusId = null } = {}) {
   const course = must(await apiCall(page, "GET", "/api/courses"), 200)[0];
   const unit = must(await apiCall(page, "POST", "/api/units", { code: `${tag}U`, name: `Unit ${tag}`, nominalHours: hours }), 201);
   const plan = must(await apiCall(page, "POST", "/api/study-plans", { name: `Plan ${tag}`, totalNominalHours: hours }), 201);
@@ -26,6 +26,7 @@ async function groupWithPlan(page, tag, { hours = 30, startDate = "2027-03-01" }
       name: `Group ${tag}`,
       courseId: course.id,
       cohortSize: 12,
+      campusId,
       startDate,
       preferredDays: "mon",
     }),
@@ -258,3 +259,125 @@ item("3. history rows say who did what to which records; the detail opens from t
     await coord.context.close();
   }
 });
+
+item("4. rooms are in the sidebar for everyone (read-only for a member) and in the header search by code and name", async () => {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    const { context, page } = await signedInPage(shared.browser, DEMO.coordinator);
+    try {
+      await page.setViewportSize(viewport);
+      const rooms = must(await apiCall(page, "GET", "/api/rooms"), 200);
+      const room = rooms.find((r) => r.code === "CBD-3.12") ?? rooms[0];
+      await page.goto(`${BASE_URL}/`);
+      if (viewport.width < 600)
+        await page
+          .getByRole("button", { name: /navigation/i })
+          .first()
+          .click();
+      await page.getByRole("navigation", { name: "Primary" }).getByRole("link", { name: "Rooms" }).click();
+      await page.getByTestId("room-row").filter({ hasText: room.code }).first().waitFor();
+      assert.equal(await page.getByRole("button", { name: "Add Room" }).count(), 0);
+      await screenshot(page, `walk-4-rooms-member-${viewport.width}`);
+      if (viewport.width < 600) continue;
+      for (const typed of [room.code, room.name]) {
+        await page.goto(`${BASE_URL}/`);
+        const search = page.getByPlaceholder("Search courses, teachers, units...");
+        await search.click();
+        await search.fill(typed);
+        const option = page.getByRole("option").filter({ hasText: room.code }).first();
+        await option.waitFor();
+        await option.click();
+        await page.waitForURL(/\/rooms\?search=/);
+        await page.getByTestId("room-row").filter({ hasText: room.code }).first().waitFor();
+        assert.equal(await page.getByTestId("room-row").count(), rooms.filter((r) => r.code.toLowerCase().includes(room.code.toLowerCase())).length);
+      }
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+item(
+  "5. room pickers: the group's campus first, other campuses grouped and labelled, booked rooms disabled with what holds them, free/busy in Add Session",
+  async () => {
+    const { context, page } = await signedInPage(shared.browser, DEMO.coordinator);
+    try {
+      const rooms = must(await apiCall(page, "GET", "/api/rooms"), 200).filter((r) => r.isActive && r.campusId);
+      const campusId = rooms[0].campusId;
+      const home = rooms.filter((r) => r.campusId === campusId);
+      const other = rooms.find((r) => r.campusId !== campusId);
+      assert.ok(other, "the demo data has rooms on two campuses");
+      const { group } = await groupWithPlan(page, `RP${RUN}`, { hours: 6, startDate: "2027-05-03", campusId });
+      must(
+        await apiCall(page, "POST", `/api/block-groups/${group.id}/schedule`, {
+          sessionTemplates: [{ startTime: "09:00:00", endTime: "12:00:00", duration: 3 }],
+        }),
+        200,
+      );
+      const [first] = must(await apiCall(page, "GET", `/api/timetables?blockGroupId=${group.id}`), 200).filter((s) => s.status !== "cancelled");
+      // Another group's session holds a room of this campus at the same time.
+      const { group: holder, unit } = await groupWithPlan(page, `RH${RUN}`, { hours: 6, startDate: "2027-05-03", campusId });
+      const held = home[0];
+      must(
+        await apiCall(page, "POST", "/api/timetables", {
+          blockGroupId: holder.id,
+          unitId: unit.id,
+          dayOfWeek: 1,
+          weekNumber: 1,
+          actualDate: first.actualDate,
+          startTime: "09:00:00",
+          endTime: "12:00:00",
+          actualHours: 3,
+          roomId: held.id,
+          room: held.code,
+          status: "scheduled",
+        }),
+        201,
+      );
+
+      await openTimetable(page, group.code);
+      await page
+        .getByRole("button", { name: /^Edit session/ })
+        .first()
+        .click();
+      const edit = page.getByRole("dialog", { name: "Edit Timetable Entry" });
+      await edit.getByLabel("Room").fill("");
+      await edit.getByLabel("Room").click();
+      const listbox = page.getByRole("listbox");
+      await listbox.getByText(/\(this group's campus\)$/).waitFor();
+      await listbox
+        .getByRole("option", { name: /· (free|booked)/ })
+        .first()
+        .waitFor();
+      const labels = await page.locator(".mantine-Autocomplete-groupLabel, .mantine-Combobox-groupLabel").allTextContents();
+      assert.match(labels[0], /\(this group's campus\)$/);
+      assert.ok(labels.slice(1).some((l) => l.startsWith("Other campus: ")));
+      const booked = listbox.getByRole("option", { name: new RegExp(`^${held.code} .*booked: `) });
+      await booked.waitFor();
+      assert.equal(await booked.getAttribute("aria-disabled"), "true");
+      await screenshot(page, "walk-5-session-room-picker");
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Escape");
+
+      // Add Session: free/busy at the date the new session will get.
+      await page.getByRole("button", { name: "Add Session" }).click();
+      const add = page.getByRole("dialog", { name: "Add Timetable Entry" });
+      await add.getByLabel("Week Number").waitFor();
+      await add.getByLabel("Room").click();
+      await page
+        .getByRole("listbox")
+        .getByRole("option", { name: new RegExp(`^${held.code} .*booked: `) })
+        .waitFor();
+      await page
+        .getByRole("listbox")
+        .getByRole("option", { name: / · free$/ })
+        .first()
+        .waitFor();
+      await screenshot(page, "walk-5-add-session-room-picker");
+    } finally {
+      await context.close();
+    }
+  },
+);

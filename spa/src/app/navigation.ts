@@ -4,6 +4,7 @@ import {
   IconCalendarEvent,
   IconCalendarOff,
   IconChartBar,
+  IconDoor,
   IconHistory,
   IconTimeline,
   IconClipboardList,
@@ -36,6 +37,8 @@ export const NAV_ITEMS: NavItem[] = [
   { label: "Teacher Allocation", to: "/teacher-allocation-gantt", icon: IconTimeline, adminOnly: true },
   { label: "Timetables", to: "/timetables", icon: IconCalendarEvent },
   { label: "Holidays", to: "/holidays", icon: IconCalendarOff },
+  // Everyone's (members read them; the write buttons are the admin's): ADR 0018.
+  { label: "Rooms", to: "/rooms", icon: IconDoor },
   { label: "Reports", to: "/reports", icon: IconChartBar },
   { label: "Activity", to: "/activity", icon: IconHistory, adminOnly: true },
 ];
