@@ -216,7 +216,7 @@ export default function TimetablesPage() {
         )}
       </ListStates>
       <BulkAllocateModal opened={allocateOpen} onClose={() => setAllocateOpen(false)} sessionIds={selectedIds} onAllocated={() => setSelected(new Set())} />
-      <BulkRoomModal opened={roomOpen} onClose={() => setRoomOpen(false)} sessionIds={selectedIds} onDone={() => setSelected(new Set())} />
+      <BulkRoomModal opened={roomOpen} onClose={() => setRoomOpen(false)} sessionIds={selectedIds} sessions={data} onDone={() => setSelected(new Set())} />
       <ImportModal opened={importOpen} onClose={() => setImportOpen(false)} />
       <SessionFormModal opened={dialog.opened} onClose={dialog.close} session={dialog.editing} defaultBlockGroupId={filters.blockGroupId} />
     </>
