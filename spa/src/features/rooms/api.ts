@@ -142,14 +142,14 @@ export interface RoomOption {
 /**
  * The rooms a picker offers (ADR 0018): active rooms grouped by campus, the group's own campus
  * (`homeCampusId`) first and labelled so, the other campuses after it each under its name; in each,
- * free rooms first. A room booked at the times asked is disabled and says what holds it. `valueOf`
+ * free rooms first. A room booked at the times asked is disabled and says what holds it. `optionValue`
  * gives an option's value (the room's id, or its code for a free-text field).
  */
 export function roomPickerGroups(
   rooms: Room[],
   states: Map<string, RoomState>,
   homeCampusId: string | null | undefined,
-  valueOf: (room: Room) => string = (r) => r.id,
+  optionValue: (room: Room) => string = (r) => r.id,
   total = 1,
 ): { group: string; items: RoomOption[] }[] {
   const groups = new Map<string, { group: string; order: number; items: RoomOption[] }>();
