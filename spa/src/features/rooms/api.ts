@@ -170,7 +170,7 @@ export function roomPickerGroups(
           : `booked: ${state.bookedBy ?? "another session"}`;
     groups
       .get(key)!
-      .items.push({ value: valueOf(room), label: `${room.code} · ${what}${when ? ` · ${when}` : ""}`, disabled: !!state && !state.free, room, state });
+      .items.push({ value: optionValue(room), label: `${room.code} · ${what}${when ? ` · ${when}` : ""}`, disabled: !!state && !state.free, room, state });
   }
   return [...groups.values()]
     .sort((a, b) => a.order - b.order || a.group.localeCompare(b.group))
