@@ -381,3 +381,53 @@ item(
     }
   },
 );
+
+/** The boxes of `a` and `b` overlap. */
+const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+item("6. a toast never covers a dialog's actions, at 1440 and 390 px", async () => {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    const { context, page } = await signedInPage(shared.browser, DEMO.coordinator);
+    try {
+      await page.setViewportSize(viewport);
+      const { group } = await groupWithPlan(page, `TO${viewport.width}${RUN}`, { hours: 6 });
+      must(
+        await apiCall(page, "POST", `/api/block-groups/${group.id}/schedule`, {
+          sessionTemplates: [{ startTime: "09:00:00", endTime: "12:00:00", duration: 3 }],
+        }),
+        200,
+      );
+      await page.goto(`${BASE_URL}/timetables?blockGroupId=${group.id}`);
+      await openTimetable(page, group.code);
+      await page
+        .getByRole("button", { name: /^Edit session/ })
+        .first()
+        .click();
+      const dialog = page.getByRole("dialog", { name: "Edit Timetable Entry" });
+      // The dialog's own History: its Undo shows a toast while the dialog stays open.
+      await dialog
+        .getByRole("button", { name: /^Undo: / })
+        .first()
+        .click();
+      const toast = page.locator(".mantine-Notification-root").first();
+      await toast.waitFor();
+      await page.waitForTimeout(400); // the toast's and the dialog's move (CSS transitions) finish
+      const box = await toast.boundingBox();
+      const buttons = dialog.getByRole("button");
+      const covered = [];
+      for (let i = 0; i < (await buttons.count()); i++) {
+        const b = buttons.nth(i);
+        if (!(await b.isVisible())) continue;
+        const bb = await b.boundingBox();
+        if (bb && overlaps(box, bb)) covered.push((await b.getAttribute("aria-label")) ?? (await b.textContent()));
+      }
+      await screenshot(page, `walk-6-toast-over-dialog-${viewport.width}`);
+      assert.deepEqual(covered, [], `the toast covers ${covered.join(", ")}`);
+    } finally {
+      await context.close();
+    }
+  }
+});
