@@ -431,3 +431,23 @@ item("6. a toast never covers a dialog's actions, at 1440 and 390 px", async () 
     }
   }
 });
+
+item("7. a delete dialog says the deletion can be undone from the toast or History, and the toast's Undo brings it back", async () => {
+  const { context, page } = await signedInPage(shared.browser, DEMO.coordinator);
+  try {
+    const code = `DEL${RUN}`;
+    const course = must(await apiCall(page, "POST", "/api/courses", { code, name: `Course ${RUN}` }), 201);
+    await page.goto(`${BASE_URL}/courses`);
+    await page.getByRole("button", { name: `Delete course ${code}` }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete Course" });
+    await dialog.getByText("Are you sure you want to delete the course? You can undo it from the message that follows or from History.").waitFor();
+    assert.equal(await dialog.getByText(/cannot be undone/).count(), 0);
+    await screenshot(page, "walk-7-delete-dialog");
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await page.getByTestId("toast-undo").click();
+    await page.getByTestId("course-card").filter({ hasText: code }).waitFor();
+    assert.equal((await apiCall(page, "GET", `/api/courses/${course.id}`)).status, 200);
+  } finally {
+    await context.close();
+  }
+});
