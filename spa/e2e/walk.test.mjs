@@ -451,3 +451,50 @@ item("7. a delete dialog says the deletion can be undone from the toast or Histo
     await context.close();
   }
 });
+
+item("8. a list that fails to load has Retry; a code-exists error clears when the code changes; a form's error shows once", async () => {
+  const { context, page } = await signedInPage(shared.browser, DEMO.coordinator);
+  try {
+    // The courses list fails once (the server answers 500), then Retry loads it.
+    let failing = true;
+    await page.route("**/api/courses", (route) =>
+      failing && route.request().method() === "GET" ? route.fulfill({ status: 500, body: "{}" }) : route.fallback(),
+    );
+    await page.goto(`${BASE_URL}/courses`);
+    await page.getByText("Failed to load courses. Please try again.").waitFor();
+    failing = false;
+    await page.getByRole("button", { name: "Retry" }).click();
+    await page.getByTestId("course-card").first().waitFor();
+
+    // A code that exists: on the field and in the toast, both gone once the code changes.
+    const existing = must(await apiCall(page, "GET", "/api/courses"), 200)[0];
+    await page.getByRole("button", { name: "Add Course" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create New Course" });
+    await dialog.getByLabel("Code").fill(existing.code);
+    await dialog.getByLabel(/^Name/).fill(`Copy ${RUN}`);
+    await dialog.getByRole("button", { name: "Create Course" }).click();
+    const toast = page.locator(".mantine-Notification-root").filter({ hasText: "Course Code Already Exists" });
+    await toast.waitFor();
+    await dialog
+      .getByText(/already used in your organization|already exists/)
+      .first()
+      .waitFor();
+    await dialog.getByLabel("Code").fill(`NEW${RUN}`);
+    await toast.waitFor({ state: "detached" });
+    assert.equal(await dialog.getByText(/already used in your organization|already exists/).count(), 0);
+    await page.keyboard.press("Escape");
+
+    // The leave form's date range error: once.
+    const teacher = must(await apiCall(page, "GET", "/api/teachers"), 200)[0];
+    await page.goto(`${BASE_URL}/teachers/${teacher.id}`);
+    await page.getByRole("button", { name: "Add Leave" }).click();
+    const leave = page.getByRole("dialog", { name: "Add Leave" });
+    await leave.getByLabel("Start Date").fill("2027-06-10");
+    await leave.getByLabel("End Date").fill("2027-06-01");
+    await leave.getByRole("button", { name: "Add Leave" }).click();
+    await leave.getByText("End date must be on or after start date").first().waitFor();
+    assert.equal(await page.getByText("End date must be on or after start date").count(), 1);
+  } finally {
+    await context.close();
+  }
+});
