@@ -1,7 +1,7 @@
 // Every screen as a coordinator meets it, round two (ADR 0018): each test is one item, most harmful first.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, DEMO, apiCall, browserForFile, chooseOption, openTimetable, screenshot, signedInPage } from "./lib.mjs";
+import { BASE_URL, DEMO, apiCall, browserForFile, chooseOption, openTimetable, screenshot, seriousA11yViolations, signedInPage } from "./lib.mjs";
 
 const RUN = Date.now().toString().slice(-5);
 const shared = browserForFile();
@@ -494,6 +494,91 @@ item("8. a list that fails to load has Retry; a code-exists error clears when th
     await leave.getByRole("button", { name: "Add Leave" }).click();
     await leave.getByText("End date must be on or after start date").first().waitFor();
     assert.equal(await page.getByText("End date must be on or after start date").count(), 1);
+  } finally {
+    await context.close();
+  }
+});
+
+/** Axe's serious/critical findings of the page (or its open dialog), with `name` in the message; none expected. */
+async function noSeriousA11y(page, name) {
+  await screenshot(page, name);
+  const found = await seriousA11yViolations(page);
+  assert.deepEqual(found, [], `${name}: ${JSON.stringify(found)}`);
+}
+
+item("9. leftovers: dashboard Status whole at 1440, a teacher's email wraps at 390, History's Undo whole at 390, scrollable regions focusable", async () => {
+  const { context, page } = await signedInPage(shared.browser, DEMO.coordinator);
+  try {
+    // Dashboard: no Status badge cut.
+    await page.goto(`${BASE_URL}/`);
+    const badges = page.getByRole("region", { name: "Upcoming sessions table" }).locator("tbody .mantine-Badge-root");
+    await badges.first().waitFor();
+    const cut = await badges.evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+    assert.deepEqual(cut, []);
+
+    // Set Room over two selected sessions: axe finds nothing serious.
+    const { group } = await groupWithPlan(page, `LO${RUN}`, { hours: 6 });
+    must(
+      await apiCall(page, "POST", `/api/block-groups/${group.id}/schedule`, {
+        sessionTemplates: [{ startTime: "09:00:00", endTime: "12:00:00", duration: 3 }],
+      }),
+      200,
+    );
+    await openTimetable(page, group.code);
+    await page.getByRole("checkbox", { name: "Select all sessions" }).check();
+    await page.getByRole("button", { name: "Set Room" }).click();
+    await page
+      .getByRole("dialog", { name: "Set Room" })
+      .getByText(/session\(s\) selected/)
+      .waitFor();
+    await noSeriousA11y(page, "walk-9-set-room");
+    await page.keyboard.press("Escape");
+
+    // On a phone: the teacher page (email apart from phone), History's Undo whole, the utilisation report.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const teacher = must(
+      await apiCall(page, "POST", "/api/teachers", {
+        employeeId: `LO${RUN}`,
+        firstName: "Long",
+        lastName: "Email",
+        email: `a.very.long.teacher.email.address.${RUN}@some-campus.demo.blockplan.edu.au`,
+        phone: "0400 123 456",
+        availability: "both",
+        maxWeeklyHours: 40,
+      }),
+      201,
+    );
+    await page.goto(`${BASE_URL}/teachers/${teacher.id}`);
+    const email = page.getByText(teacher.email, { exact: true });
+    const phone = page.getByText("0400 123 456", { exact: true });
+    await email.waitFor();
+    const [e, p] = [await email.boundingBox(), await phone.boundingBox()];
+    assert.ok(!overlaps(e, p), `email ${JSON.stringify(e)} runs into phone ${JSON.stringify(p)}`);
+    assert.ok(e.x + e.width <= 390, "the email stays on the screen");
+    await noSeriousA11y(page, "walk-9-teacher-390");
+
+    await openTimetable(page, group.code);
+    await page
+      .getByRole("button", { name: /^Edit session/ })
+      .first()
+      .click();
+    const undo = page
+      .getByRole("dialog", { name: "Edit Timetable Entry" })
+      .getByRole("button", { name: /^Undo: / })
+      .first();
+    await undo.scrollIntoViewIfNeeded();
+    const fits = await undo.evaluate((b) => {
+      const label = b.querySelector(".mantine-Button-label") ?? b;
+      return label.scrollWidth <= label.clientWidth + 1 && b.textContent === "Undo";
+    });
+    assert.ok(fits, "History's Undo is shown whole");
+    await screenshot(page, "walk-9-history-undo-390");
+    await page.keyboard.press("Escape");
+
+    await page.goto(`${BASE_URL}/reports`);
+    await page.getByRole("tab", { name: "Room Utilisation" }).click();
+    await page.getByTestId("room-utilisation").locator("tbody tr").first().waitFor();
+    await noSeriousA11y(page, "walk-9-utilisation-390");
   } finally {
     await context.close();
   }
