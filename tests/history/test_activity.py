@@ -41,7 +41,10 @@ def test_a_bulk_write_is_one_activity_with_all_its_ids(api, org, admin_user):
     assert act.action == "allocated" and sorted(act.ids) == sorted(str(s.id) for s in sessions)
     # The row says who, to whom, which group and which days (ADR 0018).
     name = f"{admin_user.full_name or admin_user.email}"
-    assert act.summary == f"{name} allocated {teacher.first_name} {teacher.last_name} to 3 sessions of {group.code}, Mon 2 Mar to Wed 4 Mar"
+    assert (
+        act.summary
+        == f"{name} allocated {teacher.first_name} {teacher.last_name} to 3 sessions of {group.code}, Mon 2 Mar to Wed 4 Mar"
+    )
 
 
 def test_a_single_session_row_names_the_session_and_what_changed(api, org, admin_user):
@@ -55,9 +58,13 @@ def test_a_single_session_row_names_the_session_and_what_changed(api, org, admin
     name = admin_user.full_name or admin_user.email
     assert Activity.objects.latest("seq").summary == f"{name} updated a session of {unit.code} in {group.code}, Mon 30 Nov: room"
     r = api.get(f"/api/timetables/{s.id}")
-    r = api.put(f"/api/timetables/{s.id}", {**r.json(), "teacherId": str(teacher.id)}, headers={"If-Match": r.json()["updatedAt"]})
+    r = api.put(
+        f"/api/timetables/{s.id}", {**r.json(), "teacherId": str(teacher.id)}, headers={"If-Match": r.json()["updatedAt"]}
+    )
     assert r.status_code == 200, r.content
-    expected = f"{name} allocated {teacher.first_name} {teacher.last_name} to a session of {unit.code} in {group.code}, Mon 30 Nov"
+    expected = (
+        f"{name} allocated {teacher.first_name} {teacher.last_name} to a session of {unit.code} in {group.code}, Mon 30 Nov"
+    )
     assert Activity.objects.latest("seq").summary == expected
     assert api.delete(f"/api/timetables/{s.id}").status_code in (200, 204)
     assert Activity.objects.latest("seq").summary == f"{name} deleted a session of {unit.code} in {group.code}, Mon 30 Nov"
