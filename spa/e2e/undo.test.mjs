@@ -96,7 +96,8 @@ test("the History row's Undo on the undo is a redo, live on the other screen", a
     .getByTestId("history-row")
     .filter({ hasText: /undid: / })
     .first();
-  await undoRow.getByRole("button", { name: /^Undo/ }).click();
+  // Undoing an undo is a redo, and its button says so (ADR 0018).
+  await undoRow.getByRole("button", { name: /^Redo/ }).click();
   await aHistory.locator(".mantine-Notification-root").filter({ hasText: "Change redone" }).waitFor({ timeout: 10000 });
   await allocatedEverywhere(b.page, true);
   await panel
