@@ -64,7 +64,9 @@ export default function ActivityPage() {
           <ErrorState message="Failed to load activity" onRetry={() => refetch()} />
         ) : (
           <Stack>
+            {data && data.items.length === 0 ? <Text size="sm">No changes recorded yet.</Text> : null}
             <DataTable
+              hidden={!data?.items.length}
               striped
               data-testid="activity-table"
               rows={data?.items ?? []}
@@ -92,7 +94,6 @@ export default function ActivityPage() {
                 { label: "Undo", header: <VisuallyHidden>Undo</VisuallyHidden>, cell: (a) => <UndoCell activity={a} /> },
               ]}
             />
-            {data && data.items.length === 0 ? <Text size="sm">No changes recorded yet.</Text> : null}
             <Group justify="flex-end">
               <Pagination
                 total={pages}
