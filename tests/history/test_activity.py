@@ -25,7 +25,7 @@ def test_api_writes_record_one_activity_each_with_actor_and_summary(api, admin_u
     assert Activity.objects.count() == before + 1
     act = Activity.objects.latest("seq")
     assert (act.entity, act.action, act.ids, act.actor_id) == ("course", "created", [course_id], admin_user.pk)
-    assert act.summary == f"{admin_user.full_name or admin_user.email} created a course"
+    assert act.summary == f"{admin_user.full_name or admin_user.email} created course HIST1"
 
 
 def test_a_bulk_write_is_one_activity_with_all_its_ids(api, org, admin_user):
@@ -134,3 +134,16 @@ def test_trim_activity_keeps_the_retention_window(org, settings):
     Activity.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=401))
     call_command("trim_activity")
     assert [a.ids for a in Activity.objects.for_org(org)] == [["new"]]
+
+
+def test_a_one_record_row_names_the_record(api, org, admin_user):
+    name = admin_user.full_name or admin_user.email
+    r = api.post("/api/courses", {"code": "NAMED-1", "name": "Named course"})
+    assert r.status_code == 201, r.content
+    assert Activity.objects.latest("seq").summary == f"{name} created course NAMED-1"
+    r = api.post("/api/rooms", {"code": "CBD-9.99", "name": "Spare room", "type": "classroom"})
+    assert r.status_code == 201, r.content
+    assert Activity.objects.latest("seq").summary == f"{name} created room CBD-9.99"
+    teacher = f.make_teacher(org)
+    assert api.delete(f"/api/teachers/{teacher.id}").status_code in (200, 204)
+    assert Activity.objects.latest("seq").summary == f"{name} deleted teacher {teacher.first_name} {teacher.last_name}"
