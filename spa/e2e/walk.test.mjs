@@ -236,10 +236,16 @@ item("3. history rows say who did what to which records; the detail opens from t
 
     // Every entity, rooms too; by person.
     await chooseOption(page, "Area", "Rooms");
-    await rows.filter({ hasText: `created room HIST-${RUN}` }).first().waitFor();
+    await rows
+      .filter({ hasText: `created room HIST-${RUN}` })
+      .first()
+      .waitFor();
     await chooseOption(page, "Area", "Everything");
     await chooseOption(page, "Person", "Jordan Lee");
-    await rows.filter({ hasText: `created room HIST-${RUN}` }).first().waitFor({ state: "detached" });
+    await rows
+      .filter({ hasText: `created room HIST-${RUN}` })
+      .first()
+      .waitFor({ state: "detached" });
     await allocated.waitFor();
     assert.ok((await rows.allTextContents()).every((t) => t.includes("Jordan Lee")));
 
