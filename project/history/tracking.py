@@ -195,9 +195,15 @@ def _store(tracker: Tracker, model: ModelType, rows: list[list[Any]]) -> None:
     # The rows themselves too: a session made by a schedule generation (whose ids are the block group's)
     # finds that generation in its own History.
     refs = {str(r) for r in pointed} | {pk for pk, _b, _a in rows}
+    updates: dict[str, str] = {}
+    named = _named_summary(tracker, model, fields, rows)
+    if named is not None:
+        tracker.activity.summary = updates["summary"] = named
     if not refs <= tracker.refs:  # one UPDATE when the write reaches records it did not point at yet
         tracker.refs |= refs
-        type(tracker.activity).objects.for_org(org_id).filter(pk=tracker.activity.pk).update(refs=" ".join(sorted(tracker.refs)))
+        updates["refs"] = " ".join(sorted(tracker.refs))
+    if updates:  # a write's first capture always updates refs: the summary rides along, no query of its own
+        type(tracker.activity).objects.for_org(org_id).filter(pk=tracker.activity.pk).update(**updates)
     tracker.activity.changes.create(
         organization_id=org_id,
         position=tracker.position,
@@ -205,6 +211,36 @@ def _store(tracker: Tracker, model: ModelType, rows: list[list[Any]]) -> None:
         fields=[f.attname for f in fields],
         rows=orjson.dumps(rows).decode(),
     )
+
+
+def _named_summary(tracker: Tracker, model: ModelType, fields: list[AnyField], rows: list[list[Any]]) -> str | None:
+    """The activity's generic one-record summary ("Ann Admin created a room") with the record named ("Ann
+    Admin created room CBD-9.99"), from the first captured write of that one record (ADR 0018); None when
+    the summary is not the generic one, the write is not the record's own or has no code or name."""
+    from project.history.services import ENTITY_LABELS, summary_of
+
+    activity = tracker.activity
+    if tracker.position != 1 or len(rows) != 1 or len(activity.ids or []) != 1:
+        return None
+    if model._meta.model_name != activity.entity.replace("_", ""):
+        return None
+    generic = summary_of(activity.actor_label, activity.entity, activity.action, activity.ids)
+    if activity.summary != generic:
+        return None
+    _pk, before, after = rows[0]
+    values = dict(zip([f.attname for f in fields], after if after is not None else before or [], strict=False))
+    name = (
+        values.get("code")
+        or values.get("name")
+        or " ".join(str(values.get(n) or "") for n in ("first_name", "last_name")).strip()
+    )
+    if not name:
+        return None
+    one = ENTITY_LABELS.get(activity.entity, (activity.entity.replace("_", " "), ""))[0]
+    article = f"an {one}" if one[0] in "aeiou" else f"a {one}"
+    if not generic.endswith(f" {article}"):
+        return None
+    return f"{generic[: -len(article)]}{one} {name}"[:300]
 
 
 def memory_rows(model: ModelType, objs: Sequence[models.Model]) -> dict[str, Row]:

@@ -333,7 +333,29 @@ class ScheduleIn(CamelSchema):
         # Omitted: the block group's stored templates, if it has any (the service says so otherwise).
         if value is not None and not value:
             raise ValueError(NO_TEMPLATE)
+        overlap = overlapping_templates(value) if value else None
+        if overlap:
+            raise ValueError(overlap)
         return value
+
+
+def _hhmm(value: time) -> str:
+    return value.strftime("%H:%M")
+
+
+def overlapping_templates(templates: list[SessionTemplateIn]) -> str | None:
+    """The message for the first two templates of one day whose times overlap (end after the other's start),
+    or None: each template is a slot of every scheduled day, so two overlapping slots would book the group
+    twice at once (ADR 0018). Touching slots (12:00-13:00 after 09:00-12:00) are fine."""
+    slots = sorted((t.start_time, t.end_time, i) for i, t in enumerate(templates))
+    for (s1, e1, i1), (s2, e2, i2) in zip(slots, slots[1:], strict=False):
+        if s2 < e1:
+            first, second = sorted([(i1, s1, e1), (i2, s2, e2)])
+            return (
+                f"Template {first[0] + 1} ({_hhmm(first[1])}-{_hhmm(first[2])}) and template {second[0] + 1} "
+                f"({_hhmm(second[1])}-{_hhmm(second[2])}) overlap"
+            )
+    return None
 
 
 class HolidaySkipped(CamelSchema):

@@ -8,7 +8,7 @@ const shared = browserForFile();
 /** Waits until `list` (the History panel, the Activity table) shows a block group's update. */
 async function showsBlockGroupUpdate(list) {
   await list
-    .getByText(/updated a block group/)
+    .getByText(/updated block group /)
     .first()
     .waitFor({ timeout: 10000 });
 }

@@ -65,7 +65,7 @@ test("A's Undo in the toast takes a bulk allocation back on both screens, live; 
   // B: live in the timetable and in the History panel of the block group, no reload.
   await allocatedEverywhere(b.page, true);
   await panel
-    .getByText(/allocated 3 sessions/)
+    .getByText(/allocated .* to 3 sessions of /)
     .first()
     .waitFor({ timeout: 10000 });
   await screenshot(bHistory, "undo-history-allocated");
@@ -76,7 +76,7 @@ test("A's Undo in the toast takes a bulk allocation back on both screens, live; 
   await a.page.locator(".mantine-Notification-root").filter({ hasText: "Change undone" }).waitFor({ timeout: 10000 });
   await Promise.all([allocatedEverywhere(a.page, false), allocatedEverywhere(b.page, false)]);
   await panel
-    .getByText(/undid: .*allocated 3 sessions/)
+    .getByText(/undid: .*allocated .* to 3 sessions of /)
     .first()
     .waitFor({ timeout: 10000 });
   await screenshot(bHistory, "undo-history-undone");
@@ -96,11 +96,12 @@ test("the History row's Undo on the undo is a redo, live on the other screen", a
     .getByTestId("history-row")
     .filter({ hasText: /undid: / })
     .first();
-  await undoRow.getByRole("button", { name: /^Undo/ }).click();
+  // Undoing an undo is a redo, and its button says so (ADR 0018).
+  await undoRow.getByRole("button", { name: /^Redo/ }).click();
   await aHistory.locator(".mantine-Notification-root").filter({ hasText: "Change redone" }).waitFor({ timeout: 10000 });
   await allocatedEverywhere(b.page, true);
   await panel
-    .getByText(/redid: .*allocated 3 sessions/)
+    .getByText(/redid: .*allocated .* to 3 sessions of /)
     .first()
     .waitFor({ timeout: 10000 });
   assert.equal(

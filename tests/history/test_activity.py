@@ -25,7 +25,7 @@ def test_api_writes_record_one_activity_each_with_actor_and_summary(api, admin_u
     assert Activity.objects.count() == before + 1
     act = Activity.objects.latest("seq")
     assert (act.entity, act.action, act.ids, act.actor_id) == ("course", "created", [course_id], admin_user.pk)
-    assert act.summary == f"{admin_user.full_name or admin_user.email} created a course"
+    assert act.summary == f"{admin_user.full_name or admin_user.email} created course HIST1"
 
 
 def test_a_bulk_write_is_one_activity_with_all_its_ids(api, org, admin_user):
@@ -39,7 +39,35 @@ def test_a_bulk_write_is_one_activity_with_all_its_ids(api, org, admin_user):
     assert Activity.objects.count() == before + 1
     act = Activity.objects.latest("seq")
     assert act.action == "allocated" and sorted(act.ids) == sorted(str(s.id) for s in sessions)
-    assert act.summary.endswith("allocated 3 sessions")
+    # The row says who, to whom, which group and which days (ADR 0018).
+    name = f"{admin_user.full_name or admin_user.email}"
+    assert (
+        act.summary
+        == f"{name} allocated {teacher.first_name} {teacher.last_name} to 3 sessions of {group.code}, Mon 2 Mar to Wed 4 Mar"
+    )
+
+
+def test_a_single_session_row_names_the_session_and_what_changed(api, org, admin_user):
+    group, unit = f.make_block_group(org), f.make_unit(org)
+    teacher = f.make_teacher(org)
+    s = f.make_session(org, block_group=group, unit=unit, actual_date=date(2026, 11, 30))
+    r = api.get(f"/api/timetables/{s.id}")
+    body = {**r.json(), "room": "CBD-9.99", "teacherId": None}
+    r = api.put(f"/api/timetables/{s.id}", body, headers={"If-Match": r.json()["updatedAt"]})
+    assert r.status_code == 200, r.content
+    name = admin_user.full_name or admin_user.email
+    assert Activity.objects.latest("seq").summary == f"{name} updated a session of {unit.code} in {group.code}, Mon 30 Nov: room"
+    r = api.get(f"/api/timetables/{s.id}")
+    r = api.put(
+        f"/api/timetables/{s.id}", {**r.json(), "teacherId": str(teacher.id)}, headers={"If-Match": r.json()["updatedAt"]}
+    )
+    assert r.status_code == 200, r.content
+    expected = (
+        f"{name} allocated {teacher.first_name} {teacher.last_name} to a session of {unit.code} in {group.code}, Mon 30 Nov"
+    )
+    assert Activity.objects.latest("seq").summary == expected
+    assert api.delete(f"/api/timetables/{s.id}").status_code in (200, 204)
+    assert Activity.objects.latest("seq").summary == f"{name} deleted a session of {unit.code} in {group.code}, Mon 30 Nov"
 
 
 def test_a_rolled_back_write_records_nothing(org):
@@ -106,3 +134,16 @@ def test_trim_activity_keeps_the_retention_window(org, settings):
     Activity.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=401))
     call_command("trim_activity")
     assert [a.ids for a in Activity.objects.for_org(org)] == [["new"]]
+
+
+def test_a_one_record_row_names_the_record(api, org, admin_user):
+    name = admin_user.full_name or admin_user.email
+    r = api.post("/api/courses", {"code": "NAMED-1", "name": "Named course"})
+    assert r.status_code == 201, r.content
+    assert Activity.objects.latest("seq").summary == f"{name} created course NAMED-1"
+    r = api.post("/api/rooms", {"code": "CBD-9.99", "name": "Spare room", "type": "classroom"})
+    assert r.status_code == 201, r.content
+    assert Activity.objects.latest("seq").summary == f"{name} created room CBD-9.99"
+    teacher = f.make_teacher(org)
+    assert api.delete(f"/api/teachers/{teacher.id}").status_code in (200, 204)
+    assert Activity.objects.latest("seq").summary == f"{name} deleted teacher {teacher.first_name} {teacher.last_name}"

@@ -243,7 +243,7 @@ def test_undo_a_bulk_room(api, org):
         assert r.status_code == 200, r.content
 
     act = check_round_trip(api, org, write)
-    assert act.summary == "Room LAB-U for 3 session(s)"
+    assert act.summary.endswith(f" put room LAB-U on 3 sessions of {group.code}, Mon 2 Mar to Wed 4 Mar")
     assert sorted(TimetableSession.objects.for_org(org).filter(block_group=group).values_list("room", flat=True)) == [
         "OLD-0",
         "OLD-1",

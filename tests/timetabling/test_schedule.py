@@ -197,6 +197,65 @@ def test_template_validation_messages(api, plan_group):
     assert api.post(url(group), {}).json()["errors"][0]["message"] == "At least one session template is required"
 
 
+@pytest.mark.parametrize(
+    ("templates", "path", "message"),
+    [
+        (
+            [
+                {"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3},
+                {"startTime": "11:00:00", "endTime": "14:00:00", "duration": 3},
+            ],
+            ["sessionTemplates"],
+            "Template 1 (09:00-12:00) and template 2 (11:00-14:00) overlap",
+        ),
+        (
+            [
+                {"startTime": "13:00:00", "endTime": "16:00:00", "duration": 3},
+                {"startTime": "09:00:00", "endTime": "17:00:00", "duration": 8},
+            ],
+            ["sessionTemplates"],
+            "Template 1 (13:00-16:00) and template 2 (09:00-17:00) overlap",
+        ),
+        (
+            [
+                {"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3},
+                {"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3},
+            ],
+            ["sessionTemplates"],
+            "Template 1 (09:00-12:00) and template 2 (09:00-12:00) overlap",
+        ),
+        (
+            [{"startTime": "09:00:00", "endTime": "09:00:00", "duration": 1}],
+            ["sessionTemplates", 0, "endTime"],
+            "End time must be after start time",
+        ),
+        (
+            [{"startTime": "12:00:00", "endTime": "09:00:00", "duration": 1}],
+            ["sessionTemplates", 0, "endTime"],
+            "End time must be after start time",
+        ),
+    ],
+)
+def test_overlapping_zero_length_and_backwards_templates_are_refused_before_anything_is_made(
+    api, plan_group, templates, path, message
+):
+    group = plan_group["group"]
+    r = api.post(url(group), {"sessionTemplates": templates, "startDate": "2026-02-02"})
+    assert r.status_code == 400, r.content
+    assert r.json()["message"] == "Validation failed"
+    assert {"path": path, "message": message} in r.json()["errors"]
+    assert sessions_of(group) == []
+
+
+def test_touching_templates_are_fine(api, plan_group):
+    group = plan_group["group"]
+    touching = [
+        {"startTime": "09:00:00", "endTime": "12:00:00", "duration": 3},
+        {"startTime": "12:00:00", "endTime": "15:00:00", "duration": 3},
+    ]
+    assert api.post(url(group), {"sessionTemplates": touching, "startDate": "2026-02-02"}).status_code == 200
+
+
 def test_more_than_three_years_is_refused_and_nothing_written(api, org):
     unit = f.make_unit(org, nominal_hours=2000)
     plan = f.make_study_plan(org)

@@ -17,6 +17,7 @@ from project.core.concurrency import assert_fresh
 from project.core.errors import NotFound, SchedulingConflict, ValidationFailed
 from project.core.schemas import date_range_message, ensure_date_in_range
 from project.core.tenancy import Ctx, get_in_org, get_locked
+from project.history.services import actor_label, sessions_phrase
 from project.planning.models import BlockGroup
 from project.staff.models import Teacher
 from project.timetabling import conflicts as cf
@@ -127,6 +128,30 @@ def _apply(ctx: Ctx, s: TimetableSession, data: SessionIn, existing: TimetableSe
     s.term = TermCalendar.for_org(org).term_of(day)
 
 
+def _update_summary(ctx: Ctx, s: TimetableSession, before: cf.Slot, old_teacher: object) -> str:
+    """ "Jordan Lee updated a session of UNIT in GROUP, Mon 30 Nov: teacher, room" (what changed, in words)."""
+    after = _slot(s)
+    changed = [
+        name
+        for name, differs in (
+            ("teacher", old_teacher != s.teacher_id),
+            ("room", before.room != after.room),
+            ("date", before.date != after.date),
+            ("times", (before.start, before.end) != (after.start, after.end)),
+            ("hours", before.hours != after.hours),
+            ("status", before.status != after.status),
+            ("unit", before.unit_id != after.unit_id),
+            ("block group", before.block_group_id != after.block_group_id),
+        )
+        if differs
+    ]
+    what = f": {', '.join(changed)}" if changed else ""
+    if changed == ["teacher"]:
+        who = f"{s.teacher.first_name} {s.teacher.last_name}" if s.teacher else None
+        return f"{actor_label(ctx)} {'allocated ' + who + ' to' if who else 'unallocated'} {sessions_phrase([s])}"
+    return f"{actor_label(ctx)} updated {sessions_phrase([s])}{what}"
+
+
 def session_create(*, ctx: Ctx, data: SessionIn) -> tuple[TimetableSession, list[cf.Conflict]]:
     """Create a session (POST /api/timetables). Returns (session, soft conflicts as warnings).
 
@@ -136,7 +161,7 @@ def session_create(*, ctx: Ctx, data: SessionIn) -> tuple[TimetableSession, list
     s = TimetableSession(id=uuid.uuid4(), organization=ctx.org)
     _apply(ctx, s, data, None)
     with transaction.atomic():
-        emit_change(ctx, entity=ENTITY, action="created", ids=[s.id])
+        emit_change(ctx, entity=ENTITY, action="created", ids=[s.id], summary=f"{actor_label(ctx)} added {sessions_phrase([s])}")
         new_hard, warnings = cf.check_changes(ctx.org, [_slot(s, s.block_group.code, s.unit.code)], [])
         refuse_conflicts(new_hard)
         s.save(force_insert=True)
@@ -152,8 +177,9 @@ def session_update(
         s = get_locked(TimetableSession, ctx, session_id, "Timetable session")
         assert_fresh(s, if_match)
         before = _slot(s)
-        emit_change(ctx, entity=ENTITY, action="updated", ids=[s.id])
-        _apply(ctx, s, data, s)
+        old_teacher = before.teacher_id
+        _apply(ctx, s, data, s)  # reads only: the write (save) comes after the activity is recorded
+        emit_change(ctx, entity=ENTITY, action="updated", ids=[s.id], summary=_update_summary(ctx, s, before, old_teacher))
         new_hard, warnings = cf.check_changes(ctx.org, [_slot(s, s.block_group.code, s.unit.code)], [before])
         refuse_conflicts(new_hard)
         s.save()
@@ -162,9 +188,13 @@ def session_update(
 
 def session_delete(*, ctx: Ctx, session_id: uuid.UUID | str) -> None:
     """Delete a session (DELETE /api/timetables/{id}); 404 when not in the organization."""
-    s = get_in_org(TimetableSession, ctx.org, session_id, "Timetable session")
+    s = get_in_org(
+        TimetableSession.objects.for_org(ctx.org).select_related("block_group", "unit"), ctx.org, session_id, "Timetable session"
+    )
     with transaction.atomic():
-        emit_change(ctx, entity=ENTITY, action="deleted", ids=[s.id])
+        emit_change(
+            ctx, entity=ENTITY, action="deleted", ids=[s.id], summary=f"{actor_label(ctx)} deleted {sessions_phrase([s])}"
+        )
         TimetableSession.objects.for_org(ctx.org).filter(pk=s.pk).delete()
 
 
@@ -180,16 +210,18 @@ def _bulk_ids(session_ids: list | None, target: object, target_field: str, messa
 
 
 def _bulk_write(
-    ctx: Ctx, ids: list[uuid.UUID], *, action: str, summary: str | None, slot_change: dict[str, Any], values: dict[str, Any]
+    ctx: Ctx, ids: list[uuid.UUID], *, action: str, summary: str, slot_change: dict[str, Any], values: dict[str, Any]
 ) -> list[cf.Conflict]:
-    """Write ``values`` to every session of ``ids``, all or nothing: one event, the rows locked, the
+    """Write ``values`` to every session of ``ids``, all or nothing: one event (its activity "<actor>
+    <summary> <the sessions>", e.g. "Jordan Lee allocated Eleni Georgiou to 2 sessions of GRP, Mon 30 Nov"), the rows locked, the
     conflicts of their slots changed by ``slot_change`` checked (SchedulingConflict on a new hard one,
     nothing written; NotFound when a session is not the organization's). Returns the soft conflicts."""
     with transaction.atomic():
-        emit_change(ctx, entity=ENTITY, action=action, ids=ids, summary=summary)
         rows = list(
             TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).select_for_update().select_related("block_group", "unit")
         )
+        # Recorded before the write (the rows it then writes are captured), named after the rows it touches.
+        emit_change(ctx, entity=ENTITY, action=action, ids=ids, summary=f"{actor_label(ctx)} {summary} {sessions_phrase(rows)}")
         if len(rows) != len(ids):
             raise NotFound("Timetable session not found")
         originals = [_slot(s, s.block_group.code, s.unit.code) for s in rows]
@@ -209,7 +241,12 @@ def bulk_allocate(*, ctx: Ctx, session_ids: list | None, teacher_id: uuid.UUID |
     ids = _bulk_ids(session_ids, teacher_id, "teacherId", "Please select sessions and a teacher")
     teacher = get_in_org(Teacher, ctx.org, teacher_id, "Teacher")
     warnings = _bulk_write(
-        ctx, ids, action="allocated", summary=None, slot_change={"teacher_id": teacher.id}, values={"teacher": teacher}
+        ctx,
+        ids,
+        action="allocated",
+        summary=f"allocated {teacher.first_name} {teacher.last_name} to",
+        slot_change={"teacher_id": teacher.id},
+        values={"teacher": teacher},
     )
     return [str(i) for i in ids], warnings
 
@@ -229,7 +266,7 @@ def bulk_set_room(*, ctx: Ctx, session_ids: list | None, room_id: uuid.UUID | st
         ctx,
         ids,
         action="updated",
-        summary=f"Room {room.code} for {len(ids)} session(s)",
+        summary=f"put room {room.code} on",
         slot_change={"room": room.code},
         values={"room": room.code, "room_record": room},
     )

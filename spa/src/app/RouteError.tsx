@@ -1,6 +1,8 @@
 import { Alert, Button, Group, Stack, Text } from "@mantine/core";
 import { IconRefresh } from "@tabler/icons-react";
-import { useEffect } from "react";
+import { useCallback, useEffect, useState } from "react";
+import { serverAnswers } from "../lib/reachability";
+import { ServerUnreachable, useRetryEvery } from "./ServerUnreachable";
 import { useNavigate, useRouteError } from "react-router";
 
 const RELOADED_KEY = "blockplan.chunkReload";
@@ -21,19 +23,36 @@ export function RouteError() {
   const navigate = useNavigate();
   const chunk = isChunkError(error);
   const offline = typeof navigator !== "undefined" && navigator.onLine === false;
+  // A chunk that failed while the browser thinks it is online: a new deploy, or the server is down. Only
+  // a server that answers means a deploy (reload once); otherwise wait for it (ADR 0018): a reload
+  // against a dead server shows the browser's own "This site can't be reached" page.
+  const [unreachable, setUnreachable] = useState(false);
+  const retryWhenBack = useCallback(async () => {
+    if (await serverAnswers()) window.location.reload();
+  }, []);
+  useRetryEvery(retryWhenBack, unreachable);
 
   useEffect(() => {
     const reload = () => window.location.reload();
     window.addEventListener("online", reload);
+    let cancelled = false;
     // Once per page and minute: a chunk still missing after the reload shows the message instead of looping.
     const [path, at] = (sessionStorage.getItem(RELOADED_KEY) ?? "|0").split("|");
     if (chunk && !offline && (path !== window.location.pathname || Date.now() - Number(at) > 60_000)) {
-      sessionStorage.setItem(RELOADED_KEY, `${window.location.pathname}|${Date.now()}`);
-      reload();
+      void serverAnswers().then((answers) => {
+        if (cancelled) return;
+        if (!answers) return setUnreachable(true);
+        sessionStorage.setItem(RELOADED_KEY, `${window.location.pathname}|${Date.now()}`);
+        reload();
+      });
     }
-    return () => window.removeEventListener("online", reload);
+    return () => {
+      cancelled = true;
+      window.removeEventListener("online", reload);
+    };
   }, [chunk, offline]);
 
+  if (unreachable && !offline) return <ServerUnreachable retry={retryWhenBack} compact />;
   return (
     <Alert color={offline ? "yellow" : "red"} title={offline ? "You are offline" : "This page could not be shown"} role="alert" data-testid="route-error">
       <Stack gap="sm">

@@ -3,6 +3,7 @@ import { IconLock } from "@tabler/icons-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
 import { FullPageLoader } from "../components/States";
+import { ServerUnreachable } from "./ServerUnreachable";
 import { startSilentRecheck } from "../features/auth/ssoSession";
 import { useCurrentUser } from "../lib/auth";
 import { queryClient } from "../lib/queryClient";
@@ -28,8 +29,10 @@ function SignedOut() {
  * (decisions.md §7): children's queries start in their own effects, which run after this render.
  */
 export function RequireAuth({ children }: { children: ReactNode }) {
-  const { user, isLoading } = useCurrentUser();
+  const { user, isLoading, isError, data, refetch } = useCurrentUser();
   if (isLoading) return <FullPageLoader label="Loading..." />;
+  // A 5xx or no answer is an outage, not a sign-out (only a 401 is): say so and try again (ADR 0018).
+  if (isError && data === undefined) return <ServerUnreachable retry={refetch} />;
   if (!user) return <SignedOut />;
   if (typeof window !== "undefined" && !import.meta.env.VITEST) ensureSocket(queryClient);
   return <>{children}</>;
@@ -37,9 +40,20 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 
 /** /auth, /setup and /first-time redirect a signed-in user to /. */
 export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
-  const { user, isLoading } = useCurrentUser();
+  const { user, isLoading, isError, data, refetch } = useCurrentUser();
   if (isLoading) return <FullPageLoader label="Loading..." />;
   if (user) return <Navigate to="/" replace />;
+  // The session check found no server: the form stays, with the outage said above it, and the check is
+  // asked again (a signed-in user is then sent on).
+  if (isError && data === undefined)
+    return (
+      <>
+        <div style={{ position: "fixed", top: 16, left: "50%", transform: "translateX(-50%)", zIndex: 300, width: "min(520px, calc(100vw - 32px))" }}>
+          <ServerUnreachable retry={refetch} compact />
+        </div>
+        {children}
+      </>
+    );
   return <>{children}</>;
 }
 

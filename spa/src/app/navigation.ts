@@ -4,6 +4,8 @@ import {
   IconCalendarEvent,
   IconCalendarOff,
   IconChartBar,
+  IconDoor,
+  IconHistory,
   IconTimeline,
   IconClipboardList,
   IconLayoutDashboard,
@@ -35,7 +37,10 @@ export const NAV_ITEMS: NavItem[] = [
   { label: "Teacher Allocation", to: "/teacher-allocation-gantt", icon: IconTimeline, adminOnly: true },
   { label: "Timetables", to: "/timetables", icon: IconCalendarEvent },
   { label: "Holidays", to: "/holidays", icon: IconCalendarOff },
+  // Everyone's (members read them; the write buttons are the admin's): ADR 0018.
+  { label: "Rooms", to: "/rooms", icon: IconDoor },
   { label: "Reports", to: "/reports", icon: IconChartBar },
+  { label: "Activity", to: "/activity", icon: IconHistory, adminOnly: true },
 ];
 
 export const QUICK_ACTIONS: NavItem[] = [
@@ -51,6 +56,7 @@ const EXTRA_TITLES: Record<string, { title: string; subtitle: string }> = {
   "/settings": { title: "Settings", subtitle: "Appearance, regional and data preferences" },
   "/organization": { title: "Organization", subtitle: "Organization details and users" },
   "/rooms": { title: "Rooms", subtitle: "Teaching spaces of the campuses" },
+  "/activity": { title: "Activity", subtitle: "Who changed what, and when" },
 };
 
 /** The header's title and subtitle for a path. */

@@ -1,6 +1,6 @@
 import { MantineProvider, Modal, darken, Notification, Tooltip, createTheme, type CSSVariablesResolver } from "@mantine/core";
 import { ModalsProvider } from "@mantine/modals";
-import { Notifications } from "@mantine/notifications";
+import { ToastLayer } from "./ToastLayer";
 import { QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { queryClient } from "../lib/queryClient";
@@ -64,7 +64,7 @@ export function Providers({ children }: { children: ReactNode }) {
       <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager} cssVariablesResolver={cssVariablesResolver}>
         <ModalsProvider>
           {/* One toast at a time, 5 s by default (platform.md §9). */}
-          <Notifications limit={1} autoClose={5000} position="bottom-right" />
+          <ToastLayer />
           <Tooltip.Group openDelay={700} closeDelay={300}>
             {children}
           </Tooltip.Group>

@@ -10,6 +10,7 @@ import { onUnauthorized } from "../lib/api";
 import { queryClient } from "../lib/queryClient";
 import { roots } from "../lib/queryKeys";
 import { currentUserQueryOptions } from "../lib/auth";
+import { isUnreachable, RETRY_MS } from "../lib/reachability";
 import { closeSocket, onSessionEnded, onSessionLost } from "../lib/socket";
 import { startSilentRecheck } from "../features/auth/ssoSession";
 
@@ -50,7 +51,12 @@ export function installUnauthorizedHandler(navigate: (to: string) => void) {
     let user = null;
     try {
       user = await queryClient.fetchQuery({ ...currentUserQueryOptions, staleTime: 0 });
-    } catch {
+    } catch (error) {
+      // No answer or a 5xx is an outage, not a sign-out (ADR 0018): try the socket again later.
+      if (isUnreachable(error)) {
+        window.setTimeout(() => s.connect(), RETRY_MS);
+        return;
+      }
       user = null;
     }
     if (!user) {

@@ -59,7 +59,9 @@ export function DataTable<T>({
     </Table>
   );
   return minWidth ? (
-    <Table.ScrollContainer minWidth={minWidth} {...scrollProps}>
+    // The container itself scrolls (native) and is focusable, so a keyboard can scroll it (axe:
+    // scrollable-region-focusable; a ScrollArea's inner viewport would not be).
+    <Table.ScrollContainer minWidth={minWidth} type="native" tabIndex={0} {...scrollProps}>
       {table}
     </Table.ScrollContainer>
   ) : (

@@ -64,12 +64,13 @@ export function DetailSection({
  */
 export function DetailField({ label, value, compact, preWrap }: { label: string; value: ReactNode; compact?: boolean; preWrap?: boolean }) {
   return (
-    <Stack gap={0}>
+    <Stack gap={0} miw={0}>
       <Text size={compact ? "xs" : "sm"} c="dimmed">
         {label}
       </Text>
       {typeof value === "string" ? (
-        <Text size={compact ? "sm" : undefined} style={preWrap ? { whiteSpace: "pre-wrap" } : undefined}>
+        // A long value (an email) wraps inside its column instead of running into the next (ADR 0018).
+        <Text size={compact ? "sm" : undefined} style={{ overflowWrap: "anywhere", ...(preWrap ? { whiteSpace: "pre-wrap" } : {}) }}>
           {value}
         </Text>
       ) : (

@@ -17,7 +17,8 @@
  */
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { ModalProps } from "@mantine/core";
-import type { FormEvent, ReactNode } from "react";
+import { notifications } from "@mantine/notifications";
+import { type FormEvent, type ReactNode, useEffect, useRef } from "react";
 import { useForm, type DefaultValues, type FieldValues, type Path, type UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
 import { FormDialog } from "./FormDialog";
@@ -59,7 +60,7 @@ export interface RecordModel<T extends { id: string }, V extends FieldValues, I,
 export interface FailureHelpers {
   /** Put the answer's field errors on their fields; returns the messages of every field error. */
   applyFields: (failure: Failure) => string[];
-  /** Show messages in the dialog's "Form Validation Errors" list. */
+  /** Show messages in the dialog's "Form Validation Errors" list (those already on a field are left out). */
   setServerMessages: (messages: string[]) => void;
   /** Mark one field with a server message. */
   setFieldError: (field: string, message: string) => void;
@@ -126,15 +127,39 @@ export function useRecordForm<T extends { id: string }, V extends FieldValues, I
   const { current, setServerMessages, clearServerState } = dialog;
   const editing = !!current;
   const known = options.fields ?? Object.keys(labels);
+  // The fields the server refused (a code that already exists, say): changing one clears its message,
+  // the list of server messages and the failure's toast (ADR 0018), before the next save says more.
+  const refused = useRef(new Set<string>());
+  // The messages shown on a field by this failure: the list under the form does not repeat them, so a
+  // message shows once in the dialog (ADR 0018).
+  const onFields = useRef(new Set<string>());
+  const markField = (field: string, message: string) => {
+    refused.current.add(field);
+    onFields.current.add(message);
+    setError(field as Path<V>, { type: "server", message });
+  };
   const helpers: FailureHelpers = {
-    applyFields: (failure) => ("fields" in failure ? applyFieldErrors(failure.fields, (field, error) => setError(field as Path<V>, error), known) : []),
-    setServerMessages,
-    setFieldError: (field, message) => setError(field as Path<V>, { type: "server", message }),
+    applyFields: (failure) => ("fields" in failure ? applyFieldErrors(failure.fields, (field, error) => markField(field, error.message ?? ""), known) : []),
+    setServerMessages: (messages) => setServerMessages(messages.filter((m) => !onFields.current.has(m))),
+    setFieldError: markField,
     editing,
   };
+  const { watch, clearErrors } = form;
+  useEffect(() => {
+    const subscription = watch((_values, { name }) => {
+      if (!name || !refused.current.has(name)) return;
+      refused.current.delete(name);
+      clearErrors(name as Path<V>);
+      setServerMessages([]);
+      notifications.clean();
+    });
+    return () => subscription.unsubscribe();
+  }, [watch, clearErrors, setServerMessages]);
   const text = editing ? options.text.edit : options.text.create;
   const onSubmit = handleSubmit(async (values) => {
     clearServerState();
+    refused.current.clear();
+    onFields.current.clear();
     options.onSubmitting?.();
     try {
       const saved = await options.save.mutateAsync(model.toSave(current, values));

@@ -2,6 +2,7 @@ import { Alert, Button, Card, Center, Group, Loader, SimpleGrid, Skeleton, Stack
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { ApiError } from "../lib/api";
+import { queryClient } from "../lib/queryClient";
 
 /** The skeleton grid shown while a card list loads (delivery.md §9: 6 cards, 3 in the manage dialog). */
 export function CardGridSkeleton({ count = 6 }: { count?: number }) {
@@ -37,13 +38,17 @@ export function EmptyState({ title, description, action }: { title: string; desc
   );
 }
 
-export function ErrorState({ message, onRetry }: { message: string; onRetry?: () => void }) {
+/** Asks again for every query of the page that failed (the default Retry of a list that did not load). */
+const retryFailed = () => queryClient.refetchQueries({ type: "active", predicate: (q) => q.state.status === "error" });
+
+/** A list or section that failed to load: its message and Retry (by default, every failed query again; ADR 0018). */
+export function ErrorState({ message, onRetry = retryFailed }: { message: string; onRetry?: () => unknown }) {
   return (
     <Alert color="red" title="Error" role="alert">
       <Stack gap="sm" align="flex-start">
         <span>{message}</span>
         {onRetry ? (
-          <Button size="compact-sm" variant="light" color="red" onClick={onRetry}>
+          <Button size="compact-sm" variant="light" color="red" onClick={() => void onRetry()}>
             Retry
           </Button>
         ) : null}

@@ -50,7 +50,7 @@ function UndoableMessage({ message, activityId, toastId }: { message: string; ac
   return (
     <Group justify="space-between" wrap="nowrap" gap="sm">
       {message ? <Text size="sm">{message}</Text> : <span />}
-      <Button size="compact-sm" variant="light" onClick={undo} loading={busy} data-testid="toast-undo">
+      <Button size="compact-sm" variant="light" onClick={undo} loading={busy} data-testid="toast-undo" style={{ flexShrink: 0 }}>
         Undo
       </Button>
     </Group>

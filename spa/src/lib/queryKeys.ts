@@ -59,5 +59,5 @@ export const entityInvalidates: Record<string, Root[]> = {
   user: [roots.adminUsers, roots.user],
   display_link: [roots.displayLinks],
   // A room's code is its sessions' room text (issue 19).
-  room: [roots.rooms, roots.timetables],
+  room: [roots.rooms, roots.timetables, roots.search],
 };

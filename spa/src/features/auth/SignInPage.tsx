@@ -14,6 +14,7 @@ import { AuthenticatorCodeInput, AuthHeading, EmailInput, registerCode } from ".
 import { signInSchema, type SignInValues } from "./schemas";
 import { SSO_ERROR_TITLE, ssoErrorMessage } from "./ssoMessages";
 import { forgetSsoEmail, pageNavigation, rememberSsoEmail, withNext } from "./ssoSession";
+import { isUnreachable, SIGN_IN_UNREACHABLE_TEXT } from "../../lib/reachability";
 
 export const SIGN_IN_FEATURES: Feature[] = [
   {
@@ -133,7 +134,9 @@ function PasswordForm({ onSetup }: { onSetup: (userId: string) => void }) {
       }
     } catch (error) {
       console.error("Login failed", error);
-      notifyError("Login failed", errorMessage(error, "Login failed"));
+      // An outage is not a wrong password (ADR 0018).
+      if (isUnreachable(error)) notifyError("Server unreachable", SIGN_IN_UNREACHABLE_TEXT);
+      else notifyError("Login failed", errorMessage(error, "Login failed"));
     }
   });
 

@@ -2,7 +2,8 @@ import { screen } from "@testing-library/react";
 import { fillAndSubmit } from "../../components/RecordFormDialog.testing";
 import { renderWithProviders } from "../../test/render";
 import { blockGroupSchema, BLOCK_GROUP_DEFAULTS } from "./api/blockGroups";
-import { defaultTemplates, scheduleSchema, templateHours, TIME_MESSAGE } from "./api/scheduling";
+import { defaultTemplates, END_AFTER_START, scheduleSchema, templateHours, TIME_MESSAGE } from "./api/scheduling";
+import { sessionSchema } from "../timetables/api/timetables";
 import { BlockGroupFormModal } from "./components/BlockGroupFormModal";
 
 describe("block group form", () => {
@@ -62,5 +63,47 @@ describe("block group form", () => {
     expect(defaultTemplates(2).map((t) => `${t.startTime}-${t.endTime}`)).toEqual(["09:00-12:00", "13:00-16:00"]);
     expect(defaultTemplates(3).map((t) => `${t.startTime}-${t.endTime}`)).toEqual(["09:00-12:00", "13:00-16:00", "17:00-20:00"]);
     expect(defaultTemplates(undefined)).toHaveLength(1);
+  });
+
+  it("refuses overlapping, zero-length and backwards slots with the server's messages", () => {
+    const schedule = (sessionTemplates: { startTime: string; endTime: string; duration: number }[]) =>
+      scheduleSchema.safeParse({ sessionTemplates, startDate: "2027-02-01", room: "", notes: "", startNextUnitInNewWeek: false });
+    const overlap = schedule([
+      { startTime: "09:00", endTime: "12:00", duration: 3 },
+      { startTime: "11:00", endTime: "14:00", duration: 3 },
+    ]);
+    expect(overlap.error!.issues).toEqual([
+      expect.objectContaining({ path: ["sessionTemplates"], message: "Template 1 (09:00-12:00) and template 2 (11:00-14:00) overlap" }),
+    ]);
+    const inside = schedule([
+      { startTime: "13:00", endTime: "16:00", duration: 3 },
+      { startTime: "09:00", endTime: "17:00", duration: 8 },
+    ]);
+    expect(inside.error!.issues[0].message).toBe("Template 1 (13:00-16:00) and template 2 (09:00-17:00) overlap");
+    const zero = schedule([{ startTime: "09:00", endTime: "09:00", duration: 1 }]);
+    expect(zero.error!.issues).toEqual([expect.objectContaining({ path: ["sessionTemplates", 0, "endTime"], message: END_AFTER_START })]);
+    expect(schedule([{ startTime: "12:00", endTime: "09:00", duration: 1 }]).success).toBe(false);
+    expect(
+      schedule([
+        { startTime: "09:00", endTime: "12:00", duration: 3 },
+        { startTime: "12:00", endTime: "15:00", duration: 3 },
+      ]).success,
+    ).toBe(true);
+    const session = {
+      blockGroupId: "g",
+      unitId: "u",
+      teacherId: "",
+      yearLevel: 1,
+      weekNumber: 1,
+      dayOfWeek: 1,
+      room: "",
+      actualHours: 3,
+      status: "scheduled",
+      notes: "",
+    };
+    expect(sessionSchema.safeParse({ ...session, startTime: "12:00", endTime: "09:00" }).error!.issues).toEqual([
+      expect.objectContaining({ path: ["endTime"], message: END_AFTER_START }),
+    ]);
+    expect(sessionSchema.parse({ ...session, startTime: "9:30", endTime: "12:00" })).toMatchObject({ startTime: "09:30:00", endTime: "12:00:00" });
   });
 });

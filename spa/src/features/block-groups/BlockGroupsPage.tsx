@@ -47,7 +47,7 @@ export default function BlockGroupsPage() {
   const confirmDelete = (g: BlockGroup) =>
     confirmAndMutate(remove, g.id, {
       title: "Delete Block Group",
-      message: `Are you sure you want to delete the block group ${g.code}? Its timetable sessions are deleted too. This action cannot be undone.`,
+      message: `Are you sure you want to delete the block group ${g.code}? Its timetable sessions are deleted too. You can undo it from the message that follows or from History.`,
       done: "Block group deleted successfully",
       failed: ["Error", "Failed to delete block group"],
     });

@@ -14,7 +14,7 @@ export default function CoursesPage() {
   const confirmDelete = (course: Course) =>
     confirmAndMutate(remove, course.id, {
       title: "Delete Course",
-      message: "Are you sure you want to delete the course? This action cannot be undone.",
+      message: "Are you sure you want to delete the course? You can undo it from the message that follows or from History.",
       done: "Course deleted successfully",
       failed: ["Error", "Failed to delete course."],
     });

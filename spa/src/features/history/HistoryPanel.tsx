@@ -1,4 +1,6 @@
-import { Card, Group, Stack, Text, Title } from "@mantine/core";
+import { Button, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { useState } from "react";
+import { ActivityDetailModal } from "./ActivityDetailModal";
 import { activityTime, useActivity } from "./api";
 import { UndoCell } from "./UndoButton";
 
@@ -6,6 +8,7 @@ import { UndoCell } from "./UndoButton";
 export function HistoryPanel({ id, title = "History" }: { id: string; title?: string }) {
   const { data, isLoading } = useActivity({ id, pageSize: 20 });
   const items = data?.items ?? [];
+  const [open, setOpen] = useState<string | null>(null);
   return (
     <Card withBorder radius="md" padding="lg" data-testid="history-panel">
       <Title order={2} size="h4" mb="sm">
@@ -19,8 +22,17 @@ export function HistoryPanel({ id, title = "History" }: { id: string; title?: st
         <Stack gap={6}>
           {items.map((a) => (
             <Group key={a.id} data-testid="history-row" justify="space-between" wrap="nowrap" align="flex-start">
-              <div>
-                <Text size="sm">{a.summary}</Text>
+              <div style={{ minWidth: 0 }}>
+                <Button
+                  variant="subtle"
+                  size="compact-sm"
+                  px={0}
+                  h="auto"
+                  styles={{ label: { whiteSpace: "normal", textAlign: "left" } }}
+                  onClick={() => setOpen(a.id)}
+                >
+                  {a.summary}
+                </Button>
                 <Text size="xs" c="dimmed">
                   {activityTime(a.at)}
                 </Text>
@@ -30,6 +42,7 @@ export function HistoryPanel({ id, title = "History" }: { id: string; title?: st
           ))}
         </Stack>
       )}
+      <ActivityDetailModal id={open} onClose={() => setOpen(null)} />
     </Card>
   );
 }

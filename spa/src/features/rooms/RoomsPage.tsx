@@ -4,7 +4,7 @@
  * page and the timetables.
  */
 import { Anchor, Card, Group, Select, Text } from "@mantine/core";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { useMemo, useState } from "react";
 import { DataTable } from "../../components/DataTable";
 import { AddButton, confirmAndMutate, DeleteAction, EditAction, ListSearch, ListStates, useEditDialog } from "../../components/ListPage";
@@ -22,7 +22,9 @@ export default function RoomsPage() {
   const { isAdmin } = useCurrentUser();
   const { data, isLoading, isError } = useRooms();
   const remove = useDeleteRoom();
-  const [search, setSearch] = useState("");
+  // The header search opens a room as /rooms?search=<code> (ADR 0018).
+  const [params] = useSearchParams();
+  const [search, setSearch] = useState(() => params.get("search") ?? "");
   const [type, setType] = useState<string | null>(null);
   const dialog = useEditDialog<Room>();
   const rows = useMemo(() => {

@@ -9,6 +9,7 @@ const GROUPS: { kind: SearchKind; label: string }[] = [
   { kind: "unit", label: "Units of Competency" },
   { kind: "teacher", label: "Teachers" },
   { kind: "blockGroup", label: "Block Groups" },
+  { kind: "room", label: "Rooms" },
 ];
 
 /** The header search: courses, units, teachers and block groups as you type; Enter or click opens the record. */

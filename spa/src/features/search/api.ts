@@ -1,13 +1,13 @@
 /**
- * Header search data (issue 8): the lists of GET /api/courses, /api/units, /api/teachers and
- * /api/block-groups, cached under roots.search (5 minutes fresh; change events invalidate roots.search),
+ * Header search data (issue 8): the lists of GET /api/courses, /api/units, /api/teachers,
+ * /api/block-groups and /api/rooms, cached under roots.search (5 minutes fresh; change events invalidate roots.search),
  * filtered on the client as the user types.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { client } from "../../lib/api";
 import { roots } from "../../lib/queryKeys";
 
-export type SearchKind = "course" | "unit" | "teacher" | "blockGroup";
+export type SearchKind = "course" | "unit" | "teacher" | "blockGroup" | "room";
 
 export interface SearchItem {
   kind: SearchKind;
@@ -41,6 +41,15 @@ const SOURCES: (() => Promise<SearchItem[]>)[] = [
       path: `/teachers/${row.id}`,
     })),
   async () => (await client.GET("/api/block-groups")).data!.map(coded("blockGroup", "/block-groups")),
+  // Rooms by code and name (ADR 0018): the Rooms page, filtered to the room.
+  async () =>
+    (await client.GET("/api/rooms")).data!.map((row) => ({
+      kind: "room" as const,
+      id: row.id,
+      label: row.code,
+      detail: [row.name, row.campus?.name].filter(Boolean).join(" · "),
+      path: `/rooms?search=${encodeURIComponent(row.code)}`,
+    })),
 ];
 
 export async function fetchSearchIndex(): Promise<SearchItem[]> {

@@ -22,7 +22,7 @@ export default function StudyPlansPage() {
   const confirmDelete = (plan: StudyPlan) =>
     confirmAndMutate(remove, plan.id, {
       title: "Delete Study Plan",
-      message: `Are you sure you want to delete the study plan ${plan.name}? This action cannot be undone.`,
+      message: `Are you sure you want to delete the study plan ${plan.name}? You can undo it from the message that follows or from History.`,
       done: "Study plan deleted successfully",
       failed: ["Study Plan Error", "Failed to delete study plan"],
     });

@@ -92,7 +92,7 @@ export default function TeacherDetailPage() {
       />
       <SimpleGrid cols={{ base: 1, md: 2 }} mb="md">
         <DetailSection title="Contact Information">
-          <SimpleGrid cols={2}>
+          <SimpleGrid cols={{ base: 1, xs: 2 }}>
             <DetailField compact label="Email" value={teacher.email} />
             <DetailField compact label="Phone" value={teacher.phone || "Not provided"} />
             <DetailField compact label="Employment" value={EMPLOYMENT_LABELS[teacher.employmentType] ?? teacher.employmentType} />

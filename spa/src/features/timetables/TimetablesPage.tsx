@@ -74,7 +74,7 @@ export default function TimetablesPage() {
   const confirmDelete = (s: Session) =>
     confirmAndMutate(remove, s.id, {
       title: "Delete Timetable Entry",
-      message: `Delete the session of ${s.unit.code} on ${s.actualDate}? This action cannot be undone.`,
+      message: `Delete the session of ${s.unit.code} on ${s.actualDate}? You can undo it from the message that follows or from History.`,
       done: "Timetable entry deleted successfully",
       failed: ["Error", "Failed to delete timetable entry"],
     });
@@ -216,7 +216,7 @@ export default function TimetablesPage() {
         )}
       </ListStates>
       <BulkAllocateModal opened={allocateOpen} onClose={() => setAllocateOpen(false)} sessionIds={selectedIds} onAllocated={() => setSelected(new Set())} />
-      <BulkRoomModal opened={roomOpen} onClose={() => setRoomOpen(false)} sessionIds={selectedIds} onDone={() => setSelected(new Set())} />
+      <BulkRoomModal opened={roomOpen} onClose={() => setRoomOpen(false)} sessionIds={selectedIds} sessions={data} onDone={() => setSelected(new Set())} />
       <ImportModal opened={importOpen} onClose={() => setImportOpen(false)} />
       <SessionFormModal opened={dialog.opened} onClose={dialog.close} session={dialog.editing} defaultBlockGroupId={filters.blockGroupId} />
     </>

@@ -27,7 +27,7 @@ export default function UnitsPage() {
   const confirmDelete = (unit: Unit) =>
     confirmAndMutate(remove, unit.id, {
       title: "Delete Unit of Competency",
-      message: `Are you sure you want to delete the unit ${unit.code}? This action cannot be undone.`,
+      message: `Are you sure you want to delete the unit ${unit.code}? You can undo it from the message that follows or from History.`,
       done: "Unit deleted successfully",
       failed: ["Error", "Failed to delete unit of competency."],
     });

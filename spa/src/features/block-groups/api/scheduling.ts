@@ -27,16 +27,58 @@ export function toWireTime(typed: string): string {
   const [h, m, sec] = typed.trim().split(":");
   return `${h.padStart(2, "0")}:${m}:${sec ?? "00"}`;
 }
+/** The wire time (HH:MM:SS) of a typed time, or "" when it is not one. */
+export const asWireTime = (typed: unknown) => (typeof typed === "string" && TIME_TYPED.test(typed.trim()) ? toWireTime(typed.trim()) : "");
 /** HH:MM of a wire time (HH:MM:SS) for showing and editing. */
 export const shownTime = (wire: string) => wire.slice(0, 5);
-const typedTime = z.string().trim().regex(TIME_TYPED, TIME_MESSAGE).transform(toWireTime);
-export const templateSchema = z.object({
-  startTime: typedTime,
-  endTime: typedTime,
-  duration: z.coerce.number<unknown>().positive("Duration must be positive"),
-});
+export const typedTime = z.string().trim().regex(TIME_TYPED, TIME_MESSAGE).transform(toWireTime);
+/** Minutes since midnight of a wire time (HH:MM:SS). */
+export const wireMinutes = (wire: string) => {
+  const [h, m, sec] = wire.split(":").map(Number);
+  return h * 60 + m + (sec || 0) / 60;
+};
+/** The server's message for an end not after its start (zero-length or backwards; delivery.md §4). */
+export const END_AFTER_START = "End time must be after start time";
+/** A refinement for an object with wire `startTime` and `endTime`: the end after the start, shown on End Time. */
+export const endAfterStart: [(v: { startTime: string; endTime: string }) => boolean, { path: string[]; message: string }] = [
+  (v) => wireMinutes(v.endTime) > wireMinutes(v.startTime),
+  { path: ["endTime"], message: END_AFTER_START },
+];
+export const templateSchema = z
+  .object({
+    startTime: typedTime,
+    endTime: typedTime,
+    duration: z.coerce.number<unknown>().positive("Duration must be positive"),
+  })
+  .refine(...endAfterStart);
+
+/**
+ * The server's refusal of two templates of one day whose times overlap (each template is a slot of every
+ * scheduled day, ADR 0018): "Template 1 (09:00-12:00) and template 2 (11:00-14:00) overlap", or null.
+ * Touching slots (09:00-12:00, 12:00-15:00) are fine. Times are wire times (HH:MM:SS).
+ */
+export function overlappingTemplates(templates: { startTime: string; endTime: string }[]): string | null {
+  const slots = templates
+    .map((t, i) => ({ i, start: wireMinutes(t.startTime), end: wireMinutes(t.endTime), t }))
+    .sort((a, b) => a.start - b.start || a.end - b.end || a.i - b.i);
+  for (let k = 1; k < slots.length; k++) {
+    const [x, y] = [slots[k - 1], slots[k]].sort((a, b) => a.i - b.i);
+    if (slots[k].start < slots[k - 1].end) {
+      const range = (s: (typeof slots)[number]) => `${shownTime(s.t.startTime)}-${shownTime(s.t.endTime)}`;
+      return `Template ${x.i + 1} (${range(x)}) and template ${y.i + 1} (${range(y)}) overlap`;
+    }
+  }
+  return null;
+}
+
 export const scheduleSchema = z.object({
-  sessionTemplates: z.array(templateSchema).min(1, "At least one session template is required"),
+  sessionTemplates: z
+    .array(templateSchema)
+    .min(1, "At least one session template is required")
+    .superRefine((templates, ctx) => {
+      const overlap = overlappingTemplates(templates);
+      if (overlap) ctx.addIssue({ code: "custom", message: overlap });
+    }),
   startDate: z.string().min(1, "Start date is required"),
   room: z.string().max(50, "Room must be at most 50 characters"),
   // Issue 19: without a room, the generation chooses a free room of this type for each session.

@@ -33,7 +33,7 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
   const info = useSchedulingInfo(id, !!group);
   const generate = useGenerateSchedule(id);
   const clear = useClearSchedule(id);
-  const { control, register, handleSubmit, reset, setValue, formState } = useForm<ScheduleFormValues, unknown, ScheduleInput>({
+  const { control, register, handleSubmit, reset, setValue, trigger, formState } = useForm<ScheduleFormValues, unknown, ScheduleInput>({
     resolver: zodResolver(scheduleSchema),
     defaultValues: { sessionTemplates: defaultTemplates(group?.sessionsPerDay), startDate: "", room: "", notes: "", startNextUnitInNewWeek: false },
   });
@@ -53,6 +53,13 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
       if (h !== null && Number(t?.duration) !== h) setValue(`sessionTemplates.${i}.duration`, h);
     });
   }, [watched, setValue]);
+  // After a first submit, every change of a template re-checks them all: an overlap is between two
+  // templates, so the message must go when either is fixed (not only the field being typed in).
+  const submitted = formState.isSubmitted;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-checked whenever the templates change (watched), not only when read
+  useEffect(() => {
+    if (submitted) void trigger("sessionTemplates");
+  }, [watched, submitted, trigger]);
 
   const data = info.data;
   const plans = data?.studyPlans ?? [];

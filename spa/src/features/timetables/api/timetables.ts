@@ -8,6 +8,7 @@ import { apiFetch, client, CLIENT_ID, csrfToken } from "../../../lib/api";
 import type { components } from "../../../lib/api-schema";
 import { roots } from "../../../lib/queryKeys";
 import { fetchAllBlockGroups } from "../../block-groups/api/blockGroups";
+import { endAfterStart, typedTime } from "../../block-groups/api/scheduling";
 import { fetchTeachers } from "../../teachers/api/teachers";
 import { fetchUnits } from "../../units/api/units";
 import { useRefreshingMutation } from "../../../lib/refreshingMutation";
@@ -64,21 +65,23 @@ export const HARD_CONFLICTS = new Set([
 export const STATUS_LABELS: Record<string, string> = { scheduled: "Scheduled", confirmed: "Confirmed", cancelled: "Cancelled", completed: "Completed" };
 export const DAY_LABELS = ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
-const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
-export const sessionSchema = z.object({
-  blockGroupId: z.string().min(1, "Block group is required"),
-  unitId: z.string().min(1, "Unit is required"),
-  teacherId: z.string(),
-  yearLevel: z.coerce.number<unknown>().int().min(1).max(4),
-  weekNumber: z.coerce.number<unknown>().int().min(1, "Week number must be at least 1"),
-  dayOfWeek: z.coerce.number<unknown>().int().min(1).max(7),
-  startTime: z.string().regex(TIME, "Invalid time format, use HH:MM:SS"),
-  endTime: z.string().regex(TIME, "Invalid time format, use HH:MM:SS"),
-  room: z.string().max(50, "Room must be at most 50 characters"),
-  actualHours: z.coerce.number<unknown>().min(0.5, "Hours must be at least 0.5").max(12, "Hours cannot exceed 12 per session"),
-  status: z.enum(["scheduled", "confirmed", "cancelled", "completed"]),
-  notes: z.string(),
-});
+export const sessionSchema = z
+  .object({
+    blockGroupId: z.string().min(1, "Block group is required"),
+    unitId: z.string().min(1, "Unit is required"),
+    teacherId: z.string(),
+    yearLevel: z.coerce.number<unknown>().int().min(1).max(4),
+    weekNumber: z.coerce.number<unknown>().int().min(1, "Week number must be at least 1"),
+    dayOfWeek: z.coerce.number<unknown>().int().min(1).max(7),
+    // Typed and shown as HH:MM like the schedule dialog's (ADR 0018), sent as HH:MM:SS.
+    startTime: typedTime,
+    endTime: typedTime,
+    room: z.string().max(50, "Room must be at most 50 characters"),
+    actualHours: z.coerce.number<unknown>().min(0.5, "Hours must be at least 0.5").max(12, "Hours cannot exceed 12 per session"),
+    status: z.enum(["scheduled", "confirmed", "cancelled", "completed"]),
+    notes: z.string(),
+  })
+  .refine(...endAfterStart);
 export type SessionFormValues = z.input<typeof sessionSchema>;
 export type SessionInput = z.output<typeof sessionSchema>;
 

@@ -2,12 +2,13 @@ import { ConflictAlert } from "../../../components/ConflictAlert";
 import { choices, FormAutocomplete, FormNumber, FormPicker, FormSelect } from "../../../components/FormFields";
 import { defineRecordForm, RecordFormDialog, standardFailure, useRecordForm, type RecordDialogProps } from "../../../components/RecordFormDialog";
 import { SimpleGrid, TextInput, Textarea } from "@mantine/core";
-import { ROOM_TYPES, useRoomAvailability, useRooms } from "../../rooms/api";
+import { roomPickerGroups, useRoomAvailability, useRooms } from "../../rooms/api";
 import { useWatch } from "react-hook-form";
 import { HistoryPanel } from "../../history/HistoryPanel";
 import { useEffect, useState } from "react";
 import { notifyError, notifyWarning, type ConflictItem } from "../../../components/Notify";
 import { showLabel, showRecord, showValue } from "../../../components/useRecordDialog";
+import { asWireTime, shownTime } from "../../block-groups/api/scheduling";
 import {
   DAY_LABELS,
   fetchSession,
@@ -22,6 +23,16 @@ import {
   type SessionFormValues,
 } from "../api/timetables";
 
+/** YYYY-MM-DD of week `week`, day `day` (1 = Monday) counted from the Monday of `start`'s week, or null. */
+export function sessionDate(start: string | null | undefined, week: number, day: number): string | null {
+  if (!start || !(week >= 1) || !(day >= 1 && day <= 7)) return null;
+  const d = new Date(`${start}T12:00:00Z`);
+  if (Number.isNaN(d.getTime())) return null;
+  const monday = d.getUTCDate() - ((d.getUTCDay() + 6) % 7);
+  d.setUTCDate(monday + 7 * (week - 1) + (day - 1));
+  return d.toISOString().slice(0, 10);
+}
+
 /** The form's values for a session, or for a new one in `blockGroupId`. */
 function toValues(s: Session | null | undefined, blockGroupId: string | null = null): SessionFormValues {
   return {
@@ -31,8 +42,8 @@ function toValues(s: Session | null | undefined, blockGroupId: string | null = n
     yearLevel: 1,
     weekNumber: s?.weekNumber ?? 1,
     dayOfWeek: s?.dayOfWeek ?? 1,
-    startTime: s?.startTime ?? "09:00:00",
-    endTime: s?.endTime ?? "12:00:00",
+    startTime: s?.startTime ? shownTime(s.startTime) : "09:00",
+    endTime: s?.endTime ? shownTime(s.endTime) : "12:00",
     room: s?.room ?? "",
     actualHours: s?.actualHours || 3,
     status: sessionSchema.shape.status.catch("scheduled").parse(s?.status),
@@ -107,10 +118,19 @@ export function SessionFormModal({
   const { control, register, formState } = record.form;
   const current = record.current;
   // Free or booked at this session's time (issue 19): known for a session whose date is not being moved.
-  const [startTime, endTime, weekNumber, dayOfWeek] = useWatch({ control, name: ["startTime", "endTime", "weekNumber", "dayOfWeek"] });
-  const sameDate = current && Number(weekNumber) === current.weekNumber && Number(dayOfWeek) === current.dayOfWeek;
-  const availability = useRoomAvailability(sameDate ? current.actualDate : null, String(startTime ?? ""), String(endTime ?? ""), current?.id);
-  const roomState = new Map((availability.data ?? []).map((a) => [a.code, a]));
+  const [startTime, endTime, weekNumber, dayOfWeek, blockGroupId] = useWatch({
+    control,
+    name: ["startTime", "endTime", "weekNumber", "dayOfWeek", "blockGroupId"],
+  });
+  const group = groups.data?.find((g) => g.id === blockGroupId);
+  const sameDate = current && Number(weekNumber) === current.weekNumber && Number(dayOfWeek) === current.dayOfWeek && current.blockGroupId === blockGroupId;
+  // The date the server will give it (its group's first week's Monday + week and day, as the server
+  // places a new session): free/busy in Add Session too (ADR 0018).
+  const date = sameDate ? current.actualDate : sessionDate(group?.startDate, Number(weekNumber), Number(dayOfWeek));
+  const availability = useRoomAvailability(date, asWireTime(startTime), asWireTime(endTime), current?.id);
+  const roomState = new Map((availability.data ?? []).map((a) => [a.roomId, a]));
+  const roomGroups = roomPickerGroups(rooms.data ?? [], roomState, group?.campusId, (r) => r.code);
+  const roomByCode = new Map(roomGroups.flatMap((g) => g.items.map((o) => [o.value, o] as const)));
   // biome-ignore lint/correctness/useExhaustiveDependencies: clear the conflicts when the dialog opens or edits another session
   useEffect(() => {
     if (dialog.opened) setConflicts([]);
@@ -174,8 +194,8 @@ export function SessionFormModal({
           fallback="1"
           numeric
         />
-        <TextInput label="Start Time" placeholder="09:00:00" maxLength={8} {...register("startTime")} error={formState.errors.startTime?.message} />
-        <TextInput label="End Time" placeholder="12:00:00" maxLength={8} {...register("endTime")} error={formState.errors.endTime?.message} />
+        <TextInput label="Start Time" placeholder="09:00" maxLength={8} {...register("startTime")} error={formState.errors.startTime?.message} />
+        <TextInput label="End Time" placeholder="12:00" maxLength={8} {...register("endTime")} error={formState.errors.endTime?.message} />
         <FormNumber
           control={control}
           name="actualHours"
@@ -193,18 +213,8 @@ export function SessionFormModal({
           name="room"
           label="Room"
           maxLength={50}
-          data={(rooms.data ?? []).filter((r) => r.isActive).map((r) => r.code)}
-          renderOption={({ option }) => {
-            const r = rooms.data?.find((x) => x.code === option.value);
-            const state = roomState.get(option.value);
-            return (
-              <span>
-                {option.value}
-                {r ? ` · ${r.name || ROOM_TYPES[r.type]}${r.capacity ? ` · ${r.capacity} seats` : ""}` : ""}
-                {state ? (state.free ? " · free" : ` · booked: ${state.bookedBy}`) : ""}
-              </span>
-            );
-          }}
+          data={roomGroups.map(({ group, items }) => ({ group, items: items.map(({ value, disabled }) => ({ value, disabled })) }))}
+          renderOption={({ option }) => <span>{roomByCode.get(option.value)?.label ?? option.value}</span>}
           error={formState.errors.room?.message}
         />
         <FormSelect control={control} name="status" label="Status" data={choices(STATUS_LABELS)} fallback="scheduled" />
