@@ -217,7 +217,7 @@ def _named_summary(tracker: Tracker, model: ModelType, fields: list[AnyField], r
     """The activity's generic one-record summary ("Ann Admin created a room") with the record named ("Ann
     Admin created room CBD-9.99"), from the first captured write of that one record (ADR 0018); None when
     the summary is not the generic one, the write is not the record's own or has no code or name."""
-    from project.history.services import ENTITY_LABELS, summary_of
+    from project.history.summaries import ENTITY_LABELS, summary_of
 
     activity = tracker.activity
     if tracker.position != 1 or len(rows) != 1 or len(activity.ids or []) != 1:
