@@ -149,18 +149,30 @@ def _session_principal(scope: dict) -> Principal | None:
 
 
 @database_sync_to_async
-def _session_still_valid(scope: dict, session_key: str | None, user_id: str) -> bool:
-    """One query: the session row still exists, has not expired and belongs to ``user_id``. Logout,
-    a password change elsewhere and deactivation delete the row (``end_user_sessions``), so this is how
-    the heartbeat learns that a socket's session ended even if the revoke message was lost."""
+def _session_still_valid(scope: dict, session_key: str | None, user_id: str, role: str = "") -> str:
+    """What the heartbeat learns of a socket's session, in at most two queries: ``"ended"`` when the session
+    row is gone, expired or of another user (logout, a password change elsewhere and deactivation delete
+    it: ``end_user_sessions``), or the user or their organization is no longer active; ``"role"`` when the
+    user's role is no longer ``role`` (the socket closes and the client reconnects with the new one);
+    else ``"ok"``. The user's row is read too, so a change the save hooks never saw (``QuerySet.update()``
+    from a shell, SQL) still ends or re-scopes the socket within one ``session_recheck`` (ADR 0023)."""
     from django.contrib.auth import SESSION_KEY
+
+    from project.accounts.models import User
 
     session = scope.get("session")
     if session is None or not session_key:
-        return True  # an outer AuthMiddleware's user: nothing to re-check here
+        return "ok"  # an outer AuthMiddleware's user: nothing to re-check here
     fresh = session.__class__(session_key=session_key)
     data = fresh.load()  # {} when missing or expired (one query on the database backends)
-    return str(data.get(SESSION_KEY)) == str(user_id)
+    if str(data.get(SESSION_KEY)) != str(user_id):
+        return "ended"
+    row = User.objects.filter(pk=user_id, is_active=True, organization__is_active=True).values("role").first()
+    if row is None:
+        return "ended"
+    if role and row["role"] != role:
+        return "role"
+    return "ok"
 
 
 async def session_authenticator(scope: dict, payload: Any) -> Principal | None:

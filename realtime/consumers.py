@@ -148,12 +148,17 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
         if principal is not None and principal.session_key and principal.user_id and now >= due:
             self._session_check_at = now + self.timings.session_recheck / 1000
             try:
-                valid = await _session_still_valid(self.scope, principal.session_key, principal.user_id)
+                state = await _session_still_valid(self.scope, principal.session_key, principal.user_id, principal.role)
             except Exception:  # the database is unreachable: keep the socket, check again at the next ping
                 log.exception("session re-check of socket %s failed", self.sid)
-                valid = True
-            if not valid:
+                state = "ok"
+            if state == "ended":
                 await self._end_session("expired")
+                return
+            if state == "role":  # the client reconnects at once, scoped by its new role
+                await self.send(protocol.disconnect_frame())
+                await self._leave()
+                await self._close()
                 return
         try:
             for group in self.groups_joined:

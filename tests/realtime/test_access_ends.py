@@ -179,3 +179,32 @@ async def test_deactivating_an_organization_in_the_django_admin_closes_all_its_s
             await client.close()
         if board.sio.connected:
             await board.sio.disconnect()
+
+
+async def test_a_change_no_save_hook_sees_ends_or_rescopes_the_socket_at_the_heartbeat(rt_database_url):
+    """``QuerySet.update()`` (a shell, a script) runs no save hook: the heartbeat's re-check reads the user's
+    row too, so a deactivated user's socket ends (``session_ended``) and a demoted admin's socket closes and
+    comes back scoped by the new role, within one re-check (1 s here, with the pings of 1 s)."""
+    server = Server(rt_database_url, os.environ.get("REDIS_URL"), session_recheck=1000).start()
+    try:
+        fresh = await hook(server, "seed", {})
+        users = fresh["a"]["users"]
+        mel, ada = users["mel"], users["ada"]
+        member = await Watcher().connect(server, mel["session"])
+        admin = await Watcher().connect(server, ada["session"])
+        try:
+            await hook(server, "bulk_update_user", {"user": mel["id"], "fields": {"is_active": False}})
+            await asyncio.wait_for(member.disconnected.wait(), 5)
+            assert member.ended == [{"reason": "expired"}]
+            assert await refused(server, mel["session"])  # and it cannot come back
+
+            await hook(server, "bulk_update_user", {"user": ada["id"], "fields": {"role": "user"}})
+            await asyncio.wait_for(admin.disconnected.wait(), 5)
+            assert admin.ended == []  # a role change is not a sign-out
+            again = await Watcher().connect(server, ada["session"])  # the session still stands
+            await again.close()
+        finally:
+            await member.close()
+            await admin.close()
+    finally:
+        server.stop()

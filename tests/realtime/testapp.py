@@ -146,6 +146,15 @@ def end_session(body):
     return {"ok": True}
 
 
+def bulk_update_user(body):
+    """``{"user", "fields"}``: ``QuerySet.update()`` of the user, as a shell or a script would make it: no
+    ``save()``, so no save hook runs and no message is sent to the user's sockets."""
+    from project.accounts.models import User
+
+    User.objects.filter(pk=body["user"]).update(**body["fields"])
+    return {"ok": True}
+
+
 def scope_fixture(body):
     """``{"org"}``: two campuses with a block group, a session and a display link each, plus a link for the
     whole organization."""
@@ -204,6 +213,7 @@ HOOKS = {
     "/__rt__/revoke": revoke,
     "/__rt__/password": password,
     "/__rt__/end_session": end_session,
+    "/__rt__/bulk_update_user": bulk_update_user,
     "/__rt__/scope_fixture": scope_fixture,
 }
 
