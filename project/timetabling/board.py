@@ -283,12 +283,12 @@ def conflict_index(
                 )
                 day += timedelta(days=1)
         away = unavailable_times(org=org, start=start, end=end, teacher_ids=[tid]).get(tid, [])
-        for span in away:
+        for gap in away:
             blocked.append(
                 {
-                    "date": span["date"],
-                    "startTime": span["start"],
-                    "endTime": span["end"],
+                    "date": gap["date"],
+                    "startTime": gap["start"],
+                    "endTime": gap["end"],
                     "type": cf.TEACHER_OUTSIDE_AVAILABILITY,
                     "reason": "Unavailable: outside the teacher's availability",
                     "sessionId": None,
