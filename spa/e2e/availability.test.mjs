@@ -97,6 +97,24 @@ test("the teacher's board shades the days outside the painted Monday and Wednesd
   await screenshotAndAudit(page, "availability-board");
 });
 
+test("the block group's board shades the unavailable time of its sessions' teacher, by name", async () => {
+  const proposal = await apiCall(page, "POST", "/api/timetables/auto-allocate", { blockGroupId: made.group.id, apply: false });
+  assert.equal(proposal.status, 200, proposal.text);
+  const applied = await apiCall(page, "POST", "/api/timetables/auto-allocate", {
+    blockGroupId: made.group.id,
+    apply: true,
+    version: proposal.json.version,
+    assignments: proposal.json.assignments.map((a) => ({ sessionId: a.sessionId, teacherId: a.teacherId })),
+  });
+  assert.equal(applied.status, 200, applied.text);
+  await page.goto(`${BASE_URL}/planner/block-group/${made.group.id}?view=week&date=2027-08-02`);
+  await page.locator('[data-testid="board-calendar"][data-loaded="true"]').waitFor();
+  const shaded = (day) => page.locator(`td.fc-timegrid-col[data-date="${day}"] .bp-shade-unavailable`);
+  await shaded("2027-08-05").first().waitFor();
+  assert.equal(await shaded("2027-08-05").getAttribute("title"), `Sia Sessional${RUN} unavailable`);
+  assert.equal(await shaded("2027-08-02").count(), 0);
+});
+
 test("the teachers page exports availability and reports an import it cannot read", async () => {
   await page.goto(`${BASE_URL}/teachers`);
   const exportLink = page.getByRole("link", { name: "Export Availability" });
