@@ -6,7 +6,8 @@ Moves and assignments are not written here: the board sends the existing session
 (``PUT /api/timetables/{id}`` with If-Match), so 409/412, history and undo behave as everywhere else.
 The conflict index follows the hard rules of the conflict engine (decisions.md §4; :mod:`.conflicts`):
 the same block group, teacher or (case-insensitive) room booked at the same time (co-delivered linked
-groups share teacher and room), a holiday or term break, the teacher's leave. Cancelled sessions never
+groups share teacher and room), a holiday or term break, the teacher's leave, and the time outside the
+teacher's painted availability (``teacher_outside_availability``, ADR 0027). Cancelled sessions never
 conflict. Every function runs a fixed number of queries whatever the row count.
 """
 
@@ -189,8 +190,12 @@ def conflict_index(
     without a teacher), "blocked": [{date, startTime, endTime ("HH:MM", null for the whole day), type
     (a hard conflict type), reason (words)}]}``: a drop whose date and times overlap a blocked entry is
     refused by the server (the server's answer on drop stays final). A cancelled session is never
-    blocked. 404 for ids of another organization; 400 for a bad range. 6 queries.
+    blocked. With a teacher whose availability is painted (ADR 0027), each time of a day in 07:00-22:00
+    outside their windows (or in a prohibited preference) is blocked as ``teacher_outside_availability``
+    (from :func:`project.staff.availability_selectors.unavailable_times`, the times the board shades). 404
+    for ids of another organization; 400 for a bad range. 7 queries.
     """
+    from project.staff.availability_selectors import unavailable_times
     from project.staff.models import Teacher, TeacherLeave, TeacherUnit
 
     check_range(start, end)
@@ -277,6 +282,18 @@ def conflict_index(
                     }
                 )
                 day += timedelta(days=1)
+        away = unavailable_times(org=org, start=start, end=end, teacher_ids=[tid]).get(tid, [])
+        for gap in away:
+            blocked.append(
+                {
+                    "date": gap["date"],
+                    "startTime": gap["start"],
+                    "endTime": gap["end"],
+                    "type": cf.TEACHER_OUTSIDE_AVAILABILITY,
+                    "reason": "Unavailable: outside the teacher's availability",
+                    "sessionId": None,
+                }
+            )
     blocked.sort(key=lambda b: (b["date"], b["startTime"] or ""))
     out["blocked"] = blocked
     return out

@@ -1,7 +1,7 @@
 // Teacher availability (ADR 0027): on the teacher page a coordinator paints a sessional teacher's week down
 // to Monday and Wednesday by dragging the "Unavailable" brush down the other days (and one cell with the
 // keyboard), saves, and auto-allocation then gives the teacher only the Monday and Wednesday sessions of a
-// group taught every weekday.
+// group taught every weekday; the teacher's planner board shades the other days.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BASE_URL, DEMO, apiCall, browserForFile, scheduledGroupAndTeacher, screenshotAndAudit, signedInPage } from "./lib.mjs";
@@ -77,6 +77,42 @@ test("painting Monday and Wednesday keeps auto-allocation to them", async () => 
   assert.deepEqual(days, [0, 2]);
   assert.ok(proposal.json.assignments.every((a) => a.teacherId === made.teacher.id));
   assert.equal(proposal.json.unassignable.length, 3);
+});
+
+test("the teacher's board shades the days outside the painted Monday and Wednesday", async () => {
+  await page.goto(`${BASE_URL}/planner/teacher/${made.teacher.id}?view=week&date=2027-08-02`);
+  await page.locator('[data-testid="board-calendar"][data-loaded="true"]').waitFor();
+  const shaded = (day) => page.locator(`td.fc-timegrid-col[data-date="${day}"] .bp-shade-unavailable`);
+  await shaded("2027-08-03").first().waitFor(); // Tuesday: the answer of GET /api/teachers/unavailable
+  for (const day of ["2027-08-03", "2027-08-05", "2027-08-06", "2027-08-07", "2027-08-08"]) {
+    assert.equal(await shaded(day).count(), 1, day); // 07:00-22:00, the whole of the board's day
+    assert.equal(await shaded(day).getAttribute("title"), "Unavailable");
+  }
+  assert.equal(await shaded("2027-08-02").count(), 0); // Monday 07:00-22:00 painted
+  assert.equal(await shaded("2027-08-04").count(), 1); // Wednesday: only 07:00-08:00
+  const wednesday = await shaded("2027-08-04").boundingBox();
+  const tuesday = await shaded("2027-08-03").boundingBox();
+  assert.ok(wednesday.height * 10 < tuesday.height, `${wednesday.height} vs ${tuesday.height}`);
+  await page.locator(".bp-legend").getByText("Unavailable").waitFor();
+  await screenshotAndAudit(page, "availability-board");
+});
+
+test("the block group's board shades the unavailable time of its sessions' teacher, by name", async () => {
+  const proposal = await apiCall(page, "POST", "/api/timetables/auto-allocate", { blockGroupId: made.group.id, apply: false });
+  assert.equal(proposal.status, 200, proposal.text);
+  const applied = await apiCall(page, "POST", "/api/timetables/auto-allocate", {
+    blockGroupId: made.group.id,
+    apply: true,
+    version: proposal.json.version,
+    assignments: proposal.json.assignments.map((a) => ({ sessionId: a.sessionId, teacherId: a.teacherId })),
+  });
+  assert.equal(applied.status, 200, applied.text);
+  await page.goto(`${BASE_URL}/planner/block-group/${made.group.id}?view=week&date=2027-08-02`);
+  await page.locator('[data-testid="board-calendar"][data-loaded="true"]').waitFor();
+  const shaded = (day) => page.locator(`td.fc-timegrid-col[data-date="${day}"] .bp-shade-unavailable`);
+  await shaded("2027-08-05").first().waitFor();
+  assert.equal(await shaded("2027-08-05").getAttribute("title"), `Sia Sessional${RUN} unavailable`);
+  assert.equal(await shaded("2027-08-02").count(), 0);
 });
 
 test("the teachers page exports availability and reports an import it cannot read", async () => {

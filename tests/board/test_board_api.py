@@ -195,6 +195,47 @@ def test_conflict_index_for_a_candidate_teacher(api, world):
     assert index["qualified"] is False
 
 
+def test_conflict_index_blocks_time_outside_a_painted_availability(api, org, world):
+    """Sam, painted to Monday and Wednesday 08:00-17:00 (ADR 0027): the index blocks Tuesday and the
+    evenings as ``teacher_outside_availability`` (the times GET /api/teachers/unavailable gives the board to
+    shade), and agrees with the server's answer on drop."""
+    from project.staff.models import TeacherAvailability
+
+    TeacherAvailability.objects.create(
+        organization=org,
+        teacher=world["sam"],
+        custom=True,
+        windows=[{"weekday": 0, "start": "08:00", "end": "17:00"}, {"weekday": 2, "start": "08:00", "end": "17:00"}],
+    )
+    s = world["mine"]
+    index = api.get("/api/board/conflict-index", {"sessionId": str(s.id), **RANGE}).json()
+    away = [b for b in index["blocked"] if b["type"] == "teacher_outside_availability"]
+    shaded = api.get("/api/teachers/unavailable", {"start": RANGE["from"], "end": RANGE["to"], "teacherId": str(world["sam"].id)})
+    assert shaded.status_code == 200, shaded.content
+    assert [(b["date"], b["startTime"], b["endTime"]) for b in away] == [
+        (u["date"], u["start"], u["end"]) for u in sorted(shaded.json(), key=lambda u: (u["date"], u["start"]))
+    ]
+    assert {"date": MON.isoformat(), "startTime": "17:00", "endTime": "22:00"}.items() <= away[1].items()
+    assert away[0]["reason"] == "Unavailable: outside the teacher's availability"
+    candidates = [
+        (MON + timedelta(days=1), "09:00", "12:00", ["teacher_outside_availability"]),  # Tuesday
+        (MON, "17:30", "19:00", ["teacher_outside_availability"]),  # Monday evening
+        (MON, "13:00", "16:00", []),  # Monday afternoon: inside the window
+    ]
+    for day, start, end, expected in candidates:
+        assert _blocked_at(index, day, start, end) == expected, (day, start)
+    for day, start, end, expected in candidates:
+        s.refresh_from_db()
+        r = _move(api, s, day, start, end)
+        assert (r.status_code == 409) == bool(expected), (day, start, r.content)
+        if expected:
+            assert {c["type"] for c in r.json()["conflicts"]} == set(expected)
+    # Unassigned, or dropped onto Kim (unpainted): nothing blocked for availability.
+    for extra in ({"teacherId": "unassigned"}, {"teacherId": str(world["kim"].id)}):
+        other = api.get("/api/board/conflict-index", {"sessionId": str(s.id), **RANGE, **extra}).json()
+        assert not [b for b in other["blocked"] if b["type"] == "teacher_outside_availability"]
+
+
 def test_co_delivered_groups_share_teacher_and_room(api, org, world):
     link = LinkedBlockGroup.objects.create(organization=org, name="Linked")
     for g in (world["group"], world["other"]):

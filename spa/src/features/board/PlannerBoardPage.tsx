@@ -40,6 +40,7 @@ import {
   SCOPES,
   type Scope,
   useBoard,
+  useUnavailableShading,
 } from "./api";
 import { reportBoardActivity, useBoardViewers } from "./boardPresence";
 import { addDays, atMinutes, type ColourBy, colourOf, hm, isoDate, sessionCardNode, sessionLabel, shadingEvents, weekday } from "./calendarParts";
@@ -315,7 +316,29 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
     [sessions, pending, heldBy, colourBy, dayGrid],
   );
   const shading = board.data?.shading;
-  const shadeEvents = useMemo<EventInput[]>(() => shadingEvents(shading ?? [], dayGrid), [shading, dayGrid]);
+  // A teacher's board shades the teacher's unavailable time; a block group's that of its sessions' teachers.
+  const teacherKey =
+    scope === "teacher"
+      ? `${id}\t${board.data?.title ?? ""}`
+      : scope === "block-group"
+        ? [...new Map(sessions.flatMap((s) => (s.teacher ? [[s.teacher.id, s.teacher.name] as const] : []))).entries()]
+            .sort()
+            .map(([tid, name]) => `${tid}\t${name}`)
+            .join("\n")
+        : "";
+  const shadedTeachers = useMemo(
+    () =>
+      teacherKey
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => {
+          const [tid, name] = line.split("\t");
+          return { id: tid, name };
+        }),
+    [teacherKey],
+  );
+  const unavailable = useUnavailableShading(shadedTeachers, range?.from ?? null, range?.to ?? null, scope !== "teacher");
+  const shadeEvents = useMemo<EventInput[]>(() => shadingEvents([...(shading ?? []), ...unavailable], dayGrid), [shading, unavailable, dayGrid]);
   const sources = useMemo(() => [sessionEvents, shadeEvents], [sessionEvents, shadeEvents]);
   // The conflict index is drawn straight into the calendar's day cells while a session is dragged: as
   // events it would make FullCalendar lay out every card again at the start and the end of each drag.
@@ -467,6 +490,9 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
         </Text>
         <Text size="xs">
           <span className="bp-swatch bp-shade-leave" /> Leave
+        </Text>
+        <Text size="xs">
+          <span className="bp-swatch bp-shade-unavailable" /> Unavailable
         </Text>
         <Text size="xs" className="bp-noprint">
           <span className="bp-swatch bp-blocked" /> Clash while dragging

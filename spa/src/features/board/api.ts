@@ -4,13 +4,17 @@
  * - `useBoard(scope, id, from, to)`: GET /api/board, keyed under the timetables root, so a session's change
  *   event refetches it (lib/liveTargets.ts: the non-list timetable screens are refetched at once, then
  *   coalesced).
+ * - `useUnavailableShading(teachers, from, to)`: GET /api/teachers/unavailable per teacher (docs/adr/0027), the
+ *   times outside each painted availability as shading of kind "unavailable", keyed under the teachers root
+ *   (painting is a `teacher` change event).
  * - `fetchConflictIndex`, `fetchBoardTeachers`: read when a drag starts or a session is selected.
  * - `moveSession`: the existing PUT /api/timetables/{id} with If-Match = the board's updatedAt. The other
  *   fields come from the session's full row, so its notes and hours are kept. Answers `{ok: true}` or
  *   `{ok: false, reason}` with the reason in words (409: the conflicts' messages; 412: someone else changed
  *   it).
  */
-import { useQuery } from "@tanstack/react-query";
+import { type UseQueryResult, useQueries, useQuery } from "@tanstack/react-query";
+import { useCallback } from "react";
 import { ApiError, client } from "../../lib/api";
 import type { components } from "../../lib/api-schema";
 import { roots } from "../../lib/queryKeys";
@@ -44,6 +48,45 @@ export function useBoard(scope: Scope, id: string, from: string | null, to: stri
     },
   });
 }
+
+export const unavailableKey = (teacherId: string, from: string, to: string) => [...roots.teachers, "unavailable", teacherId, from, to] as const;
+
+/** The unavailable times of ``teachers`` in [from, to] as shading (kind "unavailable", part days): named
+ * "Unavailable", or "<name> unavailable" when ``named`` (a board of several teachers). Teachers without a
+ * painted availability have none. One request per teacher. */
+export function useUnavailableShading(teachers: { id: string; name: string }[], from: string | null, to: string | null, named: boolean): Shade[] {
+  // A stable combine: the shading keeps its identity until a teacher's answer changes, so the calendar
+  // lays out its background events again only then.
+  const combine = useCallback(
+    (results: UseQueryResult<UnavailableSpan[]>[]): Shade[] =>
+      results.flatMap((r, i) =>
+        (r.data ?? []).map((u) => ({
+          kind: "unavailable",
+          name: named ? `${teachers[i].name} unavailable` : "Unavailable",
+          start: u.date,
+          end: u.date,
+          startTime: u.start,
+          endTime: u.end,
+          teacherId: u.teacherId,
+        })),
+      ),
+    [teachers, named],
+  );
+  return useQueries({
+    queries: teachers.map((t) => ({
+      queryKey: unavailableKey(t.id, from ?? "", to ?? ""),
+      enabled: Boolean(from && to),
+      placeholderData: (previous: UnavailableSpan[] | undefined) => previous,
+      queryFn: async () => {
+        const { data } = await client.GET("/api/teachers/unavailable", { params: { query: { start: from!, end: to!, teacherId: t.id } } });
+        return data!;
+      },
+    })),
+    combine,
+  });
+}
+
+export type UnavailableSpan = components["schemas"]["UnavailableOut"];
 
 export async function fetchConflictIndex(sessionId: string, from: string, to: string, teacherId?: string): Promise<ConflictIndex> {
   const { data } = await client.GET("/api/board/conflict-index", { params: { query: { sessionId, from, to, ...(teacherId ? { teacherId } : {}) } } });

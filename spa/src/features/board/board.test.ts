@@ -45,6 +45,31 @@ test("whole-day shading spans the days; part-day leave its hours in the time gri
   expect(days).toEqual([expect.objectContaining({ start: "2027-03-09", end: "2027-03-11", allDay: true, classNames: ["bp-shade-leave"] })]);
 });
 
+test("unavailable time: its hours in the time grid; in the day grids only a day it fills", () => {
+  const span = (day: string, startTime: string, endTime: string) => ({
+    kind: "unavailable",
+    name: "Unavailable",
+    start: day,
+    end: day,
+    startTime,
+    endTime,
+    teacherId: "t-1",
+  });
+  const spans = [span("2027-08-03", "07:00", "22:00"), span("2027-08-04", "07:00", "08:00")];
+  expect(shadingEvents(spans, false)).toEqual([
+    expect.objectContaining({
+      start: "2027-08-03T07:00",
+      end: "2027-08-03T22:00",
+      classNames: ["bp-shade-unavailable"],
+      extendedProps: { reason: "Unavailable" },
+    }),
+    expect.objectContaining({ start: "2027-08-04T07:00", end: "2027-08-04T08:00", classNames: ["bp-shade-unavailable"] }),
+  ]);
+  expect(shadingEvents(spans, true)).toEqual([
+    expect.objectContaining({ start: "2027-08-03", end: "2027-08-04", allDay: true, classNames: ["bp-shade-unavailable"] }),
+  ]);
+});
+
 test("a card is text only: data never becomes markup", () => {
   const node = sessionCardNode({ ...session, room: "<img src=x onerror=alert(1)>" }, "09:00 - 12:00", "Kim");
   expect(node.querySelector("img")).toBeNull();

@@ -53,11 +53,20 @@ export function wholeDays(date: string, end: string, reason: string, cls: string
     : { start: `${date}T00:00`, end: `${addDays(end, 1)}T00:00`, display: "background", classNames: [cls], extendedProps: { reason } };
 }
 
-/** Background events of holidays, term breaks and leave (part-day leave as its hours in the time grid). */
+const SHADE_CLASS: Record<string, string> = {
+  leave: "bp-shade-leave",
+  term_break: "bp-shade-break",
+  unavailable: "bp-shade-unavailable",
+};
+
+/** Background events of holidays, term breaks, leave and unavailable time (part-day leave and unavailable
+ * time as their hours in the time grid; in the day grids unavailable time shades only a day it fills,
+ * 07:00-22:00, the board's day). */
 export function shadingEvents(shading: Shade[], dayGrid: boolean): EventInput[] {
   const out: EventInput[] = [];
   for (const shade of shading) {
-    const cls = shade.kind === "leave" ? "bp-shade-leave" : shade.kind === "term_break" ? "bp-shade-break" : "bp-shade-holiday";
+    const cls = SHADE_CLASS[shade.kind] ?? "bp-shade-holiday";
+    if (dayGrid && shade.kind === "unavailable" && !(shade.startTime === "07:00" && shade.endTime === "22:00")) continue;
     if (shade.startTime && shade.endTime && !dayGrid) {
       for (let d = shade.start; d <= shade.end; d = addDays(d, 1)) {
         out.push({
