@@ -213,34 +213,50 @@ def _store(tracker: Tracker, model: ModelType, rows: list[list[Any]]) -> None:
     )
 
 
-def _named_summary(tracker: Tracker, model: ModelType, fields: list[AnyField], rows: list[list[Any]]) -> str | None:
-    """The activity's generic one-record summary ("Ann Admin created a room") with the record named ("Ann
-    Admin created room CBD-9.99"), from the first captured write of that one record (ADR 0018); None when
-    the summary is not the generic one, the write is not the record's own or has no code or name."""
-    from project.history.summaries import ENTITY_LABELS, summary_of
+FEW = 3  # a write of at most this many records names each of them in its summary
 
-    activity = tracker.activity
-    if tracker.position != 1 or len(rows) != 1 or len(activity.ids or []) != 1:
-        return None
-    if model._meta.model_name != activity.entity.replace("_", ""):
-        return None
-    generic = summary_of(activity.actor_label, activity.entity, activity.action, activity.ids)
-    if activity.summary != generic:
-        return None
-    _pk, before, after = rows[0]
+
+def _row_name(fields: list[AnyField], before: Row | None, after: Row | None) -> str:
+    """A captured row's code, else its name, else its first and last name ("" when it has none)."""
     values = dict(zip([f.attname for f in fields], after if after is not None else before or [], strict=False))
-    name = (
+    return str(
         values.get("code")
         or values.get("name")
         or " ".join(str(values.get(n) or "") for n in ("first_name", "last_name")).strip()
     )
-    if not name:
+
+
+def _named_summary(tracker: Tracker, model: ModelType, fields: list[AnyField], rows: list[list[Any]]) -> str | None:
+    """The activity's generic summary with its records named, from the write's first capture when that
+    capture is exactly the activity's records (ADR 0018): one record ("Ann Admin created a room" → "Ann
+    Admin created room CBD-9.99") or a few, up to ``FEW`` ("Ann Admin imported 2 holidays" → "Ann Admin
+    imported holidays Easter Monday and Anzac Day", in the order of the activity's ids). None when the
+    summary is not the generic one, the capture is not of the records themselves or one has no code or
+    name."""
+    from project.history.summaries import ENTITY_LABELS, summary_of
+
+    activity = tracker.activity
+    ids = [str(i) for i in activity.ids or []]
+    if tracker.position != 1 or not 1 <= len(ids) <= FEW or len(rows) != len(ids):
         return None
-    one = ENTITY_LABELS.get(activity.entity, (activity.entity.replace("_", " "), ""))[0]
-    article = f"an {one}" if one[0] in "aeiou" else f"a {one}"
-    if not generic.endswith(f" {article}"):
+    if model._meta.model_name != activity.entity.replace("_", ""):
         return None
-    return f"{generic[: -len(article)]}{one} {name}"[:300]
+    named = {str(pk): _row_name(fields, before, after) for pk, before, after in rows}
+    if set(named) != set(ids) or not all(named.values()):
+        return None
+    generic = summary_of(activity.actor_label, activity.entity, activity.action, activity.ids)
+    if activity.summary != generic:
+        return None
+    one, many = ENTITY_LABELS.get(activity.entity, (activity.entity.replace("_", " "), ""))
+    if len(ids) == 1:
+        what = f"an {one}" if one[0] in "aeiou" else f"a {one}"
+        label, names = one, named[ids[0]]
+    else:
+        what = f"{len(ids)} {many}"
+        label, names = many, ", ".join(named[i] for i in ids[:-1]) + f" and {named[ids[-1]]}"
+    if not many and len(ids) > 1 or not generic.endswith(f" {what}"):
+        return None
+    return f"{generic[: -len(what)]}{label} {names}"[:300]
 
 
 def memory_rows(model: ModelType, objs: Sequence[models.Model]) -> dict[str, Row]:

@@ -453,6 +453,22 @@ item("7. a delete dialog says the deletion can be undone from the toast or Histo
     await page.getByTestId("toast-undo").click();
     await page.getByTestId("course-card").filter({ hasText: code }).waitFor();
     assert.equal((await apiCall(page, "GET", `/api/courses/${course.id}`)).status, 200);
+
+    // The holiday's dialog says the same, and its toast's Undo brings the holiday back too.
+    const name = `Walk day ${RUN}`;
+    const holiday = must(await apiCall(page, "POST", "/api/holidays", { name, type: "term_break", startDate: "2031-07-07", endDate: "2031-07-08" }), 201);
+    await page.goto(`${BASE_URL}/holidays`);
+    await page.getByRole("button", { name: `Delete ${name}` }).click();
+    const holidayDialog = page.getByRole("dialog", { name: "Delete Holiday" });
+    await holidayDialog
+      .getByText(`Are you sure you want to delete the holiday "${name}"? You can undo it from the message that follows or from History.`)
+      .waitFor();
+    assert.equal(await holidayDialog.getByText(/cannot be undone/).count(), 0);
+    await screenshot(page, "walk-7-delete-holiday-dialog");
+    await holidayDialog.getByRole("button", { name: "Delete" }).click();
+    await page.getByTestId("toast-undo").click();
+    await page.getByTestId("holiday-card").filter({ hasText: name }).waitFor();
+    assert.equal((await apiCall(page, "GET", `/api/holidays/${holiday.id}`)).status, 200);
   } finally {
     await context.close();
   }
@@ -585,6 +601,40 @@ item("9. leftovers: dashboard Status whole at 1440, a teacher's email wraps at 3
     await page.getByRole("tab", { name: "Room Utilisation" }).click();
     await page.getByTestId("room-utilisation").locator("tbody tr").first().waitFor();
     await noSeriousA11y(page, "walk-9-utilisation-390");
+  } finally {
+    await context.close();
+  }
+});
+
+item("10. the re-plan review on a phone: its tables scroll in focusable regions (axe finds nothing serious)", async () => {
+  const { context, page } = await signedInPage(shared.browser, DEMO.coordinator);
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    // Mondays 09:00-12:00 from Monday 7 May 2029; a holiday on the second Monday needs a re-plan.
+    const { group } = await groupWithPlan(page, `RV${RUN}`, { hours: 6, startDate: "2029-05-07" });
+    must(
+      await apiCall(page, "POST", `/api/block-groups/${group.id}/schedule`, {
+        sessionTemplates: [{ startTime: "09:00:00", endTime: "12:00:00", duration: 3 }],
+      }),
+      200,
+    );
+    const name = `Replan day ${RUN}`;
+    must(await apiCall(page, "POST", "/api/holidays", { name, startDate: "2029-05-14", endDate: "2029-05-14" }), 201);
+    await page.goto(`${BASE_URL}/holidays`);
+    await page.getByRole("button", { name: `Re-plan around ${name}` }).click();
+    const review = page.getByRole("dialog", { name: "Review re-plan" });
+    await review.getByTestId("replan-change").first().waitFor();
+    // The change table is wider than the phone: its own container scrolls, and a keyboard can reach it.
+    const scroller = await review
+      .getByRole("table", { name: /^Changes of / })
+      .first()
+      .evaluate((t) => {
+        let s = t.parentElement;
+        while (s && !["auto", "scroll"].includes(getComputedStyle(s).overflowX)) s = s.parentElement;
+        return s && { scrolls: s.scrollWidth > s.clientWidth, tabIndex: s.tabIndex };
+      });
+    assert.deepEqual(scroller, { scrolls: true, tabIndex: 0 });
+    await noSeriousA11y(page, "walk-10-replan-390");
   } finally {
     await context.close();
   }

@@ -11,6 +11,8 @@ from django.test.utils import CaptureQueriesContext
 
 from project.core.tenancy import Ctx
 from project.history.models import Activity
+from project.timetabling.holiday_services import public_holidays_for
+from project.timetabling.models import Holiday
 from realtime.events import emit_change
 from tests import factories as f
 
@@ -147,3 +149,28 @@ def test_a_one_record_row_names_the_record(api, org, admin_user):
     teacher = f.make_teacher(org)
     assert api.delete(f"/api/teachers/{teacher.id}").status_code in (200, 204)
     assert Activity.objects.latest("seq").summary == f"{name} deleted teacher {teacher.first_name} {teacher.last_name}"
+
+
+def test_a_few_record_import_names_each_record_and_more_are_counted(api, org, admin_user):
+    """Public holidays imported: two new ones are named in the order of the write, four are counted."""
+    name = admin_user.full_name or admin_user.email
+    wanted = public_holidays_for("VIC", 2027)
+    # Every VIC public holiday of 2027 but two already exists, so the import adds exactly those two.
+    for day, title in wanted[2:]:
+        f.make_holiday(org, name=title, start_date=day, end_date=day)
+    r = api.post("/api/holidays/import-public", {"state": "VIC", "year": 2027})
+    assert r.status_code == 200, r.content
+    act = Activity.objects.latest("seq")
+    assert act.summary == f"{name} imported holidays {wanted[0][1]} and {wanted[1][1]}"
+
+    # Three: "A, B and C".
+    Holiday.objects.for_org(org).filter(start_date__in=[d for d, _ in wanted[:3]]).delete()
+    assert api.post("/api/holidays/import-public", {"state": "VIC", "year": 2027}).status_code == 200
+    assert Activity.objects.latest("seq").summary == (
+        f"{name} imported holidays {wanted[0][1]}, {wanted[1][1]} and {wanted[2][1]}"
+    )
+
+    # More than a few: counted, not named.
+    Holiday.objects.for_org(org).filter(start_date__in=[d for d, _ in wanted[:4]]).delete()
+    assert api.post("/api/holidays/import-public", {"state": "VIC", "year": 2027}).status_code == 200
+    assert Activity.objects.latest("seq").summary == f"{name} imported 4 holidays"

@@ -7,7 +7,7 @@ a redo exactly to what it was after it.
 
 from __future__ import annotations
 
-from datetime import date, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -19,7 +19,7 @@ from project.core.tenancy import Ctx
 from project.history import tracking
 from project.history.models import Activity, ActivityChange
 from project.planning.models import BlockGroup, BlockGroupStudyPlan
-from project.timetabling.models import TimetableSession
+from project.timetabling.models import Holiday, TimetableSession
 from realtime.events import emit_change
 from tests import factories as f
 from tests.timetabling.conftest import filled_template, new_cohort_row, session_body
@@ -342,6 +342,35 @@ def test_a_later_change_to_the_same_rows_blocks_the_undo_and_is_named(api, org):
     undo(api, first)
     s.refresh_from_db()
     assert s.teacher_id is None
+
+
+def test_the_refusal_quotes_the_blocking_rows_summary_and_time(api, org, admin_user):
+    """The 409 of an undo blocked by a later write names that write: its summary (which names the record)
+    and when it was made, in the organization's time zone as History shows it."""
+    org.timezone = "Australia/Melbourne"
+    org.save(update_fields=["timezone"])
+    name = admin_user.full_name or admin_user.email
+    made = ok(api.post("/api/holidays", {"name": "Cup Day", "startDate": "2026-11-03", "endDate": "2026-11-03"}))
+    body = {"name": "Cup Day", "startDate": "2026-11-03", "endDate": "2026-11-03"}
+    ok(api.put(f"/api/holidays/{made.json()['id']}", {**body, "description": "Half the state"}))
+    first = latest(org)
+    ok(api.put(f"/api/holidays/{made.json()['id']}", {**body, "description": "The whole state"}))
+    later = latest(org)
+    assert later.summary == f"{name} updated holiday Cup Day"
+    # 01:05 UTC on 26 November is 12:05 pm in Melbourne (daylight time, UTC+11).
+    Activity.objects.filter(pk=later.pk).update(created_at=datetime(2026, 11, 26, 1, 5, tzinfo=UTC))
+    r = api.post(f"/api/activity/{first.id}/undo")
+    assert r.status_code == 409, r.content
+    assert r.json()["message"].endswith(
+        f"A later change touched the same records: “{name} updated holiday Cup Day” (26 Nov 2026, 12:05 pm). Undo that first."
+    )
+    assert r.json()["blockedBy"] == {
+        "id": str(later.id),
+        "seq": later.seq,
+        "summary": f"{name} updated holiday Cup Day",
+        "at": "2026-11-26T12:05:00+11:00",
+    }
+    assert Holiday.objects.get(pk=made.json()["id"]).description == "The whole state"  # nothing changed
 
 
 def test_undoing_a_creation_that_others_built_on_is_refused(api, org):

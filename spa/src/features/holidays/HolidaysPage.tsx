@@ -23,7 +23,7 @@ export default function HolidaysPage() {
   const confirmDelete = (h: Holiday) =>
     confirmAndMutate(remove, h.id, {
       title: "Delete Holiday",
-      message: `Are you sure you want to delete the holiday "${h.name}"? This action cannot be undone.`,
+      message: `Are you sure you want to delete the holiday "${h.name}"? You can undo it from the message that follows or from History.`,
       done: "Holiday deleted successfully",
       failed: ["Error", "Failed to delete holiday"],
     });
