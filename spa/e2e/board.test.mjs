@@ -246,6 +246,33 @@ test("a term prints as a clean timetable", async () => {
   }
 });
 
+test("the rooms screen links each campus to its board, and a room's week to the room's and its campus's boards", async () => {
+  const campus = must(await apiCall(a.page, "GET", "/api/campuses"), 200)[0];
+  assert.ok(campus, "the demo organization has a campus");
+  await a.page.goto(`${BASE_URL}/rooms`);
+  await a.page
+    .getByRole("link", { name: `Open the planner board of campus ${campus.name}`, exact: true })
+    .first()
+    .click();
+  await a.page.waitForURL(`${BASE_URL}/planner/campus/${campus.id}`);
+  await a.page.locator('[data-testid="board-calendar"][data-loaded="true"]').waitFor();
+  await a.page.getByRole("heading", { name: `Planner: ${campus.name}` }).waitFor();
+
+  const room = must(await apiCall(a.page, "GET", "/api/rooms"), 200).find((r) => r.isActive && r.campusId === campus.id);
+  assert.ok(room, "the campus has an active room");
+  await a.page.goto(`${BASE_URL}/rooms`);
+  await a.page.getByRole("textbox", { name: "Search rooms" }).fill(room.code);
+  await a.page
+    .getByRole("button", { name: `Week of room ${room.code}`, exact: true })
+    .first()
+    .click();
+  const dialog = a.page.getByRole("dialog");
+  await dialog.getByRole("link", { name: `Open the planner board of campus ${campus.name}`, exact: true }).waitFor();
+  await dialog.getByRole("link", { name: `Open the planner board of room ${room.code}`, exact: true }).click();
+  await a.page.waitForURL(`${BASE_URL}/planner/room/${room.id}`);
+  await a.page.locator('[data-testid="board-calendar"][data-loaded="true"]').waitFor();
+});
+
 for (const theme of ["light", "dark"]) {
   for (const [device, viewport] of [
     ["desktop", { width: 1440, height: 900 }],

@@ -90,14 +90,19 @@ test("a one-day holiday on a full-time group: both options with figures, make-up
   assert.match(text, /Tue 15\/08\/2028 09:00–12:00/);
   assert.match(text, /Thu 17\/08\/2028 09:00–12:00/); // make-up: the nearest free weekday of that week
   assert.match(text, new RegExp(`Falls on Snap closure ${RUN}`));
-  // The affected week, before and after, the moved session highlighted.
+  // The affected week on the board's calendar: the moved session highlighted where it arrives (Thursday),
+  // outlined where it leaves (Tuesday).
   const week = review.getByTestId("replan-week");
   assert.equal(await week.count(), 1);
-  assert.match(await week.getByTestId("replan-moved-in").filter({ hasText: made.group.code }).textContent(), /09:00/);
-  assert.equal(await week.getByTestId("replan-moved-out").filter({ hasText: made.group.code }).count(), 1);
+  const ofGroup = (selector) => week.locator(selector).filter({ hasText: made.group.code });
+  assert.equal(await ofGroup(".fc-event.bp-moved").count(), 1);
+  assert.match(await ofGroup('td.fc-timegrid-col[data-date="2028-08-17"] .fc-event.bp-moved').textContent(), /09:00/);
+  assert.equal(await ofGroup('td.fc-timegrid-col[data-date="2028-08-15"] .fc-event.bp-before').count(), 1);
   // The group's other classes of that week (Monday and Wednesday) are shown as they stay.
-  await week.getByTestId("replan-stays").filter({ hasText: made.group.code }).nth(1).waitFor();
-  assert.equal(await week.getByTestId("replan-stays").filter({ hasText: made.group.code }).count(), 2);
+  await ofGroup(".fc-event.bp-session:not(.bp-moved)").nth(1).waitFor();
+  assert.equal(await ofGroup(".fc-event.bp-session:not(.bp-moved)").count(), 2);
+  assert.equal(await ofGroup('td.fc-timegrid-col[data-date="2028-08-14"] .fc-event.bp-session:not(.bp-moved)').count(), 1);
+  assert.equal(await ofGroup('td.fc-timegrid-col[data-date="2028-08-16"] .fc-event.bp-session:not(.bp-moved)').count(), 1);
   assert.deepEqual(await seriousA11yViolations(a.page), []);
   await screenshot(a.page, "replan-review");
 

@@ -2,7 +2,8 @@
  * A read-only calendar of sessions on the planner board's calendar (docs/adr/0026-planner-board.md), for
  * screens that show sessions in time without moving them: the re-plan review's before/after and a room's
  * week. Sessions as the board reads them (`GET /api/board`); `before` (optional) the same sessions where
- * they were: drawn as dashed outlines behind the new places, so a move reads as "from here to there".
+ * they were: drawn as dashed outlines (class bp-before) behind the new places (class bp-moved, highlighted),
+ * so a move reads as "from here to there".
  */
 import type { EventContentArg, EventInput } from "@fullcalendar/core";
 import enAu from "@fullcalendar/core/locales/en-au";
@@ -51,7 +52,7 @@ export function SessionCalendar({ sessions, before = [], shading = [], view = "w
         backgroundColor: colour,
         borderColor: colour,
         textColor: "#ffffff",
-        classNames: ["bp-session"],
+        classNames: moved.has(s.id) ? ["bp-session", "bp-moved"] : ["bp-session"],
         extendedProps: { session: s, note: moved.has(s.id) ? "After" : undefined },
       });
     }

@@ -1,9 +1,10 @@
 import { confirmDestructive } from "../../components/ListPage";
-import { Anchor, Avatar, Badge, Button, Card, Grid, Group, Modal, Skeleton, Stack, Text, Title } from "@mantine/core";
+import { Anchor, Avatar, Badge, Box, Button, Card, Grid, Group, Modal, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { IconBuilding, IconEdit, IconUserPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { EmptyState } from "../../components/States";
+import { CampusPlannerLinks } from "../board/PlannerLink";
 import { errorMessage } from "../../lib/api";
 import { useCurrentUser } from "../../lib/auth";
 import { notifyError, notifySuccess } from "../../lib/notify";
@@ -129,6 +130,9 @@ export default function OrganizationPage() {
               Manage rooms
             </Button>
           </Group>
+          <Box mt="sm">
+            <CampusPlannerLinks />
+          </Box>
         </Card>
       </Grid.Col>
       <Grid.Col span={{ base: 12, lg: 7 }}>

@@ -1,10 +1,12 @@
-import { Alert, Badge, Button, Group, Loader, Paper, Radio, SimpleGrid, Stack, Tabs, Text } from "@mantine/core";
+import { Alert, Button, Group, Loader, Paper, Radio, Stack, Tabs, Text } from "@mantine/core";
 import { IconAlertTriangle } from "@tabler/icons-react";
 import { useQueries } from "@tanstack/react-query";
 import { useState } from "react";
 import { DataTable } from "../../components/DataTable";
 import { displayTime } from "../../components/Dates";
 import { classifyError, notifySuccess } from "../../components/Notify";
+import type { BoardSession } from "../board/api";
+import { SessionCalendar } from "../board/SessionCalendar";
 import { timetablesQueryOptions } from "../timetables/api/timetables";
 import { plural } from "../timetables/auto-allocation/format";
 import { useApplyReplan, useProposal, type ChangeQuery, type OptionKey, type Proposal, type ReplanChange, type ReplanOption } from "./api";
@@ -50,59 +52,69 @@ function ChangeTable({ rows, label }: { rows: ReplanChange[]; label: string }) {
 /** Up to this many block groups' timetables are read to show their other sessions in the affected weeks. */
 const GRID_GROUPS = 4;
 
+/** A change's session at `place` in the planner board's shape (the unit keyed by its code, for its colour). */
+function boardSession(c: ReplanChange, place: ReplanChange["from"]): BoardSession {
+  return {
+    id: c.sessionId,
+    actualDate: place.actualDate,
+    startTime: place.startTime,
+    endTime: place.endTime,
+    actualHours: c.actualHours,
+    blockGroup: { id: c.blockGroupId, code: c.blockGroupCode, name: c.blockGroupCode },
+    unit: { id: c.unitCode, code: c.unitCode, name: c.unitCode },
+    teacher: place.teacherId ? { id: place.teacherId, name: place.teacherName } : null,
+    room: "",
+    roomId: null,
+    status: "scheduled",
+    updatedAt: "",
+  };
+}
+
 /**
- * The affected weeks day by day (at most four): the moved sessions struck through where they leave and
- * highlighted where they arrive, and, when the moves are of at most four block groups, those groups'
- * other sessions as they stay (their timetables read with GET /api/timetables?blockGroupId=).
+ * The affected weeks (at most four) on the planner board's read-only calendar (SessionCalendar): the
+ * moved sessions highlighted where they arrive and outlined where they leave, and, when the moves are of
+ * at most four block groups, those groups' other sessions as they stay (their timetables read with
+ * GET /api/timetables?blockGroupId=).
  */
 function WeekGrid({ changes }: { changes: ReplanChange[] }) {
-  const groups = [...new Set(changes.filter((c) => c.from.actualDate !== c.to.actualDate).map((c) => c.blockGroupId))];
+  const moved = changes.filter((c) => c.from.actualDate !== c.to.actualDate || c.from.startTime !== c.to.startTime || c.from.endTime !== c.to.endTime);
+  const groups = [...new Set(moved.map((c) => c.blockGroupId))];
   const read = groups.length <= GRID_GROUPS ? groups : [];
   const timetables = useQueries({
     queries: read.map((id) => timetablesQueryOptions({ blockGroupId: id, teacherId: null, hidePast: false })),
   });
-  const around = timetables.flatMap((q) =>
+  const movedIds = new Set(moved.map((c) => c.sessionId));
+  const stays: BoardSession[] = timetables.flatMap((q) =>
     (q.data ?? [])
-      .filter((s) => s.status !== "cancelled")
-      .map((s) => ({ id: s.id, blockGroupCode: s.blockGroup?.code ?? "", actualDate: s.actualDate, startTime: s.startTime })),
+      .filter((s) => s.status !== "cancelled" && !movedIds.has(s.id))
+      .map((s) => ({
+        id: s.id,
+        actualDate: s.actualDate,
+        startTime: s.startTime,
+        endTime: s.endTime,
+        actualHours: 0,
+        blockGroup: { id: s.blockGroupId, code: s.blockGroup?.code ?? "", name: s.blockGroup?.code ?? "" },
+        unit: { id: s.unit?.code ?? "", code: s.unit?.code ?? "", name: s.unit?.code ?? "" },
+        teacher: s.teacher ? { id: s.teacher.id, name: `${s.teacher.firstName} ${s.teacher.lastName}` } : null,
+        room: s.room ?? "",
+        roomId: null,
+        status: s.status,
+        updatedAt: "",
+      })),
   );
-  const { weeks, more } = affectedWeeks(changes, 4, around);
+  const { weeks, more } = affectedWeeks(moved, 4);
   if (!weeks.length) return null;
+  const after = [...stays, ...moved.map((c) => boardSession(c, c.to))];
+  const before = moved.map((c) => boardSession(c, c.from));
   return (
     <Stack gap="sm" aria-label="Affected weeks">
       {weeks.map((week) => (
         <Paper key={week.start} withBorder p="xs" data-testid="replan-week">
-          <Text size="sm" fw={600} mb={4}>
-            Week of {weekday(week.start)}
-          </Text>
-          <SimpleGrid cols={week.days.length} spacing={4}>
-            {week.days.map((d) => (
-              <Stack key={d.date} gap={2}>
-                <Text size="xs" c="dimmed">
-                  {weekday(d.date)}
-                </Text>
-                {d.stay.map((s) => (
-                  <Text key={`stay-${s.key}`} size="xs" data-testid="replan-stays">
-                    {s.code} {displayTime(s.startTime)}
-                  </Text>
-                ))}
-                {d.out.map((c) => (
-                  <Text key={`out-${c.sessionId}`} size="xs" td="line-through" c="red.8" data-testid="replan-moved-out">
-                    {c.blockGroupCode} {displayTime(c.from.startTime)}
-                  </Text>
-                ))}
-                {d.in.map((c) => (
-                  <Badge key={`in-${c.sessionId}`} size="sm" variant="light" color="green" radius="sm" data-testid="replan-moved-in">
-                    {c.blockGroupCode} {displayTime(c.to.startTime)}
-                  </Badge>
-                ))}
-              </Stack>
-            ))}
-          </SimpleGrid>
+          <SessionCalendar sessions={after} before={before} date={week.start} />
         </Paper>
       ))}
       <Text size="xs" c="dimmed">
-        Struck through: where a session leaves. Green: where it arrives.
+        Outlined: where a session leaves. Highlighted: where it arrives.
         {more ? ` And ${plural(more, "more week")}: every change is in the lists below.` : ""}
       </Text>
     </Stack>

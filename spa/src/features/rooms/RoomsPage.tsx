@@ -3,7 +3,7 @@
  * sessions use them; administrators add, edit and delete, everyone reads. Linked from the Organization
  * page and the timetables.
  */
-import { Anchor, Card, Group, Select, Text } from "@mantine/core";
+import { Anchor, Box, Card, Group, Select, Text } from "@mantine/core";
 import { Link, useSearchParams } from "react-router";
 import { useMemo, useState } from "react";
 import { DataTable } from "../../components/DataTable";
@@ -16,7 +16,7 @@ import { ROOM_TYPES, useDeleteRoom, useRooms, type Room } from "./api";
 import { RoomFormModal } from "./components/RoomFormModal";
 import { RoomWeekButton } from "./components/RoomWeek";
 import { SubscribeButton } from "../calendar-feeds/SubscribeButton";
-import { PlannerLink } from "../board/PlannerLink";
+import { CampusPlannerLinks, PlannerLink } from "../board/PlannerLink";
 
 export default function RoomsPage() {
   const { isAdmin } = useCurrentUser();
@@ -48,6 +48,9 @@ export default function RoomsPage() {
         subtitle="Teaching spaces of the campuses: capacity, type and features"
         actions={isAdmin ? <AddButton onClick={() => dialog.open(null)}>Add Room</AddButton> : null}
       />
+      <Box mb="md">
+        <CampusPlannerLinks />
+      </Box>
       <ListStates
         rows={data}
         loading={isLoading && <Text>Loading rooms...</Text>}

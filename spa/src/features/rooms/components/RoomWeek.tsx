@@ -7,6 +7,7 @@ import { IconCalendarWeek, IconChevronLeft, IconChevronRight } from "@tabler/ico
 import dayjs from "dayjs";
 import { useState } from "react";
 import { displayTime, formatDate } from "../../../components/Dates";
+import { PlannerLink } from "../../board/PlannerLink";
 import { useTimetables } from "../../timetables/api/timetables";
 import type { Room } from "../api";
 
@@ -50,6 +51,8 @@ function RoomWeek({ room }: { room: Room }) {
           <ActionIcon variant="default" aria-label="Next week" onClick={() => setMonday((m) => m.add(7, "day"))}>
             <IconChevronRight size={16} />
           </ActionIcon>
+          <PlannerLink scope="room" id={room.id} name={`room ${room.code}`} />
+          {room.campusId && room.campus ? <PlannerLink scope="campus" id={room.campusId} name={`campus ${room.campus.name}`} text={room.campus.name} /> : null}
         </Group>
       </Group>
       {sessions.isLoading ? (
