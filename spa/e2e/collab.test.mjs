@@ -86,21 +86,21 @@ test("the same edit made by both: the second sees that someone else changed it, 
   }
   const dialogA = a.page.getByRole("dialog", { name: "Edit Timetable Entry" });
   const dialogB = b.page.getByRole("dialog", { name: "Edit Timetable Entry" });
-  await dialogA.getByLabel("Room").fill(`A-${RUN}`);
+  await dialogA.getByLabel("Room", { exact: true }).fill(`A-${RUN}`);
   await dialogA.getByRole("button", { name: "Update Entry" }).click();
   await dialogA.waitFor({ state: "hidden" });
   // Let A's change reach B's open timetable first (the live update that used to reload B's open form and
   // make this test pass or fail by timing): B's form must keep the version B opened.
   await rowOf(b.page).getByText(`A-${RUN}`).waitFor({ timeout: 10000 });
-  assert.notEqual(await dialogB.getByLabel("Room").inputValue(), `A-${RUN}`);
+  assert.notEqual(await dialogB.getByLabel("Room", { exact: true }).inputValue(), `A-${RUN}`);
 
-  await dialogB.getByLabel("Room").fill(`B-${RUN}`);
+  await dialogB.getByLabel("Room", { exact: true }).fill(`B-${RUN}`);
   await dialogB.getByRole("button", { name: "Update Entry" }).click();
   const stale = dialogB.getByTestId("stale-alert");
   await stale.waitFor();
   assert.match(await stale.innerText(), /Someone else changed this record/);
   // B's typing is kept and the clash is shown: theirs (A's room) next to B's (issue 18, ADR 0017).
-  assert.equal(await dialogB.getByLabel("Room").inputValue(), `B-${RUN}`);
+  assert.equal(await dialogB.getByLabel("Room", { exact: true }).inputValue(), `B-${RUN}`);
   const clash = stale.getByTestId("stale-fields").locator('tr[data-field="room"] td');
   assert.deepEqual(await clash.allInnerTexts(), ["Room", `A-${RUN}`, `B-${RUN}`]);
   // Nothing of B's was written.

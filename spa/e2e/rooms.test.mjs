@@ -33,10 +33,10 @@ test("an administrator adds a room; a session's room typed another way is saved 
       .first()
       .click();
     const form = page.getByRole("dialog", { name: "Edit Timetable Entry" });
-    await form.getByLabel("Room").fill("");
+    await form.getByLabel("Room", { exact: true }).fill("");
     // The picker lists the recorded rooms with seats and whether they are free at this session's time.
     await page.getByRole("option", { name: new RegExp(`^LAB-${RUN} · Robotics lab · 18 seats · free$`) }).waitFor();
-    await form.getByLabel("Room").fill(`lab ${RUN}`);
+    await form.getByLabel("Room", { exact: true }).fill(`lab ${RUN}`);
     await page.keyboard.press("Escape"); // close the suggestions, not the dialog
     await form.getByRole("button", { name: "Update Entry" }).click();
     await form.waitFor({ state: "hidden" });
@@ -193,9 +193,9 @@ test("a coordinator's room week updates live, and picking a booked room shows th
       .first()
       .click();
     const form = coord.page.getByRole("dialog", { name: "Edit Timetable Entry" });
-    await form.getByLabel("Room").fill("");
+    await form.getByLabel("Room", { exact: true }).fill("");
     await coord.page.getByRole("option", { name: new RegExp(`^${code} · Live lab · 30 seats · booked: ${first.blockGroup.code}`) }).waitFor();
-    await form.getByLabel("Room").fill(code);
+    await form.getByLabel("Room", { exact: true }).fill(code);
     await coord.page.keyboard.press("Escape");
     await form.getByRole("button", { name: "Update Entry" }).click();
     const clash = form.getByTestId("conflict-alert");

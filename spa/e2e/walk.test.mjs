@@ -93,12 +93,12 @@ item("1. overlapping, zero-length and backwards time ranges are refused on the f
       .first()
       .click();
     const edit = page.getByRole("dialog", { name: "Edit Timetable Entry" });
-    assert.equal(await edit.getByLabel("Start Time").inputValue(), "09:00");
-    assert.equal(await edit.getByLabel("End Time").inputValue(), "12:00");
-    await edit.getByLabel("End Time").fill("08:00");
+    assert.equal(await edit.getByLabel("Start Time", { exact: true }).inputValue(), "09:00");
+    assert.equal(await edit.getByLabel("End Time", { exact: true }).inputValue(), "12:00");
+    await edit.getByLabel("End Time", { exact: true }).fill("08:00");
     await edit.getByRole("button", { name: "Update Entry" }).click();
     await edit.getByText("End time must be after start time").waitFor();
-    await edit.getByLabel("End Time").fill("12:00");
+    await edit.getByLabel("End Time", { exact: true }).fill("12:00");
     await page.keyboard.press("Escape");
   } finally {
     await context.close();
@@ -349,8 +349,8 @@ item(
         .first()
         .click();
       const edit = page.getByRole("dialog", { name: "Edit Timetable Entry" });
-      await edit.getByLabel("Room").fill("");
-      await edit.getByLabel("Room").click();
+      await edit.getByLabel("Room", { exact: true }).fill("");
+      await edit.getByLabel("Room", { exact: true }).click();
       const listbox = page.getByRole("listbox");
       await listbox.getByText(/\(this group's campus\)$/).waitFor();
       await listbox
@@ -371,7 +371,7 @@ item(
       await page.getByRole("button", { name: "Add Session" }).click();
       const add = page.getByRole("dialog", { name: "Add Timetable Entry" });
       await add.getByLabel("Week Number").waitFor();
-      await add.getByLabel("Room").click();
+      await add.getByLabel("Room", { exact: true }).click();
       await page
         .getByRole("listbox")
         .getByRole("option", { name: new RegExp(`^${held.code} .*booked: `) })
