@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent, TooManyFilesSent
 from django.db import DataError
@@ -25,6 +26,9 @@ from project.core.auth import member_auth
 from project.core.errors import DomainError, ValidationFailed
 from project.core.responses import PreciseJSONEncoder
 from project.core.schemas import NUL_MESSAGE, SURROGATE_MESSAGE
+
+if TYPE_CHECKING:
+    from ninja.operation import Operation
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +107,17 @@ class BlockplanParser(Parser):
         return super().parse_querydict(data, list_fields, request)
 
 
-api = NinjaAPI(
+class BlockplanAPI(NinjaAPI):
+    def get_openapi_operation_id(self, operation: Operation) -> str:
+        """``<module>_<function>`` with dots as underscores, as ninja names it, where ``<module>`` is the
+        router module's ``OPERATION_ID_MODULE`` when it sets one: a router moved to another module keeps
+        the operation ids the generated client and the published schema know (docs/adr/0030)."""
+        view = operation.view_func
+        module = getattr(sys.modules.get(view.__module__), "OPERATION_ID_MODULE", view.__module__)
+        return f"{module}_{view.__name__}".replace(".", "_")
+
+
+api = BlockplanAPI(
     renderer=BlockplanRenderer(),
     parser=BlockplanParser(),
     title="Blockplan API",
@@ -236,7 +250,7 @@ def _register_routers() -> None:
     from project.timetabling.api import router as timetabling_router
     from project.timetabling.auto_allocation_api import router as auto_allocation_router
     from project.timetabling.board_api import router as board_router
-    from project.timetabling.holiday_api import router as holiday_router
+    from project.timetabling.holidays.api import router as holiday_router
     from project.timetabling.replan_api import router as replan_router
 
     # Reporting first: its fixed paths (/teachers/workload-summary) sit beside /teachers/{id}.

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from project.core.tenancy import Ctx
 from project.history.models import Activity
-from project.timetabling.holiday_services import public_holidays_for
+from project.timetabling.holidays.services import public_holidays_for
 from project.timetabling.models import Holiday
 from realtime.events import emit_change
 from tests import factories as f

@@ -13,12 +13,13 @@ from project.core.auth import AuthedRequest
 from project.core.concurrency import if_match_header, with_etag
 from project.core.routers import make_router
 from project.core.schemas import ErrorOut
-from project.timetabling import holiday_selectors as selectors
-from project.timetabling import holiday_services as services
-from project.timetabling.holiday_schemas import HolidayFilters, HolidayImportIn, HolidayImportOut, HolidayIn, HolidayOut
+from project.timetabling.holidays import selectors, services
+from project.timetabling.holidays.schemas import HolidayFilters, HolidayImportIn, HolidayImportOut, HolidayIn, HolidayOut
 from project.timetabling.models import Holiday
 
 router = make_router(tags=["holidays"])
+# The module this router was published from: its OpenAPI operation ids stay (docs/adr/0030).
+OPERATION_ID_MODULE = "project.timetabling.holiday_api"
 
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 412: ErrorOut}
 
