@@ -245,8 +245,8 @@ def _register_routers() -> None:
     from project.planning.api import router as planning_router
     from project.reporting.api import router as reporting_router
     from project.staff.api import router as staff_router
-    from project.staff.availability_api import router as availability_router
-    from project.staff.leave_api import router as leave_router
+    from project.staff.availability.api import router as availability_router
+    from project.staff.leave.api import router as leave_router
     from project.timetabling.api import router as timetabling_router
     from project.timetabling.auto_allocation_api import router as auto_allocation_router
     from project.timetabling.board_api import router as board_router

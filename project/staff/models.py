@@ -94,8 +94,8 @@ class TeacherLeave(TenantModel):
 
 class TeacherAvailability(TenantModel):
     """A teacher's weekly availability pattern, date-range variants, preferences, limits and campuses
-    (ADR 0027; shapes in :mod:`project.staff.availability`). At most one per teacher; a teacher without
-    one is available as the form's ``availability`` word says (:func:`project.staff.availability.of_word`).
+    (ADR 0027; shapes in :mod:`project.staff.availability.patterns`). At most one per teacher; a teacher without
+    one is available as the form's ``availability`` word says (:func:`project.staff.availability.patterns.of_word`).
 
     ``custom`` False: the windows are the word's (migrated or kept in step with the form), and a session
     outside them is the soft ``teacher_unavailable`` conflict as before; True once the pattern is painted,

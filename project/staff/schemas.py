@@ -37,8 +37,8 @@ from project.core.schemas import (
     required_text,
     text,
 )
-from project.staff.availability_schemas import AvailabilityPatternOut
-from project.staff.availability_selectors import pattern_json, profile_values
+from project.staff.availability.schemas import AvailabilityPatternOut
+from project.staff.availability.selectors import pattern_json, profile_values
 from project.staff.models import Teacher
 
 EMPLOYMENT_TYPES = ("ongoing", "fixed_term", "sessional")

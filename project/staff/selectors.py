@@ -13,7 +13,7 @@ from django.db.models import Count, QuerySet
 from django.db.models.functions import Lower
 
 from project.core.tenancy import get_in_org
-from project.staff.availability_selectors import PROFILE_FIELDS, pattern_json
+from project.staff.availability.selectors import PROFILE_FIELDS, pattern_json
 from project.staff.models import TEACHER_FIELDS, Teacher, TeacherUnit
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -20,7 +20,7 @@ from project.core.concurrency import assert_fresh
 from project.core.errors import DuplicateCode, NotFound
 from project.core.tenancy import Ctx, get_in_org, get_locked
 from project.core.writes import save_or_raise
-from project.staff.availability_services import follow_word
+from project.staff.availability.services import follow_word
 from project.staff.models import TEACHER_FIELDS, Teacher, TeacherUnit
 from realtime.events import emit_change
 

@@ -192,10 +192,10 @@ def conflict_index(
     refused by the server (the server's answer on drop stays final). A cancelled session is never
     blocked. With a teacher whose availability is painted (ADR 0027), each time of a day in 07:00-22:00
     outside their windows (or in a prohibited preference) is blocked as ``teacher_outside_availability``
-    (from :func:`project.staff.availability_selectors.unavailable_times`, the times the board shades). 404
+    (from :func:`project.staff.availability.selectors.unavailable_times`, the times the board shades). 404
     for ids of another organization; 400 for a bad range. 7 queries.
     """
-    from project.staff.availability_selectors import unavailable_times
+    from project.staff.availability.selectors import unavailable_times
     from project.staff.models import Teacher, TeacherLeave, TeacherUnit
 
     check_range(start, end)

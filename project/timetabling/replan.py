@@ -107,7 +107,7 @@ def _change_of(
     proposed closure (``start``/``end``, optional ``campus_id``). Raises NotFound for ids of another
     organization and ValidationFailed (400) for a missing or bad range."""
     from project.catalogue.models import Campus
-    from project.staff.leave_services import check_leave_times
+    from project.staff.leave.services import check_leave_times
     from project.staff.models import Teacher, TeacherLeave
 
     if holiday_id is not None:

@@ -11,7 +11,7 @@ from datetime import date, time, timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from project.staff import availability as av
+from project.staff.availability import patterns as av
 from project.timetabling import auto_allocation as aa
 from project.timetabling import conflicts as cf
 from project.timetabling.calendar import week_start

@@ -8,7 +8,7 @@ from datetime import date, time
 import pytest
 from django.apps import apps
 
-from project.staff import availability as av
+from project.staff.availability import patterns as av
 from project.staff.models import TeacherAvailability
 from tests import factories as f
 

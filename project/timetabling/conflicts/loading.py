@@ -77,7 +77,7 @@ def load_data(org: Organization, start: date, end: date, teacher_ids: Iterable[o
         qualifications and leave overlapping [start, end] of ``teacher_ids`` (all when None). 6-7 queries
         (3-4 when ``teacher_ids`` is empty); one more when a teacher teaches at some campuses only and the
     block groups were not read for the rooms (ADR 0027)."""
-    from project.staff.availability_selectors import PROFILE_FIELDS, facts_of
+    from project.staff.availability.selectors import PROFILE_FIELDS, facts_of
     from project.staff.models import Teacher, TeacherLeave, TeacherUnit
 
     data = ConflictData(link_of=linked_groups(org), holidays=load_holidays(org, start, end))

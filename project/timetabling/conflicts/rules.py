@@ -9,7 +9,7 @@ from datetime import date, datetime, time
 from operator import attrgetter
 from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
 
-from project.staff.availability import Availability
+from project.staff.availability.patterns import Availability
 from project.timetabling.calendar import HolidaySpan, week_start
 
 if TYPE_CHECKING:  # pragma: no cover

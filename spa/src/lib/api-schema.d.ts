@@ -1964,7 +1964,7 @@ export interface paths {
         /**
          * Export Availability
          * @description GET /api/teachers/availability/export: every teacher's availability as .xlsx, one row per teacher
-         *     and window (columns in :mod:`project.staff.availability_workbook`).
+         *     and window (columns in :mod:`project.staff.availability.workbook`).
          */
         get: operations["project_staff_availability_api_export_availability"];
         put?: never;

@@ -28,7 +28,7 @@ def check_leave_times(start_time: time | None, end_time: time | None) -> None:
     """Part-day leave has both times, the end after the start; whole-day leave has neither. Raises
     ValidationFailed (400) at ``startTime``/``endTime``. Also the rule of a proposed leave in
     ``project.timetabling.replan``."""
-    from project.staff.leave_schemas import MSG_END_TIME, MSG_START_TIME, MSG_TIME_ORDER
+    from project.staff.leave.schemas import MSG_END_TIME, MSG_START_TIME, MSG_TIME_ORDER
 
     if start_time is not None and end_time is None:
         raise ValidationFailed.field("endTime", MSG_END_TIME)

@@ -32,7 +32,7 @@ from project.core.schemas import (
     not_before,
     required,
 )
-from project.staff.availability import ALL_LEVELS, LEVELS
+from project.staff.availability.patterns import ALL_LEVELS, LEVELS
 from project.staff.models import Teacher
 
 MAX_WINDOWS = 200

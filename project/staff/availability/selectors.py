@@ -10,7 +10,7 @@ from datetime import date, time, timedelta
 from typing import TYPE_CHECKING, Any
 
 from project.core.tenancy import get_in_org
-from project.staff import availability as av
+from project.staff.availability import patterns as av
 from project.staff.models import Teacher, TeacherAvailability
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -93,7 +93,7 @@ def profile_values(profile: TeacherAvailability | None) -> tuple | None:
 
 
 def facts_of(word: str, profile: Sequence[Any] | None) -> av.Availability:
-    """The pure :class:`project.staff.availability.Availability` of a teacher (see :func:`pattern_json`)."""
+    """The pure :class:`project.staff.availability.patterns.Availability` of a teacher (see :func:`pattern_json`)."""
     if profile is None or profile[0] is None:
         return av.of_word(word)
     _id, custom, windows, preferences, variants, per_day, per_week, days, campuses, preferred, level = profile

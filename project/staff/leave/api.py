@@ -10,12 +10,13 @@ from project.core.auth import AuthedRequest
 from project.core.concurrency import if_match_header, with_etag
 from project.core.routers import make_router
 from project.core.schemas import ErrorOut
-from project.staff import leave_selectors as selectors
-from project.staff import leave_services as services
-from project.staff.leave_schemas import LeaveIn, LeaveOut
+from project.staff.leave import selectors, services
+from project.staff.leave.schemas import LeaveIn, LeaveOut
 from project.staff.models import TeacherLeave
 
 router = make_router(tags=["teachers"])
+# The module this router was published from: its OpenAPI operation ids stay (docs/adr/0030).
+OPERATION_ID_MODULE = "project.staff.leave_api"
 
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 412: ErrorOut}
 

@@ -12,12 +12,12 @@ from project.core.auth import AuthedRequest
 from project.core.concurrency import if_match_header
 from project.core.routers import make_router
 from project.core.schemas import CamelSchema, ErrorOut
-from project.staff import availability_selectors as selectors
-from project.staff import availability_services as services
-from project.staff import availability_workbook as workbook
-from project.staff.availability_schemas import AvailabilityIn, AvailabilityOut, UnavailableOut, UnavailableQuery
+from project.staff.availability import selectors, services, workbook
+from project.staff.availability.schemas import AvailabilityIn, AvailabilityOut, UnavailableOut, UnavailableQuery
 
 router = make_router(tags=["teachers"])
+# The module this router was published from: its OpenAPI operation ids stay (docs/adr/0030).
+OPERATION_ID_MODULE = "project.staff.availability_api"
 
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 412: ErrorOut}
 
@@ -84,7 +84,7 @@ class AvailabilityImportOut(CamelSchema):
 @router.get("/teachers/availability/export")
 def export_availability(request: AuthedRequest) -> HttpResponse:
     """GET /api/teachers/availability/export: every teacher's availability as .xlsx, one row per teacher
-    and window (columns in :mod:`project.staff.availability_workbook`)."""
+    and window (columns in :mod:`project.staff.availability.workbook`)."""
     response = HttpResponse(workbook.export_xlsx(org=request.auth.org), content_type=XLSX)
     response["Content-Disposition"] = 'attachment; filename="teacher-availability.xlsx"'
     return response

@@ -31,8 +31,8 @@ from project.core.errors import ValidationFailed
 from project.core.spreadsheets import xlsx_cell
 from project.core.tenancy import Ctx
 from project.core.workbooks import Cell, SheetLimits, file_error, read_first_sheet
-from project.staff import availability as av
-from project.staff.availability_selectors import PROFILE_FIELDS, facts_of
+from project.staff.availability import patterns as av
+from project.staff.availability.selectors import PROFILE_FIELDS, facts_of
 from project.staff.models import Teacher, TeacherAvailability
 from realtime.events import emit_change
 
