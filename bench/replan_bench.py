@@ -3,7 +3,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_reads_large .venv/bin/python bench/replan_bench.py [--runs N]
 
 Uses the organization of ``bench/reads_bench.py`` (seeded on first use: 35,000 sessions, 80 block groups
-sharing 41 rooms, 150 teachers). Measures, through the service functions (``project.timetabling.replan``,
+sharing 41 rooms, 150 teachers). Measures, through the service functions (``project.timetabling.replan.services``,
 no HTTP):
 
 - a closure of the three consecutive days with the most sessions (about 400 sessions of every block
@@ -52,7 +52,7 @@ def main() -> None:
 
     from django.db import connection, transaction
 
-    from project.timetabling import replan
+    from project.timetabling.replan import services as replan
 
     ctx = admin_ctx(org)
     with connection.cursor() as cursor:

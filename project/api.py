@@ -251,7 +251,7 @@ def _register_routers() -> None:
     from project.timetabling.auto_allocation_api import router as auto_allocation_router
     from project.timetabling.board_api import router as board_router
     from project.timetabling.holidays.api import router as holiday_router
-    from project.timetabling.replan_api import router as replan_router
+    from project.timetabling.replan.api import router as replan_router
 
     # Reporting first: its fixed paths (/teachers/workload-summary) sit beside /teachers/{id}.
     for router in (

@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 from project.planning.days import parse_preferred_days
 from project.planning.models import BlockGroup
 from project.timetabling import conflicts as cf
-from project.timetabling import replan
 from project.timetabling.calendar import week_start
 from project.timetabling.models import TimetableSession
+from project.timetabling.replan import services as replan
 from tests import factories as f
 from tests.timetabling.test_replan import _holiday, _option
 

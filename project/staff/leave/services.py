@@ -27,7 +27,7 @@ FIELDS = ("start_date", "end_date", "start_time", "end_time", "reason")
 def check_leave_times(start_time: time | None, end_time: time | None) -> None:
     """Part-day leave has both times, the end after the start; whole-day leave has neither. Raises
     ValidationFailed (400) at ``startTime``/``endTime``. Also the rule of a proposed leave in
-    ``project.timetabling.replan``."""
+    ``project.timetabling.replan.services``."""
     from project.staff.leave.schemas import MSG_END_TIME, MSG_START_TIME, MSG_TIME_ORDER
 
     if start_time is not None and end_time is None:

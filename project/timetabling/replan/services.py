@@ -27,8 +27,8 @@ from project.core.tenancy import Ctx, get_in_org
 from project.timetabling import conflicts as cf
 from project.timetabling.calendar import holiday_spans, week_start
 from project.timetabling.models import Holiday, TimetableSession
-from project.timetabling.replan_moves import SEARCH_MONTHS, closure_moves
-from project.timetabling.replan_moves.change import Change, change_row, unresolved_row
+from project.timetabling.replan.change import Change, change_row, unresolved_row
+from project.timetabling.replan.moves import SEARCH_MONTHS, closure_moves
 
 if TYPE_CHECKING:  # pragma: no cover
     from project.accounts.models import Organization
@@ -418,7 +418,7 @@ def propose(
     from django.utils import timezone
 
     from project.timetabling.models import ReplanProposal
-    from project.timetabling.replan_moves import Board, make_up_moves
+    from project.timetabling.replan.moves import Board, make_up_moves
 
     hits = _scope(hit_sessions(ctx.org, change), block_group_ids, session_ids)
     lo, hi = _window(change, hits, _groups_of(ctx.org, hits))

@@ -19,10 +19,12 @@ from project.core.routers import make_router
 from project.core.schemas import BlankToNone, CamelSchema, ErrorOut, in_date_range
 from project.planning.models import BlockGroup
 from project.staff.models import Teacher, TeacherLeave
-from project.timetabling import replan
 from project.timetabling.models import Holiday, TimetableSession
+from project.timetabling.replan import services as replan
 
 router = make_router(tags=["replan"])
+# The module this router was published from: its OpenAPI operation ids stay (docs/adr/0030).
+OPERATION_ID_MODULE = "project.timetabling.replan_api"
 
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut}
 
@@ -259,7 +261,7 @@ def replan_apply(request: AuthedRequest, payload: ReplanApplyIn) -> HttpResponse
 @router.get("/replan/impact", response={200: ImpactOut, **ERRORS})
 def replan_impact(request: AuthedRequest, filters: Query[ImpactQuery]) -> HttpResponse:
     """GET /api/replan/impact: the sessions a change hits (not cancelled), by block group and by teacher,
-    with ``actualHours`` summed (issue 17, ``project.timetabling.replan``). 400 "Start date is required",
+    with ``actualHours`` summed (issue 17, ``project.timetabling.replan.services``). 400 "Start date is required",
     "End date is required", "End date must be on or after start date", "The range can be at most 400
     days", part-day times; 404 "Holiday not found" / "Leave not found" / "Teacher not found" / "Campus not
     found". Reads only."""

@@ -35,16 +35,16 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from project.timetabling import conflicts as cf
-from project.timetabling.replan_moves.board import SEARCH_MONTHS, Board, Plan
-from project.timetabling.replan_moves.change import change_row, unresolved_row
-from project.timetabling.replan_moves.greedy import greedy_plan
-from project.timetabling.replan_moves.makeup import MAKE_UP_SECONDS, make_up_plan, make_up_rest
-from project.timetabling.replan_moves.model import optimised_plan
+from project.timetabling.replan.board import SEARCH_MONTHS, Board, Plan
+from project.timetabling.replan.change import change_row, unresolved_row
+from project.timetabling.replan.greedy import greedy_plan
+from project.timetabling.replan.makeup import MAKE_UP_SECONDS, make_up_plan, make_up_rest
+from project.timetabling.replan.model import optimised_plan
 
 if TYPE_CHECKING:  # pragma: no cover
     from project.accounts.models import Organization
     from project.planning.models import BlockGroup
-    from project.timetabling.replan_moves.change import Change
+    from project.timetabling.replan.change import Change
 
 __all__ = ["MOVE_SECONDS", "SEARCH_MONTHS", "Board", "closure_moves", "make_up_moves"]
 

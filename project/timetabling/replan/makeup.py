@@ -24,7 +24,7 @@ from ortools.sat.python import cp_model
 
 from project.timetabling import conflicts as cf
 from project.timetabling.calendar import week_start
-from project.timetabling.replan_moves.board import Board, Bookings, Plan
+from project.timetabling.replan.board import Board, Bookings, Plan
 
 WEEKDAYS = frozenset({1, 2, 3, 4, 5})
 MAKE_UP_SECONDS = 0.5  # the repair's budget; the shift's model has its own (``MOVE_SECONDS``)
@@ -106,7 +106,7 @@ def _solved(board: Board, options: dict, greedy: Plan, time_limit: float) -> Pla
     fewest unresolved, then least rank (module docstring)."""
     from collections import defaultdict
 
-    from project.timetabling.replan_moves.model import _cliques
+    from project.timetabling.replan.model import _cliques
 
     fixed = Bookings([], set(), board.data.online_rooms)
     model = cp_model.CpModel()

@@ -10,7 +10,7 @@ from datetime import date, timedelta
 from ortools.sat.python import cp_model
 
 from project.timetabling import conflicts as cf
-from project.timetabling.replan_moves.board import Board, Bookings, Plan
+from project.timetabling.replan.board import Board, Bookings, Plan
 
 LANE = 8  # later sessions of a hit session's group and time the model may shift to make room
 CANDIDATES = 12  # free dates considered per movable session

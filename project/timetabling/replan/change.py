@@ -1,5 +1,5 @@
 """What a re-plan changes (:class:`Change`) and the rows its proposal answers (:func:`change_row`,
-:func:`unresolved_row`), shared by ``project.timetabling.replan`` and the moves of this package.
+:func:`unresolved_row`), shared by ``project.timetabling.replan.services`` and the moves of this package.
 
 They live here, below both, so that the moves never import ``replan`` (the import graph has no cycle;
 docs/engineering.md, "Boundaries")."""

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from itertools import pairwise
 
 from project.timetabling import conflicts as cf
-from project.timetabling.replan_moves.board import Board, Bookings, Plan
+from project.timetabling.replan.board import Board, Bookings, Plan
 
 
 class Reflow:

@@ -18,7 +18,7 @@ from project.timetabling.models import TimetableSession
 
 if TYPE_CHECKING:  # pragma: no cover
     from project.accounts.models import Organization
-    from project.timetabling.replan_moves.change import Change
+    from project.timetabling.replan.change import Change
 
 SEARCH_MONTHS = 3  # how far past a block group's end date a moved session may go (the end then extends)
 
