@@ -64,12 +64,12 @@ from project.timetabling.auto_allocation.model import (
     Problem,
     Scope,
 )
-from project.timetabling.auto_allocation.proposals import (
+from project.timetabling.auto_allocation.selectors import (
+    recommend,
+)
+from project.timetabling.auto_allocation.services import (
     apply_proposal,
     propose,
-)
-from project.timetabling.auto_allocation.recommendations import (
-    recommend,
 )
 from project.timetabling.auto_allocation.solving import (
     Solution,

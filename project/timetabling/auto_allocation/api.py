@@ -18,6 +18,8 @@ from project.timetabling import auto_allocation as aa
 from project.timetabling.models import TimetableSession
 
 router = make_router(tags=["auto-allocation"])
+# The module this router was published from: its OpenAPI operation ids stay (docs/adr/0030).
+OPERATION_ID_MODULE = "project.timetabling.auto_allocation_api"
 
 
 class AssignmentIn(CamelSchema):
