@@ -249,7 +249,7 @@ def _register_routers() -> None:
     from project.staff.leave.api import router as leave_router
     from project.timetabling.api import router as timetabling_router
     from project.timetabling.auto_allocation.api import router as auto_allocation_router
-    from project.timetabling.board_api import router as board_router
+    from project.timetabling.board.api import router as board_router
     from project.timetabling.holidays.api import router as holiday_router
     from project.timetabling.replan.api import router as replan_router
 

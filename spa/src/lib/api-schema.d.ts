@@ -789,7 +789,7 @@ export interface paths {
         /**
          * Get Board
          * @description GET /api/board?blockGroupId=|teacherId=|roomId=|campusId= (exactly one) &from=&to= (dates,
-         *     inclusive, at most 190 days): {sessions, shading} (see :func:`project.timetabling.board.board_range`).
+         *     inclusive, at most 190 days): {sessions, shading} (see :func:`project.timetabling.board.selectors.board_range`).
          *     400 validation_error for a missing or bad parameter; 404 "<Thing> not found" for a foreign id.
          */
         get: operations["project_timetabling_board_api_get_board"];
@@ -811,7 +811,7 @@ export interface paths {
         /**
          * Get Conflict Index
          * @description GET /api/board/conflict-index?sessionId=&from=&to=[&teacherId=<id>|unassigned]: where the session
-         *     would hard-conflict in the range (see :func:`project.timetabling.board.conflict_index`).
+         *     would hard-conflict in the range (see :func:`project.timetabling.board.selectors.conflict_index`).
          */
         get: operations["project_timetabling_board_api_get_conflict_index"];
         put?: never;
@@ -832,7 +832,7 @@ export interface paths {
         /**
          * Get Board Teachers
          * @description GET /api/board/teachers?sessionId=: the active teachers qualified for the session's unit with their
-         *     hours that week and any clash at its time (see :func:`project.timetabling.board.board_teachers`).
+         *     hours that week and any clash at its time (see :func:`project.timetabling.board.selectors.board_teachers`).
          */
         get: operations["project_timetabling_board_api_get_board_teachers"];
         put?: never;
