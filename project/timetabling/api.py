@@ -22,6 +22,7 @@ from project.planning.models import BlockGroup
 from project.staff.models import Teacher
 from project.timetabling import ical, importer, selectors, services
 from project.timetabling.conflicts import Conflict
+from project.timetabling.importer import services as importer_services
 from project.timetabling.models import CalendarFeed, TimetableSession
 from project.timetabling.schemas import (
     BulkAllocateIn,
@@ -161,7 +162,7 @@ def import_sessions(request: AuthedRequest, file: UploadedFile = File(None)) -> 
     400 with errors [{path: ['rows', row, column], message, row}] when any row is wrong.
     Answer {message, stats: {sessionsCreated, blockGroupsCreated: [codes], unitsCreated: [codes]}}.
     """
-    stats = services.import_sessions(ctx=request.auth, upload=file)
+    stats = importer_services.import_sessions(ctx=request.auth, upload=file)
     return {"message": f"Imported {stats['sessions_created']} session(s)", "stats": stats}
 
 

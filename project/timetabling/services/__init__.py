@@ -30,9 +30,6 @@ from project.timetabling.services.sessions import (
     session_delete,
     session_update,
 )
-from project.timetabling.services.spreadsheet_import import (
-    import_sessions,
-)
 
 __all__ = [
     "ENTITY",
@@ -47,7 +44,6 @@ __all__ = [
     "feed_create",
     "feed_revoke",
     "feed_touch",
-    "import_sessions",
     "refuse_conflicts",
     "schedule_block_group",
     "session_create",
