@@ -11,9 +11,9 @@ from django.db import transaction
 from project.catalogue.models import Room, Unit, room_key
 from project.core.tenancy import Ctx
 from project.planning.models import BlockGroup
-from project.timetabling import scheduling as sch
 from project.timetabling.calendar import TermCalendar
 from project.timetabling.models import TimetableSession
+from project.timetabling.scheduling import plan as sch
 from project.timetabling.services.sessions import (
     ENTITY,
 )

@@ -7,14 +7,14 @@ conflict check that follows sees every committed session and two coordinators ca
 same teacher. A refused write (409, 412, 400) rolls back, event included.
 """
 
+from project.timetabling.scheduling.services import (
+    clear_schedule,
+    schedule_block_group,
+)
 from project.timetabling.services.feeds import (
     feed_create,
     feed_revoke,
     feed_touch,
-)
-from project.timetabling.services.schedule import (
-    clear_schedule,
-    schedule_block_group,
 )
 from project.timetabling.services.sessions import (
     ENTITY,

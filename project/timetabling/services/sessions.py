@@ -21,9 +21,9 @@ from project.history.services import actor_label, sessions_phrase
 from project.planning.models import BlockGroup
 from project.staff.models import Teacher
 from project.timetabling import conflicts as cf
-from project.timetabling import scheduling as sch
 from project.timetabling.calendar import TermCalendar, week_start
 from project.timetabling.models import TimetableSession
+from project.timetabling.scheduling import plan as sch
 from project.timetabling.schemas import SessionIn
 from realtime.events import emit_change
 

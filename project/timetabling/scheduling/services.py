@@ -18,9 +18,9 @@ from project.core.tenancy import Ctx, get_in_org
 from project.planning.days import parse_preferred_days
 from project.planning.models import BlockGroup, BlockGroupStudyPlan, LinkedBlockGroupMember, StudyPlanUnit
 from project.timetabling import conflicts as cf
-from project.timetabling import scheduling as sch
 from project.timetabling.calendar import TermCalendar
 from project.timetabling.models import TimetableSession
+from project.timetabling.scheduling import plan as sch
 from project.timetabling.schemas import NO_TEMPLATE, ScheduleIn
 from project.timetabling.services.sessions import (
     ENTITY,
