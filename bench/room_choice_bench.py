@@ -38,8 +38,8 @@ def main() -> None:
     from project.catalogue.models import Campus, Room, Unit
     from project.planning.models import BlockGroup, BlockGroupStudyPlan, StudyPlan, StudyPlanUnit
     from project.timetabling import conflicts as cf
-    from project.timetabling import services
     from project.timetabling.models import TimetableSession
+    from project.timetabling.scheduling import services
     from project.timetabling.schemas import ScheduleIn
 
     ctx = admin_ctx(org)

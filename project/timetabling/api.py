@@ -24,6 +24,7 @@ from project.timetabling import ical, importer, selectors, services
 from project.timetabling.conflicts import Conflict
 from project.timetabling.importer import services as importer_services
 from project.timetabling.models import CalendarFeed, TimetableSession
+from project.timetabling.scheduling import services as scheduling_services
 from project.timetabling.schemas import (
     BulkAllocateIn,
     BulkAllocateOut,
@@ -61,13 +62,13 @@ def schedule_block_group(request: AuthedRequest, block_group_id: str, payload: S
     lastTeachingDate, unitsScheduled, holidaysSkipped: [{date, name}], warnings: [str]}.
     400: not planned/active, no study plan, no preferred day, template errors, longer than 3 years.
     """
-    return services.schedule_block_group(ctx=request.auth, block_group_id=block_group_id, data=payload)
+    return scheduling_services.schedule_block_group(ctx=request.auth, block_group_id=block_group_id, data=payload)
 
 
 @router.delete("/block-groups/{uuid:block_group_id}/schedule", response={200: ScheduleClearedOut, **ERRORS})
 def clear_block_group_schedule(request: AuthedRequest, block_group_id: str) -> dict[str, object]:
     """Delete the group's sessions that are not completed; answers {sessionsDeleted, message}."""
-    count = services.clear_schedule(ctx=request.auth, block_group_id=block_group_id)
+    count = scheduling_services.clear_schedule(ctx=request.auth, block_group_id=block_group_id)
     return {"sessions_deleted": count, "message": f"{count} session(s) deleted"}
 
 

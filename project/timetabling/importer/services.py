@@ -14,9 +14,6 @@ from project.planning.models import BlockGroup
 from project.timetabling.calendar import TermCalendar
 from project.timetabling.models import TimetableSession
 from project.timetabling.scheduling import plan as sch
-from project.timetabling.services.sessions import (
-    ENTITY,
-)
 from realtime.events import emit_change
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -101,7 +98,7 @@ def import_sessions(*, ctx: Ctx, upload: UploadedFile | None) -> dict:
                     notes=r.notes,
                 )
             )
-        emit_change(ctx, entity=ENTITY, action="imported", ids=[s.id for s in sessions])
+        emit_change(ctx, entity="timetable_session", action="imported", ids=[s.id for s in sessions])
         BlockGroup.objects.for_org(org).bulk_create(new_groups)
         Unit.objects.for_org(org).bulk_create(new_units)
         TimetableSession.objects.for_org(org).bulk_create(sessions, batch_size=500)

@@ -22,17 +22,15 @@ from project.timetabling.calendar import TermCalendar
 from project.timetabling.models import TimetableSession
 from project.timetabling.scheduling import plan as sch
 from project.timetabling.schemas import NO_TEMPLATE, ScheduleIn
-from project.timetabling.services.sessions import (
-    ENTITY,
-    NO_DAYS,
-    NO_PLAN,
-    NOT_SCHEDULABLE,
-    SCHEDULABLE,
-)
 from realtime.events import emit_change
 
 if TYPE_CHECKING:  # pragma: no cover
     from project.accounts.models import Organization
+
+NOT_SCHEDULABLE = "Cannot schedule {status} block groups. Only Planned and Active block groups can be scheduled."
+NO_PLAN = "Please assign a study plan before scheduling."
+NO_DAYS = "Please set the block group's preferred days (for example 'Monday, Wednesday') before scheduling."
+SCHEDULABLE = {BlockGroup.Status.PLANNED, BlockGroup.Status.ACTIVE}
 
 # --------------------------------------------------------------------------------------- schedule
 
@@ -101,7 +99,7 @@ def schedule_block_group(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
     start = data.start_date or group.start_date
     room, room_record_id = resolve_room(org, None, data.room)
     with transaction.atomic():
-        emit_change(ctx, entity=ENTITY, action="scheduled", ids=[group.id])
+        emit_change(ctx, entity="timetable_session", action="scheduled", ids=[group.id])
         group = BlockGroup.objects.for_org(org).select_for_update().get(pk=group.pk)
         needs = _unit_needs(org, group)
         if not days:
@@ -271,7 +269,7 @@ def clear_schedule(*, ctx: Ctx, block_group_id: uuid.UUID | str) -> int:
     if group.status not in SCHEDULABLE:
         raise BadRequest(NOT_SCHEDULABLE.format(status=group.status))
     with transaction.atomic():
-        emit_change(ctx, entity=ENTITY, action="schedule_cleared", ids=[group.id])
+        emit_change(ctx, entity="timetable_session", action="schedule_cleared", ids=[group.id])
         count, _ = (
             TimetableSession.objects.for_org(ctx.org)
             .filter(block_group=group)

@@ -7,10 +7,6 @@ conflict check that follows sees every committed session and two coordinators ca
 same teacher. A refused write (409, 412, 400) rolls back, event included.
 """
 
-from project.timetabling.scheduling.services import (
-    clear_schedule,
-    schedule_block_group,
-)
 from project.timetabling.services.feeds import (
     feed_create,
     feed_revoke,
@@ -18,10 +14,6 @@ from project.timetabling.services.feeds import (
 )
 from project.timetabling.services.sessions import (
     ENTITY,
-    NO_DAYS,
-    NO_PLAN,
-    NOT_SCHEDULABLE,
-    SCHEDULABLE,
     TWO,
     bulk_allocate,
     bulk_set_room,
@@ -33,19 +25,13 @@ from project.timetabling.services.sessions import (
 
 __all__ = [
     "ENTITY",
-    "NOT_SCHEDULABLE",
-    "NO_DAYS",
-    "NO_PLAN",
-    "SCHEDULABLE",
     "TWO",
     "bulk_allocate",
     "bulk_set_room",
-    "clear_schedule",
     "feed_create",
     "feed_revoke",
     "feed_touch",
     "refuse_conflicts",
-    "schedule_block_group",
     "session_create",
     "session_delete",
     "session_update",

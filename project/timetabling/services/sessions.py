@@ -28,10 +28,6 @@ from project.timetabling.schemas import SessionIn
 from realtime.events import emit_change
 
 ENTITY = "timetable_session"
-NOT_SCHEDULABLE = "Cannot schedule {status} block groups. Only Planned and Active block groups can be scheduled."
-NO_PLAN = "Please assign a study plan before scheduling."
-NO_DAYS = "Please set the block group's preferred days (for example 'Monday, Wednesday') before scheduling."
-SCHEDULABLE = {BlockGroup.Status.PLANNED, BlockGroup.Status.ACTIVE}
 TWO = Decimal("0.01")
 
 
