@@ -20,8 +20,10 @@ from project.core.schemas import ErrorOut
 from project.core.tenancy import get_in_org
 from project.planning.models import BlockGroup
 from project.staff.models import Teacher
-from project.timetabling import ical, importer, selectors, services
+from project.timetabling import importer, selectors, services
 from project.timetabling.conflicts import Conflict
+from project.timetabling.feeds import ical
+from project.timetabling.feeds import services as feeds_services
 from project.timetabling.importer import services as importer_services
 from project.timetabling.models import CalendarFeed, TimetableSession
 from project.timetabling.scheduling import services as scheduling_services
@@ -283,7 +285,7 @@ def _feed_dict(request: HttpRequest, feed: CalendarFeed) -> dict[str, object]:
 @router.post("/calendar-feeds", response={201: CalendarFeedOut, 400: ErrorOut, 404: ErrorOut})
 def create_feed(request: AuthedRequest, payload: CalendarFeedIn) -> tuple[int, dict[str, object]]:
     """A secret subscription URL ({id, url, token, ...}) for a teacher or a block group; keep it private."""
-    feed = services.feed_create(
+    feed = feeds_services.feed_create(
         ctx=request.auth, teacher_id=payload.teacher_id, block_group_id=payload.block_group_id, room_id=payload.room_id
     )
     return 201, _feed_dict(request, feed)
@@ -299,7 +301,7 @@ def list_feeds(request: AuthedRequest) -> list[dict[str, object]]:
 @router.delete("/calendar-feeds/{uuid:feed_id}", response={204: None, 404: ErrorOut})
 def revoke_feed(request: AuthedRequest, feed_id: str) -> tuple[int, None]:
     """Revoke a feed: its URL answers 404 from now on."""
-    services.feed_revoke(ctx=request.auth, feed_id=feed_id)
+    feeds_services.feed_revoke(ctx=request.auth, feed_id=feed_id)
     return 204, None
 
 
@@ -311,5 +313,5 @@ def public_feed(request: HttpRequest, token: str) -> HttpResponse:
     response = _calendar_response(
         feed.organization, teacher_id=feed.teacher_id, block_group_id=feed.block_group_id, room_id=feed.room_id
     )
-    services.feed_touch(feed)
+    feeds_services.feed_touch(feed)
     return response

@@ -7,11 +7,6 @@ conflict check that follows sees every committed session and two coordinators ca
 same teacher. A refused write (409, 412, 400) rolls back, event included.
 """
 
-from project.timetabling.services.feeds import (
-    feed_create,
-    feed_revoke,
-    feed_touch,
-)
 from project.timetabling.services.sessions import (
     ENTITY,
     TWO,
@@ -28,9 +23,6 @@ __all__ = [
     "TWO",
     "bulk_allocate",
     "bulk_set_room",
-    "feed_create",
-    "feed_revoke",
-    "feed_touch",
     "refuse_conflicts",
     "session_create",
     "session_delete",
