@@ -1,4 +1,10 @@
-"""Writes of timetable sessions (delivery.md §5): create, update (If-Match), delete, bulk allocate, bulk set room; each refuses new hard conflicts (409) and answers soft ones as warnings."""
+"""Writes of timetable sessions (delivery.md §5): create, update (If-Match), delete, bulk allocate, bulk set room; each refuses new hard conflicts (409) and answers soft ones as warnings.
+
+Each write is one ``transaction.atomic()`` and calls ``emit_change`` exactly once, first thing inside
+the transaction: its row lock on the organization serialises the organization's writers, so the
+conflict check that follows sees every committed session and two coordinators cannot both book the
+same teacher. A refused write (409, 412, 400) rolls back, event included.
+"""
 
 from __future__ import annotations
 
