@@ -250,8 +250,10 @@ def _register_routers() -> None:
     from project.timetabling.api import router as timetabling_router
     from project.timetabling.auto_allocation.api import router as auto_allocation_router
     from project.timetabling.board.api import router as board_router
+    from project.timetabling.feeds.api import router as feeds_router
     from project.timetabling.holidays.api import router as holiday_router
     from project.timetabling.replan.api import router as replan_router
+    from project.timetabling.scheduling.api import router as scheduling_router
 
     # Reporting first: its fixed paths (/teachers/workload-summary) sit beside /teachers/{id}.
     for router in (
@@ -264,7 +266,9 @@ def _register_routers() -> None:
         leave_router,
         availability_router,
         auto_allocation_router,
+        scheduling_router,
         timetabling_router,
+        feeds_router,
         holiday_router,
         replan_router,
         board_router,

@@ -1,46 +1,34 @@
-"""Timetables, schedule generation, Excel import and calendar feeds (delivery.md §7, decisions.md §3-§6).
+"""Timetable sessions: list, detail, writes, bulk writes, conflicts, the Excel template and import, the iCalendar
+export (delivery.md §5, §7; decisions.md §4-§6). Schedule generation and calendar feeds have their own routers.
 
 Thin router: parse, call one service or selector, answer camelCase.
 """
 
 from __future__ import annotations
 
-from uuid import UUID
-
 from django.http import HttpRequest, HttpResponse
 from ninja import File, Query, UploadedFile
 
-from project.accounts.models import Organization
 from project.core.auth import AuthedRequest
 from project.core.concurrency import if_match_header, set_etag
 from project.core.response_cache import cached_json
 from project.core.responses import json_response
 from project.core.routers import make_router
 from project.core.schemas import ErrorOut
-from project.core.tenancy import get_in_org
-from project.planning.models import BlockGroup
-from project.staff.models import Teacher
 from project.timetabling import importer, selectors, services
 from project.timetabling.conflicts import Conflict
-from project.timetabling.feeds import ical
-from project.timetabling.feeds import services as feeds_services
+from project.timetabling.feeds.api import calendar_response
 from project.timetabling.importer import services as importer_services
-from project.timetabling.models import CalendarFeed, TimetableSession
-from project.timetabling.scheduling import services as scheduling_services
+from project.timetabling.models import TimetableSession
 from project.timetabling.schemas import (
     BulkAllocateIn,
     BulkAllocateOut,
     BulkRoomIn,
     BulkRoomOut,
-    CalendarFeedIn,
-    CalendarFeedOut,
     ConflictOut,
     ConflictQuery,
     IcalQuery,
     ImportOut,
-    ScheduleClearedOut,
-    ScheduleIn,
-    ScheduleOut,
     SessionIn,
     SessionListQuery,
     SessionOut,
@@ -50,28 +38,6 @@ from project.timetabling.schemas import (
 router = make_router(tags=["timetabling"])
 ERRORS = {400: ErrorOut, 404: ErrorOut}
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-
-
-# ------------------------------------------------------------------------------------ schedule
-
-
-@router.post("/block-groups/{uuid:block_group_id}/schedule", response={200: ScheduleOut, **ERRORS})
-def schedule_block_group(request: AuthedRequest, block_group_id: str, payload: ScheduleIn) -> dict[str, object]:
-    """Generate the group's sessions from its study plans (decisions.md §3).
-
-    Body: {sessionTemplates: [{startTime, endTime, duration (hours)}], startDate?, room?, notes?,
-    startNextUnitInNewWeek?}. Answer: {sessionsCreated, hoursScheduled, startDate, endDate,
-    lastTeachingDate, unitsScheduled, holidaysSkipped: [{date, name}], warnings: [str]}.
-    400: not planned/active, no study plan, no preferred day, template errors, longer than 3 years.
-    """
-    return scheduling_services.schedule_block_group(ctx=request.auth, block_group_id=block_group_id, data=payload)
-
-
-@router.delete("/block-groups/{uuid:block_group_id}/schedule", response={200: ScheduleClearedOut, **ERRORS})
-def clear_block_group_schedule(request: AuthedRequest, block_group_id: str) -> dict[str, object]:
-    """Delete the group's sessions that are not completed; answers {sessionsDeleted, message}."""
-    count = scheduling_services.clear_schedule(ctx=request.auth, block_group_id=block_group_id)
-    return {"sessions_deleted": count, "message": f"{count} session(s) deleted"}
 
 
 # ---------------------------------------------------------------------------------- timetables
@@ -173,7 +139,7 @@ def import_sessions(request: AuthedRequest, file: UploadedFile = File(None)) -> 
 def session_calendar(request: AuthedRequest, filters: Query[IcalQuery]) -> HttpResponse:
     """text/calendar of a teacher's (?teacherId=) or a block group's (?blockGroupId=) sessions."""
     ctx = request.auth
-    return _calendar_response(
+    return calendar_response(
         ctx.org, teacher_id=filters.teacher_id, block_group_id=filters.block_group_id, room_id=filters.room_id
     )
 
@@ -227,91 +193,3 @@ def delete_session(request: AuthedRequest, session_id: str) -> tuple[int, None]:
     """Delete a session."""
     services.session_delete(ctx=request.auth, session_id=session_id)
     return 204, None
-
-
-# ------------------------------------------------------------------------------ calendar feeds
-
-
-def _calendar_response(
-    org: Organization,
-    *,
-    teacher_id: UUID | str | None = None,
-    block_group_id: UUID | str | None = None,
-    room_id: UUID | str | None = None,
-) -> HttpResponse:
-    if sum(x is not None for x in (teacher_id, block_group_id, room_id)) != 1:
-        from project.core.errors import ValidationFailed
-
-        raise ValidationFailed.field("teacherId", "Choose either a teacher or a block group")
-    if teacher_id is not None:
-        target = get_in_org(Teacher, org, teacher_id, "Teacher")
-        name = f"{target.full_name} timetable"
-    elif block_group_id is not None:
-        target = get_in_org(BlockGroup, org, block_group_id, "Block group")
-        name = f"{target.code} {target.name} timetable"
-    else:
-        from project.catalogue.models import Room
-
-        target = get_in_org(Room, org, room_id, "Room")
-        name = f"Room {target.code} timetable"
-    sessions = selectors.sessions_for_calendar(org=org, teacher_id=teacher_id, block_group_id=block_group_id, room_id=room_id)
-    body = ical.build_calendar(org=org, sessions=sessions, name=name)
-    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
-    response["Content-Disposition"] = 'inline; filename="timetable.ics"'
-    response["Cache-Control"] = "private, max-age=300"
-    return response
-
-
-def _feed_dict(request: HttpRequest, feed: CalendarFeed) -> dict[str, object]:
-    if feed.teacher_id:
-        target = feed.teacher.full_name
-    elif feed.block_group_id:
-        target = f"{feed.block_group.code} {feed.block_group.name}"
-    else:
-        target = f"Room {feed.room.code}"
-    return {
-        "id": feed.id,
-        "url": request.build_absolute_uri(f"/api/calendar-feeds/{feed.token}.ics"),
-        "token": feed.token,
-        "teacher_id": feed.teacher_id,
-        "block_group_id": feed.block_group_id,
-        "room_id": feed.room_id,
-        "name": target,
-        "created_at": feed.created_at,
-        "last_accessed_at": feed.last_accessed_at,
-    }
-
-
-@router.post("/calendar-feeds", response={201: CalendarFeedOut, 400: ErrorOut, 404: ErrorOut})
-def create_feed(request: AuthedRequest, payload: CalendarFeedIn) -> tuple[int, dict[str, object]]:
-    """A secret subscription URL ({id, url, token, ...}) for a teacher or a block group; keep it private."""
-    feed = feeds_services.feed_create(
-        ctx=request.auth, teacher_id=payload.teacher_id, block_group_id=payload.block_group_id, room_id=payload.room_id
-    )
-    return 201, _feed_dict(request, feed)
-
-
-@router.get("/calendar-feeds", response=list[CalendarFeedOut])
-def list_feeds(request: AuthedRequest) -> list[dict[str, object]]:
-    """The signed-in user's feeds that are not revoked."""
-    ctx = request.auth
-    return [_feed_dict(request, f) for f in selectors.feed_list(org=ctx.org, user=ctx.user)]
-
-
-@router.delete("/calendar-feeds/{uuid:feed_id}", response={204: None, 404: ErrorOut})
-def revoke_feed(request: AuthedRequest, feed_id: str) -> tuple[int, None]:
-    """Revoke a feed: its URL answers 404 from now on."""
-    feeds_services.feed_revoke(ctx=request.auth, feed_id=feed_id)
-    return 204, None
-
-
-@router.get("/calendar-feeds/{slug:token}.ics", auth=None)
-def public_feed(request: HttpRequest, token: str) -> HttpResponse:
-    """Public text/calendar for calendar clients (no session; the token is the secret). 404 when the
-    token is unknown or revoked, its owner inactive, or the organization inactive."""
-    feed = selectors.feed_for_token(token)
-    response = _calendar_response(
-        feed.organization, teacher_id=feed.teacher_id, block_group_id=feed.block_group_id, room_id=feed.room_id
-    )
-    feeds_services.feed_touch(feed)
-    return response
