@@ -5,8 +5,8 @@
 On ``bench/reads_bench.py``'s organization (35,000 sessions sharing 41 rooms), the ~400 sessions of its
 mid-size block group are the selection. Prints p50 of ``--runs`` (default 7) service calls (no HTTP) and
 their query counts for: the Set Room picker (``room_availability_for_sessions``), putting them all in a
-new free room (``bulk_set_room``), the refusal when the room is the group's busiest neighbour's (409), and
-``bulk_allocate`` of the same sessions to a new teacher, the existing bulk write it is built like. Each
+new free room (``session_bulk_set_room``), the refusal when the room is the group's busiest neighbour's (409), and
+``session_bulk_allocate`` of the same sessions to a new teacher, the existing bulk write it is built like. Each
 write is rolled back. Target: each under 1 s for 400 sessions.
 """
 
@@ -76,10 +76,10 @@ def main() -> None:
 
     def new_room():
         room = Room.objects.create(organization=org, code="BENCH-FREE", key="benchfree", type="computer_lab", capacity=40)
-        services.bulk_set_room(ctx=ctx, session_ids=ids, room_id=room.pk)
+        services.session_bulk_set_room(ctx=ctx, session_ids=ids, room_id=room.pk)
 
     def refused():
-        services.bulk_set_room(ctx=ctx, session_ids=ids, room_id=busy)
+        services.session_bulk_set_room(ctx=ctx, session_ids=ids, room_id=busy)
 
     def allocate():
         teacher = Teacher.objects.create(
@@ -90,7 +90,7 @@ def main() -> None:
             email="bench.teacher@example.edu.au",
             max_weekly_hours=60,
         )
-        services.bulk_allocate(ctx=ctx, session_ids=ids, teacher_id=teacher.pk)
+        services.session_bulk_allocate(ctx=ctx, session_ids=ids, teacher_id=teacher.pk)
 
     cases = [
         ("Set Room picker (availability)", lambda: rooms.room_availability_for_sessions(org=org, session_ids=ids)),

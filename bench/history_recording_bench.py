@@ -8,7 +8,7 @@ activity recorder replaced by a no-op for the baseline run only):
 
 - a 400-session schedule generation of one block group, cleared between runs: the request as a
   coordinator makes it (``POST /api/block-groups/{id}/schedule`` through Django's test client, signed
-  in) and, for a closer look, the service call alone (``schedule_block_group``);
+  in) and, for a closer look, the service call alone (``block_group_schedule``);
 - a 2,000-session auto-allocation apply (``POST /api/timetables/auto-allocate`` with ``apply``, explicit
   assignments and version, as the SPA's "Apply" sends them), the teachers reset between runs.
 
@@ -41,7 +41,7 @@ from project.planning.models import BlockGroup, BlockGroupStudyPlan, StudyPlan, 
 from project.staff.models import Teacher, TeacherUnit  # noqa: E402
 from project.timetabling import auto_allocation as aa  # noqa: E402
 from project.timetabling.models import TimetableSession  # noqa: E402
-from project.timetabling.scheduling.services import clear_schedule, schedule_block_group  # noqa: E402
+from project.timetabling.scheduling.services import block_group_schedule, block_group_schedule_clear  # noqa: E402
 from project.timetabling.schemas import ScheduleIn  # noqa: E402
 
 RUNS = int(os.environ.get("RUNS", "7"))
@@ -125,7 +125,7 @@ def run() -> None:
         assert r.status_code == 200 and r.json()["sessionsCreated"] == 400, r.content
 
     def by_service():
-        schedule_block_group(ctx=ctx, block_group_id=big.id, data=request())
+        block_group_schedule(ctx=ctx, block_group_id=big.id, data=request())
 
     print(
         "schedule generation of 400 sessions, cleared between runs, "
@@ -133,7 +133,7 @@ def run() -> None:
     )
     for label, generate in (
         ("  POST /api/block-groups/{id}/schedule", by_request),
-        ("  schedule_block_group() alone", by_service),
+        ("  block_group_schedule() alone", by_service),
     ):
         on, off = [], []
         for run in range(RUNS):
@@ -144,7 +144,7 @@ def run() -> None:
                 else:
                     sink.append(timed(generate))
                 with HistoryOff():
-                    clear_schedule(ctx=ctx, block_group_id=big.id)
+                    block_group_schedule_clear(ctx=ctx, block_group_id=big.id)
         report(label, on, off)
 
     # 2. Auto-allocation apply: 10 groups x 200 sessions, one qualified teacher per group.
@@ -153,7 +153,7 @@ def run() -> None:
     for g in range(10):
         group = group_of(org, f"BENCH-AA-{g}", plan)
         with HistoryOff():
-            schedule_block_group(ctx=ctx, block_group_id=group.id, data=request())
+            block_group_schedule(ctx=ctx, block_group_id=group.id, data=request())
         groups.append(group)
         teacher = Teacher.objects.for_org(org).create(
             organization=org,

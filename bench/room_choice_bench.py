@@ -84,7 +84,7 @@ def main() -> None:
                     room_type="computer_lab",
                 )
                 t0 = time.perf_counter()
-                result = services.schedule_block_group(ctx=ctx, block_group_id=group.pk, data=data)
+                result = services.block_group_schedule(ctx=ctx, block_group_id=group.pk, data=data)
                 timings.append((time.perf_counter() - t0) * 1000)
                 made = TimetableSession.objects.for_org(org).filter(block_group=group).exclude(status="cancelled")
                 roomed = made.exclude(room_record=None)

@@ -131,7 +131,7 @@ def import_sessions(request: AuthedRequest, file: UploadedFile = File(None)) -> 
     400 with errors [{path: ['rows', row, column], message, row}] when any row is wrong.
     Answer {message, stats: {sessionsCreated, blockGroupsCreated: [codes], unitsCreated: [codes]}}.
     """
-    stats = importer_services.import_sessions(ctx=request.auth, upload=file)
+    stats = importer_services.session_import(ctx=request.auth, upload=file)
     return {"message": f"Imported {stats['sessions_created']} session(s)", "stats": stats}
 
 
@@ -147,7 +147,9 @@ def session_calendar(request: AuthedRequest, filters: Query[IcalQuery]) -> HttpR
 @router.put("/timetables/bulk-allocate", response={200: BulkAllocateOut, 400: ErrorOut, 404: ErrorOut, 409: dict})
 def bulk_allocate(request: AuthedRequest, payload: BulkAllocateIn) -> dict[str, object]:
     """Give one teacher every listed session, all or nothing (409 with the conflicts on any hard one)."""
-    ids, warnings = services.bulk_allocate(ctx=request.auth, session_ids=payload.session_ids, teacher_id=payload.teacher_id)
+    ids, warnings = services.session_bulk_allocate(
+        ctx=request.auth, session_ids=payload.session_ids, teacher_id=payload.teacher_id
+    )
     return {
         "updated": len(ids),
         "session_ids": ids,
@@ -160,7 +162,9 @@ def bulk_allocate(request: AuthedRequest, payload: BulkAllocateIn) -> dict[str, 
 def bulk_room(request: AuthedRequest, payload: BulkRoomIn) -> dict[str, object]:
     """Put every listed session in one room, all or nothing (issue 19): ``{updated, sessionIds, roomId,
     room, warnings}``; 409 with the conflicts when the room is booked at any of their times."""
-    ids, room, warnings = services.bulk_set_room(ctx=request.auth, session_ids=payload.session_ids, room_id=payload.room_id)
+    ids, room, warnings = services.session_bulk_set_room(
+        ctx=request.auth, session_ids=payload.session_ids, room_id=payload.room_id
+    )
     return {
         "updated": len(ids),
         "session_ids": ids,

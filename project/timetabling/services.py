@@ -233,7 +233,9 @@ def _bulk_write(
     return warnings
 
 
-def bulk_allocate(*, ctx: Ctx, session_ids: list | None, teacher_id: uuid.UUID | str) -> tuple[list[str], list[cf.Conflict]]:
+def session_bulk_allocate(
+    *, ctx: Ctx, session_ids: list | None, teacher_id: uuid.UUID | str
+) -> tuple[list[str], list[cf.Conflict]]:
     """Give ``teacher_id`` every session of ``session_ids``, all or nothing (PUT /api/timetables/bulk-allocate).
 
     Raises ValidationFailed "Please select sessions and a teacher" when either is missing, NotFound when
@@ -253,7 +255,9 @@ def bulk_allocate(*, ctx: Ctx, session_ids: list | None, teacher_id: uuid.UUID |
     return [str(i) for i in ids], warnings
 
 
-def bulk_set_room(*, ctx: Ctx, session_ids: list | None, room_id: uuid.UUID | str) -> tuple[list[str], Room, list[cf.Conflict]]:
+def session_bulk_set_room(
+    *, ctx: Ctx, session_ids: list | None, room_id: uuid.UUID | str
+) -> tuple[list[str], Room, list[cf.Conflict]]:
     """Put every session of ``session_ids`` in the room ``room_id``, all or nothing (PUT
     /api/timetables/bulk-room, issue 19): each gets ``room`` = the room's code and ``roomId``.
 

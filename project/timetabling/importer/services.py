@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
 # ----------------------------------------------------------------------------------------- import
 
 
-def import_sessions(*, ctx: Ctx, upload: UploadedFile | None) -> dict:
+def session_import(*, ctx: Ctx, upload: UploadedFile | None) -> dict:
     """Import sessions from an .xlsx/.xls upload (POST /api/timetables/import), all or nothing.
 
     Every row is validated first (importer.read_rows raises ValidationFailed with row-level errors);

@@ -27,11 +27,11 @@ def schedule_block_group(request: AuthedRequest, block_group_id: str, payload: S
     lastTeachingDate, unitsScheduled, holidaysSkipped: [{date, name}], warnings: [str]}.
     400: not planned/active, no study plan, no preferred day, template errors, longer than 3 years.
     """
-    return scheduling_services.schedule_block_group(ctx=request.auth, block_group_id=block_group_id, data=payload)
+    return scheduling_services.block_group_schedule(ctx=request.auth, block_group_id=block_group_id, data=payload)
 
 
 @router.delete("/block-groups/{uuid:block_group_id}/schedule", response={200: ScheduleClearedOut, **ERRORS})
 def clear_block_group_schedule(request: AuthedRequest, block_group_id: str) -> dict[str, object]:
     """Delete the group's sessions that are not completed; answers {sessionsDeleted, message}."""
-    count = scheduling_services.clear_schedule(ctx=request.auth, block_group_id=block_group_id)
+    count = scheduling_services.block_group_schedule_clear(ctx=request.auth, block_group_id=block_group_id)
     return {"sessions_deleted": count, "message": f"{count} session(s) deleted"}

@@ -2,7 +2,7 @@
 
 :func:`plan_schedule` walks the calendar from the start date over the group's preferred days and fills
 the session templates with the units' remaining facilitated hours. The service
-(``services.schedule_block_group``) loads what it needs in a fixed number of queries, calls it, and
+(``services.block_group_schedule``) loads what it needs in a fixed number of queries, calls it, and
 bulk-inserts the result in one transaction.
 
 Times are the organization's wall-clock times; hours are ``Decimal``.

@@ -67,7 +67,7 @@ def _unit_needs(org: Organization, group: BlockGroup) -> list[sch.UnitNeed]:
     return needs
 
 
-def schedule_block_group(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: ScheduleIn) -> dict:
+def block_group_schedule(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: ScheduleIn) -> dict:
     """Generate a block group's sessions (POST /api/block-groups/{id}/schedule, decisions.md §3).
 
     Answer (snake_case here): sessions_created (teaching sessions, not holiday markers), hours_scheduled,
@@ -259,7 +259,7 @@ def schedule_block_group(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
     }
 
 
-def clear_schedule(*, ctx: Ctx, block_group_id: uuid.UUID | str) -> int:
+def block_group_schedule_clear(*, ctx: Ctx, block_group_id: uuid.UUID | str) -> int:
     """Delete the group's sessions that are not completed (DELETE /api/block-groups/{id}/schedule).
 
     Only planned or active groups (else BadRequest with the documented message). Returns the count.
