@@ -392,7 +392,7 @@ def propose(
     """A proposal that fixes every session ``change`` hits (of the chosen block groups or sessions), stored
     so that ``apply`` writes exactly it (ADR 0015). Writes only the proposal row, never a session.
 
-    Closures get two options (``replan_moves``), the coordinator chooses:
+    Closures get two options (:mod:`project.timetabling.replan.moves`), the coordinator chooses:
     - ``makeUp``: only the hit sessions move, each to its nearest free slot (same week first, on the
       group's preferred days, then any weekday; then later weeks), same time, teacher and room; unit
       order and the group's "next unit in a new week" kept.
