@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 
 from project.catalogue.models import Room, Unit, room_key
+from project.core.changes import org_change
 from project.core.tenancy import Ctx
 from project.planning.models import BlockGroup
 from project.timetabling import scheduling as sch
@@ -17,7 +18,6 @@ from project.timetabling.models import TimetableSession
 from project.timetabling.services.sessions import (
     ENTITY,
 )
-from realtime.events import emit_change
 
 if TYPE_CHECKING:  # pragma: no cover
     from django.core.files.uploadedfile import UploadedFile
@@ -101,10 +101,10 @@ def import_sessions(*, ctx: Ctx, upload: UploadedFile | None) -> dict:
                     notes=r.notes,
                 )
             )
-        emit_change(ctx, entity=ENTITY, action="imported", ids=[s.id for s in sessions])
-        BlockGroup.objects.for_org(org).bulk_create(new_groups)
-        Unit.objects.for_org(org).bulk_create(new_units)
-        TimetableSession.objects.for_org(org).bulk_create(sessions, batch_size=500)
+        with org_change(ctx, ENTITY, "imported", ids=[s.id for s in sessions]):
+            BlockGroup.objects.for_org(org).bulk_create(new_groups)
+            Unit.objects.for_org(org).bulk_create(new_units)
+            TimetableSession.objects.for_org(org).bulk_create(sessions, batch_size=500)
     return {
         "sessions_created": len(sessions),
         "block_groups_created": [g.code for g in new_groups],
