@@ -93,7 +93,7 @@ class _Camel(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
 
 
-class SessionDetail(_Camel):
+class ChangeEventSession(_Camel):
     """One session of a ``timetable_session`` event, as written (``sessions``) or before the write
     (``before``): what a screen needs to decide whether the change touches what it shows."""
 
@@ -103,6 +103,13 @@ class SessionDetail(_Camel):
     room: str
     room_id: str | None
     date: str | None  # ISO date (YYYY-MM-DD) of the session, or null when it has none
+
+
+def _absent_unless_sent(schema: dict[str, Any]) -> None:
+    """``sessions`` and ``before`` are absent from the JSON unless sent: optional without a default in the
+    published schema (a default would make generated clients treat them as always present)."""
+    for name in ("sessions", "before"):
+        schema["properties"][name].pop("default", None)
 
 
 class ChangeEvent(_Camel):
@@ -116,6 +123,8 @@ class ChangeEvent(_Camel):
     a block group's), and with them ``before``: the same rows before the write (absent otherwise).
     """
 
+    model_config = ConfigDict(json_schema_extra=_absent_unless_sent)
+
     entity: Entity
     action: Action
     ids: list[str]
@@ -123,8 +132,8 @@ class ChangeEvent(_Camel):
     actor_id: str | None
     origin: str | None
     at: str
-    sessions: list[SessionDetail] | None = None
-    before: list[SessionDetail] | None = None
+    sessions: list[ChangeEventSession] | None = None
+    before: list[ChangeEventSession] | None = None
 
     def wire(self) -> dict[str, Any]:
         """The event's JSON object (camelCase; ``sessions`` / ``before`` only where they are sent)."""
@@ -267,7 +276,7 @@ _DETAIL_FIELDS = ("id", "block_group_id", "teacher_id", "room", "actual_date", "
 
 
 def _detail(row: tuple) -> dict:
-    """One ``sessions`` / ``before`` entry (:class:`SessionDetail`'s JSON) from a row of ``_DETAIL_FIELDS``."""
+    """One ``sessions`` / ``before`` entry (:class:`ChangeEventSession`'s JSON) from a row of ``_DETAIL_FIELDS``."""
     i, g, t, room, d, _c, r = row
     return {
         "id": str(i),
@@ -323,7 +332,7 @@ def _routing(entity: str, ids: list[str], action: str = "") -> tuple[list[str] |
 
     - ``campusIds``: the campuses of the written sessions' or block groups' rows (routing for
       campus-scoped wall displays; never sent to a client);
-    - ``sessions`` (timetable_session events of at most 2,000 ids): :class:`SessionDetail` of the rows as
+    - ``sessions`` (timetable_session events of at most 2,000 ids): :class:`ChangeEventSession` of the rows as
       written (a list showing none of them and matching none of them does not refetch, ADR 0008).
 
     None for either when no row is left to ask (a delete) or the write is too big: clients then fall back
