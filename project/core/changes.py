@@ -237,9 +237,9 @@ def _begin(
     # Validated before anything is written: an unknown entity or action is a ValueError.
     ChangeEvent(entity=entity, action=action, ids=id_list, seq=0, actor_id=None, origin=None, at=at)
     organizations = type(org)._base_manager
-    with transaction.atomic():
-        organizations.filter(pk=org.pk).update(event_seq=F("event_seq") + 1)
-        seq = organizations.filter(pk=org.pk).values_list("event_seq", flat=True).get()
+    # In the unit's transaction (no savepoint of its own): the row lock is held until the write commits.
+    organizations.filter(pk=org.pk).update(event_seq=F("event_seq") + 1)
+    seq = organizations.filter(pk=org.pk).values_list("event_seq", flat=True).get()
     event = {"entity": entity, "action": action, "ids": id_list, "seq": seq}
     activity = record(ctx, event, summary=summary, undo_of=undo_of)
     change = Change(ctx, entity, action, id_list, seq, at, activity, summary, _sessions_before(entity, action, id_list))
