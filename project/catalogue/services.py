@@ -1,6 +1,6 @@
 """Writes of courses and units of competency (delivery.md §3, §5, §8; decisions.md §1, §6, §7).
 
-Every write runs in one transaction, calls :func:`realtime.events.emit_change` exactly once, and raises
+Every write runs in one transaction with its write in one :func:`project.core.changes.org_change` unit, and raises
 the typed errors of ``project.core.errors``:
 
 - ``DuplicateCode`` (409 ``duplicate_code``, field ``code``) when the code is already used in the

@@ -177,8 +177,8 @@ def _dependency_order(models_: list[type[TimeStampedModel]]) -> list[type[TimeSt
 
 
 def _restore(ctx: Ctx, activity: Activity, changes: Mapping[tuple[str, str], RowChange]) -> None:
-    tracker = tracking.current()  # the undo's own activity, started by its emit_change
-    if tracker is None:  # pragma: no cover - the caller's emit_change has just started it
+    tracker = tracking.current()  # the undo's own activity, started by its write unit
+    if tracker is None:  # pragma: no cover - the caller's write unit has just started it
         raise RuntimeError("an undo records into its own activity")
     created: dict[type[TimeStampedModel], list[RowChange]] = {}
     deleted: dict[type[TimeStampedModel], list[tuple[RowChange, Row]]] = {}  # with the row as it was

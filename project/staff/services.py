@@ -1,7 +1,7 @@
 """Writes of teachers and their unit qualifications (delivery.md §3 to §7, decisions.md §1, §6, §7).
 
 Each service runs in one transaction, checks tenancy with ``get_in_org`` (404 for another
-organization's id), and calls ``emit_change`` once (entities ``teacher`` and ``teacher_unit``).
+organization's id), and writes in one ``org_change`` unit (entities ``teacher`` and ``teacher_unit``).
 
 Errors: ``DuplicateCode`` 409 on employeeId or email already used in the organization (path
 ``employeeId`` / ``email``) and on a unit the teacher already holds (path ``unitId``); ``StaleWrite`` 412

@@ -1,7 +1,7 @@
 """Writes of holidays and term breaks (delivery.md §3, §5, §7 Holidays; decisions.md §6, §7).
 
 Each service runs in one transaction, reaches rows only through the organization (404 for another
-organization's id) and calls ``emit_change`` once with entity ``holiday``.
+organization's id) and writes in one ``org_change`` unit with entity ``holiday``.
 
 Beyond the spec: :func:`holiday_import_public` adds a state's public holidays for a year from the
 ``holidays`` package (``holidays.country_holidays("AU", subdiv=state, years=year)``).

@@ -67,7 +67,7 @@ def apply_proposal(
                 s.id: s
                 for s in TimetableSession.objects.for_org(ctx.org).select_for_update().filter(id__in=list(solution.assignment))
             }
-            # First in the write (issue 16): the rows written after it are captured into its activity.
+            # The unit records first: the rows its body writes are captured into its activity.
             with org_change(ctx, "timetable_session", "allocated", ids=list(solution.assignment)):
                 rows = []
                 now = timezone.now()

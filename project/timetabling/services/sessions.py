@@ -216,7 +216,7 @@ def _bulk_write(
         rows = list(
             TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).select_for_update().select_related("block_group", "unit")
         )
-        # Recorded before the write (the rows it then writes are captured), named after the rows it touches.
+        # The unit records before its body (the rows it then writes are captured), named after the rows it touches.
         with org_change(ctx, ENTITY, action, ids=ids, summary=f"{actor_label(ctx)} {summary} {sessions_phrase(rows)}"):
             if len(rows) != len(ids):
                 raise NotFound("Timetable session not found")
