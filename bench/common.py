@@ -68,13 +68,13 @@ class HistoryOff:
     """Within it, writes record no activity (and so capture nothing): the cost of the write alone."""
 
     def __enter__(self) -> HistoryOff:
-        from project.history import services as history_services
+        from project.core import changes  # the write unit records through the name it imported
 
-        self.saved = history_services.record
-        history_services.record = lambda ctx, event, **kw: None
+        self.saved = changes.record
+        changes.record = lambda ctx, event, **kw: None
         return self
 
     def __exit__(self, *exc: object) -> None:
-        from project.history import services as history_services
+        from project.core import changes
 
-        history_services.record = self.saved
+        changes.record = self.saved

@@ -19,10 +19,13 @@ from django.http.request import RawPostDataException
 from django.utils.datastructures import MultiValueDict
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, AuthorizationError, HttpError, ValidationError
+from ninja.openapi.schema import REF_TEMPLATE, OpenAPISchema
 from ninja.parser import Parser
 from ninja.renderers import JSONRenderer
+from pydantic import BaseModel
 
 from project.core.auth import member_auth
+from project.core.changes import ChangeEvent, HiddenChangeEvent
 from project.core.errors import DomainError, ValidationFailed
 from project.core.responses import PreciseJSONEncoder
 from project.core.schemas import NUL_MESSAGE, SURROGATE_MESSAGE
@@ -107,6 +110,11 @@ class BlockplanParser(Parser):
         return super().parse_querydict(data, list_fields, request)
 
 
+SOCKET_SCHEMAS: tuple[type[BaseModel], ...] = (ChangeEvent, HiddenChangeEvent)
+"""What the server sends outside HTTP answers (the socket's ``change`` event, docs/realtime.md): published
+as components of the OpenAPI schema, so that the SPA's generated types carry them (docs/adr/0028)."""
+
+
 class BlockplanAPI(NinjaAPI):
     def get_openapi_operation_id(self, operation: Operation) -> str:
         """``<module>_<function>`` with dots as underscores, as ninja names it, where ``<module>`` is the
@@ -115,6 +123,18 @@ class BlockplanAPI(NinjaAPI):
         view = operation.view_func
         module = getattr(sys.modules.get(view.__module__), "OPERATION_ID_MODULE", view.__module__)
         return f"{module}_{view.__name__}".replace(".", "_")
+
+    def get_openapi_schema(self, *, path_prefix: str | None = None, path_params: dict[str, Any] | None = None) -> OpenAPISchema:
+        """Ninja's schema of the routes, plus :data:`SOCKET_SCHEMAS` (and the models they use) under
+        ``components.schemas`` by their class names. No path changes."""
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        for model in SOCKET_SCHEMAS:
+            found = model.model_json_schema(by_alias=True, ref_template=REF_TEMPLATE, mode="serialization")
+            for name, definition in found.pop("$defs", {}).items():
+                components[name] = definition
+            components[model.__name__] = found
+        return schema
 
 
 api = BlockplanAPI(

@@ -338,7 +338,7 @@ class SocketIOConsumer(AsyncWebsocketConsumer):
     # Channel layer messages ------------------------------------------------------------------------------
 
     async def change_event(self, message: dict[str, Any]) -> None:
-        """``change.event`` from :func:`realtime.events.emit_change` → event ``change``, as this socket may
+        """``change.event`` from :func:`realtime.events.send_change` (the write unit's transport) → event ``change``, as this socket may
         see it (:func:`realtime.scoping.event_for`: a display gets only its board's events, without the
         actor; a non-admin gets no admin-only entities)."""
         if self.principal is not None and not self.closing:

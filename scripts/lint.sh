@@ -5,7 +5,10 @@
 #   .venv/bin/ruff format . && .venv/bin/ruff check --fix . && (cd spa && npm run format)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --test >/dev/null || { echo "lint: set-up failed"; exit 1; }
+setup_log=$(mktemp)
+# The set-up builds the SPA when its sources changed (tsc first): when it fails, say why.
+scripts/setup.sh --test >"$setup_log" 2>&1 || { tail -n 40 "$setup_log"; rm -f "$setup_log"; echo "lint: set-up failed"; exit 1; }
+rm -f "$setup_log"
 
 failed=()
 echo "==> ruff: Python lint (bugs, imports, pyupgrade, Django, security)"

@@ -128,13 +128,18 @@ def ctx(org, admin_user):
 
 @pytest.fixture
 def captured_events(monkeypatch):
-    """Every message the change helper sends after commit: list of (group, message)."""
+    """Every message the change helper sends after commit: list of (group, message). Each change event
+    must be one of the model (``project.core.changes.ChangeEvent``, docs/adr/0028): one that is not
+    fails the test that sent it."""
     sent: list[tuple[str, dict]] = []
+    from project.core.changes import ChangeEvent
     from realtime import events
 
     real_send = events._send
 
     def record(group, message):
+        if message.get("type") == events.CHANGE_EVENT:
+            ChangeEvent.model_validate({k: v for k, v in message["event"].items() if k != "campusIds"})
         sent.append((group, message))
         real_send(group, message)
 

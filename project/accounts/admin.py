@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import Any
 
 from django.contrib import admin
@@ -8,16 +9,18 @@ from django.db import transaction
 from django.http import HttpRequest
 
 from project.accounts.models import Organization, Passkey, User
+from project.core.changes import Action, Entity, org_change
 from project.core.tenancy import Ctx
-from realtime.events import emit_change
 
 
-def _announce(org: Organization | None, entity: str, action: str, pk: object) -> None:
-    """A support staff write is a change of the organization like any other (decisions.md §7): one
-    change event and one activity by "Django admin". Access itself ends through the model's hooks
-    (project.accounts.access), whatever path saved it."""
-    if org is not None:
-        emit_change(Ctx(org=org, user=None, origin="admin"), entity=entity, action=action, ids=[pk])
+def _admin_change(org: Organization | None, entity: Entity, action: Action, pk: object) -> AbstractContextManager[object]:
+    """A support staff write is a change of the organization like any other (decisions.md §7): the write
+    unit, with one change event and one activity by "Django admin" (a plain transaction for a user of no
+    organization). Access itself ends through the model's hooks (project.accounts.access), whatever path
+    saved it."""
+    if org is None:
+        return transaction.atomic()
+    return org_change(Ctx(org=org, user=None, origin="admin"), entity, action, ids=[pk])
 
 
 @admin.register(Organization)
@@ -29,10 +32,8 @@ class OrganizationAdmin(admin.ModelAdmin):
         if not change:
             super().save_model(request, obj, form, change)
             return
-        with transaction.atomic():
-            # First (it locks the organization's writers and raises its sequence), then the row: captured
-            # into the activity. The form's copy must not write back the sequence it read.
-            _announce(obj, "organization", "updated", obj.pk)
+        with _admin_change(obj, "organization", "updated", obj.pk):
+            # The unit has raised the sequence: the form's copy must not write back the one it read.
             obj.event_seq = Organization.objects.filter(pk=obj.pk).values_list("event_seq", flat=True).get()
             super().save_model(request, obj, form, change)
 
@@ -53,8 +54,7 @@ class UserAdmin(BaseUserAdmin):
     filter_horizontal = ()
 
     def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
-        with transaction.atomic():
-            _announce(obj.organization, "user", "updated" if change else "created", obj.pk)
+        with _admin_change(obj.organization, "user", "updated" if change else "created", obj.pk):
             super().save_model(request, obj, form, change)
 
 

@@ -1,6 +1,6 @@
 """Writes of courses and units of competency (delivery.md §3, §5, §8; decisions.md §1, §6, §7).
 
-Every write runs in one transaction, calls :func:`realtime.events.emit_change` exactly once, and raises
+Every write runs in one transaction with its write in one :func:`project.core.changes.org_change` unit, and raises
 the typed errors of ``project.core.errors``:
 
 - ``DuplicateCode`` (409 ``duplicate_code``, field ``code``) when the code is already used in the
@@ -19,11 +19,11 @@ from django.db.models import ProtectedError
 
 from project.catalogue.models import Course, Room, Unit, room_key
 from project.catalogue.schemas import CourseIn, RoomIn, UnitIn
+from project.core.changes import Entity, org_change
 from project.core.concurrency import assert_fresh
 from project.core.errors import Conflict, DuplicateCode
 from project.core.tenancy import Ctx, get_in_org, get_locked
 from project.core.writes import save_or_raise
-from realtime.events import emit_change
 
 if TYPE_CHECKING:  # pragma: no cover
     from uuid import UUID
@@ -50,14 +50,14 @@ def _check_code(model: type[TenantModel], ctx: Ctx, code: str, message: str, exc
 CodedRow = TypeVar("CodedRow", Course, Unit)
 
 
-def _coded_create(ctx: Ctx, model: type[CodedRow], data: CourseIn | UnitIn, *, entity: str, duplicate: str) -> CodedRow:
+def _coded_create(ctx: Ctx, model: type[CodedRow], data: CourseIn | UnitIn, *, entity: Entity, duplicate: str) -> CodedRow:
     """Create a course or unit of ``ctx.org`` from every field of ``data``, announced as ``entity``.
     Raises DuplicateCode (409, ``duplicate``) when the code is used in the organization."""
     with transaction.atomic():
         _check_code(model, ctx, data.code, duplicate)
         row = model(organization=ctx.org, **data.model_dump())
-        emit_change(ctx, entity=entity, action="created", ids=[row.pk])
-        save_or_raise(row, DuplicateCode(duplicate))
+        with org_change(ctx, entity, "created", ids=[row.pk]):
+            save_or_raise(row, DuplicateCode(duplicate))
     return row
 
 
@@ -68,7 +68,7 @@ def _coded_update(
     data: CourseIn | UnitIn,
     if_match: str | None,
     *,
-    entity: str,
+    entity: Entity,
     duplicate: str,
 ) -> CodedRow:
     """Replace every field of a course or unit with ``data``, announced as ``entity``. Raises NotFound
@@ -79,20 +79,20 @@ def _coded_update(
         _check_code(model, ctx, data.code, duplicate, exclude_pk=row.pk)
         for field, value in data.model_dump().items():
             setattr(row, field, value)
-        emit_change(ctx, entity=entity, action="updated", ids=[row.pk])
-        save_or_raise(row, DuplicateCode(duplicate))
+        with org_change(ctx, entity, "updated", ids=[row.pk]):
+            save_or_raise(row, DuplicateCode(duplicate))
     return row
 
 
-def _delete_in_use(ctx: Ctx, row: Course | Unit, *, entity: str, in_use: str) -> None:
+def _delete_in_use(ctx: Ctx, row: Course | Unit, *, entity: Entity, in_use: str) -> None:
     """Delete a course or unit, announced as ``entity``; a row a PROTECTed relation still holds is kept and
     answers Conflict (409, ``in_use``), never a 500. Call it inside the delete's transaction."""
-    emit_change(ctx, entity=entity, action="deleted", ids=[row.pk])
-    try:
-        with transaction.atomic():
-            row.delete()
-    except ProtectedError:
-        raise Conflict(in_use) from None
+    with org_change(ctx, entity, "deleted", ids=[row.pk]):
+        try:
+            with transaction.atomic():
+                row.delete()
+        except ProtectedError:
+            raise Conflict(in_use) from None
 
 
 def course_create(*, ctx: Ctx, data: CourseIn) -> Course:
@@ -200,9 +200,9 @@ def room_create(*, ctx: Ctx, data: RoomIn) -> Room:
         _check_room_code(ctx, data.code)
         room = Room(organization=ctx.org)
         _room_fields(ctx, room, data)
-        emit_change(ctx, entity="room", action="created", ids=[room.pk])
-        save_or_raise(room, DuplicateCode(ROOM_DUPLICATE))
-        _link_sessions(ctx, room)
+        with org_change(ctx, "room", "created", ids=[room.pk]):
+            save_or_raise(room, DuplicateCode(ROOM_DUPLICATE))
+            _link_sessions(ctx, room)
     return room
 
 
@@ -214,9 +214,9 @@ def room_update(*, ctx: Ctx, room_id: UUID | str, data: RoomIn, if_match: str | 
         assert_fresh(room, if_match)
         _check_room_code(ctx, data.code, exclude_pk=room.pk)
         _room_fields(ctx, room, data)
-        emit_change(ctx, entity="room", action="updated", ids=[room.pk])
-        save_or_raise(room, DuplicateCode(ROOM_DUPLICATE))
-        _link_sessions(ctx, room)
+        with org_change(ctx, "room", "updated", ids=[room.pk]):
+            save_or_raise(room, DuplicateCode(ROOM_DUPLICATE))
+            _link_sessions(ctx, room)
     return room
 
 
@@ -228,8 +228,8 @@ def room_delete(*, ctx: Ctx, room_id: UUID | str) -> None:
         used = room.sessions.count()
         if used:
             raise Conflict(f"This room is used by {used} timetable session(s) and cannot be deleted. Make it inactive instead.")
-        emit_change(ctx, entity="room", action="deleted", ids=[room.pk])
-        room.delete()
+        with org_change(ctx, "room", "deleted", ids=[room.pk]):
+            room.delete()
 
 
 def resolve_room(org: Organization, room_id: UUID | str | None, text: str | None) -> tuple[str, UUID | None]:

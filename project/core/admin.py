@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, ClassVar
 
 from django.contrib import admin
@@ -9,8 +10,8 @@ from django.db import transaction
 from django.forms import ModelForm
 from django.http import HttpRequest
 
+from project.core.changes import Action, Entity, org_change
 from project.core.tenancy import Ctx
-from realtime.events import emit_change
 
 if TYPE_CHECKING:  # pragma: no cover
     from uuid import UUID
@@ -23,25 +24,23 @@ if TYPE_CHECKING:  # pragma: no cover
 class TenantAdmin(admin.ModelAdmin):
     """Admin for a tenant model. ``entity`` names it in change events."""
 
-    entity: str = ""
+    entity: Entity | None = None
     list_filter: ClassVar[tuple[str, ...]] = ("organization",)
 
-    def _emit(self, request: HttpRequest, obj: TenantModel, action: str) -> None:
-        org = getattr(obj, "organization", None)
-        if not self.entity or org is None:
-            return
-        emit_change(Ctx(org=org, user=None, origin="admin"), entity=self.entity, action=action, ids=[obj.pk])
-
-    # Each write emits first, then writes: the rows it writes are captured into its activity (issue 16).
+    def _change(self, obj: TenantModel, action: Action) -> AbstractContextManager[object]:
+        """The write unit of one admin write (its rows are captured into an activity by "Django admin"),
+        or a plain transaction for a model that is not announced."""
+        org, entity = getattr(obj, "organization", None), self.entity
+        if entity is None or org is None:
+            return transaction.atomic()
+        return org_change(Ctx(org=org, user=None, origin="admin"), entity, action, ids=[obj.pk])
 
     def save_model(self, request: HttpRequest, obj: TenantModel, form: ModelForm[TenantModel], change: bool) -> None:
-        with transaction.atomic():
-            self._emit(request, obj, "updated" if change else "created")
+        with self._change(obj, "updated" if change else "created"):
             super().save_model(request, obj, form, change)
 
     def delete_model(self, request: HttpRequest, obj: TenantModel) -> None:
-        with transaction.atomic():
-            self._emit(request, obj, "deleted")
+        with self._change(obj, "deleted"):
             super().delete_model(request, obj)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[TenantModel]) -> None:
@@ -51,9 +50,12 @@ class TenantAdmin(admin.ModelAdmin):
             by_org: dict[UUID, list[UUID]] = {}
             for pk, org_id in queryset.values_list("pk", "organization_id"):
                 by_org.setdefault(org_id, []).append(pk)
+            entity = self.entity
             for org in Organization.objects.filter(pk__in=by_org):  # one write (activity, event) per organization
-                with transaction.atomic():
-                    emit_change(Ctx(org=org, origin="admin"), entity=self.entity, action="deleted", ids=by_org[org.pk])
+                if entity is None:
+                    super().delete_queryset(request, queryset.filter(pk__in=by_org[org.pk]))
+                    continue
+                with org_change(Ctx(org=org, origin="admin"), entity, "deleted", ids=by_org[org.pk]):
                     super().delete_queryset(request, queryset.filter(pk__in=by_org[org.pk]))
 
     def save_form(self, request: HttpRequest, form: ModelForm[TenantModel], change: bool) -> TenantModel:

@@ -1,7 +1,7 @@
 """Answers of the hot list reads kept until the organization's next change (issue 15, ADR 0013).
 
 Every write of an organization raises its ``event_seq`` in the write's own transaction
-(``realtime.events.emit_change``, decisions.md §7), and the signed-in request has already read that
+(the write unit ``project.core.changes.org_change``, docs/adr/0028), and the signed-in request has already read that
 sequence with its user (one query, ``project.core.auth.SessionUserBackend``). So an answer built for
 sequence S is the answer for every later request that still sees S: between two changes, thirty wall
 displays and coordinators reading the same timetable cost one build, and the first read after a change
@@ -11,7 +11,7 @@ builds it again, once: requests of one process asking for a list being built wai
 and the JSON bytes. A request whose sequence differs rebuilds and replaces it, so memory is bounded by
 the number of distinct lists, not by the rate of writes. The answer is built after the sequence was
 read, so an entry is never older than its sequence (a write racing the build can only make it newer,
-as an uncached read would be). Writes that bypass ``emit_change`` (a management command editing rows
+as an uncached read would be). Writes outside the unit (a management command editing rows
 by hand) are not seen until ``RESPONSE_CACHE_SECONDS`` pass; every API, admin and undo write emits.
 
 Bodies above 1 KB are also kept gzip-compressed (level 5, once per build) and sent that way to clients

@@ -8,9 +8,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from project.catalogue.models import Campus
+from project.core.changes import org_change
 from project.core.tenancy import Ctx, get_in_org
 from project.displays.models import DisplayLink
-from realtime.events import close_group_sockets, emit_change
+from realtime.events import close_group_sockets
 
 
 def display_group(link_id: UUID | str) -> str:
@@ -22,10 +23,11 @@ def display_link_create(*, ctx: Ctx, name: str, campus_id: UUID | str | None = N
     """A new display link with a fresh 256-bit token. campus_id None: the whole organization."""
     with transaction.atomic():
         campus = get_in_org(Campus, ctx.org, campus_id, "Campus") if campus_id else None
-        link = DisplayLink.objects.for_org(ctx.org).create(
-            organization=ctx.org, name=name.strip(), campus=campus, group_by=group_by, created_by=ctx.user
-        )
-        emit_change(ctx, entity="display_link", action="created", ids=[link.id])
+        with org_change(ctx, "display_link", "created") as change:
+            link = DisplayLink.objects.for_org(ctx.org).create(
+                organization=ctx.org, name=name.strip(), campus=campus, group_by=group_by, created_by=ctx.user
+            )
+            change.ids = [link.id]
     return link
 
 
@@ -38,8 +40,8 @@ def display_link_update(
         link.name = name.strip()
         link.campus = get_in_org(Campus, ctx.org, campus_id, "Campus") if campus_id else None
         link.group_by = group_by
-        link.save()
-        emit_change(ctx, entity="display_link", action="updated", ids=[link.id])
+        with org_change(ctx, "display_link", "updated", ids=[link.id]):
+            link.save()
     return link
 
 
@@ -47,9 +49,9 @@ def display_link_revoke(*, ctx: Ctx, link_id: UUID | str) -> DisplayLink:
     """Revoke a link at once: its token stops working and its open boards' sockets are closed."""
     with transaction.atomic():
         link = get_in_org(DisplayLink.objects.for_org(ctx.org).select_for_update(), ctx.org, link_id, "Display link")
-        if link.revoked_at is None:
-            link.revoked_at = timezone.now()
-            link.save(update_fields=["revoked_at", "updated_at"])
-        emit_change(ctx, entity="display_link", action="deleted", ids=[link.id])
-        close_group_sockets(display_group(link.id))
+        with org_change(ctx, "display_link", "deleted", ids=[link.id]):
+            if link.revoked_at is None:
+                link.revoked_at = timezone.now()
+                link.save(update_fields=["revoked_at", "updated_at"])
+            close_group_sockets(display_group(link.id))
     return link

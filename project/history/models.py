@@ -1,6 +1,6 @@
 """Activity: one row per write that announced itself (issue 16, docs/adr/0011).
 
-Recorded by :func:`project.history.services.record` from ``realtime.events.emit_change``, in the write's
+Recorded by :func:`project.history.recording.record` from the write unit ``project.core.changes.org_change``, in the write's
 own transaction: a rolled-back write records nothing, and every write path (API, Django admin, import,
 schedule generation, allocation, holidays, settings) is covered because each emits exactly one change
 event. Bulk writes are one activity with all their ids.

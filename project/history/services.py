@@ -1,4 +1,5 @@
-"""Recording activities (issue 16). Called once per write by ``realtime.events.emit_change``."""
+"""Phrases for the activities of writes (``sessions_phrase``); recording itself is ``project.history.recording``,
+the history step of the write unit (``project.core.changes.org_change``)."""
 
 from __future__ import annotations
 
@@ -6,24 +7,12 @@ from collections.abc import Sequence
 from datetime import date
 from typing import TYPE_CHECKING
 
-from project.history import tracking
-from project.history.middleware import note
-from project.history.models import Activity
-from project.history.summaries import summary_of
+from project.history.recording import actor_label
+
+__all__ = ["actor_label", "sessions_phrase"]  # actor_label is recording's, kept where callers import it
 
 if TYPE_CHECKING:  # pragma: no cover
-    from project.core.tenancy import Ctx
     from project.timetabling.models import TimetableSession
-
-
-def actor_label(ctx: Ctx) -> str:
-    """The user's name or email, "Django admin" for support staff's admin writes, else "system"."""
-    user = ctx.user
-    if user is not None:
-        return (user.full_name or user.email)[:200]
-    if ctx.origin == "admin":
-        return "Django admin"
-    return "system"
 
 
 def _day(d: date) -> str:
@@ -50,24 +39,3 @@ def sessions_phrase(sessions: Sequence[TimetableSession]) -> str:
     if len(sessions) == 1:
         return f"a session of {sessions[0].unit.code} in {of}{when}"
     return f"{len(sessions)} sessions of {of}{when}"
-
-
-def record(ctx: Ctx, event: dict, *, summary: str | None = None, undo_of: Activity | None = None) -> Activity:
-    """One activity for the change event being emitted, in the caller's transaction; the rows the write
-    then touches until its transaction block ends are captured into it (project.history.tracking)."""
-    label = actor_label(ctx)
-    activity = Activity.objects.for_org(ctx.org).create(
-        organization=ctx.org,
-        seq=event["seq"],
-        actor=ctx.user if ctx.user is not None and ctx.user.pk else None,
-        actor_label=label,
-        origin=(ctx.origin or "")[:100],
-        entity=event["entity"],
-        action=event["action"],
-        ids=event["ids"],
-        summary=(summary or summary_of(label, event["entity"], event["action"], event["ids"]))[:300],
-        undo_of=undo_of,
-    )
-    tracking.start(activity)
-    note(activity.pk)  # the answer's X-Activity-Id (middleware), for the SPA's "Undo" toast
-    return activity

@@ -1,6 +1,6 @@
 """The words of an activity's one-line summary: what each entity and action is called, and the summary
 of a write ("Ann Admin created a course", "Jordan Lee allocated 12 sessions"). Plain functions with no
-imports of the project, so that row capture (``tracking``), recording (``services``) and reads
+imports of the project, so that row capture (``tracking``), recording (``recording``) and reads
 (``selectors``) can all use them without an import cycle."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The before and after state of every row a write touches (issue 16, docs/adr/0012).
 
-How it works. ``realtime.events.emit_change`` records the write's :class:`Activity` and calls
+How it works. The write unit (``project.core.changes.org_change``, docs/adr/0028) records the write's :class:`Activity` and calls
 :func:`start`, which hangs a :class:`Tracker` on the database connection, tied to the write's own
 ``transaction.atomic()`` block. Until that block ends, every write of a tracked model through the ORM is
 captured where it happens, whatever path made it:

@@ -92,7 +92,7 @@ def undo(*, ctx: Ctx, activity_id: UUID) -> Activity:
     at undo time: :func:`project.history.visibility.may_undo_entity`), Conflict (409: already undone, nothing to undo, a later change in the way,
     or rows that would be lost with it).
     """
-    from realtime.events import emit_change
+    from project.core.changes import org_change
 
     activity = get_in_org(Activity, ctx.org, activity_id, "Activity")
     role = ctx.user.role if ctx.user is not None else None
@@ -108,17 +108,17 @@ def undo(*, ctx: Ctx, activity_id: UUID) -> Activity:
         summary = f"{label} redid: {activity.summary.split(': ', 1)[-1]}"
     else:
         summary = f"{label} undid: {activity.summary}"
-    with transaction.atomic():
-        # First (it locks the organization's writers, decisions.md §7), then the rows: captured into it.
-        event = emit_change(
-            ctx,
-            entity=activity.entity,
-            action=INVERSE_ACTION.get(activity.action, activity.action),
-            ids=activity.ids,
-            summary=summary,
-            undo_of=activity,
-        )
-        new = Activity.objects.for_org(ctx.org).get(seq=event["seq"])
+    with org_change(
+        ctx,
+        activity.entity,
+        INVERSE_ACTION.get(activity.action, activity.action),
+        ids=activity.ids,
+        summary=summary,
+        undo_of=activity,
+    ) as change:
+        # The unit locks the organization's writers first, then the rows: the restored rows are captured
+        # into the new activity.
+        new = change.activity
         activity = Activity.objects.for_org(ctx.org).select_for_update().get(pk=activity.pk)
         if activity.undone_by_id is not None:
             raise Conflict(ALREADY_UNDONE)
@@ -177,8 +177,8 @@ def _dependency_order(models_: list[type[TimeStampedModel]]) -> list[type[TimeSt
 
 
 def _restore(ctx: Ctx, activity: Activity, changes: Mapping[tuple[str, str], RowChange]) -> None:
-    tracker = tracking.current()  # the undo's own activity, started by its emit_change
-    if tracker is None:  # pragma: no cover - the caller's emit_change has just started it
+    tracker = tracking.current()  # the undo's own activity, started by its write unit
+    if tracker is None:  # pragma: no cover - the caller's write unit has just started it
         raise RuntimeError("an undo records into its own activity")
     created: dict[type[TimeStampedModel], list[RowChange]] = {}
     deleted: dict[type[TimeStampedModel], list[tuple[RowChange, Row]]] = {}  # with the row as it was

@@ -1,7 +1,7 @@
 """Writes of study plans, study plan units, block groups and linked block groups.
 
 delivery.md §3 to §5, §7, §8; decisions.md §1 (errors), §6 (If-Match), §7 (one change event per write).
-Every function runs in one transaction and calls ``emit_change`` exactly once. Errors raised:
+Every function runs in one transaction with its write in one ``org_change`` unit (docs/adr/0028). Errors raised:
 ``NotFound`` (404, also for another organization's ids, body references included), ``ValidationFailed``
 (400), ``DuplicateCode`` (409 ``duplicate_code``), ``Conflict`` (409 ``conflict_state``), ``StaleWrite``
 (412).
@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Max, QuerySet
 
 from project.catalogue.models import Campus, Course, Unit
+from project.core.changes import org_change
 from project.core.concurrency import assert_fresh
 from project.core.errors import Conflict, DuplicateCode, NotFound, ValidationFailed
 from project.core.tenancy import Ctx, get_in_org, get_locked
@@ -39,7 +40,6 @@ from project.planning.models import (
 from project.planning.schemas.block_groups import BlockGroupIn
 from project.planning.schemas.linked_groups import LinkedBlockGroupIn, LinkedBlockGroupUpdateIn
 from project.planning.schemas.study_plans import StudyPlanCloneIn, StudyPlanIn, StudyPlanUnitIn, StudyPlanUnitUpdateIn
-from realtime.events import emit_change
 
 UNIT_ALREADY_IN_PLAN = "This unit is already assigned to this study plan."
 PLAN_ALREADY_ASSIGNED = "This study plan is already assigned to this block group."
@@ -57,8 +57,8 @@ def study_plan_create(*, ctx: Ctx, data: StudyPlanIn) -> StudyPlan:
     """Create a study plan of ``ctx.org``."""
     with transaction.atomic():
         plan = StudyPlan(organization=ctx.org, **data.model_dump())
-        emit_change(ctx, entity="study_plan", action="created", ids=[plan.pk])
-        plan.save(force_insert=True)
+        with org_change(ctx, "study_plan", "created", ids=[plan.pk]):
+            plan.save(force_insert=True)
     return plan
 
 
@@ -69,8 +69,8 @@ def study_plan_update(*, ctx: Ctx, plan_id: UUID | str, data: StudyPlanIn, if_ma
         assert_fresh(plan, if_match)
         for field, value in data.model_dump().items():
             setattr(plan, field, value)
-        emit_change(ctx, entity="study_plan", action="updated", ids=[plan.pk])
-        plan.save()
+        with org_change(ctx, "study_plan", "updated", ids=[plan.pk]):
+            plan.save()
     return plan
 
 
@@ -85,8 +85,8 @@ def study_plan_delete(*, ctx: Ctx, plan_id: UUID | str) -> None:
                 "Remove it from those block groups first."
             )
         pk = plan.pk
-        emit_change(ctx, entity="study_plan", action="deleted", ids=[pk])
-        plan.delete()
+        with org_change(ctx, "study_plan", "deleted", ids=[pk]):
+            plan.delete()
 
 
 def study_plan_clone(*, ctx: Ctx, plan_id: UUID | str, data: StudyPlanCloneIn) -> StudyPlan:
@@ -100,19 +100,19 @@ def study_plan_clone(*, ctx: Ctx, plan_id: UUID | str, data: StudyPlanCloneIn) -
             total_nominal_hours=source.total_nominal_hours,
             is_active=source.is_active,
         )
-        emit_change(ctx, entity="study_plan", action="created", ids=[clone.pk])
-        clone.save(force_insert=True)
-        rows = StudyPlanUnit.objects.for_org(ctx.org).filter(study_plan=source).order_by("sequence_order")
-        StudyPlanUnit.objects.for_org(ctx.org).bulk_create(
-            [
-                StudyPlanUnit(
-                    organization=ctx.org,
-                    study_plan=clone,
-                    **{f: getattr(row, f) for f in PLAN_UNIT_COPY_FIELDS},
-                )
-                for row in rows
-            ]
-        )
+        with org_change(ctx, "study_plan", "created", ids=[clone.pk]):
+            clone.save(force_insert=True)
+            rows = StudyPlanUnit.objects.for_org(ctx.org).filter(study_plan=source).order_by("sequence_order")
+            StudyPlanUnit.objects.for_org(ctx.org).bulk_create(
+                [
+                    StudyPlanUnit(
+                        organization=ctx.org,
+                        study_plan=clone,
+                        **{f: getattr(row, f) for f in PLAN_UNIT_COPY_FIELDS},
+                    )
+                    for row in rows
+                ]
+            )
     return clone
 
 
@@ -141,10 +141,10 @@ def study_plan_unit_add(*, ctx: Ctx, plan_id: UUID | str, data: StudyPlanUnitIn)
             position = last + 1
         fields = data.model_dump(exclude={"study_plan_id", "unit_id", "insert_position"})
         plan_unit = StudyPlanUnit(organization=ctx.org, study_plan=plan, unit=unit, sequence_order=position, **fields)
-        emit_change(ctx, entity="study_plan_unit", action="created", ids=[plan_unit.pk])
-        if position <= last:
-            rows.filter(sequence_order__gte=position).update(sequence_order=F("sequence_order") + 1)
-        save_or_raise(plan_unit, Conflict(UNIT_ALREADY_IN_PLAN))
+        with org_change(ctx, "study_plan_unit", "created", ids=[plan_unit.pk]):
+            if position <= last:
+                rows.filter(sequence_order__gte=position).update(sequence_order=F("sequence_order") + 1)
+            save_or_raise(plan_unit, Conflict(UNIT_ALREADY_IN_PLAN))
     return plan_unit
 
 
@@ -179,12 +179,12 @@ def study_plan_unit_update(
                 raise Conflict(UNIT_ALREADY_IN_PLAN)
             plan_unit.unit = unit
         target = sent.pop("sequence_order", None)
-        emit_change(ctx, entity="study_plan_unit", action="updated", ids=[plan_unit.pk])
-        if target is not None and target != plan_unit.sequence_order:
-            _move(ctx, plan_unit, target)
-        for field in sent:
-            setattr(plan_unit, field, getattr(data, field))
-        save_or_raise(plan_unit, Conflict(UNIT_ALREADY_IN_PLAN))
+        with org_change(ctx, "study_plan_unit", "updated", ids=[plan_unit.pk]):
+            if target is not None and target != plan_unit.sequence_order:
+                _move(ctx, plan_unit, target)
+            for field in sent:
+                setattr(plan_unit, field, getattr(data, field))
+            save_or_raise(plan_unit, Conflict(UNIT_ALREADY_IN_PLAN))
     return plan_unit
 
 
@@ -194,9 +194,9 @@ def study_plan_unit_remove(*, ctx: Ctx, plan_id: UUID | str, plan_unit_id: UUID 
         plan = get_locked(StudyPlan, ctx, plan_id, "Study plan")
         plan_unit = get_in_org(_plan_rows(ctx, plan), ctx.org, plan_unit_id, "Study plan unit")
         pk, position = plan_unit.pk, plan_unit.sequence_order
-        emit_change(ctx, entity="study_plan_unit", action="deleted", ids=[pk])
-        plan_unit.delete()
-        _plan_rows(ctx, plan).filter(sequence_order__gt=position).update(sequence_order=F("sequence_order") - 1)
+        with org_change(ctx, "study_plan_unit", "deleted", ids=[pk]):
+            plan_unit.delete()
+            _plan_rows(ctx, plan).filter(sequence_order__gt=position).update(sequence_order=F("sequence_order") - 1)
 
 
 # --- block groups -----------------------------------------------------------------------------------
@@ -218,8 +218,8 @@ def block_group_create(*, ctx: Ctx, data: BlockGroupIn) -> BlockGroup:
     """Create a block group. Raises NotFound (course, campus), DuplicateCode."""
     with transaction.atomic():
         group = BlockGroup(organization=ctx.org, **_block_group_fields(ctx, data))
-        emit_change(ctx, entity="block_group", action="created", ids=[group.pk])
-        save_or_raise(group, DuplicateCode(BLOCK_GROUP_DUPLICATE))
+        with org_change(ctx, "block_group", "created", ids=[group.pk]):
+            save_or_raise(group, DuplicateCode(BLOCK_GROUP_DUPLICATE))
     return group
 
 
@@ -230,8 +230,8 @@ def block_group_update(*, ctx: Ctx, block_group_id: UUID | str, data: BlockGroup
         assert_fresh(group, if_match)
         for field, value in _block_group_fields(ctx, data, exclude_pk=group.pk).items():
             setattr(group, field, value)
-        emit_change(ctx, entity="block_group", action="updated", ids=[group.pk])
-        save_or_raise(group, DuplicateCode(BLOCK_GROUP_DUPLICATE))
+        with org_change(ctx, "block_group", "updated", ids=[group.pk]):
+            save_or_raise(group, DuplicateCode(BLOCK_GROUP_DUPLICATE))
     return group
 
 
@@ -242,12 +242,12 @@ def block_group_delete(*, ctx: Ctx, block_group_id: UUID | str) -> None:
         group = get_locked(BlockGroup, ctx, block_group_id, "Block group")
         membership = LinkedBlockGroupMember.objects.for_org(ctx.org).filter(block_group=group).first()
         pk = group.pk
-        emit_change(ctx, entity="block_group", action="deleted", ids=[pk])
-        group.delete()
-        if membership is not None:
-            linked = LinkedBlockGroup.objects.for_org(ctx.org).filter(pk=membership.linked_group_id).first()
-            if linked is not None and linked.members.count() < 2:
-                linked.delete()
+        with org_change(ctx, "block_group", "deleted", ids=[pk]):
+            group.delete()
+            if membership is not None:
+                linked = LinkedBlockGroup.objects.for_org(ctx.org).filter(pk=membership.linked_group_id).first()
+                if linked is not None and linked.members.count() < 2:
+                    linked.delete()
 
 
 def block_group_assign_plan(*, ctx: Ctx, block_group_id: UUID | str, study_plan_id: UUID | str | None) -> BlockGroupStudyPlan:
@@ -264,8 +264,8 @@ def block_group_assign_plan(*, ctx: Ctx, block_group_id: UUID | str, study_plan_
         if BlockGroupStudyPlan.objects.for_org(ctx.org).filter(block_group=group, study_plan=plan).exists():
             raise Conflict(PLAN_ALREADY_ASSIGNED)
         link = BlockGroupStudyPlan(organization=ctx.org, block_group=group, study_plan=plan)
-        emit_change(ctx, entity="block_group_study_plan", action="created", ids=[link.pk])
-        save_or_raise(link, Conflict(PLAN_ALREADY_ASSIGNED))
+        with org_change(ctx, "block_group_study_plan", "created", ids=[link.pk]):
+            save_or_raise(link, Conflict(PLAN_ALREADY_ASSIGNED))
     return link
 
 
@@ -277,8 +277,8 @@ def block_group_unassign_plan(*, ctx: Ctx, block_group_id: UUID | str, study_pla
         if link is None:
             raise NotFound("Study plan not found")
         pk = link.pk
-        emit_change(ctx, entity="block_group_study_plan", action="deleted", ids=[pk])
-        link.delete()
+        with org_change(ctx, "block_group_study_plan", "deleted", ids=[pk]):
+            link.delete()
 
 
 # --- linked block groups ----------------------------------------------------------------------------
@@ -305,15 +305,15 @@ def linked_group_create(*, ctx: Ctx, data: LinkedBlockGroupIn) -> LinkedBlockGro
                 f'"{taken.linked_group.name}". A block group can be in only one linked group.'
             )
         linked = LinkedBlockGroup(organization=ctx.org, name=data.name, description=data.description)
-        emit_change(ctx, entity="linked_block_group", action="created", ids=[linked.pk])
-        linked.save(force_insert=True)
-        try:
-            with transaction.atomic():
-                LinkedBlockGroupMember.objects.for_org(ctx.org).bulk_create(
-                    [LinkedBlockGroupMember(organization=ctx.org, linked_group=linked, block_group=groups[i]) for i in ids]
-                )
-        except IntegrityError:
-            raise Conflict("A block group can be in only one linked group.") from None
+        with org_change(ctx, "linked_block_group", "created", ids=[linked.pk]):
+            linked.save(force_insert=True)
+            try:
+                with transaction.atomic():
+                    LinkedBlockGroupMember.objects.for_org(ctx.org).bulk_create(
+                        [LinkedBlockGroupMember(organization=ctx.org, linked_group=linked, block_group=groups[i]) for i in ids]
+                    )
+            except IntegrityError:
+                raise Conflict("A block group can be in only one linked group.") from None
     return linked
 
 
@@ -326,8 +326,8 @@ def linked_group_update(
         assert_fresh(linked, if_match)
         linked.name = data.name
         linked.description = data.description
-        emit_change(ctx, entity="linked_block_group", action="updated", ids=[linked.pk])
-        linked.save()
+        with org_change(ctx, "linked_block_group", "updated", ids=[linked.pk]):
+            linked.save()
     return linked
 
 
@@ -336,8 +336,8 @@ def linked_group_delete(*, ctx: Ctx, linked_group_id: UUID | str) -> None:
     with transaction.atomic():
         linked = get_locked(LinkedBlockGroup, ctx, linked_group_id, "Linked block group")
         pk = linked.pk
-        emit_change(ctx, entity="linked_block_group", action="deleted", ids=[pk])
-        linked.delete()
+        with org_change(ctx, "linked_block_group", "deleted", ids=[pk]):
+            linked.delete()
 
 
 def linked_group_remove_member(*, ctx: Ctx, linked_group_id: UUID | str, block_group_id: UUID | str) -> bool:
@@ -351,10 +351,10 @@ def linked_group_remove_member(*, ctx: Ctx, linked_group_id: UUID | str, block_g
         if member is None:
             raise NotFound("Block group not found in this linked group")
         dissolve = linked.members.exclude(pk=member.pk).count() < 2
-        emit_change(ctx, entity="linked_block_group", action="deleted" if dissolve else "updated", ids=[linked.pk])
-        member.delete()
-        if dissolve:
-            linked.delete()
-            return True
-        linked.save()  # a new updatedAt: the membership changed
-        return False
+        with org_change(ctx, "linked_block_group", "deleted" if dissolve else "updated", ids=[linked.pk]):
+            member.delete()
+            if dissolve:
+                linked.delete()
+                return True
+            linked.save()  # a new updatedAt: the membership changed
+            return False

@@ -1,7 +1,7 @@
 """Writes of teachers and their unit qualifications (delivery.md §3 to §7, decisions.md §1, §6, §7).
 
 Each service runs in one transaction, checks tenancy with ``get_in_org`` (404 for another
-organization's id), and calls ``emit_change`` once (entities ``teacher`` and ``teacher_unit``).
+organization's id), and writes in one ``org_change`` unit (entities ``teacher`` and ``teacher_unit``).
 
 Errors: ``DuplicateCode`` 409 on employeeId or email already used in the organization (path
 ``employeeId`` / ``email``) and on a unit the teacher already holds (path ``unitId``); ``StaleWrite`` 412
@@ -16,13 +16,13 @@ from uuid import UUID
 from django.db import IntegrityError, transaction
 
 from project.catalogue.models import Unit
+from project.core.changes import org_change
 from project.core.concurrency import assert_fresh
 from project.core.errors import DuplicateCode, NotFound
 from project.core.tenancy import Ctx, get_in_org, get_locked
 from project.core.writes import save_or_raise
 from project.staff.availability.services import follow_word
 from project.staff.models import TEACHER_FIELDS, Teacher, TeacherUnit
-from realtime.events import emit_change
 
 DUPLICATE_EMPLOYEE_ID = "A teacher with this employee ID already exists in your organization."
 DUPLICATE_EMAIL = "A teacher with this email already exists in your organization."
@@ -62,9 +62,9 @@ def teacher_create(*, ctx: Ctx, data: dict[str, Any]) -> Teacher:
     with transaction.atomic():
         _check_unique(ctx, employee_id=values["employee_id"], email=values["email"])
         teacher = Teacher(organization=ctx.org, **values)
-        emit_change(ctx, entity="teacher", action="created", ids=[teacher.pk])
-        _save(teacher)
-        follow_word(ctx, teacher)
+        with org_change(ctx, "teacher", "created", ids=[teacher.pk]):
+            _save(teacher)
+            follow_word(ctx, teacher)
     return teacher
 
 
@@ -82,10 +82,10 @@ def teacher_update(*, ctx: Ctx, teacher_id: UUID | str, data: dict[str, Any], if
             if key in data:
                 setattr(teacher, key, data[key])
         _check_unique(ctx, employee_id=teacher.employee_id, email=teacher.email, exclude_pk=teacher.pk)
-        emit_change(ctx, entity="teacher", action="updated", ids=[teacher.pk])
-        _save(teacher)
-        if teacher.availability != word:
-            follow_word(ctx, teacher)  # an unpainted pattern follows the word (ADR 0027)
+        with org_change(ctx, "teacher", "updated", ids=[teacher.pk]):
+            _save(teacher)
+            if teacher.availability != word:
+                follow_word(ctx, teacher)  # an unpainted pattern follows the word (ADR 0027)
     return teacher
 
 
@@ -95,8 +95,8 @@ def teacher_delete(*, ctx: Ctx, teacher_id: UUID | str) -> None:
     with transaction.atomic():
         teacher = get_locked(Teacher, ctx, teacher_id, "Teacher")
         pk = teacher.pk
-        emit_change(ctx, entity="teacher", action="deleted", ids=[pk])
-        teacher.delete()
+        with org_change(ctx, "teacher", "deleted", ids=[pk]):
+            teacher.delete()
 
 
 def teacher_unit_add(
@@ -113,8 +113,8 @@ def teacher_unit_add(
         if TeacherUnit.objects.for_org(ctx.org).filter(teacher=teacher, unit=unit).exists():
             raise DuplicateCode(DUPLICATE_UNIT, field="unitId")
         row = TeacherUnit(organization=ctx.org, teacher=teacher, unit=unit, proficiency_level=proficiency_level or "competent")
-        emit_change(ctx, entity="teacher_unit", action="created", ids=[row.pk])
-        save_or_raise(row, DuplicateCode(DUPLICATE_UNIT, field="unitId"))
+        with org_change(ctx, "teacher_unit", "created", ids=[row.pk]):
+            save_or_raise(row, DuplicateCode(DUPLICATE_UNIT, field="unitId"))
     return row
 
 
@@ -127,5 +127,5 @@ def teacher_unit_remove(*, ctx: Ctx, teacher_id: UUID | str, unit_id: UUID | str
         if row is None:
             raise NotFound("Teacher unit not found")
         pk = row.pk
-        emit_change(ctx, entity="teacher_unit", action="deleted", ids=[pk])
-        row.delete()
+        with org_change(ctx, "teacher_unit", "deleted", ids=[pk]):
+            row.delete()

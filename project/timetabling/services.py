@@ -1,7 +1,7 @@
 """Writes of timetable sessions (delivery.md §5): create, update (If-Match), delete, bulk allocate, bulk set room; each refuses new hard conflicts (409) and answers soft ones as warnings.
 
-Each write is one ``transaction.atomic()`` and calls ``emit_change`` exactly once, first thing inside
-the transaction: its row lock on the organization serialises the organization's writers, so the
+Each write is one write unit (``project.core.changes.org_change``, docs/adr/0028) whose body holds the
+conflict check and the write: its row lock on the organization serialises the organization's writers, so the
 conflict check that follows sees every committed session and two coordinators cannot both book the
 same teacher. A refused write (409, 412, 400) rolls back, event included.
 """
@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from project.catalogue.models import Room, Unit
 from project.catalogue.services import resolve_room
+from project.core.changes import Action, Entity, org_change
 from project.core.concurrency import assert_fresh
 from project.core.errors import NotFound, SchedulingConflict, ValidationFailed
 from project.core.schemas import date_range_message, ensure_date_in_range
@@ -31,9 +32,8 @@ from project.timetabling.calendar import TermCalendar, week_start
 from project.timetabling.models import TimetableSession
 from project.timetabling.scheduling import plan as sch
 from project.timetabling.schemas import SessionIn
-from realtime.events import emit_change
 
-ENTITY = "timetable_session"
+ENTITY: Entity = "timetable_session"
 TWO = Decimal("0.01")
 
 
@@ -162,8 +162,7 @@ def session_create(*, ctx: Ctx, data: SessionIn) -> tuple[TimetableSession, list
     """
     s = TimetableSession(id=uuid.uuid4(), organization=ctx.org)
     _apply(ctx, s, data, None)
-    with transaction.atomic():
-        emit_change(ctx, entity=ENTITY, action="created", ids=[s.id], summary=f"{actor_label(ctx)} added {sessions_phrase([s])}")
+    with org_change(ctx, ENTITY, "created", ids=[s.id], summary=f"{actor_label(ctx)} added {sessions_phrase([s])}"):
         new_hard, warnings = cf.check_changes(ctx.org, [_slot(s, s.block_group.code, s.unit.code)], [])
         refuse_conflicts(new_hard)
         s.save(force_insert=True)
@@ -181,10 +180,10 @@ def session_update(
         before = _slot(s)
         old_teacher = before.teacher_id
         _apply(ctx, s, data, s)  # reads only: the write (save) comes after the activity is recorded
-        emit_change(ctx, entity=ENTITY, action="updated", ids=[s.id], summary=_update_summary(ctx, s, before, old_teacher))
-        new_hard, warnings = cf.check_changes(ctx.org, [_slot(s, s.block_group.code, s.unit.code)], [before])
-        refuse_conflicts(new_hard)
-        s.save()
+        with org_change(ctx, ENTITY, "updated", ids=[s.id], summary=_update_summary(ctx, s, before, old_teacher)):
+            new_hard, warnings = cf.check_changes(ctx.org, [_slot(s, s.block_group.code, s.unit.code)], [before])
+            refuse_conflicts(new_hard)
+            s.save()
     return s, warnings
 
 
@@ -193,10 +192,7 @@ def session_delete(*, ctx: Ctx, session_id: uuid.UUID | str) -> None:
     s = get_in_org(
         TimetableSession.objects.for_org(ctx.org).select_related("block_group", "unit"), ctx.org, session_id, "Timetable session"
     )
-    with transaction.atomic():
-        emit_change(
-            ctx, entity=ENTITY, action="deleted", ids=[s.id], summary=f"{actor_label(ctx)} deleted {sessions_phrase([s])}"
-        )
+    with org_change(ctx, ENTITY, "deleted", ids=[s.id], summary=f"{actor_label(ctx)} deleted {sessions_phrase([s])}"):
         TimetableSession.objects.for_org(ctx.org).filter(pk=s.pk).delete()
 
 
@@ -212,7 +208,7 @@ def _bulk_ids(session_ids: list | None, target: object, target_field: str, messa
 
 
 def _bulk_write(
-    ctx: Ctx, ids: list[uuid.UUID], *, action: str, summary: str, slot_change: dict[str, Any], values: dict[str, Any]
+    ctx: Ctx, ids: list[uuid.UUID], *, action: Action, summary: str, slot_change: dict[str, Any], values: dict[str, Any]
 ) -> list[cf.Conflict]:
     """Write ``values`` to every session of ``ids``, all or nothing: one event (its activity "<actor>
     <summary> <the sessions>", e.g. "Jordan Lee allocated Eleni Georgiou to 2 sessions of GRP, Mon 30 Nov"), the rows locked, the
@@ -222,14 +218,14 @@ def _bulk_write(
         rows = list(
             TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).select_for_update().select_related("block_group", "unit")
         )
-        # Recorded before the write (the rows it then writes are captured), named after the rows it touches.
-        emit_change(ctx, entity=ENTITY, action=action, ids=ids, summary=f"{actor_label(ctx)} {summary} {sessions_phrase(rows)}")
-        if len(rows) != len(ids):
-            raise NotFound("Timetable session not found")
-        originals = [_slot(s, s.block_group.code, s.unit.code) for s in rows]
-        new_hard, warnings = cf.check_changes(ctx.org, [replace(o, **slot_change) for o in originals], originals)
-        refuse_conflicts(new_hard)
-        TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).update(**values, updated_at=timezone.now())
+        # The unit records before its body (the rows it then writes are captured), named after the rows it touches.
+        with org_change(ctx, ENTITY, action, ids=ids, summary=f"{actor_label(ctx)} {summary} {sessions_phrase(rows)}"):
+            if len(rows) != len(ids):
+                raise NotFound("Timetable session not found")
+            originals = [_slot(s, s.block_group.code, s.unit.code) for s in rows]
+            new_hard, warnings = cf.check_changes(ctx.org, [replace(o, **slot_change) for o in originals], originals)
+            refuse_conflicts(new_hard)
+            TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).update(**values, updated_at=timezone.now())
     return warnings
 
 

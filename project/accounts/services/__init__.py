@@ -5,7 +5,7 @@ Sign-in flows (``sign_in_with_password``, ``first_time_lookup``, ``totp_setup``,
 axes' records of the client. Everything else takes the :class:`Ctx` resolved at the edge.
 
 Every write that changes what other members of the organization see (a user's name, role, state,
-TOTP flag; the organization) calls :func:`realtime.events.emit_change` once inside its transaction.
+TOTP flag; the organization) writes in one :func:`project.core.changes.org_change` unit.
 """
 
 from project.accounts.services.common import (

@@ -11,10 +11,10 @@ from project.accounts.models import Organization, User
 from project.accounts.services.common import (
     password_errors,
 )
+from project.core.changes import org_change
 from project.core.concurrency import assert_fresh
 from project.core.errors import DuplicateCode, ValidationFailed
 from project.core.tenancy import Ctx
-from realtime.events import emit_change
 
 # ------------------------------------------------------------------------------------------- organization
 
@@ -37,9 +37,9 @@ def organization_update(*, ctx: Ctx, data: dict[str, Any], if_match: str | None 
             org.address = data.get("address") or ""
             org.phone = data.get("phone") or ""
             org.website = data.get("website") or ""
-            emit_change(ctx, entity="organization", action="updated", ids=[org.pk])
-            # Only these fields: the instance's event_seq is older than the one emit_change just raised.
-            org.save(update_fields=["name", "domain", "address", "phone", "website", "updated_at"])
+            with org_change(ctx, "organization", "updated", ids=[org.pk]):
+                # Only these fields: the instance's event_seq is older than the one the unit just raised.
+                org.save(update_fields=["name", "domain", "address", "phone", "website", "updated_at"])
     except IntegrityError:
         raise DuplicateCode("An organization with this domain already exists", field="domain") from None
     return org
@@ -84,5 +84,7 @@ def organization_create(*, name: str, domain: str, admin_email: str, admin_passw
             is_active=True,
             must_change_password=False,
         )
-        emit_change(Ctx.system(org), entity="organization", action="created", ids=[org.pk])
+        # The organization is the row the unit locks: it exists before its first change is recorded.
+        with org_change(Ctx.system(org), "organization", "created", ids=[org.pk]):
+            pass
     return org, admin

@@ -18,10 +18,11 @@ from project.accounts.services.common import (
     password_errors,
 )
 from project.accounts.sso import policy as sso_policy
+from project.core.changes import org_change
 from project.core.concurrency import assert_fresh
 from project.core.errors import ValidationFailed
 from project.core.tenancy import Ctx
-from realtime.events import emit_change, rekey_session_sockets
+from realtime.events import rekey_session_sockets
 
 # ------------------------------------------------------------------------------------------- profile
 
@@ -33,8 +34,8 @@ def profile_update(*, ctx: Ctx, first_name: str, last_name: str, if_match: str |
         assert_fresh(row, if_match)
         row.first_name = first_name
         row.last_name = last_name
-        row.save(update_fields=["first_name", "last_name", "updated_at"])
-        emit_change(ctx, entity="user", action="updated", ids=[row.pk])
+        with org_change(ctx, "user", "updated", ids=[row.pk]):
+            row.save(update_fields=["first_name", "last_name", "updated_at"])
     return row
 
 

@@ -24,9 +24,9 @@ from project.accounts.services.common import (
     totp_consume,
 )
 from project.accounts.sso import policy as sso_policy
+from project.core.changes import org_change
 from project.core.errors import BadRequest, DuplicateCode, Unauthorized
 from project.core.tenancy import Ctx
-from realtime.events import emit_change
 
 # ------------------------------------------------------------------------------------------- TOTP
 
@@ -49,8 +49,8 @@ def enable_totp(*, request: HttpRequest, ctx: Ctx, totp_code: str) -> User:
     with transaction.atomic():
         row = _locked_user(user.pk)
         row.is_totp_enabled = True
-        row.save(update_fields=["is_totp_enabled", "updated_at"])
-        emit_change(ctx, entity="user", action="updated", ids=[row.pk])
+        with org_change(ctx, "user", "updated", ids=[row.pk]):
+            row.save(update_fields=["is_totp_enabled", "updated_at"])
     return row
 
 
@@ -61,8 +61,8 @@ def reset_totp(*, ctx: Ctx) -> User:
         row.is_totp_enabled = False
         row.totp_secret = ""
         row.totp_last_counter = None
-        row.save(update_fields=["is_totp_enabled", "totp_secret", "totp_last_counter", "updated_at"])
-        emit_change(ctx, entity="user", action="updated", ids=[row.pk])
+        with org_change(ctx, "user", "updated", ids=[row.pk]):
+            row.save(update_fields=["is_totp_enabled", "totp_secret", "totp_last_counter", "updated_at"])
     return row
 
 

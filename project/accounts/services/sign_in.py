@@ -31,9 +31,10 @@ from project.accounts.services.common import (
 from project.accounts.sso import policy as sso_policy
 from project.accounts.sso import selectors as sso_selectors
 from project.core.auth import client_origin, ctx_for_request
+from project.core.changes import org_change
 from project.core.errors import BadRequest, Conflict, NotFound, Unauthorized, ValidationFailed
 from project.core.tenancy import Ctx
-from realtime.events import close_session_sockets, emit_change
+from realtime.events import close_session_sockets
 
 # ------------------------------------------------------------------------------------------- sign-in
 
@@ -197,16 +198,14 @@ def setup_password(*, request: HttpRequest, user_id: UUID | str, password: str, 
         raise Unauthorized(INVALID_CODE)
     with transaction.atomic():
         row = _locked_user(user.pk)
-        row.set_password(password)
-        row.must_change_password = False
-        row.is_totp_enabled = True
-        row.save()
-        invitations.mark_used(row)
         if row.organization is None:  # a setup is only ever offered to a member of an organization
             raise NotFound(USER_NOT_FOUND)
-        emit_change(
-            Ctx(org=row.organization, user=row, origin=client_origin(request)), entity="user", action="updated", ids=[row.pk]
-        )
+        with org_change(Ctx(org=row.organization, user=row, origin=client_origin(request)), "user", "updated", ids=[row.pk]):
+            row.set_password(password)
+            row.must_change_password = False
+            row.is_totp_enabled = True
+            row.save()
+            invitations.mark_used(row)
     _sign_in(request, row)
     return row
 

@@ -10,9 +10,9 @@ from django.http import HttpRequest
 from project.accounts import invitations, selectors
 from project.accounts.models import User
 from project.accounts.services.common import _locked_user
+from project.core.changes import org_change
 from project.core.errors import BadRequest, Conflict, DuplicateCode
 from project.core.tenancy import Ctx
-from realtime.events import emit_change
 
 # ------------------------------------------------------------------------------------------- users
 
@@ -27,7 +27,7 @@ def user_add(
     if User.objects.filter(email=email).exists():
         raise DuplicateCode("A user with this email already exists", field="email")
     try:
-        with transaction.atomic():
+        with org_change(ctx, "user", "created") as change:
             user = User.objects.create_user(
                 email,
                 password=None,
@@ -39,8 +39,8 @@ def user_add(
                 must_change_password=True,
             )
             user.organization = ctx.org
+            change.ids = [user.pk]
             issued = invitations.issue(user=user, created_by=ctx.user, request=request)
-            emit_change(ctx, entity="user", action="created", ids=[user.pk])
     except IntegrityError:
         raise DuplicateCode("A user with this email already exists", field="email") from None
     return user, issued
@@ -68,6 +68,6 @@ def user_deactivate(*, ctx: Ctx, user_id: UUID | str) -> User:
     with transaction.atomic():
         row = _locked_user(target.pk)
         row.is_active = False
-        row.save(update_fields=["is_active", "updated_at"])  # ends their sessions and sockets (project.accounts.access)
-        emit_change(ctx, entity="user", action="updated", ids=[row.pk])
+        with org_change(ctx, "user", "updated", ids=[row.pk]):
+            row.save(update_fields=["is_active", "updated_at"])  # ends their sessions and sockets (project.accounts.access)
     return row

@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from contextlib import AbstractContextManager
 from typing import Any
 
 import requests
@@ -40,10 +41,11 @@ from project.accounts import invitations
 from project.accounts.credentials import MODEL_BACKEND, PENDING_SETUP, _locked_user
 from project.accounts.models import Organization, SingleSignOnDomain, SingleSignOnProvider, SingleSignOnSession, User
 from project.accounts.sso import client, dns, secrets, selectors
+from project.core.changes import Action, Change, org_change
 from project.core.concurrency import assert_fresh
 from project.core.errors import DuplicateCode, NotFound, ValidationFailed
 from project.core.tenancy import Ctx
-from realtime.events import close_session_sockets, emit_change
+from realtime.events import close_session_sockets
 
 log = logging.getLogger(__name__)
 
@@ -141,28 +143,24 @@ def save_provider(*, ctx: Ctx, data: dict[str, Any], if_match: str | None = None
         provider.break_glass_user = glass
         provider.create_accounts = bool(data.get("create_accounts"))
         provider.enabled = bool(data.get("enabled", True))
-        emit_change(
-            ctx,
-            entity="organization",
-            action="updated",
-            ids=[ctx.org.pk],
-            summary=_summary(ctx, "set up" if created else "changed"),
-        )
-        try:
-            with transaction.atomic():
-                provider.save()
-                provider.domains.exclude(domain__in=domains).delete()
-                existing = set(provider.domains.values_list("domain", flat=True))
-                own = ctx.org.operator_domain.lower()
-                SingleSignOnDomain.objects.bulk_create(
-                    [
-                        SingleSignOnDomain(provider=provider, domain=d, verified_at=timezone.now() if d == own else None)
-                        for d in domains
-                        if d not in existing
-                    ]
-                )
-        except IntegrityError:  # another organization verified one of the domains in the meantime
-            raise DuplicateCode("One of these domains is verified by another organization", field="domains") from None
+        with org_change(
+            ctx, "organization", "updated", ids=[ctx.org.pk], summary=_summary(ctx, "set up" if created else "changed")
+        ):
+            try:
+                with transaction.atomic():
+                    provider.save()
+                    provider.domains.exclude(domain__in=domains).delete()
+                    existing = set(provider.domains.values_list("domain", flat=True))
+                    own = ctx.org.operator_domain.lower()
+                    SingleSignOnDomain.objects.bulk_create(
+                        [
+                            SingleSignOnDomain(provider=provider, domain=d, verified_at=timezone.now() if d == own else None)
+                            for d in domains
+                            if d not in existing
+                        ]
+                    )
+            except IntegrityError:  # another organization verified one of the domains in the meantime
+                raise DuplicateCode("One of these domains is verified by another organization", field="domains") from None
     client.forget(provider.pk)
     return provider
 
@@ -216,15 +214,13 @@ def verify_domain(*, ctx: Ctx, domain: str) -> SingleSignOnDomain:
     with transaction.atomic():
         row = get_locked_domain(provider, name)
         if row.verified_at is None:
-            row.verified_at = timezone.now()
-            try:
-                with transaction.atomic():
-                    row.save(update_fields=["verified_at"])
-            except IntegrityError:  # another organization verified it in the meantime
-                raise DuplicateCode(f"{name} is verified by another organization", field="domain") from None
-            emit_change(
-                ctx, entity="organization", action="updated", ids=[ctx.org.pk], summary=_summary(ctx, f"verified {name} for")
-            )
+            with org_change(ctx, "organization", "updated", ids=[ctx.org.pk], summary=_summary(ctx, f"verified {name} for")):
+                row.verified_at = timezone.now()
+                try:
+                    with transaction.atomic():
+                        row.save(update_fields=["verified_at"])
+                except IntegrityError:  # another organization verified it in the meantime
+                    raise DuplicateCode(f"{name} is verified by another organization", field="domain") from None
     client.forget(provider.pk)
     return row
 
@@ -244,8 +240,8 @@ def delete_provider(*, ctx: Ctx) -> None:
         provider = SingleSignOnProvider.objects.for_org(ctx.org).select_for_update().first()
         if provider is None:
             raise NotFound("Single sign-on is not set up")
-        emit_change(ctx, entity="organization", action="updated", ids=[ctx.org.pk], summary=_summary(ctx, "removed"))
-        provider.delete()
+        with org_change(ctx, "organization", "updated", ids=[ctx.org.pk], summary=_summary(ctx, "removed")):
+            provider.delete()
     client.forget(provider.pk)
 
 
@@ -444,7 +440,9 @@ def _account_for(provider: SingleSignOnProvider, email: str, claims: dict) -> Us
                 )
             except IntegrityError:  # the same person's second tab won the race
                 raise SignInRefused("unknown_user") from None
-            _record(org, user, "created", f"{email} was added by single sign-on ({provider.name})")
+            # The account is the actor of its own creation: it exists before its change is recorded.
+            with _sso_change(org, user, "created", f"{email} was added by single sign-on ({provider.name})"):
+                pass
         return user
     if user.organization_id != org.pk:
         raise SignInRefused("unknown_user")  # the same answer as no account: nothing said about others
@@ -453,9 +451,9 @@ def _account_for(provider: SingleSignOnProvider, email: str, claims: dict) -> Us
     return user
 
 
-def _record(org: Organization, user: User, action: str, summary: str) -> None:
-    """The user's change event and history entry, acted by the user (origin ``sso``)."""
-    emit_change(Ctx(org=org, user=user, origin="sso"), entity="user", action=action, ids=[user.pk], summary=summary[:300])
+def _sso_change(org: Organization, user: User, action: Action, summary: str) -> AbstractContextManager[Change]:
+    """The write unit of a change to the user's account, acted by the user (origin ``sso``)."""
+    return org_change(Ctx(org=org, user=user, origin="sso"), "user", action, ids=[user.pk], summary=summary[:300])
 
 
 def _sign_in(request: HttpRequest, user: User, provider: SingleSignOnProvider, claims: dict, id_token: str) -> None:
@@ -467,11 +465,13 @@ def _sign_in(request: HttpRequest, user: User, provider: SingleSignOnProvider, c
     org = provider.organization
     with transaction.atomic():
         row = _locked_user(user.pk)
-        if row.must_change_password and not row.has_usable_password():
-            row.must_change_password = False
-            row.save(update_fields=["must_change_password"])
-        invitations.mark_used(row)
-        _record(org, row, "signed_in", f"{(row.full_name or row.email)} signed in with {provider.name} (single sign-on)")
+        with _sso_change(
+            org, row, "signed_in", f"{(row.full_name or row.email)} signed in with {provider.name} (single sign-on)"
+        ):
+            if row.must_change_password and not row.has_usable_password():
+                row.must_change_password = False
+                row.save(update_fields=["must_change_password"])
+            invitations.mark_used(row)
     login(request, row, backend=MODEL_BACKEND)
     request.session.pop(PENDING_SETUP, None)
     request.session[SESSION_MARK] = {

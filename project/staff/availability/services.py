@@ -15,12 +15,12 @@ from uuid import UUID
 from django.db import transaction
 
 from project.catalogue.models import Campus
+from project.core.changes import org_change
 from project.core.concurrency import assert_fresh
 from project.core.errors import NotFound
 from project.core.tenancy import Ctx, get_in_org, get_locked
 from project.staff.availability import patterns as av
 from project.staff.models import Teacher, TeacherAvailability
-from realtime.events import emit_change
 
 
 def _window_json(w: dict[str, Any], *, level: bool = False) -> dict[str, Any]:
@@ -78,12 +78,12 @@ def availability_put(*, ctx: Ctx, teacher_id: UUID | str, data: dict[str, Any], 
         profile.campus_ids = [str(c) for c in campus_ids]
         profile.preferred_campus_id = preferred
         profile.preferred_campus_level = data.get("preferred_campus_level") or av.PREFERRED
-        emit_change(ctx, entity="teacher", action="updated", ids=[teacher.pk])
-        profile.save()
-        word = av.derive_word(av.window_of(w) for w in profile.windows)
-        if word != teacher.availability:
-            teacher.availability = word
-            teacher.save(update_fields=["availability", "updated_at"])
+        with org_change(ctx, "teacher", "updated", ids=[teacher.pk]):
+            profile.save()
+            word = av.derive_word(av.window_of(w) for w in profile.windows)
+            if word != teacher.availability:
+                teacher.availability = word
+                teacher.save(update_fields=["availability", "updated_at"])
     return profile
 
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
+from project.core.changes import org_change
 from project.core.errors import ValidationFailed
 from project.core.spreadsheets import xlsx_cell
 from project.core.tenancy import Ctx
@@ -34,7 +35,6 @@ from project.core.workbooks import Cell, SheetLimits, file_error, read_first_she
 from project.staff.availability import patterns as av
 from project.staff.availability.selectors import PROFILE_FIELDS, facts_of
 from project.staff.models import Teacher, TeacherAvailability
-from realtime.events import emit_change
 
 if TYPE_CHECKING:  # pragma: no cover
     from django.core.files.uploadedfile import UploadedFile
@@ -228,20 +228,20 @@ def import_availability(*, ctx: Ctx, upload: UploadedFile | None) -> dict[str, i
         profiles = {
             p.teacher_id: p for p in TeacherAvailability.objects.for_org(ctx.org).select_for_update().filter(teacher_id__in=ids)
         }
-        emit_change(ctx, entity="teacher", action="imported", ids=ids)
-        for tid in ids:
-            profile = profiles.get(tid) or TeacherAvailability(organization=ctx.org, teacher_id=tid)
-            profile.custom = True
-            profile.windows = sorted(windows[tid], key=order)
-            profile.preferences = sorted(preferences[tid], key=order)
-            profile.variants = [
-                {"name": name, "startDate": a, "endDate": b, "windows": sorted(items, key=order)}
-                for (a, b, name), items in sorted(ranges[tid].items())
-            ]
-            profile.save()
-        word_of = {tid: av.derive_word(av.window_of(w) for w in windows[tid]) for tid in ids}
-        for teacher in Teacher.objects.for_org(ctx.org).filter(id__in=ids):
-            if teacher.availability != word_of[teacher.pk]:
-                teacher.availability = word_of[teacher.pk]
-                teacher.save(update_fields=["availability", "updated_at"])
+        with org_change(ctx, "teacher", "imported", ids=ids):
+            for tid in ids:
+                profile = profiles.get(tid) or TeacherAvailability(organization=ctx.org, teacher_id=tid)
+                profile.custom = True
+                profile.windows = sorted(windows[tid], key=order)
+                profile.preferences = sorted(preferences[tid], key=order)
+                profile.variants = [
+                    {"name": name, "startDate": a, "endDate": b, "windows": sorted(items, key=order)}
+                    for (a, b, name), items in sorted(ranges[tid].items())
+                ]
+                profile.save()
+            word_of = {tid: av.derive_word(av.window_of(w) for w in windows[tid]) for tid in ids}
+            for teacher in Teacher.objects.for_org(ctx.org).filter(id__in=ids):
+                if teacher.availability != word_of[teacher.pk]:
+                    teacher.availability = word_of[teacher.pk]
+                    teacher.save(update_fields=["availability", "updated_at"])
     return {"teachers": len(ids), "rows": len(rows)}

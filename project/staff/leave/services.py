@@ -15,11 +15,11 @@ from uuid import UUID
 
 from django.db import transaction
 
+from project.core.changes import org_change
 from project.core.concurrency import assert_fresh
 from project.core.errors import ValidationFailed
 from project.core.tenancy import Ctx, get_in_org
 from project.staff.models import Teacher, TeacherLeave
-from realtime.events import emit_change
 
 FIELDS = ("start_date", "end_date", "start_time", "end_time", "reason")
 
@@ -51,8 +51,8 @@ def leave_create(*, ctx: Ctx, teacher_id: UUID, data: dict[str, Any]) -> Teacher
     with transaction.atomic():
         teacher = get_in_org(Teacher.objects.for_org(ctx.org), ctx.org, teacher_id, label="Teacher")
         leave = TeacherLeave(organization=ctx.org, teacher=teacher, **values)
-        emit_change(ctx, entity="teacher_leave", action="created", ids=[leave.pk])
-        leave.save(force_insert=True)
+        with org_change(ctx, "teacher_leave", "created", ids=[leave.pk]):
+            leave.save(force_insert=True)
     return leave
 
 
@@ -71,8 +71,8 @@ def leave_update(*, ctx: Ctx, teacher_id: UUID, leave_id: UUID, data: dict[str, 
         assert_fresh(leave, if_match)
         for key, value in values.items():
             setattr(leave, key, value)
-        emit_change(ctx, entity="teacher_leave", action="updated", ids=[leave.pk])
-        leave.save()
+        with org_change(ctx, "teacher_leave", "updated", ids=[leave.pk]):
+            leave.save()
     return leave
 
 
@@ -82,5 +82,5 @@ def leave_delete(*, ctx: Ctx, teacher_id: UUID, leave_id: UUID, if_match: str | 
     with transaction.atomic():
         leave = _locked(ctx, teacher_id, leave_id)
         assert_fresh(leave, if_match)
-        emit_change(ctx, entity="teacher_leave", action="deleted", ids=[leave.pk])
-        leave.delete()
+        with org_change(ctx, "teacher_leave", "deleted", ids=[leave.pk]):
+            leave.delete()

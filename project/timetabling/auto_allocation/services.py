@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from project.core.changes import org_change
 from project.core.errors import BadRequest, StaleWrite
 from project.core.tenancy import Ctx
 from project.timetabling import conflicts as cf
@@ -25,7 +26,6 @@ from project.timetabling.auto_allocation.solving import (
     solve,
 )
 from project.timetabling.models import TimetableSession
-from realtime.events import emit_change
 
 # -------------------------------------------------------------------------------------------- entry
 
@@ -67,18 +67,18 @@ def apply_proposal(
                 s.id: s
                 for s in TimetableSession.objects.for_org(ctx.org).select_for_update().filter(id__in=list(solution.assignment))
             }
-            # First in the write (issue 16): the rows written after it are captured into its activity.
-            emit_change(ctx, entity="timetable_session", action="allocated", ids=list(solution.assignment))
-            rows = []
-            now = timezone.now()
-            for sid, tid in solution.assignment.items():
-                row = locked[sid]
-                if row.teacher_id is not None:
-                    raise StaleWrite("The timetable changed since this proposal was made. Make a new proposal and try again.")
-                row.teacher_id = tid
-                row.updated_at = now
-                rows.append(row)
-            TimetableSession.objects.for_org(ctx.org).bulk_update(rows, ["teacher", "updated_at"])
+            # The unit records first: the rows its body writes are captured into its activity.
+            with org_change(ctx, "timetable_session", "allocated", ids=list(solution.assignment)):
+                rows = []
+                now = timezone.now()
+                for sid, tid in solution.assignment.items():
+                    row = locked[sid]
+                    if row.teacher_id is not None:
+                        raise StaleWrite("The timetable changed since this proposal was made. Make a new proposal and try again.")
+                    row.teacher_id = tid
+                    row.updated_at = now
+                    rows.append(row)
+                TimetableSession.objects.for_org(ctx.org).bulk_update(rows, ["teacher", "updated_at"])
         new_version = _version(ctx, problem.lo, problem.hi, [s.id for s in problem.targets])
         return _describe(problem, solution, new_version, applied=True)
 

@@ -1,7 +1,7 @@
 """Writes of holidays and term breaks (delivery.md §3, §5, §7 Holidays; decisions.md §6, §7).
 
 Each service runs in one transaction, reaches rows only through the organization (404 for another
-organization's id) and calls ``emit_change`` once with entity ``holiday``.
+organization's id) and writes in one ``org_change`` unit with entity ``holiday``.
 
 Beyond the spec: :func:`holiday_import_public` adds a state's public holidays for a year from the
 ``holidays`` package (``holidays.country_holidays("AU", subdiv=state, years=year)``).
@@ -17,11 +17,11 @@ import holidays as holidays_lib
 from django.db import transaction
 
 from project.accounts.models import Organization
+from project.core.changes import org_change
 from project.core.concurrency import assert_fresh
 from project.core.tenancy import Ctx, get_locked
 from project.timetabling.calendar import holiday_by_date, holiday_spans
 from project.timetabling.models import Holiday
-from realtime.events import emit_change
 
 FIELDS = ("name", "type", "start_date", "end_date", "description", "is_recurring", "year", "is_active")
 
@@ -34,8 +34,8 @@ def holiday_create(*, ctx: Ctx, data: dict[str, Any]) -> Holiday:
         values["year"] = values["start_date"].year
     with transaction.atomic():
         holiday = Holiday(organization=ctx.org, **values)
-        emit_change(ctx, entity="holiday", action="created", ids=[holiday.pk])
-        holiday.save(force_insert=True)
+        with org_change(ctx, "holiday", "created", ids=[holiday.pk]):
+            holiday.save(force_insert=True)
     return holiday
 
 
@@ -56,8 +56,8 @@ def holiday_update(*, ctx: Ctx, holiday_id: UUID | str, data: dict[str, Any], if
             holiday.year = data["year"]
         elif holiday.start_date.year != old_start.year:
             holiday.year = holiday.start_date.year
-        emit_change(ctx, entity="holiday", action="updated", ids=[holiday.pk])
-        holiday.save()
+        with org_change(ctx, "holiday", "updated", ids=[holiday.pk]):
+            holiday.save()
     return holiday
 
 
@@ -67,8 +67,8 @@ def holiday_delete(*, ctx: Ctx, holiday_id: UUID | str) -> None:
     with transaction.atomic():
         holiday = get_locked(Holiday, ctx, holiday_id, "Holiday")
         pk = holiday.pk
-        emit_change(ctx, entity="holiday", action="deleted", ids=[pk])
-        holiday.delete()
+        with org_change(ctx, "holiday", "deleted", ids=[pk]):
+            holiday.delete()
 
 
 def public_holidays_for(state: str, year: int) -> list[tuple[date, str]]:
@@ -114,6 +114,6 @@ def holiday_import_public(*, ctx: Ctx, state: str, year: int, preview: bool = Fa
         if preview:
             return rows, skipped
         if rows:
-            emit_change(ctx, entity="holiday", action="imported", ids=[r.pk for r in rows])
-            Holiday.objects.for_org(ctx.org).bulk_create(rows)
+            with org_change(ctx, "holiday", "imported", ids=[r.pk for r in rows]):
+                Holiday.objects.for_org(ctx.org).bulk_create(rows)
     return rows, skipped

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 
 from project.catalogue.models import Room, Unit, room_key
+from project.core.changes import org_change
 from project.core.tenancy import Ctx
 from project.planning.models import BlockGroup
 from project.timetabling.calendar import TermCalendar
 from project.timetabling.models import TimetableSession
 from project.timetabling.scheduling import plan as sch
-from realtime.events import emit_change
 
 if TYPE_CHECKING:  # pragma: no cover
     from django.core.files.uploadedfile import UploadedFile
@@ -98,10 +98,10 @@ def session_import(*, ctx: Ctx, upload: UploadedFile | None) -> dict:
                     notes=r.notes,
                 )
             )
-        emit_change(ctx, entity="timetable_session", action="imported", ids=[s.id for s in sessions])
-        BlockGroup.objects.for_org(org).bulk_create(new_groups)
-        Unit.objects.for_org(org).bulk_create(new_units)
-        TimetableSession.objects.for_org(org).bulk_create(sessions, batch_size=500)
+        with org_change(ctx, "timetable_session", "imported", ids=[s.id for s in sessions]):
+            BlockGroup.objects.for_org(org).bulk_create(new_groups)
+            Unit.objects.for_org(org).bulk_create(new_units)
+            TimetableSession.objects.for_org(org).bulk_create(sessions, batch_size=500)
     return {
         "sessions_created": len(sessions),
         "block_groups_created": [g.code for g in new_groups],

@@ -584,11 +584,11 @@ def apply(
     from django.db import transaction
     from django.utils import timezone
 
+    from project.core.changes import org_change
     from project.core.errors import SchedulingConflict, StaleWrite
     from project.planning.models import BlockGroup
     from project.timetabling.calendar import TermCalendar
     from project.timetabling.models import ReplanProposal
-    from realtime.events import emit_change
 
     with transaction.atomic():
         proposal = get_in_org(
@@ -654,39 +654,41 @@ def apply(
                 f"(sessions {names}). Make a new proposal.",
                 [c.to_dict() for c in conflicts],
             )
-        emit_change(ctx, entity="timetable_session", action="replanned", ids=[rows[w[0]].pk for w in writes])
-        terms = TermCalendar.for_org(ctx.org)
-        now = timezone.now()
-        last: dict = {}
-        for sid, iso, teacher in writes:
-            row = rows[sid]
-            day = date.fromisoformat(iso)
-            row.actual_date = day
-            row.day_of_week = day.isoweekday()
-            start = row.block_group.start_date or day
-            row.week_number = (week_start(day) - week_start(start)).days // 7 + 1
-            row.term = terms.term_of(day)
-            row.teacher_id = None if teacher is None else UUID(teacher)
-            row.updated_at = now
-            last[row.block_group_id] = max(last.get(row.block_group_id, day), day)
-        TimetableSession.objects.for_org(ctx.org).bulk_update(
-            list(rows.values()), ["actual_date", "day_of_week", "week_number", "term", "teacher", "updated_at"]
-        )
-        extended = []
-        for gid, day in sorted(last.items(), key=lambda kv: groups[kv[0]].code):
-            group = groups[gid]
-            if group.end_date is not None and day > group.end_date:
-                latest = (
-                    TimetableSession.objects.for_org(ctx.org)
-                    .filter(block_group_id=gid)
-                    .exclude(status=TimetableSession.Status.CANCELLED)
-                    .aggregate(hi=Max("actual_date"))["hi"]
-                    or day
-                )
-                extended.append({"blockGroupId": gid, "code": group.code, "from": group.end_date, "to": cf.add_months(latest, 1)})
-                group.end_date = cf.add_months(latest, 1)
-                group.save(update_fields=["end_date", "updated_at"])
-        return {"applied": True, "option": key, "sessionIds": [rows[w[0]].pk for w in writes], "endDatesExtended": extended}
+        with org_change(ctx, "timetable_session", "replanned", ids=[rows[w[0]].pk for w in writes]):
+            terms = TermCalendar.for_org(ctx.org)
+            now = timezone.now()
+            last: dict = {}
+            for sid, iso, teacher in writes:
+                row = rows[sid]
+                day = date.fromisoformat(iso)
+                row.actual_date = day
+                row.day_of_week = day.isoweekday()
+                start = row.block_group.start_date or day
+                row.week_number = (week_start(day) - week_start(start)).days // 7 + 1
+                row.term = terms.term_of(day)
+                row.teacher_id = None if teacher is None else UUID(teacher)
+                row.updated_at = now
+                last[row.block_group_id] = max(last.get(row.block_group_id, day), day)
+            TimetableSession.objects.for_org(ctx.org).bulk_update(
+                list(rows.values()), ["actual_date", "day_of_week", "week_number", "term", "teacher", "updated_at"]
+            )
+            extended = []
+            for gid, day in sorted(last.items(), key=lambda kv: groups[kv[0]].code):
+                group = groups[gid]
+                if group.end_date is not None and day > group.end_date:
+                    latest = (
+                        TimetableSession.objects.for_org(ctx.org)
+                        .filter(block_group_id=gid)
+                        .exclude(status=TimetableSession.Status.CANCELLED)
+                        .aggregate(hi=Max("actual_date"))["hi"]
+                        or day
+                    )
+                    extended.append(
+                        {"blockGroupId": gid, "code": group.code, "from": group.end_date, "to": cf.add_months(latest, 1)}
+                    )
+                    group.end_date = cf.add_months(latest, 1)
+                    group.save(update_fields=["end_date", "updated_at"])
+            return {"applied": True, "option": key, "sessionIds": [rows[w[0]].pk for w in writes], "endDatesExtended": extended}
 
 
 # The change's fields in a stored proposal's ``change`` (the request's JSON names) -> ``change_of``'s keywords.

@@ -8,11 +8,11 @@ from datetime import time
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from django.db import transaction
 from django.db.models import Max, Sum
 
 from project.catalogue.models import Room
 from project.catalogue.services import resolve_room
+from project.core.changes import org_change
 from project.core.errors import BadRequest, ValidationFailed
 from project.core.tenancy import Ctx, get_in_org
 from project.planning.days import parse_preferred_days
@@ -22,7 +22,6 @@ from project.timetabling.calendar import TermCalendar
 from project.timetabling.models import TimetableSession
 from project.timetabling.scheduling import plan as sch
 from project.timetabling.schemas import NO_TEMPLATE, ScheduleIn
-from realtime.events import emit_change
 
 if TYPE_CHECKING:  # pragma: no cover
     from project.accounts.models import Organization
@@ -98,8 +97,7 @@ def block_group_schedule(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
     new_week = group.start_next_unit_in_new_week if data.start_next_unit_in_new_week is None else data.start_next_unit_in_new_week
     start = data.start_date or group.start_date
     room, room_record_id = resolve_room(org, None, data.room)
-    with transaction.atomic():
-        emit_change(ctx, entity="timetable_session", action="scheduled", ids=[group.id])
+    with org_change(ctx, "timetable_session", "scheduled", ids=[group.id]):
         group = BlockGroup.objects.for_org(org).select_for_update().get(pk=group.pk)
         needs = _unit_needs(org, group)
         if not days:
@@ -268,8 +266,7 @@ def block_group_schedule_clear(*, ctx: Ctx, block_group_id: uuid.UUID | str) -> 
     group = get_in_org(BlockGroup, ctx.org, block_group_id, "Block group")
     if group.status not in SCHEDULABLE:
         raise BadRequest(NOT_SCHEDULABLE.format(status=group.status))
-    with transaction.atomic():
-        emit_change(ctx, entity="timetable_session", action="schedule_cleared", ids=[group.id])
+    with org_change(ctx, "timetable_session", "schedule_cleared", ids=[group.id]):
         count, _ = (
             TimetableSession.objects.for_org(ctx.org)
             .filter(block_group=group)

@@ -3349,6 +3349,62 @@ export interface components {
             name: string;
         };
         /**
+         * ChangeEvent
+         * @description Event ``change`` on the socket: one per committed write of the organization (docs/realtime.md).
+         *
+         *     ``seq`` rises by one per event of the organization (a client that sees another value than last + 1
+         *     re-reads what it shows). ``actorId``: the user who wrote (null for the system or Django admin).
+         *     ``origin``: the ``X-Client-Id`` of the writing tab, ``admin``, ``sso`` or null. ``at``: ISO 8601 time
+         *     of the write in the organization's timezone, to the second. ``timetable_session`` events also carry
+         *     ``sessions``: the written rows (null when there are more than 2,000, the rows are gone, or the ids are
+         *     a block group's), and with them ``before``: the same rows before the write (absent otherwise).
+         */
+        ChangeEvent: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "created" | "updated" | "deleted" | "scheduled" | "schedule_cleared" | "allocated" | "imported" | "replanned" | "signed_in";
+            /** Actorid */
+            actorId: string | null;
+            /** At */
+            at: string;
+            /** Before */
+            before?: components["schemas"]["ChangeEventSession"][] | null;
+            /**
+             * Entity
+             * @enum {string}
+             */
+            entity: "course" | "unit" | "study_plan" | "study_plan_unit" | "campus" | "block_group" | "block_group_study_plan" | "linked_block_group" | "teacher" | "teacher_unit" | "teacher_leave" | "timetable_session" | "holiday" | "organization" | "user" | "display_link" | "room";
+            /** Ids */
+            ids: string[];
+            /** Origin */
+            origin: string | null;
+            /** Seq */
+            seq: number;
+            /** Sessions */
+            sessions?: components["schemas"]["ChangeEventSession"][] | null;
+        };
+        /**
+         * ChangeEventSession
+         * @description One session of a ``timetable_session`` event, as written (``sessions``) or before the write
+         *     (``before``): what a screen needs to decide whether the change touches what it shows.
+         */
+        ChangeEventSession: {
+            /** Blockgroupid */
+            blockGroupId: string;
+            /** Date */
+            date: string | null;
+            /** Id */
+            id: string;
+            /** Room */
+            room: string;
+            /** Roomid */
+            roomId: string | null;
+            /** Teacherid */
+            teacherId: string | null;
+        };
+        /**
          * ChangePasswordIn
          * @description POST or PUT /api/auth/change-password. ``confirmPassword`` is optional (the profile dialog checks it).
          */
@@ -3787,6 +3843,20 @@ export interface components {
             totalHours: number;
             /** Utilizationpercentage */
             utilizationPercentage: number;
+        };
+        /**
+         * HiddenChangeEvent
+         * @description Event ``change`` as a member receives an admin-only change (docs/adr/0007): its seq only, so the
+         *     client's sequence has no gap and it learns nothing about what changed.
+         */
+        HiddenChangeEvent: {
+            /**
+             * Hidden
+             * @constant
+             */
+            hidden: true;
+            /** Seq */
+            seq: number;
         };
         /**
          * HolidayFilters

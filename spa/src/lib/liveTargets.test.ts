@@ -264,8 +264,8 @@ test("a whole refetch landing while a patch's read is out makes the patch read a
 describe("a change costs only the dashboard panels it concerns (ADR 0025)", () => {
   const now = new Date(2026, 2, 4, 10); // Wednesday 4 March 2026: the week is 2..8 March
   const at = (date: string, before: string | null) => ({
-    entity: "timetable_session",
-    action: "updated",
+    entity: "timetable_session" as const,
+    action: "updated" as const,
     ids: ["s"],
     sessions: [{ id: "s", blockGroupId: G1, teacherId: null, date }],
     before: before === null ? [] : [{ id: "s", blockGroupId: G1, teacherId: null, date: before }],

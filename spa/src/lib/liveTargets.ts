@@ -26,24 +26,18 @@ import { entityInvalidates, roots } from "./queryKeys";
 
 type Session = components["schemas"]["SessionOut"];
 
-export interface SessionDetail {
-  id: string;
-  blockGroupId: string;
-  teacherId: string | null;
-  room?: string;
-  roomId?: string | null;
-  date: string | null;
-}
+type ChangeEvent = components["schemas"]["ChangeEvent"];
 
-export interface LiveEvent {
-  entity: string;
-  action?: string;
-  ids: string[];
-  seq?: number;
-  sessions?: SessionDetail[] | null;
-  /** The same rows before the write (ADR 0025); absent from older servers and for writes without details. */
-  before?: SessionDetail[] | null;
-}
+/**
+ * One session of a `timetable_session` event, as written (`sessions`) or before the write (`before`, ADR 0025),
+ * as the patches read it: the server always sends `room` and `roomId`, the patches do not need them.
+ */
+export type SessionDetail = Omit<ChangeEventSession, "room" | "roomId"> & Partial<Pick<ChangeEventSession, "room" | "roomId">>;
+type ChangeEventSession = components["schemas"]["ChangeEventSession"];
+
+/** What the live patches read of a change event (the generated `ChangeEvent`, lib/socket.ts): its entity and ids, the rest when present. */
+export type LiveEvent = Pick<ChangeEvent, "entity" | "ids"> &
+  Partial<Pick<ChangeEvent, "action" | "seq">> & { sessions?: SessionDetail[] | null; before?: SessionDetail[] | null };
 
 /** Every date a session event touches, before and after the write, or null when the event cannot say. */
 export function touchedDates(event: LiveEvent): string[] | null {

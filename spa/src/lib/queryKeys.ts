@@ -1,3 +1,5 @@
+import type { components } from "./api-schema";
+
 /**
  * Root query keys of each area. Every query key starts with one of these roots, so a socket event or a
  * mutation invalidates a whole area with `queryClient.invalidateQueries({ queryKey: roots.x })`.
@@ -34,11 +36,14 @@ export const roots = {
 
 type Root = (typeof roots)[keyof typeof roots];
 
+/** The entities of change events: the server's closed set (project/core/changes.py), through the generated types. */
+export type Entity = components["schemas"]["ChangeEvent"]["entity"];
+
 /**
  * Which cached areas a change event of each entity affects (decisions.md §7). The socket invalidates
  * these roots on every `change` event; on reconnect or a seq gap it invalidates everything.
  */
-export const entityInvalidates: Record<string, Root[]> = {
+export const entityInvalidates: Record<Entity, Root[]> = {
   course: [roots.courses, roots.blockGroups, roots.reports, roots.dashboard, roots.search],
   unit: [roots.units, roots.studyPlans, roots.teacherUnits, roots.timetables, roots.reports, roots.search],
   study_plan: [roots.studyPlans, roots.blockGroups, roots.reports, roots.dashboard],

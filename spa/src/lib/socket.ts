@@ -22,23 +22,23 @@ import type { QueryClient } from "@tanstack/react-query";
 import { io, type Socket } from "socket.io-client";
 import { useSyncExternalStore } from "react";
 import { createEventSequencer, REORDER_WINDOW_MS } from "./eventOrder";
-import { applyChange, createCoalescer, invalidateLive, type SessionDetail } from "./liveTargets";
+import type { components } from "./api-schema";
+import { applyChange, createCoalescer, invalidateLive } from "./liveTargets";
 import { entityInvalidates, roots } from "./queryKeys";
 
-export interface ChangeEvent {
-  entity: string;
-  action: string;
-  ids: string[];
-  seq: number;
-  actorId?: string | null;
-  origin?: string | null;
-  at?: string;
-  sessions?: SessionDetail[] | null;
-  /** The same rows before the write (ADR 0025). */
-  before?: SessionDetail[] | null;
-  /** An admin-only change sent to a member as its seq only (ADR 0007). */
-  hidden?: boolean;
-}
+/** Event `change`, declared once on the server (project/core/changes.py) and generated from the OpenAPI schema. */
+export type ChangeEvent = components["schemas"]["ChangeEvent"];
+
+/**
+ * What arrives as `change`: an event; an admin-only change sent to a member as its seq only (ADR 0007);
+ * or an event of a newer server whose entity or action this build does not know (it reads everything again).
+ */
+export type ReceivedChange =
+  | (ChangeEvent & { hidden?: undefined })
+  | (components["schemas"]["HiddenChangeEvent"] & { entity?: undefined })
+  | (Omit<ChangeEvent, "entity" | "action"> & { entity: string; action: string; hidden?: undefined });
+
+const knownEntity = (event: ReceivedChange): event is ChangeEvent => typeof event?.entity === "string" && Object.hasOwn(entityInvalidates, event.entity);
 
 export type LiveStatus = "connected" | "offline";
 
@@ -55,23 +55,23 @@ export function createChangeHandler(queryClient: QueryClient, windowMs: number =
   };
   let applied: "all" | readonly (readonly string[])[] = "all";
   const coalescer = createCoalescer(queryClient);
-  const apply = (event: ChangeEvent) => {
+  const apply = (event: ReceivedChange) => {
     if (event?.hidden) {
       applied = []; // a change this user may not see (ADR 0007): it only keeps the seq order
       return;
     }
-    const targets = entityInvalidates[event?.entity];
-    if (!targets) {
+    if (!knownEntity(event)) {
       applied = invalidateAll();
       return;
     }
+    const targets = entityInvalidates[event.entity];
     // Only what the change concerns: patched timetable rows, coalesced aggregates (lib/liveTargets.ts).
     void applyChange(queryClient, event, coalescer);
     applied = targets;
   };
-  const sequencer = createEventSequencer<ChangeEvent>({ deliver: apply, onGap: invalidateAll, windowMs });
+  const sequencer = createEventSequencer<ReceivedChange>({ deliver: apply, onGap: invalidateAll, windowMs });
   return {
-    onChange(event: ChangeEvent): "all" | "held" | "duplicate" | readonly (readonly string[])[] {
+    onChange(event: ReceivedChange): "all" | "held" | "duplicate" | readonly (readonly string[])[] {
       const result = sequencer.push(event);
       return result === "delivered" ? applied : result;
     },
@@ -184,7 +184,7 @@ export function ensureSocket(queryClient: QueryClient): Socket {
     setStatus("offline");
     if (error?.message === "unauthorized" && socket === s) sessionLostHandler?.(s);
   });
-  s.on("change", (event: ChangeEvent) => handler.onChange(event));
+  s.on("change", (event: ReceivedChange) => handler.onChange(event));
   s.on("access_changed", () => handler.onAccessChanged());
   // Events lost on the way (a Redis restart, a full channel) are announced by the server (realtime/watch.py).
   s.on("seq", (data: { seq?: unknown }) => handler.onSeq(data?.seq));

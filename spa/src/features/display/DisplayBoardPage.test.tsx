@@ -42,7 +42,7 @@ test("local wall clock follows the organization's timezone", () => {
 
 describe("a change concerns a wall display only on its day (ADR 0025)", () => {
   const change = (date: string, before: string | null) => ({
-    entity: "timetable_session",
+    entity: "timetable_session" as const,
     ids: ["s"],
     sessions: [{ id: "s", blockGroupId: "g", teacherId: null, date }],
     before: before === null ? [] : [{ id: "s", blockGroupId: "g", teacherId: null, date: before }],

@@ -1,0 +1,369 @@
+"""The write unit and the change event: the one way a write of an organization's data happens (docs/adr/0028).
+
+Every write service wraps its write in :func:`org_change`::
+
+    with org_change(ctx, "course", "updated", ids=[course.pk]) as change:
+        course.save()
+
+and the unit does, in this order, what each write needs (docs/realtime.md, "Events"; docs/adr/0003, 0012):
+
+1. opens ``transaction.atomic()`` (a savepoint inside the caller's transaction, if any) around it all;
+2. raises the organization's ``event_seq`` by one: the row lock it takes serialises the organization's
+   writers until the transaction ends, so commit order is seq order and a conflict check inside the body
+   sees every earlier write (the response cache is keyed on this seq, so its answers of earlier seqs are
+   no longer served);
+3. records the write's activity (``project.history.recording``) *before* the body: the rows the body
+   writes are captured into it, for History and undo;
+4. runs the body; the body may name its rows there (``change.ids = [row.pk]``) when their keys come from
+   the write itself;
+5. after commit, sends the :class:`ChangeEvent` to the organization's sockets through the transport the
+   ``realtime`` app registers (:func:`use_transport`). A rolled-back write (the body raised) sends
+   nothing, records nothing and leaves the seq as it was.
+
+A write cannot do one of them without the others, nor in another order. The event is declared once,
+here, as a Pydantic model with closed sets of entities and actions; it is published in the OpenAPI
+schema (``project.api``), so the SPA's generated types carry it.
+
+This module imports nothing of ``realtime`` (the transport registers itself: ``realtime.apps``); the
+``timetable_session`` routing details (``sessions``, ``before``, ``campusIds``) are read here because
+they describe the project's rows.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, get_args
+from zoneinfo import ZoneInfo
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+from project.history.recording import record, set_ids
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.core.tenancy import Ctx
+    from project.history.models import Activity
+
+log = logging.getLogger(__name__)
+
+Entity = Literal[
+    "course",
+    "unit",
+    "study_plan",
+    "study_plan_unit",
+    "campus",
+    "block_group",
+    "block_group_study_plan",
+    "linked_block_group",
+    "teacher",
+    "teacher_unit",
+    "teacher_leave",
+    "timetable_session",
+    "holiday",
+    "organization",
+    "user",
+    "display_link",
+    "room",
+]
+"""What a change event is about: one name per kind of record (docs/realtime.md, "Events")."""
+
+Action = Literal[
+    "created", "updated", "deleted", "scheduled", "schedule_cleared", "allocated", "imported", "replanned", "signed_in"
+]
+"""What happened to the records: ``scheduled`` / ``schedule_cleared`` are a block group's sessions
+generated or cleared (the ids are the block group's), ``allocated`` teachers given to sessions,
+``imported`` rows from a spreadsheet or the public holidays, ``replanned`` a re-plan applied."""
+
+ENTITIES: frozenset[str] = frozenset(get_args(Entity))
+ACTIONS: frozenset[str] = frozenset(get_args(Action))
+
+CHANGE_EVENT = "change.event"  # the channel-layer message type: {"type": CHANGE_EVENT, "event": {...}}
+
+MAX_SESSION_DETAILS = 2000
+GROUP_ID_ACTIONS = frozenset({"scheduled", "schedule_cleared"})  # timetable_session events whose ids are block groups'
+
+
+class _Camel(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+
+class ChangeEventSession(_Camel):
+    """One session of a ``timetable_session`` event, as written (``sessions``) or before the write
+    (``before``): what a screen needs to decide whether the change touches what it shows."""
+
+    id: str
+    block_group_id: str
+    teacher_id: str | None
+    room: str
+    room_id: str | None
+    date: str | None  # ISO date (YYYY-MM-DD) of the session, or null when it has none
+
+
+def _absent_unless_sent(schema: dict[str, Any]) -> None:
+    """``sessions`` and ``before`` are absent from the JSON unless sent: optional without a default in the
+    published schema (a default would make generated clients treat them as always present)."""
+    for name in ("sessions", "before"):
+        schema["properties"][name].pop("default", None)
+
+
+class ChangeEvent(_Camel):
+    """Event ``change`` on the socket: one per committed write of the organization (docs/realtime.md).
+
+    ``seq`` rises by one per event of the organization (a client that sees another value than last + 1
+    re-reads what it shows). ``actorId``: the user who wrote (null for the system or Django admin).
+    ``origin``: the ``X-Client-Id`` of the writing tab, ``admin``, ``sso`` or null. ``at``: ISO 8601 time
+    of the write in the organization's timezone, to the second. ``timetable_session`` events also carry
+    ``sessions``: the written rows (null when there are more than 2,000, the rows are gone, or the ids are
+    a block group's), and with them ``before``: the same rows before the write (absent otherwise).
+    """
+
+    model_config = ConfigDict(json_schema_extra=_absent_unless_sent)
+
+    entity: Entity
+    action: Action
+    ids: list[str]
+    seq: int
+    actor_id: str | None
+    origin: str | None
+    at: str
+    sessions: list[ChangeEventSession] | None = None
+    before: list[ChangeEventSession] | None = None
+
+    def wire(self) -> dict[str, Any]:
+        """The event's JSON object (camelCase; ``sessions`` / ``before`` only where they are sent)."""
+        return self.model_dump(by_alias=True, exclude_unset=True)
+
+
+class HiddenChangeEvent(_Camel):
+    """Event ``change`` as a member receives an admin-only change (docs/adr/0007): its seq only, so the
+    client's sequence has no gap and it learns nothing about what changed."""
+
+    seq: int
+    hidden: Literal[True]
+
+
+Transport = Callable[[str, dict[str, Any]], None]
+_transport: Transport | None = None
+
+
+def use_transport(send: Transport) -> None:
+    """Register how a committed change reaches the sockets: ``send(org_id, event)`` with ``event`` the
+    wire object plus routing data (``campusIds``). Called once by the ``realtime`` app when it is ready."""
+    global _transport
+    _transport = send
+
+
+@dataclass
+class Change:
+    """A write in progress inside :func:`org_change`. ``ids``: the rows it writes (set them in the body
+    when their keys come from the write); ``seq``: its place in the organization's sequence;
+    ``activity``: its History entry."""
+
+    ctx: Ctx
+    entity: Entity
+    action: Action
+    ids: list[Any]  # UUIDs or text while the body runs; text once it has
+    seq: int
+    at: str
+    activity: Activity
+    summary: str | None = None
+    before: list[dict] | None = field(default=None, repr=False)
+
+    @property
+    def event(self) -> ChangeEvent:
+        """The change event (without its routing details, read after commit)."""
+        return ChangeEvent(
+            entity=self.entity,
+            action=self.action,
+            ids=list(self.ids),
+            seq=self.seq,
+            actor_id=str(self.ctx.user.pk) if self.ctx.user is not None else None,
+            origin=self.ctx.origin,
+            at=self.at,
+        )
+
+
+@contextmanager
+def org_change(
+    ctx: Ctx,
+    entity: Entity,
+    action: Action,
+    *,
+    ids: Iterable[object] = (),
+    summary: str | None = None,
+    undo_of: Activity | None = None,
+) -> Iterator[Change]:
+    """The write unit: ``with org_change(ctx, entity, action, ids=[...]) as change:`` around the write.
+
+    ctx: a :class:`project.core.tenancy.Ctx` (its organization is written). entity / action: of
+    :data:`Entity` / :data:`Action` (pydantic's ValidationError, a ValueError, otherwise). ids: the rows
+    written (UUIDs or text), or set ``change.ids`` in the body. summary: History's sentence (default: one
+    made from entity, action and ids). undo_of: the activity an undo reverses. See the module docstring
+    for what it does and in which order. An exception in the body rolls the whole unit back and
+    propagates.
+    """
+    with transaction.atomic():
+        change = _begin(ctx, entity, action, ids=ids, summary=summary, undo_of=undo_of)
+        recorded = list(change.ids)
+        yield change
+        change.ids = [str(i) for i in change.ids]
+        if change.ids != recorded:
+            set_ids(ctx, change.activity, change.ids, summary=summary)
+
+
+def emit_change(
+    ctx: Ctx, *, entity: str, action: str, ids: Iterable[object], summary: str | None = None, undo_of: Activity | None = None
+) -> dict[str, Any]:
+    """The unit's steps 2, 3 and 5 for a caller that holds its own transaction, in the order the unit
+    takes them: for tests of the sequence and the history. Services use :func:`org_change` (a test fails
+    when a module of ``project`` calls this). Returns the event's JSON object (sent after commit)."""
+    change = _begin(ctx, entity, action, ids=ids, summary=summary, undo_of=undo_of)  # type: ignore[arg-type]
+    return change.event.wire()
+
+
+def _begin(
+    ctx: Ctx, entity: Entity, action: Action, *, ids: Iterable[object], summary: str | None, undo_of: Activity | None
+) -> Change:
+    """Validate the event, raise the seq (row lock), record the activity, and send after commit."""
+    org = ctx.org
+    id_list = [str(i) for i in ids]
+    at = timezone.now().astimezone(_zone(org.timezone)).isoformat(timespec="seconds")
+    # Validated before anything is written: an unknown entity or action is a ValueError.
+    ChangeEvent(entity=entity, action=action, ids=id_list, seq=0, actor_id=None, origin=None, at=at)
+    organizations = type(org)._base_manager
+    # In the unit's transaction (no savepoint of its own): the row lock is held until the write commits.
+    organizations.filter(pk=org.pk).update(event_seq=F("event_seq") + 1)
+    seq = organizations.filter(pk=org.pk).values_list("event_seq", flat=True).get()
+    event = {"entity": entity, "action": action, "ids": id_list, "seq": seq}
+    activity = record(ctx, event, summary=summary, undo_of=undo_of)
+    change = Change(ctx, entity, action, id_list, seq, at, activity, summary, _sessions_before(entity, action, id_list))
+    org_id = str(org.pk)
+    transaction.on_commit(lambda: _send(org_id, change))
+    return change
+
+
+def _zone(name: str | None) -> ZoneInfo:
+    try:
+        return ZoneInfo(name or "Australia/Melbourne")
+    except Exception:  # pragma: no cover - a bad tz name in the admin
+        return ZoneInfo("Australia/Melbourne")
+
+
+def _send(org_id: str, change: Change) -> None:
+    """After commit: the event with its routing data, to the registered transport (never raises: the
+    write has committed, and clients recover through the seq-gap rule)."""
+    try:
+        message = with_routing(change.event.wire(), change.before)
+    except Exception:  # pragma: no cover - the event was validated at the start of the write
+        log.exception("could not build the change event of seq %s", change.seq)
+        return
+    if _transport is None:
+        log.warning("no change-event transport registered: seq %s not sent", change.seq)
+        return
+    _transport(org_id, message)
+
+
+# ------------------------------------------------------------------------------ routing details
+
+
+_DETAIL_FIELDS = ("id", "block_group_id", "teacher_id", "room", "actual_date", "block_group__campus_id", "room_record_id")
+
+
+def _detail(row: tuple) -> dict:
+    """One ``sessions`` / ``before`` entry (:class:`ChangeEventSession`'s JSON) from a row of ``_DETAIL_FIELDS``."""
+    i, g, t, room, d, _c, r = row
+    return {
+        "id": str(i),
+        "blockGroupId": str(g),
+        "teacherId": str(t) if t else None,
+        "room": room or "",
+        "roomId": str(r) if r else None,
+        "date": d.isoformat() if d else None,
+    }
+
+
+def _sessions_before(entity: str, action: str, ids: list[str]) -> list[dict] | None:
+    """For a ``timetable_session`` write of at most ``MAX_SESSION_DETAILS`` rows: the rows as they are
+    *before* the write (the unit reads them before its body), in the shape of ``sessions`` (one query);
+    rows that do not exist yet are absent. None otherwise. A screen decides from before and after whether
+    a change touches what it shows (a session moved out of its day or week touches it too)."""
+    if entity != "timetable_session" or action in GROUP_ID_ACTIONS or not ids or len(ids) > MAX_SESSION_DETAILS:
+        return None
+    from django.core.exceptions import ValidationError
+
+    from project.timetabling.models import TimetableSession
+
+    try:
+        rows = TimetableSession.objects.unscoped().filter(id__in=ids).values_list(*_DETAIL_FIELDS)
+        return [_detail(row) for row in rows]
+    except (ValidationError, ValueError):  # ids that are not UUIDs (the realtime test hooks send labels)
+        return None
+    except Exception:  # an optimisation only: without it clients decide from the rows after the write
+        log.exception("could not read the sessions before a write")
+        return None
+
+
+def with_routing(event: dict, before: list[dict] | None = None) -> dict:
+    """The event with its routing data, read after commit so that it describes the rows as written:
+    ``campusIds`` (never sent to a client) and, for sessions, ``sessions`` and ``before``."""
+    try:
+        campus_ids, sessions = _routing(event["entity"], event["ids"], event.get("action", ""))
+    except Exception:  # routing is an optimisation: without it clients refetch and displays get everything
+        log.exception("could not read the routing data of a %s event", event["entity"])
+        campus_ids, sessions = None, None
+    out = dict(event)
+    if campus_ids is not None:
+        out["campusIds"] = campus_ids  # routing for campus-scoped wall displays; never sent to a client
+    if event["entity"] == "timetable_session":
+        out["sessions"] = sessions  # None: too many or deleted rows (clients refetch the lists they show)
+        if sessions is not None and before is not None:
+            out["before"] = before  # the same rows before the write (additive, ADR 0025)
+    return out
+
+
+def _routing(entity: str, ids: list[str], action: str = "") -> tuple[list[str] | None, list[dict] | None]:
+    """What screens and displays need to decide whether a change touches them (one query):
+
+    - ``campusIds``: the campuses of the written sessions' or block groups' rows (routing for
+      campus-scoped wall displays; never sent to a client);
+    - ``sessions`` (timetable_session events of at most 2,000 ids): :class:`ChangeEventSession` of the rows as
+      written (a list showing none of them and matching none of them does not refetch, ADR 0008).
+
+    None for either when no row is left to ask (a delete) or the write is too big: clients then fall back
+    to refetching what the entity touches, and every display of the organization gets the event.
+    """
+    from django.core.exceptions import ValidationError
+
+    try:
+        if entity == "timetable_session" and action in GROUP_ID_ACTIONS:
+            # A schedule generated or cleared: the ids are the block group's; every list of it refetches.
+            from project.planning.models import BlockGroup
+
+            details = None
+            campuses = list(BlockGroup.objects.unscoped().filter(id__in=ids).values_list("campus_id", flat=True))
+        elif entity == "timetable_session":
+            from project.timetabling.models import TimetableSession
+
+            rows = list(TimetableSession.objects.unscoped().filter(id__in=ids).values_list(*_DETAIL_FIELDS))
+            details = None
+            if len(ids) <= MAX_SESSION_DETAILS:
+                details = [_detail(row) for row in rows]
+            campuses = [row[5] for row in rows]
+        elif entity == "block_group":
+            from project.planning.models import BlockGroup
+
+            details = None
+            campuses = list(BlockGroup.objects.unscoped().filter(id__in=ids).values_list("campus_id", flat=True))
+        else:
+            return None, None
+    except (ValidationError, ValueError):  # ids that are not UUIDs (the realtime test hooks send labels)
+        return None, None
+    if not campuses:
+        return None, details
+    return sorted({str(c) for c in campuses if c is not None}), details
