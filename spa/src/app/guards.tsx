@@ -2,12 +2,12 @@ import { Button, Card, Center, Code, Stack, Text, Title } from "@mantine/core";
 import { IconLock } from "@tabler/icons-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
-import { FullPageLoader } from "../components/States";
+import { FullPageLoader } from "@/components/States";
 import { ServerUnreachable } from "./ServerUnreachable";
-import { startSilentRecheck } from "../features/auth/ssoSession";
-import { useCurrentUser } from "../lib/auth";
-import { queryClient } from "../lib/queryClient";
-import { ensureSocket } from "../lib/socket";
+import { startSilentRecheck } from "@/features/auth/ssoSession";
+import { useCurrentUser } from "@/lib/auth";
+import { queryClient } from "@/lib/queryClient";
+import { ensureSocket } from "@/lib/socket";
 
 /**
  * A signed-out visit to a protected page: to /auth, or, when this browser signed in with single sign-on

@@ -6,13 +6,13 @@
  * with it (features/auth/ssoSession.ts), the end of the session sends the page to the provider's silent
  * re-check instead of /auth (at most once a minute), which comes back to the same page signed in again.
  */
-import { onUnauthorized } from "../lib/api";
-import { queryClient } from "../lib/queryClient";
-import { roots } from "../lib/queryKeys";
-import { currentUserQueryOptions } from "../lib/auth";
-import { isUnreachable, RETRY_MS } from "../lib/reachability";
-import { closeSocket, onSessionEnded, onSessionLost } from "../lib/socket";
-import { startSilentRecheck } from "../features/auth/ssoSession";
+import { onUnauthorized } from "@/lib/api";
+import { queryClient } from "@/lib/queryClient";
+import { roots } from "@/lib/queryKeys";
+import { currentUserQueryOptions } from "@/lib/auth";
+import { isUnreachable, RETRY_MS } from "@/lib/reachability";
+import { closeSocket, onSessionEnded, onSessionLost } from "@/lib/socket";
+import { startSilentRecheck } from "@/features/auth/ssoSession";
 
 export const UNAUTHORIZED_REDIRECT_MS = 500;
 

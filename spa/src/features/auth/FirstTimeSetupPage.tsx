@@ -4,8 +4,8 @@ import { IconChartBar, IconClock, IconShieldLock, IconUsers } from "@tabler/icon
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useNavigate, useSearchParams } from "react-router";
-import { ApiError } from "../../lib/api";
-import { notifyError, notifyInfo } from "../../lib/notify";
+import { ApiError } from "@/lib/api";
+import { notifyError, notifyInfo } from "@/lib/notify";
 import { AccountSetupForm } from "./AccountSetupForm";
 import { AuthHeading, EmailInput } from "./AuthFields";
 import { AuthLayout, type Feature } from "./AuthLayout";

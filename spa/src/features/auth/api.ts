@@ -5,10 +5,10 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
-import { client } from "../../lib/api";
-import type { components } from "../../lib/api-schema";
-import type { CurrentUser } from "../../lib/auth";
-import { roots } from "../../lib/queryKeys";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import type { CurrentUser } from "@/lib/auth";
+import { roots } from "@/lib/queryKeys";
 import { forgetSsoEmail } from "./ssoSession";
 
 type Schemas = components["schemas"];

@@ -1,9 +1,9 @@
 import { screen } from "@testing-library/react";
-import { fillAndSubmit } from "../../components/RecordFormDialog.testing";
-import { renderWithProviders } from "../../test/render";
+import { fillAndSubmit } from "@/components/RecordFormDialog.testing";
+import { renderWithProviders } from "@/test/render";
 import { blockGroupSchema, BLOCK_GROUP_DEFAULTS } from "./api/blockGroups";
 import { defaultTemplates, END_AFTER_START, scheduleSchema, templateHours, TIME_MESSAGE } from "./api/scheduling";
-import { sessionSchema } from "../timetables/api/timetables";
+import { sessionSchema } from "@/features/timetables/api/timetables";
 import { BlockGroupFormModal } from "./components/BlockGroupFormModal";
 
 describe("block group form", () => {

@@ -26,9 +26,9 @@ import { IconPrinter } from "@tabler/icons-react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useParams, useSearchParams } from "react-router";
-import { PageHeader } from "../../components/PageHeader";
-import { notifyError, showToast } from "../../lib/notify";
-import { roots } from "../../lib/queryKeys";
+import { PageHeader } from "@/components/PageHeader";
+import { notifyError, showToast } from "@/lib/notify";
+import { roots } from "@/lib/queryKeys";
 import {
   type BoardSession,
   type ConflictIndex,

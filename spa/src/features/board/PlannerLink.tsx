@@ -2,7 +2,7 @@
 import { ActionIcon, Button, Group, Text, Tooltip } from "@mantine/core";
 import { IconCalendarWeek } from "@tabler/icons-react";
 import { Link } from "react-router";
-import { useCampusOptions } from "../block-groups/api/blockGroups";
+import { useCampusOptions } from "@/features/block-groups/api/blockGroups";
 import type { Scope } from "./api";
 
 /** `text` replaces the button's word "Planner" (e.g. a campus's name where several buttons stand side by side). */

@@ -15,9 +15,9 @@
  */
 import { type UseQueryResult, useQueries, useQuery } from "@tanstack/react-query";
 import { useCallback } from "react";
-import { ApiError, client } from "../../lib/api";
-import type { components } from "../../lib/api-schema";
-import { roots } from "../../lib/queryKeys";
+import { ApiError, client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
 
 export type BoardSession = components["schemas"]["PlannerSessionOut"];
 export type Shade = components["schemas"]["PlannerShadeOut"];

@@ -1,4 +1,4 @@
-import { ApiError } from "../../lib/api";
+import { ApiError } from "@/lib/api";
 import { minutes, refusalReason } from "./api";
 import { addDays, atMinutes, colourOf, sessionCardNode, sessionLabel, shadingEvents, weekday } from "./calendarParts";
 

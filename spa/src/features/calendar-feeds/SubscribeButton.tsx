@@ -5,9 +5,9 @@
 import { ActionIcon, Button, CopyButton, Group, Modal, Stack, Text, TextInput, Tooltip } from "@mantine/core";
 import { IconCalendarPlus, IconCheck, IconCopy } from "@tabler/icons-react";
 import { useState } from "react";
-import { formatDate } from "../../components/Dates";
-import { Notice } from "../../components/Notice";
-import { notifyError, notifySuccess } from "../../components/Notify";
+import { formatDate } from "@/components/Dates";
+import { Notice } from "@/components/Notice";
+import { notifyError, notifySuccess } from "@/components/Notify";
 import { useCreateFeed, useFeedsOf, useRevokeFeed, type FeedTarget } from "./api";
 
 export function SubscribeButton({ target, name, compact = false }: { target: FeedTarget; name: string; compact?: boolean }) {

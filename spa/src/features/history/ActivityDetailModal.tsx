@@ -1,5 +1,5 @@
 import { Badge, Loader, Modal, Stack, Table, Text, Title } from "@mantine/core";
-import { Notice } from "../../components/Notice";
+import { Notice } from "@/components/Notice";
 import { activityTime, useActivityDetail } from "./api";
 import { UndoCell } from "./UndoButton";
 

@@ -1,9 +1,9 @@
 import { Button, Card, Group, Pagination, Select, SimpleGrid, Stack, Text, TextInput, VisuallyHidden } from "@mantine/core";
 import { useState } from "react";
-import { DataTable } from "../../components/DataTable";
-import { PageHeader } from "../../components/PageHeader";
-import { ErrorState } from "../../components/States";
-import { useAdminUsers } from "../organization/api";
+import { DataTable } from "@/components/DataTable";
+import { PageHeader } from "@/components/PageHeader";
+import { ErrorState } from "@/components/States";
+import { useAdminUsers } from "@/features/organization/api";
 import { ActivityDetailModal } from "./ActivityDetailModal";
 import { activityTime, ENTITY_LABELS, useActivity } from "./api";
 import { UndoCell } from "./UndoButton";

@@ -1,6 +1,6 @@
 import { Badge, Button } from "@mantine/core";
 import { useState } from "react";
-import { undoAndTell } from "../../lib/notify";
+import { undoAndTell } from "@/lib/notify";
 import { type Activity, isUndoOfUndo } from "./api";
 
 /** A history row's "Undo" (issue 16): shown when this user may undo it; "Undone" once it was. Undoing an

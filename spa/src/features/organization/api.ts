@@ -2,12 +2,12 @@
  * Organization management calls (platform.md §7): GET/PUT /api/organization (PUT sends If-Match with the
  * loaded updatedAt, decisions.md §6), GET/POST /api/admin/users and DELETE /api/admin/users/{id} (deactivate).
  */
-import { useRefreshingMutation } from "../../lib/refreshingMutation";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { z } from "zod";
-import { client } from "../../lib/api";
-import type { components } from "../../lib/api-schema";
-import { roots } from "../../lib/queryKeys";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
 
 type Schemas = components["schemas"];
 export type Organization = Schemas["OrganizationOut"];

@@ -1,9 +1,9 @@
 import { Alert, Modal, Select, Stack, Text, TextInput } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { FormActions } from "../../components/FormActions";
-import { preventingDefault } from "../../components/FormDialog";
-import { useCampusOptions } from "../block-groups/api/blockGroups";
+import { FormActions } from "@/components/FormActions";
+import { preventingDefault } from "@/components/FormDialog";
+import { useCampusOptions } from "@/features/block-groups/api/blockGroups";
 import { fetchImpact, impactSentence } from "./api";
 import { openReplan } from "./openReplan";
 

@@ -1,6 +1,6 @@
 import { act, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { renderWithProviders } from "../../test/render";
+import { renderWithProviders } from "@/test/render";
 import { ImpactNotice, setImpactNotice } from "./ImpactNotice";
 
 describe("ImpactNotice", () => {

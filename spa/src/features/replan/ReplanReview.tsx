@@ -2,13 +2,13 @@ import { Alert, Button, Group, Loader, Paper, Radio, Stack, Tabs, Text } from "@
 import { IconAlertTriangle } from "@tabler/icons-react";
 import { useQueries } from "@tanstack/react-query";
 import { useState } from "react";
-import { DataTable } from "../../components/DataTable";
-import { displayTime } from "../../components/Dates";
-import { classifyError, notifySuccess } from "../../components/Notify";
-import type { BoardSession } from "../board/api";
-import { SessionCalendar } from "../board/SessionCalendar";
-import { timetablesQueryOptions } from "../timetables/api/timetables";
-import { plural } from "../timetables/auto-allocation/format";
+import { DataTable } from "@/components/DataTable";
+import { displayTime } from "@/components/Dates";
+import { classifyError, notifySuccess } from "@/components/Notify";
+import type { BoardSession } from "@/features/board/api";
+import { SessionCalendar } from "@/features/board/SessionCalendar";
+import { timetablesQueryOptions } from "@/features/timetables/api/timetables";
+import { plural } from "@/features/timetables/auto-allocation/format";
 import { useApplyReplan, useProposal, type ChangeQuery, type OptionKey, type Proposal, type ReplanChange, type ReplanOption } from "./api";
 import { affectedWeeks, localDates, optionFigures, summarySentence, weekday } from "./summary";
 

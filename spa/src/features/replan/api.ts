@@ -4,11 +4,11 @@
  * hits, by block group and by teacher, with hours.
  */
 import { useQuery } from "@tanstack/react-query";
-import { client } from "../../lib/api";
-import type { components, operations } from "../../lib/api-schema";
-import { roots } from "../../lib/queryKeys";
-import { useRefreshingMutation } from "../../lib/refreshingMutation";
-import { plural } from "../timetables/auto-allocation/format";
+import { client } from "@/lib/api";
+import type { components, operations } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
+import { plural } from "@/features/timetables/auto-allocation/format";
 
 export type Impact = components["schemas"]["ImpactOut"];
 export type Proposal = components["schemas"]["ReplanProposalOut"];

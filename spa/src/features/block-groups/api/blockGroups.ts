@@ -4,11 +4,11 @@
  */
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
-import { client } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
-import { fetchCourses } from "../../courses/api/courses";
-import { useRefreshingMutation } from "../../../lib/refreshingMutation";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import { fetchCourses } from "@/features/courses/api/courses";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
 
 export type BlockGroupStatus = "planned" | "active" | "consolidated" | "completed";
 export const STATUSES: { value: BlockGroupStatus; label: string; color: string }[] = [

@@ -4,10 +4,10 @@
  * The grid works in half-hour cells from 07:00 to 22:00; windows and preferences are built from runs of cells.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { CLIENT_ID, client, csrfToken } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
-import { useRefreshingMutation } from "../../../lib/refreshingMutation";
+import { CLIENT_ID, client, csrfToken } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
 
 export type Availability = components["schemas"]["AvailabilityOut"];
 export type AvailabilityBody = components["schemas"]["AvailabilityIn"];

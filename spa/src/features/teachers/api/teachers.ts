@@ -4,11 +4,11 @@
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
-import { client } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
-import { fetchUnits } from "../../units/api/units";
-import { useRefreshingMutation } from "../../../lib/refreshingMutation";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import { fetchUnits } from "@/features/units/api/units";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
 
 export type Teacher = components["schemas"]["TeacherOut"];
 export type TeacherUnit = components["schemas"]["TeacherUnitOut"];

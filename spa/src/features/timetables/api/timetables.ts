@@ -4,14 +4,14 @@
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiFetch, client, CLIENT_ID, csrfToken } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
-import { fetchAllBlockGroups } from "../../block-groups/api/blockGroups";
-import { endAfterStart, typedTime } from "../../block-groups/api/scheduling";
-import { fetchTeachers } from "../../teachers/api/teachers";
-import { fetchUnits } from "../../units/api/units";
-import { useRefreshingMutation } from "../../../lib/refreshingMutation";
+import { apiFetch, client, CLIENT_ID, csrfToken } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import { fetchAllBlockGroups } from "@/features/block-groups/api/blockGroups";
+import { endAfterStart, typedTime } from "@/features/block-groups/api/scheduling";
+import { fetchTeachers } from "@/features/teachers/api/teachers";
+import { fetchUnits } from "@/features/units/api/units";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
 
 export type Session = components["schemas"]["SessionOut"];
 export type SavedSession = components["schemas"]["SessionWriteOut"];

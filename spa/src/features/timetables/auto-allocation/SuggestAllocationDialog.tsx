@@ -20,13 +20,13 @@ import {
   Title,
   useComputedColorScheme,
 } from "@mantine/core";
-import { FormActions } from "../../../components/FormActions";
-import { lightTagText } from "../../../components/Tag";
+import { FormActions } from "@/components/FormActions";
+import { lightTagText } from "@/components/Tag";
 import { IconArrowRight } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
-import { formatDate, displayTime } from "../../../components/Dates";
-import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
-import { ApiError, errorMessage } from "../../../lib/api";
+import { formatDate, displayTime } from "@/components/Dates";
+import { classifyError, notifyError, notifySuccess } from "@/components/Notify";
+import { ApiError, errorMessage } from "@/lib/api";
 import { useAllocationProposal, useApplyProposal, type AllocationFigures, type AllocationScope, type Proposal } from "./api";
 import { hoursText, percent, plural, solverStatus, solveTime } from "./format";
 

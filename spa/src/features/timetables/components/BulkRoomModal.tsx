@@ -1,7 +1,7 @@
 import { Select } from "@mantine/core";
 import { useEffect, useMemo, useState } from "react";
-import { BulkActionModal, type BulkActionProps, type BulkActionText } from "../../../components/BulkActionModal";
-import { roomPickerGroups, useRoomAvailabilityForSessions, useRooms } from "../../rooms/api";
+import { BulkActionModal, type BulkActionProps, type BulkActionText } from "@/components/BulkActionModal";
+import { roomPickerGroups, useRoomAvailabilityForSessions, useRooms } from "@/features/rooms/api";
 import { useBlockGroupChoices, useBulkSetRoom, type BulkRoomResult, type Session } from "../api/timetables";
 
 const ROOM_TEXT: BulkActionText<BulkRoomResult> = {
