@@ -33,7 +33,7 @@ import {
 import { useCallback, useState } from "react";
 import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import { logout } from "@/features/auth/api";
-import { forgetSsoEmail } from "@/features/auth/ssoSession";
+import { forgetSsoEmail } from "@/lib/ssoSession";
 import { useSsoErrorNotice } from "@/features/auth/useSsoErrorNotice";
 import { HeaderSearch } from "@/features/search/HeaderSearch";
 import { useApplySavedAppearance, useSettings, type UserSettings } from "@/features/settings/api";

@@ -4,7 +4,7 @@ import { type ReactNode, useEffect, useState } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
 import { FullPageLoader } from "@/components/States";
 import { ServerUnreachable } from "./ServerUnreachable";
-import { startSilentRecheck } from "@/features/auth/ssoSession";
+import { startSilentRecheck } from "@/lib/ssoSession";
 import { useCurrentUser } from "@/lib/auth";
 import { queryClient } from "@/lib/queryClient";
 import { ensureSocket } from "@/lib/socket";
@@ -12,7 +12,7 @@ import { ensureSocket } from "@/lib/socket";
 /**
  * A signed-out visit to a protected page: to /auth, or, when this browser signed in with single sign-on
  * (its session ended after at most 12 hours, issue 21), to the provider's silent re-check, which comes
- * back to this page signed in (at most one a minute; see features/auth/ssoSession.ts).
+ * back to this page signed in (at most one a minute; see lib/ssoSession.ts).
  */
 function SignedOut() {
   const location = useLocation();

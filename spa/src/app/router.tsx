@@ -10,6 +10,8 @@ import { AppLayout } from "./AppLayout";
 import { NotFoundPage, ORGANIZATION_DENIED_TEXT, RedirectIfSignedIn, RequireAdmin, RequireAuth } from "./guards";
 import { RouteError } from "./RouteError";
 import { installUnauthorizedHandler } from "./session";
+import { openReplanReview } from "@/features/replan/openReplan";
+import { provideReplanReview } from "@/lib/replan";
 
 const page = (loader: () => Promise<{ default: React.ComponentType }>) => {
   const Component = lazy(loader);
@@ -85,3 +87,6 @@ export const router = createBrowserRouter([
 ]);
 
 installUnauthorizedHandler((to) => void router.navigate(to));
+// The app shell composes features: the holidays and teachers features open the re-plan review through
+// lib/replan.ts, and the review is the replan feature's (docs/engineering.md, "SPA boundaries").
+provideReplanReview(openReplanReview);

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach } from "vitest";
 import { client } from "@/lib/api";
 import { mockFetch } from "@/test/fetchMock";
-import { pageNavigation, resetSilentRecheckForTests, SSO_EMAIL_KEY, SSO_SILENT_AT_KEY } from "@/features/auth/ssoSession";
+import { pageNavigation, resetSilentRecheckForTests, SSO_EMAIL_KEY, SSO_SILENT_AT_KEY } from "@/lib/ssoSession";
 import { goToSignIn, installUnauthorizedHandler, UNAUTHORIZED_REDIRECT_MS } from "./session";
 
 beforeEach(() => {

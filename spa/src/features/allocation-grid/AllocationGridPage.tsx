@@ -9,8 +9,8 @@ import { CardGridSkeleton } from "@/components/States";
 import { Tag } from "@/components/Tag";
 import { MAX_MARKERS, useAllocationGrid, useWeekSessions, utilisationColor, WARN_ABOVE, type GridTeacher } from "./api/allocationGrid";
 import classes from "./components/AllocationGrid.module.css";
-import { daysAvailable, patternSummary } from "@/features/teachers/api/availability";
-import { useTeachers } from "@/features/teachers/api/teachers";
+import { daysAvailable, patternSummary } from "@/lib/entities/availability";
+import { useTeachers } from "@/lib/entities/teachers";
 
 /** Teacher allocation grid (/teacher-allocation-gantt, admin only): delivery.md §2, §9. */
 export default function AllocationGridPage() {

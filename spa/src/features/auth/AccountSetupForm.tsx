@@ -6,7 +6,7 @@ import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { errorMessage } from "@/lib/api";
 import { notifyError, notifySuccess } from "@/lib/notify";
-import { AuthenticatorCodeInput, registerCode } from "./AuthFields";
+import { AuthenticatorCodeInput, registerCode } from "@/components/AuthFields";
 import { accountSetupSchema, type AccountSetupValues } from "./schemas";
 import { useSetupPassword, useTotpSetup } from "./api";
 

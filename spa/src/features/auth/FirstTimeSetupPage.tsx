@@ -7,7 +7,7 @@ import { useNavigate, useSearchParams } from "react-router";
 import { ApiError } from "@/lib/api";
 import { notifyError, notifyInfo } from "@/lib/notify";
 import { AccountSetupForm } from "./AccountSetupForm";
-import { AuthHeading, EmailInput } from "./AuthFields";
+import { AuthHeading, EmailInput } from "@/components/AuthFields";
 import { AuthLayout, type Feature } from "./AuthLayout";
 import { useFirstTimeLogin } from "./api";
 import { firstTimeSchema, type FirstTimeValues } from "./schemas";

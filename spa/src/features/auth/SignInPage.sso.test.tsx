@@ -6,7 +6,7 @@ import { jsonBody, mockFetch } from "@/test/fetchMock";
 import { renderWithProviders } from "@/test/render";
 import SignInPage from "./SignInPage";
 import { SSO_ERROR_FALLBACK, SSO_ERROR_MESSAGES } from "./ssoMessages";
-import { pageNavigation, SSO_EMAIL_KEY } from "./ssoSession";
+import { pageNavigation, SSO_EMAIL_KEY } from "@/lib/ssoSession";
 
 const notifyError = vi.hoisted(() => vi.fn());
 vi.mock("@/lib/notify", async (importOriginal) => ({ ...(await importOriginal<typeof import("@/lib/notify")>()), notifyError }));

@@ -43,8 +43,19 @@ import {
   useUnavailableShading,
 } from "./api";
 import { reportBoardActivity, useBoardViewers } from "./boardPresence";
-import { addDays, atMinutes, type ColourBy, colourOf, hm, isoDate, sessionCardNode, sessionLabel, shadingEvents, weekday } from "./calendarParts";
-import "./board.css";
+import {
+  addDays,
+  atMinutes,
+  type ColourBy,
+  colourOf,
+  hm,
+  isoDate,
+  sessionCardNode,
+  sessionLabel,
+  shadingEvents,
+  weekday,
+} from "@/components/calendar/calendarParts";
+import "@/components/calendar/board.css";
 
 type ViewName = "week" | "month" | "term";
 

@@ -18,6 +18,7 @@ import { useCallback } from "react";
 import { ApiError, client } from "@/lib/api";
 import type { components } from "@/lib/api-schema";
 import { roots } from "@/lib/queryKeys";
+import type { PlannerScope } from "@/lib/entities/planner";
 
 export type BoardSession = components["schemas"]["PlannerSessionOut"];
 export type Shade = components["schemas"]["PlannerShadeOut"];
@@ -25,7 +26,7 @@ export type ConflictIndex = components["schemas"]["PlannerConflictIndexOut"];
 export type Blocked = components["schemas"]["PlannerBlockedOut"];
 export type BoardTeacher = components["schemas"]["PlannerTeacherOut"];
 
-export type Scope = "block-group" | "teacher" | "room" | "campus";
+export type Scope = PlannerScope;
 export const SCOPES: Scope[] = ["block-group", "teacher", "room", "campus"];
 
 const SCOPE_PARAM: Record<Scope, "blockGroupId" | "teacherId" | "roomId" | "campusId"> = {

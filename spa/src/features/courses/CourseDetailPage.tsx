@@ -6,10 +6,10 @@ import { PageHeader } from "@/components/PageHeader";
 import { DetailEditButton, DetailOverview, detailPageFallback } from "@/components/DetailPage";
 import { LEVEL_LABELS, useCourse } from "./api/courses";
 import { CourseFormModal } from "./components/CourseFormModal";
-import { HistoryPanel } from "@/features/history/HistoryPanel";
+import { HistoryPanel } from "@/components/history/HistoryPanel";
 import { CodeLink, RelatedBlockGroups, RelatedRecords } from "@/components/RelatedRecords";
-import { useBlockGroups } from "@/features/block-groups/api/blockGroups";
-import { useUnits } from "@/features/units/api/units";
+import { useBlockGroups } from "@/lib/entities/blockGroups";
+import { useUnits } from "@/lib/entities/units";
 
 /** Course detail (/courses/:id): delivery.md §2 Courses. */
 export default function CourseDetailPage() {

@@ -9,8 +9,8 @@ import { Tag } from "@/components/Tag";
 import { filterYears, TYPE_LABELS, useDeleteHoliday, useHolidays, type Holiday, type HolidayFilters, type HolidayType } from "./api/holidays";
 import { HolidayFormModal } from "./components/HolidayFormModal";
 import { ImportPublicHolidaysModal } from "./components/ImportPublicHolidaysModal";
-import { openReplan } from "@/features/replan/openReplan";
-import { CampusClosureModal } from "@/features/replan/CampusClosureModal";
+import { openReplan } from "@/lib/replan";
+import { CampusClosureModal } from "./components/CampusClosureModal";
 
 /** Holidays and term breaks (/holidays): delivery.md §2. */
 export default function HolidaysPage() {

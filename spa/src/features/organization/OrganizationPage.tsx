@@ -4,7 +4,7 @@ import { IconBuilding, IconEdit, IconUserPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { EmptyState } from "@/components/States";
-import { CampusPlannerLinks } from "@/features/board/PlannerLink";
+import { CampusPlannerLinks } from "@/components/PlannerLink";
 import { errorMessage } from "@/lib/api";
 import { useCurrentUser } from "@/lib/auth";
 import { notifyError, notifySuccess } from "@/lib/notify";

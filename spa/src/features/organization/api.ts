@@ -8,10 +8,12 @@ import { z } from "zod";
 import { client } from "@/lib/api";
 import type { components } from "@/lib/api-schema";
 import { roots } from "@/lib/queryKeys";
+import type { OrgUser } from "@/lib/entities/users";
+
+export { adminUsersQueryOptions, fetchAdminUsers, type OrgUser, useAdminUsers } from "@/lib/entities/users";
 
 type Schemas = components["schemas"];
 export type Organization = Schemas["OrganizationOut"];
-export type OrgUser = Schemas["UserOut"];
 
 export async function fetchOrganization(): Promise<Organization> {
   const { data } = await client.GET("/api/organization");
@@ -65,17 +67,6 @@ export async function updateOrganization({ values, updatedAt }: { values: Organi
 
 export function useUpdateOrganization() {
   return useSaveOrganizationRecord(roots.organization, updateOrganization);
-}
-
-export async function fetchAdminUsers(): Promise<OrgUser[]> {
-  const { data } = await client.GET("/api/admin/users");
-  return data!;
-}
-
-export const adminUsersQueryOptions = () => queryOptions({ queryKey: [...roots.adminUsers], queryFn: fetchAdminUsers });
-
-export function useAdminUsers() {
-  return useQuery(adminUsersQueryOptions());
 }
 
 export const addUserSchema = z.object({

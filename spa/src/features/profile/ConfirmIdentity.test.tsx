@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach } from "vitest";
 import { mockFetch } from "@/test/fetchMock";
 import { renderWithProviders } from "@/test/render";
-import { pageNavigation } from "@/features/auth/ssoSession";
+import { pageNavigation } from "@/lib/ssoSession";
 import { confirmIdentity, providerConfirmUrl } from "./ConfirmIdentity";
 
 afterEach(() => {

@@ -11,8 +11,8 @@ import { useState } from "react";
 import { ApiError, client, errorMessage, fieldErrors } from "@/lib/api";
 import { useCurrentUser } from "@/lib/auth";
 import { FormActions } from "@/components/FormActions";
-import { useSsoDiscovery } from "@/features/auth/api";
-import { pageNavigation } from "@/features/auth/ssoSession";
+import { useSsoDiscovery } from "@/lib/sso";
+import { pageNavigation } from "@/lib/ssoSession";
 
 export const CONFIRM_TITLE = "Confirm it's you";
 

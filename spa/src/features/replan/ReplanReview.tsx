@@ -5,11 +5,12 @@ import { useState } from "react";
 import { DataTable } from "@/components/DataTable";
 import { displayTime } from "@/components/Dates";
 import { classifyError, notifySuccess } from "@/components/Notify";
-import type { BoardSession } from "@/features/board/api";
-import { SessionCalendar } from "@/features/board/SessionCalendar";
-import { timetablesQueryOptions } from "@/features/timetables/api/timetables";
-import { plural } from "@/features/timetables/auto-allocation/format";
-import { useApplyReplan, useProposal, type ChangeQuery, type OptionKey, type Proposal, type ReplanChange, type ReplanOption } from "./api";
+import { SessionCalendar } from "@/components/calendar/SessionCalendar";
+import { timetablesQueryOptions } from "@/lib/entities/timetables";
+import type { BoardSession } from "@/lib/entities/planner";
+import { plural } from "@/lib/format";
+import type { ChangeQuery } from "@/lib/replan";
+import { useApplyReplan, useProposal, type OptionKey, type Proposal, type ReplanChange, type ReplanOption } from "./api";
 import { affectedWeeks, localDates, optionFigures, summarySentence, weekday } from "./summary";
 
 const times = (p: ReplanChange["from"]) => `${displayTime(p.startTime)}–${displayTime(p.endTime)}`;

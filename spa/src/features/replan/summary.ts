@@ -4,7 +4,7 @@
  */
 import dayjs from "dayjs";
 import { formatDate, hours } from "@/components/Dates";
-import { plural } from "@/features/timetables/auto-allocation/format";
+import { plural } from "@/lib/format";
 import type { Proposal, ReplanChange, ReplanOption } from "./api";
 
 /** "2026-12-01" -> "Tue 01/12/2026" (the user's date format). */

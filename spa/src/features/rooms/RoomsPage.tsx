@@ -15,8 +15,8 @@ import { useCurrentUser } from "@/lib/auth";
 import { ROOM_TYPES, useDeleteRoom, useRooms, type Room } from "./api";
 import { RoomFormModal } from "./components/RoomFormModal";
 import { RoomWeekButton } from "./components/RoomWeek";
-import { SubscribeButton } from "@/features/calendar-feeds/SubscribeButton";
-import { CampusPlannerLinks, PlannerLink } from "@/features/board/PlannerLink";
+import { SubscribeButton } from "@/components/SubscribeButton";
+import { CampusPlannerLinks, PlannerLink } from "@/components/PlannerLink";
 
 export default function RoomsPage() {
   const { isAdmin } = useCurrentUser();

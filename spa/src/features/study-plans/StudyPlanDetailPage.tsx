@@ -9,10 +9,10 @@ import { DetailEditButton, DetailOverview, detailPageFallback } from "@/componen
 import { useStudyPlan } from "./api/studyPlans";
 import { ManageUnitsModal } from "./components/ManageUnitsModal";
 import { StudyPlanFormModal } from "./components/StudyPlanFormModal";
-import { HistoryPanel } from "@/features/history/HistoryPanel";
+import { HistoryPanel } from "@/components/history/HistoryPanel";
 import { CodeLink, RelatedBlockGroups, RelatedRecords } from "@/components/RelatedRecords";
 import { hours } from "@/components/Dates";
-import { useBlockGroups } from "@/features/block-groups/api/blockGroups";
+import { useBlockGroups } from "@/lib/entities/blockGroups";
 import { sumActual, usePlanUnits } from "./api/planUnits";
 
 /** Study plan detail (/study-plans/:id): delivery.md §2 Study plans. */

@@ -23,9 +23,9 @@ import {
 import { AvailabilityCard } from "./components/AvailabilityCard";
 import { LeaveCard } from "./components/LeaveCard";
 import { TeacherFormModal } from "./components/TeacherFormModal";
-import { HistoryPanel } from "@/features/history/HistoryPanel";
-import { SubscribeButton } from "@/features/calendar-feeds/SubscribeButton";
-import { PlannerLink } from "@/features/board/PlannerLink";
+import { HistoryPanel } from "@/components/history/HistoryPanel";
+import { SubscribeButton } from "@/components/SubscribeButton";
+import { PlannerLink } from "@/components/PlannerLink";
 
 /** Teacher detail (/teachers/:id): contact, qualifications, Unit Delivery Summary, Teaching Units. */
 export default function TeacherDetailPage() {

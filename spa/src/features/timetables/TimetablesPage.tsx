@@ -1,6 +1,6 @@
 import { Button, Card, Chip, Group, Paper, Select, Stack, Switch, Text } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
-import { useRooms } from "@/features/rooms/api";
+import { useRooms } from "@/lib/entities/rooms";
 import { Tag } from "@/components/Tag";
 import { IconDoor, IconDownload, IconFilterOff, IconPlus, IconUpload, IconUserPlus } from "@tabler/icons-react";
 import { useMemo, useState } from "react";

@@ -5,7 +5,7 @@ import { PageHeader } from "@/components/PageHeader";
 import { DetailEditButton, DetailOverview, detailPageFallback } from "@/components/DetailPage";
 import { useUnit } from "./api/units";
 import { UnitFormModal } from "./components/UnitFormModal";
-import { HistoryPanel } from "@/features/history/HistoryPanel";
+import { HistoryPanel } from "@/components/history/HistoryPanel";
 
 /** Unit detail (/units/:id): delivery.md §2 Units. */
 export default function UnitDetailPage() {

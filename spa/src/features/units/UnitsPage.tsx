@@ -1,7 +1,7 @@
 import { Group, Select, SimpleGrid, Stack, Text } from "@mantine/core";
 import { Tag } from "@/components/Tag";
 import { useMemo, useState } from "react";
-import { useCourses } from "@/features/courses/api/courses";
+import { useCourses } from "@/lib/entities/courses";
 import { AddButton, CardEditButton, confirmAndMutate, DeleteAction, ListSearch, ListStates, RecordCard, useEditDialog } from "@/components/ListPage";
 import { PageHeader } from "@/components/PageHeader";
 import { CardGridSkeleton, EmptyState, ErrorState } from "@/components/States";

@@ -1,4 +1,4 @@
-import { ROOM_TYPES } from "@/features/rooms/api";
+import { ROOM_TYPES } from "@/lib/entities/rooms";
 import { choices, DateRangeFields, FormNumber, FormPicker, FormSelect } from "@/components/FormFields";
 import { defineRecordForm, RecordFormDialog, standardFailure, useRecordForm, type RecordDialogProps } from "@/components/RecordFormDialog";
 import { SimpleGrid, TextInput } from "@mantine/core";

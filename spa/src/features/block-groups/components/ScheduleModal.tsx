@@ -11,7 +11,7 @@ import { choices, FormPicker, FormSwitch } from "@/components/FormFields";
 import { formatDate, hours } from "@/components/Dates";
 import { classifyError, notifyError, notifySuccess } from "@/components/Notify";
 import { daysText, type BlockGroup } from "../api/blockGroups";
-import { ROOM_TYPES } from "@/features/rooms/api";
+import { ROOM_TYPES } from "@/lib/entities/rooms";
 import {
   defaultTemplates,
   NEXT_TEMPLATE,

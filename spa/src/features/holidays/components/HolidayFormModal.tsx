@@ -2,7 +2,7 @@ import { choices, DateRangeFields, FormSelect, FormSwitch } from "@/components/F
 import { SimpleGrid, TextInput, Textarea } from "@mantine/core";
 import { defineRecordForm, RecordFormModal, type RecordDialogProps } from "@/components/RecordFormDialog";
 import { showLabel } from "@/components/useRecordDialog";
-import { warnOfImpact } from "@/features/replan/warnOfImpact";
+import { warnOfImpact } from "@/lib/replan";
 import { fetchHoliday, formYears, holidayDefaults, holidaySchema, TYPE_LABELS, useSaveHoliday, type Holiday, type HolidayFormValues } from "../api/holidays";
 
 const toValues = (h?: Holiday | null): HolidayFormValues =>

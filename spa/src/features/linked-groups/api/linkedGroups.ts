@@ -7,7 +7,7 @@ import { z } from "zod";
 import { client } from "@/lib/api";
 import type { components } from "@/lib/api-schema";
 import { roots } from "@/lib/queryKeys";
-import { fetchAllBlockGroups } from "@/features/block-groups/api/blockGroups";
+import { fetchAllBlockGroups } from "@/lib/entities/blockGroups";
 import { useRefreshingMutation } from "@/lib/refreshingMutation";
 
 export type MemberGroup = components["schemas"]["MemberBlockGroupOut"];

@@ -3,7 +3,7 @@ import { SimpleGrid, TextInput } from "@mantine/core";
 import { useWatch } from "react-hook-form";
 import { defineRecordForm, RecordFormDialog, useRecordForm, type RecordDialogProps } from "@/components/RecordFormDialog";
 import { showLabel, showRecord } from "@/components/useRecordDialog";
-import { useCampusOptions } from "@/features/block-groups/api/blockGroups";
+import { useCampusOptions } from "@/lib/entities/campuses";
 import { fetchRoom, ROOM_TYPES, roomSchema, roomValues, useSaveRoom, type Room } from "../api";
 
 /** The room dialog (issue 19). */

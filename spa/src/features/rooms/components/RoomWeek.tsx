@@ -7,8 +7,8 @@ import { IconCalendarWeek, IconChevronLeft, IconChevronRight } from "@tabler/ico
 import dayjs from "dayjs";
 import { useState } from "react";
 import { displayTime, formatDate } from "@/components/Dates";
-import { PlannerLink } from "@/features/board/PlannerLink";
-import { useTimetables } from "@/features/timetables/api/timetables";
+import { PlannerLink } from "@/components/PlannerLink";
+import { useTimetables } from "@/lib/entities/timetables";
 import type { Room } from "../api";
 
 const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];

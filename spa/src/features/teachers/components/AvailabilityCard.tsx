@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { DetailSection } from "@/components/DetailPage";
 import { notifyError, notifySuccess } from "@/components/Notify";
 import { ApiError } from "@/lib/api";
-import { useCampusOptions } from "@/features/block-groups/api/blockGroups";
+import { useCampusOptions } from "@/lib/entities/campuses";
 import {
   type Availability,
   type AvailabilityBody,

@@ -4,7 +4,7 @@ import { DataTable } from "@/components/DataTable";
 import { formatDate, displayTime } from "@/components/Dates";
 import { DetailSection } from "@/components/DetailPage";
 import { AddButton, confirmAndMutate, DeleteAction, EditAction, ListStates, useEditDialog } from "@/components/ListPage";
-import { openReplan } from "@/features/replan/openReplan";
+import { openReplan } from "@/lib/replan";
 import { useDeleteLeave, useLeave, type Leave } from "../api/leave";
 import { LeaveFormModal } from "./LeaveFormModal";
 

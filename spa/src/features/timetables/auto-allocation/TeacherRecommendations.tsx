@@ -9,7 +9,7 @@ import { useState, type MouseEvent } from "react";
 import { lightTagText } from "@/components/Tag";
 import { errorMessage } from "@/lib/api";
 import { useRecommendations, type Recommendation } from "./api";
-import { percent, plural } from "./format";
+import { percent, plural } from "@/lib/format";
 
 export interface TeacherRecommendationsProps {
   sessionId: string;

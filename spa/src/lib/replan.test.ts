@@ -1,4 +1,4 @@
-import { impactSentence, type Impact } from "./api";
+import { impactSentence, type Impact } from "./replan";
 
 const impact = (sessionCount: number, blockGroupCount: number) => ({ sessionCount, blockGroupCount }) as Impact;
 

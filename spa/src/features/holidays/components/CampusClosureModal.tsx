@@ -3,9 +3,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { FormActions } from "@/components/FormActions";
 import { preventingDefault } from "@/components/FormDialog";
-import { useCampusOptions } from "@/features/block-groups/api/blockGroups";
-import { fetchImpact, impactSentence } from "./api";
-import { openReplan } from "./openReplan";
+import { useCampusOptions } from "@/lib/entities/campuses";
+import { fetchImpact, impactSentence, openReplan } from "@/lib/replan";
 
 /**
  * A campus closure day (issue 33): pick the campus and the day, see what it hits (GET /api/replan/impact
