@@ -1,7 +1,7 @@
 import { Alert } from "@mantine/core";
 import { IconWifiOff } from "@tabler/icons-react";
 import { useEffect, useState } from "react";
-import { useLiveStatus } from "../lib/socket";
+import { useLiveStatus } from "@/lib/socket";
 
 const GRACE_MS = 3000;
 

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Stack, Text } from "@mantine/core";
 import { IconRefresh } from "@tabler/icons-react";
 import { useCallback, useEffect, useState } from "react";
-import { serverAnswers } from "../lib/reachability";
+import { serverAnswers } from "@/lib/reachability";
 import { ServerUnreachable, useRetryEvery } from "./ServerUnreachable";
 import { useNavigate, useRouteError } from "react-router";
 

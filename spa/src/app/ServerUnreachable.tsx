@@ -1,7 +1,7 @@
 import { Alert, Center, Loader, Stack, Text } from "@mantine/core";
 import { IconPlugConnectedX } from "@tabler/icons-react";
 import { useEffect } from "react";
-import { RETRY_MS, UNREACHABLE_TEXT } from "../lib/reachability";
+import { RETRY_MS, UNREACHABLE_TEXT } from "@/lib/reachability";
 
 /** Calls `retry` every RETRY_MS while mounted: what keeps a page that cannot reach the server trying. */
 export function useRetryEvery(retry: () => unknown, active = true) {

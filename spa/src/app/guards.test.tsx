@@ -2,9 +2,9 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Route, Routes } from "react-router";
 import { afterEach } from "vitest";
-import { mockFetch } from "../test/fetchMock";
-import { renderWithProviders } from "../test/render";
-import { pageNavigation, resetSilentRecheckForTests, SSO_EMAIL_KEY } from "../features/auth/ssoSession";
+import { mockFetch } from "@/test/fetchMock";
+import { renderWithProviders } from "@/test/render";
+import { pageNavigation, resetSilentRecheckForTests, SSO_EMAIL_KEY } from "@/lib/ssoSession";
 import { ACCESS_DENIED_TEXT, NotFoundPage, ORGANIZATION_DENIED_TEXT, RequireAdmin, RequireAuth } from "./guards";
 
 afterEach(() => vi.unstubAllGlobals());

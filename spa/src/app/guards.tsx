@@ -2,17 +2,17 @@ import { Button, Card, Center, Code, Stack, Text, Title } from "@mantine/core";
 import { IconLock } from "@tabler/icons-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
-import { FullPageLoader } from "../components/States";
+import { FullPageLoader } from "@/components/States";
 import { ServerUnreachable } from "./ServerUnreachable";
-import { startSilentRecheck } from "../features/auth/ssoSession";
-import { useCurrentUser } from "../lib/auth";
-import { queryClient } from "../lib/queryClient";
-import { ensureSocket } from "../lib/socket";
+import { startSilentRecheck } from "@/lib/ssoSession";
+import { useCurrentUser } from "@/lib/auth";
+import { queryClient } from "@/lib/queryClient";
+import { ensureSocket } from "@/lib/socket";
 
 /**
  * A signed-out visit to a protected page: to /auth, or, when this browser signed in with single sign-on
  * (its session ended after at most 12 hours, issue 21), to the provider's silent re-check, which comes
- * back to this page signed in (at most one a minute; see features/auth/ssoSession.ts).
+ * back to this page signed in (at most one a minute; see lib/ssoSession.ts).
  */
 function SignedOut() {
   const location = useLocation();

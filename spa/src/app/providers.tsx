@@ -3,9 +3,9 @@ import { ModalsProvider } from "@mantine/modals";
 import { ToastLayer } from "./ToastLayer";
 import { QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { queryClient } from "../lib/queryClient";
+import { queryClient } from "@/lib/queryClient";
 import "./compact.css";
-import { getStoredCompact, applyCompact, themeColorSchemeManager } from "../lib/theme";
+import { getStoredCompact, applyCompact, themeColorSchemeManager } from "@/lib/theme";
 
 export const theme = createTheme({
   primaryColor: "indigo",

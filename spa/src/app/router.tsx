@@ -5,11 +5,13 @@
  */
 import { lazy, Suspense, type ReactNode } from "react";
 import { createBrowserRouter } from "react-router";
-import { FullPageLoader } from "../components/States";
+import { FullPageLoader } from "@/components/States";
 import { AppLayout } from "./AppLayout";
 import { NotFoundPage, ORGANIZATION_DENIED_TEXT, RedirectIfSignedIn, RequireAdmin, RequireAuth } from "./guards";
 import { RouteError } from "./RouteError";
 import { installUnauthorizedHandler } from "./session";
+import { openReplanReview } from "@/features/replan/openReplan";
+import { provideReplanReview } from "@/lib/replan";
 
 const page = (loader: () => Promise<{ default: React.ComponentType }>) => {
   const Component = lazy(loader);
@@ -20,8 +22,8 @@ const page = (loader: () => Promise<{ default: React.ComponentType }>) => {
   );
 };
 
-const SignIn = () => page(() => import("../features/auth/SignInPage"));
-const FirstTime = () => page(() => import("../features/auth/FirstTimeSetupPage"));
+const SignIn = () => page(() => import("@/features/auth/SignInPage"));
+const FirstTime = () => page(() => import("@/features/auth/FirstTimeSetupPage"));
 
 const guarded = (node: ReactNode) => <RequireAdmin>{node}</RequireAdmin>;
 
@@ -31,7 +33,7 @@ export const router = createBrowserRouter([
   // The invitation link an admin sends (issue 14, ADR 0005): /auth/setup?token=...
   { path: "/auth/setup", element: <RedirectIfSignedIn>{FirstTime()}</RedirectIfSignedIn> },
   { path: "/first-time", element: <RedirectIfSignedIn>{FirstTime()}</RedirectIfSignedIn> },
-  { path: "/display/:token", element: page(() => import("../features/display/DisplayBoardPage")) },
+  { path: "/display/:token", element: page(() => import("@/features/display/DisplayBoardPage")) },
   {
     element: (
       <RequireAuth>
@@ -44,38 +46,38 @@ export const router = createBrowserRouter([
         // inside the shell with Retry (RouteError), not React Router's developer page (issue 18).
         errorElement: <RouteError />,
         children: [
-          { path: "/", element: page(() => import("../features/dashboard/DashboardPage")) },
-          { path: "/courses", element: page(() => import("../features/courses/CoursesPage")) },
-          { path: "/courses/:id", element: page(() => import("../features/courses/CourseDetailPage")) },
-          { path: "/units", element: page(() => import("../features/units/UnitsPage")) },
-          { path: "/units/:id", element: page(() => import("../features/units/UnitDetailPage")) },
-          { path: "/study-plans", element: page(() => import("../features/study-plans/StudyPlansPage")) },
-          { path: "/study-plans/:id", element: page(() => import("../features/study-plans/StudyPlanDetailPage")) },
-          { path: "/block-groups", element: page(() => import("../features/block-groups/BlockGroupsPage")) },
-          { path: "/block-groups/:id", element: page(() => import("../features/block-groups/BlockGroupDetailPage")) },
-          { path: "/linked-block-groups", element: page(() => import("../features/linked-groups/LinkedGroupsPage")) },
-          { path: "/teachers", element: page(() => import("../features/teachers/TeachersPage")) },
-          { path: "/teachers/:id", element: page(() => import("../features/teachers/TeacherDetailPage")) },
+          { path: "/", element: page(() => import("@/features/dashboard/DashboardPage")) },
+          { path: "/courses", element: page(() => import("@/features/courses/CoursesPage")) },
+          { path: "/courses/:id", element: page(() => import("@/features/courses/CourseDetailPage")) },
+          { path: "/units", element: page(() => import("@/features/units/UnitsPage")) },
+          { path: "/units/:id", element: page(() => import("@/features/units/UnitDetailPage")) },
+          { path: "/study-plans", element: page(() => import("@/features/study-plans/StudyPlansPage")) },
+          { path: "/study-plans/:id", element: page(() => import("@/features/study-plans/StudyPlanDetailPage")) },
+          { path: "/block-groups", element: page(() => import("@/features/block-groups/BlockGroupsPage")) },
+          { path: "/block-groups/:id", element: page(() => import("@/features/block-groups/BlockGroupDetailPage")) },
+          { path: "/linked-block-groups", element: page(() => import("@/features/linked-groups/LinkedGroupsPage")) },
+          { path: "/teachers", element: page(() => import("@/features/teachers/TeachersPage")) },
+          { path: "/teachers/:id", element: page(() => import("@/features/teachers/TeacherDetailPage")) },
           {
             path: "/teacher-allocation-gantt",
-            element: guarded(page(() => import("../features/allocation-grid/AllocationGridPage"))),
+            element: guarded(page(() => import("@/features/allocation-grid/AllocationGridPage"))),
           },
-          { path: "/timetables", element: page(() => import("../features/timetables/TimetablesPage")) },
-          { path: "/timetables/:id", element: page(() => import("../features/timetables/TimetablesPage")) },
+          { path: "/timetables", element: page(() => import("@/features/timetables/TimetablesPage")) },
+          { path: "/timetables/:id", element: page(() => import("@/features/timetables/TimetablesPage")) },
           // The planner board (docs/adr/0026-planner-board.md): /planner/block-group|teacher|room|campus/<id>.
-          { path: "/planner/:scope/:id", element: page(() => import("../features/board/PlannerBoardPage")) },
-          { path: "/holidays", element: page(() => import("../features/holidays/HolidaysPage")) },
-          { path: "/rooms", element: page(() => import("../features/rooms/RoomsPage")) },
-          { path: "/reports", element: page(() => import("../features/reports/ReportsPage")) },
-          { path: "/profile", element: page(() => import("../features/profile/ProfilePage")) },
-          { path: "/settings", element: page(() => import("../features/settings/SettingsPage")) },
+          { path: "/planner/:scope/:id", element: page(() => import("@/features/board/PlannerBoardPage")) },
+          { path: "/holidays", element: page(() => import("@/features/holidays/HolidaysPage")) },
+          { path: "/rooms", element: page(() => import("@/features/rooms/RoomsPage")) },
+          { path: "/reports", element: page(() => import("@/features/reports/ReportsPage")) },
+          { path: "/profile", element: page(() => import("@/features/profile/ProfilePage")) },
+          { path: "/settings", element: page(() => import("@/features/settings/SettingsPage")) },
           {
             path: "/activity",
-            element: <RequireAdmin>{page(() => import("../features/history/ActivityPage"))}</RequireAdmin>,
+            element: <RequireAdmin>{page(() => import("@/features/history/ActivityPage"))}</RequireAdmin>,
           },
           {
             path: "/organization",
-            element: <RequireAdmin message={ORGANIZATION_DENIED_TEXT}>{page(() => import("../features/organization/OrganizationPage"))}</RequireAdmin>,
+            element: <RequireAdmin message={ORGANIZATION_DENIED_TEXT}>{page(() => import("@/features/organization/OrganizationPage"))}</RequireAdmin>,
           },
           { path: "*", element: <NotFoundPage /> },
         ],
@@ -85,3 +87,6 @@ export const router = createBrowserRouter([
 ]);
 
 installUnauthorizedHandler((to) => void router.navigate(to));
+// The app shell composes features: the holidays and teachers features open the re-plan review through
+// lib/replan.ts, and the review is the replan feature's (docs/engineering.md, "SPA boundaries").
+provideReplanReview(openReplanReview);

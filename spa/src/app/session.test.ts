@@ -1,8 +1,8 @@
 /** Where an ended session sends the page (issue 21): /auth, or the single sign-on silent re-check. */
 import { afterEach, beforeEach } from "vitest";
-import { client } from "../lib/api";
-import { mockFetch } from "../test/fetchMock";
-import { pageNavigation, resetSilentRecheckForTests, SSO_EMAIL_KEY, SSO_SILENT_AT_KEY } from "../features/auth/ssoSession";
+import { client } from "@/lib/api";
+import { mockFetch } from "@/test/fetchMock";
+import { pageNavigation, resetSilentRecheckForTests, SSO_EMAIL_KEY, SSO_SILENT_AT_KEY } from "@/lib/ssoSession";
 import { goToSignIn, installUnauthorizedHandler, UNAUTHORIZED_REDIRECT_MS } from "./session";
 
 beforeEach(() => {

@@ -3,16 +3,16 @@
  * socket closed) and the 401 handler (any 401 outside /api/auth sends the user to /auth after ~0.5 s).
  *
  * Single sign-on (issue 21): a session made by it ends after at most 12 hours. When this browser signed in
- * with it (features/auth/ssoSession.ts), the end of the session sends the page to the provider's silent
+ * with it (lib/ssoSession.ts), the end of the session sends the page to the provider's silent
  * re-check instead of /auth (at most once a minute), which comes back to the same page signed in again.
  */
-import { onUnauthorized } from "../lib/api";
-import { queryClient } from "../lib/queryClient";
-import { roots } from "../lib/queryKeys";
-import { currentUserQueryOptions } from "../lib/auth";
-import { isUnreachable, RETRY_MS } from "../lib/reachability";
-import { closeSocket, onSessionEnded, onSessionLost } from "../lib/socket";
-import { startSilentRecheck } from "../features/auth/ssoSession";
+import { onUnauthorized } from "@/lib/api";
+import { queryClient } from "@/lib/queryClient";
+import { roots } from "@/lib/queryKeys";
+import { currentUserQueryOptions } from "@/lib/auth";
+import { isUnreachable, RETRY_MS } from "@/lib/reachability";
+import { closeSocket, onSessionEnded, onSessionLost } from "@/lib/socket";
+import { startSilentRecheck } from "@/lib/ssoSession";
 
 export const UNAUTHORIZED_REDIRECT_MS = 500;
 

@@ -1,7 +1,7 @@
 import { ActionIcon, Code, Group, Image, Stack, Text, Tooltip } from "@mantine/core";
 import { IconCheck, IconCopy } from "@tabler/icons-react";
 import { useState } from "react";
-import { notifyError, notifySuccess } from "../lib/notify";
+import { notifyError, notifySuccess } from "@/lib/notify";
 
 /** Copies the manual entry key; the toasts of platform.md §8. */
 export async function copyManualKey(key: string): Promise<boolean> {

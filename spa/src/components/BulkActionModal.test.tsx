@@ -1,11 +1,11 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { ApiError } from "../lib/api";
-import { renderWithProviders } from "../test/render";
+import { ApiError } from "@/lib/api";
+import { renderWithProviders } from "@/test/render";
 import { BulkActionModal, type BulkActionText } from "./BulkActionModal";
 
 const showToast = vi.hoisted(() => vi.fn());
-vi.mock("../lib/notify", async (importOriginal) => ({ ...(await importOriginal<typeof import("../lib/notify")>()), showToast }));
+vi.mock("@/lib/notify", async (importOriginal) => ({ ...(await importOriginal<typeof import("@/lib/notify")>()), showToast }));
 
 type Result = { updated: number; warnings: { message: string }[] };
 

@@ -1,5 +1,5 @@
 import { screen, within } from "@testing-library/react";
-import { renderWithProviders } from "../test/render";
+import { renderWithProviders } from "@/test/render";
 import { DataTable } from "./DataTable";
 
 test("DataTable: a header of the labels, a row a record, an actions column named by aria-label", () => {

@@ -1,7 +1,7 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { ApiError } from "../lib/api";
-import { renderWithProviders } from "../test/render";
+import { ApiError } from "@/lib/api";
+import { renderWithProviders } from "@/test/render";
 import { DetailSection, detailPageFallback } from "./DetailPage";
 
 const back = { to: "/courses", label: "Back to Courses" };

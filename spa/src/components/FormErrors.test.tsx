@@ -2,8 +2,8 @@ import { TextInput } from "@mantine/core";
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { z } from "zod";
-import { ApiError } from "../lib/api";
-import { renderWithProviders } from "../test/render";
+import { ApiError } from "@/lib/api";
+import { renderWithProviders } from "@/test/render";
 import { usePageForm } from "./FormErrors";
 
 const schema = z.object({ domain: z.string().trim().min(1, { error: "Domain is required" }) });

@@ -6,7 +6,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { List } from "@mantine/core";
 import { useForm, type DefaultValues, type FieldValues, type Path, type UseFormSetError } from "react-hook-form";
 import type { z } from "zod";
-import { fieldErrors } from "../lib/api";
+import { fieldErrors } from "@/lib/api";
 import { Notice } from "./Notice";
 
 export function FormErrorList({ messages }: { messages: string[] }) {

@@ -1,7 +1,7 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useForm, type UseFormReturn } from "react-hook-form";
-import { renderWithProviders } from "../test/render";
+import { renderWithProviders } from "@/test/render";
 import { choices, DateRangeFields, FormPicker, FormSelect } from "./FormFields";
 
 interface Values {

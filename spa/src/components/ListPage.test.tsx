@@ -3,8 +3,8 @@ import { Notifications, notifications } from "@mantine/notifications";
 import { act, renderHook, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach } from "vitest";
-import { ApiError } from "../lib/api";
-import { renderWithProviders } from "../test/render";
+import { ApiError } from "@/lib/api";
+import { renderWithProviders } from "@/test/render";
 import { confirmDestructive, DeleteAction, ListStates, outcomeToasts, useEditDialog } from "./ListPage";
 
 afterEach(() => act(() => notifications.clean()));

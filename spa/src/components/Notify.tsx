@@ -2,8 +2,8 @@
  * Toasts of delivery.md §8 (Mantine notifications, 5 to 8 seconds) and the error classification every
  * save shares: 400 field errors, 409 duplicate code or scheduling conflict, 412 stale write, 401.
  */
-import { ApiError, fieldErrors } from "../lib/api";
-import { showToast } from "../lib/notify";
+import { ApiError, fieldErrors } from "@/lib/api";
+import { showToast } from "@/lib/notify";
 
 /** Content-area toasts last 6 s, failures 8 s (platform.md §9: 5 to 8 s). */
 export const TOAST_MS = 6000;

@@ -1,8 +1,8 @@
 import { act, screen } from "@testing-library/react";
 import { afterEach } from "vitest";
-import { setViewersForTest } from "../lib/presence";
-import { mockFetch } from "../test/fetchMock";
-import { renderWithProviders } from "../test/render";
+import { setViewersForTest } from "@/lib/presence";
+import { mockFetch } from "@/test/fetchMock";
+import { renderWithProviders } from "@/test/render";
 import { PresenceAvatars } from "./PresenceAvatars";
 
 afterEach(() => {

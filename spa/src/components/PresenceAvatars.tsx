@@ -1,5 +1,5 @@
 import { Avatar, Tooltip } from "@mantine/core";
-import { usePresence } from "../lib/presence";
+import { usePresence } from "@/lib/presence";
 
 /**
  * Who else is viewing this path right now (Mantine Avatar.Group with a tooltip per person).

@@ -2,12 +2,12 @@ import { TextInput } from "@mantine/core";
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { z } from "zod";
-import { ApiError } from "../lib/api";
-import { renderWithProviders } from "../test/render";
+import { ApiError } from "@/lib/api";
+import { renderWithProviders } from "@/test/render";
 import { defineRecordForm, RecordFormModal } from "./RecordFormDialog";
 
 const showToast = vi.hoisted(() => vi.fn());
-vi.mock("../lib/notify", async (importOriginal) => ({ ...(await importOriginal<typeof import("../lib/notify")>()), showToast }));
+vi.mock("@/lib/notify", async (importOriginal) => ({ ...(await importOriginal<typeof import("@/lib/notify")>()), showToast }));
 
 interface Room {
   id: string;

@@ -1,8 +1,8 @@
 import { Alert, Button, Card, Center, Group, Loader, SimpleGrid, Skeleton, Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { ApiError } from "../lib/api";
-import { queryClient } from "../lib/queryClient";
+import { ApiError } from "@/lib/api";
+import { queryClient } from "@/lib/queryClient";
 
 /** The skeleton grid shown while a card list loads (delivery.md §9: 6 cards, 3 in the manage dialog). */
 export function CardGridSkeleton({ count = 6 }: { count?: number }) {

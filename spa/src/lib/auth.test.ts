@@ -2,7 +2,7 @@
 import { vi } from "vitest";
 import { ApiError } from "./api";
 import { fetchCurrentUser } from "./auth";
-import { mockFetch } from "../test/fetchMock";
+import { mockFetch } from "@/test/fetchMock";
 
 afterEach(() => vi.unstubAllGlobals());
 

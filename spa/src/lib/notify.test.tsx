@@ -1,7 +1,7 @@
 import { Notifications, notifications } from "@mantine/notifications";
 import { act, screen, waitFor } from "@testing-library/react";
 import { afterEach } from "vitest";
-import { renderWithProviders } from "../test/render";
+import { renderWithProviders } from "@/test/render";
 import { showToast } from "./notify";
 
 afterEach(() => act(() => notifications.clean()));

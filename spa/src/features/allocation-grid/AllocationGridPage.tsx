@@ -2,15 +2,15 @@ import { Card, Group, Select, SimpleGrid, Stack, Text, Tooltip } from "@mantine/
 import { IconAlertTriangle } from "@tabler/icons-react";
 import dayjs from "dayjs";
 import { useEffect, useRef, useState } from "react";
-import { formatDate, hours, displayTime } from "../../components/Dates";
-import { Notice } from "../../components/Notice";
-import { PageHeader } from "../../components/PageHeader";
-import { CardGridSkeleton } from "../../components/States";
-import { Tag } from "../../components/Tag";
+import { formatDate, hours, displayTime } from "@/components/Dates";
+import { Notice } from "@/components/Notice";
+import { PageHeader } from "@/components/PageHeader";
+import { CardGridSkeleton } from "@/components/States";
+import { Tag } from "@/components/Tag";
 import { MAX_MARKERS, useAllocationGrid, useWeekSessions, utilisationColor, WARN_ABOVE, type GridTeacher } from "./api/allocationGrid";
 import classes from "./components/AllocationGrid.module.css";
-import { daysAvailable, patternSummary } from "../teachers/api/availability";
-import { useTeachers } from "../teachers/api/teachers";
+import { daysAvailable, patternSummary } from "@/lib/entities/availability";
+import { useTeachers } from "@/lib/entities/teachers";
 
 /** Teacher allocation grid (/teacher-allocation-gantt, admin only): delivery.md §2, §9. */
 export default function AllocationGridPage() {

@@ -1,8 +1,8 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach } from "vitest";
-import { jsonBody, mockFetch } from "../../test/fetchMock";
-import { renderWithProviders } from "../../test/render";
+import { jsonBody, mockFetch } from "@/test/fetchMock";
+import { renderWithProviders } from "@/test/render";
 import { AccountSetupForm, PASSWORD_HINT } from "./AccountSetupForm";
 import { accountSetupSchema } from "./schemas";
 

@@ -1,12 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Center, Loader, PasswordInput, Stack, Text } from "@mantine/core";
-import { AuthenticatorQr } from "../../components/AuthenticatorQr";
+import { AuthenticatorQr } from "@/components/AuthenticatorQr";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router";
-import { errorMessage } from "../../lib/api";
-import { notifyError, notifySuccess } from "../../lib/notify";
-import { AuthenticatorCodeInput, registerCode } from "./AuthFields";
+import { errorMessage } from "@/lib/api";
+import { notifyError, notifySuccess } from "@/lib/notify";
+import { AuthenticatorCodeInput, registerCode } from "@/components/AuthFields";
 import { accountSetupSchema, type AccountSetupValues } from "./schemas";
 import { useSetupPassword, useTotpSetup } from "./api";
 

@@ -1,9 +1,9 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach } from "vitest";
-import { ApiError } from "../../lib/api";
-import { mockFetch } from "../../test/fetchMock";
-import { renderWithProviders } from "../../test/render";
+import { ApiError } from "@/lib/api";
+import { mockFetch } from "@/test/fetchMock";
+import { renderWithProviders } from "@/test/render";
 import FirstTimeSetupPage, { firstTimeFailure } from "./FirstTimeSetupPage";
 
 // Typing into Mantine inputs with user-event is slow in jsdom.

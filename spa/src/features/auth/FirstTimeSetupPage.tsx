@@ -4,10 +4,10 @@ import { IconChartBar, IconClock, IconShieldLock, IconUsers } from "@tabler/icon
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useNavigate, useSearchParams } from "react-router";
-import { ApiError } from "../../lib/api";
-import { notifyError, notifyInfo } from "../../lib/notify";
+import { ApiError } from "@/lib/api";
+import { notifyError, notifyInfo } from "@/lib/notify";
 import { AccountSetupForm } from "./AccountSetupForm";
-import { AuthHeading, EmailInput } from "./AuthFields";
+import { AuthHeading, EmailInput } from "@/components/AuthFields";
 import { AuthLayout, type Feature } from "./AuthLayout";
 import { useFirstTimeLogin } from "./api";
 import { firstTimeSchema, type FirstTimeValues } from "./schemas";

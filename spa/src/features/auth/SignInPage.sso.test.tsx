@@ -2,14 +2,14 @@
 import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach } from "vitest";
-import { jsonBody, mockFetch } from "../../test/fetchMock";
-import { renderWithProviders } from "../../test/render";
+import { jsonBody, mockFetch } from "@/test/fetchMock";
+import { renderWithProviders } from "@/test/render";
 import SignInPage from "./SignInPage";
 import { SSO_ERROR_FALLBACK, SSO_ERROR_MESSAGES } from "./ssoMessages";
-import { pageNavigation, SSO_EMAIL_KEY } from "./ssoSession";
+import { pageNavigation, SSO_EMAIL_KEY } from "@/lib/ssoSession";
 
 const notifyError = vi.hoisted(() => vi.fn());
-vi.mock("../../lib/notify", async (importOriginal) => ({ ...(await importOriginal<typeof import("../../lib/notify")>()), notifyError }));
+vi.mock("@/lib/notify", async (importOriginal) => ({ ...(await importOriginal<typeof import("@/lib/notify")>()), notifyError }));
 
 // Typing into Mantine inputs with user-event is slow in jsdom.
 vi.setConfig({ testTimeout: 30_000 });

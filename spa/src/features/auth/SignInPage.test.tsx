@@ -1,8 +1,8 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach } from "vitest";
-import { jsonBody, mockFetch } from "../../test/fetchMock";
-import { renderWithProviders } from "../../test/render";
+import { jsonBody, mockFetch } from "@/test/fetchMock";
+import { renderWithProviders } from "@/test/render";
 import SignInPage, { passkeyLoginFailure, NO_PASSKEYS_TEXT } from "./SignInPage";
 
 // Typing into Mantine inputs with user-event is slow in jsdom.

@@ -4,17 +4,17 @@ import { IconChartBar, IconFingerprint, IconKey, IconLogin2, IconSchool, IconUse
 import { useEffect, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { useNavigate, useSearchParams } from "react-router";
-import { Notice } from "../../components/Notice";
-import { ApiError, errorMessage } from "../../lib/api";
-import { notifyError, notifySuccess } from "../../lib/notify";
+import { Notice } from "@/components/Notice";
+import { ApiError, errorMessage } from "@/lib/api";
+import { notifyError, notifySuccess } from "@/lib/notify";
 import { AccountSetupForm } from "./AccountSetupForm";
 import { AuthLayout, type Feature } from "./AuthLayout";
 import { type SsoDiscovery, useLogin, usePasskeyLogin, useSsoDiscovery } from "./api";
-import { AuthenticatorCodeInput, AuthHeading, EmailInput, registerCode } from "./AuthFields";
+import { AuthenticatorCodeInput, AuthHeading, EmailInput, registerCode } from "@/components/AuthFields";
 import { signInSchema, type SignInValues } from "./schemas";
 import { SSO_ERROR_TITLE, ssoErrorMessage } from "./ssoMessages";
-import { forgetSsoEmail, pageNavigation, rememberSsoEmail, withNext } from "./ssoSession";
-import { isUnreachable, SIGN_IN_UNREACHABLE_TEXT } from "../../lib/reachability";
+import { forgetSsoEmail, pageNavigation, rememberSsoEmail, withNext } from "@/lib/ssoSession";
+import { isUnreachable, SIGN_IN_UNREACHABLE_TEXT } from "@/lib/reachability";
 
 export const SIGN_IN_FEATURES: Feature[] = [
   {

@@ -5,18 +5,19 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
-import { client } from "../../lib/api";
-import type { components } from "../../lib/api-schema";
-import type { CurrentUser } from "../../lib/auth";
-import { roots } from "../../lib/queryKeys";
-import { forgetSsoEmail } from "./ssoSession";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import type { CurrentUser } from "@/lib/auth";
+import { roots } from "@/lib/queryKeys";
+import { forgetSsoEmail } from "@/lib/ssoSession";
+
+export { discoverSso, looksLikeEmail, type SsoDiscovery, useSsoDiscovery } from "@/lib/sso";
 
 type Schemas = components["schemas"];
 export type LoginPayload = Schemas["LoginIn"];
 export type FirstTimeAnswer = Schemas["FirstTimeLoginOut"];
 export type TotpSetup = Schemas["TotpSetupOut"];
 export type SetupPasswordPayload = Schemas["SetupPasswordIn"];
-export type SsoDiscovery = Schemas["SsoDiscoverOut"];
 
 /**
  * POST /api/auth/passkeys/authenticate/begin answers the WebAuthn request options, bare or under
@@ -140,30 +141,4 @@ export async function logout(): Promise<string | null> {
   const { data } = await client.POST("/api/auth/logout");
   forgetSsoEmail();
   return data?.providerLogoutUrl ?? null;
-}
-
-/** Something worth asking discover about: one @, a dot in the domain, no spaces. */
-export function looksLikeEmail(value: string): boolean {
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim());
-}
-
-/**
- * POST /api/auth/sso/discover {email}: whether the email signs in with its organization's identity
- * provider ({sso, providerName, startUrl, required}).
- */
-export async function discoverSso(email: string): Promise<SsoDiscovery> {
-  const { data } = await client.POST("/api/auth/sso/discover", { body: { email } });
-  return data!;
-}
-
-/** The discovery of `email` (lower-cased, trimmed), asked only for something that looks like an email. */
-export function useSsoDiscovery(email: string) {
-  const key = email.trim().toLowerCase();
-  return useQuery({
-    queryKey: [...roots.ssoDiscover, key],
-    queryFn: () => discoverSso(key),
-    enabled: looksLikeEmail(key),
-    staleTime: 5 * 60 * 1000,
-    retry: false,
-  });
 }

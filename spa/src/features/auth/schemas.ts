@@ -40,6 +40,3 @@ export const firstTimeSchema = z.object({
     .pipe(z.email({ error: "Please enter a valid email address" })),
 });
 export type FirstTimeValues = z.infer<typeof firstTimeSchema>;
-
-/** Keeps only digits, at most 6 (the code inputs). */
-export const digitsOnly = (value: string) => value.replace(/\D/g, "").slice(0, 6);

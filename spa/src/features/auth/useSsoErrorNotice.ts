@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { notifyError } from "../../lib/notify";
+import { notifyError } from "@/lib/notify";
 import { SSO_ERROR_TITLE, ssoErrorMessage } from "./ssoMessages";
 
 /**

@@ -1,13 +1,13 @@
 import { ActionIcon, Button, Chip, Group, Paper, SimpleGrid, Stack, Text, Tooltip } from "@mantine/core";
-import { Tag } from "../../components/Tag";
+import { Tag } from "@/components/Tag";
 import { IconCalendarPlus, IconEye } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { Link, useLocation } from "react-router";
-import { formatDate, hours } from "../../components/Dates";
-import { LivePresence } from "../../components/LivePresence";
-import { AddButton, CardEditButton, confirmAndMutate, DeleteAction, ListStates, RecordCard, useEditDialog } from "../../components/ListPage";
-import { PageHeader } from "../../components/PageHeader";
-import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
+import { formatDate, hours } from "@/components/Dates";
+import { LivePresence } from "@/components/LivePresence";
+import { AddButton, CardEditButton, confirmAndMutate, DeleteAction, ListStates, RecordCard, useEditDialog } from "@/components/ListPage";
+import { PageHeader } from "@/components/PageHeader";
+import { CardGridSkeleton, EmptyState, ErrorState } from "@/components/States";
 import {
   DELIVERY_LABELS,
   STATUSES,

@@ -26,9 +26,9 @@ import { IconPrinter } from "@tabler/icons-react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useParams, useSearchParams } from "react-router";
-import { PageHeader } from "../../components/PageHeader";
-import { notifyError, showToast } from "../../lib/notify";
-import { roots } from "../../lib/queryKeys";
+import { PageHeader } from "@/components/PageHeader";
+import { notifyError, showToast } from "@/lib/notify";
+import { roots } from "@/lib/queryKeys";
 import {
   type BoardSession,
   type ConflictIndex,
@@ -43,8 +43,19 @@ import {
   useUnavailableShading,
 } from "./api";
 import { reportBoardActivity, useBoardViewers } from "./boardPresence";
-import { addDays, atMinutes, type ColourBy, colourOf, hm, isoDate, sessionCardNode, sessionLabel, shadingEvents, weekday } from "./calendarParts";
-import "./board.css";
+import {
+  addDays,
+  atMinutes,
+  type ColourBy,
+  colourOf,
+  hm,
+  isoDate,
+  sessionCardNode,
+  sessionLabel,
+  shadingEvents,
+  weekday,
+} from "@/components/calendar/calendarParts";
+import "@/components/calendar/board.css";
 
 type ViewName = "week" | "month" | "term";
 

@@ -13,41 +13,19 @@
  *   `{ok: false, reason}` with the reason in words (409: the conflicts' messages; 412: someone else changed
  *   it).
  */
-import { type UseQueryResult, useQueries, useQuery } from "@tanstack/react-query";
+import { type UseQueryResult, useQueries } from "@tanstack/react-query";
 import { useCallback } from "react";
-import { ApiError, client } from "../../lib/api";
-import type { components } from "../../lib/api-schema";
-import { roots } from "../../lib/queryKeys";
+import { ApiError, client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import type { BoardSession, Shade } from "@/lib/entities/planner";
 
-export type BoardSession = components["schemas"]["PlannerSessionOut"];
-export type Shade = components["schemas"]["PlannerShadeOut"];
+export type { BoardSession, Shade } from "@/lib/entities/planner";
 export type ConflictIndex = components["schemas"]["PlannerConflictIndexOut"];
 export type Blocked = components["schemas"]["PlannerBlockedOut"];
 export type BoardTeacher = components["schemas"]["PlannerTeacherOut"];
 
-export type Scope = "block-group" | "teacher" | "room" | "campus";
-export const SCOPES: Scope[] = ["block-group", "teacher", "room", "campus"];
-
-const SCOPE_PARAM: Record<Scope, "blockGroupId" | "teacherId" | "roomId" | "campusId"> = {
-  "block-group": "blockGroupId",
-  teacher: "teacherId",
-  room: "roomId",
-  campus: "campusId",
-};
-
-export const boardKey = (scope: Scope, id: string, from: string, to: string) => [...roots.timetables, "board", scope, id, from, to] as const;
-
-export function useBoard(scope: Scope, id: string, from: string | null, to: string | null) {
-  return useQuery({
-    queryKey: boardKey(scope, id, from ?? "", to ?? ""),
-    enabled: Boolean(from && to),
-    placeholderData: (previous) => previous,
-    queryFn: async () => {
-      const { data } = await client.GET("/api/board", { params: { query: { [SCOPE_PARAM[scope]]: id, from: from!, to: to! } } });
-      return data!;
-    },
-  });
-}
+export { boardKey, type PlannerScope as Scope, SCOPES, useBoard } from "@/lib/entities/planner";
 
 export const unavailableKey = (teacherId: string, from: string, to: string) => [...roots.teachers, "unavailable", teacherId, from, to] as const;
 

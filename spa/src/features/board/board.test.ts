@@ -1,6 +1,6 @@
-import { ApiError } from "../../lib/api";
+import { ApiError } from "@/lib/api";
 import { minutes, refusalReason } from "./api";
-import { addDays, atMinutes, colourOf, sessionCardNode, sessionLabel, shadingEvents, weekday } from "./calendarParts";
+import { addDays, atMinutes, colourOf, sessionCardNode, sessionLabel, shadingEvents, weekday } from "@/components/calendar/calendarParts";
 
 const session = {
   id: "s-1",

@@ -6,8 +6,8 @@
  * viewers under the board's path are the other people on it; one with a `moving` path holds that session.
  */
 import { useMemo } from "react";
-import { useCurrentUser } from "../../lib/auth";
-import { reportPresence, useViewers } from "../../lib/presence";
+import { useCurrentUser } from "@/lib/auth";
+import { reportPresence, useViewers } from "@/lib/presence";
 
 export interface BoardViewer {
   userId: string;

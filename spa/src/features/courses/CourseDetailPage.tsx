@@ -1,15 +1,15 @@
 import { SimpleGrid } from "@mantine/core";
-import { Tag } from "../../components/Tag";
+import { Tag } from "@/components/Tag";
 import { useState } from "react";
 import { useParams } from "react-router";
-import { PageHeader } from "../../components/PageHeader";
-import { DetailEditButton, DetailOverview, detailPageFallback } from "../../components/DetailPage";
+import { PageHeader } from "@/components/PageHeader";
+import { DetailEditButton, DetailOverview, detailPageFallback } from "@/components/DetailPage";
 import { LEVEL_LABELS, useCourse } from "./api/courses";
 import { CourseFormModal } from "./components/CourseFormModal";
-import { HistoryPanel } from "../history/HistoryPanel";
-import { CodeLink, RelatedBlockGroups, RelatedRecords } from "../../components/RelatedRecords";
-import { useBlockGroups } from "../block-groups/api/blockGroups";
-import { useUnits } from "../units/api/units";
+import { HistoryPanel } from "@/components/history/HistoryPanel";
+import { CodeLink, RelatedBlockGroups, RelatedRecords } from "@/components/RelatedRecords";
+import { useBlockGroups } from "@/lib/entities/blockGroups";
+import { useUnits } from "@/lib/entities/units";
 
 /** Course detail (/courses/:id): delivery.md §2 Courses. */
 export default function CourseDetailPage() {

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { jsonBody, mockFetch } from "../../test/fetchMock";
-import { renderWithProviders } from "../../test/render";
+import { jsonBody, mockFetch } from "@/test/fetchMock";
+import { renderWithProviders } from "@/test/render";
 import { CourseFormModal } from "./components/CourseFormModal";
 
 describe("CourseFormModal", () => {

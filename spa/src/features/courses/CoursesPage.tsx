@@ -1,8 +1,8 @@
 import { SimpleGrid, Text } from "@mantine/core";
-import { ActiveTag, Tag } from "../../components/Tag";
-import { AddButton, CardEditButton, confirmAndMutate, DeleteAction, ListStates, RecordCard, useEditDialog } from "../../components/ListPage";
-import { PageHeader } from "../../components/PageHeader";
-import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
+import { ActiveTag, Tag } from "@/components/Tag";
+import { AddButton, CardEditButton, confirmAndMutate, DeleteAction, ListStates, RecordCard, useEditDialog } from "@/components/ListPage";
+import { PageHeader } from "@/components/PageHeader";
+import { CardGridSkeleton, EmptyState, ErrorState } from "@/components/States";
 import { LEVEL_LABELS, useCourses, useDeleteCourse, type Course } from "./api/courses";
 import { CourseFormModal } from "./components/CourseFormModal";
 

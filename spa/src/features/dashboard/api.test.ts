@@ -1,6 +1,6 @@
 /** Dashboard calls through the typed client: the allocations' date range goes in the query string. */
 import { vi } from "vitest";
-import { mockFetch } from "../../test/fetchMock";
+import { mockFetch } from "@/test/fetchMock";
 import { fetchDashboardStats, fetchTeacherAllocations } from "./api";
 
 afterEach(() => vi.unstubAllGlobals());

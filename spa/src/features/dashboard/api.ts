@@ -4,10 +4,10 @@
  * 60 s while offline). Keys under roots.dashboard, so change events refresh them.
  */
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import { client } from "../../lib/api";
-import type { components } from "../../lib/api-schema";
-import { roots } from "../../lib/queryKeys";
-import { usePollWhileOffline } from "../../lib/socket";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import { usePollWhileOffline } from "@/lib/socket";
 
 type Schemas = components["schemas"];
 export type DashboardStats = Schemas["DashboardStatsOut"];

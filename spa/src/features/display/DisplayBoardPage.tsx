@@ -12,10 +12,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useParams } from "react-router";
 import { io } from "socket.io-client";
-import { ApiError, client } from "../../lib/api";
-import type { components } from "../../lib/api-schema";
-import { type LiveEvent, touchedDates } from "../../lib/liveTargets";
-import { roots } from "../../lib/queryKeys";
+import { ApiError, client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { type LiveEvent, touchedDates } from "@/lib/liveTargets";
+import { roots } from "@/lib/queryKeys";
 import classes from "./DisplayBoard.module.css";
 
 type Board = components["schemas"]["BoardOut"];

@@ -1,12 +1,12 @@
 import { Button, Card, Group, Pagination, Select, SimpleGrid, Stack, Text, TextInput, VisuallyHidden } from "@mantine/core";
 import { useState } from "react";
-import { DataTable } from "../../components/DataTable";
-import { PageHeader } from "../../components/PageHeader";
-import { ErrorState } from "../../components/States";
-import { useAdminUsers } from "../organization/api";
-import { ActivityDetailModal } from "./ActivityDetailModal";
-import { activityTime, ENTITY_LABELS, useActivity } from "./api";
-import { UndoCell } from "./UndoButton";
+import { DataTable } from "@/components/DataTable";
+import { PageHeader } from "@/components/PageHeader";
+import { ErrorState } from "@/components/States";
+import { useAdminUsers } from "@/lib/entities/users";
+import { ActivityDetailModal } from "@/components/history/ActivityDetailModal";
+import { activityTime, ENTITY_LABELS, useActivity } from "@/lib/entities/activity";
+import { UndoCell } from "@/components/history/UndoButton";
 
 const PAGE_SIZE = 50;
 

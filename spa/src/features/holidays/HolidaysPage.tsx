@@ -1,16 +1,16 @@
 import { ActionIcon, Button, Group, Select, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
 import { IconArrowsShuffle, IconBeach, IconBuildingOff, IconCalendarEvent, IconDownload } from "@tabler/icons-react";
 import { useState } from "react";
-import { formatDateLong } from "../../components/Dates";
-import { AddButton, confirmAndMutate, DeleteAction, EditAction, ListStates, RecordCard, useEditDialog } from "../../components/ListPage";
-import { PageHeader } from "../../components/PageHeader";
-import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
-import { Tag } from "../../components/Tag";
+import { formatDateLong } from "@/components/Dates";
+import { AddButton, confirmAndMutate, DeleteAction, EditAction, ListStates, RecordCard, useEditDialog } from "@/components/ListPage";
+import { PageHeader } from "@/components/PageHeader";
+import { CardGridSkeleton, EmptyState, ErrorState } from "@/components/States";
+import { Tag } from "@/components/Tag";
 import { filterYears, TYPE_LABELS, useDeleteHoliday, useHolidays, type Holiday, type HolidayFilters, type HolidayType } from "./api/holidays";
 import { HolidayFormModal } from "./components/HolidayFormModal";
 import { ImportPublicHolidaysModal } from "./components/ImportPublicHolidaysModal";
-import { openReplan } from "../replan/openReplan";
-import { CampusClosureModal } from "../replan/CampusClosureModal";
+import { openReplan } from "@/lib/replan";
+import { CampusClosureModal } from "./components/CampusClosureModal";
 
 /** Holidays and term breaks (/holidays): delivery.md §2. */
 export default function HolidaysPage() {

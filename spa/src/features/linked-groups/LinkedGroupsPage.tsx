@@ -1,11 +1,11 @@
 import { ActionIcon, Button, Card, Checkbox, Group, SimpleGrid, Stack, Tabs, Text, Title } from "@mantine/core";
 import { IconLink, IconX } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
-import { formatDate } from "../../components/Dates";
-import { AddButton, confirmAndMutate, DeleteAction, EditAction } from "../../components/ListPage";
-import { PageHeader } from "../../components/PageHeader";
-import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
-import { Tag } from "../../components/Tag";
+import { formatDate } from "@/components/Dates";
+import { AddButton, confirmAndMutate, DeleteAction, EditAction } from "@/components/ListPage";
+import { PageHeader } from "@/components/PageHeader";
+import { CardGridSkeleton, EmptyState, ErrorState } from "@/components/States";
+import { Tag } from "@/components/Tag";
 import { isSimilarCode, useDeleteLinked, useLinkableGroups, useLinkedGroups, useRemoveMember, type LinkedGroup } from "./api/linkedGroups";
 import { CreateLinkedModal, EditLinkedModal } from "./components/LinkedGroupModals";
 

@@ -1,7 +1,7 @@
 import { Select, SimpleGrid, Stack, TextInput } from "@mantine/core";
 import { Controller } from "react-hook-form";
-import { FormActions } from "../../components/FormActions";
-import { usePageForm } from "../../components/FormErrors";
+import { FormActions } from "@/components/FormActions";
+import { usePageForm } from "@/components/FormErrors";
 import { addUserSchema, type AddUserValues } from "./api";
 
 /** The Add User form (platform.md §5): first name, last name, email, role User or Admin (default User). */

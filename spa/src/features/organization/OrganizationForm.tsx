@@ -1,6 +1,6 @@
 import { Stack, TextInput, Textarea } from "@mantine/core";
-import { FormActions } from "../../components/FormActions";
-import { usePageForm } from "../../components/FormErrors";
+import { FormActions } from "@/components/FormActions";
+import { usePageForm } from "@/components/FormErrors";
 import { organizationFormSchema, type Organization, type OrganizationFormValues } from "./api";
 
 /** The organization details form (platform.md §5): name and domain required. */

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { vi } from "vitest";
-import { jsonBody, mockFetch } from "../../test/fetchMock";
+import { jsonBody, mockFetch } from "@/test/fetchMock";
 import { fetchAdminUsers, updateOrganization, useSaveOrganizationRecord } from "./api";
 
 afterEach(() => vi.unstubAllGlobals());

@@ -2,16 +2,18 @@
  * Organization management calls (platform.md §7): GET/PUT /api/organization (PUT sends If-Match with the
  * loaded updatedAt, decisions.md §6), GET/POST /api/admin/users and DELETE /api/admin/users/{id} (deactivate).
  */
-import { useRefreshingMutation } from "../../lib/refreshingMutation";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { z } from "zod";
-import { client } from "../../lib/api";
-import type { components } from "../../lib/api-schema";
-import { roots } from "../../lib/queryKeys";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import type { OrgUser } from "@/lib/entities/users";
+
+export { adminUsersQueryOptions, fetchAdminUsers, type OrgUser, useAdminUsers } from "@/lib/entities/users";
 
 type Schemas = components["schemas"];
 export type Organization = Schemas["OrganizationOut"];
-export type OrgUser = Schemas["UserOut"];
 
 export async function fetchOrganization(): Promise<Organization> {
   const { data } = await client.GET("/api/organization");
@@ -65,17 +67,6 @@ export async function updateOrganization({ values, updatedAt }: { values: Organi
 
 export function useUpdateOrganization() {
   return useSaveOrganizationRecord(roots.organization, updateOrganization);
-}
-
-export async function fetchAdminUsers(): Promise<OrgUser[]> {
-  const { data } = await client.GET("/api/admin/users");
-  return data!;
-}
-
-export const adminUsersQueryOptions = () => queryOptions({ queryKey: [...roots.adminUsers], queryFn: fetchAdminUsers });
-
-export function useAdminUsers() {
-  return useQuery(adminUsersQueryOptions());
 }
 
 export const addUserSchema = z.object({

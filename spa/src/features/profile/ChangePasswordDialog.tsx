@@ -1,8 +1,8 @@
 import { Alert, PasswordInput, Text } from "@mantine/core";
-import { FormDialog, preventingDefault } from "../../components/FormDialog";
+import { FormDialog, preventingDefault } from "@/components/FormDialog";
 import { useState } from "react";
-import { ApiError, errorMessage } from "../../lib/api";
-import { notifyError, notifySuccess } from "../../lib/notify";
+import { ApiError, errorMessage } from "@/lib/api";
+import { notifyError, notifySuccess } from "@/lib/notify";
 import { useChangePassword } from "./api";
 
 export const MISMATCH = { title: "Password mismatch", message: "New password and confirmation do not match." };

@@ -2,9 +2,9 @@ import { ModalsProvider } from "@mantine/modals";
 import { act, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach } from "vitest";
-import { mockFetch } from "../../test/fetchMock";
-import { renderWithProviders } from "../../test/render";
-import { pageNavigation } from "../auth/ssoSession";
+import { mockFetch } from "@/test/fetchMock";
+import { renderWithProviders } from "@/test/render";
+import { pageNavigation } from "@/lib/ssoSession";
 import { confirmIdentity, providerConfirmUrl } from "./ConfirmIdentity";
 
 afterEach(() => {

@@ -8,11 +8,11 @@
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { modals } from "@mantine/modals";
 import { useState } from "react";
-import { ApiError, client, errorMessage, fieldErrors } from "../../lib/api";
-import { useCurrentUser } from "../../lib/auth";
-import { FormActions } from "../../components/FormActions";
-import { useSsoDiscovery } from "../auth/api";
-import { pageNavigation } from "../auth/ssoSession";
+import { ApiError, client, errorMessage, fieldErrors } from "@/lib/api";
+import { useCurrentUser } from "@/lib/auth";
+import { FormActions } from "@/components/FormActions";
+import { useSsoDiscovery } from "@/lib/sso";
+import { pageNavigation } from "@/lib/ssoSession";
 
 export const CONFIRM_TITLE = "Confirm it's you";
 

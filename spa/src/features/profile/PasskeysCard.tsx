@@ -1,9 +1,9 @@
 import { ActionIcon, Badge, Button, Card, Group, Skeleton, Stack, Text, TextInput, Title, Tooltip } from "@mantine/core";
-import { FormDialog, preventingDefault } from "../../components/FormDialog";
+import { FormDialog, preventingDefault } from "@/components/FormDialog";
 import { IconFingerprint, IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
-import { errorMessage } from "../../lib/api";
-import { notifyError, notifySuccess } from "../../lib/notify";
+import { errorMessage } from "@/lib/api";
+import { notifyError, notifySuccess } from "@/lib/notify";
 import { useDeletePasskey, usePasskeys, useRegisterPasskey } from "./api";
 
 export const NO_PASSKEYS = "No passkeys registered yet. Add one to sign in without a password.";

@@ -1,9 +1,9 @@
 import { Avatar, Badge, Button, Card, Grid, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { IconLock, IconShieldCheck, IconShieldOff } from "@tabler/icons-react";
 import { useState } from "react";
-import { errorMessage } from "../../lib/api";
-import { displayName, useCurrentUser } from "../../lib/auth";
-import { notifyError, notifySuccess } from "../../lib/notify";
+import { errorMessage } from "@/lib/api";
+import { displayName, useCurrentUser } from "@/lib/auth";
+import { notifyError, notifySuccess } from "@/lib/notify";
 import { ChangePasswordDialog } from "./ChangePasswordDialog";
 import { PasskeysCard } from "./PasskeysCard";
 import { TwoFactorControls } from "./TwoFactorControls";

@@ -1,15 +1,15 @@
-import { confirmDestructive } from "../../components/ListPage";
+import { confirmDestructive } from "@/components/ListPage";
 import { Alert, Button, Center, Loader, Modal, Stack } from "@mantine/core";
 import { IconShieldCheck, IconShieldOff } from "@tabler/icons-react";
 import { useState } from "react";
-import { AuthenticatorQr } from "../../components/AuthenticatorQr";
-import { FormActions } from "../../components/FormActions";
-import { preventingDefault } from "../../components/FormDialog";
-import { AuthenticatorCodeInput } from "../auth/AuthFields";
-import { digitsOnly } from "../auth/schemas";
-import { errorMessage } from "../../lib/api";
-import type { CurrentUser } from "../../lib/auth";
-import { notifyError, notifySuccess } from "../../lib/notify";
+import { AuthenticatorQr } from "@/components/AuthenticatorQr";
+import { FormActions } from "@/components/FormActions";
+import { preventingDefault } from "@/components/FormDialog";
+import { AuthenticatorCodeInput } from "@/components/AuthFields";
+import { digitsOnly } from "@/lib/format";
+import { errorMessage } from "@/lib/api";
+import type { CurrentUser } from "@/lib/auth";
+import { notifyError, notifySuccess } from "@/lib/notify";
 import { useEnableTotp, useResetTotp, useTotpEnrolment } from "./api";
 
 function EnableDialog({ user, opened, onClose }: { user: CurrentUser; opened: boolean; onClose: () => void }) {

@@ -2,14 +2,14 @@
  * Profile calls (platform.md §7): profile update (names only), change password (PUT), passkeys list,
  * registration (begin, browser ceremony with @simplewebauthn/browser, complete) and delete.
  */
-import { useRefreshingMutation } from "../../lib/refreshingMutation";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
 import { withConfirmedIdentity } from "./ConfirmIdentity";
-import { client } from "../../lib/api";
-import type { components } from "../../lib/api-schema";
-import type { CurrentUser } from "../../lib/auth";
-import { roots } from "../../lib/queryKeys";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import type { CurrentUser } from "@/lib/auth";
+import { roots } from "@/lib/queryKeys";
 
 type Schemas = components["schemas"];
 export type Passkey = Schemas["PasskeyOut"];

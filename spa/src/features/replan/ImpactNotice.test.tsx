@@ -1,7 +1,8 @@
 import { act, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { renderWithProviders } from "../../test/render";
-import { ImpactNotice, setImpactNotice } from "./ImpactNotice";
+import { renderWithProviders } from "@/test/render";
+import { setImpactNotice } from "@/lib/replan";
+import { ImpactNotice } from "./ImpactNotice";
 
 describe("ImpactNotice", () => {
   it("shows what a saved change hits until dismissed", async () => {

@@ -1,37 +1,14 @@
 import { Alert, Button, Group, Text } from "@mantine/core";
 import { IconAlertTriangle } from "@tabler/icons-react";
-import { useSyncExternalStore } from "react";
-import type { ChangeQuery } from "./api";
-import { openReplan } from "./openReplan";
-
-export interface ImpactNoticeValue {
-  text: string;
-  change: ChangeQuery;
-}
-
-let current: ImpactNoticeValue | null = null;
-const listeners = new Set<() => void>();
-
-/** Shows (or, with null, clears) the notice about what a saved holiday or leave hits. */
-export function setImpactNotice(value: ImpactNoticeValue | null) {
-  current = value;
-  for (const listener of listeners) listener();
-}
+import { openReplan, setImpactNotice, useImpactNotice } from "@/lib/replan";
 
 /**
  * "3 sessions of 2 block groups fall on this holiday. Review a re-plan …" with Review re-plan and Dismiss,
- * at the top of the page until dismissed or reviewed (issue 17): a toast would queue behind the save's
- * own success toast (and its Undo) for 10 s.
+ * at the top of the page until dismissed or reviewed: a toast would queue behind the save's own success
+ * toast (and its Undo) for 10 s. What it says is set by `warnOfImpact` (lib/replan.ts).
  */
 export function ImpactNotice() {
-  const notice = useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => current,
-    () => null,
-  );
+  const notice = useImpactNotice();
   if (!notice) return null;
   return (
     <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} title="Sessions affected" mb="md" data-testid="impact-notice">

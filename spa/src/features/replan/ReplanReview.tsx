@@ -2,14 +2,15 @@ import { Alert, Button, Group, Loader, Paper, Radio, Stack, Tabs, Text } from "@
 import { IconAlertTriangle } from "@tabler/icons-react";
 import { useQueries } from "@tanstack/react-query";
 import { useState } from "react";
-import { DataTable } from "../../components/DataTable";
-import { displayTime } from "../../components/Dates";
-import { classifyError, notifySuccess } from "../../components/Notify";
-import type { BoardSession } from "../board/api";
-import { SessionCalendar } from "../board/SessionCalendar";
-import { timetablesQueryOptions } from "../timetables/api/timetables";
-import { plural } from "../timetables/auto-allocation/format";
-import { useApplyReplan, useProposal, type ChangeQuery, type OptionKey, type Proposal, type ReplanChange, type ReplanOption } from "./api";
+import { DataTable } from "@/components/DataTable";
+import { displayTime } from "@/components/Dates";
+import { classifyError, notifySuccess } from "@/components/Notify";
+import { SessionCalendar } from "@/components/calendar/SessionCalendar";
+import { timetablesQueryOptions } from "@/lib/entities/timetables";
+import type { BoardSession } from "@/lib/entities/planner";
+import { plural } from "@/lib/format";
+import type { ChangeQuery } from "@/lib/replan";
+import { useApplyReplan, useProposal, type OptionKey, type Proposal, type ReplanChange, type ReplanOption } from "./api";
 import { affectedWeeks, localDates, optionFigures, summarySentence, weekday } from "./summary";
 
 const times = (p: ReplanChange["from"]) => `${displayTime(p.startTime)}–${displayTime(p.endTime)}`;

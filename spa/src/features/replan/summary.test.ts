@@ -1,4 +1,4 @@
-import { setDisplayFormats } from "../../components/Dates";
+import { setDisplayFormats } from "@/components/Dates";
 import type { Proposal, ReplanChange, ReplanOption } from "./api";
 import { affectedWeeks, localDates, optionFigures, summarySentence } from "./summary";
 

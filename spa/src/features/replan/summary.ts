@@ -3,8 +3,8 @@
  * and reasons, with dates and times in the user's formats (components/Dates).
  */
 import dayjs from "dayjs";
-import { formatDate, hours } from "../../components/Dates";
-import { plural } from "../timetables/auto-allocation/format";
+import { formatDate, hours } from "@/components/Dates";
+import { plural } from "@/lib/format";
 import type { Proposal, ReplanChange, ReplanOption } from "./api";
 
 /** "2026-12-01" -> "Tue 01/12/2026" (the user's date format). */

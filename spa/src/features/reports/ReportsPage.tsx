@@ -1,6 +1,6 @@
 import { Tabs } from "@mantine/core";
 import { useState } from "react";
-import { PageHeader } from "../../components/PageHeader";
+import { PageHeader } from "@/components/PageHeader";
 import { LoadPlanningTab } from "./components/LoadPlanningTab";
 import { RoomUtilisationTab } from "./components/RoomUtilisationTab";
 import { SchedulingSummaryTab } from "./components/SchedulingSummaryTab";

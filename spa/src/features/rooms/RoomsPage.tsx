@@ -6,17 +6,17 @@
 import { Anchor, Box, Card, Group, Select, Text } from "@mantine/core";
 import { Link, useSearchParams } from "react-router";
 import { useMemo, useState } from "react";
-import { DataTable } from "../../components/DataTable";
-import { AddButton, confirmAndMutate, DeleteAction, EditAction, ListSearch, ListStates, useEditDialog } from "../../components/ListPage";
-import { PageHeader } from "../../components/PageHeader";
-import { EmptyState, ErrorState } from "../../components/States";
-import { Tag } from "../../components/Tag";
-import { useCurrentUser } from "../../lib/auth";
+import { DataTable } from "@/components/DataTable";
+import { AddButton, confirmAndMutate, DeleteAction, EditAction, ListSearch, ListStates, useEditDialog } from "@/components/ListPage";
+import { PageHeader } from "@/components/PageHeader";
+import { EmptyState, ErrorState } from "@/components/States";
+import { Tag } from "@/components/Tag";
+import { useCurrentUser } from "@/lib/auth";
 import { ROOM_TYPES, useDeleteRoom, useRooms, type Room } from "./api";
 import { RoomFormModal } from "./components/RoomFormModal";
 import { RoomWeekButton } from "./components/RoomWeek";
-import { SubscribeButton } from "../calendar-feeds/SubscribeButton";
-import { CampusPlannerLinks, PlannerLink } from "../board/PlannerLink";
+import { SubscribeButton } from "@/components/SubscribeButton";
+import { CampusPlannerLinks, PlannerLink } from "@/components/PlannerLink";
 
 export default function RoomsPage() {
   const { isAdmin } = useCurrentUser();

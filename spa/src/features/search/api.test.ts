@@ -1,5 +1,5 @@
 import { vi } from "vitest";
-import { mockFetch } from "../../test/fetchMock";
+import { mockFetch } from "@/test/fetchMock";
 import { fetchSearchIndex, filterSearch, type SearchItem } from "./api";
 
 const items: SearchItem[] = [

@@ -4,8 +4,8 @@
  * filtered on the client as the user types.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { client } from "../../lib/api";
-import { roots } from "../../lib/queryKeys";
+import { client } from "@/lib/api";
+import { roots } from "@/lib/queryKeys";
 
 export type SearchKind = "course" | "unit" | "teacher" | "blockGroup" | "room";
 

@@ -1,10 +1,10 @@
 import { Alert, Button, Card, Group, Loader, SegmentedControl, Select, Skeleton, Stack, Switch, Text, Title, useMantineColorScheme } from "@mantine/core";
 import { IconAlertTriangle, IconDownload, IconShieldLock } from "@tabler/icons-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { errorMessage } from "../../lib/api";
-import { useCurrentUser } from "../../lib/auth";
-import { notifyError, notifySuccess } from "../../lib/notify";
-import { applyCompact, toMantineScheme, type ThemeChoice } from "../../lib/theme";
+import { errorMessage } from "@/lib/api";
+import { useCurrentUser } from "@/lib/auth";
+import { notifyError, notifySuccess } from "@/lib/notify";
+import { applyCompact, toMantineScheme, type ThemeChoice } from "@/lib/theme";
 import { AUTOSAVE_MS, DATE_FORMATS, DEFAULT_SETTINGS, TIME_FORMATS, TIMEZONES, exportData, useSaveSettings, useSettings, type UserSettings } from "./api";
 
 /** Settings (/settings): appearance, regional, data & privacy, and the admin Danger Zone (platform.md §2). */

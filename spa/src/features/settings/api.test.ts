@@ -1,7 +1,7 @@
 /** Settings through the typed client: 404 means none saved (null), the answer narrowed, the PUT body. */
 import { vi } from "vitest";
-import { ApiError } from "../../lib/api";
-import { jsonBody, mockFetch } from "../../test/fetchMock";
+import { ApiError } from "@/lib/api";
+import { jsonBody, mockFetch } from "@/test/fetchMock";
 import { DEFAULT_SETTINGS, fetchSettings, saveSettings } from "./api";
 
 afterEach(() => vi.unstubAllGlobals());

@@ -1,18 +1,18 @@
 import { Button, SimpleGrid } from "@mantine/core";
-import { ActiveTag } from "../../components/Tag";
+import { ActiveTag } from "@/components/Tag";
 import { IconList } from "@tabler/icons-react";
 import { useState } from "react";
 import { useParams } from "react-router";
-import { formatDate } from "../../components/Dates";
-import { PageHeader } from "../../components/PageHeader";
-import { DetailEditButton, DetailOverview, detailPageFallback } from "../../components/DetailPage";
+import { formatDate } from "@/components/Dates";
+import { PageHeader } from "@/components/PageHeader";
+import { DetailEditButton, DetailOverview, detailPageFallback } from "@/components/DetailPage";
 import { useStudyPlan } from "./api/studyPlans";
 import { ManageUnitsModal } from "./components/ManageUnitsModal";
 import { StudyPlanFormModal } from "./components/StudyPlanFormModal";
-import { HistoryPanel } from "../history/HistoryPanel";
-import { CodeLink, RelatedBlockGroups, RelatedRecords } from "../../components/RelatedRecords";
-import { hours } from "../../components/Dates";
-import { useBlockGroups } from "../block-groups/api/blockGroups";
+import { HistoryPanel } from "@/components/history/HistoryPanel";
+import { CodeLink, RelatedBlockGroups, RelatedRecords } from "@/components/RelatedRecords";
+import { hours } from "@/components/Dates";
+import { useBlockGroups } from "@/lib/entities/blockGroups";
 import { sumActual, usePlanUnits } from "./api/planUnits";
 
 /** Study plan detail (/study-plans/:id): delivery.md §2 Study plans. */

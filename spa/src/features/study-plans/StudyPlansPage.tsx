@@ -1,12 +1,12 @@
 import { ActionIcon, Button, SimpleGrid, Text, Tooltip } from "@mantine/core";
-import { ActiveTag, Tag } from "../../components/Tag";
+import { ActiveTag, Tag } from "@/components/Tag";
 import { IconCopy, IconList } from "@tabler/icons-react";
 import { useState } from "react";
-import { hours } from "../../components/Dates";
-import { AddButton, confirmAndMutate, DeleteAction, EditAction, ListStates, RecordCard, useEditDialog } from "../../components/ListPage";
-import { LabelledFigure } from "../../components/DetailPage";
-import { PageHeader } from "../../components/PageHeader";
-import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
+import { hours } from "@/components/Dates";
+import { AddButton, confirmAndMutate, DeleteAction, EditAction, ListStates, RecordCard, useEditDialog } from "@/components/ListPage";
+import { LabelledFigure } from "@/components/DetailPage";
+import { PageHeader } from "@/components/PageHeader";
+import { CardGridSkeleton, EmptyState, ErrorState } from "@/components/States";
 import { efficiencyColor, efficiencyOf, useDeleteStudyPlan, useStudyPlans, type StudyPlan } from "./api/studyPlans";
 import { CloneStudyPlanModal } from "./components/CloneStudyPlanModal";
 import { ManageUnitsModal } from "./components/ManageUnitsModal";

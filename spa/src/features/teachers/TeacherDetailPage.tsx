@@ -3,13 +3,13 @@ import { IconPlus } from "@tabler/icons-react";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useParams } from "react-router";
-import { formatDate, hours } from "../../components/Dates";
-import { notifyError, notifySuccess } from "../../components/Notify";
-import { PageHeader } from "../../components/PageHeader";
-import { DataTable } from "../../components/DataTable";
-import { DetailEditButton, DetailField, DetailSection, detailPageFallback } from "../../components/DetailPage";
-import { confirmAndMutate, DeleteAction } from "../../components/ListPage";
-import { ActiveTag, Tag } from "../../components/Tag";
+import { formatDate, hours } from "@/components/Dates";
+import { notifyError, notifySuccess } from "@/components/Notify";
+import { PageHeader } from "@/components/PageHeader";
+import { DataTable } from "@/components/DataTable";
+import { DetailEditButton, DetailField, DetailSection, detailPageFallback } from "@/components/DetailPage";
+import { confirmAndMutate, DeleteAction } from "@/components/ListPage";
+import { ActiveTag, Tag } from "@/components/Tag";
 import {
   AVAILABILITY_LABELS,
   EMPLOYMENT_LABELS,
@@ -23,9 +23,9 @@ import {
 import { AvailabilityCard } from "./components/AvailabilityCard";
 import { LeaveCard } from "./components/LeaveCard";
 import { TeacherFormModal } from "./components/TeacherFormModal";
-import { HistoryPanel } from "../history/HistoryPanel";
-import { SubscribeButton } from "../calendar-feeds/SubscribeButton";
-import { PlannerLink } from "../board/PlannerLink";
+import { HistoryPanel } from "@/components/history/HistoryPanel";
+import { SubscribeButton } from "@/components/SubscribeButton";
+import { PlannerLink } from "@/components/PlannerLink";
 
 /** Teacher detail (/teachers/:id): contact, qualifications, Unit Delivery Summary, Teaching Units. */
 export default function TeacherDetailPage() {

@@ -2,11 +2,11 @@ import { Button, Group, SimpleGrid, Switch, Text } from "@mantine/core";
 import { IconEye, IconUserOff } from "@tabler/icons-react";
 import { useState } from "react";
 import { Link } from "react-router";
-import { AddButton, CardEditButton, confirmAndMutate, ListStates, RecordCard, useEditDialog } from "../../components/ListPage";
-import { PageHeader } from "../../components/PageHeader";
+import { AddButton, CardEditButton, confirmAndMutate, ListStates, RecordCard, useEditDialog } from "@/components/ListPage";
+import { PageHeader } from "@/components/PageHeader";
 import { AvailabilityWorkbook } from "./components/AvailabilityWorkbook";
-import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
-import { ActiveTag, Tag } from "../../components/Tag";
+import { CardGridSkeleton, EmptyState, ErrorState } from "@/components/States";
+import { ActiveTag, Tag } from "@/components/Tag";
 import { AVAILABILITY_LABELS, EMPLOYMENT_LABELS, useDeactivateTeacher, useTeachers, type Teacher } from "./api/teachers";
 import { TeacherFormModal } from "./components/TeacherFormModal";
 

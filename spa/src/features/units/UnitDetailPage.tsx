@@ -1,11 +1,11 @@
-import { Tag } from "../../components/Tag";
+import { Tag } from "@/components/Tag";
 import { useState } from "react";
 import { useParams } from "react-router";
-import { PageHeader } from "../../components/PageHeader";
-import { DetailEditButton, DetailOverview, detailPageFallback } from "../../components/DetailPage";
+import { PageHeader } from "@/components/PageHeader";
+import { DetailEditButton, DetailOverview, detailPageFallback } from "@/components/DetailPage";
 import { useUnit } from "./api/units";
 import { UnitFormModal } from "./components/UnitFormModal";
-import { HistoryPanel } from "../history/HistoryPanel";
+import { HistoryPanel } from "@/components/history/HistoryPanel";
 
 /** Unit detail (/units/:id): delivery.md §2 Units. */
 export default function UnitDetailPage() {

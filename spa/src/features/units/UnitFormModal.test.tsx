@@ -1,6 +1,6 @@
 import { screen } from "@testing-library/react";
-import { fillAndSubmit } from "../../components/RecordFormDialog.testing";
-import { renderWithProviders } from "../../test/render";
+import { fillAndSubmit } from "@/components/RecordFormDialog.testing";
+import { renderWithProviders } from "@/test/render";
 import { UnitFormModal } from "./components/UnitFormModal";
 
 describe("UnitFormModal", () => {

@@ -1,10 +1,10 @@
 import { Group, Select, SimpleGrid, Stack, Text } from "@mantine/core";
-import { Tag } from "../../components/Tag";
+import { Tag } from "@/components/Tag";
 import { useMemo, useState } from "react";
-import { useCourses } from "../courses/api/courses";
-import { AddButton, CardEditButton, confirmAndMutate, DeleteAction, ListSearch, ListStates, RecordCard, useEditDialog } from "../../components/ListPage";
-import { PageHeader } from "../../components/PageHeader";
-import { CardGridSkeleton, EmptyState, ErrorState } from "../../components/States";
+import { useCourses } from "@/lib/entities/courses";
+import { AddButton, CardEditButton, confirmAndMutate, DeleteAction, ListSearch, ListStates, RecordCard, useEditDialog } from "@/components/ListPage";
+import { PageHeader } from "@/components/PageHeader";
+import { CardGridSkeleton, EmptyState, ErrorState } from "@/components/States";
 import { useDeleteUnit, useUnits, type Unit } from "./api/units";
 import { UnitFormModal } from "./components/UnitFormModal";
 

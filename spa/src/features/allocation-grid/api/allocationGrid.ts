@@ -4,9 +4,9 @@
  * ADR 0010), and a cell's sessions from GET /api/teachers/{id}/allocation-week when the cell is opened.
  */
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import { client } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
 
 export type GridSession = components["schemas"]["GridSessionOut"];
 export type GridWeekStats = components["schemas"]["GridWeekStatsOut"];

@@ -2,13 +2,17 @@
  * Block groups (delivery.md §7): list with repeated status/course/studyMode filters, detail, create,
  * update (If-Match), delete; the choices the form needs (courses, campuses).
  */
-import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
-import { client } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
-import { fetchCourses } from "../../courses/api/courses";
-import { useRefreshingMutation } from "../../../lib/refreshingMutation";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
+import { fetchCourses } from "@/lib/entities/courses";
+import type { BlockGroup } from "@/lib/entities/blockGroups";
+
+export { type BlockGroup, type BlockGroupFilters, blockGroupsQueryOptions, fetchAllBlockGroups, useBlockGroups } from "@/lib/entities/blockGroups";
+export { type CampusOption, campusOptionsQueryOptions, useCampusOptions } from "@/lib/entities/campuses";
 
 export type BlockGroupStatus = "planned" | "active" | "consolidated" | "completed";
 export const STATUSES: { value: BlockGroupStatus; label: string; color: string }[] = [
@@ -23,11 +27,6 @@ export const DELIVERY_LABELS: Record<string, string> = { on_campus: "On Campus",
 export const STUDY_LABELS: Record<string, string> = { full_time: "Full Time", part_time: "Part Time" };
 export const DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 export const daysText = (days: number[] | undefined) => (days ?? []).map((d) => DAY_NAMES[d] ?? String(d)).join(", ");
-
-export type BlockGroup = components["schemas"]["BlockGroupOut"];
-
-/** The list's repeated filters (GET /api/block-groups?status=&course=&studyMode=); all present, maybe empty. */
-export type BlockGroupFilters = components["schemas"]["BlockGroupFilters"];
 
 export const blockGroupSchema = z.object({
   code: z.string().trim().min(1, "Code is required").max(50, "Code must be at most 50 characters"),
@@ -68,37 +67,17 @@ export const BLOCK_GROUP_DEFAULTS: BlockGroupFormValues = {
   preferredRoomType: "",
 };
 
-async function fetchBlockGroups(filters: BlockGroupFilters): Promise<BlockGroup[]> {
-  const { data } = await client.GET("/api/block-groups", { params: { query: filters } });
-  return data!;
-}
-/** Every block group, unfiltered (the choices of the timetable filters, the groups that may be linked). */
-export async function fetchAllBlockGroups(): Promise<BlockGroup[]> {
-  const { data } = await client.GET("/api/block-groups");
-  return data!;
-}
 export async function fetchBlockGroup(id: string): Promise<BlockGroup> {
   const { data } = await client.GET("/api/block-groups/{block_group_id}", { params: { path: { block_group_id: id } } });
   return data!;
 }
 
-export const blockGroupsQueryOptions = (filters: BlockGroupFilters) =>
-  queryOptions({ queryKey: [...roots.blockGroups, "list", filters], queryFn: () => fetchBlockGroups(filters) });
 export const blockGroupQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.blockGroups, "detail", id], queryFn: () => fetchBlockGroup(id) });
-export const useBlockGroups = (filters: BlockGroupFilters, enabled = true) =>
-  useQuery({ ...blockGroupsQueryOptions(filters), placeholderData: keepPreviousData, enabled });
 export const useBlockGroup = (id: string) => useQuery(blockGroupQueryOptions(id));
 
 export type CourseOption = components["schemas"]["CourseOut"];
-export type CampusOption = components["schemas"]["CampusOut"];
-async function fetchCampusOptions(): Promise<CampusOption[]> {
-  const { data } = await client.GET("/api/campuses");
-  return data!;
-}
 export const courseOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.courses, "options"], queryFn: fetchCourses });
-export const campusOptionsQueryOptions = () => queryOptions({ queryKey: [...roots.campuses, "list"], queryFn: fetchCampusOptions });
 export const useCourseOptions = () => useQuery(courseOptionsQueryOptions());
-export const useCampusOptions = () => useQuery(campusOptionsQueryOptions());
 
 export function toBody(values: BlockGroupInput) {
   return { ...values, courseId: values.courseId || null, campusId: values.campusId || null, endDate: values.endDate || null };

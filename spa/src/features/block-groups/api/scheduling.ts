@@ -4,10 +4,13 @@
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
-import { client } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
-import { useRefreshingMutation } from "../../../lib/refreshingMutation";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
+import { endAfterStart, isTypedTime, shownTime, toWireTime, typedTime, wireMinutes } from "@/lib/times";
+
+export { asWireTime, END_AFTER_START, endAfterStart, shownTime, TIME_MESSAGE, toWireTime, typedTime, wireMinutes } from "@/lib/times";
 
 export type PlanLinkUnit = components["schemas"]["LinkPlanUnitOut"];
 export type PlanLink = components["schemas"]["BlockGroupStudyPlanOut"];
@@ -17,33 +20,6 @@ export type TimetabledUnit = components["schemas"]["TimetabledUnitOut"];
 export type ScheduleResult = components["schemas"]["ScheduleOut"];
 export type StudyPlanOption = components["schemas"]["StudyPlanOut"];
 
-/**
- * Times are typed and shown as HH:MM; the wire keeps HH:MM:SS (delivery.md §6), so seconds are added on
- * the way out (issue 18, ADR 0018). H:MM and HH:MM:SS are accepted too.
- */
-const TIME_TYPED = /^([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
-export const TIME_MESSAGE = "Invalid time format, use HH:MM (24-hour)";
-export function toWireTime(typed: string): string {
-  const [h, m, sec] = typed.trim().split(":");
-  return `${h.padStart(2, "0")}:${m}:${sec ?? "00"}`;
-}
-/** The wire time (HH:MM:SS) of a typed time, or "" when it is not one. */
-export const asWireTime = (typed: unknown) => (typeof typed === "string" && TIME_TYPED.test(typed.trim()) ? toWireTime(typed.trim()) : "");
-/** HH:MM of a wire time (HH:MM:SS) for showing and editing. */
-export const shownTime = (wire: string) => wire.slice(0, 5);
-export const typedTime = z.string().trim().regex(TIME_TYPED, TIME_MESSAGE).transform(toWireTime);
-/** Minutes since midnight of a wire time (HH:MM:SS). */
-export const wireMinutes = (wire: string) => {
-  const [h, m, sec] = wire.split(":").map(Number);
-  return h * 60 + m + (sec || 0) / 60;
-};
-/** The server's message for an end not after its start (zero-length or backwards; delivery.md §4). */
-export const END_AFTER_START = "End time must be after start time";
-/** A refinement for an object with wire `startTime` and `endTime`: the end after the start, shown on End Time. */
-export const endAfterStart: [(v: { startTime: string; endTime: string }) => boolean, { path: string[]; message: string }] = [
-  (v) => wireMinutes(v.endTime) > wireMinutes(v.startTime),
-  { path: ["endTime"], message: END_AFTER_START },
-];
 export const templateSchema = z
   .object({
     startTime: typedTime,
@@ -105,7 +81,7 @@ export function defaultTemplates(sessionsPerDay: number | null | undefined) {
 
 /** decisions.md §4: hours from start to end, rounded to half hours, when end is after start. */
 export function templateHours(start: string, end: string): number | null {
-  if (!TIME_TYPED.test(start.trim()) || !TIME_TYPED.test(end.trim())) return null;
+  if (!isTypedTime(start) || !isTypedTime(end)) return null;
   const toMin = (t: string) => {
     const [h, m, sec] = toWireTime(t).split(":").map(Number);
     return h * 60 + m + sec / 60;

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Select, Stack } from "@mantine/core";
 import { useState } from "react";
-import { notifyError, notifySuccess } from "../../../components/Notify";
+import { notifyError, notifySuccess } from "@/components/Notify";
 import { useAssignPlan, useStudyPlanOptions } from "../api/scheduling";
 
 /** Assign Study Plan dialog: active plans not yet assigned (delivery.md §5 "Assign study plan"). */

@@ -1,9 +1,9 @@
-import { ROOM_TYPES } from "../../rooms/api";
-import { choices, DateRangeFields, FormNumber, FormPicker, FormSelect } from "../../../components/FormFields";
-import { defineRecordForm, RecordFormDialog, standardFailure, useRecordForm, type RecordDialogProps } from "../../../components/RecordFormDialog";
+import { ROOM_TYPES } from "@/lib/entities/rooms";
+import { choices, DateRangeFields, FormNumber, FormPicker, FormSelect } from "@/components/FormFields";
+import { defineRecordForm, RecordFormDialog, standardFailure, useRecordForm, type RecordDialogProps } from "@/components/RecordFormDialog";
 import { SimpleGrid, TextInput } from "@mantine/core";
-import { showRecord } from "../../../components/useRecordDialog";
-import { notifyError } from "../../../components/Notify";
+import { showRecord } from "@/components/useRecordDialog";
+import { notifyError } from "@/components/Notify";
 import {
   BLOCK_GROUP_DEFAULTS,
   blockGroupSchema,

@@ -1,17 +1,17 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { ActionIcon, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from "@mantine/core";
-import { Notice } from "../../../components/Notice";
-import { LabelledFigure } from "../../../components/DetailPage";
-import { Tag } from "../../../components/Tag";
-import { confirmAndMutate } from "../../../components/ListPage";
+import { Notice } from "@/components/Notice";
+import { LabelledFigure } from "@/components/DetailPage";
+import { Tag } from "@/components/Tag";
+import { confirmAndMutate } from "@/components/ListPage";
 import { IconPlus, IconTrash } from "@tabler/icons-react";
 import { useEffect } from "react";
 import { useFieldArray, useForm, useWatch } from "react-hook-form";
-import { choices, FormPicker, FormSwitch } from "../../../components/FormFields";
-import { formatDate, hours } from "../../../components/Dates";
-import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
+import { choices, FormPicker, FormSwitch } from "@/components/FormFields";
+import { formatDate, hours } from "@/components/Dates";
+import { classifyError, notifyError, notifySuccess } from "@/components/Notify";
 import { daysText, type BlockGroup } from "../api/blockGroups";
-import { ROOM_TYPES } from "../../rooms/api";
+import { ROOM_TYPES } from "@/lib/entities/rooms";
 import {
   defaultTemplates,
   NEXT_TEMPLATE,

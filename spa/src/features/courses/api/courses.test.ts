@@ -3,7 +3,7 @@
  * sends, and that a non-OK answer reaches callers as the ApiError the forms read (fieldErrors, 409, 412).
  */
 import { vi } from "vitest";
-import { ApiError, client, errorMessage, fieldErrors } from "../../../lib/api";
+import { ApiError, client, errorMessage, fieldErrors } from "@/lib/api";
 import { fetchCourse, fetchCourses } from "./courses";
 
 interface Call {

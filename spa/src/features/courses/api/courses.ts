@@ -4,12 +4,14 @@
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
-import { client } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
-import { useRefreshingMutation } from "../../../lib/refreshingMutation";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
+import type { Course } from "@/lib/entities/courses";
 
-export type Course = components["schemas"]["CourseOut"];
+export { type Course, coursesQueryOptions, fetchCourses, useCourses } from "@/lib/entities/courses";
+
 export type CourseLevel = components["schemas"]["CourseIn"]["level"];
 
 /** Keyed by any string: CourseOut declares `level` as a plain string. */
@@ -29,19 +31,13 @@ export const courseSchema = z.object({
 export type CourseInput = z.infer<typeof courseSchema>;
 export const COURSE_DEFAULTS: CourseInput = { code: "", name: "", level: "certificate_iii", description: "", isActive: true };
 
-export async function fetchCourses(): Promise<Course[]> {
-  const { data } = await client.GET("/api/courses");
-  return data!;
-}
 export async function fetchCourse(id: string): Promise<Course> {
   const { data } = await client.GET("/api/courses/{course_id}", { params: { path: { course_id: id } } });
   return data!;
 }
 
-export const coursesQueryOptions = () => queryOptions({ queryKey: [...roots.courses, "list"], queryFn: fetchCourses });
 export const courseQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.courses, "detail", id], queryFn: () => fetchCourse(id) });
 
-export const useCourses = () => useQuery(coursesQueryOptions());
 export const useCourse = (id: string) => useQuery(courseQueryOptions(id));
 
 export function useSaveCourse() {

@@ -1,8 +1,8 @@
-import { choices, FormSelect, FormSwitch } from "../../../components/FormFields";
-import { defineRecordForm, RecordFormModal, type RecordDialogProps } from "../../../components/RecordFormDialog";
-import { showLabel } from "../../../components/useRecordDialog";
+import { choices, FormSelect, FormSwitch } from "@/components/FormFields";
+import { defineRecordForm, RecordFormModal, type RecordDialogProps } from "@/components/RecordFormDialog";
+import { showLabel } from "@/components/useRecordDialog";
 import { TextInput, Textarea } from "@mantine/core";
-import { isRawStatusMessage, notifyError } from "../../../components/Notify";
+import { isRawStatusMessage, notifyError } from "@/components/Notify";
 import { COURSE_DEFAULTS, courseSchema, fetchCourse, LEVEL_LABELS, useSaveCourse, type Course, type CourseInput } from "../api/courses";
 
 function toInput(course: Course | null | undefined): CourseInput {

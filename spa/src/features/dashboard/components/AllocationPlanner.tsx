@@ -2,8 +2,8 @@ import { useMediaQuery } from "@mantine/hooks";
 import { Avatar, Badge, Box, Button, Card, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title, ActionIcon } from "@mantine/core";
 import { IconChevronLeft, IconChevronRight } from "@tabler/icons-react";
 import { useEffect, useMemo, useState } from "react";
-import { notifyError } from "../../../lib/notify";
-import { ApiError, errorMessage } from "../../../lib/api";
+import { notifyError } from "@/lib/notify";
+import { ApiError, errorMessage } from "@/lib/api";
 import { useTeacherAllocations, type Allocation } from "../api";
 import { addDays, allocationBadge, formatDayMonth, formatRangeLabel, isoDate, plannerRange, shiftAnchor, startOfWeek, type PlannerView } from "../dates";
 

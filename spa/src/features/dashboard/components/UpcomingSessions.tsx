@@ -1,5 +1,5 @@
 import { Badge, Box, Button, Card, Group, Skeleton, Text, Title } from "@mantine/core";
-import { DataTable } from "../../../components/DataTable";
+import { DataTable } from "@/components/DataTable";
 import { useNavigate } from "react-router";
 import { useUpcomingSessions } from "../api";
 import { DAY_NAMES, formatDayMonth, formatTime12, parseIsoDate, sessionStatusColor } from "../dates";

@@ -1,8 +1,8 @@
-import { choices, DateRangeFields, FormSelect, FormSwitch } from "../../../components/FormFields";
+import { choices, DateRangeFields, FormSelect, FormSwitch } from "@/components/FormFields";
 import { SimpleGrid, TextInput, Textarea } from "@mantine/core";
-import { defineRecordForm, RecordFormModal, type RecordDialogProps } from "../../../components/RecordFormDialog";
-import { showLabel } from "../../../components/useRecordDialog";
-import { warnOfImpact } from "../../replan/warnOfImpact";
+import { defineRecordForm, RecordFormModal, type RecordDialogProps } from "@/components/RecordFormDialog";
+import { showLabel } from "@/components/useRecordDialog";
+import { warnOfImpact } from "@/lib/replan";
 import { fetchHoliday, formYears, holidayDefaults, holidaySchema, TYPE_LABELS, useSaveHoliday, type Holiday, type HolidayFormValues } from "../api/holidays";
 
 const toValues = (h?: Holiday | null): HolidayFormValues =>

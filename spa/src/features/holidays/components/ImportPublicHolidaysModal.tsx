@@ -7,11 +7,11 @@ import { Modal, Select, SimpleGrid, Stack, Table, Text } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import dayjs from "dayjs";
 import { useState } from "react";
-import { formatDateLong } from "../../../components/Dates";
-import { FormActions } from "../../../components/FormActions";
-import { notifyError, notifySuccess } from "../../../components/Notify";
-import { client } from "../../../lib/api";
-import { roots } from "../../../lib/queryKeys";
+import { formatDateLong } from "@/components/Dates";
+import { FormActions } from "@/components/FormActions";
+import { notifyError, notifySuccess } from "@/components/Notify";
+import { client } from "@/lib/api";
+import { roots } from "@/lib/queryKeys";
 
 export const STATES = ["ACT", "NSW", "NT", "QLD", "SA", "TAS", "VIC", "WA"] as const;
 

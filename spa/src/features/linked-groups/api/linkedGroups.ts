@@ -4,11 +4,11 @@
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
-import { client } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
-import { fetchAllBlockGroups } from "../../block-groups/api/blockGroups";
-import { useRefreshingMutation } from "../../../lib/refreshingMutation";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import { fetchAllBlockGroups } from "@/lib/entities/blockGroups";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
 
 export type MemberGroup = components["schemas"]["MemberBlockGroupOut"];
 export type LinkedGroup = components["schemas"]["LinkedBlockGroupOut"];

@@ -1,11 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { TextInput, Textarea } from "@mantine/core";
-import { FormMultiSelect } from "../../../components/FormFields";
+import { FormMultiSelect } from "@/components/FormFields";
 import { useEffect, useState } from "react";
 import { useForm, type FieldErrors, type Path, type UseFormRegister } from "react-hook-form";
-import { FormDialog } from "../../../components/FormDialog";
-import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
-import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import { FormDialog } from "@/components/FormDialog";
+import { applyFieldErrors, FormErrorList } from "@/components/FormErrors";
+import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "@/components/Notify";
 import {
   linkedCreateSchema,
   linkedEditSchema,

@@ -2,15 +2,15 @@
  * Display links on the organization page (admin only, issue 11): create, name, scope (a campus or the
  * whole organization), group by room or block group, copy the board URL, and revoke.
  */
-import { confirmDestructive } from "../../../components/ListPage";
+import { confirmDestructive } from "@/components/ListPage";
 import { Badge, Button, Card, CopyButton, Group, SegmentedControl, Select, Stack, Text, TextInput, Title } from "@mantine/core";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { client, errorMessage, fieldErrors } from "../../../lib/api";
-import { notifyError, notifySuccess } from "../../../lib/notify";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
-import { FormDialog, preventingDefault } from "../../../components/FormDialog";
+import { client, errorMessage, fieldErrors } from "@/lib/api";
+import { notifyError, notifySuccess } from "@/lib/notify";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import { FormDialog, preventingDefault } from "@/components/FormDialog";
 
 export type DisplayLink = components["schemas"]["DisplayLinkOut"];
 type GroupBy = components["schemas"]["DisplayLinkIn"]["groupBy"];

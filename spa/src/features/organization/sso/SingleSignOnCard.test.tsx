@@ -2,8 +2,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach } from "vitest";
-import { jsonBody, mockFetch } from "../../../test/fetchMock";
-import { renderWithProviders } from "../../../test/render";
+import { jsonBody, mockFetch } from "@/test/fetchMock";
+import { renderWithProviders } from "@/test/render";
 import { SingleSignOnCard } from "./SingleSignOnCard";
 
 // Typing into Mantine inputs with user-event is slow in jsdom.

@@ -4,7 +4,7 @@
  * (with a break-glass administrator who keeps the password sign-in), accounts for new staff, on/off —
  * the redirect URI to register at the provider, "Test connection", save and remove.
  */
-import { confirmDestructive } from "../../../components/ListPage";
+import { confirmDestructive } from "@/components/ListPage";
 import {
   ActionIcon,
   Badge,
@@ -28,14 +28,14 @@ import {
 import { IconCheck, IconCopy, IconShieldLock } from "@tabler/icons-react";
 import { type FormEvent, useState } from "react";
 import { Controller, useWatch } from "react-hook-form";
-import { FormErrorList } from "../../../components/FormErrors";
-import { choices, FormPicker, FormSwitch } from "../../../components/FormFields";
-import { Notice } from "../../../components/Notice";
-import { defineRecordForm, useRecordForm } from "../../../components/RecordFormDialog";
-import { StaleChanges } from "../../../components/StaleChanges";
-import { showLabel, showRecord } from "../../../components/useRecordDialog";
-import { errorMessage, fieldErrors } from "../../../lib/api";
-import { notifyError, notifySuccess } from "../../../lib/notify";
+import { FormErrorList } from "@/components/FormErrors";
+import { choices, FormPicker, FormSwitch } from "@/components/FormFields";
+import { Notice } from "@/components/Notice";
+import { defineRecordForm, useRecordForm } from "@/components/RecordFormDialog";
+import { StaleChanges } from "@/components/StaleChanges";
+import { showLabel, showRecord } from "@/components/useRecordDialog";
+import { errorMessage, fieldErrors } from "@/lib/api";
+import { notifyError, notifySuccess } from "@/lib/notify";
 import { type OrgUser, useAdminUsers } from "../api";
 import {
   asSsoRecord,

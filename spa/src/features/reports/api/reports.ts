@@ -3,9 +3,9 @@
  * scheduling summary, load planning and its server export.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiFetch, client } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
+import { apiFetch, client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
 
 export type GroupWithoutTimetable = components["schemas"]["BlockGroupWithoutTimetableOut"];
 export type WorkloadUnit = components["schemas"]["WorkloadUnitOut"];

@@ -2,8 +2,8 @@ import { Stack, Table, Text } from "@mantine/core";
 import { ReportSection, REPORT_LOADING } from "./ReportSection";
 import { ReportToolbar, useReportYear } from "./ReportToolbar";
 import { Fragment } from "react";
-import { downloadBlob } from "../../../components/Csv";
-import { hours } from "../../../components/Dates";
+import { downloadBlob } from "@/components/Csv";
+import { hours } from "@/components/Dates";
 import { fetchLoadPlanningExport, useLoadPlanning } from "../api/reports";
 
 /** Load Planning (delivery.md §2 Reports, tab 4): per term, by course and block group, with totals. */

@@ -1,6 +1,6 @@
 import { Card, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
-import type { DataColumn } from "../../../components/DataTable";
+import type { DataColumn } from "@/components/DataTable";
 
 /** What a report shows while its data loads. */
 export const REPORT_LOADING = <Text>Loading report data...</Text>;

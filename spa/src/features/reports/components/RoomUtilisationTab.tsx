@@ -6,13 +6,13 @@ import { Progress, Stack, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { ReportSection, ReportStates } from "./ReportSection";
 import { ReportToolbar, useReportYear } from "./ReportToolbar";
-import { CodeOverName, DataTable } from "../../../components/DataTable";
-import { downloadBlob } from "../../../components/Csv";
-import { hours } from "../../../components/Dates";
-import { notifyError } from "../../../components/Notify";
-import { apiFetch, client } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
+import { CodeOverName, DataTable } from "@/components/DataTable";
+import { downloadBlob } from "@/components/Csv";
+import { hours } from "@/components/Dates";
+import { notifyError } from "@/components/Notify";
+import { apiFetch, client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
 
 type Report = components["schemas"]["RoomUtilisationOut"];
 

@@ -1,9 +1,9 @@
 import { SimpleGrid, Stack, Text } from "@mantine/core";
-import { Notice } from "../../../components/Notice";
-import { DataTable } from "../../../components/DataTable";
-import { downloadCsv } from "../../../components/Csv";
-import { hours } from "../../../components/Dates";
-import { Tag } from "../../../components/Tag";
+import { Notice } from "@/components/Notice";
+import { DataTable } from "@/components/DataTable";
+import { downloadCsv } from "@/components/Csv";
+import { hours } from "@/components/Dates";
+import { Tag } from "@/components/Tag";
 import { reportYears, useSchedulingSummary, utilizationColor } from "../api/reports";
 import { ReportSection, ReportStates, unitColumn } from "./ReportSection";
 import { ReportToolbar, useReportYear } from "./ReportToolbar";

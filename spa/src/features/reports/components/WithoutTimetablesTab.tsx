@@ -1,10 +1,10 @@
 import { Button, Card, Group, Stack, Text } from "@mantine/core";
-import { DataTable } from "../../../components/DataTable";
-import { Notice } from "../../../components/Notice";
+import { DataTable } from "@/components/DataTable";
+import { Notice } from "@/components/Notice";
 import { IconDownload } from "@tabler/icons-react";
-import { downloadCsv } from "../../../components/Csv";
-import { formatDate } from "../../../components/Dates";
-import { Tag } from "../../../components/Tag";
+import { downloadCsv } from "@/components/Csv";
+import { formatDate } from "@/components/Dates";
+import { Tag } from "@/components/Tag";
 import { reportStatusColor, useWithoutTimetables } from "../api/reports";
 import { ReportStates } from "./ReportSection";
 

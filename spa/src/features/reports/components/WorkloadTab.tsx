@@ -1,9 +1,9 @@
 import { Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import { Notice } from "../../../components/Notice";
-import { DataTable } from "../../../components/DataTable";
-import { downloadCsv } from "../../../components/Csv";
-import { formatDate, hours } from "../../../components/Dates";
-import { Tag } from "../../../components/Tag";
+import { Notice } from "@/components/Notice";
+import { DataTable } from "@/components/DataTable";
+import { downloadCsv } from "@/components/Csv";
+import { formatDate, hours } from "@/components/Dates";
+import { Tag } from "@/components/Tag";
 import { reportYears, useWorkload } from "../api/reports";
 import { ReportStates, unitColumn } from "./ReportSection";
 import { ReportToolbar, useReportYear } from "./ReportToolbar";

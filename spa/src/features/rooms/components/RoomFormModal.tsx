@@ -1,9 +1,9 @@
-import { choices, FormNumber, FormPicker, FormSelect, FormSwitch } from "../../../components/FormFields";
+import { choices, FormNumber, FormPicker, FormSelect, FormSwitch } from "@/components/FormFields";
 import { SimpleGrid, TextInput } from "@mantine/core";
 import { useWatch } from "react-hook-form";
-import { defineRecordForm, RecordFormDialog, useRecordForm, type RecordDialogProps } from "../../../components/RecordFormDialog";
-import { showLabel, showRecord } from "../../../components/useRecordDialog";
-import { useCampusOptions } from "../../block-groups/api/blockGroups";
+import { defineRecordForm, RecordFormDialog, useRecordForm, type RecordDialogProps } from "@/components/RecordFormDialog";
+import { showLabel, showRecord } from "@/components/useRecordDialog";
+import { useCampusOptions } from "@/lib/entities/campuses";
 import { fetchRoom, ROOM_TYPES, roomSchema, roomValues, useSaveRoom, type Room } from "../api";
 
 /** The room dialog (issue 19). */

@@ -6,9 +6,9 @@ import { ActionIcon, Button, Group, Modal, Paper, SimpleGrid, Stack, Text } from
 import { IconCalendarWeek, IconChevronLeft, IconChevronRight } from "@tabler/icons-react";
 import dayjs from "dayjs";
 import { useState } from "react";
-import { displayTime, formatDate } from "../../../components/Dates";
-import { PlannerLink } from "../../board/PlannerLink";
-import { useTimetables } from "../../timetables/api/timetables";
+import { displayTime, formatDate } from "@/components/Dates";
+import { PlannerLink } from "@/components/PlannerLink";
+import { useTimetables } from "@/lib/entities/timetables";
 import type { Room } from "../api";
 
 const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];

@@ -1,7 +1,7 @@
 import { TextInput } from "@mantine/core";
-import { FormDialog, preventingDefault } from "../../../components/FormDialog";
+import { FormDialog, preventingDefault } from "@/components/FormDialog";
 import { useEffect, useState } from "react";
-import { notifyError, notifySuccess } from "../../../components/Notify";
+import { notifyError, notifySuccess } from "@/components/Notify";
 import { useCloneStudyPlan, type StudyPlan } from "../api/studyPlans";
 
 /** Clone Study Plan dialog (delivery.md §2): name prefilled with "<name> (Copy)". */

@@ -1,10 +1,10 @@
 import { ActionIcon, Button, Card, Group, Modal, SimpleGrid, Skeleton, Stack, Text } from "@mantine/core";
-import { Notice } from "../../../components/Notice";
-import { Tag } from "../../../components/Tag";
-import { confirmAndMutate } from "../../../components/ListPage";
+import { Notice } from "@/components/Notice";
+import { Tag } from "@/components/Tag";
+import { confirmAndMutate } from "@/components/ListPage";
 import { IconEdit, IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
-import { hours } from "../../../components/Dates";
+import { hours } from "@/components/Dates";
 import { ACTUAL_FIELDS, TOLERANCE, usePlanUnits, useRemovePlanUnit, type PlanUnit } from "../api/planUnits";
 import { efficiencyColor, efficiencyOf, type StudyPlan } from "../api/studyPlans";
 import { PlanUnitForm } from "./PlanUnitForm";

@@ -1,14 +1,14 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Group, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
-import { Notice } from "../../../components/Notice";
-import { Tag } from "../../../components/Tag";
+import { Notice } from "@/components/Notice";
+import { Tag } from "@/components/Tag";
 import { useEffect, useMemo, useState } from "react";
 import { useForm, useWatch, type Control, type FieldErrors } from "react-hook-form";
-import { hours } from "../../../components/Dates";
-import { FormActions } from "../../../components/FormActions";
-import { applyFieldErrors, FormErrorList } from "../../../components/FormErrors";
-import { FormAutocomplete, FormNumber, FormPicker, FormSelect, FormSwitch } from "../../../components/FormFields";
-import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "../../../components/Notify";
+import { hours } from "@/components/Dates";
+import { FormActions } from "@/components/FormActions";
+import { applyFieldErrors, FormErrorList } from "@/components/FormErrors";
+import { FormAutocomplete, FormNumber, FormPicker, FormSelect, FormSwitch } from "@/components/FormFields";
+import { classifyError, notifyError, notifySuccess, STALE_MESSAGE, STALE_TITLE } from "@/components/Notify";
 import {
   ACTUAL_FIELDS,
   BALANCE_FIELDS,

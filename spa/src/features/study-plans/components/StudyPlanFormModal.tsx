@@ -1,5 +1,5 @@
-import { FormNumber, FormSwitch } from "../../../components/FormFields";
-import { defineRecordForm, deliveryFailure, RecordFormModal, type RecordDialogProps } from "../../../components/RecordFormDialog";
+import { FormNumber, FormSwitch } from "@/components/FormFields";
+import { defineRecordForm, deliveryFailure, RecordFormModal, type RecordDialogProps } from "@/components/RecordFormDialog";
 import { TextInput, Textarea } from "@mantine/core";
 import { fetchStudyPlan, STUDY_PLAN_DEFAULTS, studyPlanSchema, useSaveStudyPlan, type StudyPlan, type StudyPlanFormValues } from "../api/studyPlans";
 

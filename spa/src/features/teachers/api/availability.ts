@@ -4,17 +4,18 @@
  * The grid works in half-hour cells from 07:00 to 22:00; windows and preferences are built from runs of cells.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { CLIENT_ID, client, csrfToken } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
-import { useRefreshingMutation } from "../../../lib/refreshingMutation";
+import { CLIENT_ID, client, csrfToken } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
+
+export { DAYS, daysAvailable, type Pattern, patternSummary } from "@/lib/entities/availability";
 
 export type Availability = components["schemas"]["AvailabilityOut"];
 export type AvailabilityBody = components["schemas"]["AvailabilityIn"];
 export type Window = { weekday: number; start: string; end: string };
 export type Preference = Window & { level: string };
 
-export const DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 export const FIRST_SLOT = 14; // 07:00 in half hours
 export const LAST_SLOT = 44; // 22:00
 export const SLOTS = Array.from({ length: LAST_SLOT - FIRST_SLOT }, (_, i) => FIRST_SLOT + i);
@@ -107,33 +108,6 @@ export function useSaveAvailability(teacherId: string) {
       return data!;
     },
   );
-}
-
-export type Pattern = components["schemas"]["AvailabilityPatternOut"];
-
-const addDays = (iso: string, n: number) => {
-  const d = new Date(`${iso}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-};
-
-/** The weekdays (0 = Monday) a painted pattern has any window on in the week from `weekStart` (a Monday), variants applied. */
-export function daysAvailable(p: Pattern, weekStart: string): number[] {
-  const days: number[] = [];
-  for (let day = 0; day < 7; day++) {
-    const date = addDays(weekStart, day);
-    const variant = p.variants.find((v) => v.startDate <= date && date <= v.endDate);
-    if ((variant ? variant.windows : p.windows).some((w) => w.weekday === day)) days.push(day);
-  }
-  return days;
-}
-
-/** "Mon, Wed · max 7 h/day" for the allocation grid's row label; "" for an unpainted pattern. */
-export function patternSummary(p: Pattern): string {
-  if (!p.custom) return "";
-  const days = [...new Set(p.windows.map((w) => w.weekday))].sort().map((d) => DAYS[d].slice(0, 3));
-  const limits = [p.maxHoursPerDay ? `max ${p.maxHoursPerDay} h/day` : "", p.maxDaysPerWeek ? `max ${p.maxDaysPerWeek} days` : ""].filter(Boolean);
-  return [days.length ? days.join(", ") : "Not available", ...limits].join(" · ");
 }
 
 export const AVAILABILITY_EXPORT_URL = "/api/teachers/availability/export";

@@ -6,10 +6,10 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import dayjs from "dayjs";
 import { z } from "zod";
-import { client } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
-import { useRefreshingMutation } from "../../../lib/refreshingMutation";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
 
 export type Leave = components["schemas"]["LeaveOut"];
 

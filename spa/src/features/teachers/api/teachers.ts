@@ -4,13 +4,15 @@
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
-import { client } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
-import { fetchUnits } from "../../units/api/units";
-import { useRefreshingMutation } from "../../../lib/refreshingMutation";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
+import { fetchUnits } from "@/lib/entities/units";
+import type { Teacher } from "@/lib/entities/teachers";
 
-export type Teacher = components["schemas"]["TeacherOut"];
+export { fetchTeachers, type Teacher, teachersQueryOptions, useTeachers } from "@/lib/entities/teachers";
+
 export type TeacherUnit = components["schemas"]["TeacherUnitOut"];
 export type DeliveryRow = components["schemas"]["DeliverySummaryRowOut"];
 export type UnitChoice = components["schemas"]["UnitOut"];
@@ -51,10 +53,6 @@ export const TEACHER_DEFAULTS: TeacherFormValues = {
   qualifications: "",
 };
 
-export async function fetchTeachers(showInactive: boolean): Promise<Teacher[]> {
-  const { data } = await client.GET("/api/teachers", { params: { query: showInactive ? { showInactive } : {} } });
-  return data!;
-}
 export async function fetchTeacher(id: string): Promise<Teacher> {
   const { data } = await client.GET("/api/teachers/{teacher_id}", { params: { path: { teacher_id: id } } });
   return data!;
@@ -68,15 +66,12 @@ async function fetchDeliverySummary(id: string, year: number): Promise<DeliveryR
   return data!;
 }
 
-export const teachersQueryOptions = (showInactive: boolean) =>
-  queryOptions({ queryKey: [...roots.teachers, "list", { showInactive }], queryFn: () => fetchTeachers(showInactive) });
 export const teacherQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.teachers, "detail", id], queryFn: () => fetchTeacher(id) });
 export const teacherUnitsQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.teacherUnits, id], queryFn: () => fetchTeacherUnits(id) });
 export const deliverySummaryQueryOptions = (id: string, year: number) =>
   queryOptions({ queryKey: [...roots.teachers, "detail", id, "delivery-summary", year], queryFn: () => fetchDeliverySummary(id, year) });
 export const unitChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.units, "teacher-choices"], queryFn: () => fetchUnits() });
 
-export const useTeachers = (showInactive: boolean) => useQuery(teachersQueryOptions(showInactive));
 export const useTeacher = (id: string) => useQuery(teacherQueryOptions(id));
 export const useTeacherUnits = (id: string) => useQuery(teacherUnitsQueryOptions(id));
 export const useDeliverySummary = (id: string, year: number) => useQuery(deliverySummaryQueryOptions(id, year));

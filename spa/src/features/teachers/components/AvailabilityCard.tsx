@@ -1,9 +1,9 @@
 import { Button, Group, MultiSelect, NumberInput, SegmentedControl, Select, Stack, Text, TextInput } from "@mantine/core";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
-import { DetailSection } from "../../../components/DetailPage";
-import { notifyError, notifySuccess } from "../../../components/Notify";
-import { ApiError } from "../../../lib/api";
-import { useCampusOptions } from "../../block-groups/api/blockGroups";
+import { DetailSection } from "@/components/DetailPage";
+import { notifyError, notifySuccess } from "@/components/Notify";
+import { ApiError } from "@/lib/api";
+import { useCampusOptions } from "@/lib/entities/campuses";
 import {
   type Availability,
   type AvailabilityBody,

@@ -2,8 +2,8 @@ import { Button, FileButton, Group, List, Modal, Text } from "@mantine/core";
 import { IconDownload, IconUpload } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { notifySuccess } from "../../../components/Notify";
-import { roots } from "../../../lib/queryKeys";
+import { notifySuccess } from "@/components/Notify";
+import { roots } from "@/lib/queryKeys";
 import { AVAILABILITY_EXPORT_URL, type AvailabilityImportError, importAvailability } from "../api/availability";
 
 /** The teachers page's availability workbook (ADR 0027): export every teacher's windows as .xlsx, import them back (row errors listed). */

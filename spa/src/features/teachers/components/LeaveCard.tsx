@@ -1,10 +1,10 @@
 import { ActionIcon, Group, Text } from "@mantine/core";
 import { IconArrowsShuffle } from "@tabler/icons-react";
-import { DataTable } from "../../../components/DataTable";
-import { formatDate, displayTime } from "../../../components/Dates";
-import { DetailSection } from "../../../components/DetailPage";
-import { AddButton, confirmAndMutate, DeleteAction, EditAction, ListStates, useEditDialog } from "../../../components/ListPage";
-import { openReplan } from "../../replan/openReplan";
+import { DataTable } from "@/components/DataTable";
+import { formatDate, displayTime } from "@/components/Dates";
+import { DetailSection } from "@/components/DetailPage";
+import { AddButton, confirmAndMutate, DeleteAction, EditAction, ListStates, useEditDialog } from "@/components/ListPage";
+import { openReplan } from "@/lib/replan";
 import { useDeleteLeave, useLeave, type Leave } from "../api/leave";
 import { LeaveFormModal } from "./LeaveFormModal";
 

@@ -1,7 +1,7 @@
 import { SimpleGrid, TextInput } from "@mantine/core";
-import { DateRangeFields } from "../../../components/FormFields";
-import { defineRecordForm, RecordFormDialog, useRecordForm, type RecordDialogProps } from "../../../components/RecordFormDialog";
-import { warnOfImpact } from "../../replan/warnOfImpact";
+import { DateRangeFields } from "@/components/FormFields";
+import { defineRecordForm, RecordFormDialog, useRecordForm, type RecordDialogProps } from "@/components/RecordFormDialog";
+import { warnOfImpact } from "@/lib/replan";
 import { fetchLeave, leaveSchema, leaveValues, useSaveLeave, type Leave } from "../api/leave";
 
 /** The leave dialog of a teacher (issue 17). */

@@ -1,7 +1,7 @@
-import { choices, FormNumber, FormSelect, FormSwitch } from "../../../components/FormFields";
-import { defineRecordForm, RecordFormDialog, useRecordForm, type RecordDialogProps } from "../../../components/RecordFormDialog";
+import { choices, FormNumber, FormSelect, FormSwitch } from "@/components/FormFields";
+import { defineRecordForm, RecordFormDialog, useRecordForm, type RecordDialogProps } from "@/components/RecordFormDialog";
 import { SimpleGrid, TextInput, Textarea } from "@mantine/core";
-import { showLabel } from "../../../components/useRecordDialog";
+import { showLabel } from "@/components/useRecordDialog";
 import { useWatch } from "react-hook-form";
 import {
   AVAILABILITY_LABELS,

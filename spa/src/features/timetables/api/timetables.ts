@@ -4,16 +4,18 @@
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiFetch, client, CLIENT_ID, csrfToken } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
-import { fetchAllBlockGroups } from "../../block-groups/api/blockGroups";
-import { endAfterStart, typedTime } from "../../block-groups/api/scheduling";
-import { fetchTeachers } from "../../teachers/api/teachers";
-import { fetchUnits } from "../../units/api/units";
-import { useRefreshingMutation } from "../../../lib/refreshingMutation";
+import { apiFetch, client, CLIENT_ID, csrfToken } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
+import { fetchAllBlockGroups } from "@/lib/entities/blockGroups";
+import { fetchTeachers } from "@/lib/entities/teachers";
+import type { Session, TimetableFilters } from "@/lib/entities/timetables";
+import { fetchUnits } from "@/lib/entities/units";
+import { endAfterStart, typedTime } from "@/lib/times";
 
-export type Session = components["schemas"]["SessionOut"];
+export { type Session, type TimetableFilters, timetablesQueryOptions, useTimetables } from "@/lib/entities/timetables";
+
 export type SavedSession = components["schemas"]["SessionWriteOut"];
 export type Conflict = components["schemas"]["ConflictOut"];
 export type BulkAllocateResult = components["schemas"]["BulkAllocateOut"];
@@ -21,14 +23,6 @@ export type BulkRoomResult = components["schemas"]["BulkRoomOut"];
 export type BlockGroupChoice = components["schemas"]["BlockGroupOut"];
 export type TeacherChoice = components["schemas"]["TeacherOut"];
 export type UnitChoice = components["schemas"]["UnitOut"];
-/** The screen's filters (client state), sent as the list's and the conflicts' query. */
-export interface TimetableFilters {
-  blockGroupId: string | null;
-  teacherId: string | null;
-  /** A recorded room's sessions (issue 19). */
-  roomId?: string | null;
-  hidePast: boolean;
-}
 
 export const CONFLICT_LABELS: Record<string, string> = {
   teacher_double_booked: "Teacher double-booked",
@@ -91,31 +85,18 @@ export function sessionBody(values: SessionInput) {
   return { ...rest, teacherId: values.teacherId && values.teacherId !== "unassigned" ? values.teacherId : null };
 }
 
-async function fetchTimetables(f: TimetableFilters): Promise<Session[]> {
-  const query = {
-    blockGroupId: f.blockGroupId || undefined,
-    teacherId: f.teacherId || undefined,
-    roomId: f.roomId || undefined,
-    hidePast: f.hidePast || undefined,
-  };
-  const { data } = await client.GET("/api/timetables", { params: { query } });
-  return data!;
-}
 async function fetchConflicts(f: TimetableFilters): Promise<Conflict[]> {
   const query = { blockGroupId: f.blockGroupId || undefined, teacherId: f.teacherId || undefined, start: f.hidePast ? undefined : "2000-01-01" };
   const { data } = await client.GET("/api/timetables/conflicts", { params: { query } });
   return data!;
 }
 
-export const timetablesQueryOptions = (f: TimetableFilters) =>
-  queryOptions({ queryKey: [...roots.timetables, "list", f], queryFn: () => fetchTimetables(f), staleTime: 0, gcTime: 0 });
 export const conflictsQueryOptions = (f: TimetableFilters) =>
   queryOptions({ queryKey: [...roots.timetables, "conflicts", f], queryFn: () => fetchConflicts(f), staleTime: 0 });
 export const blockGroupChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.blockGroups, "choices"], queryFn: fetchAllBlockGroups });
 export const teacherChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.teachers, "choices"], queryFn: () => fetchTeachers(false) });
 export const unitChoicesQueryOptions = () => queryOptions({ queryKey: [...roots.units, "choices"], queryFn: () => fetchUnits() });
 
-export const useTimetables = (f: TimetableFilters) => useQuery(timetablesQueryOptions(f));
 export const useConflicts = (f: TimetableFilters) => useQuery(conflictsQueryOptions(f));
 export const useBlockGroupChoices = () => useQuery(blockGroupChoicesQueryOptions());
 export const useTeacherChoices = () => useQuery(teacherChoicesQueryOptions());

@@ -20,15 +20,16 @@ import {
   Title,
   useComputedColorScheme,
 } from "@mantine/core";
-import { FormActions } from "../../../components/FormActions";
-import { lightTagText } from "../../../components/Tag";
+import { FormActions } from "@/components/FormActions";
+import { lightTagText } from "@/components/Tag";
 import { IconArrowRight } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
-import { formatDate, displayTime } from "../../../components/Dates";
-import { classifyError, notifyError, notifySuccess } from "../../../components/Notify";
-import { ApiError, errorMessage } from "../../../lib/api";
+import { formatDate, displayTime } from "@/components/Dates";
+import { classifyError, notifyError, notifySuccess } from "@/components/Notify";
+import { ApiError, errorMessage } from "@/lib/api";
 import { useAllocationProposal, useApplyProposal, type AllocationFigures, type AllocationScope, type Proposal } from "./api";
-import { hoursText, percent, plural, solverStatus, solveTime } from "./format";
+import { hoursText, percent, plural, solveTime } from "@/lib/format";
+import { solverStatus } from "./format";
 
 export const STALE_PROPOSAL = "The timetable changed since this suggestion was made";
 export const NOTHING_TO_ALLOCATE = "Every session in this selection already has a teacher.";

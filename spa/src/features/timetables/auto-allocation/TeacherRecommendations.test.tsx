@@ -2,7 +2,7 @@ import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach } from "vitest";
-import { renderWithProviders } from "../../../test/render";
+import { renderWithProviders } from "@/test/render";
 import { TeacherRecommendations } from "./TeacherRecommendations";
 import { recommendations, stubFetch } from "./testData";
 

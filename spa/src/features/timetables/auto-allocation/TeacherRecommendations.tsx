@@ -6,10 +6,10 @@
 import { Alert, Badge, Button, Group, List, Paper, Radio, Skeleton, Stack, Text, ThemeIcon, useComputedColorScheme, VisuallyHidden } from "@mantine/core";
 import { IconCheck, IconX } from "@tabler/icons-react";
 import { useState, type MouseEvent } from "react";
-import { lightTagText } from "../../../components/Tag";
-import { errorMessage } from "../../../lib/api";
+import { lightTagText } from "@/components/Tag";
+import { errorMessage } from "@/lib/api";
 import { useRecommendations, type Recommendation } from "./api";
-import { percent, plural } from "./format";
+import { percent, plural } from "@/lib/format";
 
 export interface TeacherRecommendationsProps {
   sessionId: string;

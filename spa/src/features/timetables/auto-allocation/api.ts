@@ -14,9 +14,9 @@
  * Keys live under `roots.timetables`: every timetable change refreshes them.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { client } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
+import { client } from "@/lib/api";
+import type { components } from "@/lib/api-schema";
+import { roots } from "@/lib/queryKeys";
 
 /** Which sessions to allocate: explicit ids, a block group, and/or a date range (ISO dates, inclusive). */
 export interface AllocationScope {

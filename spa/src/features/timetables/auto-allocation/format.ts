@@ -1,15 +1,4 @@
-/** Display helpers of the auto-allocation views. */
-
-/** 42 -> "42%", 42.25 -> "42.3%". */
-export function percent(value: number): string {
-  const n = Math.round(value * 10) / 10;
-  return `${Number.isInteger(n) ? n : n.toFixed(1)}%`;
-}
-
-/** Solver time: 850 -> "850 ms", 2345 -> "2.3 s". */
-export function solveTime(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
+/** Display helpers of the auto-allocation views (the general ones are in lib/format.ts). */
 
 /** Solver status for people: OPTIMAL -> "Optimal", FEASIBLE -> "Best found in time". */
 export function solverStatus(status: string): string {
@@ -17,15 +6,4 @@ export function solverStatus(status: string): string {
   if (status === "FEASIBLE") return "Best found in time";
   if (status === "APPLIED") return "Applied";
   return status.charAt(0) + status.slice(1).toLowerCase();
-}
-
-/** "1 session" / "3 sessions". */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-/** Hours with up to two decimals: 3 -> "3", 2.5 -> "2.5". */
-export function hoursText(value: number): string {
-  const n = Math.round(value * 100) / 100;
-  return String(n);
 }

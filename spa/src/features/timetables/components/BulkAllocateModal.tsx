@@ -1,6 +1,6 @@
 import { ScrollArea, Select } from "@mantine/core";
 import { useState } from "react";
-import { BulkActionModal, type BulkActionProps, type BulkActionText } from "../../../components/BulkActionModal";
+import { BulkActionModal, type BulkActionProps, type BulkActionText } from "@/components/BulkActionModal";
 import { useBulkAllocate, useTeacherChoices, type BulkAllocateResult } from "../api/timetables";
 import { TeacherRecommendations } from "../auto-allocation";
 

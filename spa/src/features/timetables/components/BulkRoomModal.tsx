@@ -1,7 +1,8 @@
 import { Select } from "@mantine/core";
 import { useEffect, useMemo, useState } from "react";
-import { BulkActionModal, type BulkActionProps, type BulkActionText } from "../../../components/BulkActionModal";
-import { roomPickerGroups, useRoomAvailabilityForSessions, useRooms } from "../../rooms/api";
+import { BulkActionModal, type BulkActionProps, type BulkActionText } from "@/components/BulkActionModal";
+import { useRooms } from "@/lib/entities/rooms";
+import { roomPickerGroups, useRoomAvailabilityForSessions } from "../api/roomChoices";
 import { useBlockGroupChoices, useBulkSetRoom, type BulkRoomResult, type Session } from "../api/timetables";
 
 const ROOM_TEXT: BulkActionText<BulkRoomResult> = {

@@ -1,12 +1,12 @@
 import { Button, FileInput, Group, List, Modal, Progress, ScrollArea, Stack, Text } from "@mantine/core";
-import { FormActions } from "../../../components/FormActions";
-import { Notice } from "../../../components/Notice";
+import { FormActions } from "@/components/FormActions";
+import { Notice } from "@/components/Notice";
 import { useQueryClient } from "@tanstack/react-query";
 import { IconDownload, IconUpload } from "@tabler/icons-react";
 import { useEffect, useState } from "react";
-import { downloadBlob } from "../../../components/Csv";
-import { notifyError, notifySuccess } from "../../../components/Notify";
-import { roots } from "../../../lib/queryKeys";
+import { downloadBlob } from "@/components/Csv";
+import { notifyError, notifySuccess } from "@/components/Notify";
+import { roots } from "@/lib/queryKeys";
 import { downloadTemplate, uploadImport, type ImportFailure } from "../api/timetables";
 
 const count = (v: string[] | number | undefined) => (Array.isArray(v) ? v.length : (v ?? 0));

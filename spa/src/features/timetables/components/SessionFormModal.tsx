@@ -1,14 +1,15 @@
-import { ConflictAlert } from "../../../components/ConflictAlert";
-import { choices, FormAutocomplete, FormNumber, FormPicker, FormSelect } from "../../../components/FormFields";
-import { defineRecordForm, RecordFormDialog, standardFailure, useRecordForm, type RecordDialogProps } from "../../../components/RecordFormDialog";
+import { ConflictAlert } from "@/components/ConflictAlert";
+import { choices, FormAutocomplete, FormNumber, FormPicker, FormSelect } from "@/components/FormFields";
+import { defineRecordForm, RecordFormDialog, standardFailure, useRecordForm, type RecordDialogProps } from "@/components/RecordFormDialog";
 import { SimpleGrid, TextInput, Textarea } from "@mantine/core";
-import { roomPickerGroups, useRoomAvailability, useRooms } from "../../rooms/api";
+import { useRooms } from "@/lib/entities/rooms";
+import { roomPickerGroups, useRoomAvailability } from "../api/roomChoices";
 import { useWatch } from "react-hook-form";
-import { HistoryPanel } from "../../history/HistoryPanel";
+import { HistoryPanel } from "@/components/history/HistoryPanel";
 import { useEffect, useState } from "react";
-import { notifyError, notifyWarning, type ConflictItem } from "../../../components/Notify";
-import { showLabel, showRecord, showValue } from "../../../components/useRecordDialog";
-import { asWireTime, shownTime } from "../../block-groups/api/scheduling";
+import { notifyError, notifyWarning, type ConflictItem } from "@/components/Notify";
+import { showLabel, showRecord, showValue } from "@/components/useRecordDialog";
+import { asWireTime, shownTime } from "@/lib/times";
 import {
   DAY_LABELS,
   fetchSession,

@@ -1,10 +1,10 @@
 import { Checkbox, Group, Tooltip } from "@mantine/core";
-import { Tag } from "../../../components/Tag";
+import { Tag } from "@/components/Tag";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { IconAlertTriangle } from "@tabler/icons-react";
-import { DeleteAction, EditAction } from "../../../components/ListPage";
+import { DeleteAction, EditAction } from "@/components/ListPage";
 import { memo, useRef } from "react";
-import { displayTime, formatDate, hours, shortTime } from "../../../components/Dates";
+import { displayTime, formatDate, hours, shortTime } from "@/components/Dates";
 import { CONFLICT_LABELS, DAY_LABELS, HARD_CONFLICTS, STATUS_LABELS, type Session } from "../api/timetables";
 import classes from "./SessionTable.module.css";
 

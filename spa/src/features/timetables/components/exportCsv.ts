@@ -1,7 +1,7 @@
 /** The timetable CSV export (delivery.md §7 "Timetable export"), built in the browser. */
 import dayjs from "dayjs";
-import { downloadCsv } from "../../../components/Csv";
-import { formatDate, shortTime } from "../../../components/Dates";
+import { downloadCsv } from "@/components/Csv";
+import { formatDate, shortTime } from "@/components/Dates";
 import { DAY_LABELS, STATUS_LABELS, type Session } from "../api/timetables";
 
 export const EXPORT_COLUMNS = [

@@ -3,12 +3,12 @@
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
-import { client } from "../../../lib/api";
-import type { components } from "../../../lib/api-schema";
-import { roots } from "../../../lib/queryKeys";
-import { useRefreshingMutation } from "../../../lib/refreshingMutation";
+import { client } from "@/lib/api";
+import { roots } from "@/lib/queryKeys";
+import { useRefreshingMutation } from "@/lib/refreshingMutation";
+import type { Unit } from "@/lib/entities/units";
 
-export type Unit = components["schemas"]["UnitOut"];
+export { fetchUnits, type Unit, unitsQueryOptions, useUnits } from "@/lib/entities/units";
 
 export const unitSchema = z.object({
   code: z.string().trim().min(1, "Code is required").max(20, "Code must be at most 20 characters"),
@@ -25,20 +25,12 @@ export type UnitFormValues = z.input<typeof unitSchema>;
 export type UnitInput = z.output<typeof unitSchema>;
 export const UNIT_DEFAULTS: UnitFormValues = { code: "", name: "", description: "", nominalHours: 1, isCore: true, prerequisites: "" };
 
-/** Every unit, or those of a qualification: the study plans assigned to the course's block groups. */
-export async function fetchUnits(courseId?: string | null): Promise<Unit[]> {
-  const { data } = await client.GET("/api/units", { params: { query: courseId ? { courseId } : {} } });
-  return data!;
-}
 export async function fetchUnit(id: string): Promise<Unit> {
   const { data } = await client.GET("/api/units/{unit_id}", { params: { path: { unit_id: id } } });
   return data!;
 }
 
-export const unitsQueryOptions = (courseId?: string | null) =>
-  queryOptions({ queryKey: courseId ? [...roots.units, "list", { courseId }] : [...roots.units, "list"], queryFn: () => fetchUnits(courseId) });
 export const unitQueryOptions = (id: string) => queryOptions({ queryKey: [...roots.units, "detail", id], queryFn: () => fetchUnit(id) });
-export const useUnits = (courseId?: string | null) => useQuery(unitsQueryOptions(courseId));
 export const useUnit = (id: string) => useQuery(unitQueryOptions(id));
 
 export function useSaveUnit() {

@@ -1,5 +1,5 @@
-import { FormNumber, FormSwitch } from "../../../components/FormFields";
-import { defineRecordForm, deliveryFailure, RecordFormModal, type RecordDialogProps } from "../../../components/RecordFormDialog";
+import { FormNumber, FormSwitch } from "@/components/FormFields";
+import { defineRecordForm, deliveryFailure, RecordFormModal, type RecordDialogProps } from "@/components/RecordFormDialog";
 import { TextInput, Textarea } from "@mantine/core";
 import { fetchUnit, UNIT_DEFAULTS, unitSchema, useSaveUnit, type Unit, type UnitFormValues } from "../api/units";
 

@@ -11,7 +11,7 @@ import dayGridPlugin from "@fullcalendar/daygrid";
 import FullCalendar from "@fullcalendar/react";
 import timeGridPlugin from "@fullcalendar/timegrid";
 import { useMemo } from "react";
-import type { BoardSession, Shade } from "./api";
+import type { BoardSession, Shade } from "@/lib/entities/planner";
 import { type ColourBy, colourOf, sessionCardNode, shadingEvents } from "./calendarParts";
 import "./board.css";
 

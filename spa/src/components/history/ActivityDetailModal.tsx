@@ -1,6 +1,6 @@
 import { Badge, Loader, Modal, Stack, Table, Text, Title } from "@mantine/core";
-import { Notice } from "../../components/Notice";
-import { activityTime, useActivityDetail } from "./api";
+import { Notice } from "../Notice";
+import { activityTime, useActivityDetail } from "@/lib/entities/activity";
 import { UndoCell } from "./UndoButton";
 
 const CHANGE_COLOR: Record<string, string> = { created: "green", updated: "blue", deleted: "red" };

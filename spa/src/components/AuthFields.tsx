@@ -2,7 +2,7 @@
 import { Text, TextInput, Title, type TextInputProps } from "@mantine/core";
 import type { ReactNode, Ref } from "react";
 import type { FieldValues, Path, PathValue, UseFormReturn } from "react-hook-form";
-import { digitsOnly } from "./schemas";
+import { digitsOnly } from "@/lib/format";
 
 type InputProps = TextInputProps & { ref?: Ref<HTMLInputElement> };
 

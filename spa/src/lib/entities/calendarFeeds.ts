@@ -4,10 +4,10 @@
  * URL answer 404.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { client } from "../../lib/api";
-import type { components } from "../../lib/api-schema";
-import { roots } from "../../lib/queryKeys";
-import { useRefreshingMutation } from "../../lib/refreshingMutation";
+import { client } from "../api";
+import type { components } from "../api-schema";
+import { roots } from "../queryKeys";
+import { useRefreshingMutation } from "../refreshingMutation";
 
 export type CalendarFeed = components["schemas"]["CalendarFeedOut"];
 export type FeedTarget = { teacherId: string } | { blockGroupId: string } | { roomId: string };

@@ -4,7 +4,7 @@
  * shading, and the content of a session's card.
  */
 import type { EventInput } from "@fullcalendar/core";
-import type { BoardSession, Shade } from "./api";
+import type { BoardSession, Shade } from "@/lib/entities/planner";
 
 export type ColourBy = "unit" | "teacher" | "status";
 

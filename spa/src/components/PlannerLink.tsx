@@ -1,9 +1,9 @@
-/** "Planner" button to the planner board of a block group, teacher, room or campus (features/board). */
+/** "Planner" button to the planner board of a block group, teacher, room or campus (/planner/<scope>/<id>; docs/adr/0026-planner-board.md). */
 import { ActionIcon, Button, Group, Text, Tooltip } from "@mantine/core";
 import { IconCalendarWeek } from "@tabler/icons-react";
 import { Link } from "react-router";
-import { useCampusOptions } from "../block-groups/api/blockGroups";
-import type { Scope } from "./api";
+import { useCampusOptions } from "@/lib/entities/campuses";
+import type { PlannerScope } from "@/lib/entities/planner";
 
 /** `text` replaces the button's word "Planner" (e.g. a campus's name where several buttons stand side by side). */
 export function PlannerLink({
@@ -13,7 +13,7 @@ export function PlannerLink({
   compact = false,
   text = "Planner",
 }: {
-  scope: Scope;
+  scope: PlannerScope;
   id: string;
   name: string;
   compact?: boolean;

@@ -1,4 +1,4 @@
-import { impactSentence, type Impact } from "./api";
+import { type ChangeQuery, impactSentence, type Impact, openReplan, provideReplanReview } from "./replan";
 
 const impact = (sessionCount: number, blockGroupCount: number) => ({ sessionCount, blockGroupCount }) as Impact;
 
@@ -10,5 +10,16 @@ describe("impactSentence", () => {
   });
   it("says nothing when nothing is hit", () => {
     expect(impactSentence(impact(0, 0), "holiday")).toBeNull();
+  });
+});
+
+describe("openReplan", () => {
+  it("is loud until the app shell provides the review, then opens the provided review with the change", () => {
+    const change: ChangeQuery = { holidayId: "h1" };
+    expect(() => openReplan(change)).toThrow("No re-plan review was provided");
+    const opened: ChangeQuery[] = [];
+    provideReplanReview((c) => opened.push(c));
+    openReplan(change);
+    expect(opened).toEqual([change]);
   });
 });

@@ -5,10 +5,10 @@
 import { ActionIcon, Button, CopyButton, Group, Modal, Stack, Text, TextInput, Tooltip } from "@mantine/core";
 import { IconCalendarPlus, IconCheck, IconCopy } from "@tabler/icons-react";
 import { useState } from "react";
-import { formatDate } from "../../components/Dates";
-import { Notice } from "../../components/Notice";
-import { notifyError, notifySuccess } from "../../components/Notify";
-import { useCreateFeed, useFeedsOf, useRevokeFeed, type FeedTarget } from "./api";
+import { formatDate } from "./Dates";
+import { Notice } from "./Notice";
+import { notifyError, notifySuccess } from "./Notify";
+import { useCreateFeed, useFeedsOf, useRevokeFeed, type FeedTarget } from "@/lib/entities/calendarFeeds";
 
 export function SubscribeButton({ target, name, compact = false }: { target: FeedTarget; name: string; compact?: boolean }) {
   const [opened, setOpened] = useState(false);

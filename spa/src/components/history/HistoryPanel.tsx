@@ -1,7 +1,7 @@
 import { Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { useState } from "react";
 import { ActivityDetailModal } from "./ActivityDetailModal";
-import { activityTime, useActivity } from "./api";
+import { activityTime, useActivity } from "@/lib/entities/activity";
 import { UndoCell } from "./UndoButton";
 
 /** "History" of one record (issue 16): who changed it and when, newest first, live. */

@@ -1,7 +1,7 @@
 import { Badge, Button } from "@mantine/core";
 import { useState } from "react";
-import { undoAndTell } from "../../lib/notify";
-import { type Activity, isUndoOfUndo } from "./api";
+import { undoAndTell } from "@/lib/notify";
+import { type Activity, isUndoOfUndo } from "@/lib/entities/activity";
 
 /** A history row's "Undo" (issue 16): shown when this user may undo it; "Undone" once it was. Undoing an
  * undo is a redo, and its button says "Redo" (ADR 0018). The lists refresh through the undo's change event

@@ -1,8 +1,8 @@
 /** Activity history (issue 16): GET /api/activity, newest first, kept live by every change event (lib/liveTargets.ts). */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { client } from "../../lib/api";
-import type { components } from "../../lib/api-schema";
-import { roots } from "../../lib/queryKeys";
+import { client } from "../api";
+import type { components } from "../api-schema";
+import { roots } from "../queryKeys";
 
 export type Activity = components["schemas"]["ActivityOut"];
 export type ActivityPage = components["schemas"]["ActivityPageOut"];

@@ -1,11 +1,10 @@
 import { Alert, Modal, Select, Stack, Text, TextInput } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { FormActions } from "../../components/FormActions";
-import { preventingDefault } from "../../components/FormDialog";
-import { useCampusOptions } from "../block-groups/api/blockGroups";
-import { fetchImpact, impactSentence } from "./api";
-import { openReplan } from "./openReplan";
+import { FormActions } from "@/components/FormActions";
+import { preventingDefault } from "@/components/FormDialog";
+import { useCampusOptions } from "@/lib/entities/campuses";
+import { fetchImpact, impactSentence, openReplan } from "@/lib/replan";
 
 /**
  * A campus closure day (issue 33): pick the campus and the day, see what it hits (GET /api/replan/impact
