@@ -125,3 +125,52 @@ def test_turned_off_every_read_is_built(api, world, org, settings):
     assert {t["lastName"] for t in api.get("/api/teachers").json()} == {"Nguyen"}
     f.make_teacher(org, first_name="Out", last_name="OfBand")  # no change event: only seen uncached
     assert {t["lastName"] for t in api.get("/api/teachers").json()} == {"Nguyen", "OfBand"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/teachers/allocation-grid", "/api/teachers/workload-summary", "/api/reports/load-planning"],
+)
+def test_grid_and_reports_are_kept_until_the_next_change(api, world, path):
+    """The allocation grid and the reports every open screen re-reads after a change it shows (ADR 0025):
+    one build per change, and the next change shows."""
+    year = {"year": str(world["session"].actual_date.year)}
+    before, queries = _twice(api, path, year)
+    assert queries == SIGN_IN_QUERIES
+    session = world["session"]
+    etag = api.get(f"/api/timetables/{session.id}")["ETag"]
+    body = api.get(f"/api/timetables/{session.id}").json()
+    body["actualHours"] = float(body["actualHours"]) + 1
+    body["endTime"] = f"{int(body['endTime'][:2]) + 1:02d}{body['endTime'][2:]}"
+    assert api.put(f"/api/timetables/{session.id}", body, headers={"If-Match": etag}).status_code == 200, body
+    assert api.get(path, year).json() != before  # an hour more for the teacher: rebuilt
+
+
+def test_display_boards_of_one_scope_share_one_build_per_change(api, world, org):
+    """Every wall display showing the same day and scope re-reads its board after a change: the
+    sessions are read once per change for all of them (ADR 0025), each answer with its own link's name."""
+    from project.displays.models import DisplayLink
+    from project.displays.selectors import org_today
+
+    session = world["session"]
+    today, _ = org_today(org)
+    type(session).objects.filter(pk=session.pk).update(actual_date=today)
+    tokens = [api.post("/api/display-links", {"name": f"TV {i}"}).json()["token"] for i in range(3)]
+    first = api.get(f"/api/display/{tokens[0]}").json()
+    assert [s["room"] for s in first["sessions"]] == ["CBD-3.12"] and first["name"] == "TV 0"
+    for i, token in enumerate(tokens[1:], start=1):
+        with CaptureQueriesContext(connection) as queries:
+            board = api.get(f"/api/display/{token}").json()
+        assert board["name"] == f"TV {i}" and board["sessions"] == first["sessions"]
+        # The link (with its organization) and its first "last seen": no sessions read.
+        assert not any("timetabling_timetablesession" in q["sql"] for q in queries.captured_queries), queries.captured_queries
+    with CaptureQueriesContext(connection) as queries:
+        api.get(f"/api/display/{tokens[1]}")
+    assert len(queries) == 1  # seen a moment ago: last_seen_at is not written again
+    assert DisplayLink.objects.for_org(org).filter(last_seen_at__isnull=False).count() == 3
+
+    etag = api.get(f"/api/timetables/{session.id}")["ETag"]
+    body = api.get(f"/api/timetables/{session.id}").json()
+    body["room"] = "CBD-4.01"
+    assert api.put(f"/api/timetables/{session.id}", body, headers={"If-Match": etag}).status_code == 200
+    assert {api.get(f"/api/display/{t}").json()["sessions"][0]["room"] for t in tokens} == {"CBD-4.01"}
