@@ -39,6 +39,7 @@ import statistics
 import sys
 import time
 from datetime import date, timedelta
+from datetime import time as time_of_day
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,7 +81,7 @@ def prepare(url: str) -> dict:
     def cookie(user=user) -> str:
         store = engine.SessionStore()
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[BACKEND_SESSION_KEY] = "project.core.auth.SessionUserBackend"  # as a sign-in stores it (ADR 0009)
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         return store.session_key
@@ -98,8 +99,13 @@ def prepare(url: str) -> dict:
     theirs = TimetableSession.objects.for_org(org).filter(block_group=other).order_by("actual_date", "id")
     past = theirs.first()
     TimetableSession.objects.filter(pk=past.pk).update(actual_date=date(today.year - 1, 6, 2))
-    # Moved between the two groups (each run moves it to the group it is not in).
+    # Moved between the two groups (each run moves it to the group it is not in), on a day both groups
+    # run (two weeks after the later first week).
     mover = theirs.exclude(pk=past.pk).first()
+    both = max(watched.start_date, other.start_date) + timedelta(days=14)
+    TimetableSession.objects.filter(pk=mover.pk).update(
+        actual_date=both, start_time=time_of_day(20), end_time=time_of_day(21), teacher=None
+    )  # an evening hour without a teacher: the move clashes with nothing
     return {
         "org": str(org.pk),
         "watched": str(watched.pk),
@@ -354,7 +360,7 @@ async def requests_per_change(base: str, ctx: dict) -> None:
         for label, session_id, group in (
             ("shown (today, watched group, its room)", ctx["target"], None),
             ("not shown (last year, other group, its room)", ctx["past"], None),
-            ("moved to the other group (block group counts)", ctx["mover"], moved_to),
+            ("moved to the other group (its count)", ctx["mover"], moved_to),
         ):
             watchers = [Watcher(base, ctx["cookies"][i], kind, ctx, ctx["admin_cookies"][i]) for i, kind in enumerate(kinds)]
             for w in watchers:

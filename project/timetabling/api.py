@@ -13,7 +13,7 @@ from ninja import File, Query, UploadedFile
 from project.accounts.models import Organization
 from project.core.auth import AuthedRequest
 from project.core.concurrency import if_match_header, set_etag
-from project.core.response_cache import cached_json
+from project.core.response_cache import cached_json, kept_value
 from project.core.responses import json_response
 from project.core.routers import make_router
 from project.core.schemas import ErrorOut
@@ -134,15 +134,31 @@ def create_session(request: AuthedRequest, payload: SessionIn) -> tuple[int, dic
 @router.get("/timetables/conflicts", response=list[ConflictOut])
 def list_conflicts(request: AuthedRequest, filters: Query[ConflictQuery]) -> list[dict[str, object]]:
     """Conflicts {type, severity, sessionIds, message, date} of sessions dated in [start, end]
-    (default today .. +365 days), optionally of one block group or teacher (decisions.md §4)."""
+    (default today .. +365 days), optionally of one block group or teacher (decisions.md §4).
+
+    Built once per change of the organization for every screen asking the same question (``kept_value``,
+    ADR 0025): after a change each open timetable of the group re-reads its conflicts at once."""
     ctx = request.auth
-    return selectors.conflict_list(
-        org=ctx.org,
-        start=filters.start,
-        end=filters.end,
-        block_group_id=filters.block_group_id,
-        teacher_id=filters.teacher_id,
-        today=selectors.user_today(ctx.user, ctx.org),
+    today = selectors.user_today(ctx.user, ctx.org)
+    params = {
+        "start": filters.start,
+        "end": filters.end,
+        "blockGroup": filters.block_group_id,
+        "teacher": filters.teacher_id,
+        "today": today,
+    }
+    return kept_value(
+        ctx.org,
+        "conflicts",
+        params,
+        lambda: selectors.conflict_list(
+            org=ctx.org,
+            start=filters.start,
+            end=filters.end,
+            block_group_id=filters.block_group_id,
+            teacher_id=filters.teacher_id,
+            today=today,
+        ),
     )
 
 

@@ -174,3 +174,21 @@ def test_display_boards_of_one_scope_share_one_build_per_change(api, world, org)
     body["room"] = "CBD-4.01"
     assert api.put(f"/api/timetables/{session.id}", body, headers={"If-Match": etag}).status_code == 200
     assert {api.get(f"/api/display/{t}").json()["sessions"][0]["room"] for t in tokens} == {"CBD-4.01"}
+
+
+def test_conflict_lists_are_built_once_per_change(api, world, org):
+    """Every open timetable of a group re-reads its conflicts after a change (ADR 0025): one build per
+    change and question, and the next change (any write through the API) shows what changed."""
+    group, unit, session, teacher = world["group"], world["unit"], world["session"], world["teacher"]
+    params = {"blockGroupId": str(group.id), "start": session.actual_date.isoformat()}
+    assert api.get("/api/timetables/conflicts", params).json() == []
+    with CaptureQueriesContext(connection) as queries:
+        assert api.get("/api/timetables/conflicts", params).json() == []
+    assert not any("timetabling_timetablesession" in q["sql"] for q in queries.captured_queries)
+    # The group double-booked by hand (no change event): the kept answer stands until the next change.
+    f.make_session(org, block_group=group, unit=unit, actual_date=session.actual_date, room="CBD-9.99")
+    assert api.get("/api/timetables/conflicts", params).json() == []
+    etag = api.get(f"/api/teachers/{teacher.id}")["ETag"]
+    body = api.get(f"/api/teachers/{teacher.id}").json()
+    assert api.put(f"/api/teachers/{teacher.id}", {**body, "lastName": "Tran"}, headers={"If-Match": etag}).status_code == 200
+    assert [c["type"] for c in api.get("/api/timetables/conflicts", params).json()] == ["group_double_booked"]
