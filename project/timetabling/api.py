@@ -100,8 +100,17 @@ def list_sessions(request: AuthedRequest, filters: Query[SessionListQuery]) -> H
         filters.confirm_refs(ctx.org, found=bool(rows))  # another organization's filter id: 404 (ADR 0001)
         return rows
 
-    if ids is not None:  # a live screen's patch of the rows a change named: never the same twice
-        return json_response(build())
+    if ids is not None:
+        # A live screen's patch of the rows a change named: every open screen showing them asks for the
+        # same rows at once after the change, so they are read once per change in this process (ADR 0025).
+        params = {
+            "ids": ",".join(sorted(str(i) for i in ids)),
+            "blockGroupId": filters.block_group_id,
+            "teacherId": filters.teacher_id,
+            "roomId": filters.room_id,
+            "today": today if filters.hide_past else None,
+        }
+        return json_response(kept_value(ctx.org, "timetable-rows", params, build))
     return cached_json(
         request,
         "timetables",

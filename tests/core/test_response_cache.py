@@ -46,12 +46,23 @@ def test_a_second_read_without_a_change_is_not_rebuilt(api, world, path):
     assert queries == SIGN_IN_QUERIES
 
 
-def test_ids_reads_are_never_cached(api, world):
-    params = {"ids": str(world["session"].id)}
-    api.get("/api/timetables", params)
+def test_ids_reads_are_read_once_per_change(api, world):
+    """A live screen's patch (``?ids=``): every open screen showing the rows asks at once after the change
+    that named them; one read per change serves them (ADR 0025), and the next change reads again."""
+    session = world["session"]
+    params = {"ids": str(session.id)}
+    assert api.get("/api/timetables", params).json()[0]["room"] == "CBD-3.12"
     with CaptureQueriesContext(connection) as queries:
         assert api.get("/api/timetables", params).status_code == 200
-    assert len(queries) > SIGN_IN_QUERIES
+    assert len(queries) == SIGN_IN_QUERIES
+    etag = api.get(f"/api/timetables/{session.id}")["ETag"]
+    body = api.get(f"/api/timetables/{session.id}").json()
+    assert api.put(f"/api/timetables/{session.id}", {**body, "room": "CBD-4.01"}, headers={"If-Match": etag}).status_code == 200
+    assert api.get("/api/timetables", params).json()[0]["room"] == "CBD-4.01"
+    other = {
+        "ids": f"{session.id},{f.make_session(world['group'].organization, block_group=world['group'], unit=world['unit']).id}"
+    }
+    assert len(api.get("/api/timetables", other).json()) == 2  # other ids, their own answer
 
 
 def test_a_write_through_the_api_shows_in_the_next_read(api, world):
