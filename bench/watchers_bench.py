@@ -101,8 +101,11 @@ def prepare(url: str) -> dict:
     TimetableSession.objects.filter(pk=past.pk).update(actual_date=date(today.year - 1, 6, 2))
     # Moved between the two groups (each run moves it to the group it is not in), on a day both groups
     # run (two weeks after the later first week).
-    mover = theirs.exclude(pk=past.pk).first()
     both = max(watched.start_date, other.start_date) + timedelta(days=14)
+    earlier = TimetableSession.objects.for_org(org).filter(
+        block_group__in=[watched, other], actual_date=both, start_time=time_of_day(20)
+    )  # the mover of an earlier run, in whichever group it was left
+    mover = earlier.order_by("id").first() or theirs.exclude(pk=past.pk).first()
     TimetableSession.objects.filter(pk=mover.pk).update(
         actual_date=both, start_time=time_of_day(20), end_time=time_of_day(21), teacher=None
     )  # an evening hour without a teacher: the move clashes with nothing
