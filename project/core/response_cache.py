@@ -212,15 +212,17 @@ def kept_value(org: Any, name: str, params: dict[str, Any], build: Callable[[], 
         running = _value_builds.get(key)
         if running is None or running[0] != seq:
             running = _value_builds[key] = (seq, threading.Lock())
-    with running[1]:  # one build per (key, sequence); the others wait here, then find it kept
-        with _local_lock:
-            hit = _values.get(key)
-        if hit is not None and hit[0] == seq:
-            return hit[1]
-        value = build()
-        with _local_lock:
-            _values[key] = (seq, value)
-    with _building_lock:
-        if _value_builds.get(key) is running:
-            del _value_builds[key]
-    return value
+    try:
+        with running[1]:  # one build per (key, sequence); the others wait here, then find it kept
+            with _local_lock:
+                hit = _values.get(key)
+            if hit is not None and hit[0] == seq:
+                return hit[1]
+            value = build()
+            with _local_lock:
+                _values[key] = (seq, value)
+            return value
+    finally:
+        with _building_lock:
+            if _value_builds.get(key) is running:
+                del _value_builds[key]

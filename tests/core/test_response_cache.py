@@ -203,3 +203,40 @@ def test_conflict_lists_are_built_once_per_change(api, world, org):
     body = api.get(f"/api/teachers/{teacher.id}").json()
     assert api.put(f"/api/teachers/{teacher.id}", {**body, "lastName": "Tran"}, headers={"If-Match": etag}).status_code == 200
     assert [c["type"] for c in api.get("/api/timetables/conflicts", params).json()] == ["group_double_booked"]
+
+
+def test_kept_value_builds_once_per_sequence_while_the_others_wait():
+    """Callers arriving together after a change wait for the one build (single flight); a new sequence
+    builds again; a failed build is not kept."""
+    import threading
+    import time
+    import uuid
+    from types import SimpleNamespace
+
+    from project.core.response_cache import kept_value
+
+    org = SimpleNamespace(pk=uuid.uuid4(), event_seq=7)
+    builds = []
+
+    def build():
+        builds.append(org.event_seq)
+        time.sleep(0.2)
+        return ["rows", org.event_seq]
+
+    answers = []
+    threads = [threading.Thread(target=lambda: answers.append(kept_value(org, "t", {"a": 1}, build))) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert builds == [7] and answers == [["rows", 7]] * 6
+    org.event_seq = 8
+    assert kept_value(org, "t", {"a": 1}, build) == ["rows", 8] and builds == [7, 8]
+    assert kept_value(org, "t", {"a": 2}, build) == ["rows", 8] and builds == [7, 8, 8]  # other parameters
+
+    def failing():
+        raise RuntimeError("database gone")
+
+    with pytest.raises(RuntimeError):
+        kept_value(org, "u", {}, failing)
+    assert kept_value(org, "u", {}, build) == ["rows", 8]
