@@ -64,8 +64,8 @@ def scheduling_summary(request: AuthedRequest, year: str | None = None) -> dict[
 
 @router.get("/reports/load-planning", response=LoadPlanningOut)
 def load_planning(request: AuthedRequest, year: str | None = None) -> HttpResponse:
-    """Load planning of ``year`` (default: current year): termData by term, course, block group. Kept until
-    the organization's next change (ADR 0013): the open report screens re-read it at once after one."""
+    """Load planning of ``year`` (default: current year): termData by term, course, block group."""
+    # Kept until the organization's next change (ADR 0013): the open report screens re-read it at once.
     ctx = request.auth
     y = parse_year(year, ctx.user)
     return cached_json(request, "load-planning", {"year": y}, lambda: selectors.load_planning(org=ctx.org, year=y))
@@ -113,8 +113,8 @@ def load_planning_export(request: AuthedRequest, format: str | None = None, year
 
 @router.get("/teachers/workload-summary", response=WorkloadSummaryOut)
 def teacher_workload_summary(request: AuthedRequest, year: str | None = None) -> HttpResponse:
-    """Teacher workload summary of ``year`` with the semester split (delivery.md §3). Kept until the
-    organization's next change (ADR 0013)."""
+    """Teacher workload summary of ``year`` with the semester split (delivery.md §3)."""
+    # Kept until the organization's next change (ADR 0013).
     ctx = request.auth
     y = parse_year(year, ctx.user)
     return cached_json(
@@ -140,9 +140,9 @@ def allocation_grid_compact(request: AuthedRequest, year: str | None = None, ter
     """The allocation grid in compact form (issue 15, ADR 0010): the summary and weeks of
     ``allocation-gantt`` and per active teacher arrays indexed like ``weeks`` (totalHours, eveningHours,
     utilizationPercentage, sessions and eveningSessions counts); a cell's sessions come from
-    ``/teachers/{id}/allocation-week``. Admin only (403 otherwise); 400 for a bad year or term. Kept until
-    the organization's next change (ADR 0013): every open grid re-reads it after a change it shows
-    (ADR 0025), and one build serves them."""
+    ``/teachers/{id}/allocation-week``. Admin only (403 otherwise); 400 for a bad year or term."""
+    # Kept until the organization's next change (ADR 0013): every open grid re-reads it after a change it
+    # shows (ADR 0025), and one build serves them.
     ctx = request.auth
     y, t = parse_year(year, ctx.user), parse_term(term)
     return cached_json(

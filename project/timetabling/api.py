@@ -143,10 +143,9 @@ def create_session(request: AuthedRequest, payload: SessionIn) -> tuple[int, dic
 @router.get("/timetables/conflicts", response=list[ConflictOut])
 def list_conflicts(request: AuthedRequest, filters: Query[ConflictQuery]) -> list[dict[str, object]]:
     """Conflicts {type, severity, sessionIds, message, date} of sessions dated in [start, end]
-    (default today .. +365 days), optionally of one block group or teacher (decisions.md §4).
-
-    Built once per change of the organization for every screen asking the same question (``kept_value``,
-    ADR 0025): after a change each open timetable of the group re-reads its conflicts at once."""
+    (default today .. +365 days), optionally of one block group or teacher (decisions.md §4)."""
+    # Built once per change of the organization for every screen asking the same question (kept_value,
+    # ADR 0025): after a change each open timetable of the group re-reads its conflicts at once.
     ctx = request.auth
     today = selectors.user_today(ctx.user, ctx.org)
     params = {
