@@ -113,7 +113,7 @@ def _board_sessions(org: Organization, day: date, campus_id: UUID | None) -> lis
             "startTime": s.start_time.strftime("%H:%M:%S"),
             "endTime": s.end_time.strftime("%H:%M:%S"),
             "room": s.room,
-            # The room record's name and seats for a board grouped by room (issue 19).
+            # The room record's name and seats, for a board grouped by room.
             "roomName": s.room_record.name if s.room_record else None,
             "roomCapacity": s.room_record.capacity if s.room_record else None,
             "status": s.status,
