@@ -1,7 +1,7 @@
 """Benchmark: what a write costs while others watch (docs/adr/0025), on the demo organization.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_watchers .venv/bin/python bench/watchers_bench.py
-    (options: --watchers 0,1,10,50 --writes 30 --gap-ms 300)
+    (options: --watchers 0,1,10,50 --writes 30 --gap-ms 300 --mix timetable,dashboard,display --rounds 1)
 
 Starts ONE real daphne process (in-memory channel layer, as a single-process deployment) on the database of
 ``DATABASE_URL`` (created, migrated and seeded with ``manage.py seed_demo`` on first use). Watchers are
@@ -10,14 +10,22 @@ its conflicts, the block group and teacher choices), a dashboard (stats, workloa
 week's allocations) and a wall display (its board). They react to change events with the rules of
 ``spa/src/lib/liveTargets.ts`` and ``DisplayBoardPage.tsx``: a timetable list fetches ``?ids=`` only when
 the change concerns it, aggregates refetch at most once a second (first at once), dashboard panels and the
-display only when a date the change touched (before or after) is in their span.
+display only when a date the change touched (before or after) is in their span. Four more screens
+follow ``sessionConcerns`` and ``countChangedGroups`` of ``liveTargets.ts``: the block group list (only a
+created or moved row changes its ``timetableCount``: it fetches just those groups,
+``GET /api/block-groups/{id}``), the teacher list (no session figure: never), the allocation grid of the
+year (an admin's; a row with a teacher in its weeks) and the reports of the year (scheduling summary,
+teacher workload, load planning, block groups without timetables).
 
 Printed:
 
-1. requests per change per screen type, for a change the screens show (a session of the watched group,
-   today) and one they do not (a session of another group, months ago);
+1. requests per change per screen type, for a change the screens show (today's session of the watched
+   group: its room), one they do not (a session of another group last year: its room) and a session
+   moved from one group to another (what the block group list shows);
 2. a write's answer time (``PUT /api/timetables/{id}``, a room change of today's session, p50 / p99 over
-   ``--writes`` writes ``--gap-ms`` apart) with 0, 1, 10 and 50 watchers, and the ratio to 0.
+   ``--writes`` writes ``--gap-ms`` apart) with 0, 1, 10 and 50 watchers of the ``--mix`` screens, and
+   the ratio to 0; with ``--rounds`` above 1 the watcher counts are measured in turn, round after round
+   (interleaved), and the figures are over all rounds.
 
 The machine is shared: figures move with its load; compare runs made together.
 """
@@ -31,6 +39,7 @@ import statistics
 import sys
 import time
 from datetime import date, timedelta
+from datetime import time as time_of_day
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,13 +74,14 @@ def prepare(url: str) -> dict:
     if not User.objects.filter(email="coordinator@demo.blockplan.edu.au").exists():
         subprocess.run([sys.executable, "manage.py", "seed_demo"], cwd=ROOT, env=env, check=True, capture_output=True)
     user = User.objects.get(email="coordinator@demo.blockplan.edu.au")
+    admin = User.objects.get(email="admin@demo.blockplan.edu.au")
     org = user.organization
     engine = import_module(settings.SESSION_ENGINE)
 
-    def cookie() -> str:
+    def cookie(user=user) -> str:
         store = engine.SessionStore()
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[BACKEND_SESSION_KEY] = "project.core.auth.SessionUserBackend"  # as a sign-in stores it (ADR 0009)
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         return store.session_key
@@ -81,16 +91,33 @@ def prepare(url: str) -> dict:
     watched, other = groups[0], groups[1]
     today = date.today()
     # The write target: a session of the watched group moved to today (what every screen shows).
-    target = TimetableSession.objects.for_org(org).filter(block_group=watched).order_by("actual_date").first()
+    # (one with a teacher: the allocation grid counts it)
+    mine = TimetableSession.objects.for_org(org).filter(block_group=watched)
+    target = (mine.filter(teacher__isnull=False).order_by("actual_date").first()) or mine.order_by("actual_date").first()
     TimetableSession.objects.filter(pk=target.pk).update(actual_date=today)
-    past = TimetableSession.objects.for_org(org).filter(block_group=other).order_by("actual_date").first()
-    TimetableSession.objects.filter(pk=past.pk).update(actual_date=today - timedelta(days=200))
+    # Not shown: a session of the other group last year (no screen of this year counts it).
+    theirs = TimetableSession.objects.for_org(org).filter(block_group=other).order_by("actual_date", "id")
+    past = theirs.first()
+    TimetableSession.objects.filter(pk=past.pk).update(actual_date=date(today.year - 1, 6, 2))
+    # Moved between the two groups (each run moves it to the group it is not in), on a day both groups
+    # run (two weeks after the later first week).
+    both = max(watched.start_date, other.start_date) + timedelta(days=14)
+    earlier = TimetableSession.objects.for_org(org).filter(
+        block_group__in=[watched, other], actual_date=both, start_time=time_of_day(20)
+    )  # the mover of an earlier run, in whichever group it was left
+    mover = earlier.order_by("id").first() or theirs.exclude(pk=past.pk).first()
+    TimetableSession.objects.filter(pk=mover.pk).update(
+        actual_date=both, start_time=time_of_day(20), end_time=time_of_day(21), teacher=None
+    )  # an evening hour without a teacher: the move clashes with nothing
     return {
         "org": str(org.pk),
         "watched": str(watched.pk),
+        "other": str(other.pk),
         "target": str(target.pk),
         "past": str(past.pk),
+        "mover": str(mover.pk),
         "cookies": [cookie() for _ in range(60)],
+        "admin_cookies": [cookie(admin) for _ in range(60)],
         "display_token": _display_token(org, user),
     }
 
@@ -116,18 +143,39 @@ def touched_dates(event: dict) -> list[str] | None:
     return dates if all(isinstance(d, str) for d in dates) else None
 
 
-class Watcher:
-    """One SPA screen: ``kind`` is timetable, dashboard or display."""
+def count_changed_groups(event: dict) -> list[str]:
+    """``countChangedGroups`` of liveTargets.ts: groups of created rows and both groups of moved ones."""
+    before = {d["id"]: d for d in event["before"]}
+    groups: list[str] = []
+    for d in event["sessions"]:
+        old = before.get(d["id"])
+        changed = (
+            [d["blockGroupId"]]
+            if old is None
+            else [d["blockGroupId"], old["blockGroupId"]]
+            if old["blockGroupId"] != d["blockGroupId"]
+            else []
+        )
+        groups += [g for g in changed if g not in groups]
+    return groups
 
-    def __init__(self, base: str, cookie: str, kind: str, ctx: dict):
-        self.base, self.cookie, self.kind, self.ctx = base, cookie, kind, ctx
+
+class Watcher:
+    """One SPA screen: ``kind`` is timetable, dashboard, display, groups, teachers, grid or reports."""
+
+    def __init__(self, base: str, cookie: str, kind: str, ctx: dict, admin_cookie: str | None = None):
+        self.base, self.kind, self.ctx = base, kind, ctx
+        self.cookie = admin_cookie if kind == "grid" and admin_cookie else cookie
         self.requests = 0
         self.pending: dict[str, bool] = {}
         self.rows: set[str] = set()
         self.days: set[str] = set()
+        self.groups: set[str] = set()
+        self.grid_span: tuple[str, str] | None = None
         self.http = None
         self.sio = None
         today = date.today()
+        self.year = today.year
         monday = today - timedelta(days=today.weekday())
         self.week = ((monday - timedelta(days=1)).isoformat(), (monday + timedelta(days=7)).isoformat())
         self.upcoming = ((today - timedelta(days=1)).isoformat(), (today + timedelta(days=7)).isoformat())
@@ -139,7 +187,7 @@ class Watcher:
             return await r.json() if r.status == 200 else None
 
     def screens(self) -> dict[str, str]:
-        g = self.ctx["watched"]
+        g, y = self.ctx["watched"], self.year
         if self.kind == "timetable":
             return {
                 "conflicts": f"/api/timetables/conflicts?blockGroupId={g}&start=2000-01-01",
@@ -154,6 +202,19 @@ class Watcher:
                 "upcoming": "/api/dashboard/upcoming-sessions",
                 "allocations": f"/api/dashboard/teacher-allocations?start={start}&end={end}",
             }
+        if self.kind == "groups":
+            return {"list": "/api/block-groups"}
+        if self.kind == "teachers":
+            return {"list": "/api/teachers"}
+        if self.kind == "grid":
+            return {"grid": f"/api/teachers/allocation-grid?year={y}"}
+        if self.kind == "reports":
+            return {
+                "scheduling": f"/api/reports/scheduling-summary?year={y}",
+                "workload": f"/api/teachers/workload-summary?year={y}",
+                "load": f"/api/reports/load-planning?year={y}",
+                "without": "/api/reports/block-groups-without-timetables",
+            }
         return {"board": f"/api/display/{self.ctx['display_token']}"} if self.ctx.get("display_token") else {}
 
     async def start(self):
@@ -166,7 +227,11 @@ class Watcher:
             self.rows = {r["id"] for r in rows or []}
             self.days = {r["actualDate"] for r in rows or []}
         for path in self.screens().values():
-            await self.get(path)
+            answer = await self.get(path)
+            if self.kind == "groups":
+                self.groups = {g["id"] for g in answer or []}
+            if self.kind == "grid" and answer and answer.get("weeks"):
+                self.grid_span = (answer["weeks"][0]["weekStart"], answer["weeks"][-1]["weekEnd"])
         self.requests = 0
         self.sio = socketio.AsyncClient(reconnection=False)
         self.sio.on("change", self.on_change)
@@ -198,10 +263,11 @@ class Watcher:
     def concerns(self, name: str, dates: list[str] | None, event: dict) -> bool:
         if dates is None:
             return True
+        rows = event["sessions"] + event["before"]
+        in_year = [d for d in rows if d["date"][:4] == str(self.year)]
         if self.kind == "timetable":
             if name in ("groups", "teachers"):
                 return False  # choices: a session change leaves codes and names as they were
-            rows = event["sessions"] + event["before"]
             return any(d["blockGroupId"] == self.ctx["watched"] or d["date"] in self.days for d in rows)
         if self.kind == "dashboard":
             if name == "stats" or name == "workload" or name == "allocations":
@@ -211,6 +277,17 @@ class Watcher:
             return any(lo <= d <= hi for d in dates)
         if self.kind == "display":
             return self.board_date in dates
+        if self.kind in ("groups", "teachers"):
+            return False  # decided in on_change (groups) or never concerned (teachers)
+        if self.kind == "grid":
+            span = self.grid_span
+            return span is not None and any(d["teacherId"] and span[0] <= d["date"] <= span[1] for d in rows)
+        if self.kind == "reports":
+            if name == "without":
+                return bool(count_changed_groups(event))
+            if name == "workload":
+                return any(d["teacherId"] for d in in_year)
+            return bool(in_year)
         return True
 
     async def on_change(self, event):
@@ -222,6 +299,12 @@ class Watcher:
             ]
             if relevant:
                 await self.get(f"/api/timetables?ids={','.join(relevant)}")
+        if self.kind == "groups" and dates is not None:
+            changed = count_changed_groups(event)
+            if self.groups.intersection(changed):
+                for group in changed:  # just the groups whose timetableCount changed
+                    await self.get(f"/api/block-groups/{group}")
+            return
         for name, path in self.screens().items():
             if self.concerns(name, dates, event):
                 self.coalesce(name, path)
@@ -233,7 +316,7 @@ class Watcher:
             await self.http.close()
 
 
-async def put_room(http, base: str, cookie: str, session_id: str, room: str) -> float:
+async def put_room(http, base: str, cookie: str, session_id: str, room: str, group: str | None = None) -> float:
     async with http.get(f"{base}/api/timetables/{session_id}", headers={"Cookie": f"sessionid={cookie}"}) as r:
         row = await r.json()
         csrf = r.cookies.get("csrftoken")
@@ -254,6 +337,8 @@ async def put_room(http, base: str, cookie: str, session_id: str, room: str) -> 
         )
     }
     body["room"] = room
+    if group is not None:
+        body["blockGroupId"] = group
     token = csrf.value if csrf else "benchcsrftoken000000000000000000"
     headers = {"Cookie": f"sessionid={cookie}; csrftoken={token}", "X-CSRFToken": token, "Origin": base, "Referer": base + "/"}
     started = time.perf_counter()
@@ -263,31 +348,38 @@ async def put_room(http, base: str, cookie: str, session_id: str, room: str) -> 
     return (time.perf_counter() - started) * 1000
 
 
+KINDS = ["timetable", "dashboard", "display", "groups", "teachers", "grid", "reports"]
+
+
 async def requests_per_change(base: str, ctx: dict) -> None:
     import aiohttp
 
-    kinds = ["timetable", "dashboard", "display"] if ctx.get("display_token") else ["timetable", "dashboard"]
+    kinds = [k for k in KINDS if k != "display" or ctx.get("display_token")]
     print("requests per change per screen (one watcher of each kind; change made, then 2.5 s to settle)")
     async with aiohttp.ClientSession() as http:
-        for label, session_id in (
-            ("shown (today, watched group)", ctx["target"]),
-            ("not shown (200 days ago, other group)", ctx["past"]),
+        async with http.get(f"{base}/api/timetables/{ctx['mover']}", headers={"Cookie": f"sessionid={ctx['cookies'][-1]}"}) as r:
+            in_group = (await r.json())["blockGroupId"]
+        moved_to = ctx["watched"] if in_group == ctx["other"] else ctx["other"]
+        for label, session_id, group in (
+            ("shown (today, watched group, its room)", ctx["target"], None),
+            ("not shown (last year, other group, its room)", ctx["past"], None),
+            ("moved to the other group (its count)", ctx["mover"], moved_to),
         ):
-            watchers = [Watcher(base, ctx["cookies"][i], kind, ctx) for i, kind in enumerate(kinds)]
+            watchers = [Watcher(base, ctx["cookies"][i], kind, ctx, ctx["admin_cookies"][i]) for i, kind in enumerate(kinds)]
             for w in watchers:
                 await w.start()
-            await put_room(http, base, ctx["cookies"][-1], session_id, f"RQ{int(time.time()) % 100000}")
+            await put_room(http, base, ctx["cookies"][-1], session_id, f"RQ{int(time.time()) % 100000}", group)
             await asyncio.sleep(2.5)
-            print(f"  {label:40s} " + "  ".join(f"{w.kind} {w.requests}" for w in watchers))
+            print(f"  {label:48s} " + "  ".join(f"{w.kind} {w.requests}" for w in watchers))
             for w in watchers:
                 await w.close()
 
 
-async def write_times(base: str, ctx: dict, watchers: int, writes: int, gap_ms: int) -> list[float]:
+async def write_times(base: str, ctx: dict, watchers: int, writes: int, gap_ms: int, mix: list[str]) -> list[float]:
     import aiohttp
 
-    kinds = ["timetable", "dashboard", "display"] if ctx.get("display_token") else ["timetable", "dashboard"]
-    crowd = [Watcher(base, ctx["cookies"][i], kinds[i % len(kinds)], ctx) for i in range(watchers)]
+    kinds = [k for k in mix if k != "display" or ctx.get("display_token")]
+    crowd = [Watcher(base, ctx["cookies"][i], kinds[i % len(kinds)], ctx, ctx["admin_cookies"][i]) for i in range(watchers)]
     for w in crowd:
         await w.start()
     times = []
@@ -306,6 +398,11 @@ def main() -> None:
     parser.add_argument("--watchers", default="0,1,10,50")
     parser.add_argument("--writes", type=int, default=30)
     parser.add_argument("--gap-ms", type=int, default=300)
+    parser.add_argument(
+        "--mix", default="timetable,dashboard,display", help=f"screens of the watchers, in turn ({','.join(KINDS)})"
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="measure the watcher counts in turn this many times (interleaved)")
+    parser.add_argument("--skip-requests", action="store_true", help="only the write times")
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
@@ -315,12 +412,21 @@ def main() -> None:
     proc, log = start_daphne(url, port)
     base = f"http://localhost:{port}"
     try:
-        asyncio.run(requests_per_change(base, ctx))
+        if not args.skip_requests:
+            asyncio.run(requests_per_change(base, ctx))
+        mix = args.mix.split(",")
+        counts = [int(x) for x in args.watchers.split(",")]
+        print(
+            f"a write's answer (PUT /api/timetables/{{id}}, {args.writes} writes {args.gap_ms} ms apart, "
+            f"watchers {'/'.join(mix)}, {args.rounds} round(s))"
+        )
+        times: dict[int, list[float]] = {n: [] for n in counts}
+        for _ in range(args.rounds):
+            for n in counts:
+                times[n] += asyncio.run(write_times(base, ctx, n, args.writes, args.gap_ms, mix))
         alone = None
-        print(f"a write's answer (PUT /api/timetables/{{id}}, {args.writes} writes {args.gap_ms} ms apart)")
-        for n in [int(x) for x in args.watchers.split(",")]:
-            times = asyncio.run(write_times(base, ctx, n, args.writes, args.gap_ms))
-            p50, p99 = statistics.median(times), pct(times, 99)
+        for n in counts:
+            p50, p99 = statistics.median(times[n]), pct(times[n], 99)
             alone = alone or p50
             print(f"  {n:3d} watchers: p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  ({p50 / alone:.2f}x alone)")
     finally:

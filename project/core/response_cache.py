@@ -25,6 +25,10 @@ per change serves them all. The shared tier is one cache object per process: Dja
 is per request context under ASGI, which made every read open a new Redis connection, and fetching the
 5,000-session answer from Redis on every read halved a process's throughput behind nginx
 (``bench/cluster_bench.py``, ADR 0020). ``RESPONSE_CACHE_SECONDS=0`` turns both off.
+
+:func:`kept_value` applies the same rule to a part of an answer that is not sent as is (the wall
+display board's sessions of a day and scope, which each display's answer wraps with its own name and
+the time; ADR 0025): Python values, in this process only, one build per change.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ import hashlib
 import re
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 from cachetools import TTLCache
@@ -45,6 +49,7 @@ from django.http import HttpRequest, HttpResponse
 from project.core.auth import AuthedRequest
 from project.core.responses import json_dumps
 
+T = TypeVar("T")
 CONTENT_TYPE = "application/json"
 GZIP_FROM_BYTES = 1024
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as Django's GZipMiddleware reads Accept-Encoding
@@ -176,3 +181,48 @@ def cached_json(request: AuthedRequest, name: str, params: dict[str, Any], build
 def _encode(rows: object) -> tuple[bytes, bytes | None]:
     body = json_dumps(rows)
     return body, (gzip.compress(body, compresslevel=5, mtime=0) if len(body) >= GZIP_FROM_BYTES else None)
+
+
+_values: TTLCache | None = None
+_value_builds: dict[str, tuple[int, threading.Lock]] = {}
+VALUE_ENTRIES = 1024
+
+
+def kept_value(org: Any, name: str, params: dict[str, Any], build: Callable[[], T]) -> T:
+    """``build()`` kept in this process while ``org.event_seq`` (read before, with ``org``) is the one it
+    was built at: after a change, the first caller builds it once and callers of the same sequence wait
+    for that build instead of building it too.
+
+    The value is shared by every caller: read it, never change it. ``params`` must hold everything else
+    it depends on. At most ``VALUE_ENTRIES`` entries, each for ``RESPONSE_CACHE_SECONDS`` at most (0:
+    nothing kept)."""
+    global _values
+    seconds = settings.RESPONSE_CACHE_SECONDS
+    if seconds <= 0:
+        return build()
+    key = _key(org.pk, name, params)
+    seq = org.event_seq
+    with _local_lock:
+        if _values is None:
+            _values = TTLCache(maxsize=VALUE_ENTRIES, ttl=seconds)
+        hit = _values.get(key)
+        if hit is not None and hit[0] == seq:
+            return hit[1]
+    with _building_lock:
+        running = _value_builds.get(key)
+        if running is None or running[0] != seq:
+            running = _value_builds[key] = (seq, threading.Lock())
+    try:
+        with running[1]:  # one build per (key, sequence); the others wait here, then find it kept
+            with _local_lock:
+                hit = _values.get(key)
+            if hit is not None and hit[0] == seq:
+                return hit[1]
+            value = build()
+            with _local_lock:
+                _values[key] = (seq, value)
+            return value
+    finally:
+        with _building_lock:
+            if _value_builds.get(key) is running:
+                del _value_builds[key]

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
+from uuid import UUID
 from zoneinfo import ZoneInfo
 
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from project.core.errors import DomainError, NotFound
+from project.core.response_cache import kept_value
 from project.core.tenancy import Ctx
 from project.displays.models import DisplayLink
 from project.timetabling.models import TimetableSession
@@ -56,26 +58,33 @@ def org_today(org: Organization) -> tuple[date, datetime]:
     return now.date(), now
 
 
+LAST_SEEN_EVERY = timedelta(seconds=60)
+
+
 def board(token: str, day: date | None = None) -> dict:
-    """Today's sessions of a link's scope, in the organization's timezone (3 queries).
+    """Today's sessions of a link's scope, in the organization's timezone.
 
     Answer: ``{"name", "organizationName", "timezone", "campus": {id, name} | None, "groupBy",
     "date", "serverTime", "sessions": [{id, startTime, endTime, room, roomName, roomCapacity, status, unit {code, name},
     blockGroup {code, name}, teacherName | None}]}``; sessions ordered by start time then room.
+
+    One query for the link; the sessions of a (day, campus scope) are built once per change of the
+    organization for every display showing them (``kept_value``, ADR 0025: after a change each open
+    display asks at once). ``last_seen_at`` is written at most once a minute per link.
     """
     link = link_for_token(token)
     org = link.organization
     today, now = org_today(org)
     day = day or today
-    qs = (
-        TimetableSession.objects.for_org(org)
-        .filter(actual_date=day)
-        .select_related("unit", "block_group", "teacher", "room_record")
-        .order_by("start_time", "room", "block_group__code")
+    sessions = kept_value(
+        org,
+        "display-board",
+        {"day": day.isoformat(), "campus": str(link.campus_id or "")},
+        lambda: _board_sessions(org, day, link.campus_id),
     )
-    if link.campus_id is not None:
-        qs = qs.filter(block_group__campus_id=link.campus_id)
-    DisplayLink.objects.for_org(org).filter(pk=link.pk).update(last_seen_at=timezone.now())
+    seen = timezone.now()
+    if link.last_seen_at is None or seen - link.last_seen_at >= LAST_SEEN_EVERY:
+        DisplayLink.objects.for_org(org).filter(pk=link.pk).update(last_seen_at=seen)
     return {
         "name": link.name,
         "organizationName": org.name,
@@ -84,20 +93,33 @@ def board(token: str, day: date | None = None) -> dict:
         "groupBy": link.group_by,
         "date": day.isoformat(),
         "serverTime": now.isoformat(timespec="seconds"),
-        "sessions": [
-            {
-                "id": str(s.id),
-                "startTime": s.start_time.strftime("%H:%M:%S"),
-                "endTime": s.end_time.strftime("%H:%M:%S"),
-                "room": s.room,
-                # The room record's name and seats for a board grouped by room (issue 19).
-                "roomName": s.room_record.name if s.room_record else None,
-                "roomCapacity": s.room_record.capacity if s.room_record else None,
-                "status": s.status,
-                "unit": {"code": s.unit.code, "name": s.unit.name},
-                "blockGroup": {"code": s.block_group.code, "name": s.block_group.name},
-                "teacherName": s.teacher.full_name if s.teacher else None,
-            }
-            for s in qs
-        ],
+        "sessions": sessions,
     }
+
+
+def _board_sessions(org: Organization, day: date, campus_id: UUID | None) -> list[dict]:
+    """The board's sessions of ``day`` (of the campus's block groups when ``campus_id``), one query."""
+    qs = (
+        TimetableSession.objects.for_org(org)
+        .filter(actual_date=day)
+        .select_related("unit", "block_group", "teacher", "room_record")
+        .order_by("start_time", "room", "block_group__code")
+    )
+    if campus_id is not None:
+        qs = qs.filter(block_group__campus_id=campus_id)
+    return [
+        {
+            "id": str(s.id),
+            "startTime": s.start_time.strftime("%H:%M:%S"),
+            "endTime": s.end_time.strftime("%H:%M:%S"),
+            "room": s.room,
+            # The room record's name and seats, for a board grouped by room.
+            "roomName": s.room_record.name if s.room_record else None,
+            "roomCapacity": s.room_record.capacity if s.room_record else None,
+            "status": s.status,
+            "unit": {"code": s.unit.code, "name": s.unit.name},
+            "blockGroup": {"code": s.block_group.code, "name": s.block_group.name},
+            "teacherName": s.teacher.full_name if s.teacher else None,
+        }
+        for s in qs
+    ]

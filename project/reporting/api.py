@@ -22,7 +22,6 @@ from ninja import Query
 from project.core.auth import AuthedRequest, admin_auth
 from project.core.errors import ValidationFailed
 from project.core.response_cache import cached_json
-from project.core.responses import json_response
 from project.core.routers import make_router
 from project.reporting import allocation_grid as compact_grid
 from project.reporting import dashboard, exports, selectors
@@ -46,9 +45,6 @@ from project.reporting.schemas import (
 router = make_router(tags=["reporting"])
 
 
-_json = json_response  # answers of thousands of rows, already camelCase (see project.core.responses)
-
-
 # ---------------------------------------------------------------- reports
 
 
@@ -69,8 +65,10 @@ def scheduling_summary(request: AuthedRequest, year: str | None = None) -> dict[
 @router.get("/reports/load-planning", response=LoadPlanningOut)
 def load_planning(request: AuthedRequest, year: str | None = None) -> HttpResponse:
     """Load planning of ``year`` (default: current year): termData by term, course, block group."""
+    # Kept until the organization's next change (ADR 0013): the open report screens re-read it at once.
     ctx = request.auth
-    return _json(selectors.load_planning(org=ctx.org, year=parse_year(year, ctx.user)))
+    y = parse_year(year, ctx.user)
+    return cached_json(request, "load-planning", {"year": y}, lambda: selectors.load_planning(org=ctx.org, year=y))
 
 
 @router.get("/reports/room-utilisation", response=RoomUtilisationOut)
@@ -116,8 +114,12 @@ def load_planning_export(request: AuthedRequest, format: str | None = None, year
 @router.get("/teachers/workload-summary", response=WorkloadSummaryOut)
 def teacher_workload_summary(request: AuthedRequest, year: str | None = None) -> HttpResponse:
     """Teacher workload summary of ``year`` with the semester split (delivery.md §3)."""
+    # Kept until the organization's next change (ADR 0013).
     ctx = request.auth
-    return _json(selectors.teacher_workload_summary(org=ctx.org, year=parse_year(year, ctx.user)))
+    y = parse_year(year, ctx.user)
+    return cached_json(
+        request, "teacher-workload-summary", {"year": y}, lambda: selectors.teacher_workload_summary(org=ctx.org, year=y)
+    )
 
 
 @router.get("/teachers/allocation-gantt", response=AllocationGridOut, auth=admin_auth)
@@ -139,9 +141,16 @@ def allocation_grid_compact(request: AuthedRequest, year: str | None = None, ter
     ``allocation-gantt`` and per active teacher arrays indexed like ``weeks`` (totalHours, eveningHours,
     utilizationPercentage, sessions and eveningSessions counts); a cell's sessions come from
     ``/teachers/{id}/allocation-week``. Admin only (403 otherwise); 400 for a bad year or term."""
+    # Kept until the organization's next change (ADR 0013): every open grid re-reads it after a change it
+    # shows (ADR 0025), and one build serves them.
     ctx = request.auth
-    data = compact_grid.allocation_grid_compact(org=ctx.org, year=parse_year(year, ctx.user), term=parse_term(term))
-    return json_response(data)
+    y, t = parse_year(year, ctx.user), parse_term(term)
+    return cached_json(
+        request,
+        "allocation-grid",
+        {"year": y, "term": t},
+        lambda: compact_grid.allocation_grid_compact(org=ctx.org, year=y, term=t),
+    )
 
 
 @router.get("/teachers/{uuid:teacher_id}/allocation-week", response=list[GridSessionOut], auth=admin_auth)

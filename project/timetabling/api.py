@@ -11,7 +11,7 @@ from ninja import File, Query, UploadedFile
 
 from project.core.auth import AuthedRequest
 from project.core.concurrency import if_match_header, set_etag
-from project.core.response_cache import cached_json
+from project.core.response_cache import cached_json, kept_value
 from project.core.responses import json_response
 from project.core.routers import make_router
 from project.core.schemas import ErrorOut
@@ -70,8 +70,17 @@ def list_sessions(request: AuthedRequest, filters: Query[SessionListQuery]) -> H
         filters.confirm_refs(ctx.org, found=bool(rows))  # another organization's filter id: 404 (ADR 0001)
         return rows
 
-    if ids is not None:  # a live screen's patch of the rows a change named: never the same twice
-        return json_response(build())
+    if ids is not None:
+        # A live screen's patch of the rows a change named: every open screen showing them asks for the
+        # same rows at once after the change, so they are read once per change in this process (ADR 0025).
+        params = {
+            "ids": ",".join(sorted(str(i) for i in ids)),
+            "blockGroupId": filters.block_group_id,
+            "teacherId": filters.teacher_id,
+            "roomId": filters.room_id,
+            "today": today if filters.hide_past else None,
+        }
+        return json_response(kept_value(ctx.org, "timetable-rows", params, build))
     return cached_json(
         request,
         "timetables",
@@ -105,14 +114,29 @@ def create_session(request: AuthedRequest, payload: SessionIn) -> tuple[int, dic
 def list_conflicts(request: AuthedRequest, filters: Query[ConflictQuery]) -> list[dict[str, object]]:
     """Conflicts {type, severity, sessionIds, message, date} of sessions dated in [start, end]
     (default today .. +365 days), optionally of one block group or teacher (decisions.md §4)."""
+    # Built once per change of the organization for every screen asking the same question (kept_value,
+    # ADR 0025): after a change each open timetable of the group re-reads its conflicts at once.
     ctx = request.auth
-    return selectors.conflict_list(
-        org=ctx.org,
-        start=filters.start,
-        end=filters.end,
-        block_group_id=filters.block_group_id,
-        teacher_id=filters.teacher_id,
-        today=selectors.user_today(ctx.user, ctx.org),
+    today = selectors.user_today(ctx.user, ctx.org)
+    params = {
+        "start": filters.start,
+        "end": filters.end,
+        "blockGroup": filters.block_group_id,
+        "teacher": filters.teacher_id,
+        "today": today,
+    }
+    return kept_value(
+        ctx.org,
+        "conflicts",
+        params,
+        lambda: selectors.conflict_list(
+            org=ctx.org,
+            start=filters.start,
+            end=filters.end,
+            block_group_id=filters.block_group_id,
+            teacher_id=filters.teacher_id,
+            today=today,
+        ),
     )
 
 

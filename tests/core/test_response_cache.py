@@ -46,12 +46,23 @@ def test_a_second_read_without_a_change_is_not_rebuilt(api, world, path):
     assert queries == SIGN_IN_QUERIES
 
 
-def test_ids_reads_are_never_cached(api, world):
-    params = {"ids": str(world["session"].id)}
-    api.get("/api/timetables", params)
+def test_ids_reads_are_read_once_per_change(api, world):
+    """A live screen's patch (``?ids=``): every open screen showing the rows asks at once after the change
+    that named them; one read per change serves them (ADR 0025), and the next change reads again."""
+    session = world["session"]
+    params = {"ids": str(session.id)}
+    assert api.get("/api/timetables", params).json()[0]["room"] == "CBD-3.12"
     with CaptureQueriesContext(connection) as queries:
         assert api.get("/api/timetables", params).status_code == 200
-    assert len(queries) > SIGN_IN_QUERIES
+    assert len(queries) == SIGN_IN_QUERIES
+    etag = api.get(f"/api/timetables/{session.id}")["ETag"]
+    body = api.get(f"/api/timetables/{session.id}").json()
+    assert api.put(f"/api/timetables/{session.id}", {**body, "room": "CBD-4.01"}, headers={"If-Match": etag}).status_code == 200
+    assert api.get("/api/timetables", params).json()[0]["room"] == "CBD-4.01"
+    other = {
+        "ids": f"{session.id},{f.make_session(world['group'].organization, block_group=world['group'], unit=world['unit']).id}"
+    }
+    assert len(api.get("/api/timetables", other).json()) == 2  # other ids, their own answer
 
 
 def test_a_write_through_the_api_shows_in_the_next_read(api, world):
@@ -125,3 +136,107 @@ def test_turned_off_every_read_is_built(api, world, org, settings):
     assert {t["lastName"] for t in api.get("/api/teachers").json()} == {"Nguyen"}
     f.make_teacher(org, first_name="Out", last_name="OfBand")  # no change event: only seen uncached
     assert {t["lastName"] for t in api.get("/api/teachers").json()} == {"Nguyen", "OfBand"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/teachers/allocation-grid", "/api/teachers/workload-summary", "/api/reports/load-planning"],
+)
+def test_grid_and_reports_are_kept_until_the_next_change(api, world, path):
+    """The allocation grid and the reports every open screen re-reads after a change it shows (ADR 0025):
+    one build per change, and the next change shows."""
+    year = {"year": str(world["session"].actual_date.year)}
+    before, queries = _twice(api, path, year)
+    assert queries == SIGN_IN_QUERIES
+    session = world["session"]
+    etag = api.get(f"/api/timetables/{session.id}")["ETag"]
+    body = api.get(f"/api/timetables/{session.id}").json()
+    body["actualHours"] = float(body["actualHours"]) + 1
+    body["endTime"] = f"{int(body['endTime'][:2]) + 1:02d}{body['endTime'][2:]}"
+    assert api.put(f"/api/timetables/{session.id}", body, headers={"If-Match": etag}).status_code == 200, body
+    assert api.get(path, year).json() != before  # an hour more for the teacher: rebuilt
+
+
+def test_display_boards_of_one_scope_share_one_build_per_change(api, world, org):
+    """Every wall display showing the same day and scope re-reads its board after a change: the
+    sessions are read once per change for all of them (ADR 0025), each answer with its own link's name."""
+    from project.displays.models import DisplayLink
+    from project.displays.selectors import org_today
+
+    session = world["session"]
+    today, _ = org_today(org)
+    type(session).objects.filter(pk=session.pk).update(actual_date=today)
+    tokens = [api.post("/api/display-links", {"name": f"TV {i}"}).json()["token"] for i in range(3)]
+    first = api.get(f"/api/display/{tokens[0]}").json()
+    assert [s["room"] for s in first["sessions"]] == ["CBD-3.12"] and first["name"] == "TV 0"
+    for i, token in enumerate(tokens[1:], start=1):
+        with CaptureQueriesContext(connection) as queries:
+            board = api.get(f"/api/display/{token}").json()
+        assert board["name"] == f"TV {i}" and board["sessions"] == first["sessions"]
+        # The link (with its organization) and its first "last seen": no sessions read.
+        assert not any("timetabling_timetablesession" in q["sql"] for q in queries.captured_queries), queries.captured_queries
+    with CaptureQueriesContext(connection) as queries:
+        api.get(f"/api/display/{tokens[1]}")
+    assert len(queries) == 1  # seen a moment ago: last_seen_at is not written again
+    assert DisplayLink.objects.for_org(org).filter(last_seen_at__isnull=False).count() == 3
+
+    etag = api.get(f"/api/timetables/{session.id}")["ETag"]
+    body = api.get(f"/api/timetables/{session.id}").json()
+    body["room"] = "CBD-4.01"
+    assert api.put(f"/api/timetables/{session.id}", body, headers={"If-Match": etag}).status_code == 200
+    assert {api.get(f"/api/display/{t}").json()["sessions"][0]["room"] for t in tokens} == {"CBD-4.01"}
+
+
+def test_conflict_lists_are_built_once_per_change(api, world, org):
+    """Every open timetable of a group re-reads its conflicts after a change (ADR 0025): one build per
+    change and question, and the next change (any write through the API) shows what changed."""
+    group, unit, session, teacher = world["group"], world["unit"], world["session"], world["teacher"]
+    params = {"blockGroupId": str(group.id), "start": session.actual_date.isoformat()}
+    assert api.get("/api/timetables/conflicts", params).json() == []
+    with CaptureQueriesContext(connection) as queries:
+        assert api.get("/api/timetables/conflicts", params).json() == []
+    assert not any("timetabling_timetablesession" in q["sql"] for q in queries.captured_queries)
+    # The group double-booked by hand (no change event): the kept answer stands until the next change.
+    f.make_session(org, block_group=group, unit=unit, actual_date=session.actual_date, room="CBD-9.99")
+    assert api.get("/api/timetables/conflicts", params).json() == []
+    etag = api.get(f"/api/teachers/{teacher.id}")["ETag"]
+    body = api.get(f"/api/teachers/{teacher.id}").json()
+    assert api.put(f"/api/teachers/{teacher.id}", {**body, "lastName": "Tran"}, headers={"If-Match": etag}).status_code == 200
+    assert [c["type"] for c in api.get("/api/timetables/conflicts", params).json()] == ["group_double_booked"]
+
+
+def test_kept_value_builds_once_per_sequence_while_the_others_wait():
+    """Callers arriving together after a change wait for the one build (single flight); a new sequence
+    builds again; a failed build is not kept."""
+    import threading
+    import time
+    import uuid
+    from types import SimpleNamespace
+
+    from project.core.response_cache import kept_value
+
+    org = SimpleNamespace(pk=uuid.uuid4(), event_seq=7)
+    builds = []
+
+    def build():
+        builds.append(org.event_seq)
+        time.sleep(0.2)
+        return ["rows", org.event_seq]
+
+    answers = []
+    threads = [threading.Thread(target=lambda: answers.append(kept_value(org, "t", {"a": 1}, build))) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert builds == [7] and answers == [["rows", 7]] * 6
+    org.event_seq = 8
+    assert kept_value(org, "t", {"a": 1}, build) == ["rows", 8] and builds == [7, 8]
+    assert kept_value(org, "t", {"a": 2}, build) == ["rows", 8] and builds == [7, 8, 8]  # other parameters
+
+    def failing():
+        raise RuntimeError("database gone")
+
+    with pytest.raises(RuntimeError):
+        kept_value(org, "u", {}, failing)
+    assert kept_value(org, "u", {}, build) == ["rows", 8]

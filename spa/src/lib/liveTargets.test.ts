@@ -330,3 +330,122 @@ test("a session change of another group on another day costs an open timetable n
   await applyChange(queryClient, { ...sessionEvent(["z"], [sameDay]), before: [elsewhere] }, createCoalescer(queryClient), fetchRows);
   expect(invalidate.mock.calls.map((c) => JSON.stringify(c[0]?.queryKey))).toContain(JSON.stringify([...roots.timetables, "conflicts", filters]));
 });
+
+describe("the other screens a session change may touch decide from the rows before and after (ADR 0025)", () => {
+  const grid = {
+    weeks: [
+      { weekStart: "2026-03-02", weekEnd: "2026-03-08" },
+      { weekStart: "2026-03-09", weekEnd: "2026-03-15" },
+    ],
+    teachers: [],
+  };
+  const group = (id: string, timetableCount: number) => ({ id, code: id.toUpperCase(), timetableCount, updatedAt: "" });
+  const keyed = (calls: unknown[][]) => calls.map((c) => JSON.stringify((c[0] as { queryKey?: unknown })?.queryKey));
+
+  function screens(queryClient: QueryClient) {
+    queryClient.setQueryData([...roots.teachers, "list", { showInactive: false }], []);
+    queryClient.setQueryData([...roots.teachers, "choices"], []);
+    queryClient.setQueryData([...roots.teachers, "detail", T1], {});
+    queryClient.setQueryData([...roots.teachers, "detail", T1, "delivery-summary", 2026], {});
+    queryClient.setQueryData([...roots.blockGroups, "list", {}], [group(G1, 3), group(G2, 0)]);
+    queryClient.setQueryData([...roots.blockGroups, "detail", G1], group(G1, 3));
+    queryClient.setQueryData([...roots.blockGroups, "detail", G1, "timetabled-units"], []);
+    queryClient.setQueryData([...roots.allocationGrid, 2026, 1], grid);
+    queryClient.setQueryData([...roots.allocationGrid, "week", T1, "2026-03-02"], []);
+    for (const part of ["teacher-workload", "scheduling-summary", "load-planning", "room-utilisation"])
+      queryClient.setQueryData([...roots.reports, part, 2026], {});
+    queryClient.setQueryData([...roots.reports, "block-groups-without-timetables"], [group(G2, 0)]);
+  }
+
+  test("a session of another group, teacher and year changed in place costs none of them a request", async () => {
+    const { queryClient, invalidate, fetchRows } = setup();
+    screens(queryClient);
+    const groups: string[] = [];
+    const fetchGroup = async (id: string) => {
+      groups.push(id);
+      return null;
+    };
+    const past = { id: "s", blockGroupId: G2, teacherId: "t9", room: "B2", date: "2025-10-01" };
+    const applied = await applyChange(
+      queryClient,
+      { ...sessionEvent(["s"], [past]), before: [{ ...past, room: "B1" }] },
+      createCoalescer(queryClient),
+      fetchRows,
+      fetchGroup,
+    );
+    expect(groups).toEqual([]);
+    const loaded = queryClient
+      .getQueryCache()
+      .findAll()
+      .filter((q) => q.queryKey[0] !== "timetables");
+    for (const key of keyed(invalidate.mock.calls)) expect(loaded.filter((q) => JSON.stringify(q.queryKey).startsWith(key.slice(0, -1)))).toEqual([]);
+    expect(applied.skipped).toBe(loaded.length);
+  });
+
+  test("a room change this term concerns the grid, the teacher's summary and the year's reports, not the teacher or group lists", async () => {
+    const { queryClient, invalidate, fetchRows } = setup();
+    screens(queryClient);
+    const now = { id: "s", blockGroupId: G1, teacherId: T1, room: "B2", date: "2026-03-04" };
+    await applyChange(
+      queryClient,
+      { ...sessionEvent(["s"], [now]), before: [{ ...now, room: "B1" }] },
+      createCoalescer(queryClient),
+      fetchRows,
+      async () => null,
+    );
+    const keys = keyed(invalidate.mock.calls);
+    for (const key of [
+      [...roots.allocationGrid, 2026, 1],
+      [...roots.allocationGrid, "week", T1, "2026-03-02"],
+      [...roots.teachers, "detail", T1, "delivery-summary", 2026],
+      [...roots.blockGroups, "detail", G1, "timetabled-units"],
+      [...roots.reports, "teacher-workload", 2026],
+      [...roots.reports, "room-utilisation", 2026],
+    ])
+      expect(keys).toContain(JSON.stringify(key));
+    for (const key of [
+      [...roots.teachers, "list", { showInactive: false }],
+      [...roots.teachers, "choices"],
+      [...roots.blockGroups, "list", {}],
+      [...roots.reports, "block-groups-without-timetables"],
+    ])
+      expect(keys).not.toContain(JSON.stringify(key));
+  });
+
+  test("a created session fetches just its group and patches the lists and the detail that show it", async () => {
+    const { queryClient, invalidate, fetchRows } = setup();
+    screens(queryClient);
+    const groups: string[] = [];
+    const fetchGroup = async (id: string) => {
+      groups.push(id);
+      return group(id, 4) as never;
+    };
+    const created = { id: "new", blockGroupId: G1, teacherId: null, date: "2027-02-01" };
+    await applyChange(queryClient, { ...sessionEvent(["new"], [created]), before: [] }, createCoalescer(queryClient), fetchRows, fetchGroup);
+    expect(groups).toEqual([G1]);
+    expect((queryClient.getQueryData([...roots.blockGroups, "list", {}]) as { id: string; timetableCount: number }[]).map((g) => g.timetableCount)).toEqual([
+      4, 0,
+    ]);
+    expect((queryClient.getQueryData([...roots.blockGroups, "detail", G1]) as { timetableCount: number }).timetableCount).toBe(4);
+    const keys = keyed(invalidate.mock.calls);
+    expect(keys).not.toContain(JSON.stringify([...roots.blockGroups, "list", {}]));
+    expect(keys).toContain(JSON.stringify([...roots.reports, "block-groups-without-timetables"]));
+    expect(keys).not.toContain(JSON.stringify([...roots.allocationGrid, 2026, 1])); // no teacher, another year
+  });
+
+  test("group patches apply in order: a later change's answer is never overwritten by an earlier one", async () => {
+    const { queryClient, fetchRows } = setup();
+    queryClient.setQueryData([...roots.blockGroups, "list", {}], [group(G1, 3)]);
+    const answers: ((n: number) => void)[] = [];
+    const fetchGroup = (id: string) => new Promise<never>((resolve) => answers.push((n) => resolve(group(id, n) as never)));
+    const created = (id: string) => ({ ...sessionEvent([id], [{ id, blockGroupId: G1, teacherId: null, date: "2027-02-01" }]), before: [] });
+    const first = applyChange(queryClient, created("a"), createCoalescer(queryClient), fetchRows, fetchGroup);
+    const second = applyChange(queryClient, created("b"), createCoalescer(queryClient), fetchRows, fetchGroup);
+    await vi.waitFor(() => expect(answers.length).toBe(1)); // the second fetch waits for the first patch
+    answers[0](4);
+    await vi.waitFor(() => expect(answers.length).toBe(2));
+    answers[1](5);
+    await Promise.all([first, second]);
+    expect((queryClient.getQueryData([...roots.blockGroups, "list", {}]) as { timetableCount: number }[])[0].timetableCount).toBe(5);
+  });
+});

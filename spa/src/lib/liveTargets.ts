@@ -15,12 +15,19 @@
  *   auto-allocation proposals) refetch through a coalescer: at once for the first change, then at most
  *   once a second while changes keep coming (trailing), so a screen has converged about a second after
  *   the last change of a burst (ADR 0025).
+ * - The other screens a session change may touch decide from the rows before and after the write
+ *   (`sessionConcerns`, ADR 0025): the teacher list, details and choices never (no field of theirs comes
+ *   from sessions); a teacher's delivery summary, an allocation grid and its cells only for a row of
+ *   theirs (teacher, week or year); reports only for a row in their year (and the block groups without
+ *   timetables only for a created or moved row); a block group's hours and scheduling screens only for a
+ *   row of that group. The block group lists and details show `timetableCount`, which only a created or
+ *   moved row changes: they fetch just the changed groups (`GET /api/block-groups/{id}`) and patch them in.
  * - Anything it cannot decide (no row details: a delete or a very large write; an entity it does not
  *   know) falls back to invalidating what `entityInvalidates` names. A seq gap or a reconnect still
  *   refetches everything (lib/socket.ts).
  */
 import type { InvalidateQueryFilters, QueryClient } from "@tanstack/react-query";
-import { client } from "./api";
+import { ApiError, client } from "./api";
 import type { components } from "./api-schema";
 import { entityInvalidates, roots } from "./queryKeys";
 
@@ -358,11 +365,159 @@ async function patchTimetableLists(queryClient: QueryClient, event: LiveEvent, f
   await Promise.all(work);
 }
 
+type BlockGroup = components["schemas"]["BlockGroupOut"];
+type RowDetails = { sessions: SessionDetail[]; before: SessionDetail[] };
+
+/** The rows of a session event with `before` (both lists), or null when it cannot say (see `touchedDates`). */
+function rowDetails(event: LiveEvent): RowDetails | null {
+  return touchedDates(event) === null ? null : { sessions: event.sessions ?? [], before: event.before ?? [] };
+}
+
+const inYear = (date: string | null, year: unknown) => date !== null && Number(date.slice(0, 4)) === Number(year);
+
+/**
+ * The block groups whose `timetableCount` a session event may change: those of rows it created (no
+ * `before` row) and both groups of a row moved to another group. An update in place changes no count.
+ */
+export function countChangedGroups(rows: RowDetails): string[] {
+  const before = new Map(rows.before.map((d) => [d.id, d]));
+  const groups = new Set<string>();
+  for (const d of rows.sessions) {
+    const old = before.get(d.id);
+    if (old === undefined) groups.add(d.blockGroupId);
+    else if (old.blockGroupId !== d.blockGroupId) {
+      groups.add(d.blockGroupId);
+      groups.add(old.blockGroupId);
+    }
+  }
+  return [...groups];
+}
+
+/**
+ * Whether a session change (rows before and after the write) may change what the query `key` (under the
+ * teachers, block groups, allocation grid or reports root) shows, given its cached `data`. True for a key
+ * it does not know. Block group lists and details are decided by `countChangedGroups` instead.
+ */
+export function sessionConcerns(key: readonly unknown[], rows: RowDetails, data: unknown): boolean {
+  const all = [...rows.sessions, ...rows.before];
+  const [root, part] = key;
+  if (root === roots.teachers[0]) {
+    // Teacher rows carry no session figure: the list, the choices and a teacher's own record never change.
+    if (part === "list" || part === "choices" || part === "availability" || part === "leave") return false;
+    if (part === "detail" && key.length === 3) return false;
+    if (part === "detail" && key[3] === "delivery-summary") return all.some((d) => d.teacherId === key[2] && inYear(d.date, key[4]));
+    if (part === "unavailable") return all.some((d) => d.teacherId === key[2]);
+    return true;
+  }
+  if (root === roots.blockGroups[0]) {
+    if (part === "choices" || part === "linkable") return false;
+    if (part === "detail" && key[3] === "study-plans") return false;
+    if (part === "detail" && key.length > 3) return all.some((d) => d.blockGroupId === key[2]); // hours, scheduling
+    return true;
+  }
+  if (root === roots.allocationGrid[0]) {
+    const taught = all.filter((d) => d.teacherId !== null && d.date !== null);
+    if (part === "week") {
+      const [y, m, day] = String(key[3]).split("-").map(Number);
+      const end = isoDay(new Date(y, m - 1, day + 6));
+      return taught.some((d) => d.teacherId === key[2] && d.date! >= String(key[3]) && d.date! <= end);
+    }
+    // The grid of a year or term: its weeks (cached) or, before it loaded, its year.
+    const weeks = (data as { weeks?: { weekStart: string; weekEnd: string }[] } | undefined)?.weeks;
+    if (Array.isArray(weeks)) return weeks.length > 0 && taught.some((d) => d.date! >= weeks[0].weekStart && d.date! <= weeks[weeks.length - 1].weekEnd);
+    return true;
+  }
+  if (root === roots.reports[0]) {
+    if (part === "block-groups-without-timetables") return countChangedGroups(rows).length > 0;
+    if (part === "teacher-workload") return all.some((d) => d.teacherId !== null && inYear(d.date, key[2]));
+    if (part === "room-utilisation") return all.some((d) => ((d.roomId ?? null) !== null || Boolean(d.room)) && inYear(d.date, key[2]));
+    if (part === "scheduling-summary" || part === "load-planning") return all.some((d) => inYear(d.date, key[2]));
+    return true;
+  }
+  return true;
+}
+
+export type FetchGroup = (id: string) => Promise<BlockGroup | null>;
+
+/** The group as the list shows it (`BlockGroupOut`); a group gone (404) reads as null. */
+const fetchGroupById: FetchGroup = async (id) => {
+  try {
+    const { data } = await client.GET("/api/block-groups/{block_group_id}", { params: { path: { block_group_id: id } } });
+    return data ?? null;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+};
+
+/** At most this many changed groups are fetched one by one; more refetch the lists whole. */
+export const GROUP_PATCH_LIMIT = 5;
+const groupChains = new WeakMap<QueryClient, Promise<void>>();
+
+/**
+ * Fetches the changed block groups and writes them into every loaded block group list and detail that
+ * shows them, as the cache is when the fetch returns. Patches run one after the other (each fetch starts
+ * after the previous patch is in, so a later answer never lands before an earlier one); a list that was
+ * refetched while the groups were out, or is being refetched, is left to that refetch.
+ */
+function patchBlockGroups(queryClient: QueryClient, ids: string[], fetchGroup: FetchGroup, applied: Applied, coalescer: Coalescer): Promise<void> {
+  const run = async () => {
+    const lists = queryClient.getQueryCache().findAll({ queryKey: [...roots.blockGroups, "list"] });
+    const details = ids.map((id) => queryClient.getQueryCache().find({ queryKey: [...roots.blockGroups, "detail", id], exact: true }));
+    const showing = lists.filter((q) => Array.isArray(q.state.data) && (q.state.data as BlockGroup[]).some((g) => ids.includes(g.id)));
+    applied.skipped += lists.length - showing.length;
+    const shownDetails = details.filter((q) => q !== undefined && q.state.data !== undefined);
+    if (showing.length === 0 && shownDetails.length === 0) return;
+    if (ids.length > GROUP_PATCH_LIMIT) {
+      for (const q of [...showing, ...shownDetails]) coalescer.invalidate(q!.queryKey);
+      return;
+    }
+    const stamps = new Map([...showing, ...shownDetails].map((q) => [q!.queryHash, q!.state.dataUpdateCount]));
+    let groups: (BlockGroup | null)[];
+    try {
+      groups = await Promise.all(ids.map(fetchGroup));
+    } catch {
+      for (const q of [...showing, ...shownDetails]) coalescer.invalidate(q!.queryKey);
+      return;
+    }
+    const byId = new Map(ids.map((id, i) => [id, groups[i]]));
+    for (const q of [...showing, ...shownDetails]) {
+      const query = q!;
+      if (query.state.dataUpdateCount !== stamps.get(query.queryHash) || query.state.fetchStatus === "fetching") continue; // a whole read is newer
+      if (query.queryKey[1] === "detail") {
+        const fresh = byId.get(String(query.queryKey[2]));
+        if (fresh) queryClient.setQueryData(query.queryKey, fresh);
+        else coalescer.invalidate(query.queryKey);
+        continue;
+      }
+      queryClient.setQueryData<BlockGroup[]>(query.queryKey, (current) =>
+        Array.isArray(current) ? current.flatMap((g) => (byId.has(g.id) ? (byId.get(g.id) ? [byId.get(g.id)!] : []) : [g])) : current,
+      );
+    }
+    applied.patched += showing.length;
+  };
+  const next = (groupChains.get(queryClient) ?? Promise.resolve()).then(run, run);
+  groupChains.set(
+    queryClient,
+    next.catch(() => undefined),
+  );
+  return next;
+}
+
+/** Roots whose queries a session change with rows before and after concerns one by one (`sessionConcerns`). */
+const SESSION_DECIDED: readonly (readonly string[])[] = [roots.teachers, roots.blockGroups, roots.allocationGrid, roots.reports];
+
 /**
  * Applies one in-order change event to the cache (see the module comment). Resolves when the patches are
  * in; aggregate refetches are started (and coalesced), not awaited.
  */
-export async function applyChange(queryClient: QueryClient, event: LiveEvent, coalescer: Coalescer, fetchRows: FetchRows = fetchRowsByIds): Promise<Applied> {
+export async function applyChange(
+  queryClient: QueryClient,
+  event: LiveEvent,
+  coalescer: Coalescer,
+  fetchRows: FetchRows = fetchRowsByIds,
+  fetchGroup: FetchGroup = fetchGroupById,
+): Promise<Applied> {
   const applied: Applied = { patched: 0, refetched: 0, untouched: 0, fallback: false, skipped: 0 };
   coalescer.invalidate(roots.activity); // every write is an activity (issue 16): history panels stay live
   // A single sign-on is recorded in the history (issue 21) but changes nothing any other screen shows.
@@ -376,6 +531,8 @@ export async function applyChange(queryClient: QueryClient, event: LiveEvent, co
   const isAggregate = (root: readonly string[]) => AGGREGATE_ROOTS.some((a) => JSON.stringify(a) === JSON.stringify(root));
   const precise = event.entity === "timetable_session" && Array.isArray(event.sessions);
   const dates = touchedDates(event);
+  const rows = rowDetails(event);
+  let groupPatch: Promise<void> | null = null;
   for (const root of targets) {
     if (precise && JSON.stringify(root) === JSON.stringify(roots.timetables)) {
       // Lists are patched below; the other timetable screens (conflicts, proposals) are aggregates,
@@ -387,12 +544,20 @@ export async function applyChange(queryClient: QueryClient, event: LiveEvent, co
       }
       continue;
     }
-    if (dates !== null && (JSON.stringify(root) === JSON.stringify(roots.blockGroups) || JSON.stringify(root) === JSON.stringify(roots.teachers))) {
-      // A session change leaves block group and teacher *choices* (codes and names) as they were; the
-      // lists with hours refetch as aggregates.
+    if (rows !== null && SESSION_DECIDED.some((r) => JSON.stringify(r) === JSON.stringify(root))) {
+      // Each loaded query decides from the rows before and after; block group lists and details fetch
+      // just the groups whose count changed (see the module comment).
+      const isGroupRow = (key: readonly unknown[]) => key[0] === roots.blockGroups[0] && (key[1] === "list" || (key[1] === "detail" && key.length === 3));
       for (const query of queryClient.getQueryCache().findAll({ queryKey: root })) {
-        if (query.queryKey[1] === "choices") applied.skipped += 1;
-        else coalescer.invalidate(query.queryKey);
+        if (isGroupRow(query.queryKey)) continue;
+        if (sessionConcerns(query.queryKey, rows, query.state.data)) coalescer.invalidate(query.queryKey);
+        else applied.skipped += 1;
+      }
+      if (JSON.stringify(root) === JSON.stringify(roots.blockGroups)) {
+        const changed = countChangedGroups(rows);
+        const loaded = queryClient.getQueryCache().findAll({ queryKey: root, predicate: (q) => isGroupRow(q.queryKey) && q.state.data !== undefined });
+        if (changed.length === 0) applied.skipped += loaded.length;
+        else if (loaded.length > 0) groupPatch = patchBlockGroups(queryClient, changed, fetchGroup, applied, coalescer);
       }
       continue;
     }
@@ -410,5 +575,6 @@ export async function applyChange(queryClient: QueryClient, event: LiveEvent, co
   }
   if (precise) await patchTimetableLists(queryClient, event, fetchRows, applied);
   else applied.fallback = event.entity === "timetable_session";
+  if (groupPatch) await groupPatch;
   return applied;
 }

@@ -2,9 +2,13 @@
 // (spa/src/lib/eventOrder.ts, transpiled here with the typescript package), driven by
 // tests/realtime/test_event_order.py.
 //
-// Config (env RT_CLIENT, JSON): {url, cookie, origin, quietMs}. Prints {"type":"connect"} once connected,
-// then, after no event has arrived for quietMs following a {"report":true} command on stdin, one line
-// {"type":"report","received":[seq...],"applied":[seq...],"gaps":n} and exits.
+// Config (env RT_CLIENT, JSON): {url, cookie, origin, quietMs}. Prints {"type":"connect"} once connected.
+// On a stdin line {"until": seq} it waits until the reorder window has delivered (or given up on) every
+// seq up to `until` — not for a quiet spell: a server process that is descheduled for a while under load
+// pauses the events without ending them — then for quietMs more (a late duplicate still counts), and
+// prints one line {"type":"report","received":[seq...],"applied":[seq...],"gaps":n,"disconnects":[...]}
+// and exits. It gives up waiting after `limitMs` (default 120 s) or when the socket is gone, and reports
+// what it has.
 import { createInterface } from "node:readline";
 import { createRequire } from "node:module";
 import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
@@ -40,18 +44,27 @@ socket.on("connect_error", (err) => {
   out({ type: "connect_error", message: err.message });
   process.exit(1);
 });
+const disconnects = [];
+socket.on("disconnect", (reason) => disconnects.push({ reason, lastApplied: sequencer.last }));
 socket.on("change", (event) => {
   lastEventAt = Date.now();
   received.push(event.seq);
   sequencer.push(event);
 });
 
-createInterface({ input: process.stdin }).on("line", () => {
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const until = JSON.parse(line || "{}").until ?? null;
   const quiet = config.quietMs ?? 1000;
+  const giveUpAt = Date.now() + (config.limitMs ?? 120_000);
+  let reachedAt = null;
   const timer = setInterval(() => {
-    if (Date.now() - lastEventAt >= quiet) {
+    const now = Date.now();
+    const done = until === null || (sequencer.last !== null && sequencer.last >= until);
+    if (done && reachedAt === null) reachedAt = now;
+    const settled = done && now - reachedAt >= quiet && now - lastEventAt >= quiet;
+    if (settled || now >= giveUpAt || (!done && !socket.connected)) {
       clearInterval(timer);
-      out({ type: "report", received, applied, gaps });
+      out({ type: "report", received, applied, gaps, disconnects });
       socket.close();
       setTimeout(() => process.exit(0), 50);
     }
