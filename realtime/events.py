@@ -1,4 +1,4 @@
-"""The one way a write announces itself (decisions.md §7, style guide §4).
+"""The one way a write announces itself (docs/behaviour/live-events.md §4, docs/engineering.md, Rules: Change events).
 
 Every write service calls :func:`emit_change` inside its transaction, once per write (a schedule
 generation or a bulk allocation is one event with many ids). The function:
@@ -88,7 +88,7 @@ def emit_change(
     (ValueError otherwise). ids: the ids of the rows written (UUIDs or strings). summary / undo_of: for
     the activity (an undo names what it reverses). Call it inside the write's ``transaction.atomic()``
     and before the write: the rows written after it in that block are captured into the activity
-    (issue 16).
+    (ADR 0012).
     """
     from project.accounts.models import Organization
 
@@ -116,7 +116,7 @@ def emit_change(
     }
     from project.history.services import record
 
-    record(ctx, event, summary=summary, undo_of=undo_of)  # the activity of this write, in its transaction (issue 16)
+    record(ctx, event, summary=summary, undo_of=undo_of)  # the activity of this write, in its transaction (ADR 0012)
     group = org_group(org.pk)
     before = _sessions_before(entity, action, ids)
     transaction.on_commit(lambda: _send(group, {"type": CHANGE_EVENT, "event": _with_routing(event, before)}))
@@ -190,7 +190,7 @@ def _routing(entity: str, ids: list[str], action: str = "") -> tuple[list[str] |
     - ``campusIds``: the campuses of the written sessions' or block groups' rows (routing for
       campus-scoped wall displays; never sent to a client);
     - ``sessions`` (timetable_session events of at most 2,000 ids): ``[{id, blockGroupId, teacherId,
-      room, date}]`` of the rows as written (issue 15: a list showing none of them and matching none of
+      room, date}]`` of the rows as written (a list showing none of them and matching none of
       them does not refetch).
 
     None for either when no row is left to ask (a delete) or the write is too big: clients then fall back

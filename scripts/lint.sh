@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lint, format, type and drift checks of the whole repository (issue 22, docs/engineering.md). Prints
+# Lint, format, type and drift checks of the whole repository (ADR 0021; docs/engineering.md). Prints
 # every finding and exits non-zero when any check fails. .ci/run runs it before the tests; the same tools
 # run on commit with pre-commit (.pre-commit-config.yaml). To fix what the formatters report:
 #   .venv/bin/ruff format . && .venv/bin/ruff check --fix . && (cd spa && npm run format)

@@ -13,7 +13,7 @@ from realtime.events import emit_change
 
 
 def _announce(org: Organization | None, entity: str, action: str, pk: object) -> None:
-    """A support staff write is a change of the organization like any other (decisions.md §7): one
+    """A support staff write is a change of the organization like any other (docs/behaviour/live-events.md): one
     change event and one activity by "Django admin". Access itself ends through the model's hooks
     (project.accounts.access), whatever path saved it."""
     if org is not None:

@@ -1,4 +1,4 @@
-"""Django admin base for support staff: every save or delete announces a change event (decisions.md §7)."""
+"""Django admin base for support staff: every save or delete announces a change event (docs/behaviour/live-events.md §4)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class TenantAdmin(admin.ModelAdmin):
             return
         emit_change(Ctx(org=org, user=None, origin="admin"), entity=self.entity, action=action, ids=[obj.pk])
 
-    # Each write emits first, then writes: the rows it writes are captured into its activity (issue 16).
+    # Each write emits first, then writes: the rows it writes are captured into its activity (ADR 0012).
 
     def save_model(self, request: HttpRequest, obj: TenantModel, form: ModelForm[TenantModel], change: bool) -> None:
         with transaction.atomic():

@@ -1,4 +1,4 @@
-"""Reads of display links and the board a link shows (issue 11)."""
+"""Reads of display links and the board a link shows."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def board(token: str, day: date | None = None) -> dict:
                 "startTime": s.start_time.strftime("%H:%M:%S"),
                 "endTime": s.end_time.strftime("%H:%M:%S"),
                 "room": s.room,
-                # The room record's name and seats for a board grouped by room (issue 19).
+                # The room record's name and seats for a board grouped by room (ADR 0019).
                 "roomName": s.room_record.name if s.room_record else None,
                 "roomCapacity": s.room_record.capacity if s.room_record else None,
                 "status": s.status,

@@ -1,4 +1,4 @@
-"""Recording activities (issue 16). Called once per write by ``realtime.events.emit_change``."""
+"""Recording activities (ADR 0012). Called once per write by ``realtime.events.emit_change``."""
 
 from __future__ import annotations
 

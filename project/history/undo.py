@@ -1,4 +1,4 @@
-"""Undo and redo of an activity (issue 16, docs/adr/0012): ``POST /api/activity/{id}/undo``.
+"""Undo and redo of an activity (docs/adr/0012): ``POST /api/activity/{id}/undo``.
 
 An activity's captured rows (project.history.tracking) are merged per row: the state before its first
 capture and after its last. Undo, in one transaction that is itself a write (one activity "undo of ...",
@@ -109,7 +109,7 @@ def undo(*, ctx: Ctx, activity_id: UUID) -> Activity:
     else:
         summary = f"{label} undid: {activity.summary}"
     with transaction.atomic():
-        # First (it locks the organization's writers, decisions.md §7), then the rows: captured into it.
+        # First (it locks the organization's writers, docs/behaviour/concurrency.md §5), then the rows: captured into it.
         event = emit_change(
             ctx,
             entity=activity.entity,

@@ -1,12 +1,12 @@
 """Writes of study plans, study plan units, block groups and linked block groups.
 
-delivery.md §3 to §5, §7, §8; decisions.md §1 (errors), §6 (If-Match), §7 (one change event per write).
+docs/behaviour/block-groups.md §1, §2; docs/behaviour/errors.md §9; docs/behaviour/errors.md §1; docs/behaviour/concurrency.md §2; docs/behaviour/live-events.md §4 (one change event per write).
 Every function runs in one transaction and calls ``emit_change`` exactly once. Errors raised:
 ``NotFound`` (404, also for another organization's ids, body references included), ``ValidationFailed``
 (400), ``DuplicateCode`` (409 ``duplicate_code``), ``Conflict`` (409 ``conflict_state``), ``StaleWrite``
 (412).
 
-Deletion rules (decided here, decisions.md leaves them open):
+Deletion rules (decided here; the product contract leaves them open):
 - a study plan assigned to block groups is not deleted (409): unassign it first, so that no group's
   hour reconciliation or schedule basis disappears silently;
 - a block group is deleted with its sessions, plan assignments and linked-group membership; a linked

@@ -1,4 +1,4 @@
-"""Timetables, schedule generation, Excel import and calendar feeds (delivery.md §7, decisions.md §3-§6).
+"""Timetables, schedule generation, Excel import and calendar feeds (docs/behaviour/generation.md; docs/behaviour/conflicts.md §1; docs/behaviour/terms-and-holidays.md; docs/behaviour/concurrency.md §2).
 
 Thin router: parse, call one service or selector, answer camelCase.
 """
@@ -53,7 +53,7 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 @router.post("/block-groups/{uuid:block_group_id}/schedule", response={200: ScheduleOut, **ERRORS})
 def schedule_block_group(request: AuthedRequest, block_group_id: str, payload: ScheduleIn) -> dict[str, object]:
-    """Generate the group's sessions from its study plans (decisions.md §3).
+    """Generate the group's sessions from its study plans (docs/behaviour/generation.md).
 
     Body: {sessionTemplates: [{startTime, endTime, duration (hours)}], startDate?, room?, notes?,
     startNextUnitInNewWeek?}. Answer: {sessionsCreated, hoursScheduled, startDate, endDate,
@@ -77,10 +77,10 @@ def clear_block_group_schedule(request: AuthedRequest, block_group_id: str) -> d
 def list_sessions(request: AuthedRequest, filters: Query[SessionListQuery]) -> HttpResponse:
     """Sessions by date, with unit, blockGroup, teacher and `conflicts` (types, computed at read time).
 
-    Query: blockGroupId, teacherId, roomId (a recorded room's sessions; issue 19), hidePast=true
+    Query: blockGroupId, teacherId, roomId (a recorded room's sessions; ADR 0019), hidePast=true
     (actualDate >= today in the user's timezone,
     default Australia/Melbourne), ids=<comma-separated session ids, at most 1,000> (just those rows of
-    the organization, same shape: a live screen patches the rows a change event named; issue 15).
+    the organization, same shape: a live screen patches the rows a change event named; ADR 0008).
     Fixed number of queries whatever the row count.
     """
     ctx = request.auth
@@ -134,7 +134,7 @@ def create_session(request: AuthedRequest, payload: SessionIn) -> tuple[int, dic
 @router.get("/timetables/conflicts", response=list[ConflictOut])
 def list_conflicts(request: AuthedRequest, filters: Query[ConflictQuery]) -> list[dict[str, object]]:
     """Conflicts {type, severity, sessionIds, message, date} of sessions dated in [start, end]
-    (default today .. +365 days), optionally of one block group or teacher (decisions.md §4)."""
+    (default today .. +365 days), optionally of one block group or teacher (docs/behaviour/conflicts.md §1)."""
     ctx = request.auth
     return selectors.conflict_list(
         org=ctx.org,
@@ -188,7 +188,7 @@ def bulk_allocate(request: AuthedRequest, payload: BulkAllocateIn) -> dict[str, 
 
 @router.put("/timetables/bulk-room", response={200: BulkRoomOut, 400: ErrorOut, 404: ErrorOut, 409: dict})
 def bulk_room(request: AuthedRequest, payload: BulkRoomIn) -> dict[str, object]:
-    """Put every listed session in one room, all or nothing (issue 19): ``{updated, sessionIds, roomId,
+    """Put every listed session in one room, all or nothing (ADR 0019): ``{updated, sessionIds, roomId,
     room, warnings}``; 409 with the conflicts when the room is booked at any of their times."""
     ids, room, warnings = services.bulk_set_room(ctx=request.auth, session_ids=payload.session_ids, room_id=payload.room_id)
     return {

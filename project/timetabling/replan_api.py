@@ -1,4 +1,4 @@
-"""Re-planning around late changes (issue 17): ``GET /api/replan/impact``. Thin: parse, call, answer."""
+"""Re-planning around late changes (ADR 0015): ``GET /api/replan/impact``. Thin: parse, call, answer."""
 
 from __future__ import annotations
 
@@ -218,7 +218,7 @@ def _change(request: AuthedRequest, body: ChangeFields) -> replan.Change:
 def replan_propose(request: AuthedRequest, payload: ReplanChangeIn) -> HttpResponse:
     """POST /api/replan/propose: a proposal fixing every session the change hits (closures: moved to the
     earliest free slot; leave: another teacher), the sessions it cannot fix with reasons, and the
-    figures; ``version`` for the apply (issue 17, ``replan.propose``). Writes nothing. Errors as
+    figures; ``version`` for the apply (ADR 0015; ``replan.propose``). Writes nothing. Errors as
     ``GET /api/replan/impact``."""
     change = _change(request, payload)
     return json_response(
@@ -259,7 +259,7 @@ def replan_apply(request: AuthedRequest, payload: ReplanApplyIn) -> HttpResponse
 @router.get("/replan/impact", response={200: ImpactOut, **ERRORS})
 def replan_impact(request: AuthedRequest, filters: Query[ImpactQuery]) -> HttpResponse:
     """GET /api/replan/impact: the sessions a change hits (not cancelled), by block group and by teacher,
-    with ``actualHours`` summed (issue 17, ``project.timetabling.replan``). 400 "Start date is required",
+    with ``actualHours`` summed (ADR 0015; ``project.timetabling.replan``). 400 "Start date is required",
     "End date is required", "End date must be on or after start date", "The range can be at most 400
     days", part-day times; 404 "Holiday not found" / "Leave not found" / "Teacher not found" / "Campus not
     found". Reads only."""

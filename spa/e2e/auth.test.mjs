@@ -1,4 +1,4 @@
-// Sign-in, first-time setup, TOTP and passkeys in real Chromium (platform.md §2, §4; issue 8).
+// Sign-in, first-time setup, TOTP and passkeys in real Chromium (docs/behaviour/accounts.md §4).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BASE_URL, DEMO, browserForFile, newPage } from "./lib.mjs";

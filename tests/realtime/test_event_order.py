@@ -1,4 +1,4 @@
-"""Events arrive in order on screen (issue 14): under concurrent writes on two daphne processes sharing
+"""Events arrive in order on screen (ADR 0004): under concurrent writes on two daphne processes sharing
 Redis, every socket applies every seq exactly once and in order through the SPA's reorder window
 (spa/src/lib/eventOrder.ts, run by real socket.io-client processes), and no gap refetch happens when no
 event was lost."""

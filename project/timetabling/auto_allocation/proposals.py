@@ -67,7 +67,7 @@ def apply_proposal(
                 s.id: s
                 for s in TimetableSession.objects.for_org(ctx.org).select_for_update().filter(id__in=list(solution.assignment))
             }
-            # First in the write (issue 16): the rows written after it are captured into its activity.
+            # First in the write (ADR 0012): the rows written after it are captured into its activity.
             emit_change(ctx, entity="timetable_session", action="allocated", ids=list(solution.assignment))
             rows = []
             now = timezone.now()

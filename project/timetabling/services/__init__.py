@@ -1,5 +1,5 @@
 """Writes of timetable sessions: create, update, delete, bulk allocation, schedule generation and
-clearing, Excel import, calendar feeds (delivery.md §7, decisions.md §3, §4, §6, §7).
+clearing, Excel import, calendar feeds (docs/behaviour/timetables.md §5, docs/behaviour/generation.md §9; docs/behaviour/conflicts.md §1; docs/behaviour/concurrency.md §2; docs/behaviour/live-events.md).
 
 Each write is one ``transaction.atomic()`` and calls ``emit_change`` exactly once, first thing inside
 the transaction: its row lock on the organization serialises the organization's writers, so the

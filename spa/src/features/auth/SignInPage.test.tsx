@@ -45,7 +45,7 @@ test("the code field appears on requiresTotp, accepts digits only and needs 6 of
   expect(code).toHaveValue("123");
   await userEvent.click(screen.getByRole("button", { name: "Verify & Sign In" }));
   expect(await screen.findByText("TOTP code must be 6 digits")).toBeInTheDocument();
-  // Besides the sign-in calls, the email is looked up once for single sign-on (issue 21).
+  // Besides the sign-in calls, the email is looked up once for single sign-on (ADR 0022).
   const logins = () => fetch.mock.calls.filter(([url]) => url === "/api/auth/login");
   expect(logins()).toHaveLength(1);
   await userEvent.type(code, "4567");

@@ -20,7 +20,7 @@ export function setImpactNotice(value: ImpactNoticeValue | null) {
 
 /**
  * "3 sessions of 2 block groups fall on this holiday. Review a re-plan …" with Review re-plan and Dismiss,
- * at the top of the page until dismissed or reviewed (issue 17): a toast would queue behind the save's
+ * at the top of the page until dismissed or reviewed (ADR 0015): a toast would queue behind the save's
  * own success toast (and its Undo) for 10 s.
  */
 export function ImpactNotice() {

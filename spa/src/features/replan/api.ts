@@ -1,5 +1,5 @@
 /**
- * Re-planning around late changes (issue 17; server: project/timetabling/replan_api.py).
+ * Re-planning around late changes (ADR 0015; server: project/timetabling/replan_api.py).
  * GET /api/replan/impact answers which sessions a holiday, term break, campus closure or teacher leave
  * hits, by block group and by teacher, with hours.
  */

@@ -1,5 +1,5 @@
 /**
- * Rooms (issue 19, ADR 0019): GET/POST /api/rooms, GET/PUT/DELETE /api/rooms/{id}. Everyone reads;
+ * Rooms (ADR 0019): GET/POST /api/rooms, GET/PUT/DELETE /api/rooms/{id}. Everyone reads;
  * administrators write. A session's room text that matches a room's code (case and spacing ignored)
  * is linked to it by the server.
  */
@@ -93,7 +93,7 @@ export function useRoomAvailability(date: string | null | undefined, startTime: 
 }
 export type RoomSessionsAvailability = components["schemas"]["RoomSessionsAvailabilityOut"];
 
-/** Which rooms are free at the times of every selected session (the bulk "Set Room" picker; issue 19). */
+/** Which rooms are free at the times of every selected session (the bulk "Set Room" picker; ADR 0019). */
 export function useRoomAvailabilityForSessions(sessionIds: string[], enabled: boolean) {
   return useQuery({
     queryKey: [...roots.rooms, "availability", "sessions", [...sessionIds].sort()],

@@ -1,5 +1,5 @@
 /**
- * A block group's plans, hours and schedule (delivery.md §7, decisions.md §3):
+ * A block group's plans, hours and schedule (docs/behaviour/generation.md):
  * /api/block-groups/{id}/study-plans, /scheduling-info, /schedule, /hour-reconciliation, /timetabled-units.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
@@ -18,8 +18,8 @@ export type ScheduleResult = components["schemas"]["ScheduleOut"];
 export type StudyPlanOption = components["schemas"]["StudyPlanOut"];
 
 /**
- * Times are typed and shown as HH:MM; the wire keeps HH:MM:SS (delivery.md §6), so seconds are added on
- * the way out (issue 18, ADR 0018). H:MM and HH:MM:SS are accepted too.
+ * Times are typed and shown as HH:MM; the wire keeps HH:MM:SS (docs/behaviour/api.md §3), so seconds are added on
+ * the way out (ADR 0018). H:MM and HH:MM:SS are accepted too.
  */
 const TIME_TYPED = /^([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
 export const TIME_MESSAGE = "Invalid time format, use HH:MM (24-hour)";
@@ -37,7 +37,7 @@ export const wireMinutes = (wire: string) => {
   const [h, m, sec] = wire.split(":").map(Number);
   return h * 60 + m + (sec || 0) / 60;
 };
-/** The server's message for an end not after its start (zero-length or backwards; delivery.md §4). */
+/** The server's message for an end not after its start (zero-length or backwards; docs/behaviour/block-groups.md §2). */
 export const END_AFTER_START = "End time must be after start time";
 /** A refinement for an object with wire `startTime` and `endTime`: the end after the start, shown on End Time. */
 export const endAfterStart: [(v: { startTime: string; endTime: string }) => boolean, { path: string[]; message: string }] = [
@@ -81,20 +81,20 @@ export const scheduleSchema = z.object({
     }),
   startDate: z.string().min(1, "Start date is required"),
   room: z.string().max(50, "Room must be at most 50 characters"),
-  // Issue 19: without a room, the generation chooses a free room of this type for each session.
+  // Without a room, the generation chooses a free room of this type for each session.
   roomType: z.enum(["classroom", "computer_lab", "workshop", "kitchen", "online", "other"]).nullable().optional(),
   notes: z.string(),
   startNextUnitInNewWeek: z.boolean(),
 });
 export type ScheduleFormValues = z.input<typeof scheduleSchema>;
 export type ScheduleInput = z.output<typeof scheduleSchema>;
-/** delivery.md §6 defaults: the first template 09:00-12:00, added ones 13:00-16:00 (3 hours each). */
+/** docs/behaviour/api.md §3: the first template 09:00-12:00, added ones 13:00-16:00 (3 hours each). */
 export const FIRST_TEMPLATE = { startTime: "09:00", endTime: "12:00", duration: 3 };
 export const NEXT_TEMPLATE = { startTime: "13:00", endTime: "16:00", duration: 3 };
 
 /**
  * The templates a schedule dialog starts with: one per session of the group's day (`sessionsPerDay`,
- * issue 18): 09:00-12:00, 13:00-16:00, 17:00-20:00, then one-hour evening slots from 20:00 (up to 23:00).
+ * the coordinator screens work (ADR 0018)): 09:00-12:00, 13:00-16:00, 17:00-20:00, then one-hour evening slots from 20:00 (up to 23:00).
  */
 export function defaultTemplates(sessionsPerDay: number | null | undefined) {
   const n = Math.max(1, Math.min(Number(sessionsPerDay) || 1, 6));
@@ -103,7 +103,7 @@ export function defaultTemplates(sessionsPerDay: number | null | undefined) {
   return slots.slice(0, n).map((t) => ({ ...t }));
 }
 
-/** decisions.md §4: hours from start to end, rounded to half hours, when end is after start. */
+/** docs/behaviour/conflicts.md §1: hours from start to end, rounded to half hours, when end is after start. */
 export function templateHours(start: string, end: string): number | null {
   if (!TIME_TYPED.test(start.trim()) || !TIME_TYPED.test(end.trim())) return null;
   const toMin = (t: string) => {
