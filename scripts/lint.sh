@@ -16,6 +16,8 @@ echo "==> mypy: Python types (django-stubs) of project/ and realtime/"
 .venv/bin/mypy || failed+=(mypy)
 echo "==> import-linter: layers, what realtime may import, no import cycles (.importlinter; docs/engineering.md, Boundaries)"
 .venv/bin/lint-imports --no-cache || failed+=(import-linter)
+echo "==> citations: no path outside the repository, no issue number, every docs/behaviour section cited exists"
+.venv/bin/python scripts/check_citations.py || failed+=(citations)
 echo "==> migrations match the models"
 DATABASE_URL="sqlite://:memory:" DJANGO_SETTINGS_MODULE=project.settings .venv/bin/python manage.py makemigrations --check --dry-run \
   || failed+=(migrations)
