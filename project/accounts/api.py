@@ -78,7 +78,7 @@ def login(request: HttpRequest, payload: LoginIn) -> services.LoginResult:
     """``{email, password, totpCode?, rememberMe}`` to ``{user, requiresTotp, requiresSetup, userId}``.
 
     401 'Invalid email or password' (unknown, inactive, wrong), 401 'Invalid authenticator code',
-    429 when locked out, 400 validation (§5 sign-in messages).
+    429 when locked out, 400 validation (the sign-in messages of docs/behaviour/accounts.md §2).
     """
     return services.sign_in_with_password(
         request=request,
@@ -243,7 +243,7 @@ def profile_update(request: AuthedRequest, payload: ProfileIn) -> User:
 @router.get("/auth/settings", response=SettingsOut)
 def settings_get(request: AuthedRequest) -> dict[str, object]:
     """``{theme, preferences: {dateFormat, timeFormat, timezone, language, compactView}, updatedAt}``;
-    404 'Settings not found' until first saved (the SPA then applies the defaults of §9)."""
+    404 'Settings not found' until first saved (the SPA then applies the defaults of docs/behaviour/accounts.md §8)."""
     return selectors.settings_of(_ctx(request).member)
 
 

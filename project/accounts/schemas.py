@@ -1,7 +1,7 @@
 """Request and answer schemas of the accounts API (docs/behaviour/accounts.md §1, §2, §5; docs/behaviour/errors.md §1).
 
 Simple field rules live here as validators with the spec's messages. Rules that need every problem at
-once (the password rules of §5 through Django's password validators, "Passwords don't match") are checked
+once (the password rules of docs/behaviour/accounts.md §5 through Django's password validators, "Passwords don't match") are checked
 in ``services`` so that one answer lists them all.
 """
 

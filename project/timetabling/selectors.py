@@ -29,7 +29,7 @@ DEFAULT_TZ = "Australia/Melbourne"
 
 
 def user_today(user: User | None = None, org: Organization | None = None) -> date:
-    """Today in the user's timezone setting, else the organization's, else Australia/Melbourne (§5)."""
+    """Today in the user's timezone setting, else the organization's, else Australia/Melbourne (docs/behaviour/terms-and-holidays.md §6)."""
     name = None
     settings = getattr(user, "settings", None)
     if isinstance(settings, dict):

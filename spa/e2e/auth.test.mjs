@@ -13,7 +13,7 @@ test("password sign-in as the demo admin lands on the dashboard", async () => {
   await page.getByText("Enter your email and password to access the scheduling system").waitFor();
   await captureScreen(page, "auth-sign-in");
 
-  // Validation messages of §5.
+  // Validation messages (docs/behaviour/accounts.md §2, §5).
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await page.getByText("Invalid email address").waitFor();
   await page.getByText("Password is required").waitFor();

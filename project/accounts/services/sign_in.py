@@ -168,7 +168,7 @@ def totp_setup(*, request: HttpRequest, user_id: UUID | str) -> dict:
 def setup_password(*, request: HttpRequest, user_id: UUID | str, password: str, confirm_password: str, totp_code: str) -> User:
     """POST /api/auth/setup-password: set the first password, turn TOTP on, sign in.
 
-    Validation (400): the §5 password rules at ``password``, 'Passwords don't match' at
+    Validation (400): the password rules (docs/behaviour/accounts.md §5) at ``password``, 'Passwords don't match' at
     ``confirmPassword``, 'TOTP code must be 6 digits' at ``totpCode``. NotFound for a user not in setup
     state; BadRequest when the authenticator setup was never loaded; Unauthorized 'Invalid authenticator
     code' (recorded by axes) for a wrong code. 403 ``sso_required`` for a user of a domain that

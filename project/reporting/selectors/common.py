@@ -1,5 +1,5 @@
-"""Definitions and helpers shared by the reports; reads behind the Reports screen and the teacher allocation grid (docs/behaviour/reports.md
-responses and Allocation grid response, §9; docs/behaviour/hours.md §2; docs/behaviour/terms-and-holidays.md).
+"""Definitions and helpers shared by the reports; reads behind the Reports screen and the teacher allocation grid (docs/behaviour/reports.md;
+docs/behaviour/allocation.md §4, §5; docs/behaviour/hours.md §2; docs/behaviour/terms-and-holidays.md).
 
 Definitions used by every figure here:
 

@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def _unit_needs(org: Organization, group: BlockGroup) -> list[sch.UnitNeed]:
-    """Remaining facilitated hours per unit: plans in assignment order, units in sequenceOrder (§3.1)."""
+    """Remaining facilitated hours per unit: plans in assignment order, units in sequenceOrder (docs/behaviour/generation.md §2)."""
     plan_ids = list(
         BlockGroupStudyPlan.objects.for_org(org)
         .filter(block_group=group)

@@ -244,7 +244,7 @@ export interface paths {
          * @description ``{email, password, totpCode?, rememberMe}`` to ``{user, requiresTotp, requiresSetup, userId}``.
          *
          *     401 'Invalid email or password' (unknown, inactive, wrong), 401 'Invalid authenticator code',
-         *     429 when locked out, 400 validation (§5 sign-in messages).
+         *     429 when locked out, 400 validation (the sign-in messages of docs/behaviour/accounts.md §2).
          */
         post: operations["project_accounts_api_login"];
         delete?: never;
@@ -470,7 +470,7 @@ export interface paths {
         /**
          * Settings Get
          * @description ``{theme, preferences: {dateFormat, timeFormat, timezone, language, compactView}, updatedAt}``;
-         *     404 'Settings not found' until first saved (the SPA then applies the defaults of §9).
+         *     404 'Settings not found' until first saved (the SPA then applies the defaults of docs/behaviour/accounts.md §8).
          */
         get: operations["project_accounts_api_settings_get"];
         /**

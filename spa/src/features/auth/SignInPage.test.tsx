@@ -12,7 +12,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 const passwordInput = () => document.querySelector('input[name="password"]') as HTMLInputElement;
 
-test("sign-in shows the validation messages of §5", async () => {
+test("sign-in shows the validation messages of docs/behaviour/accounts.md §2", async () => {
   const fetch = mockFetch(() => undefined);
   renderWithProviders(<SignInPage />, { route: "/auth" });
   expect(screen.getByText("Enter your email and password to access the scheduling system")).toBeInTheDocument();
@@ -72,7 +72,7 @@ test("requiresSetup with a user id switches to the Account Setup view, and back 
   expect(await screen.findByRole("heading", { name: "Sign In" })).toBeInTheDocument();
 });
 
-test("the passkey tab has its two buttons; failures map to the toasts of §8", async () => {
+test("the passkey tab has its two buttons; failures map to the toasts of docs/behaviour/errors.md §9", async () => {
   renderWithProviders(<SignInPage />, { route: "/auth" });
   await userEvent.click(screen.getByRole("tab", { name: "Passkey" }));
   expect(screen.getByRole("button", { name: "Sign in with Passkey" })).toBeInTheDocument();
