@@ -54,7 +54,7 @@ _json = json_response  # answers of thousands of rows, already camelCase (see pr
 
 @router.get("/reports/block-groups-without-timetables", response=list[BlockGroupWithoutTimetableOut])
 def block_groups_without_timetables(request: AuthedRequest) -> list[dict[str, object]]:
-    """Block groups with no timetable session, by code (docs/behaviour/block-groups.md §1). Always an array."""
+    """Block groups with no timetable session, by code (docs/behaviour/reports.md §1). Always an array."""
     return selectors.block_groups_without_timetables(org=request.auth.org)
 
 

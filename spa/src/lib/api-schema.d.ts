@@ -1462,7 +1462,7 @@ export interface paths {
         };
         /**
          * Block Groups Without Timetables
-         * @description Block groups with no timetable session, by code (docs/behaviour/block-groups.md §1). Always an array.
+         * @description Block groups with no timetable session, by code (docs/behaviour/reports.md §1). Always an array.
          */
         get: operations["project_reporting_api_block_groups_without_timetables"];
         put?: never;
