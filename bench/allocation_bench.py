@@ -4,7 +4,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_bench .venv/bin/python bench/allocation_bench.py
     .venv/bin/python bench/allocation_bench.py availability   # the case of ADR 0027, below
 
-Targets (issue 10): a feasible proposal within 10 s; a recommendation under 300 ms. Prints figures.
+Targets: a feasible proposal within 10 s; a recommendation under 300 ms. Prints figures.
 
 ``availability``: the same 2,000 sessions over 150 teachers, each with a painted availability pattern
 (three to five weekdays), limits (hours a day, hours a week, days a week), preferences (an avoided

@@ -1,4 +1,4 @@
-"""Benchmark: Set Room for a block group's sessions on the large organization (issue 19).
+"""Benchmark: Set Room for a block group's sessions on the large organization (ADR 0019).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_reads_large .venv/bin/python bench/bulk_room_bench.py
 

@@ -1,4 +1,4 @@
-"""Benchmark: read throughput and p99 through the scaled-out deployment (issue 20), for 1 and for 2
+"""Benchmark: read throughput and p99 through the scaled-out deployment (ADR 0020), for 1 and for 2
 daphne processes behind nginx, to show how far a second process carries.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_reads_large REDIS_URL=redis://127.0.0.1:6379/9 \\

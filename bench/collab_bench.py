@@ -1,4 +1,4 @@
-"""Benchmark: N signed-in SPA-like clients on the large organization, one change per second (issue 15).
+"""Benchmark: N signed-in SPA-like clients on the large organization, one change per second (ADR 0013).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_bench_reads .venv/bin/python bench/collab_bench.py --clients 30 --changes 30
 

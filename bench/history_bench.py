@@ -1,4 +1,4 @@
-"""Benchmark: reading the activity history (issue 16): ``GET /api/activity`` over 100,000 activities.
+"""Benchmark: reading the activity history (ADR 0011): ``GET /api/activity`` over 100,000 activities.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_bench_history .venv/bin/python bench/history_bench.py
 

@@ -1,4 +1,4 @@
-"""Benchmark: the history on the large organization (issue 16): writes with and without it, undo, reads.
+"""Benchmark: the history on the large organization (ADR 0012): writes with and without it, undo, reads.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_bench_large .venv/bin/python bench/history_large_bench.py
 
@@ -10,10 +10,10 @@ database must exist, it is migrated) and, signed in as its admin through Django'
 - ``POST /api/block-groups/{id}/schedule`` of a new 400-session block group (its conflict checks read
   the 30,000), cleared between runs;
 - each with the history recorded and without it (the activity recorder replaced by a no-op);
-- where the code has it (issue 16): ``POST /api/activity/{id}/undo`` of that bulk allocation, and
+- where the code has it (ADR 0012): ``POST /api/activity/{id}/undo`` of that bulk allocation, and
   ``GET /api/activity`` (newest page, the block group's History).
 
-It only uses what the code before issue 16's undo had too, so it runs on that commit as well for the
+It only uses what the code before undo (ADR 0012) had too, so it runs on that commit as well for the
 figures before the change. Prints p50 of ``RUNS`` (default 7). Deletes the organization afterwards.
 """
 

@@ -1,4 +1,4 @@
-"""Benchmark: what recording the history costs a bulk write (issue 16, docs/adr/0012).
+"""Benchmark: what recording the history costs a bulk write (docs/adr/0012).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_bench_recording .venv/bin/python bench/history_recording_bench.py
 
@@ -12,7 +12,7 @@ activity recorder replaced by a no-op for the baseline run only):
 - a 2,000-session auto-allocation apply (``POST /api/timetables/auto-allocate`` with ``apply``, explicit
   assignments and version, as the SPA's "Apply" sends them), the teachers reset between runs.
 
-Prints p50 of each and the overhead. Target: under 20% (issue 16). Cleans up after itself.
+Prints p50 of each and the overhead. Target: under 20% (ADR 0012). Cleans up after itself.
 """
 
 from __future__ import annotations

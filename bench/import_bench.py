@@ -1,4 +1,4 @@
-"""Benchmark: another organization's reads while hostile workbooks are uploaded (ADR 0004, issue 31).
+"""Benchmark: another organization's reads while hostile workbooks are uploaded (ADR 0004).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_bench_imports .venv/bin/python bench/import_bench.py
     ... bench/import_bench.py --seconds 20 --uploaders 4 --readers 2 [--no-at-limit]

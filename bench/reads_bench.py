@@ -13,7 +13,7 @@ It starts ONE real daphne process (``project.asgi:application``, the run command
 signs clients in with real session rows, and measures over HTTP as a browser asks (keep-alive,
 ``Accept-Encoding: gzip``, body read):
 
-- the four reads of issue 15: ``GET /api/timetables?blockGroupId=`` of a ~400-session group and of the
+- the four reads of the large-provider performance work (ADR 0013): ``GET /api/timetables?blockGroupId=`` of a ~400-session group and of the
   5,000-session group, ``GET /api/teachers``, ``GET /api/block-groups``: API p50 right after a change
   (the organization's event sequence raised before each run, so the answer is built, not taken from
   ``project/core/response_cache.py``) against the p50 of a psycopg query that builds the same JSON in
@@ -174,7 +174,7 @@ FROM planning_blockgroup g LEFT JOIN catalogue_course c ON c.id = g.course_id LE
 LEFT JOIN (SELECT block_group_id, count(*) AS n FROM timetabling_timetablesession WHERE organization_id = %(org)s
            GROUP BY block_group_id) n ON n.block_group_id = g.id
 WHERE g.organization_id = %(org)s"""
-    # The timetable of one block group with its conflict types (decisions.md §4) computed in SQL.
+    # The timetable of one block group with its conflict types (docs/behaviour/conflicts.md §1) computed in SQL.
     # Covers what the seed makes: one-off holidays (recurring ones are not repeated here) and linked groups.
     overlap = "o.actual_date = m.actual_date AND o.id <> m.id AND o.status <> 'cancelled' AND o.start_time < m.end_time AND m.start_time < o.end_time"
     evening = "(m.start_time >= '17:00' OR m.end_time > '17:00')"

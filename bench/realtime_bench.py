@@ -1,4 +1,4 @@
-"""Realtime benchmark (issue 7): fan-out latency to 500 sockets and idle sockets held by one process.
+"""Realtime benchmark (ADR 0003): fan-out latency to 500 sockets and idle sockets held by one process.
 
     .venv/bin/python bench/realtime_bench.py [--sockets 500] [--writes 20] [--idle 2000] [--hold 30]
         [--workers 2] [--redis redis://127.0.0.1:6379/5] [--ping-interval-ms 5000]

@@ -1,4 +1,4 @@
-"""Benchmark: re-planning on the large organization (issue 17).
+"""Benchmark: re-planning on the large organization (ADR 0015).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_reads_large .venv/bin/python bench/replan_bench.py [--runs N]
 

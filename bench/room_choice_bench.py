@@ -1,4 +1,4 @@
-"""Benchmark: schedule generation choosing rooms by type (issue 19).
+"""Benchmark: schedule generation choosing rooms by type (ADR 0019).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_reads_large .venv/bin/python bench/room_choice_bench.py
 

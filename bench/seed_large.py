@@ -83,7 +83,7 @@ def seed_large_org(
         org = Organization.objects.create(name=name, domain=f"bench-{tag}.edu.au")
         campus = Campus(organization=org, name="Main Campus", abbreviation="MAIN")
         Campus.objects.bulk_create([campus])
-        # The 41 shared rooms as records (issue 19), as a provider's data is after migration 0005.
+        # The 41 shared rooms as records (ADR 0019), as a provider's data is after migration 0005.
         rooms = {
             f"R{n}": Room(organization=org, code=f"R{n}", key=room_key(f"R{n}"), name=f"Room {n}", campus=campus, capacity=30)
             for n in range(100, 141)

@@ -4,7 +4,7 @@ sessions of a large organization.
     .venv/bin/python bench/timetabling_bench.py            # fresh SQLite file var/bench-timetabling.sqlite3
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bp_bench_tt .venv/bin/python bench/timetabling_bench.py
 
-Targets (issue 5): generation under 300 ms server time; the scan under 1 s. Each figure is measured
+Targets: generation under 300 ms server time; the scan under 1 s. Each figure is measured
 through the real HTTP stack (Django test client, signed in) and, for the scan, also for the engine
 call alone. Seeding uses bulk_create; cross-organization reads say ``Model.objects.unscoped()``.
 """

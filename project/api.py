@@ -1,7 +1,7 @@
 """The one NinjaAPI of Blockplan, served under ``/api/`` with OpenAPI docs at ``/api/docs``.
 
 Routers live in each app's ``api.py`` (thin: parse, call one service or selector, answer). Domain
-errors and validation failures become the JSON shapes of decisions.md §1 here, and only here.
+errors and validation failures become the JSON shapes of docs/behaviour/errors.md §2 here, and only here.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class BlockplanParser(Parser):
       is a 400 ``validation_error`` with path ``[]``.
     - A NUL character or a lone UTF-16 surrogate (``"\\ud800"``) in any string, object key or query value
       is a 400 at its path: PostgreSQL cannot store or even compare such text (it would be a 500), and
-      no field of the API needs it (decisions.md §1 "No request, however malformed, yields a 500").
+      no field of the API needs it (docs/behaviour/errors.md §8 "No request, however malformed, yields a 500").
     """
 
     def parse_body(self, request: HttpRequest) -> Any:

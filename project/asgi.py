@@ -1,4 +1,4 @@
-"""ASGI entry point: HTTP through Django, ``/socket.io/`` websockets through Channels (decisions.md §7)."""
+"""ASGI entry point: HTTP through Django, ``/socket.io/`` websockets through Channels (docs/behaviour/live-events.md §1)."""
 
 import os
 

@@ -1,6 +1,6 @@
 """Django settings for Blockplan.
 
-Configuration comes from the environment (decisions.md §8):
+Configuration comes from the environment (docs/behaviour/operations.md §3):
 
 - ``DATABASE_URL``: default an SQLite file ``var/blockplan.sqlite3``; PostgreSQL through psycopg 3 when given.
 - ``REDIS_URL``: default the in-memory channel layer (one process); channels-redis when given.
@@ -64,7 +64,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Outermost: the client address behind the proxy, the request id, metrics and the access log (issue 20).
+    # Outermost: the client address behind the proxy, the request id, metrics and the access log (ADR 0020).
     "project.operations.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Outside WhiteNoise, so that the SPA's index and assets served by it carry these headers too.
@@ -85,7 +85,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "project.urls"
 
-# Headers on every response (issue 14, docs/adr/0004-security-headers-and-limits.md). The SPA loads only
+# Headers on every response (docs/adr/0004-security-headers-and-limits.md). The SPA loads only
 # its own scripts; Mantine and Swagger UI set inline styles; images may be data: URIs (icons, Swagger);
 # the socket connects to our own origin ('self' covers ws:/wss: of the same host in CSP 3).
 X_FRAME_OPTIONS = "DENY"
@@ -168,7 +168,7 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
-# Email (invitations, issue 14): EMAIL_URL (e.g. smtp+tls://user:pass@smtp.example.edu.au:587), else
+# Email (invitations, ADR 0005): EMAIL_URL (e.g. smtp+tls://user:pass@smtp.example.edu.au:587), else
 # the usual EMAIL_HOST / EMAIL_PORT / EMAIL_HOST_USER / EMAIL_HOST_PASSWORD / EMAIL_USE_TLS / EMAIL_USE_SSL,
 # else the console backend (the message is printed to the server's output).
 if os.environ.get("EMAIL_URL"):
@@ -194,8 +194,8 @@ INVITATION_VALID_DAYS = 7
 ACTIVITY_RETENTION_DAYS = int(os.environ.get("ACTIVITY_RETENTION_DAYS", "400"))
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "project.accounts.validators.BlockplanPasswordValidator"},  # the rules of platform.md §5
-    # Issue 14: not too close to the user's own email or name, and bounded in length.
+    {"NAME": "project.accounts.validators.BlockplanPasswordValidator"},  # the rules of docs/behaviour/accounts.md §5
+    # Not too close to the user's own email or name, and bounded in length.
     {
         "NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator",
         "OPTIONS": {"user_attributes": ("email", "first_name", "last_name")},
@@ -223,14 +223,14 @@ def _immutable_file_test(path: str, url: str) -> bool:
 
 WHITENOISE_IMMUTABLE_FILE_TEST = _immutable_file_test
 
-# Sessions: Django's database session store (sid / sess / expire of platform.md §3).
+# Sessions: Django's database session store (sid / sess / expire of docs/behaviour/accounts.md §1).
 # Django's database sessions, read with one plain SQL statement (project/core/sessions.py).
 SESSION_ENGINE = "project.core.sessions"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # rememberMe: 30 days
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
-CSRF_COOKIE_HTTPONLY = False  # the SPA reads csrftoken into X-CSRFToken (decisions.md §1)
+CSRF_COOKIE_HTTPONLY = False  # the SPA reads csrftoken into X-CSRFToken (docs/behaviour/api.md §2)
 CSRF_FAILURE_VIEW = "project.core.views.csrf_failure"
 
 if PRODUCTION:
@@ -246,13 +246,13 @@ if PRODUCTION:
     X_FRAME_OPTIONS = "DENY"
     if not SECURE_SSL_REDIRECT:
         # SECURE_SSL_REDIRECT=0: the TLS edge in front of nginx redirects http to https (the check's own
-        # alternative, issue 20); Django must not, or a load balancer's plain-HTTP probe would be redirected.
+        # alternative, ADR 0020); Django must not, or a load balancer's plain-HTTP probe would be redirected.
         SILENCED_SYSTEM_CHECKS = ["security.W008"]
 
 # Brute-force protection (django-axes): failures per account and per address are locked out for a while.
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_MINUTES", "15")) / 60  # hours
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # the pair (issue 14; project/accounts/lockout.py)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # the pair (ADR 0005; project/accounts/lockout.py)
 AXES_IP_FAILURE_LIMIT = int(os.environ.get("AXES_IP_FAILURE_LIMIT", "50"))  # per address, over all accounts
 AXES_RESET_ON_SUCCESS = False  # project.accounts.lockout forgives the pair on a sign-in without a device cookie
 AXES_USERNAME_FORM_FIELD = "email"
@@ -270,14 +270,14 @@ WEBAUTHN_ORIGIN = [o.strip() for o in os.environ.get("WEBAUTHN_ORIGIN", "http://
 # Wall displays authenticate their socket with a display token (realtime.authentication hook).
 REALTIME_DISPLAY_TOKEN_HOOK = "project.displays.realtime.display_token_hook"  # noqa: S105 — a dotted path, not a password
 
-# Channels: in-memory for the single-process default, Redis when REDIS_URL is set (decisions.md §7).
+# Channels: in-memory for the single-process default, Redis when REDIS_URL is set (docs/behaviour/live-events.md §3).
 REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "realtime.layers.RedisChannelLayer",
             "CONFIG": {
-                # redis-py 8 sets a 5 s socket timeout that kills idle readers (toolchain trap 1).
+                # redis-py 8 sets a 5 s socket timeout that kills idle readers (trap 1 of docs/realtime.md, Traps handled).
                 "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
                 "capacity": 1000,
                 "expiry": 60,
@@ -305,7 +305,7 @@ if REDIS_URL:
         "KEY_PREFIX": "bp-resp",
     }
 
-# Single sign-on (issue 21, docs/adr/0022-single-sign-on.md).
+# Single sign-on (docs/adr/0022-single-sign-on.md).
 # Fernet keys encrypting identity providers' client secrets at rest (comma separated, first encrypts);
 # without them a key derived from SECRET_KEY (project.accounts.sso.secrets).
 SSO_SECRET_KEYS = [k.strip() for k in os.environ.get("SSO_SECRET_KEYS", "").split(",") if k.strip()]
@@ -322,7 +322,7 @@ OUTBOUND_ALLOWED_HOSTS = [h.strip() for h in os.environ.get("OUTBOUND_ALLOWED_HO
 DOMAIN_VERIFICATION_NAMESERVER = os.environ.get("DOMAIN_VERIFICATION_NAMESERVER", "")
 DOMAIN_VERIFICATION_PORT = int(os.environ.get("DOMAIN_VERIFICATION_PORT", "53"))
 
-# Operations (issue 20, docs/adr/0020-operations.md).
+# Operations (docs/adr/0020-operations.md).
 # The proxies whose X-Forwarded-For is believed (addresses or networks, comma separated; none by default).
 TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
 PROXY_HOPS = int(os.environ.get("PROXY_HOPS", "1"))  # proxies that append to X-Forwarded-For (nginx: 1)

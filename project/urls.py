@@ -12,7 +12,7 @@ admin.site.site_header = "Blockplan support"
 urlpatterns = [
     path("api/", api.urls),
     path("django-admin/", admin.site.urls),
-    # Operations (issue 20): probes for load balancers and the Prometheus metrics (not public).
+    # Operations (ADR 0020): probes for load balancers and the Prometheus metrics (not public).
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("metrics", metrics.metrics_view, name="metrics"),

@@ -1,4 +1,4 @@
-"""Who is on the other end of a socket (decisions.md §7): the Origin check, and the authenticators that
+"""Who is on the other end of a socket (docs/behaviour/live-events.md §2): the Origin check, and the authenticators that
 turn a namespace connect into a :class:`Principal` — a display token (wall displays, through the hook
 ``REALTIME_DISPLAY_TOKEN_HOOK`` registers) or the session cookie. Used by :mod:`realtime.consumers`."""
 
@@ -82,9 +82,9 @@ def _served_origin(scope: dict) -> tuple[str, int] | None:
 
 def origin_allowed(scope: dict) -> bool:
     """The Origin header names this server: its scheme, a host of ``ALLOWED_HOSTS`` and the port the socket
-    was reached at (issue 14: the host alone let ``http://localhost:9999`` through), or exactly one of
+    was reached at (the host alone let ``http://localhost:9999`` through), or exactly one of
     ``CSRF_TRUSTED_ORIGINS`` / ``WEBAUTHN_ORIGIN``. No Origin header is refused too (Node clients must
-    send one: toolchain trap 5)."""
+    send one: trap 5 of docs/realtime.md, Traps handled)."""
     from django.http.request import validate_host
 
     raw = _header(scope, b"origin")

@@ -1,4 +1,4 @@
-"""The Socket.IO endpoint at ``/socket.io/`` (decisions.md §7; framing in :mod:`realtime.protocol`).
+"""The Socket.IO endpoint at ``/socket.io/`` (docs/behaviour/live-events.md §1; framing in :mod:`realtime.protocol`).
 
 One consumer per websocket, speaking Socket.IO v5 over Engine.IO v4 on the websocket transport only:
 
@@ -7,7 +7,7 @@ One consumer per websocket, speaking Socket.IO v5 over Engine.IO v4 on the webso
    "maxPayload"}``.
 2. Heartbeat. Every ``pingInterval`` ms the server sends ``2``; a client that does not answer ``3`` within
    ``pingTimeout`` ms is dropped. Each answered ping also re-joins the socket's groups (channels-redis forgets
-   members after ``group_expiry``: toolchain trap 3) and refreshes its presence entry.
+   members after ``group_expiry``: trap 3 of docs/realtime.md, Traps handled) and refreshes its presence entry.
 3. Namespace connect ``40`` (main namespace only). The socket is authenticated by the first
    authenticator that claims it (:data:`realtime.authentication.AUTHENTICATORS`): a display token hook (for wall displays, later)
    or the session cookie (Channels' cookie and session middleware, Django's ``get_user``). The Origin header must match

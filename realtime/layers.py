@@ -1,4 +1,4 @@
-"""Channel layers tuned for many long-lived sockets (toolchain traps 1 and 2, decisions.md §7).
+"""Channel layers tuned for many long-lived sockets (traps 1 and 2 of docs/realtime.md, Traps handled, docs/behaviour/live-events.md §3).
 
 :class:`InMemoryChannelLayer` (the single-process default): channels' in-memory layer runs
 ``_clean_expired`` — a walk over *every* channel and group member — on each ``receive`` and ``group_send``.

@@ -1,4 +1,4 @@
-"""Who is looking at what (issue 7, beyond decisions.md §7).
+"""Who is looking at what (ADR 0003; beyond docs/behaviour/live-events.md).
 
 A socket says which screen or record it shows (client event ``presence`` with ``{"path": "/block-groups/<id>"}``
 or ``{"view": "block-groups", "id": "<id>"}``; ``{"path": null}`` clears it). The organization's viewers are

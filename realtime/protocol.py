@@ -6,7 +6,7 @@ with ``0`` connect, ``1`` disconnect, ``2`` event, ``3`` ack, ``4`` connect erro
 namespace is ``42["change",{...}]``).
 
 The Socket.IO packets are encoded and decoded with python-socketio's ``socketio.packet.Packet`` (with
-``binary=False``: toolchain trap 11; the class is not documented API, so pyproject pins python-socketio <6).
+``binary=False``: trap 7 of docs/realtime.md, Traps handled; the class is not documented API, so pyproject pins python-socketio <6).
 Engine.IO framing is one character and is done here directly, with python-engineio's packet type numbers.
 
 Timings come from the environment so tests can shrink them:

@@ -1,8 +1,8 @@
-"""Websocket routing: ``/socket.io/`` (decisions.md §7). The consumer is ``realtime.consumers``.
+"""Websocket routing: ``/socket.io/`` (docs/behaviour/live-events.md §1). The consumer is ``realtime.consumers``.
 
 The Origin check is done by the consumer at the namespace connect (same rule as channels'
 ``AllowedHostsOriginValidator``: the Origin must match ``ALLOWED_HOSTS``) so that a foreign or missing
-Origin gets the Socket.IO connect error ``{"message": "unauthorized"}`` of decisions.md §7, which
+Origin gets the Socket.IO connect error ``{"message": "unauthorized"}`` of docs/behaviour/live-events.md §2, which
 socket.io-client does not retry, instead of a handshake rejection that it would retry forever.
 Channels' ``CookieMiddleware`` and ``SessionMiddleware`` give the consumer a lazy ``scope["session"]``; the
 consumer resolves the user from it at the namespace connect, in one database trip with the organization

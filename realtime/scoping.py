@@ -1,4 +1,4 @@
-"""What each socket may see of a change event (issue 14, docs/adr/0007).
+"""What each socket may see of a change event (docs/adr/0007).
 
 - A wall display (``Principal.kind == "display"``) gets only what its board shows: sessions, holidays and
   block groups — of its campus when the link has one and the event says which campuses it touched

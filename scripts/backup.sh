@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Back up Blockplan's PostgreSQL database (issue 20, README "Scaling out"): pg_dump's custom format, one
+# Back up Blockplan's PostgreSQL database (ADR 0020; README "Scaling out"): pg_dump's custom format, one
 # consistent snapshot taken while the application runs, compressed, restorable table by table.
 #
 #   DATABASE_URL=postgres://... scripts/backup.sh [FILE]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The scaled-out deployment on this machine (issue 20, docs/adr/0020-operations.md): N daphne processes
+# The scaled-out deployment on this machine (docs/adr/0020-operations.md): N daphne processes
 # sharing PostgreSQL and Redis behind nginx, which is configured with deploy/nginx.conf, the same file
 # docker-compose.yml mounts.
 #

@@ -40,7 +40,7 @@ export DOMAIN_VERIFICATION_PORT
 [ -n "$DOMAIN_VERIFICATION_PORT" ] || { echo "the test DNS server did not start"; cat "var/e2e-dns-${E2E_PORT}.log"; kill $DNS 2>/dev/null; exit 1; }
 
 if [ "${E2E_CLUSTER:-0}" = 1 ]; then
-  # Through the scaled-out deployment (issue 20): nginx with deploy/nginx.conf on E2E_PORT in front of two
+  # Through the scaled-out deployment (ADR 0020): nginx with deploy/nginx.conf on E2E_PORT in front of two
   # daphne processes sharing PostgreSQL and Redis. cluster.test.mjs restarts them with these variables.
   [[ "${DATABASE_URL:-}" == postgres* && "${REDIS_URL:-}" == redis* ]] || { echo "E2E_CLUSTER=1 needs PostgreSQL and Redis"; exit 1; }
   export EMAIL_URL=${EMAIL_URL:-dummy://}  # production settings need a mail choice: this run sends none

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lint, format, type and drift checks of the whole repository (issue 22, docs/engineering.md). Prints
+# Lint, format, type and drift checks of the whole repository (ADR 0021; docs/engineering.md). Prints
 # every finding and exits non-zero when any check fails. .ci/run runs it before the tests; the same tools
 # run on commit with pre-commit (.pre-commit-config.yaml). To fix what the formatters report:
 #   .venv/bin/ruff format . && .venv/bin/ruff check --fix . && (cd spa && npm run format)
@@ -19,6 +19,8 @@ echo "==> mypy: Python types (django-stubs) of project/ and realtime/"
 .venv/bin/mypy || failed+=(mypy)
 echo "==> import-linter: layers, what realtime may import, no import cycles (.importlinter; docs/engineering.md, Boundaries)"
 .venv/bin/lint-imports --no-cache || failed+=(import-linter)
+echo "==> citations: no path outside the repository, no issue number, every docs/behaviour section cited exists"
+.venv/bin/python scripts/check_citations.py || failed+=(citations)
 echo "==> migrations match the models"
 DATABASE_URL="sqlite://:memory:" DJANGO_SETTINGS_MODULE=project.settings .venv/bin/python manage.py makemigrations --check --dry-run \
   || failed+=(migrations)

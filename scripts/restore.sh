@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Restore a backup of scripts/backup.sh into a fresh database and prove the copy works (issue 20).
+# Restore a backup of scripts/backup.sh into a fresh database and prove the copy works (ADR 0020).
 #
 #   scripts/restore.sh FILE TARGET_DATABASE_URL [--email EMAIL] [--compare-with SOURCE_URL]
 #

@@ -1,5 +1,5 @@
-"""Assertions and readers shared by the API tests: validation errors (decisions.md §1) and the change
-events a write sends (decisions.md §7)."""
+"""Assertions and readers shared by the API tests: validation errors (docs/behaviour/errors.md §2) and the change
+events a write sends (docs/behaviour/live-events.md §4)."""
 
 from __future__ import annotations
 

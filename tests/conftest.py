@@ -21,7 +21,7 @@ class ApiClient:
         self.client_id = client_id
         if user is not None:
             self.client.force_login(user)
-        # Any GET under /api/ sets the csrftoken cookie (decisions.md §1).
+        # Any GET under /api/ sets the csrftoken cookie (docs/behaviour/api.md §2).
         self.client.get("/api/auth/user")
 
     def confirm_identity(self, password: str | None = None):

@@ -1,4 +1,4 @@
-"""The accounts API (platform.md §7, decisions.md §1): sign-in, TOTP, passkeys, profile, settings,
+"""The accounts API (docs/behaviour/accounts.md §8, docs/behaviour/errors.md §1): sign-in, TOTP, passkeys, profile, settings,
 organization and user administration. Thin: parse, call one service or selector, answer.
 
 Auth: ``public_auth`` for the sign-in calls (CSRF still enforced on unsafe methods), ``member_auth``
@@ -69,7 +69,7 @@ def _ctx(request: AuthedRequest) -> Ctx:
 @router.get("/auth/user", response=UserEnvelopeOut, auth=public_auth)
 def current_user(request: AuthedRequest) -> dict[str, object]:
     """The signed-in user ``{"user": {...}}``; 401 ``{"message": "Unauthorized"}`` when signed out
-    (the answer still sets the ``csrftoken`` cookie). platform.md §7."""
+    (the answer still sets the ``csrftoken`` cookie). docs/behaviour/accounts.md §2."""
     return {"user": _ctx(request).user}
 
 
@@ -78,7 +78,7 @@ def login(request: HttpRequest, payload: LoginIn) -> services.LoginResult:
     """``{email, password, totpCode?, rememberMe}`` to ``{user, requiresTotp, requiresSetup, userId}``.
 
     401 'Invalid email or password' (unknown, inactive, wrong), 401 'Invalid authenticator code',
-    429 when locked out, 400 validation (§5 sign-in messages).
+    429 when locked out, 400 validation (the sign-in messages of docs/behaviour/accounts.md §2).
     """
     return services.sign_in_with_password(
         request=request,
@@ -93,7 +93,7 @@ def login(request: HttpRequest, payload: LoginIn) -> services.LoginResult:
 def first_time_login(request: HttpRequest, payload: FirstTimeLoginIn) -> dict[str, object]:
     """``{email, token}`` to ``{requiresSetup, userId, hasPassword, message, email}``; 404 'User not found. ...'.
 
-    Setup needs the invitation ``token`` of the link ``/auth/setup?token=...`` (issue 14, ADR 0005); an
+    Setup needs the invitation ``token`` of the link ``/auth/setup?token=...`` (ADR 0005); an
     email alone answers the same 404 for every email, account or not (ADR 0005 amended)."""
     return services.first_time_lookup(request=request, email=payload.email, token=payload.token)
 
@@ -135,7 +135,7 @@ def change_password(request: AuthedRequest, payload: ChangePasswordIn) -> dict[s
 @router.post("/auth/reauthenticate", response=ReauthOut)
 def reauthenticate(request: AuthedRequest, payload: ReauthIn) -> dict[str, object]:
     """``{password}`` or ``{totpCode}``: confirms the signed-in user for this session for 5 minutes, as
-    registering a passkey and resetting or enabling TOTP require (issue 14, ADR 0006). Answers
+    registering a passkey and resetting or enabling TOTP require (ADR 0006). Answers
     ``{message, validUntil}`` (UTC). 400 at ``password``/``totpCode`` when wrong; 429 when locked out."""
     until = reauth.reauthenticate(request=request, ctx=_ctx(request), password=payload.password, totp_code=payload.totp_code)
     return {"message": "Confirmed.", "valid_until": until}
@@ -243,7 +243,7 @@ def profile_update(request: AuthedRequest, payload: ProfileIn) -> User:
 @router.get("/auth/settings", response=SettingsOut)
 def settings_get(request: AuthedRequest) -> dict[str, object]:
     """``{theme, preferences: {dateFormat, timeFormat, timezone, language, compactView}, updatedAt}``;
-    404 'Settings not found' until first saved (the SPA then applies the defaults of §9)."""
+    404 'Settings not found' until first saved (the SPA then applies the defaults of docs/behaviour/accounts.md §8)."""
     return selectors.settings_of(_ctx(request).member)
 
 

@@ -1,4 +1,4 @@
-"""Invitation links: how a user added by an admin claims the account (issue 14, docs/adr/0005).
+"""Invitation links: how a user added by an admin claims the account (docs/adr/0005).
 
 Before, anyone who knew an invited person's email could run first-time setup for them. Now creating a
 user (``POST /api/admin/users``, the admin page) issues a single-use invitation: a random token of 256

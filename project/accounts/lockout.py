@@ -1,4 +1,4 @@
-"""Brute-force protection with django-axes (issue 3).
+"""Brute-force protection with django-axes.
 
 Password sign-in goes through ``django.contrib.auth.authenticate(request=...)`` so that axes records every
 failure (``axes.backends.AxesStandaloneBackend`` refuses a locked account or address). The other secrets
@@ -7,7 +7,7 @@ failures through axes' own API, :meth:`AxesProxyHandler.user_login_failed`, unde
 (``AXES_USERNAME_FORM_FIELD = "email"``), so every failure counts towards one lockout for
 ``AXES_COOLOFF_TIME``.
 
-What is locked (issue 14, docs/adr/0005): the *pair* of account and client address, after
+What is locked (docs/adr/0005): the *pair* of account and client address, after
 ``AXES_FAILURE_LIMIT`` (5) failures (``AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]``): one
 person's typos or an attacker elsewhere cannot lock an account out of the offices it is used from, and
 one user's wrong current passwords cannot lock a colleague behind the same address. Separately an

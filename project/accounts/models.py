@@ -1,4 +1,4 @@
-"""Organizations, users (keyed by email), passkeys (platform.md §3)."""
+"""Organizations, users (keyed by email), passkeys (docs/behaviour/accounts.md §3)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ class Organization(HistoryTracked, TimeStampedModel):
     phone = models.CharField(max_length=50, blank=True, default="")
     website = models.CharField(max_length=255, blank=True, default="")
     timezone = models.CharField(max_length=64, default="Australia/Melbourne")
-    # The organization's change-event counter (decisions.md §7), raised in the writing transaction.
+    # The organization's change-event counter (docs/behaviour/live-events.md §4), raised in the writing transaction.
     event_seq = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
@@ -126,7 +126,7 @@ class Passkey(models.Model):
 
 
 class Invitation(models.Model):
-    """A single-use link that lets a user added by an admin run first-time setup (issue 14, ADR 0005).
+    """A single-use link that lets a user added by an admin run first-time setup (ADR 0005).
 
     Only the SHA-256 of the token is stored: the link (``/auth/setup?token=...``) is shown to the admin
     and emailed once. ``expires_at`` is 7 days after issue; issuing a new one revokes the previous ones;
@@ -155,7 +155,7 @@ def new_verification_token() -> str:
 
 
 class SingleSignOnProvider(TenantModel):
-    """An organization's OpenID Connect identity provider (issue 21, docs/adr/0022).
+    """An organization's OpenID Connect identity provider (docs/adr/0022).
 
     One per organization. ``client_secret_encrypted`` holds the client secret encrypted with Fernet
     (:mod:`project.accounts.sso.secrets`); the API never answers it. Not history-tracked: the secret never

@@ -1,10 +1,10 @@
-"""WebAuthn ceremonies with py_webauthn 3 (platform.md §3 "Passkey", §4 "Passkey login/registration").
+"""WebAuthn ceremonies with py_webauthn 3 (docs/behaviour/accounts.md §3 "Passkey login/registration").
 
 The relying party is ``settings.WEBAUTHN_RP_ID`` (default ``localhost``) and the accepted origins are
 ``settings.WEBAUTHN_ORIGIN`` (a list; default ``["http://localhost:8000"]``). Challenges live in the
 Django session between begin and complete, and are used once. Registration asks for a discoverable
 credential (resident key) so that sign-in needs no email; the WebAuthn user handle is the user's UUID
-(16 bytes, within the 1 to 64 bytes of platform.md §5).
+(16 bytes, within the 1 to 64 bytes of docs/behaviour/accounts.md §5).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Re-authentication for sensitive changes (issue 14, docs/adr/0006).
+"""Re-authentication for sensitive changes (docs/adr/0006).
 
 Registering a passkey and resetting or (re-)enabling TOTP add or replace a lasting credential, so a
 copied session cookie alone must not be able to do them. They need a confirmation of their own: the

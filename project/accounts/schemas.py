@@ -1,7 +1,7 @@
-"""Request and answer schemas of the accounts API (platform.md §3, §5, §7; decisions.md §1).
+"""Request and answer schemas of the accounts API (docs/behaviour/accounts.md §1, §2, §5; docs/behaviour/errors.md §1).
 
 Simple field rules live here as validators with the spec's messages. Rules that need every problem at
-once (the password rules of §5 through Django's password validators, "Passwords don't match") are checked
+once (the password rules of docs/behaviour/accounts.md §5 through Django's password validators, "Passwords don't match") are checked
 in ``services`` so that one answer lists them all.
 """
 
@@ -108,7 +108,7 @@ def Needed(default: Any = "") -> Any:
 
 
 class LoginIn(InSchema):
-    """POST /api/auth/login (platform.md §5 "Sign-in")."""
+    """POST /api/auth/login (docs/behaviour/accounts.md §2 "Sign-in")."""
 
     email: Annotated[str, Text, email_format("Invalid email address")] = Needed()
     password: Annotated[str, Text, required("Password is required")] = Needed()
@@ -160,7 +160,7 @@ class ReauthOut(CamelSchema):
 
 
 class ProfileIn(InSchema):
-    """PUT /api/auth/profile: only the names change (platform.md §5)."""
+    """PUT /api/auth/profile: only the names change (docs/behaviour/accounts.md §8)."""
 
     first_name: Annotated[str, Text, Strip, max_length(100, "First name must be at most 100 characters")] = ""
     last_name: Annotated[str, Text, Strip, max_length(100, "Last name must be at most 100 characters")] = ""
@@ -189,7 +189,7 @@ def _language(value: str | None) -> str | None:
 
 
 class PreferencesIn(InSchema):
-    """User preferences (platform.md §3 "User settings"); absent fields keep their saved or default value."""
+    """User preferences (docs/behaviour/accounts.md §8 "User settings"); absent fields keep their saved or default value."""
 
     date_format: Annotated[str | None, one_of(DATE_FORMATS, "Date format must be DD/MM/YYYY, MM/DD/YYYY or YYYY-MM-DD")] = None
     time_format: Annotated[str | None, one_of(TIME_FORMATS, "Time format must be 12h or 24h")] = None
@@ -206,7 +206,7 @@ class SettingsIn(InSchema):
 
 
 class OrganizationIn(InSchema):
-    """PUT /api/organization (platform.md §5 "Organization form")."""
+    """PUT /api/organization (docs/behaviour/accounts.md §9 "Organization form")."""
 
     name: Annotated[
         str,
@@ -224,7 +224,7 @@ class OrganizationIn(InSchema):
 
 
 class AddUserIn(InSchema):
-    """POST /api/admin/users (platform.md §5 "Add user")."""
+    """POST /api/admin/users (docs/behaviour/accounts.md §9 "Add user")."""
 
     first_name: Annotated[
         str, Text, Strip, required("First name is required"), max_length(100, "First name must be at most 100 characters")

@@ -1,4 +1,4 @@
-"""Reads of the accounts area (style guide §1). Every read of another app's rows goes through ``for_org``."""
+"""Reads of the accounts area (docs/engineering.md, Layout). Every read of another app's rows goes through ``for_org``."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def user_passkey(user: User, passkey_id: UUID | str) -> Passkey:
 def settings_of(user: User) -> dict:
     """``{theme, preferences, updatedAt}`` of a user whose settings were saved; NotFound otherwise.
 
-    platform.md §7: GET /api/auth/settings answers 404 until the first save (the SPA then uses defaults).
+    docs/behaviour/accounts.md §8: GET /api/auth/settings answers 404 until the first save (the SPA then uses defaults).
     """
     if not isinstance(user.settings, dict):
         raise NotFound("Settings not found")
@@ -58,7 +58,7 @@ def settings_of(user: User) -> dict:
 
 
 def full_settings(saved: dict | None) -> dict:
-    """Saved settings completed with the defaults of platform.md §9."""
+    """Saved settings completed with the defaults of docs/behaviour/accounts.md §8."""
     saved = saved if isinstance(saved, dict) else {}
     stored = saved.get("preferences")
     prefs = stored if isinstance(stored, dict) else {}

@@ -18,7 +18,7 @@ from PIL import Image
 from qrcode.constants import ERROR_CORRECT_M
 
 ISSUER = "Blockplan"
-QR_WIDTH_PX = 256  # platform.md §9
+QR_WIDTH_PX = 256  # docs/behaviour/accounts.md §2
 QR_BORDER = 2  # "margin 2" in modules
 DRIFT_STEPS = 1
 

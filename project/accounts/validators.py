@@ -1,4 +1,4 @@
-"""Password rules of platform.md §5, as a Django password validator (messages are the spec's)."""
+"""Password rules of docs/behaviour/accounts.md §5, as a Django password validator (messages are the spec's)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ MAX_PASSWORD_LENGTH = 128
 
 
 class MaximumLengthValidator:
-    """At most 128 characters (issue 14): a longer password is no stronger, and hashing megabytes of
+    """At most 128 characters (ADR 0005): a longer password is no stronger, and hashing megabytes of
     password text on every sign-in is a cheap denial of service."""
 
     def __init__(self, max_length: int = MAX_PASSWORD_LENGTH) -> None:

@@ -1,6 +1,6 @@
-"""Courses, units of competency and campuses (delivery.md §7 "Courses", "Units", "Campuses").
+"""Courses, units of competency and campuses (docs/behaviour/units-and-courses.md §2 "Courses", "Units", "Campuses").
 
-Thin router: parse, call one selector or service, answer. Errors (decisions.md §1): 400
+Thin router: parse, call one selector or service, answer. Errors (docs/behaviour/errors.md §2): 400
 ``validation_error``, 404 "Course not found" / "Unit not found" (also for another organization's id),
 409 ``duplicate_code`` for a code already used in the organization, 409 ``conflict_state`` when deleting a
 row still in use, 412 ``stale`` when ``If-Match`` no longer matches ``updatedAt``.
@@ -79,7 +79,7 @@ class UnitFilters(CamelSchema):
 def list_units(request: AuthedRequest, filters: Query[UnitFilters]) -> QuerySet[Unit]:
     """Units of competency of the organization, ordered by code (one query). ``search``: code or name
     contains it (any case); ``courseId``: the units of the study plans assigned to the block groups of that
-    course (its qualification; issue 18). No parameter: every unit."""
+    course (its qualification; ADR 0018). No parameter: every unit."""
     return selectors.unit_list(org=request.auth.org, search=filters.search, course_id=filters.course_id)
 
 
@@ -119,7 +119,7 @@ def list_campuses(request: AuthedRequest) -> QuerySet[Campus]:
     return selectors.campus_list(org=request.auth.org)
 
 
-# --- rooms (issue 19, ADR 0019) ----------------------------------------------------------------------
+# --- rooms (ADR 0019) ----------------------------------------------------------------------
 
 
 class RoomFilters(CamelSchema):
@@ -152,7 +152,7 @@ class RoomAvailabilityOut(CamelSchema):
 @router.get("/rooms/availability", response={200: list[RoomAvailabilityOut], 400: ErrorOut})
 def room_availability(request: AuthedRequest, query: Query[AvailabilityQuery]) -> list[dict[str, object]]:
     """Which active rooms are free on ``date`` from ``startTime`` to ``endTime`` (HH:MM:SS), for the room
-    pickers (issue 19): ``[{roomId, code, free, bookedBy}]``; ``excludeSessionId``: the session being
+    pickers (ADR 0019): ``[{roomId, code, free, bookedBy}]``; ``excludeSessionId``: the session being
     edited. 400 when the end is not after the start."""
     from project.core.errors import ValidationFailed
 
@@ -180,7 +180,7 @@ class RoomSessionsAvailabilityOut(RoomAvailabilityOut):
 @router.post("/rooms/availability", response={200: list[RoomSessionsAvailabilityOut], 400: ErrorOut})
 def room_availability_for_sessions(request: AuthedRequest, payload: SessionsAvailabilityIn) -> list[dict[str, object]]:
     """Which active rooms are free at the times of every listed session (the bulk "Set Room" picker,
-    issue 19): ``[{roomId, code, free, bookedBy, busyFor}]``, ``busyFor`` the number of listed sessions
+    ADR 0019): ``[{roomId, code, free, bookedBy, busyFor}]``, ``busyFor`` the number of listed sessions
     the room is booked against. A read sent as POST because the ids do not fit a URL; writes nothing.
     400 for an empty list, more than 2,000 ids or an id that is not a UUID."""
     return selectors.room_availability_for_sessions(org=request.auth.org, session_ids=payload.session_ids)

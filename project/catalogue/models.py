@@ -1,4 +1,4 @@
-"""Courses, units of competency and campuses (delivery.md §3)."""
+"""Courses, units of competency and campuses (docs/behaviour/units-and-courses.md §2)."""
 
 from typing import Any
 
@@ -65,13 +65,13 @@ class Campus(TenantModel):
 
 
 def room_key(text: str | None) -> str:
-    """How a room is matched (issue 19): case and spacing ignored ("CBD-3.12", "cbd 3.12" and "CBD_3.12"
+    """How a room is matched (ADR 0019): case and spacing ignored ("CBD-3.12", "cbd 3.12" and "CBD_3.12"
     are one room): lower case without whitespace, hyphens or underscores."""
     return "".join(ch for ch in (text or "").casefold() if not ch.isspace() and ch not in "-_")
 
 
 class Room(TenantModel):
-    """A teaching space of a campus (issue 19, ADR 0019): its code is what a session's ``room`` says."""
+    """A teaching space of a campus (ADR 0019): its code is what a session's ``room`` says."""
 
     class Type(models.TextChoices):
         CLASSROOM = "classroom", "Classroom"

@@ -1,8 +1,8 @@
-"""Schemas of courses, units of competency and campuses (delivery.md §3, §5, §9).
+"""Schemas of courses, units of competency and campuses (docs/behaviour/units-and-courses.md §2).
 
 Input schemas validate with the documents' own messages; a ``ValueError(msg)`` in a validator becomes
-``{"path": [field], "message": msg}`` in the 400 ``validation_error`` answer (decisions.md §1).
-Field lengths of delivery.md §9 are checked here so that no over-long value ever reaches the database.
+``{"path": [field], "message": msg}`` in the 400 ``validation_error`` answer (docs/behaviour/errors.md §2).
+Field lengths of docs/behaviour/units-and-courses.md §2 are checked here so that no over-long value ever reaches the database.
 
 The text helpers (:func:`text`, :func:`required_text`, :func:`flag`) come from ``project.core.schemas``.
 """
@@ -61,7 +61,7 @@ class CourseOut(StampedOut):
 
 
 class UnitIn(FormIn):
-    """POST/PUT /api/units body. ``nominalHours`` is an integer of at least 1 (delivery.md §5)."""
+    """POST/PUT /api/units body. ``nominalHours`` is an integer of at least 1 (docs/behaviour/units-and-courses.md §2)."""
 
     code: required_text("Code", 20) = Field(default=None, validate_default=True)
     name: required_text("Name", 255) = Field(default=None, validate_default=True)
@@ -90,14 +90,14 @@ class UnitOut(StampedOut):
 
 
 class CampusOut(CamelSchema):
-    """GET /api/campuses row: campuses are read for selection only (delivery.md §3)."""
+    """GET /api/campuses row: campuses are read for selection only (docs/behaviour/units-and-courses.md §3)."""
 
     id: UUID
     name: str
     abbreviation: str
 
 
-# --- rooms (issue 19) ------------------------------------------------------------------------------
+# --- rooms (ADR 0019) ------------------------------------------------------------------------------
 
 RoomType = Literal["classroom", "computer_lab", "workshop", "kitchen", "online", "other"]
 MAX_CAPACITY = 1000

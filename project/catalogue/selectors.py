@@ -1,4 +1,4 @@
-"""Reads of courses, units of competency and campuses (delivery.md §7). Every list is one query."""
+"""Reads of courses, units of competency and campuses (docs/behaviour/units-and-courses.md §2). Every list is one query."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def room_get(*, org: Organization, room_id: UUID | str) -> Room:
 def room_availability(
     *, org: Organization, day: date, start: time, end: time, exclude_session_id: UUID | str | None = None
 ) -> list[dict]:
-    """Which active rooms are free on ``day`` from ``start`` to ``end`` (wall-clock times; issue 19's room
+    """Which active rooms are free on ``day`` from ``start`` to ``end`` (wall-clock times; the room
     pickers): ``[{roomId, code, free, bookedBy}]`` by code; ``bookedBy`` names the first overlapping
     session ("ICT30120-A ICTICT214 09:00-12:00"). Online rooms are always free. A session being edited
     (``exclude_session_id``) does not block its own room. 2 queries."""
@@ -125,7 +125,7 @@ def _room_states(org: Organization, booked_by: dict, busy_for: dict | None = Non
 
 
 def room_availability_for_sessions(*, org: Organization, session_ids: list) -> list[dict]:
-    """Which active rooms are free at the times of every listed session (issue 19's bulk "Set Room"
+    """Which active rooms are free at the times of every listed session (the bulk "Set Room"
     picker): ``[{roomId, code, free, bookedBy, busyFor}]`` by code. ``busyFor`` counts the listed sessions
     a room is booked against by another session (the listed ones never block each other's room: moving
     them together is the point); ``bookedBy`` names the first such booking. Online rooms are always

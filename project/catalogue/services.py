@@ -1,4 +1,4 @@
-"""Writes of courses and units of competency (delivery.md §3, §5, §8; decisions.md §1, §6, §7).
+"""Writes of courses and units of competency (docs/behaviour/units-and-courses.md §2; docs/behaviour/errors.md §9; docs/behaviour/errors.md §1; docs/behaviour/concurrency.md §2; docs/behaviour/live-events.md).
 
 Every write runs in one transaction with its write in one :func:`project.core.changes.org_change` unit, and raises
 the typed errors of ``project.core.errors``:
@@ -149,7 +149,7 @@ def unit_delete(*, ctx: Ctx, unit_id: UUID | str) -> None:
         _delete_in_use(ctx, unit, entity="unit", in_use="This unit is in use and cannot be deleted.")
 
 
-# --- rooms (issue 19, ADR 0019) ------------------------------------------------------------------------
+# --- rooms (ADR 0019) ------------------------------------------------------------------------
 
 ROOM_DUPLICATE = "A room with this code already exists in your organization."
 
@@ -233,7 +233,7 @@ def room_delete(*, ctx: Ctx, room_id: UUID | str) -> None:
 
 
 def resolve_room(org: Organization, room_id: UUID | str | None, text: str | None) -> tuple[str, UUID | None]:
-    """The ``(room text, room record id)`` a session write stores (issue 19): a ``room_id`` of the
+    """The ``(room text, room record id)`` a session write stores (ADR 0019): a ``room_id`` of the
     organization wins (its code is the text); else a text that matches a room's code, case and spacing
     ignored, is linked and spelled as the code; else the text as given, unlinked. NotFound "Room not
     found" for an unknown or another organization's ``room_id``."""

@@ -1,4 +1,4 @@
-"""Django admin base for support staff: every save or delete announces a change event (decisions.md §7)."""
+"""Django admin base for support staff: every save or delete announces a change event (docs/behaviour/live-events.md §4)."""
 
 from __future__ import annotations
 

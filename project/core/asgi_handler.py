@@ -1,4 +1,4 @@
-"""Django's ASGI handler with each request's synchronous work on one worker-thread hop (issue 15).
+"""Django's ASGI handler with each request's synchronous work on one worker-thread hop (ADR 0013).
 
 Django's ``ASGIHandler`` runs the middleware chain in async mode. Our chain holds synchronous-only
 middleware (WhiteNoise, our own) and every view is synchronous, so a plain request crosses between the

@@ -1,7 +1,7 @@
-"""Ninja auth classes: the edge where the session becomes a :class:`Ctx` (style guide §3).
+"""Ninja auth classes: the edge where the session becomes a :class:`Ctx` (docs/engineering.md, Layout).
 
 - ``member_auth``: any active signed-in user of an active organization; 401 otherwise.
-- ``admin_auth``: the same, with role ``admin``; a ``user`` gets 403 (decisions.md §1).
+- ``admin_auth``: the same, with role ``admin``; a ``user`` gets 403 (docs/behaviour/api.md §3).
 - ``public_auth``: no user needed (sign-in, first-time setup) but unsafe methods still need CSRF.
 
 Unsafe methods (POST, PUT, PATCH, DELETE) need the ``X-CSRFToken`` header matching the ``csrftoken``
@@ -92,8 +92,7 @@ class _UserLoader:
     """``User.objects.select_related("organization").get(pk=...)`` compiled once, run many times.
 
     Every signed-in request loads its user with the organization. Building, compiling and hydrating that
-    queryset was half the CPU of a cached list read (py-spy under ``bench/reads_bench.py --clients 32``,
-    issue 15, ADR 0013). This runs the SQL Django compiled for it, converts the row with the compiler's
+    queryset was half the CPU of a cached list read (py-spy under ``bench/reads_bench.py --clients 32``, ADR 0013). This runs the SQL Django compiled for it, converts the row with the compiler's
     own converters and builds the instances as Django's ``ModelIterable`` does (``from_db`` and the
     select_related populators): the same objects, one query.
     """

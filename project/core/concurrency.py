@@ -1,4 +1,4 @@
-"""Optimistic concurrency with ``updatedAt`` (decisions.md §6).
+"""Optimistic concurrency with ``updatedAt`` (docs/behaviour/concurrency.md §1).
 
 A detail GET answers ``ETag: "<updatedAt ISO 8601>"``; a PUT carrying ``If-Match`` whose value no longer
 matches the row's ``updated_at`` raises :class:`StaleWrite` (412) before anything is written. The SPA

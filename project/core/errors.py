@@ -1,4 +1,4 @@
-"""Typed domain errors. ``project.api`` maps each to the response shapes of decisions.md §1 in one place."""
+"""Typed domain errors. ``project.api`` maps each to the response shapes of docs/behaviour/errors.md §1 in one place."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ class DuplicateCode(DomainError):
 
 
 class SchedulingConflict(DomainError):
-    """409 ``conflict`` carrying the hard conflicts (decisions.md §4)."""
+    """409 ``conflict`` carrying the hard conflicts (docs/behaviour/conflicts.md §4)."""
 
     status = 409
     type = "conflict"
@@ -92,7 +92,7 @@ class SchedulingConflict(DomainError):
 
 
 class StaleWrite(DomainError):
-    """412 ``stale``: the record changed since the client read it (decisions.md §6)."""
+    """412 ``stale``: the record changed since the client read it (docs/behaviour/concurrency.md §2)."""
 
     status = 412
     type = "stale"

@@ -7,7 +7,7 @@ from django.middleware.csrf import get_token
 
 
 class ApiCsrfCookieMiddleware:
-    """Every ``GET /api/...`` answer sets the ``csrftoken`` cookie, 401s included (decisions.md §1)."""
+    """Every ``GET /api/...`` answer sets the ``csrftoken`` cookie, 401s included (docs/behaviour/api.md §2)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -16,7 +16,7 @@ class ApiCsrfCookieMiddleware:
         if request.method == "GET" and request.path.startswith("/api/"):
             if "CSRF_COOKIE" in request.META:
                 # What get_token does for a client that has the cookie, without masking a token nobody
-                # reads (32 urandom calls a request: 5% of a busy process, issue 15): CsrfViewMiddleware
+                # reads (32 urandom calls a request: 5% of a busy process, ADR 0013): CsrfViewMiddleware
                 # sends the same cookie again on the answer.
                 request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True
             else:
@@ -25,7 +25,7 @@ class ApiCsrfCookieMiddleware:
 
 
 class ApiJsonErrorsMiddleware:
-    """Every error answer under ``/api/`` is JSON in the shape of decisions.md §1 (issue 14).
+    """Every error answer under ``/api/`` is JSON in the shape of docs/behaviour/errors.md §1 (ADR 0004).
 
     Ninja's own errors already are; this catches what is produced before or beside it: a wrong method
     (ninja answers ``405 Method not allowed`` as text), Django's ``400 Bad Request`` page (an unreadable

@@ -1,6 +1,6 @@
 """Base models shared by every app.
 
-``TenantModel`` is the one tenancy mechanism (platform.md §1, decisions.md §1): every record of an
+``TenantModel`` is the one tenancy mechanism (docs/behaviour/accounts.md §1, docs/behaviour/tenancy.md §2): every record of an
 organization carries ``organization`` and is read through ``Model.objects.for_org(org)`` or
 ``get_in_org``. Reading without an organization must be spelled ``Model.objects.unscoped()`` so that it
 can be found with grep; ``tests/core/test_tenancy_guard.py`` fails on any other ``.objects.`` use in
@@ -40,7 +40,7 @@ class TenantQuerySet(models.QuerySet[_M]):
         return self.filter(organization_id=org_id)
 
     # Writes inside a write that recorded an activity capture their rows' before and after states
-    # (issue 16, project.history.tracking); outside one they are Django's own.
+    # (ADR 0012; project.history.tracking); outside one they are Django's own.
 
     def update(self, **kwargs: Any) -> int:
         tracker = tracking.active(self.model, self.db)

@@ -13,7 +13,7 @@ request's :class:`project.core.tenancy.Ctx` (set by the auth class, which runs f
 row(s) with ``Model.objects.for_org(ctx.org)``:
 
 - one id: 1 query; another organization's id or an unknown id raises :class:`NotFound` "<Label> not
-  found" (decisions.md §1: 404, exactly like an unknown id, so no existence leaks).
+  found" (docs/behaviour/tenancy.md §2: 404, exactly like an unknown id, so no existence leaks).
 - a list: 1 query for the whole list (not one per id); all or 404: one foreign or unknown id and the
   request answers 404 "<Label> not found" and changes nothing. Duplicates are kept as sent.
 - ``None`` passes through (an optional reference left empty).

@@ -1,4 +1,4 @@
-"""Answers of the hot list reads kept until the organization's next change (issue 15, ADR 0013).
+"""Answers of the hot list reads kept until the organization's next change (ADR 0013).
 
 Every write of an organization raises its ``event_seq`` in the write's own transaction
 (the write unit ``project.core.changes.org_change``, docs/adr/0028), and the signed-in request has already read that
@@ -18,7 +18,7 @@ Bodies above 1 KB are also kept gzip-compressed (level 5, once per build) and se
 that accept it (every browser): the 5,000-session timetable is 4.4 MB of JSON and 0.3 MB compressed, and
 sending the bytes was most of a cached read's cost.
 
-Two tiers (issue 20): the process's own memory first (a ``cachetools`` TTL cache bounded by
+Two tiers (ADR 0020): the process's own memory first (a ``cachetools`` TTL cache bounded by
 ``RESPONSE_CACHE_LOCAL_BYTES``, holding references, nothing copied or unpickled), then, when
 ``REDIS_URL`` is set, Django's cache ``responses`` in Redis, shared by the processes so that one build
 per change serves them all. The shared tier is one cache object per process: Django's ``caches[...]``

@@ -18,7 +18,7 @@ from ninja.responses import NinjaJSONEncoder
 
 class PreciseJSONEncoder(NinjaJSONEncoder):
     """Datetimes keep their microseconds (Django's encoder cuts them to milliseconds), so an answer's
-    ``updatedAt`` sent back as ``If-Match`` equals the stored value (decisions.md §6)."""
+    ``updatedAt`` sent back as ``If-Match`` equals the stored value (docs/behaviour/concurrency.md §1)."""
 
     def default(self, o: object) -> Any:  # any value the JSON encoder can write
         if isinstance(o, datetime):
@@ -42,7 +42,7 @@ def _default(o: object) -> Any:  # any value orjson can write
 
 def json_dumps(data: object) -> bytes:
     """Compact JSON of ``data`` with the API encoder's rules (``PreciseJSONEncoder``), written by orjson
-    (issue 15: several times faster on a 5,000-row list). NaN and infinities become ``null`` (json would
+    (several times faster on a 5,000-row list). NaN and infinities become ``null`` (json would
     write invalid JSON); what orjson refuses (integers beyond 64 bits) falls back to ``json``."""
     try:
         return orjson.dumps(data, default=_default, option=_ORJSON_OPTIONS)

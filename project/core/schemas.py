@@ -1,4 +1,4 @@
-"""Schema building blocks: camelCase JSON (decisions.md §1) and validators with the spec's own messages.
+"""Schema building blocks: camelCase JSON (docs/behaviour/api.md §1) and validators with the spec's own messages.
 
 Every API schema derives from :class:`CamelSchema`. A validator raising ``ValueError(msg)`` becomes
 ``{"path": [field], "message": msg}`` in the 400 answer (``project.api`` strips pydantic's prefix).
@@ -66,7 +66,7 @@ class FormIn(CamelSchema):
 
 class StampedOut(CamelSchema):
     """``createdAt``/``updatedAt`` of an answer; the API's renderer keeps microseconds so that
-    ``updatedAt`` can be sent back as ``If-Match`` (decisions.md §6)."""
+    ``updatedAt`` can be sent back as ``If-Match`` (docs/behaviour/concurrency.md §1)."""
 
     created_at: datetime
     updated_at: datetime
@@ -78,7 +78,7 @@ def _blank_to_none(value: Any) -> Any:
     return value
 
 
-# An empty string from a form field counts as absent (delivery.md §5: "an empty string is treated as absent").
+# An empty string from a form field counts as absent (docs/behaviour/errors.md §2: "an empty string is treated as absent").
 BlankToNone = BeforeValidator(_blank_to_none)
 
 
@@ -99,7 +99,7 @@ NoneToEmpty = AfterValidator(lambda value: "" if value is None else value)
 
 
 def none_to(default: Any) -> BeforeValidator:
-    """A field sent as null takes ``default`` (the form's default, delivery.md §9)."""
+    """A field sent as null takes ``default`` (the form's default, docs/behaviour/hours.md)."""
     return BeforeValidator(lambda value: default if value is None else value)
 
 

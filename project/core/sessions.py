@@ -1,4 +1,4 @@
-"""The session engine: Django's database sessions, read with one plain SQL statement (issue 15).
+"""The session engine: Django's database sessions, read with one plain SQL statement (ADR 0013).
 
 Every signed-in request reads its session row. Django's ``db`` engine does it with
 ``Session.objects.get(...)``: building and compiling that query and a model instance each time was a

@@ -4,7 +4,7 @@ OWASP's CSV-injection guidance: a text cell starting with ``=``, ``+``, ``-``, `
 return may be read as a formula by Excel, LibreOffice or Google Sheets (``=HYPERLINK(...)``,
 ``+cmd|' /C calc'!A0``). Every text value is prefixed with ``'`` in that case, which the programs show
 as text. Numbers (hours, counts; negative ones included) are not text and stay numbers. In XLSX files
-text cells are also written with the string type, never as formulas (issue 14).
+text cells are also written with the string type, never as formulas (ADR 0004).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Request context and organization-scoped lookups (style guide §2 and §3).
+"""Request context and organization-scoped lookups (docs/engineering.md, Rules: Tenancy; docs/engineering.md, Layout).
 
 The organization is resolved once at the edge (``project.core.auth``) into a :class:`Ctx`; services
 receive it and never read ``request.user`` themselves.
@@ -28,7 +28,7 @@ class Ctx:
     """Who acts, for which organization, from which browser tab.
 
     org: the signed-in user's organization. user: the acting user (None for system jobs).
-    origin: the ``X-Client-Id`` header of the request, echoed in change events (decisions.md §7).
+    origin: the ``X-Client-Id`` header of the request, echoed in change events (docs/behaviour/live-events.md §6).
     """
 
     org: Organization
@@ -108,7 +108,7 @@ def get_in_org(model_or_qs: Any, org: Organization | uuid.UUID, pk: object, labe
     """One row of ``org`` by primary key, or :class:`NotFound` ("<Label> not found").
 
     Another organization's id, an unknown id and a malformed id all give the same 404, so no
-    existence leaks across tenants (decisions.md §1). An input id an ``OrgRef`` field already
+    existence leaks across tenants (docs/behaviour/tenancy.md §2). An input id an ``OrgRef`` field already
     resolved in ``org`` (``project.core.refs``) answers its carried row without a second query.
     """
     if isinstance(model_or_qs, type):

@@ -6,7 +6,7 @@ from django.http.response import HttpResponseBase
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> JsonResponse:
-    """CSRF refusals in the error shape of decisions.md §1."""
+    """CSRF refusals in the error shape of docs/behaviour/api.md §2."""
     return JsonResponse({"message": "CSRF verification failed", "type": "csrf"}, status=403)
 
 

@@ -1,4 +1,4 @@
-"""Steps the write services share (style guide §4; errors of decisions.md §1)."""
+"""Steps the write services share (docs/engineering.md, Rules: Change events; errors of docs/behaviour/errors.md §1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Display links (admin, organization page) and the public board of a token (issue 11)."""
+"""Display links (admin, organization page) and the public board of a token."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Display links for wall displays (issue 11): a long random token granting read-only access to one
+"""Display links for wall displays: a long random token granting read-only access to one
 scope's sessions of the day (a campus, or the whole organization)."""
 
 import secrets

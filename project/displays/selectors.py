@@ -1,4 +1,4 @@
-"""Reads of display links and the board a link shows (issue 11)."""
+"""Reads of display links and the board a link shows."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Writes of display links (issue 11). Admin only; every write announces ``display_link``."""
+"""Writes of display links. Admin only; every write announces ``display_link``."""
 
 from __future__ import annotations
 

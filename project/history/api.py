@@ -1,4 +1,4 @@
-"""``GET /api/activity`` (issue 16): who changed what, when, newest first. Thin: parse, select, answer."""
+"""``GET /api/activity`` (ADR 0011): who changed what, when, newest first. Thin: parse, select, answer."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ class ActivityDetailOut(ActivityOut):
 def activity_detail(request: AuthedRequest, activity_id: UUID) -> Any:
     """One activity and what it changed, row by row and field by field (at most 200 rows; ``rowsTotal``
     counts them all), values readable (related records by code or name). Any signed-in member; 404 for
-    another organization's activity (issue 16)."""
+    another organization's activity (ADR 0011)."""
     ctx = request.auth
     return json_response(selectors.activity_detail(org=ctx.org, activity_id=activity_id, user=ctx.user))
 

@@ -1,4 +1,4 @@
-"""``X-Activity-Id`` on a write's answer (issue 16): the activity the request recorded, so that the SPA's
+"""``X-Activity-Id`` on a write's answer (ADR 0011): the activity the request recorded, so that the SPA's
 success toast can offer "Undo" for exactly that write. Absent when the request recorded none or failed."""
 
 from __future__ import annotations

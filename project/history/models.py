@@ -1,4 +1,4 @@
-"""Activity: one row per write that announced itself (issue 16, docs/adr/0011).
+"""Activity: one row per write that announced itself (docs/adr/0011).
 
 Recorded by :func:`project.history.recording.record` from the write unit ``project.core.changes.org_change``, in the write's
 own transaction: a rolled-back write records nothing, and every write path (API, Django admin, import,
@@ -30,7 +30,7 @@ class Activity(TenantModel):
     # generated session finds its generation. Grown as rows are captured.
     refs = models.TextField(blank=True, default="")
     summary = models.CharField(max_length=300)
-    # Undo (issue 16): the activity this one reverses, and the activity that reversed this one (cleared
+    # Undo (ADR 0012): the activity this one reverses, and the activity that reversed this one (cleared
     # again by a redo, the undo of that undo).
     undo_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     undone_by = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")

@@ -1,4 +1,4 @@
-"""Reading the activity history (issue 16): ``GET /api/activity``."""
+"""Reading the activity history (ADR 0011): ``GET /api/activity``."""
 
 from __future__ import annotations
 

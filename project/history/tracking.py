@@ -1,4 +1,4 @@
-"""The before and after state of every row a write touches (issue 16, docs/adr/0012).
+"""The before and after state of every row a write touches (docs/adr/0012).
 
 How it works. The write unit (``project.core.changes.org_change``, docs/adr/0028) records the write's :class:`Activity` and calls
 :func:`start`, which hangs a :class:`Tracker` on the database connection, tied to the write's own
@@ -372,7 +372,7 @@ def tracked_pks(tracker: Tracker, model: ModelType, pks: Iterable[object], using
 
 
 def tracked_create(tracker: Tracker, model: ModelType, objs: Sequence[models.Model], do: Callable[[], T]) -> T:
-    """Run ``do()`` (a bulk INSERT of ``objs``), capturing the new rows from memory: no query (issue 16's
+    """Run ``do()`` (a bulk INSERT of ``objs``), capturing the new rows from memory: no query (the
     budget: history adds under 20% to a 400-session schedule generation)."""
     result = _run(tracker, do)
     add_created(tracker, model, objs)

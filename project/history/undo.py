@@ -1,4 +1,4 @@
-"""Undo and redo of an activity (issue 16, docs/adr/0012): ``POST /api/activity/{id}/undo``.
+"""Undo and redo of an activity (docs/adr/0012): ``POST /api/activity/{id}/undo``.
 
 An activity's captured rows (project.history.tracking) are merged per row: the state before its first
 capture and after its last. Undo, in one transaction that is itself a write (one activity "undo of ...",

@@ -1,4 +1,4 @@
-"""The client's address behind the proxy (issue 20).
+"""The client's address behind the proxy (ADR 0020).
 
 nginx appends the address it received a request from to ``X-Forwarded-For``. That header is believed
 only when the request came from a trusted proxy (``TRUSTED_PROXIES``, comma-separated addresses or

@@ -1,4 +1,4 @@
-"""Structured logs (issue 20): one JSON line per HTTP request and per socket connect and disconnect.
+"""Structured logs (ADR 0020): one JSON line per HTTP request and per socket connect and disconnect.
 
 Each line carries ``request_id`` (nginx's ``X-Request-ID``, passed through, or a new one; answered in the
 response's ``X-Request-ID``), ``org_id``, ``user_id``, ``route`` (the URL pattern, never the path: paths

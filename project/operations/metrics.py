@@ -1,4 +1,4 @@
-"""Prometheus metrics of one daphne process (issue 20), exposed at ``/metrics``.
+"""Prometheus metrics of one daphne process (ADR 0020), exposed at ``/metrics``.
 
 Each process keeps its own counters (Prometheus scrapes every process at its own address, as it
 scrapes any replicated service; ``scripts/cluster.sh status`` lists them). ``/metrics`` is not public:

@@ -7,7 +7,7 @@ Dockerfile, tests), because they happen before our application sees the request 
 - Twisted, under daphne, parses every ``multipart/form-data`` POST body itself (daphne never uses the
   result) and answers a body it cannot parse, such as one without a boundary, with an empty text 400 and
   a closed connection. Turning that parse off hands the body to Django, which answers the JSON 400 of
-  decisions.md §1 ("The request body is not valid multipart form data"), and spares parsing every upload
+  docs/behaviour/errors.md §1 ("The request body is not valid multipart form data"), and spares parsing every upload
   twice.
 """
 

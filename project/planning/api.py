@@ -1,6 +1,6 @@
-"""Study plans, study plan units, block groups and linked block groups (delivery.md §7).
+"""Study plans, study plan units, block groups and linked block groups (docs/behaviour/block-groups.md §5).
 
-Thin router: parse, call one selector or service, answer. Errors (decisions.md §1): 400
+Thin router: parse, call one selector or service, answer. Errors (docs/behaviour/errors.md §2): 400
 ``validation_error``; 404 "<Thing> not found" for unknown ids and any id of another organization;
 409 ``duplicate_code`` (block group code), 409 ``conflict_state`` (already assigned, in use, already
 linked); 412 ``stale`` when ``If-Match`` no longer matches ``updatedAt``. Detail GETs and PUTs send
@@ -149,9 +149,9 @@ class BlockGroupFilters(CamelSchema):
 @router.get("/block-groups", response=list[BlockGroupOut])
 def list_block_groups(request: AuthedRequest, filters: Query[BlockGroupFilters]) -> HttpResponse:
     """Block groups ordered by code, filtered by repeated query parameters ``status``, ``course`` (course
-    code), ``studyMode`` and ``studyPlan`` (study plan id: the groups it is assigned to; issue 18) (no
+    code), ``studyMode`` and ``studyPlan`` (study plan id: the groups it is assigned to; ADR 0018) (no
     parameter: no filter). Three queries whatever the count."""
-    # Two queries now, rows dumped without per-field validation (issue 15); BlockGroupOut stays the contract.
+    # Two queries now, rows dumped without per-field validation (ADR 0013); BlockGroupOut stays the contract.
     return cached_json(
         request,
         "block-groups",
@@ -179,7 +179,7 @@ def get_block_group(request: AuthedRequest, block_group_id: UUID, response: Http
 
 @router.post("/block-groups", response={201: BlockGroupOut, **ERRORS})
 def create_block_group(request: AuthedRequest, payload: BlockGroupIn) -> tuple[int, BlockGroup]:
-    """Create a block group (delivery.md §5 rules, §9 defaults). 404 for a courseId/campusId not of the
+    """Create a block group (docs/behaviour/block-groups.md §1). 404 for a courseId/campusId not of the
     organization; 409 ``duplicate_code``."""
     group = services.block_group_create(ctx=request.auth, data=payload)
     return 201, selectors.block_group_get(org=request.auth.org, block_group_id=group.pk)
@@ -232,7 +232,7 @@ def scheduling_info(request: AuthedRequest, block_group_id: UUID) -> dict[str, o
 
 @router.get("/block-groups/{uuid:block_group_id}/hour-reconciliation", response={200: HourReconciliationOut, **NOT_FOUND})
 def hour_reconciliation(request: AuthedRequest, block_group_id: UUID) -> dict[str, object]:
-    """Hour totals over the assigned study plans (delivery.md §3), in hours; efficiencyRate in percent."""
+    """Hour totals over the assigned study plans (docs/behaviour/study-plans.md §2), in hours; efficiencyRate in percent."""
     return selectors.block_group_hour_reconciliation(org=request.auth.org, block_group_id=block_group_id)
 
 

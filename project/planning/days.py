@@ -1,4 +1,4 @@
-"""Preferred days of a block group: free text in, sorted day numbers out (decisions.md §3).
+"""Preferred days of a block group: free text in, sorted day numbers out (docs/behaviour/block-groups.md §3).
 
 Accepted: day names or their first three letters in any case, or numbers (1 Monday .. 6 Saturday,
 0 or 7 Sunday), separated by commas or spaces: "Monday, Wednesday", "mon wed", "1,3".

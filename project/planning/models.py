@@ -1,4 +1,4 @@
-"""Study plans and their units, block groups (cohorts) and linked block groups (delivery.md §3)."""
+"""Study plans and their units, block groups (cohorts) and linked block groups (docs/behaviour/block-groups.md §5)."""
 
 from decimal import Decimal
 
@@ -23,7 +23,7 @@ BALANCE_HOUR_FIELDS = (
     "work_integrated_learning_balance_hours",
     "cumulative_assessment_hours",
 )
-# Hours that need a timetabled class (decisions.md §2): work-integrated learning is at the workplace.
+# Hours that need a timetabled class (docs/behaviour/hours.md §5): work-integrated learning is at the workplace.
 FACILITATED_HOUR_FIELDS = (
     "face_to_face_hours",
     "facilitated_e_learning_hours",
@@ -105,10 +105,10 @@ class BlockGroup(TenantModel):
     preferred_days = models.CharField(max_length=255, blank=True, default="")  # free text, as entered
     session_duration = models.DecimalField(max_digits=4, decimal_places=2, default=Decimal("3"))  # hours
     sessions_per_day = models.IntegerField(default=2)
-    # Issue 19: the room type schedule generation chooses rooms of when a request names neither a room nor
+    # The room type schedule generation chooses rooms of when a request names neither a room nor
     # a type ("" for none; the values of catalogue.Room.Type).
     preferred_room_type = models.CharField(max_length=20, blank=True, default="")
-    # Issue 33: what the last schedule generation was asked for, so that re-plans and a regeneration keep
+    # What the last schedule generation was asked for, so that re-plans and a regeneration keep
     # it (ADR 0015): one unit a week, and the session templates, JSON text of ``[{startTime, endTime,
     # duration}]`` ("" for none; text, not a JSON field, so that the history's row diffs stay hashable).
     start_next_unit_in_new_week = models.BooleanField(default=False)

@@ -1,4 +1,4 @@
-"""Reads of study plans, block groups and linked block groups (delivery.md §3, §7; decisions.md §2).
+"""Reads of study plans, block groups and linked block groups (docs/behaviour/block-groups.md §5; docs/behaviour/hours.md §2).
 
 Every list runs a fixed number of queries whatever its length (annotations, ``select_related`` and
 ``prefetch_related``). Hours are Decimals here; the schemas answer them as JSON numbers.
@@ -183,7 +183,7 @@ def block_group_list_rows(
 
     Three queries (the groups with course and campus; their session counts; the plan names of their
     links), read as values and written by ``project.core.responses.json_response``, without model
-    instances or per-field schema validation (issue 15). ``tests/core/test_fast_lists.py`` pins the
+    instances or per-field schema validation (ADR 0013). ``tests/core/test_fast_lists.py`` pins the
     answer equal to ``BlockGroupOut`` over the model rows.
 
     The session counts are one grouped aggregate over the organization's sessions (a hash aggregate of
@@ -280,7 +280,7 @@ def block_group_scheduling_info(*, org: Organization, block_group_id: UUID | str
     """GET /api/block-groups/{id}/scheduling-info: what the Schedule dialog shows.
 
     studyPlans: the assigned plans in assignment order, each unit with facilitatedHours (face to face +
-    facilitated e-learning + in-class assessment, decisions.md §2), actualHours (four actual fields),
+    facilitated e-learning + in-class assessment, docs/behaviour/hours.md §2), actualHours (four actual fields),
     nominalHours and timetabledHours (its non-cancelled sessions of this group).
     totalFacilitatedHours: over all plan units. remainingFacilitatedHours: per unit, facilitated hours not
     yet timetabled (never below 0), summed; what a generation would add.
@@ -339,7 +339,7 @@ def block_group_scheduling_info(*, org: Organization, block_group_id: UUID | str
 
 
 def block_group_hour_reconciliation(*, org: Organization, block_group_id: UUID | str) -> dict:
-    """GET /api/block-groups/{id}/hour-reconciliation over the assigned study plans (delivery.md §3).
+    """GET /api/block-groups/{id}/hour-reconciliation over the assigned study plans (docs/behaviour/hours.md §5).
 
     totalNominalHours: sum of the plans' totalNominalHours; unitNominalHours: sum of the nominal hours of
     their units; totalActualHours: the four actual fields; totalSelfDirectedHours: the three balance
@@ -376,9 +376,9 @@ def block_group_hour_reconciliation(*, org: Organization, block_group_id: UUID |
 def block_group_timetabled_units(*, org: Organization, block_group_id: UUID | str) -> list[dict]:
     """GET /api/block-groups/{id}/timetabled-units: units of the assigned plans (assignment then sequence
     order, each unit once) then any other unit with sessions of this group (by code). timetabledHours is
-    the sum of actualHours of the group's non-cancelled sessions of that unit (decisions.md §2).
+    the sum of actualHours of the group's non-cancelled sessions of that unit (docs/behaviour/hours.md §2).
     plannedHours: the facilitated hours the assigned plans give the unit (what scheduling aims for,
-    summed when two plans hold it); null for a unit of no assigned plan (issue 18)."""
+    summed when two plans hold it); null for a unit of no assigned plan (ADR 0018)."""
     group = get_in_org(BlockGroup, org, block_group_id, "Block group")
     rows: dict = OrderedDict()
     for link in _plan_links(org=org, block_group=group):

@@ -6,7 +6,7 @@ Every function runs in one transaction with its write in one ``org_change`` unit
 (400), ``DuplicateCode`` (409 ``duplicate_code``), ``Conflict`` (409 ``conflict_state``), ``StaleWrite``
 (412).
 
-Deletion rules (decided here, decisions.md leaves them open):
+Deletion rules (decided here; the product contract leaves them open):
 - a study plan assigned to block groups is not deleted (409): unassign it first, so that no group's
   hour reconciliation or schedule basis disappears silently;
 - a block group is deleted with its sessions, plan assignments and linked-group membership; a linked

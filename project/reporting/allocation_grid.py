@@ -1,6 +1,6 @@
-"""The compact teacher allocation grid (issue 15, docs/adr/0010).
+"""The compact teacher allocation grid (docs/adr/0010).
 
-``GET /api/teachers/allocation-gantt`` (delivery.md §3) lists every session of every teacher-week: for a
+``GET /api/teachers/allocation-gantt`` (docs/behaviour/allocation.md §5) lists every session of every teacher-week: for a
 year of a large provider that is 8 MB of JSON built in Python (about 0.4 s). The SPA's grid needs per
 teacher and week only hours, utilisation and how many daytime and evening sessions there are; it loads a
 cell's sessions when the user opens it. So:

@@ -1,8 +1,8 @@
-"""Reports, teacher allocation grid and dashboard endpoints (delivery.md §7 Reports and Teachers,
-platform.md §7 dashboard calls). Thin: parse the query, call one selector, answer.
+"""Reports, teacher allocation grid and dashboard endpoints (docs/behaviour/reports.md,
+docs/behaviour/reports.md §7). Thin: parse the query, call one selector, answer.
 
 Definitions (see :mod:`project.reporting.selectors` and :mod:`project.reporting.dashboard`): hours are
-sums of ``actualHours`` of non-cancelled sessions (decisions.md §2); semester 1 = January-June; the
+sums of ``actualHours`` of non-cancelled sessions (docs/behaviour/hours.md §2); semester 1 = January-June; the
 term of a date per ``TermCalendar`` (the organization's term breaks, quarters otherwise); weeks
 Monday-Sunday; evening = starts at or after 17:00 or ends after 17:00; "today" in the user's timezone.
 
@@ -50,7 +50,7 @@ router = make_router(tags=["reporting"])
 
 @router.get("/reports/block-groups-without-timetables", response=list[BlockGroupWithoutTimetableOut])
 def block_groups_without_timetables(request: AuthedRequest) -> list[dict[str, object]]:
-    """Block groups with no timetable session, by code (delivery.md §3). Always an array."""
+    """Block groups with no timetable session, by code (docs/behaviour/reports.md §1). Always an array."""
     return selectors.block_groups_without_timetables(org=request.auth.org)
 
 
@@ -73,7 +73,7 @@ def load_planning(request: AuthedRequest, year: str | None = None) -> HttpRespon
 
 @router.get("/reports/room-utilisation", response=RoomUtilisationOut)
 def room_utilisation_report(request: AuthedRequest, year: str | None = None) -> dict[str, object]:
-    """Room utilisation of ``year`` (default: the current year in the user's timezone; issue 19): per
+    """Room utilisation of ``year`` (default: the current year in the user's timezone; ADR 0019): per
     recorded room and per room type, hours booked against hours available (50 a teaching week)."""
     from project.reporting.room_utilisation import room_utilisation
 
@@ -137,7 +137,7 @@ def allocation_gantt(request: AuthedRequest, year: str | None = None, term: str 
 
 @router.get("/teachers/allocation-grid", response=CompactAllocationGridOut, auth=admin_auth)
 def allocation_grid_compact(request: AuthedRequest, year: str | None = None, term: str | None = None) -> HttpResponse:
-    """The allocation grid in compact form (issue 15, ADR 0010): the summary and weeks of
+    """The allocation grid in compact form (ADR 0010): the summary and weeks of
     ``allocation-gantt`` and per active teacher arrays indexed like ``weeks`` (totalHours, eveningHours,
     utilizationPercentage, sessions and eveningSessions counts); a cell's sessions come from
     ``/teachers/{id}/allocation-week``. Admin only (403 otherwise); 400 for a bad year or term."""
@@ -178,7 +178,7 @@ def teacher_delivery_summary(request: AuthedRequest, teacher_id: UUID, year: str
 
 @router.get("/dashboard/stats", response=DashboardStatsOut)
 def dashboard_stats(request: AuthedRequest) -> HttpResponse:
-    """Stat cards of the dashboard; this week in the user's timezone (platform.md §3)."""
+    """Stat cards of the dashboard; this week in the user's timezone (docs/behaviour/reports.md §7)."""
     ctx = request.auth
     today = today_for(ctx.user)
     return cached_json(request, "dashboard-stats", {"today": today}, lambda: dashboard.dashboard_stats(org=ctx.org, today=today))
@@ -207,7 +207,7 @@ def dashboard_teacher_allocations(request: AuthedRequest, start: str | None = No
 
 @router.get("/dashboard/teacher-workload", response=list[TeacherWorkloadEntryOut])
 def dashboard_teacher_workload(request: AuthedRequest) -> HttpResponse:
-    """This week's hours of every active teacher (platform.md §3 "Teacher workload entry")."""
+    """This week's hours of every active teacher (docs/behaviour/reports.md §7 "Teacher workload entry")."""
     ctx = request.auth
     today = today_for(ctx.user)
     return cached_json(

@@ -1,14 +1,14 @@
-"""Reads behind the Dashboard (platform.md §2 Dashboard, §3 dashboard entities, §7 dashboard calls, §9).
+"""Reads behind the Dashboard (docs/behaviour/screens.md §3; docs/behaviour/reports.md §7).
 
 Definitions:
 
-- **Hours** are sums of session ``actualHours`` of sessions that are not cancelled (decisions.md §2).
+- **Hours** are sums of session ``actualHours`` of sessions that are not cancelled (docs/behaviour/hours.md §2).
 - **Today / this week** use the user's timezone, ``user.settings.preferences.timezone`` or
-  Australia/Melbourne (decisions.md §5); weeks run Monday to Sunday.
+  Australia/Melbourne (docs/behaviour/terms-and-holidays.md §5); weeks run Monday to Sunday.
 - **Upcoming**: the next 7 days = today and the 6 days after it, in the user's timezone.
 - Plan **efficiency** = sum of the plan units' actual hours (face to face + facilitated e-learning +
   work-integrated learning + in-class assessment) / the plan's totalNominalHours x 100, 0 when that is
-  0 (decisions.md §2, delivery.md §9): the figure each study plan card shows.
+  0 (docs/behaviour/hours.md §2, §4): the figure each study plan card shows.
 
 Every figure is a database aggregate; each function runs a fixed number of queries.
 """
@@ -32,7 +32,7 @@ from project.timetabling.selectors import SESSION_NAME_FIELDS
 if TYPE_CHECKING:  # pragma: no cover
     from project.accounts.models import Organization
 
-DEFAULT_EFFICIENCY = 87  # platform.md §2 / §9: shown when there is no figure
+DEFAULT_EFFICIENCY = 87  # docs/behaviour/screens.md §3; docs/behaviour/hours.md §6: shown when there is no figure
 MAX_RANGE_DAYS = 366
 
 
@@ -41,7 +41,7 @@ def _hhmm(value: time) -> str:
 
 
 def dashboard_stats(*, org: Organization, today: date) -> dict[str, object]:
-    """``GET /api/dashboard/stats`` (platform.md §3 "Dashboard stats").
+    """``GET /api/dashboard/stats`` (docs/behaviour/reports.md §7 "Dashboard stats").
 
     activeCourses (courses with isActive), activeTeachers (teachers with isActive), blockGroups (block
     groups with status active), weeklyHours (hours of non-cancelled sessions dated in the Monday-Sunday
@@ -60,7 +60,7 @@ def dashboard_stats(*, org: Organization, today: date) -> dict[str, object]:
     rates = [float(actual or 0) / nominal * 100 if nominal else 0.0 for actual, nominal in plans]
     weekly = delivered(org).filter(actual_date__range=(monday, monday + timedelta(days=6))).aggregate(h=Sum("actual_hours"))["h"]
     # Each count now and of those records, how many existed 30 days ago (created before): the cards'
-    # change against 30 days ago (issue 18). One query per count, as before.
+    # change against 30 days ago (ADR 0018). One query per count, as before.
     cut = timezone.now() - timedelta(days=30)
 
     def counted(qs: QuerySet[Course] | QuerySet[Teacher] | QuerySet[BlockGroup]) -> tuple[int, int]:
@@ -88,7 +88,7 @@ def _sessions_between(org: Organization, start: date, end: date) -> QuerySet[Tim
 
 
 def teacher_allocations(*, org: Organization, start: date, end: date) -> dict[str, object]:
-    """``GET /api/dashboard/teacher-allocations`` (platform.md §3 "Teacher allocation response").
+    """``GET /api/dashboard/teacher-allocations`` (docs/behaviour/reports.md §7 "Teacher allocation response").
 
     allocations: sessions dated ``start``..``end`` (inclusive) that have a teacher, any status, by date
     and start time: id, date, time ('HH:MM - HH:MM'), teacherName, unitCode, unitName, blockGroupCode,
@@ -143,7 +143,7 @@ def teacher_allocations(*, org: Organization, start: date, end: date) -> dict[st
 
 
 def teacher_workload(*, org: Organization, today: date) -> list[dict[str, object]]:
-    """``GET /api/dashboard/teacher-workload`` (platform.md §3 "Teacher workload entry").
+    """``GET /api/dashboard/teacher-workload`` (docs/behaviour/reports.md §7 "Teacher workload entry").
 
     Every active teacher with this week's hours (Monday-Sunday week holding ``today``): id, name,
     initials, hours, maxHours (maxWeeklyHours), percentage (hours / maxHours x 100, whole number).
@@ -185,7 +185,7 @@ def teacher_workload(*, org: Organization, today: date) -> list[dict[str, object
 
 
 def upcoming_sessions(*, org: Organization, today: date) -> list[dict[str, object]]:
-    """``GET /api/dashboard/upcoming-sessions`` (platform.md §3 "Upcoming session").
+    """``GET /api/dashboard/upcoming-sessions`` (docs/behaviour/reports.md §7 "Upcoming session").
 
     Sessions of any status dated ``today`` to ``today + 6`` days (the next 7 days in the user's
     timezone), by date and start time: id, dayOfWeek (0 Sunday .. 6 Saturday), actualDate,

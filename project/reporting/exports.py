@@ -1,4 +1,4 @@
-"""Load planning export (delivery.md §7 Reports: ``GET /api/reports/load-planning/export?format=csv|xlsx``).
+"""Load planning export (docs/behaviour/reports.md: ``GET /api/reports/load-planning/export?format=csv|xlsx``).
 
 The file is the load planning report of :func:`project.reporting.selectors.load_planning` flattened
 to rows, downloaded as ``load-planning-report.{format}`` (``Content-Disposition: attachment``).
@@ -127,7 +127,7 @@ def load_planning_file(report: dict, fmt: str) -> HttpResponse:
     return response
 
 
-# --------------------------------------------------------------------------- room utilisation (issue 19)
+# --------------------------------------------------------------------------- room utilisation (ADR 0019)
 
 ROOM_HEADER = [
     "Room",

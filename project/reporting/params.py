@@ -7,7 +7,7 @@ Every parser raises :class:`project.core.errors.ValidationFailed` (400 ``validat
 - ``term``: 1 to 4; absent, blank or ``all`` means the whole year.
 - ``start`` / ``end``: required, exactly ``YYYY-MM-DD``.
 - The user's timezone: ``user.settings.preferences.timezone`` when it names a valid IANA zone, else
-  Australia/Melbourne (decisions.md §5, platform.md §9).
+  Australia/Melbourne (docs/behaviour/terms-and-holidays.md, docs/behaviour/screens.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Room utilisation report (issue 19, ADR 0019): ``GET /api/reports/room-utilisation?year=``.
+"""Room utilisation report (ADR 0019): ``GET /api/reports/room-utilisation?year=``.
 
 For each recorded room of the organization (active or used that year): the hours of the year's
 non-cancelled sessions booked in it, against the hours it is available. A room is available

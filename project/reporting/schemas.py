@@ -1,7 +1,7 @@
 """Response schemas of the reports, the allocation grid and the dashboard.
 
-Field names are those of delivery.md §3 ("Report responses", "Teacher delivery summary row",
-"Allocation grid response") and platform.md §3 ("Dashboard stats", "Teacher allocation response",
+Field names are those of docs/behaviour/reports.md ("Report responses", "Teacher delivery summary row",
+"Allocation grid response") and docs/behaviour/reports.md §7 ("Dashboard stats", "Teacher allocation response",
 "Teacher workload entry", "Upcoming session"). Hours are decimal hours (JSON numbers, 2 decimals at
 most), percentages have one decimal, dates are ``YYYY-MM-DD``.
 """
@@ -199,7 +199,7 @@ class GridSummaryOut(CamelSchema):
 
 
 class CompactGridTeacherOut(CamelSchema):
-    """One active teacher of the compact grid: arrays indexed like ``weeks`` (issue 15, ADR 0010)."""
+    """One active teacher of the compact grid: arrays indexed like ``weeks`` (ADR 0010)."""
 
     teacher_id: UUID
     teacher_name: str
@@ -323,7 +323,7 @@ class RoomTypeUtilisationOut(CamelSchema):
 
 
 class RoomUtilisationOut(CamelSchema):
-    """GET /api/reports/room-utilisation (issue 19): hours booked against available hours per room and type."""
+    """GET /api/reports/room-utilisation (ADR 0019): hours booked against available hours per room and type."""
 
     year: int
     teaching_weeks: int

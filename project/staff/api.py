@@ -1,4 +1,4 @@
-"""Teachers and teacher units (delivery.md §7 Teachers; decisions.md §1, §6).
+"""Teachers and teacher units (docs/behaviour/teachers.md; docs/behaviour/errors.md §1; docs/behaviour/concurrency.md §2).
 
 Thin: parse, call one selector or service, answer. The delivery summary, workload summary and
 allocation grid live in the reporting app.
@@ -29,7 +29,7 @@ ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: Error
 def list_teachers(request: AuthedRequest, show_inactive: bool = Query(False, alias="showInactive")) -> HttpResponse:
     """GET /api/teachers[?showInactive=true]: active teachers (all with showInactive), sorted by first
     then last name. Each carries ``unitCount``."""
-    # Rows dumped without per-field validation (issue 15); the declared TeacherOut stays the contract.
+    # Rows dumped without per-field validation (ADR 0013); the declared TeacherOut stays the contract.
     return cached_json(
         request,
         "teachers",
@@ -40,7 +40,7 @@ def list_teachers(request: AuthedRequest, show_inactive: bool = Query(False, ali
 
 @router.post("/teachers", response={201: TeacherOut, **ERRORS})
 def create_teacher(request: AuthedRequest, response: HttpResponse, payload: TeacherIn) -> tuple[int, Teacher]:
-    """POST /api/teachers: 201 with the teacher; 400 validation (delivery.md §5); 409 duplicate_code on
+    """POST /api/teachers: 201 with the teacher; 400 validation (docs/behaviour/teachers.md §1); 409 duplicate_code on
     employeeId or email."""
     teacher = services.teacher_create(ctx=request.auth, data=payload.model_dump())
     return 201, with_etag(response, selectors.teacher_get(org=request.auth.org, teacher_id=teacher.pk))

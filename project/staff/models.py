@@ -1,4 +1,4 @@
-"""Teachers and their unit qualifications (delivery.md §3)."""
+"""Teachers and their unit qualifications (docs/behaviour/teachers.md §1)."""
 
 from django.db import models
 
@@ -73,7 +73,7 @@ class TeacherUnit(TenantModel):
 
 
 class TeacherLeave(TenantModel):
-    """A period a teacher is away (issue 17): whole days from ``start_date`` to ``end_date`` inclusive, or,
+    """A period a teacher is away (ADR 0015): whole days from ``start_date`` to ``end_date`` inclusive, or,
     with ``start_time`` and ``end_time``, those hours of each of those days (part-day leave). A teaching
     session of the teacher that overlaps it is a hard ``teacher_on_leave`` conflict (ADR 0014)."""
 

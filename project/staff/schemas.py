@@ -1,4 +1,4 @@
-"""Teacher and teacher-unit schemas (delivery.md §3, §5, §7).
+"""Teacher and teacher-unit schemas (docs/behaviour/teachers.md §1).
 
 JSON is camelCase (``CamelSchema``). Validators raise the spec's own messages, which ``project.api``
 turns into ``400 {"message": "Validation failed", "errors": [{"path": [field], "message": ...}]}``.
@@ -88,7 +88,7 @@ Qualifications = text("Qualifications")
 
 
 class TeacherIn(FormIn):
-    """POST /api/teachers body (delivery.md §3 Teacher, §5 Teacher rules)."""
+    """POST /api/teachers body (docs/behaviour/teachers.md §1)."""
 
     employee_id: EmployeeId = Field(default=None, validate_default=True)
     first_name: FirstName = Field(default=None, validate_default=True)
@@ -171,7 +171,7 @@ class TeacherUnitUnitOut(CamelSchema):
 
 
 class TeacherUnitOut(StampedOut):
-    """A teacher's unit qualification with the unit embedded (delivery.md §3)."""
+    """A teacher's unit qualification with the unit embedded (docs/behaviour/teachers.md §1)."""
 
     id: uuid.UUID
     teacher_id: uuid.UUID

@@ -1,4 +1,4 @@
-"""Reads of teachers and their unit qualifications (delivery.md §7 Teachers).
+"""Reads of teachers and their unit qualifications (docs/behaviour/teachers.md).
 
 Every read starts from the organization: another organization's id reads as 404 "Teacher not found".
 Lists run a fixed number of queries whatever the row count (one query: the unit count is an annotation,
@@ -42,7 +42,7 @@ def teacher_list_rows(*, org: Organization, show_inactive: bool = False) -> list
     """:func:`teacher_list` as JSON-ready camelCase dicts of exactly the ``TeacherOut`` shape (one query).
 
     Read with ``.values_list`` and written by ``project.core.responses.json_response``: no model
-    instances and no per-field schema validation (issue 15). ``tests/core/test_fast_lists.py`` pins the
+    instances and no per-field schema validation (ADR 0013). ``tests/core/test_fast_lists.py`` pins the
     answer equal to ``TeacherOut`` over the model rows.
     """
     rows = teacher_list(org=org, show_inactive=show_inactive).values_list(*_TEACHER_FIELDS, "unit_count", *PROFILE_FIELDS)

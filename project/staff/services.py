@@ -1,4 +1,4 @@
-"""Writes of teachers and their unit qualifications (delivery.md §3 to §7, decisions.md §1, §6, §7).
+"""Writes of teachers and their unit qualifications (docs/behaviour/teachers.md §1, §2; docs/behaviour/api.md §3, docs/behaviour/errors.md §1; docs/behaviour/concurrency.md §2; docs/behaviour/live-events.md).
 
 Each service runs in one transaction, checks tenancy with ``get_in_org`` (404 for another
 organization's id), and writes in one ``org_change`` unit (entities ``teacher`` and ``teacher_unit``).

@@ -47,10 +47,10 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 def list_sessions(request: AuthedRequest, filters: Query[SessionListQuery]) -> HttpResponse:
     """Sessions by date, with unit, blockGroup, teacher and `conflicts` (types, computed at read time).
 
-    Query: blockGroupId, teacherId, roomId (a recorded room's sessions; issue 19), hidePast=true
+    Query: blockGroupId, teacherId, roomId (a recorded room's sessions; ADR 0019), hidePast=true
     (actualDate >= today in the user's timezone,
     default Australia/Melbourne), ids=<comma-separated session ids, at most 1,000> (just those rows of
-    the organization, same shape: a live screen patches the rows a change event named; issue 15).
+    the organization, same shape: a live screen patches the rows a change event named; ADR 0008).
     Fixed number of queries whatever the row count.
     """
     ctx = request.auth
@@ -184,7 +184,7 @@ def bulk_allocate(request: AuthedRequest, payload: BulkAllocateIn) -> dict[str, 
 
 @router.put("/timetables/bulk-room", response={200: BulkRoomOut, 400: ErrorOut, 404: ErrorOut, 409: dict})
 def bulk_room(request: AuthedRequest, payload: BulkRoomIn) -> dict[str, object]:
-    """Put every listed session in one room, all or nothing (issue 19): ``{updated, sessionIds, roomId,
+    """Put every listed session in one room, all or nothing (ADR 0019): ``{updated, sessionIds, roomId,
     room, warnings}``; 409 with the conflicts when the room is booked at any of their times."""
     ids, room, warnings = services.session_bulk_set_room(
         ctx=request.auth, session_ids=payload.session_ids, room_id=payload.room_id

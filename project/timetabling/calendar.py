@@ -1,4 +1,4 @@
-"""Calendar rules shared by scheduling, conflicts and reports (decisions.md §5).
+"""Calendar rules shared by scheduling, conflicts and reports (docs/behaviour/terms-and-holidays.md).
 
 - Weeks start on Monday.
 - Term of a date: 1 + the number of the organization's term breaks of that calendar year that end

@@ -1,4 +1,4 @@
-"""Timetable sessions and holidays (delivery.md §3, decisions.md §3 to §5)."""
+"""Timetable sessions and holidays (docs/behaviour/terms-and-holidays.md §1, docs/behaviour/generation.md §4; docs/behaviour/conflicts.md §1; docs/behaviour/terms-and-holidays.md)."""
 
 import uuid
 from decimal import Decimal
@@ -47,7 +47,7 @@ class TimetableSession(TenantModel):
     start_time = models.TimeField()
     end_time = models.TimeField()
     room = models.CharField(max_length=50, blank=True, default="")
-    # The Room record the room text names (issue 19): set when the text matches a room's code; the text
+    # The Room record the room text names (ADR 0019): set when the text matches a room's code; the text
     # then holds the room's code. A deleted room leaves the text.
     room_record = models.ForeignKey("catalogue.Room", on_delete=models.SET_NULL, related_name="sessions", null=True, blank=True)
     week_number = models.IntegerField(default=1)
@@ -85,14 +85,14 @@ class CalendarFeed(TenantModel):
     Exactly one of ``teacher``, ``block_group`` and ``room`` is set.
     """
 
-    history_tracked = False  # its token is a secret (issue 16: not in the history)
+    history_tracked = False  # its token is a secret (not in the history)
 
     user = models.ForeignKey("accounts.User", on_delete=models.CASCADE, related_name="calendar_feeds")
     teacher = models.ForeignKey("staff.Teacher", on_delete=models.CASCADE, related_name="calendar_feeds", null=True, blank=True)
     block_group = models.ForeignKey(
         "planning.BlockGroup", on_delete=models.CASCADE, related_name="calendar_feeds", null=True, blank=True
     )
-    room = models.ForeignKey(  # issue 19: a room's sessions
+    room = models.ForeignKey(  # ADR 0019: a room's sessions
         "catalogue.Room", on_delete=models.CASCADE, related_name="calendar_feeds", null=True, blank=True
     )
     token = models.CharField(max_length=64, unique=True)

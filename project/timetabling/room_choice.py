@@ -1,4 +1,4 @@
-"""Rooms chosen by schedule generation (issue 19, ADR 0019): when a schedule request names a room type
+"""Rooms chosen by schedule generation (ADR 0019): when a schedule request names a room type
 instead of a room, each new teaching session gets a free room of that type.
 
 :func:`candidate_rooms` are the organization's active rooms of the type, of the block group's campus

@@ -1,4 +1,4 @@
-"""Schemas of timetable sessions, schedule generation, import and calendar feeds (delivery.md §3, §5)."""
+"""Schemas of timetable sessions, schedule generation, import and calendar feeds (docs/behaviour/generation.md §1)."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def _strip(value: Any) -> Any:
 
 
 class SessionIn(CamelSchema):
-    """Create and update body of ``/api/timetables`` (delivery.md §3 Timetable session, §5).
+    """Create and update body of ``/api/timetables`` (docs/behaviour/timetables.md §1; docs/behaviour/hours.md §4).
 
     actualDate is optional: when absent it is derived from the block group's startDate, weekNumber and
     dayOfWeek (week 1 is the Monday-to-Sunday week holding the start date); when given, dayOfWeek and
@@ -129,7 +129,7 @@ class SessionIn(CamelSchema):
     start_time: TimeText = Field(default=None, validate_default=True)
     end_time: EndTimeText = Field(default=None, validate_default=True)
     room: Annotated[str | None, BeforeValidator(_strip), max_length(50, "Room must be at most 50 characters")] = ""
-    # A room record (issue 19): sets ``room`` to its code; without it a room text matching a room's code
+    # A room record (ADR 0019): sets ``room`` to its code; without it a room text matching a room's code
     # (case and spacing ignored) is linked to that room.
     room_id: Annotated[Any, _uuid_or_error("Room not found"), OrgRef(Room, "Room")] = None
     week_number: Annotated[int | None, at_least(1, "Week number must be at least 1")] = None
@@ -142,7 +142,7 @@ class SessionIn(CamelSchema):
     ] = None
     status: Annotated[Any, BeforeValidator(_status)] = "scheduled"
     notes: Annotated[str | None, BlankToNone] = None
-    term: int | None = None  # ignored: computed from the organization's term breaks (decisions.md §5)
+    term: int | None = None  # ignored: computed from the organization's term breaks (docs/behaviour/terms-and-holidays.md §3)
 
     @field_validator("block_group_id", "unit_id", mode="after")
     @classmethod
@@ -207,7 +207,7 @@ MAX_LIST_IDS = 1000
 
 
 def _session_ids(value: Any) -> list[UUID] | None:
-    """``ids=a,b,c``: at most 1,000 session UUIDs, comma-separated (issue 15: a screen fetches just the
+    """``ids=a,b,c``: at most 1,000 session UUIDs, comma-separated (a screen fetches just the
     rows a change event named)."""
     if value is None or value == "":
         return None
@@ -226,7 +226,7 @@ class SessionListQuery(CamelSchema):
 
     block_group_id: Annotated[Any, BlankToNone, _uuid_or_error("Block group not found")] = None
     teacher_id: Annotated[Any, BlankToNone, BeforeValidator(_teacher), _uuid_or_error("Teacher not found")] = None
-    room_id: Annotated[Any, BlankToNone, _uuid_or_error("Room not found")] = None  # issue 19: a room's timetable
+    room_id: Annotated[Any, BlankToNone, _uuid_or_error("Room not found")] = None  # ADR 0019: a room's timetable
     hide_past: bool = False
     ids: Annotated[str | None, Field(description="Comma-separated session ids (at most 1,000): just those rows")] = None
 
@@ -315,16 +315,16 @@ NO_TEMPLATE = "At least one session template is required"
 
 
 class ScheduleIn(CamelSchema):
-    """The schedule request (delivery.md §3): templates in order, start date (default: the group's)."""
+    """The schedule request (docs/behaviour/generation.md §1): templates in order, start date (default: the group's)."""
 
     session_templates: list[SessionTemplateIn] | None = Field(default=None, validate_default=True)
     start_date: Annotated[date | None, BlankToNone, in_date_range("Start date")] = None
     room: Annotated[str | None, BeforeValidator(_strip), max_length(50, "Room must be at most 50 characters")] = ""
-    # Issue 19: without a room, a room type makes the generation choose a free room of that type for each
+    # Without a room, a room type makes the generation choose a free room of that type for each
     # session (of the group's campus, seating its cohort).
     room_type: Literal["classroom", "computer_lab", "workshop", "kitchen", "online", "other"] | None = None
     notes: Annotated[str | None, BlankToNone] = None
-    # Issue 33: omitted, the block group's stored choice of its last generation (ADR 0015); given, stored.
+    # omitted, the block group's stored choice of its last generation (ADR 0015); given, stored.
     start_next_unit_in_new_week: bool | None = None
 
     @field_validator("session_templates", mode="after")

@@ -1,4 +1,4 @@
-"""Reads of timetable sessions (delivery.md §7 Timetables, decisions.md §4).
+"""Reads of timetable sessions (docs/behaviour/timetables.md, docs/behaviour/conflicts.md §1).
 
 Every function takes the organization first and reads only its rows.
 """
@@ -29,7 +29,7 @@ DEFAULT_TZ = "Australia/Melbourne"
 
 
 def user_today(user: User | None = None, org: Organization | None = None) -> date:
-    """Today in the user's timezone setting, else the organization's, else Australia/Melbourne (§5)."""
+    """Today in the user's timezone setting, else the organization's, else Australia/Melbourne (docs/behaviour/terms-and-holidays.md §6)."""
     name = None
     settings = getattr(user, "settings", None)
     if isinstance(settings, dict):
@@ -129,7 +129,7 @@ _TEXT_IDS = ("id", "block_group_id", "unit_id", "teacher_id", "room_record_id")
 
 
 def _fetch_rows(qs: QuerySet[TimetableSession]) -> list[tuple[Any, ...]]:  # a row of any column types
-    """``qs.values_list(*_ROW_FIELDS)`` rows, read fast on PostgreSQL (issue 15, a 5,000-session list).
+    """``qs.values_list(*_ROW_FIELDS)`` rows, read fast on PostgreSQL (ADR 0013; a 5,000-session list).
 
     There the ids come as their text (``str(uuid)``, what the JSON says anyway; psycopg builds a UUID in
     Python for each) and timestamps through psycopg's C loader rather than Django's Python subclass of

@@ -255,7 +255,7 @@ def session_bulk_set_room(
     *, ctx: Ctx, session_ids: list | None, room_id: uuid.UUID | str
 ) -> tuple[list[str], Room, list[cf.Conflict]]:
     """Put every session of ``session_ids`` in the room ``room_id``, all or nothing (PUT
-    /api/timetables/bulk-room, issue 19): each gets ``room`` = the room's code and ``roomId``.
+    /api/timetables/bulk-room, ADR 0019): each gets ``room`` = the room's code and ``roomId``.
 
     Raises ValidationFailed "Please select sessions and a room" when either is missing, NotFound when a
     session or the room is not the organization's, SchedulingConflict (409, nothing written) when any

@@ -1,4 +1,4 @@
-// Sign-in, first-time setup, TOTP and passkeys in real Chromium (platform.md §2, §4; issue 8).
+// Sign-in, first-time setup, TOTP and passkeys in real Chromium (docs/behaviour/accounts.md §4).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BASE_URL, DEMO, browserForFile, newPage } from "./lib.mjs";
@@ -13,7 +13,7 @@ test("password sign-in as the demo admin lands on the dashboard", async () => {
   await page.getByText("Enter your email and password to access the scheduling system").waitFor();
   await captureScreen(page, "auth-sign-in");
 
-  // Validation messages of §5.
+  // Validation messages (docs/behaviour/accounts.md §2, §5).
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await page.getByText("Invalid email address").waitFor();
   await page.getByText("Password is required").waitFor();

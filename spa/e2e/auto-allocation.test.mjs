@@ -1,4 +1,4 @@
-// Auto-allocation (issue 10) end to end from the browser context, against the running server with the demo
+// Auto-allocation end to end from the browser context, against the running server with the demo
 // data: a demo block group's unassigned sessions (the demo allocates teachers only up to a date) get a
 // proposal, the proposal is applied with its version and assignments, the sessions now have exactly the
 // proposed teachers, the same proposal cannot be applied twice (412), and one session's teachers are

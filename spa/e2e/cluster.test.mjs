@@ -1,4 +1,4 @@
-// Issue 20: through the scaled-out deployment (nginx in front of two daphne processes, run by
+// Through the scaled-out deployment (nginx in front of two daphne processes, run by
 // scripts/e2e.sh with E2E_CLUSTER=1), a wall display stays live while the processes are restarted one at
 // a time: it reconnects, catches up with a change made while it was away, and shows the next one live.
 // Outside the cluster run there is no cluster to restart: the test is skipped there.

@@ -99,7 +99,7 @@ test("the same edit made by both: the second sees that someone else changed it, 
   const stale = dialogB.getByTestId("stale-alert");
   await stale.waitFor();
   assert.match(await stale.innerText(), /Someone else changed this record/);
-  // B's typing is kept and the clash is shown: theirs (A's room) next to B's (issue 18, ADR 0017).
+  // B's typing is kept and the clash is shown: theirs (A's room) next to B's (ADR 0017).
   assert.equal(await dialogB.getByLabel("Room", { exact: true }).inputValue(), `B-${RUN}`);
   const clash = stale.getByTestId("stale-fields").locator('tr[data-field="room"] td');
   assert.deepEqual(await clash.allInnerTexts(), ["Room", `A-${RUN}`, `B-${RUN}`]);

@@ -1,4 +1,4 @@
-// Issue 18, the screens as a coordinator meets them: units search and qualification filter, the course and
+// The coordinator screens work (ADR 0018), the screens as a coordinator meets them: units search and qualification filter, the course and
 // study plan pages' units and block groups, calendar subscriptions, the public holiday import, the Excel
 // import through the screen, the Unit Delivery Summary, the allocation grid at this week, Load Planning's
 // year, and the Allocate Teacher dialog's top five. Each checks the screen against the API's own answer.

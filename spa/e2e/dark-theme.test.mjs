@@ -1,4 +1,4 @@
-// Issue 18 (dark theme reads): the main screens, with their badges, holiday cards and conflict tags, reach
+// The coordinator screens work (ADR 0018; dark theme reads): the main screens, with their badges, holiday cards and conflict tags, reach
 // WCAG AA contrast in the dark theme as in the light one (axe-core in Chromium, serious or critical
 // violations, colour contrast included).
 import { test } from "node:test";
@@ -52,7 +52,7 @@ for (const theme of ["light", "dark"]) {
 }
 
 // Every route of the SPA, signed in as an administrator (who sees every page), in both themes; the sign-in
-// page and a wall display signed out; each report tab (issue 18: "dark-theme axe ... on every route").
+// page and a wall display signed out; each report tab ("dark-theme axe ... on every route").
 for (const theme of ["light", "dark"]) {
   test(`every route reads in the ${theme} theme`, async () => {
     const ctx = await pageInTheme(theme);

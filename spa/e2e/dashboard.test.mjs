@@ -1,4 +1,4 @@
-// The dashboard (platform.md §2 Dashboard): stat cards, planner navigation, workload, upcoming sessions, actions.
+// The dashboard (docs/behaviour/screens.md §3): stat cards, planner navigation, workload, upcoming sessions, actions.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEMO, apiCall, browserForFile, signedInPage } from "./lib.mjs";
@@ -13,7 +13,7 @@ test("the dashboard shows its cards, planner, workload and upcoming sessions", a
     await page.getByTestId(`stat-${label}`).waitFor();
   }
   await page.getByText("Average efficiency").waitFor();
-  // The first three cards show the change against 30 days ago from the data (issue 18), not fixed numbers.
+  // The first three cards show the change against 30 days ago from the data (ADR 0018), not fixed numbers.
   const stats = (await apiCall(page, "GET", "/api/dashboard/stats")).json;
   const courses = page.getByTestId("trend-Active Courses");
   await courses.waitFor();

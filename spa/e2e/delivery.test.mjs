@@ -145,7 +145,7 @@ test("block group: create, assign the plan, generate the schedule", async () => 
   await schedule.getByText("Total Facilitated Hours").waitFor();
   await schedule.getByLabel("Start Date").waitFor();
   assert.equal(await schedule.getByLabel("Start Date").inputValue(), START);
-  // One template per session of the group's day (sessionsPerDay 2 by default), shown as HH:MM (issue 18).
+  // One template per session of the group's day (sessionsPerDay 2 by default), shown as HH:MM (ADR 0018).
   assert.equal(await schedule.getByTestId("session-template").count(), 2);
   assert.deepEqual(
     [
@@ -169,7 +169,7 @@ test("block group: create, assign the plan, generate the schedule", async () => 
   const note = page.locator(".mantine-Notification-root").filter({ hasText: "Block group scheduled" }).first();
   await note.waitFor({ timeout: 15000 });
   const done = await note.innerText();
-  // The success names the last class and the group's end date (a month later, decisions.md §3).
+  // The success names the last class and the group's end date (a month later, docs/behaviour/generation.md §8).
   assert.match(done, /Last class on \d{2}\/\d{2}\/\d{4}\. The group's end date is \d{2}\/\d{2}\/\d{4}\./);
   await page.getByTestId("timetabled-units").getByText(UNIT_A.code).waitFor();
   // Against the plan's hours: a fully scheduled unit is 100%, not "-40%" against its nominal hours.

@@ -1,4 +1,4 @@
-// Wall displays (issue 11): a board on a display link updates within a second when a coordinator
+// Wall displays: a board on a display link updates within a second when a coordinator
 // allocates a teacher in another browser context, and shows the revoked message after revocation.
 import { test } from "node:test";
 import assert from "node:assert/strict";

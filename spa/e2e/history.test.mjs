@@ -1,4 +1,4 @@
-// Issue 16 (first slice): every write is an activity; a block group's History panel shows who changed it,
+// Change history and undo (ADR 0011; first slice): every write is an activity; a block group's History panel shows who changed it,
 // live in another coordinator's open page, and admins read the organization's Activity page.
 import { test } from "node:test";
 import { BASE_URL, DEMO, apiCall, browserForFile, screenshot, signedInPage } from "./lib.mjs";

@@ -1,4 +1,4 @@
-// Issue 14 (ADR 0005): an admin invites a coordinator, copies the invitation link, and the coordinator sets
+// The hardening work (ADR 0005): an admin invites a coordinator, copies the invitation link, and the coordinator sets
 // up password and TOTP through it; the same flow without the token (email only) gets nowhere.
 import { test } from "node:test";
 import assert from "node:assert/strict";

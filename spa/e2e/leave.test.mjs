@@ -1,4 +1,4 @@
-// Issue 17 (first slice): a coordinator records a teacher's leave on the teacher page; the sessions the
+// Re-planning around late changes (ADR 0014; first slice): a coordinator records a teacher's leave on the teacher page; the sessions the
 // teacher teaches in it show the hard "Teacher on leave" conflict in another coordinator's open timetable,
 // live, and lose it when the leave is deleted.
 import { test } from "node:test";

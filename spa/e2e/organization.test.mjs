@@ -1,4 +1,4 @@
-// Organization management (platform.md §2): details dialog, users with add and deactivate, live updates.
+// Organization management (docs/behaviour/screens.md §5): details dialog, users with add and deactivate, live updates.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEMO, apiCall, browserForFile, signedInPage } from "./lib.mjs";

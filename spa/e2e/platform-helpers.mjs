@@ -1,4 +1,4 @@
-// Helpers of the platform (issue 8) browser tests: users made through the API as the demo admin, TOTP
+// Helpers of the platform browser tests: users made through the API as the demo admin, TOTP
 // codes computed with otpauth, sign-in through the UI. Used by auth, shell, dashboard, profile, settings
 // and organization tests.
 import { TOTP, Secret } from "otpauth";

@@ -1,4 +1,4 @@
-// Profile (platform.md §2 Profile): names, change password, 2FA status.
+// Profile (docs/behaviour/screens.md §4): names, change password, 2FA status.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BASE_URL, browserForFile, newPage } from "./lib.mjs";

@@ -1,4 +1,4 @@
-// Issue 14: after the network returns, an open screen is live again and has caught up within 2 seconds
+// After the network returns, an open screen is live again and has caught up within 2 seconds
 // (measured before: 14 s). The page misses a change while offline; once back online it reconnects at once
 // (the browser's `online` event, retries capped at 1 s), refetches, and keeps receiving changes.
 import { test } from "node:test";

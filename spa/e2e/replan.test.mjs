@@ -1,4 +1,4 @@
-// Issues 17 and 33: a coordinator adds a one-day holiday on a full-time group's teaching day, reviews the
+// Re-planning around late changes and re-planning a coordinator can trust (ADR 0015): a coordinator adds a one-day holiday on a full-time group's teaching day, reviews the
 // re-plan (a summary, make-up or shift with their figures, the affected weeks), picks make-up and applies
 // it; another coordinator's open timetable shows the session on its make-up day without a reload. A
 // campus closure day gets its impact and the same review from the holidays page.

@@ -1,4 +1,4 @@
-// Issue 18 (errors that recover, offline is visible, a missing record says so): offline, the shell shows a
+// The coordinator screens work (ADR 0016; errors that recover, offline is visible, a missing record says so): offline, the shell shows a
 // banner; a screen whose code is not loaded yet shows a plain message with Retry inside the shell (not
 // React Router's developer page) and loads by itself when the connection returns; a record that does not
 // exist says "not found" with a way back.

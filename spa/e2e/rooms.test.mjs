@@ -1,4 +1,4 @@
-// Issue 19 (first slice): rooms are records. An administrator adds a room on the Rooms page; a session's
+// Rooms as records (ADR 0019; first slice): rooms are records. An administrator adds a room on the Rooms page; a session's
 // room typed in another spelling is saved as that room; members read the rooms without the write buttons.
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Settings (platform.md §2 Settings, §4): theme and preferences autosaved and surviving a reload, export, Danger Zone.
+// Settings (docs/behaviour/accounts.md §8): theme and preferences autosaved and surviving a reload, export, Danger Zone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BASE_URL, DEMO, apiCall, browserForFile, newPage, signedInPage } from "./lib.mjs";
@@ -44,7 +44,7 @@ test("theme, date format and compact view are saved automatically and survive a 
   );
   assert.equal(await page.getByRole("switch", { name: /Compact view/ }).isChecked(), true);
 
-  // The formats apply to the screens (issue 18): the timetable's dates read YYYY-MM-DD; with the
+  // The formats apply to the screens (ADR 0018): the timetable's dates read YYYY-MM-DD; with the
   // 12 hour format its times read "9:00 am".
   await page
     .getByRole("textbox", { name: "Time format" })
@@ -60,7 +60,7 @@ test("theme, date format and compact view are saved automatically and survive a 
   const text = await row.innerText();
   assert.match(text, /\b\d{4}-\d{2}-\d{2}\b/);
   assert.match(text, /\b\d{1,2}:\d{2} (am|pm) - \d{1,2}:\d{2} (am|pm)\b/);
-  // The sidebar footer names the user's real role (platform.md's "Administrator for everyone" overridden).
+  // The sidebar footer names the user's real role (the original "Administrator for everyone" overridden).
   assert.equal(await page.getByTestId("sidebar-role").innerText(), "Administrator");
   await page.goto(`${BASE_URL}/settings`);
   await page.getByRole("heading", { name: "Danger Zone" }).waitFor();

@@ -1,4 +1,4 @@
-// The application shell, guards, 404, search, live indicator, sign-out and the 401 redirect (platform.md §2, §8).
+// The application shell, guards, 404, search, live indicator, sign-out and the 401 redirect (docs/behaviour/screens.md §2; docs/behaviour/errors.md §9).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BASE_URL, DEMO, apiCall, apiLogin, browserForFile, newPage, signedInPage } from "./lib.mjs";

@@ -1,4 +1,4 @@
-// Single sign-on in Chromium (issue 21) against a real OpenID provider (Node's oidc-provider, started here by
+// Single sign-on in Chromium (ADR 0022) against a real OpenID provider (Node's oidc-provider, started here by
 // spa/e2e/support/oidc.mjs): an admin connects it on the Organization page (Test connection, Save), then a
 // staff member types their email on the sign-in page, gets "Sign in with <provider>", signs in on the
 // provider's page and lands in Blockplan signed in, with no authenticator code asked. Emails of another

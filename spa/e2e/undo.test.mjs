@@ -1,4 +1,4 @@
-// Issue 16: coordinator A bulk-allocates; coordinator B sees it live in the timetable and in the block
+// Coordinator A bulk-allocates; coordinator B sees it live in the timetable and in the block
 // group's History panel; A clicks Undo in the success toast and both screens return to the previous
 // state without a reload. Then the History row's Undo (a redo of the undo) brings the allocation back.
 import { test } from "node:test";

@@ -1,5 +1,5 @@
-"""First-time login and account setup (platform.md §2 "First-time setup", §4, §5, §7, §8), claimed through
-an invitation link since issue 14 (docs/adr/0005): an email alone opens nothing."""
+"""First-time login and account setup (docs/behaviour/accounts.md §2, §4; docs/behaviour/errors.md §9), claimed through
+an invitation link since the hardening work (docs/adr/0005): an email alone opens nothing."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_first_time_login_with_the_invitation_token(anon_api, newcomer):
 
 
 def test_an_email_alone_reveals_nothing_about_a_pending_account(anon_api, newcomer, login):
-    """Issue 14: knowing an invited person's email gave their userId, TOTP secret and account."""
+    """Knowing an invited person's email gave their userId, TOTP secret and account."""
     pending = anon_api.post("/api/auth/first-time-login", {"email": newcomer.email})
     unknown = anon_api.post("/api/auth/first-time-login", {"email": "nobody@mp.edu.au"})
     assert pending.status_code == unknown.status_code == 404

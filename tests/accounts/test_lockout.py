@@ -42,7 +42,7 @@ def test_repeated_wrong_passwords_lock_the_account_then_it_expires(anon_api, mem
 
 
 def test_lockout_is_per_account_and_address_pair(member_user, admin_user, login):
-    """Issue 14: 5 wrong passwords against an email locked that account out everywhere."""
+    """5 wrong passwords against an email locked that account out everywhere."""
     attacker = ApiClient()
     attacker.client.defaults["REMOTE_ADDR"] = "198.51.100.7"
     for _ in range(5):
@@ -132,7 +132,7 @@ def test_wrong_current_password_on_change_counts_too(member_api, member_user):
 
 
 def test_one_users_wrong_current_passwords_do_not_lock_a_colleague(member_api, org, other_admin, login):
-    """Issue 14: 4 wrong current passwords by one user locked another organization's admin out of the
+    """4 wrong current passwords by one user locked another organization's admin out of the
     same address."""
     payload = {"currentPassword": WRONG, "newPassword": "Another$Pass2026"}
     for _ in range(4):

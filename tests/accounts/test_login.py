@@ -1,4 +1,4 @@
-"""Password sign-in, the current user, logout and CSRF (platform.md §4, §5, §7; decisions.md §1)."""
+"""Password sign-in, the current user, logout and CSRF (docs/behaviour/accounts.md §2, §5; docs/behaviour/api.md §2)."""
 
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ def test_login_without_csrf_header_is_refused(anon_api, admin_user):
 
 
 def test_user_added_by_admin_is_refused_like_a_wrong_password(anon_api, org, login):
-    """Issue 14 (ADR 0005): setup starts from the invitation link only; login says nothing about a
+    """The hardening work (ADR 0005): setup starts from the invitation link only; login says nothing about a
     pending email and gives out no userId."""
     User.objects.create_user("new@mp.edu.au", password=None, organization=org, must_change_password=True)
     response = login(anon_api, "new@mp.edu.au", "Whatever$12345")
@@ -147,7 +147,7 @@ def test_logout_post_ends_the_session_and_closes_sockets(api, admin_user, captur
     assert response.status_code == 200
     assert response.json()["message"] == "You have been logged out successfully."
     assert api.get("/api/auth/user").status_code == 401
-    # Only this browser session's sockets close (issue 14): its session group, with the reason.
+    # Only this browser session's sockets close (ADR 0007): its session group, with the reason.
     assert [(g[:8], m) for g, m in captured_events if m["type"] == "session.revoke"] == [
         ("session.", {"type": "session.revoke", "reason": "logout"})
     ]
@@ -159,7 +159,7 @@ def test_logout_get_redirects_to_auth(api, admin_user, captured_events, django_c
     assert response.status_code == 302
     assert response["Location"] == "/auth"
     assert api.get("/api/auth/user").status_code == 401
-    # Only this browser session's sockets close (issue 14): its session group, with the reason.
+    # Only this browser session's sockets close (ADR 0007): its session group, with the reason.
     assert [(g[:8], m) for g, m in captured_events if m["type"] == "session.revoke"] == [
         ("session.", {"type": "session.revoke", "reason": "logout"})
     ]

@@ -1,4 +1,4 @@
-"""``create_organization`` (decisions.md §8) and the production security check (decisions.md §1)."""
+"""``create_organization`` (docs/behaviour/operations.md §1) and the production security check (docs/behaviour/errors.md §1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Organization details and user administration: roles, isolation, events (platform.md §2, §5, §6, §7)."""
+"""Organization details and user administration: roles, isolation, events (docs/behaviour/screens.md §5; docs/behaviour/accounts.md §9; docs/behaviour/api.md §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Profile, change password, settings and data export (platform.md §2 "Profile", "Settings", §5, §7)."""
+"""Profile, change password, settings and data export (docs/behaviour/accounts.md §8)."""
 
 from __future__ import annotations
 

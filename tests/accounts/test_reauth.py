@@ -1,4 +1,4 @@
-"""Re-authentication for sensitive changes (issue 14, ADR 0006): a copied session cookie alone cannot add
+"""Re-authentication for sensitive changes (ADR 0006): a copied session cookie alone cannot add
 a lasting credential. Registering a passkey and resetting or enabling TOTP need the password or an
 authenticator code entered for it within the last 5 minutes; the sign-in itself does not count."""
 

@@ -1,4 +1,4 @@
-"""Auto-allocation (issue 10): small hand-made cases whose best answer is known, the API, staleness."""
+"""Auto-allocation: small hand-made cases whose best answer is known, the API, staleness."""
 
 from datetime import date, time, timedelta
 
@@ -169,7 +169,7 @@ def test_scope_is_required_and_ids_are_scoped(api, other_api, org, setup):
 
 
 def test_foreign_or_unknown_block_group_is_404(api, other_api, org, setup):
-    """Issue 14: another organization's blockGroupId answered 200 with an empty proposal."""
+    """Another organization's blockGroupId answered 200 with an empty proposal."""
     bg, unit = setup
     f.make_session(org, block_group=bg, unit=unit, actual_date=MON)
     for body in ({"blockGroupId": str(bg.id)}, {"blockGroupId": str(bg.id), "apply": True}):

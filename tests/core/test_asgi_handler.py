@@ -1,5 +1,5 @@
 """The ASGI handler runs each request's synchronous work on a shared, bounded pool of threads
-(project/core/asgi_handler.py, issue 15): no thread is started per request, and concurrent requests use at
+(project/core/asgi_handler.py, ADR 0013): no thread is started per request, and concurrent requests use at
 most ``settings.ASGI_THREADS`` threads."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The change helper sends after commit, once, to the organization's group only (decisions.md §7).
+"""The change helper sends after commit, once, to the organization's group only (docs/behaviour/live-events.md §3).
 
 Runs against the configured channel layer: in-memory by default, Redis when REDIS_URL is set.
 """

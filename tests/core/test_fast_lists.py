@@ -1,5 +1,5 @@
 """Hot lists dumped without per-field validation, and the request's user and organization in one query
-(issue 15).
+ (ADR 0013).
 
 ``GET /api/teachers`` and ``GET /api/block-groups`` build their rows as dicts from ``.values_list`` and
 write them straight to JSON; the answers must stay exactly what the declared schemas (``TeacherOut``,

@@ -1,4 +1,4 @@
-"""Hot list answers kept until the organization's next change (issue 15, ADR 0013).
+"""Hot list answers kept until the organization's next change (ADR 0013).
 
 ``GET /api/timetables`` (without ``ids``), ``GET /api/teachers`` and ``GET /api/block-groups`` are built
 once per organization, parameters and change sequence: a second read with no change in between runs only

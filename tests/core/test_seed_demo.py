@@ -1,4 +1,4 @@
-"""``manage.py seed_demo`` (decisions.md §8): the demo organization from real data, idempotent."""
+"""``manage.py seed_demo`` (docs/behaviour/operations.md §2): the demo organization from real data, idempotent."""
 
 from __future__ import annotations
 
@@ -201,7 +201,7 @@ def test_block_groups_and_timetables(seeded):
 
 
 def test_the_demo_has_rooms_and_its_sessions_name_them(db):
-    """Issue 19: the demo campuses' rooms, every demo session with a room linked to its record."""
+    """The demo campuses' rooms, every demo session with a room linked to its record."""
     from project.catalogue.models import Room
     from project.core.demo import seed
     from project.timetabling.models import TimetableSession

@@ -1,4 +1,4 @@
-"""Block groups, their study plans and read models (delivery.md §3, §5, §7, §9; decisions.md §1 to §3, §6, §7)."""
+"""Block groups, their study plans and read models (docs/behaviour/study-plans.md §2; docs/behaviour/hours.md §2, §4; docs/behaviour/errors.md §1; docs/behaviour/hours.md §2; docs/behaviour/generation.md; docs/behaviour/concurrency.md §2; docs/behaviour/live-events.md §3)."""
 
 from __future__ import annotations
 
@@ -432,7 +432,7 @@ def test_timetabled_units(api, scheduled):
             "timetabledHours": 0.0,
             "plannedHours": 3.0,
         },
-        # Not in an assigned plan: nothing planned to compare with (issue 18).
+        # Not in an assigned plan: nothing planned to compare with (ADR 0018).
         {
             "unitId": str(stray.pk),
             "unitCode": "A0",
@@ -590,7 +590,7 @@ MALFORMED = [
 
 
 def test_no_malformed_body_gives_a_500(api, org):
-    """decisions.md §1: no request, however malformed, yields a 500 (every write of this area)."""
+    """docs/behaviour/errors.md §8: no request, however malformed, yields a 500 (every write of this area)."""
     group, plan, unit = f.make_block_group(org), f.make_study_plan(org), f.make_unit(org)
     plan_unit = f.add_plan_unit(plan, unit)
     linked = LinkedBlockGroup.objects.unscoped().create(organization=org, name="L")
@@ -622,7 +622,7 @@ def test_no_malformed_body_gives_a_500(api, org):
 
 
 def test_block_groups_filtered_by_study_plan(api, org):
-    """Issue 18: a study plan's detail page lists the block groups it is assigned to."""
+    """A study plan's detail page lists the block groups it is assigned to."""
     plan = f.make_study_plan(org, name="Filtered plan")
     a, b, c = (f.make_block_group(org, code=code) for code in ("SP-A", "SP-B", "SP-C"))
     f.assign_plan(a, plan)

@@ -1,4 +1,4 @@
-"""Two coordinators saving the same block group with the same If-Match: exactly one wins (decisions.md §6).
+"""Two coordinators saving the same block group with the same If-Match: exactly one wins (docs/behaviour/concurrency.md §2).
 
 The service locks the row with ``select_for_update`` before comparing ``updatedAt``; on PostgreSQL two
 concurrent PUTs therefore serialise and the second sees the first one's ``updatedAt``.

@@ -1,4 +1,4 @@
-"""Courses, units of competency and campuses (delivery.md §3, §5, §7 to §9; decisions.md §1, §6, §7)."""
+"""Courses, units of competency and campuses (docs/behaviour/units-and-courses.md §2; docs/behaviour/errors.md §9; docs/behaviour/errors.md §1; docs/behaviour/concurrency.md §2; docs/behaviour/live-events.md)."""
 
 from __future__ import annotations
 
@@ -302,7 +302,7 @@ def test_lists_of_1000_rows_use_a_fixed_number_of_queries(api, org, django_asser
 
 
 def test_units_search_by_code_or_name_and_filter_by_qualification(api, other_api, org, other_org):
-    """Issue 18: the Units page searches by code and name and filters by qualification (course): the
+    """The Units page searches by code and name and filters by qualification (course): the
     units of the study plans assigned to that course's block groups."""
     web = f.make_unit(org, code="ICTWEB301", name="Create web pages")
     net = f.make_unit(org, code="ICTNWK305", name="Install network")
@@ -321,7 +321,7 @@ def test_units_search_by_code_or_name_and_filter_by_qualification(api, other_api
     assert codes(api.get("/api/units", {"courseId": str(course.pk)})) == ["ICTNWK305", "ICTWEB301"]
     assert codes(api.get("/api/units", {"courseId": str(course.pk), "search": "web"})) == ["ICTWEB301"]
     assert codes(api.get("/api/units")) == ["BSBOPS304", "ICTNWK305", "ICTWEB301"]
-    # Another organization's course is not found (decisions.md §1, ADR 0001); a malformed id is the documented 400.
+    # Another organization's course is not found (docs/behaviour/tenancy.md §2, ADR 0001); a malformed id is the documented 400.
     r = other_api.get("/api/units", {"courseId": str(course.pk)})
     assert (r.status_code, r.json()) == (404, {"message": "Course not found"})
     r = api.get("/api/units", {"courseId": "not-a-uuid"})

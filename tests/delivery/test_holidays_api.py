@@ -1,4 +1,4 @@
-"""Holidays and term breaks API (delivery.md §3, §5, §7 Holidays; decisions.md §1, §6, §7) and the
+"""Holidays and term breaks API (docs/behaviour/terms-and-holidays.md §1; docs/behaviour/errors.md §1; docs/behaviour/concurrency.md §2; docs/behaviour/live-events.md) and the
 public holiday import (beyond the spec)."""
 
 from __future__ import annotations
@@ -280,7 +280,7 @@ def test_import_vic_public_holidays_2027(api, org):
     body = resp.json()
     assert body["skipped"] == 0
     by_date = {h["startDate"]: h for h in body["added"]}
-    # Victorian public holidays 2027 (shared/data/holidays_vic.json).
+    # Victorian public holidays 2027 (project/core/demo/data/holidays_vic.json).
     assert by_date["2027-03-08"]["name"] == "Labour Day"
     assert by_date["2027-09-24"]["name"] == "Friday before the AFL Grand Final"
     assert by_date["2027-11-02"]["name"] == "Melbourne Cup Day"
@@ -313,7 +313,7 @@ def test_import_skips_dates_already_present(api, org):
 def test_import_preview_lists_what_would_be_added_and_writes_nothing(
     api, org, captured_events, django_capture_on_commit_callbacks
 ):
-    """Issue 18: the Holidays page previews an import before adding it."""
+    """The Holidays page previews an import before adding it."""
     f.make_holiday(org, name="Labour Day", start_date=date(2027, 3, 8))
     with django_capture_on_commit_callbacks(execute=True):
         body = api.post("/api/holidays/import-public", {"state": "VIC", "year": 2027, "preview": True}).json()

@@ -1,4 +1,4 @@
-"""Linked block groups (delivery.md §3, §5, §7; decisions.md §1, §6, §7)."""
+"""Linked block groups (docs/behaviour/block-groups.md §5; docs/behaviour/errors.md §1; docs/behaviour/concurrency.md §2; docs/behaviour/live-events.md §3)."""
 
 from __future__ import annotations
 

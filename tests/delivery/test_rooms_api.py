@@ -1,4 +1,4 @@
-"""Rooms as records (issue 19, ADR 0019): ``/api/rooms`` CRUD (admins write, everyone reads), a session's
+"""Rooms as records (ADR 0019): ``/api/rooms`` CRUD (admins write, everyone reads), a session's
 room matched to a room by code with case and spacing ignored (so "CBD-3.12" and "cbd 3.12" clash), rooms
 made from the room texts already in use, tenancy and the documented error shapes."""
 
@@ -147,7 +147,7 @@ def test_another_organizations_room_is_404(api, other_api):
 
 def test_room_conflicts_capacity_campus_and_online(api, org):
     """A room smaller than the cohort and a room of another campus are soft conflicts (warnings, listed on
-    the row); an online room never clashes (issue 19)."""
+    the row); an online room never clashes (ADR 0019)."""
     city, west = f.make_campus(org, name="City", abbreviation="CTY"), f.make_campus(org, name="West", abbreviation="WST")
     lab = _room(api, code="LAB-1", capacity=20, campusId=str(city.pk))
     _room(api, code="Online", type="online", capacity=None)
@@ -181,7 +181,7 @@ def test_room_conflicts_capacity_campus_and_online(api, org):
 
 
 def test_a_rooms_timetable(api, org, other_api):
-    """GET /api/timetables?roomId= lists a recorded room's sessions (issue 19: room timetables)."""
+    """GET /api/timetables?roomId= lists a recorded room's sessions (room timetables)."""
     room = _room(api, code="LAB-9")
     group, unit = f.make_block_group(org), f.make_unit(org)
     mine = [f.make_session(org, block_group=group, unit=unit, room="LAB-9", actual_date=date(2026, 3, d)) for d in (2, 3)]
@@ -195,7 +195,7 @@ def test_a_rooms_timetable(api, org, other_api):
 
 
 def test_a_rooms_calendar_feed(api, org, anon_api):
-    """A room's sessions as an iCalendar feed (issue 19), by the signed-in export and a subscription URL."""
+    """A room's sessions as an iCalendar feed (ADR 0019), by the signed-in export and a subscription URL."""
     room = _room(api, code="LAB-5")
     group, unit = f.make_block_group(org, code="ICAL-G"), f.make_unit(org, code="ICALU")
     f.make_session(org, block_group=group, unit=unit, room="lab 5", actual_date=date(2026, 3, 2))
@@ -212,7 +212,7 @@ def test_a_rooms_calendar_feed(api, org, anon_api):
 
 
 def test_room_availability_for_the_pickers(api, org, member_api):
-    """Which rooms are free at a time (issue 19): a booked room names what books it; the session being
+    """Which rooms are free at a time (ADR 0019): a booked room names what books it; the session being
     edited does not block its own room; online rooms are always free; bad times are 400."""
     lab, room2 = _room(api, code="LAB-A"), _room(api, code="LAB-B")
     _room(api, code="Online", type="online", capacity=None)
@@ -235,7 +235,7 @@ def test_room_availability_for_the_pickers(api, org, member_api):
 
 def test_schedule_generation_chooses_rooms_by_type(api, org):
     """A schedule request with a room type and no room gives each session a free room of that type on the
-    group's campus that seats the cohort, one room per unit where it can (issue 19)."""
+    group's campus that seats the cohort, one room per unit where it can (ADR 0019)."""
     from decimal import Decimal
 
     city, west = f.make_campus(org, name="City", abbreviation="CTY"), f.make_campus(org, name="West", abbreviation="WST")
@@ -288,7 +288,7 @@ def test_schedule_generation_chooses_rooms_by_type(api, org):
 
 
 def test_a_block_groups_preferred_room_type_is_used_when_a_request_names_no_room(api, org):
-    """Issue 19: a block group's preferred room type (set through the API) chooses its rooms when the
+    """A block group's preferred room type (set through the API) chooses its rooms when the
     schedule request names neither a room nor a type."""
     from decimal import Decimal
 
@@ -340,7 +340,7 @@ def test_a_block_groups_preferred_room_type_is_used_when_a_request_names_no_room
 def test_bulk_set_room_with_availability_for_the_selection(
     api, org, other_api, captured_events, django_capture_on_commit_callbacks
 ):
-    """Issue 19: the bulk "Set Room" action. The picker lists each room as free or busy at the times of
+    """The bulk "Set Room" action. The picker lists each room as free or busy at the times of
     every selected session (the selected ones never block each other); the write is all or nothing,
     refused with 409 when the room is booked at any of their times, and sets both ``room`` and ``roomId``."""
     city = f.make_campus(org, name="City", abbreviation="CTY")

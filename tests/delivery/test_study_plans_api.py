@@ -1,4 +1,4 @@
-"""Study plans, their units, clone and cluster names (delivery.md §3, §5, §7, §9; decisions.md §1, §2, §6, §7)."""
+"""Study plans, their units, clone and cluster names (docs/behaviour/study-plans.md §2; docs/behaviour/hours.md §2, §4; docs/behaviour/errors.md §1; docs/behaviour/hours.md §2; docs/behaviour/concurrency.md §2; docs/behaviour/live-events.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Teachers API (delivery.md §3, §5, §7 Teachers; decisions.md §1, §6, §7)."""
+"""Teachers API (docs/behaviour/teachers.md §1; docs/behaviour/errors.md §1; docs/behaviour/concurrency.md §2; docs/behaviour/live-events.md)."""
 
 from __future__ import annotations
 

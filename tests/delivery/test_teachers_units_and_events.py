@@ -1,4 +1,4 @@
-"""Teacher units (delivery.md §7 Teachers) and the change events of every teacher write (decisions.md §7)."""
+"""Teacher units (docs/behaviour/teachers.md) and the change events of every teacher write (docs/behaviour/live-events.md §4)."""
 
 from __future__ import annotations
 

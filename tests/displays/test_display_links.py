@@ -1,4 +1,4 @@
-"""Display links (issue 11): admin management, a token reads only its scope, refused elsewhere, revocation."""
+"""Display links: admin management, a token reads only its scope, refused elsewhere, revocation."""
 
 from datetime import time
 
@@ -105,7 +105,7 @@ def test_revoked_and_unknown_tokens(api, anon_api, board_setup):
 
 
 def test_a_board_by_room_names_the_room_record(api, anon_api, org, board_setup):
-    """Issue 19: a board grouped by room shows each recorded room's name and seats."""
+    """A board grouped by room shows each recorded room's name and seats."""
     main, _north, s_main, _s_north = board_setup
     r = api.post("/api/rooms", {"code": "A1.01", "name": "Lecture room", "capacity": 40, "campusId": str(main.id)})
     assert r.status_code == 201, r.json()

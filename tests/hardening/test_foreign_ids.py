@@ -541,7 +541,7 @@ def test_every_recipe_is_of_an_operation_of_the_schema():
 
 # ------------------------------------------------------------------------------- reads: scopes and filters
 # The same rule for what a read is scoped by: a path id or a query filter/scope naming another
-# organization's row answers 404, never an empty or partial answer (decisions.md §1).
+# organization's row answers 404, never an empty or partial answer (docs/behaviour/tenancy.md §2).
 
 # Query parameters named otherwise that carry ids, with what they name.
 QUERY_REFERENCES = {"studyPlan": "plan"}

@@ -1,4 +1,4 @@
-"""Headers and policies (issue 14): a Content-Security-Policy and X-Frame-Options on every response,
+"""Headers and policies (ADR 0004): a Content-Security-Policy and X-Frame-Options on every response,
 the SPA's index included (WhiteNoise serves it); Swagger UI from our own static files; every answer
 under /api/ is JSON in the documented shape, a wrong method and an unreadable multipart body included."""
 

@@ -1,4 +1,4 @@
-"""No request, however malformed, yields a 5xx (decisions.md §1).
+"""No request, however malformed, yields a 5xx (docs/behaviour/errors.md §1).
 
 Each class of bad input that a fuzzing pass (schemathesis over /api/openapi.json plus hand probes on
 PostgreSQL) turned into a 500 is sent here to the endpoints it reached. Every answer must be a 4xx in

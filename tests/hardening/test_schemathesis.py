@@ -1,4 +1,4 @@
-"""schemathesis over the OpenAPI schema (issue 14): generated requests to every operation, signed in as an
+"""schemathesis over the OpenAPI schema (ADR 0004): generated requests to every operation, signed in as an
 organization admin with a valid CSRF token, never answer a 5xx, and every error answer is JSON.
 
 The schema is ``spa/openapi.json`` (the drift test keeps it equal to the live ``/api/openapi.json``).

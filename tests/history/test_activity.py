@@ -1,4 +1,4 @@
-"""Activity history (issue 16, first slice): exactly one activity per write, in the write's transaction,
+"""Activity history (ADR 0011; first slice): exactly one activity per write, in the write's transaction,
 readable through GET /api/activity, scoped to the organization."""
 
 from __future__ import annotations

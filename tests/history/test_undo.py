@@ -1,4 +1,4 @@
-"""Before/after capture and undo/redo (issue 16, docs/adr/0012).
+"""Before/after capture and undo/redo (docs/adr/0012).
 
 The central check, :func:`world`, reads every tracked row of the organization (all fields but
 ``updated_at``): an undo must bring the organization back exactly to what it was before the write, and
@@ -228,7 +228,7 @@ def test_undo_a_bulk_allocation(api, org):
 
 
 def test_undo_a_bulk_room(api, org):
-    """Issue 19's Set Room for selected sessions is one undoable change: undo restores each session's own
+    """The Set Room for selected sessions is one undoable change: undo restores each session's own
     room text and link."""
     from project.catalogue.models import Room
 

@@ -14,7 +14,7 @@ from tests.realtime.conftest import Server, rt_database_url  # noqa: F401 — a 
 
 
 class Browser:
-    """urllib with a cookie jar, sending the CSRF token as the SPA does (decisions.md §1)."""
+    """urllib with a cookie jar, sending the CSRF token as the SPA does (docs/behaviour/api.md §2)."""
 
     def __init__(self, base: str):
         self.base = base

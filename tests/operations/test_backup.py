@@ -1,4 +1,4 @@
-"""Backups (issue 20): ``scripts/backup.sh`` then ``scripts/restore.sh`` on a small organization (the
+"""Backups (ADR 0020): ``scripts/backup.sh`` then ``scripts/restore.sh`` on a small organization (the
 demo's), proved by the restore check: every table's row count equal to the source, every migration
 applied, and a sign-in on the restored copy. A wrong password and an existing target both fail.
 

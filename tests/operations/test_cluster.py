@@ -1,4 +1,4 @@
-"""The scaled-out deployment, for real (issue 20): ``scripts/cluster.sh`` starts nginx (with
+"""The scaled-out deployment, for real (ADR 0020): ``scripts/cluster.sh`` starts nginx (with
 ``deploy/nginx.conf``, the deployed file) in front of two daphne processes on PostgreSQL and Redis.
 
 - Through the proxy, sockets land on both processes, and a write answered by either reaches every socket.

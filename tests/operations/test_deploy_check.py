@@ -1,4 +1,4 @@
-"""``manage.py check --deploy`` is clean under the cluster's production settings (issue 20), and fails
+"""``manage.py check --deploy`` is clean under the cluster's production settings (ADR 0020), and fails
 when one of them is unsafe (``scripts/cluster.sh start`` refuses to start then)."""
 
 from __future__ import annotations

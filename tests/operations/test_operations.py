@@ -1,4 +1,4 @@
-"""Operations (issue 20): probes, metrics, the access log and the client address behind the proxy.
+"""Operations (ADR 0020): probes, metrics, the access log and the client address behind the proxy.
 
 The scaled-out deployment itself (nginx, several daphne processes, rolling restarts) is tested in
 ``test_cluster.py``; backups in ``test_backup.py``."""

@@ -1,4 +1,4 @@
-"""Wall display sockets (issue 11) and the real logout API (issue 7), against a real daphne process.
+"""Wall display sockets and the real logout API (ADR 0003), against a real daphne process.
 
 A display link's token authenticates a socket for its organization only; revoking the link through the
 API closes the open board's socket at once and a reconnect is refused. Logging out through the API

@@ -1,4 +1,4 @@
-"""Sockets follow the session and the scope (issue 14, ADR 0007), against a real daphne process.
+"""Sockets follow the session and the scope (ADR 0007), against a real daphne process.
 
 - A password change ends the user's other sessions and their sockets (``session_ended`` with reason
   ``password_changed``), not the browser that changed it.

@@ -1,4 +1,4 @@
-"""Issue 20: one JSON log line per socket connect and disconnect, with the organization, the user, the
+"""One JSON log line per socket connect and disconnect, with the organization, the user, the
 client address and the proxy's request id, and the open-socket gauge of /metrics following them."""
 
 from __future__ import annotations

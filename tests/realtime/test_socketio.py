@@ -1,4 +1,4 @@
-"""Socket.IO at /socket.io/ against a real daphne process (decisions.md §7, issue 7).
+"""Socket.IO at /socket.io/ against a real daphne process (docs/behaviour/live-events.md §1, ADR 0003).
 
 Clients: python-socketio's AsyncClient, a raw Engine.IO websocket (aiohttp) where the wire itself is
 the subject, and socket.io-client 4 (Node) in test_node_client.py.
@@ -216,7 +216,7 @@ async def test_every_entity_gives_exactly_one_event_in_seq_order(server, seeded,
         sent.append(out["event"])
     got = [await client.next_change() for _ in sent]
     await client.no_change(0.3)
-    # Session events also carry the written rows (issue 15); these test ids name no row: null.
+    # Session events also carry the written rows (ADR 0008); these test ids name no row: null.
     assert [{k: v for k, v in e.items() if k != "sessions"} for e in got] == sent
     assert [e.get("sessions", "absent") for e in got] == [None if e["entity"] == "timetable_session" else "absent" for e in sent]
     seqs = [e["seq"] for e in got]

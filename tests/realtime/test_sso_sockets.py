@@ -1,4 +1,4 @@
-"""Sockets of a single sign-on session (issue 21) behave as for password sign-in: logout and deactivation
+"""Sockets of a single sign-on session (ADR 0022) behave as for password sign-in: logout and deactivation
 close them, and the session's 12 hours (``SSO_SESSION_HOURS``) end them through the heartbeat. Against
 real daphne processes and the real OpenID provider of tests/sso/provider.py; the browser is ``requests``."""
 

@@ -1,5 +1,5 @@
 """Two daphne processes sharing Redis behave as one: a change made through one reaches sockets on the
-other, presence is shared, and a logout reaches the user's sockets on both (decisions.md §7)."""
+other, presence is shared, and a logout reaches the user's sockets on both (docs/behaviour/live-events.md §8)."""
 
 from __future__ import annotations
 

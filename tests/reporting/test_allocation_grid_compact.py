@@ -1,4 +1,4 @@
-"""The compact allocation grid (issue 15, ADR 0010) agrees with the documented grid cell by cell, and a
+"""The compact allocation grid (ADR 0010) agrees with the documented grid cell by cell, and a
 cell's sessions come from the week call in the documented session shape."""
 
 from __future__ import annotations

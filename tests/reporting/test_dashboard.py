@@ -48,7 +48,7 @@ def test_stats(api, world, this_week):
     f.add_plan_unit(p2, world.u3, face_to_face_hours=Decimal("30"), work_integrated_learning_hours=Decimal("10"))  # 80 %
     p3 = f.make_study_plan(world.org, total_nominal_hours=10, is_active=False)
     f.add_plan_unit(p3, world.u4, face_to_face_hours=Decimal("1"))  # inactive: ignored
-    # One active course and one teacher existed 40 days ago; everything else is new (issue 18).
+    # One active course and one teacher existed 40 days ago; everything else is new (ADR 0018).
     from django.utils import timezone
 
     from project.catalogue.models import Course

@@ -94,7 +94,7 @@ def test_other_org_export_is_empty(other_api, world):
     assert list(csv.reader(io.StringIO(res.content.decode()))) == [HEADER]
 
 
-# --- CSV injection (issue 14): text that a spreadsheet could run is neutralised, numbers stay numbers.
+# --- CSV injection (ADR 0004): text that a spreadsheet could run is neutralised, numbers stay numbers.
 
 EVIL_COURSE = '=HYPERLINK("http://evil.example","c")'
 EVIL_GROUP = "+cmd|' /C calc'!A0"

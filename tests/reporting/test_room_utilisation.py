@@ -1,4 +1,4 @@
-"""Room utilisation report (issue 19): hours booked per recorded room and type against 50 available hours
+"""Room utilisation report (ADR 0019): hours booked per recorded room and type against 50 available hours
 a teaching week; online rooms listed without a utilisation; CSV and XLSX exports; a fixed number of
 queries; another organization's rooms never counted."""
 

@@ -1,4 +1,4 @@
-"""Fixtures of the single sign-on tests (issue 21): ``oidc_provider``, one real OpenID provider
+"""Fixtures of the single sign-on tests (ADR 0022): ``oidc_provider``, one real OpenID provider
 (tests/sso/provider.py, Node's ``oidc-provider``) started once for the whole test session."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A real OpenID provider for the single sign-on tests (issue 21): starts Node's certified ``oidc-provider``
+"""A real OpenID provider for the single sign-on tests (ADR 0022): starts Node's certified ``oidc-provider``
 (spa/e2e/support/oidc-provider.mjs, needs ``node`` on PATH and ``npm install`` in spa/) and drives it over
 HTTP: dynamic client registration, accounts, fault injection, and a browserless user agent that signs in
 through its interaction page. No Django here: the tests pass our server's URLs in and take its URLs out.

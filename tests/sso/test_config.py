@@ -1,4 +1,4 @@
-"""The organization's single sign-on configuration (issue 21): admin only, validated, one organization
+"""The organization's single sign-on configuration (ADR 0022): admin only, validated, one organization
 per domain, the secret write-only and encrypted, "Test connection" against the real provider, and the
 sign-in page's discovery revealing only the email's own organization's provider."""
 

@@ -1,4 +1,4 @@
-"""Single sign-on against a real OpenID provider (issue 21): Node's certified ``oidc-provider`` started by
+"""Single sign-on against a real OpenID provider (ADR 0022): Node's certified ``oidc-provider`` started by
 the suite (tests/sso/provider.py), our server through Django's test client. Nothing of ours is mocked:
 the provider issues real codes and signed ID tokens, and its fault switch makes it answer the bad tokens
 a relying party must refuse."""

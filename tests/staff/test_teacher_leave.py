@@ -1,4 +1,4 @@
-"""Teacher leave (issue 17, ADR 0014): ``/api/teachers/{id}/leave`` and the ``teacher_on_leave`` conflict.
+"""Teacher leave (ADR 0014): ``/api/teachers/{id}/leave`` and the ``teacher_on_leave`` conflict.
 
 CRUD with the form's messages, If-Match and tenancy; one change event per write; a session of the
 teacher in the leave (whole days, or overlapping the hours of part-day leave) carries the hard

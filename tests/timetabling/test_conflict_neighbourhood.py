@@ -1,4 +1,4 @@
-"""Conflicts of listed sessions come from their neighbourhood only (issue 15, decisions.md §4).
+"""Conflicts of listed sessions come from their neighbourhood only (ADR 0009; docs/behaviour/conflicts.md §5).
 
 The list of ``GET /api/timetables`` finds the conflicts of its rows from the rows' own block groups,
 rooms and teachers on their dates and weeks. These tests pin that the answer equals a scan of every

@@ -1,4 +1,4 @@
-"""Excel template and import (delivery.md §5 Import), iCalendar feeds."""
+"""Excel template and import (docs/behaviour/timetables.md §5), iCalendar feeds."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Imports are bounded before they are read (issue 14).
+"""Imports are bounded before they are read (ADR 0004).
 
 A small .xlsx can unpack to a sheet of a million rows or a million cells in one row; openpyxl builds a
 whole row in memory before it can skip columns. These workbooks are written by hand as zip files (a

@@ -1,4 +1,4 @@
-"""A change costs what changed (issue 15): change events of sessions say which rows they wrote (block group,
+"""A change costs what changed (ADR 0008): change events of sessions say which rows they wrote (block group,
 teacher, room, date), and ``GET /api/timetables?ids=`` answers exactly those rows in the list's shape."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Re-planning around a late change (issue 17): ``POST /api/replan/propose`` and ``/apply``.
+"""Re-planning around a late change (ADR 0015): ``POST /api/replan/propose`` and ``/apply``.
 
 A holiday added after scheduling moves exactly the sessions it hits to the earliest free slot of their
 block group (preferred days, same hours, before the next unit starts), and nothing else; hours per unit

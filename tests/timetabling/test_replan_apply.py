@@ -1,4 +1,4 @@
-"""Apply writes the server's proposal, exactly and only when its final state is sound (issue 33, ADR 0015).
+"""Apply writes the server's proposal, exactly and only when its final state is sound (ADR 0015).
 
 ``POST /api/replan/propose`` stores the proposal; ``POST /api/replan/apply`` names it (``proposalId``,
 ``version``, ``option``) and writes that option's changes: a request cannot add, drop or alter one

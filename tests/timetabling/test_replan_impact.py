@@ -1,4 +1,4 @@
-"""``GET /api/replan/impact`` (issue 17): the sessions a holiday, term break, campus closure or leave hits.
+"""``GET /api/replan/impact`` (ADR 0014): the sessions a holiday, term break, campus closure or leave hits.
 
 Closures hit every session that is not cancelled on a closed day (of one campus when given); leave hits
 the teacher's sessions in it (for part-day leave, those overlapping its hours). Answered by block group

@@ -1,4 +1,4 @@
-"""Make-up or shift, and what generation promised (issue 33, ADR 0015).
+"""Make-up or shift, and what generation promised (ADR 0015).
 
 A closed day is fixed two ways: make-up (only the hit sessions move, each to its nearest free slot, its
 own week first) and shift (later sessions of the unit move up one slot each, unit order kept); the

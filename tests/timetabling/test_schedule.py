@@ -1,4 +1,4 @@
-"""POST/DELETE /api/block-groups/{id}/schedule (decisions.md §3)."""
+"""POST/DELETE /api/block-groups/{id}/schedule (docs/behaviour/generation.md §9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""/api/timetables: list, create, update, delete, bulk allocation, conflicts (decisions.md §4, §6)."""
+"""/api/timetables: list, create, update, delete, bulk allocation, conflicts (docs/behaviour/conflicts.md §1; docs/behaviour/concurrency.md §4)."""
 
 from __future__ import annotations
 

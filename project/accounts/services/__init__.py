@@ -1,4 +1,4 @@
-"""Writes of the accounts area, one module per concern (issue 22): sign-in flows, TOTP, passkeys, profile, settings, organization, users.
+"""Writes of the accounts area, one module per concern (ADR 0021): sign-in flows, TOTP, passkeys, profile, settings, organization, users.
 
 Sign-in flows (``sign_in_with_password``, ``first_time_lookup``, ``totp_setup``, ``setup_password``,
 ``passkey_*``, ``sign_out``) take the ``request`` explicitly: they work on Django's session and on

@@ -46,7 +46,7 @@ class LoginResult:
 
 
 def password_errors(password: str, *, path: str, user: User | None = None) -> list[dict]:
-    """The §5 password rules through Django's validators: one ``{path, message}`` per broken rule."""
+    """The password rules (docs/behaviour/accounts.md §5) through Django's validators: one ``{path, message}`` per broken rule."""
     try:
         validate_password(password or "", user=user)
     except DjangoValidationError as err:

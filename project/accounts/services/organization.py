@@ -46,10 +46,10 @@ def organization_update(*, ctx: Ctx, data: dict[str, Any], if_match: str | None 
 
 
 def organization_create(*, name: str, domain: str, admin_email: str, admin_password: str) -> tuple[Organization, User]:
-    """``manage.py create_organization`` (decisions.md §8): the organization, its campus 'Main Campus'
+    """``manage.py create_organization`` (docs/behaviour/operations.md §1): the organization, its campus 'Main Campus'
     ('MAIN') and an active admin who can sign in at once with ``admin_password`` (no TOTP yet).
 
-    ValidationFailed for a blank name or domain, a bad email or a password breaking the §5 rules;
+    ValidationFailed for a blank name or domain, a bad email or a password breaking the rules of docs/behaviour/accounts.md §5;
     DuplicateCode for a domain or email already taken.
     """
     from django.core.validators import validate_email

@@ -42,8 +42,8 @@ def profile_update(*, ctx: Ctx, first_name: str, last_name: str, if_match: str |
 def change_password(
     *, request: HttpRequest, ctx: Ctx, current_password: str, new_password: str, confirm_password: str | None
 ) -> None:
-    """POST/PUT /api/auth/change-password: check the current password (through axes), apply the §5
-    rules, end the user's other sessions and keep this one.
+    """POST/PUT /api/auth/change-password: check the current password (through axes), apply the password
+    rules (docs/behaviour/accounts.md §5), end the user's other sessions and keep this one.
 
     400 'Current password is required' / 'Current password is incorrect' at ``currentPassword``, the
     password rules at ``newPassword``, "Passwords don't match" at ``confirmPassword``; 429 when locked;

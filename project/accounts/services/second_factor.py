@@ -157,7 +157,7 @@ def passkey_authenticate_complete(*, request: HttpRequest, credential: dict) -> 
             raise Unauthorized(PASSKEY_AUTH_FAILED) from None
         if not user.is_active or not _org_is_usable(user):
             raise Unauthorized(PASSKEY_AUTH_FAILED)
-        sso_policy.refuse_unless_allowed(user.email)  # required single sign-on (issue 21)
+        sso_policy.refuse_unless_allowed(user.email)  # required single sign-on (ADR 0022)
         passkey.counter = verified.new_sign_count
         passkey.last_used = timezone.now()
         passkey.save(update_fields=["counter", "last_used"])

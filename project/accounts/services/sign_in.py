@@ -1,4 +1,4 @@
-"""Sign-in flows (platform.md §2, §4): password sign-in, the first-time lookup, authenticator set-up and first password, sign-out. They take the ``request``: they work on Django's session and on axes' records of the client."""
+"""Sign-in flows (docs/behaviour/accounts.md §4): password sign-in, the first-time lookup, authenticator set-up and first password, sign-out. They take the ``request``: they work on Django's session and on axes' records of the client."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ from realtime.events import close_session_sockets
 def sign_in_with_password(
     *, request: HttpRequest, email: str, password: str, totp_code: str | None = None, remember_me: bool = False
 ) -> LoginResult:
-    """POST /api/auth/login (platform.md §4 "Sign-in flow"; ADR 0005).
+    """POST /api/auth/login (docs/behaviour/accounts.md §2 "Sign-in flow"; ADR 0005).
 
     - a user who proved a password but must set a new one: ``requiresSetup`` and ``userId``;
     - wrong password, unknown or inactive user, or a user still to claim the account through an
@@ -50,15 +50,15 @@ def sign_in_with_password(
     - TOTP on and no code: ``requiresTotp``; a wrong or replayed code: Unauthorized
       'Invalid authenticator code';
     - an email whose domain requires single sign-on (and is not the break-glass admin): 403
-      ``sso_required`` naming the provider, before the password is checked (issue 21);
+      ``sso_required`` naming the provider, before the password is checked (ADR 0022);
     - otherwise signs in (rememberMe: 30 days, else until the browser closes) and answers the user.
     Failures are recorded by axes; a locked account or address raises LockedOut (429).
     """
     email = (email or "").strip().lower()
     ensure_allowed(request, email)
-    sso_policy.refuse_unless_allowed(email)  # required single sign-on: 403 sso_required (issue 21)
+    sso_policy.refuse_unless_allowed(email)  # required single sign-on: 403 sso_required (ADR 0022)
     # A user still to claim the account (no password yet) fails like a wrong password: setup starts
-    # only from an invitation link (issue 14), so this answer says nothing about pending emails.
+    # only from an invitation link (ADR 0005), so this answer says nothing about pending emails.
     user = authenticate(request=request, email=email, password=password)
     if user is None:
         raise_if_locked_out(request)
@@ -169,7 +169,7 @@ def totp_setup(*, request: HttpRequest, user_id: UUID | str) -> dict:
 def setup_password(*, request: HttpRequest, user_id: UUID | str, password: str, confirm_password: str, totp_code: str) -> User:
     """POST /api/auth/setup-password: set the first password, turn TOTP on, sign in.
 
-    Validation (400): the §5 password rules at ``password``, 'Passwords don't match' at
+    Validation (400): the password rules (docs/behaviour/accounts.md §5) at ``password``, 'Passwords don't match' at
     ``confirmPassword``, 'TOTP code must be 6 digits' at ``totpCode``. NotFound for a user not in setup
     state; BadRequest when the authenticator setup was never loaded; Unauthorized 'Invalid authenticator
     code' (recorded by axes) for a wrong code. 403 ``sso_required`` for a user of a domain that
@@ -213,7 +213,7 @@ def setup_password(*, request: HttpRequest, user_id: UUID | str, password: str, 
 def sign_out(request: HttpRequest) -> None:
     """POST /api/auth/logout and GET /api/logout: end the session and close the sockets of this browser
     session only (``session_ended`` ``{"reason": "logout"}``); the user's other browsers stay signed in
-    and live (issue 14)."""
+    and live (ADR 0004)."""
     session_key = request.session.session_key
     logout(request)
     close_session_sockets(session_key, "logout")

@@ -1,4 +1,4 @@
-"""The single sign-on API (issue 21, docs/adr/0022). Thin: parse, call a service or selector, answer.
+"""The single sign-on API (docs/adr/0022). Thin: parse, call a service or selector, answer.
 
 Sign-in (public): ``POST /api/auth/sso/discover``, ``GET /api/auth/sso/start``, ``GET /api/auth/sso/callback``
 (browser navigations, answered with redirects). Configuration (admin): ``GET|PUT|DELETE /api/organization/sso``

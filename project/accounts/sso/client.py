@@ -1,4 +1,4 @@
-"""The OpenID Connect relying party, per organization, on Authlib (issue 21, docs/adr/0022).
+"""The OpenID Connect relying party, per organization, on Authlib (docs/adr/0022).
 
 Authlib's Django client does the protocol: the authorization URL with ``state``, ``nonce`` and PKCE
 (S256), the state kept in the Django session, the code exchange, and the ID token's signature (the

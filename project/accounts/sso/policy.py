@@ -1,4 +1,4 @@
-"""Required single sign-on (issue 21): password and passkey sign-in refused for the provider's domains,
+"""Required single sign-on (ADR 0022): password and passkey sign-in refused for the provider's domains,
 except for the organization's break-glass administrator."""
 
 from __future__ import annotations

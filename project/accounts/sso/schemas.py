@@ -1,4 +1,4 @@
-"""Schemas of the single sign-on API (issue 21). The client secret is write-only: no answer has it."""
+"""Schemas of the single sign-on API (ADR 0022). The client secret is write-only: no answer has it."""
 
 from __future__ import annotations
 

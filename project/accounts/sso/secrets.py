@@ -1,4 +1,4 @@
-"""Encryption at rest of identity-provider client secrets (issue 21, docs/adr/0022).
+"""Encryption at rest of identity-provider client secrets (docs/adr/0022).
 
 Fernet (AES-128-CBC with HMAC-SHA256, from ``cryptography``) with keys from the environment:
 

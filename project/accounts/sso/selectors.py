@@ -1,4 +1,4 @@
-"""Reads of single sign-on (issue 21): a domain's provider across organizations (the sign-in page knows
+"""Reads of single sign-on (ADR 0022): a domain's provider across organizations (the sign-in page knows
 only the email), and an organization's own configuration."""
 
 from __future__ import annotations

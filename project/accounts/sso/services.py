@@ -1,4 +1,4 @@
-"""Writes of single sign-on (issue 21, docs/adr/0022): an organization's provider configuration, and
+"""Writes of single sign-on (docs/adr/0022): an organization's provider configuration, and
 the sign-in by OpenID Connect (authorization code flow with PKCE, ``state`` and ``nonce``, through
 Authlib: :mod:`project.accounts.sso.client`).
 

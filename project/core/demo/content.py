@@ -26,7 +26,7 @@ CAMPUSES = (
     ("DAN", "Dandenong Campus", "12 Cheltenham Road, Dandenong VIC 3175"),
 )
 
-# Rooms of the campuses (issue 19): (code, name, campus, capacity, type, features). The demo groups' rooms
+# Rooms of the campuses (ADR 0019): (code, name, campus, capacity, type, features). The demo groups' rooms
 # are among them; capacities are typical of a TAFE's IT labs.
 ROOMS = (
     ("CBD-2.01", "General classroom", "CBD", 32, "classroom", ()),

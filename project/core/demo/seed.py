@@ -1,7 +1,7 @@
-"""The demo organization (decisions.md §8: ``python manage.py seed_demo``).
+"""The demo organization (docs/behaviour/operations.md §2: ``python manage.py seed_demo``).
 
 Loads, idempotently, a demo training provider built from real data (``project/core/demo/data``, copied
-from ``shared/data`` with its sources): the four ICT qualifications and their units with published
+from ``project/core/demo/data`` with its sources): the four ICT qualifications and their units with published
 nominal hours, Victorian public holidays and school term breaks 2025-2027, plus made-up but plausible
 campuses, teachers, study plans, block groups and timetables.
 
@@ -404,7 +404,7 @@ def seed_demo() -> tuple[Organization, Stats]:
 
 
 def seed_rooms(org: Organization, campuses: dict[str, Campus], stats: Stats) -> None:
-    """The campuses' rooms (``ROOMS``), and the sessions that name them linked to them (issue 19)."""
+    """The campuses' rooms (``ROOMS``), and the sessions that name them linked to them (ADR 0019)."""
     from project.catalogue.models import Room, room_key
 
     by_abbr = {c.abbreviation: c for c in campuses.values()}

@@ -1,7 +1,7 @@
 """The demo's timetables: sessions generated for the demo block groups that have none yet, and teachers
 allocated to them.
 
-The generator is deliberately small and self-contained (it follows decisions.md §3 in spirit: preferred
+The generator is deliberately small and self-contained (it follows docs/behaviour/generation.md in spirit: preferred
 days, templates, holidays as cancelled sessions, units in plan order); the product's scheduling service
 is not used.
 """

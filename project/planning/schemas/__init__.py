@@ -1,7 +1,7 @@
 """Schemas of study plans, study plan units, block groups and linked block groups.
 
-delivery.md §3 (fields), §5 (validation messages), §9 (limits); decisions.md §1 (camelCase JSON, 400
-shape) and §2 (hours). Hours are decimals with 2 places (precision 6) in the database and JSON numbers
+docs/behaviour/block-groups.md §1 (limits); docs/behaviour/api.md §1 (camelCase JSON); docs/behaviour/errors.md §2
+(the 400 shape); docs/behaviour/hours.md §4 (hours). Hours are decimals with 2 places (precision 6) in the database and JSON numbers
 in answers. Every ``*Out`` with ``updatedAt`` sends it with microsecond precision (usable as ``If-Match``).
 
 A module per concern, imported from directly: :mod:`.study_plans` (plans and their units),

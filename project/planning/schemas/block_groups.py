@@ -47,7 +47,7 @@ class BlockGroupIn(FormIn):
     preferredDays is free text ("Monday, Wednesday", "mon wed", "1,3"; an array of day numbers is also
     accepted) stored as entered; blank is allowed (the group cannot be scheduled until it has days).
     sessionDuration is in hours. Defaults: sessionDuration 3, sessionsPerDay 2, deliveryMode on_campus,
-    studyMode full_time, status active (delivery.md §9).
+    studyMode full_time, status active (docs/behaviour/block-groups.md §1).
     """
 
     code: required_text("Code", 50) = Field(default=None, validate_default=True)
@@ -83,7 +83,7 @@ class BlockGroupIn(FormIn):
     status: Annotated[Literal["planned", "active", "consolidated", "completed"], BeforeValidator(lambda v: v or "active")] = (
         "active"
     )
-    # Issue 19: the room type schedule generation picks rooms of by default ("" or null: none).
+    # The room type schedule generation picks rooms of by default ("" or null: none).
     preferred_room_type: Annotated[
         Literal["", "classroom", "computer_lab", "workshop", "kitchen", "online", "other"], BeforeValidator(lambda v: v or "")
     ] = ""
@@ -162,7 +162,7 @@ class BlockGroupStudyPlanIn(FormIn):
 
 
 class BlockGroupStudyPlanOut(StampedOut):
-    """An assignment of a study plan to a block group (delivery.md §3 "Block group study plan link")."""
+    """An assignment of a study plan to a block group (docs/behaviour/study-plans.md §2 "Block group study plan link")."""
 
     id: UUID
     block_group_id: UUID
@@ -202,7 +202,7 @@ class SchedulingInfoOut(CamelSchema):
 
 
 class HourReconciliationOut(CamelSchema):
-    """GET /api/block-groups/{id}/hour-reconciliation (delivery.md §3), over the assigned study plans."""
+    """GET /api/block-groups/{id}/hour-reconciliation (docs/behaviour/hours.md §5), over the assigned study plans."""
 
     total_nominal_hours: float
     unit_nominal_hours: float

@@ -1,5 +1,5 @@
 """Field types shared by the planning schemas: the hour fields of a study plan unit (decimals with 2
-places, precision 6: delivery.md §3, §9), the year level, and required whole numbers with an upper limit."""
+places, precision 6: docs/behaviour/hours.md §2, §4), the year level, and required whole numbers with an upper limit."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from pydantic import AfterValidator, BeforeValidator
 
 from project.core.schemas import at_least, at_most, required
 
-MAX_HOURS = Decimal("9999.99")  # precision 6, scale 2 (delivery.md §9)
+MAX_HOURS = Decimal("9999.99")  # precision 6, scale 2 (docs/behaviour/hours.md §4)
 MAX_TOTAL_NOMINAL_HOURS = 100_000
 MAX_COHORT_SIZE = 10_000
-MAX_SESSION_DURATION = 12  # hours; a session is at most 12 hours (delivery.md §9)
+MAX_SESSION_DURATION = 12  # hours; a session is at most 12 hours (docs/behaviour/hours.md §4)
 MAX_SESSIONS_PER_DAY = 10
 
 
@@ -24,7 +24,7 @@ def quantize_hours(value: Decimal) -> Decimal:
 
 def hours(label: str) -> object:  # a type for a field annotation
     """An hour field of a study plan unit: a number >= 0 ("<label> must be non-negative"), at most
-    9999.99, stored with 2 decimals. Null or an empty string becomes 0 (delivery.md §3 "An empty input
+    9999.99, stored with 2 decimals. Null or an empty string becomes 0 (docs/behaviour/study-plans.md §2 "An empty input
     becomes 0")."""
     return Annotated[
         Decimal,

@@ -41,7 +41,7 @@ class StudyPlanCloneIn(FormIn):
 
 
 class StudyPlanOut(StampedOut):
-    """A study plan with its totals (decisions.md §2).
+    """A study plan with its totals (docs/behaviour/hours.md §2).
 
     totalActualHours: sum of the four actual hour fields over the plan's units; totalSelfDirectedHours:
     sum of the three balance fields; efficiency: totalActualHours / totalNominalHours x 100, rounded to

@@ -1,4 +1,4 @@
-"""Reads behind the Reports screen and the teacher allocation grid, one module per report (issue 22):
+"""Reads behind the Reports screen and the teacher allocation grid, one module per report (ADR 0021):
 
 - :mod:`.common`: the definitions every figure uses (hours, year, semester, term, weeks, evening) and
   the shared helpers and thresholds;

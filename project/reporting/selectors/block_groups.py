@@ -1,4 +1,4 @@
-"""The Block Groups without timetables report (delivery.md §2 Reports, §3). Definitions: :mod:`project.reporting.selectors.common`."""
+"""The Block Groups without timetables report (docs/behaviour/reports.md). Definitions: :mod:`project.reporting.selectors.common`."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
-"""Definitions and helpers shared by the reports; reads behind the Reports screen and the teacher allocation grid (delivery.md §2 Reports, §3 Report
-responses and Allocation grid response, §9; decisions.md §2 and §5).
+"""Definitions and helpers shared by the reports; reads behind the Reports screen and the teacher allocation grid (docs/behaviour/reports.md;
+docs/behaviour/allocation.md §4, §5; docs/behaviour/hours.md §2; docs/behaviour/terms-and-holidays.md).
 
 Definitions used by every figure here:
 
 - **Hours** are sums of the sessions' ``actualHours`` (decimal hours) of sessions that are not
-  ``cancelled`` (decisions.md §2). Session counts also leave cancelled sessions out: a cancelled
+  ``cancelled`` (docs/behaviour/hours.md §2). Session counts also leave cancelled sessions out: a cancelled
   session is a holiday marker, not a class.
 - **Year**: sessions whose ``actualDate`` falls in that calendar year. Years outside 2000-2100 are a 400.
 - **Semester**: January to June is semester 1, July to December semester 2 (``semester_of``).
@@ -12,7 +12,7 @@ Definitions used by every figure here:
   breaks of that year ending before the date, at most 4; quarters when the year has no term break).
   The session's stored ``term`` column is not used: the calendar is the one source of truth.
 - **Weeks** run Monday to Sunday (``week_start``).
-- **Evening**: a session that starts at or after 17:00 or ends after 17:00 (delivery.md §9); every
+- **Evening**: a session that starts at or after 17:00 or ends after 17:00 (docs/behaviour/conflicts.md §3); every
   other session is daytime.
 - Dates are ``YYYY-MM-DD``; times are the organization's wall-clock ``HH:MM:SS``.
 
@@ -47,8 +47,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 CANCELLED = TimetableSession.Status.CANCELLED
 EVENING_FROM = time(17, 0)
-OVER_CAPACITY_ABOVE = 95.0  # percent (delivery.md §9)
-UNDER_UTILISED_BELOW = 70.0  # percent (delivery.md §9)
+OVER_CAPACITY_ABOVE = 95.0  # percent (docs/behaviour/allocation.md §4)
+UNDER_UTILISED_BELOW = 70.0  # percent (docs/behaviour/allocation.md §4)
 TOP_TEACHERS = 5
 TOP_UNITS = 8
 NO_COURSE_KEY = "none"

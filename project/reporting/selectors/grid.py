@@ -1,4 +1,4 @@
-"""The documented teacher allocation grid (delivery.md §3 Allocation grid response, §9). Definitions: :mod:`project.reporting.selectors.common`."""
+"""The documented teacher allocation grid (docs/behaviour/allocation.md §4, §5). Definitions: :mod:`project.reporting.selectors.common`."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def grid_teachers_and_weeks(*, org: Organization, year: int, term: int | None) -
 
 
 def allocation_grid_json(*, org: Organization, year: int, term: int | None) -> str:
-    """Teacher allocation grid as a JSON text (delivery.md §3 "Allocation grid response", §9; admin only).
+    """Teacher allocation grid as a JSON text (docs/behaviour/allocation.md §4, §5; admin only).
 
     - weeks: the Monday-Sunday weeks touching the term's days (``term`` 1-4) or the year's days
       (``term`` None): weekNumber (1, 2, ... in the grid), weekStart (Monday), weekEnd (Sunday).

@@ -1,4 +1,4 @@
-"""The Load Planning report (delivery.md §2 Reports, §3 Report responses). Definitions: :mod:`project.reporting.selectors.common`."""
+"""The Load Planning report (docs/behaviour/reports.md). Definitions: :mod:`project.reporting.selectors.common`."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def load_planning(*, org: Organization, year: int) -> dict:
-    """Load Planning tab for ``year`` (delivery.md §3 "Load planning").
+    """Load Planning tab for ``year`` (docs/behaviour/reports.md "Load planning").
 
     ``termData[term]["courses"][courseId]`` with courseName, courseCode, ``blockGroups[blockGroupId]``
     and totals; ``termData[term]["grandTotals"]``. Terms per ``TermCalendar`` (term breaks of the

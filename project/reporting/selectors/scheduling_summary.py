@@ -1,4 +1,4 @@
-"""The Scheduling Summary report (delivery.md §2 Reports, §3 Report responses). Definitions: :mod:`project.reporting.selectors.common`."""
+"""The Scheduling Summary report (docs/behaviour/reports.md). Definitions: :mod:`project.reporting.selectors.common`."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def scheduling_summary(*, org: Organization, year: int, today: date) -> dict:
-    """Scheduling Summary tab for ``year`` (delivery.md §3 "Scheduling summary").
+    """Scheduling Summary tab for ``year`` (docs/behaviour/reports.md "Scheduling summary").
 
     - totalSessions / totalScheduledHours: non-cancelled sessions of the year and their hours;
       upcomingSessions (date >= ``today``, the user's today) + pastSessions (date < today) = totalSessions.

@@ -1,4 +1,4 @@
-"""Teacher workload and delivery summaries (delivery.md §3 Report responses, §9). Definitions: :mod:`project.reporting.selectors.common`."""
+"""Teacher workload and delivery summaries (docs/behaviour/reports.md). Definitions: :mod:`project.reporting.selectors.common`."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def teacher_workload_summary(*, org: Organization, year: int) -> dict:
-    """Teacher Workload Summary tab for ``year`` (delivery.md §3 "Teacher workload summary").
+    """Teacher Workload Summary tab for ``year`` (docs/behaviour/reports.md "Teacher workload summary").
 
     Teachers (active or not) with at least one non-cancelled session in the year, by total hours
     descending (ties by name). Per teacher: teacherId, teacherName, teacherEmployeeId, isActive,
@@ -146,7 +146,7 @@ def teacher_workload_summary(*, org: Organization, year: int) -> dict:
 
 
 def teacher_delivery_summary(*, org: Organization, teacher_id: UUID | str, year: int) -> list[dict]:
-    """Unit Delivery Summary of one teacher for ``year`` (delivery.md §3 "Teacher delivery summary row").
+    """Unit Delivery Summary of one teacher for ``year`` (docs/behaviour/teachers.md §1 "Teacher delivery summary row").
 
     One row per (unit, block group) the teacher delivered non-cancelled sessions of in the year,
     ordered by first delivery date then unit code: unitCode, unitName, blockGroupCode, blockGroupName,

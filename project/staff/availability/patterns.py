@@ -90,7 +90,7 @@ class Availability:
     """What the conflict engine and auto-allocation read of one teacher (hours are floats).
 
     ``custom`` False: the pattern is the one the teacher form's word gives (the windows are then the
-    soft ``teacher_unavailable`` rule of decisions.md §4, not a hard one); True once the pattern is
+    soft ``teacher_unavailable`` rule of docs/behaviour/conflicts.md §4, not a hard one); True once the pattern is
     painted (``PUT /api/teachers/{id}/availability``). Limits are None when not set; ``campus_ids``
     empty means every campus."""
 

@@ -1,4 +1,4 @@
-"""Teacher leave: ``/api/teachers/{id}/leave`` (issue 17, ADR 0014). Thin: parse, call, answer."""
+"""Teacher leave: ``/api/teachers/{id}/leave`` (ADR 0014). Thin: parse, call, answer."""
 
 from __future__ import annotations
 

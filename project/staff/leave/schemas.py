@@ -1,4 +1,4 @@
-"""Teacher leave schemas (issue 17, ADR 0014).
+"""Teacher leave schemas (ADR 0014).
 
 ``LeaveIn`` is the body of POST and PUT /api/teachers/{id}/leave[/{leaveId}] (the same form):
 ``startDate`` and ``endDate`` required (``YYYY-MM-DD``, inclusive, the end on or after the start), and

@@ -1,4 +1,4 @@
-"""Reads of teacher leave (issue 17). Every function takes the organization first."""
+"""Reads of teacher leave (ADR 0014). Every function takes the organization first."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Writes of teacher leave (issue 17, ADR 0014).
+"""Writes of teacher leave (ADR 0014).
 
 Each service runs in one transaction, reaches the teacher and the leave only through the organization
 (404 "Teacher not found" / "Leave not found" otherwise) and emits one ``teacher_leave`` change event

@@ -1,4 +1,4 @@
-"""Automatic teacher allocation with OR-Tools CP-SAT, and ranked recommendations (issue 10).
+"""Automatic teacher allocation with OR-Tools CP-SAT, and ranked recommendations.
 
 ``propose(ctx, scope, time_limit)`` assigns teachers to the unassigned, non-cancelled sessions of a
 scope (session ids, a block group, or a date range) and answers a proposal; ``apply_proposal`` writes
@@ -10,7 +10,7 @@ Hard rules (a proposal never breaks one; checked independently by ``conflicts.de
 - the teacher holds a qualification for the session's unit;
 - the teacher is active, and within contract (a fixed-term teacher's ``expiryDate`` is on or after
   the session date);
-- the teacher is not on leave at the session's time (issue 17, ``teacher_on_leave``);
+- the teacher is not on leave at the session's time (ADR 0014; ``teacher_on_leave``);
 - the teacher is available (a day-only teacher takes no evening session, an evening-only teacher no
   day session; evening = starts at or after 17:00 or ends after 17:00, ``conflicts.is_evening``);
 - with a painted availability pattern (ADR 0027), the session lies inside the teacher's windows of its
@@ -33,7 +33,7 @@ Soft goals, in priority order (weights make the order strict):
    classes sit on fewer days and in the times they prefer (ADR 0027). ``preferenceScore`` in the figures
    is the sum of the weights of the allocated sessions (lower is better).
 
-The solve has a time limit (default 8 s, at most 30 s) and stops before it when it is done (issue 15):
+The solve has a time limit (default 8 s, at most 30 s) and stops before it when it is done (ADR 0013):
 at optimality, or when allocation and continuity have not improved for
 ``SETTLE_SECONDS`` (3 s) once the search has run ``SETTLE_AFTER_SECONDS`` (2 s). The best solution found
 is returned with the solver status (OPTIMAL or FEASIBLE). A greedy pass seeds the solver with a hint so a

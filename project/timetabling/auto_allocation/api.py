@@ -1,4 +1,4 @@
-"""Auto-allocation and recommendations (issue 10): thin router over ``auto_allocation``."""
+"""Auto-allocation and recommendations: thin router over ``auto_allocation``."""
 
 from __future__ import annotations
 

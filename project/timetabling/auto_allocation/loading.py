@@ -32,7 +32,7 @@ def _target_queryset(ctx: Ctx, scope: Scope) -> TenantQuerySet[TimetableSession]
     if scope.block_group_id is not None:
         from project.planning.models import BlockGroup
 
-        # A foreign or unknown block group is a 404 like every other id (issue 14), not an empty scope.
+        # A foreign or unknown block group is a 404 like every other id (ADR 0005), not an empty scope.
         get_in_org(BlockGroup, ctx.org, scope.block_group_id, "Block group")
         qs = qs.filter(block_group_id=scope.block_group_id)
     if scope.start and scope.end:
@@ -78,7 +78,7 @@ def load_problem(ctx: Ctx, scope: Scope) -> Problem:
 
 def reallocation_problem(ctx: Ctx, session_ids: list, extra_leave: dict | None = None) -> Problem:
     """The problem of giving other teachers to sessions that have one (re-planning around a teacher's
-    leave, issue 17): the sessions become targets without their teacher; the rest is as in
+    leave, ADR 0014): the sessions become targets without their teacher; the rest is as in
     :func:`load_problem` (the teacher on leave is not eligible where the leave covers a session).
     ``extra_leave`` ``{teacher id: [LeaveSpan]}``: leave not saved yet (a proposed change)."""
     return _problem_of(ctx, list(session_ids), clear_teachers=True, extra_leave=extra_leave)

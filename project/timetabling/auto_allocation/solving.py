@@ -126,7 +126,7 @@ def solve(problem: Problem, time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
     # Auxiliary variables with the x variables they are the "any of" of, so the hint can be complete:
     # CP-SAT takes a complete, feasible hint as its first solution at once; with the auxiliaries left
     # out it searched from scratch and, on a loaded machine, had not allocated every session by the time
-    # limit (continuity then fell back to the greedy start's 5-8%, issue 15).
+    # limit (continuity then fell back to the greedy start's 5-8%, ADR 0013).
     any_of: list[tuple] = []
 
     # No teacher in two overlapping sessions (co-delivered sessions of a linked group may share one).

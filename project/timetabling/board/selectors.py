@@ -4,7 +4,7 @@ a session can be given.
 
 Moves and assignments are not written here: the board sends the existing session update
 (``PUT /api/timetables/{id}`` with If-Match), so 409/412, history and undo behave as everywhere else.
-The conflict index follows the hard rules of the conflict engine (decisions.md §4; :mod:`.conflicts`):
+The conflict index follows the hard rules of the conflict engine (docs/behaviour/conflicts.md §4; :mod:`.conflicts`):
 the same block group, teacher or (case-insensitive) room booked at the same time (co-delivered linked
 groups share teacher and room), a holiday or term break, the teacher's leave, and the time outside the
 teacher's painted availability (``teacher_outside_availability``, ADR 0027). Cancelled sessions never
@@ -182,7 +182,7 @@ def _session(org: Organization, session_id: UUID) -> TimetableSession:
 def conflict_index(
     org: Organization, *, session_id: UUID, start: date, end: date, teacher_id: UUID | None = None, unassigned: bool = False
 ) -> dict[str, Any]:
-    """Where in [start, end] the session ``session_id`` would have a hard conflict (decisions.md §4),
+    """Where in [start, end] the session ``session_id`` would have a hard conflict (docs/behaviour/conflicts.md §4),
     for the board to shade while the session is dragged.
 
     ``teacher_id``: the teacher it would have (a drop onto a teacher), else its own; ``unassigned``: no

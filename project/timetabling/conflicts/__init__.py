@@ -1,5 +1,5 @@
-"""One conflict engine, one module per concern (issue 22): :mod:`.rules` (pure), :mod:`.loading` and
-:mod:`.neighbourhood` (database reads), :mod:`.checks` (entry points). One conflict engine for timetable sessions (decisions.md §4).
+"""One conflict engine, one module per concern (ADR 0021): :mod:`.rules` (pure), :mod:`.loading` and
+:mod:`.neighbourhood` (database reads), :mod:`.checks` (entry points). One conflict engine for timetable sessions (docs/behaviour/conflicts.md §5).
 
 Used by session create/update and bulk allocation (refuse new hard conflicts, return soft ones as
 warnings), by the list of ``GET /api/timetables`` (conflict types per row) and by

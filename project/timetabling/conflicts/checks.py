@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def check_changes(
     org: Organization, proposed: list[Slot], originals: Sequence[Slot] = ()
 ) -> tuple[list[Conflict], list[Conflict]]:
-    """What writing ``proposed`` (new or changed sessions) would add (decisions.md §4).
+    """What writing ``proposed`` (new or changed sessions) would add (docs/behaviour/conflicts.md §1).
 
     originals: the stored versions of changed sessions (empty for creates). Returns
     ``(new_hard, soft)``: hard conflicts involving a proposed session that did not exist before the

@@ -49,7 +49,7 @@ def load_holidays(org: Organization, start: date, end: date) -> dict[date, Holid
 
 def load_rooms(org: Organization, data: ConflictData) -> None:
     """The organization's active rooms into ``data.rooms`` and, when one has a capacity or a campus, the
-    block groups' cohort sizes and campuses into ``data.groups`` (issue 19). 1-2 queries."""
+    block groups' cohort sizes and campuses into ``data.groups`` (ADR 0019). 1-2 queries."""
     from project.catalogue.models import Room
 
     for code, kind, capacity, campus_id, campus_name in (

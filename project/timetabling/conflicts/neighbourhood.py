@@ -1,4 +1,4 @@
-"""The stored sessions that can share a conflict with given ones, in one index-backed query (:func:`load_neighbourhood`; issue 15): same group or room on their dates, same teacher in their weeks."""
+"""The stored sessions that can share a conflict with given ones, in one index-backed query (:func:`load_neighbourhood`; ADR 0009): same group or room on their dates, same teacher in their weeks."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def _date_runs(days: Iterable[date], gap: int = 1) -> list[tuple[date, date]]:
 
 
 def neighbourhood_keys(slots: Iterable[Slot]) -> Keys:
-    """What can share a conflict with ``slots`` (decisions.md §4), as index-ready date runs per key.
+    """What can share a conflict with ``slots`` (docs/behaviour/conflicts.md §1), as index-ready date runs per key.
 
     ``{"group": [(block_group_id, lo, hi)], "room": [(room_casefolded, lo, hi)], "teacher":
     [(teacher_id, lo, hi)]}``, inclusive dates. A clash needs the same block group, teacher or room on

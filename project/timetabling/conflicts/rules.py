@@ -26,9 +26,9 @@ TEACHER_UNQUALIFIED = "teacher_unqualified"
 TEACHER_UNAVAILABLE = "teacher_unavailable"
 TEACHER_INACTIVE = "teacher_inactive"
 TEACHER_CONTRACT_EXPIRED = "teacher_contract_expired"
-TEACHER_ON_LEAVE = "teacher_on_leave"  # issue 17, ADR 0014
-ROOM_OVER_CAPACITY = "room_over_capacity"  # issue 19, ADR 0019
-ROOM_OTHER_CAMPUS = "room_other_campus"  # issue 19, ADR 0019
+TEACHER_ON_LEAVE = "teacher_on_leave"  # ADR 0014
+ROOM_OVER_CAPACITY = "room_over_capacity"  # ADR 0019
+ROOM_OTHER_CAMPUS = "room_other_campus"  # ADR 0019
 # A painted availability pattern, its limits and campuses (ADR 0027).
 TEACHER_OUTSIDE_AVAILABILITY = "teacher_outside_availability"
 TEACHER_OVER_DAILY_HOURS = "teacher_over_daily_hours"
@@ -72,7 +72,7 @@ def overlaps(a_start: _T, a_end: _T, b_start: _T, b_end: _T) -> bool:
 
 
 def is_evening(start: time, end: time) -> bool:
-    """Evening session (decisions.md §4): starts at or after 17:00 or ends after 17:00."""
+    """Evening session (docs/behaviour/conflicts.md §3): starts at or after 17:00 or ends after 17:00."""
     return start >= EVENING_FROM or end > EVENING_FROM
 
 
@@ -191,7 +191,7 @@ class LeaveSpan:
 
 @dataclass(slots=True)
 class RoomFacts:
-    """A recorded room (issue 19), found by its code as sessions spell it (``norm_room``)."""
+    """A recorded room (ADR 0019), found by its code as sessions spell it (``norm_room``)."""
 
     code: str
     type: str
@@ -271,7 +271,7 @@ def _pair_clashes(
     active: list[Slot], link_of: Mapping[object, object], focus: set[object] | None, online: frozenset[str] = frozenset()
 ) -> Iterator[tuple[str, Slot, Slot, date]]:
     """``(type, earlier, later, date)`` for every overlapping pair of one block group, teacher or room on
-    one date (decisions.md §4); with ``focus`` only pairs with a focus slot. One sweep per bucket in
+    one date (docs/behaviour/conflicts.md §1); with ``focus`` only pairs with a focus slot. One sweep per bucket in
     start order, so O(n log n) plus the pairs found."""
     groups: defaultdict[tuple[str, date, object], list[Slot]] = defaultdict(list)
     teachers: defaultdict[tuple[str, date, object], list[Slot]] = defaultdict(list)
@@ -511,7 +511,7 @@ def _session_message(kind: str, s: Slot, t: TeacherFacts | None, span: RuleDetai
 
 
 def detect(slots: Iterable[Slot], data: ConflictData, focus: set | None = None, *, messages: bool = True) -> list[Conflict]:
-    """All conflicts among ``slots`` (decisions.md §4); with ``focus`` only those touching a focus id.
+    """All conflicts among ``slots`` (docs/behaviour/conflicts.md §1); with ``focus`` only those touching a focus id.
 
     Pure: no database access. Slots sharing an id must be deduplicated by the caller. ``messages=False``
     leaves every message empty. Sorted by date, then type.

@@ -24,11 +24,11 @@ def feed_create(
     block_group_id: uuid.UUID | str | None = None,
     room_id: uuid.UUID | str | None = None,
 ) -> CalendarFeed:
-    """A secret subscription URL for a teacher's, a block group's or a room's sessions (issue 19), owned
+    """A secret subscription URL for a teacher's, a block group's or a room's sessions (ADR 0019), owned
     by the acting user.
 
     Raises ValidationFailed unless exactly one target is given, NotFound for another organization's id.
-    Feeds are private to their owner, so no change event is sent (no entity of decisions.md §7 shows them).
+    Feeds are private to their owner, so no change event is sent (no entity of docs/behaviour/live-events.md §4 shows them).
     """
     if sum(x is not None for x in (teacher_id, block_group_id, room_id)) != 1:
         raise ValidationFailed.field("teacherId", "Choose either a teacher or a block group")

@@ -1,4 +1,4 @@
-"""Holidays and term breaks (delivery.md §7 Holidays; decisions.md §1, §6), plus the public holiday
+"""Holidays and term breaks (docs/behaviour/terms-and-holidays.md §1; docs/behaviour/errors.md §1; docs/behaviour/concurrency.md §2), plus the public holiday
 import (beyond the spec). Thin: parse, call one selector or service, answer."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Holiday schemas (delivery.md §3 Holiday, §5 Holiday rules, §9 defaults).
+"""Holiday schemas (docs/behaviour/terms-and-holidays.md §1).
 
 ``HolidayIn`` is the body of POST and PUT /api/holidays (the same form). ``startDate`` and ``endDate``
 are required dates (``YYYY-MM-DD``; an empty string counts as absent), the end on or after the start

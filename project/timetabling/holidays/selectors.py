@@ -1,4 +1,4 @@
-"""Reads of holidays and term breaks (delivery.md §7 Holidays).
+"""Reads of holidays and term breaks (docs/behaviour/terms-and-holidays.md §1).
 
 The list is one query whatever the row count. Another organization's holiday reads as 404
 "Holiday not found".

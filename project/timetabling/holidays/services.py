@@ -1,4 +1,4 @@
-"""Writes of holidays and term breaks (delivery.md §3, §5, §7 Holidays; decisions.md §6, §7).
+"""Writes of holidays and term breaks (docs/behaviour/terms-and-holidays.md §1; docs/behaviour/concurrency.md §2; docs/behaviour/live-events.md).
 
 Each service runs in one transaction, reaches rows only through the organization (404 for another
 organization's id) and writes in one ``org_change`` unit with entity ``holiday``.
@@ -84,7 +84,7 @@ def holiday_import_public(*, ctx: Ctx, state: str, year: int, preview: bool = Fa
 
     Added rows: type public_holiday, one day, not recurring, active, ``year``, description naming the
     state and source. Emits one ``holiday imported`` event with every new id (none when nothing added).
-    ``preview``: the rows it would add, unsaved, and nothing is written or emitted (issue 18's preview).
+    ``preview``: the rows it would add, unsaved, and nothing is written or emitted (the preview).
     """
     wanted = public_holidays_for(state, year)
     with transaction.atomic():

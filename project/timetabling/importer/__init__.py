@@ -1,5 +1,5 @@
 """The timetable Excel template and the reading and validation of an uploaded workbook
-(GET /api/timetables/template, POST /api/timetables/import; delivery.md §5 Import).
+(GET /api/timetables/template, POST /api/timetables/import; docs/behaviour/timetables.md §5).
 
 Sheet 1 "Sessions": a header row (``COLUMNS``), one example row (ignored on import while its codes are
 unchanged), drop-down lists for Day of Week and Status. Sheet 2 "Instructions" explains each column.

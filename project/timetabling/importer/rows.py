@@ -1,4 +1,4 @@
-"""The rows of an uploaded workbook parsed and checked (POST /api/timetables/import, delivery.md §5).
+"""The rows of an uploaded workbook parsed and checked (POST /api/timetables/import, docs/behaviour/hours.md §4).
 
 Every row is checked and every problem reported at once: :func:`validate_rows` raises one
 ``ValidationFailed`` with ``errors: [{"path": ["rows", <excel row number>, <column header>], "message",

@@ -1,4 +1,4 @@
-"""Issue 19: rooms become records. Each organization gets a Room for every distinct room text of its
+"""Rooms become records. Each organization gets a Room for every distinct room text of its
 sessions (texts that differ only in case and spacing are one room), on the campus most of its sessions'
 block groups belong to, spelled as most sessions spell it; the sessions are linked to it and their text
 becomes the room's code. Capacity and type are left for an administrator to fill in (type classroom)."""

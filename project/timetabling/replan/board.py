@@ -73,7 +73,7 @@ class Board:
             self.last_day[gid] = max(self.last_day.get(gid, last), last)
         self.teacher_names = {tid: t.name for tid, t in self.data.teachers.items()}
         self._bookings: Bookings | None = None
-        # Groups generated with "start the next unit in a new week" (issue 33): a week holds one unit.
+        # Groups generated with "start the next unit in a new week" (ADR 0015): a week holds one unit.
         self.new_week = {gid for gid, g in self.groups.items() if g.start_next_unit_in_new_week}
         self.week_units: dict = defaultdict(set)  # (group, week start) -> units taught that week
         for s in self.slots:
@@ -151,7 +151,7 @@ class Bookings:
 
     def __init__(self, slots: Iterable[cf.Slot], exclude: set[object], online: frozenset[str] = frozenset()) -> None:
         self.busy: dict = defaultdict(list)
-        self.online = online  # online rooms never clash (issue 19)
+        self.online = online  # online rooms never clash (ADR 0019)
         for s in slots:
             if s.status != cf.CANCELLED and s.id not in exclude:
                 self.book(s, s.date)

@@ -1,4 +1,4 @@
-"""The make-up option of a closure's moves (issue 33, ADR 0015): only the hit sessions move, each to its
+"""The make-up option of a closure's moves (ADR 0015): only the hit sessions move, each to its
 nearest free slot; nothing else changes.
 
 A slot is a date with the session's own start and end time (its hours, teacher and room kept) that is

@@ -1,4 +1,4 @@
-"""Closure moves of a re-plan (issue 17, ADR 0015): where the sessions a closed day hits go.
+"""Closure moves of a re-plan (ADR 0015): where the sessions a closed day hits go.
 
 :func:`closure_moves` answers the ``changes``, ``unresolved`` and ``endDatesExtended`` of a closure's
 proposal (``replan.propose``). Every moved session keeps its start and end time, teacher and room, so

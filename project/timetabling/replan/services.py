@@ -1,4 +1,4 @@
-"""Re-planning around late changes (issue 17): what a change hits.
+"""Re-planning around late changes (ADR 0015): what a change hits.
 
 A *change* is a closure (days nobody teaches: a holiday or term break, saved or proposed, optionally of
 one campus: a campus closure day) or a teacher's leave (saved or proposed, whole days or part days).
@@ -400,7 +400,7 @@ def propose(
       sessions of the group at that time move up one slot each (unit order kept); CP-SAT, hinted with the
       greedy plan, keeps the fewest unresolved, then fewest moved.
     Either may go past a block group's end date (up to ``SEARCH_MONTHS``); the end date then becomes the
-    last teaching day plus one month (decisions.md §3). Leave has one option, ``reallocate``: each hit
+    last teaching day plus one month (docs/behaviour/generation.md). Leave has one option, ``reallocate``: each hit
     session keeps its time and gets another qualified, available teacher (auto-allocation rules).
     ``preselected`` is the option with fewest unresolved, then fewest sessions moved.
 
@@ -513,7 +513,7 @@ def final_conflicts(
     org: Organization, change: Change, rows: dict[str, TimetableSession], writes: list[list]
 ) -> list[cf.Conflict]:
     """Every hard conflict the sessions ``writes`` touches would hold once written, those that were already
-    there included (decisions.md §4 and the re-plan's own rules, ADR 0015): double booking of the group,
+    there included (docs/behaviour/conflicts.md §1 and the re-plan's own rules, ADR 0015): double booking of the group,
     teacher or room, a holiday or term break, the teacher's leave (saved or the proposed change's), a day
     the change closes (of its campus), and a teacher the session is given who is not of the organization,
     inactive or not qualified for its unit. ``rows``: the stored sessions by id text, locked, block group
@@ -578,7 +578,7 @@ def apply(
     and with SchedulingConflict (409 ``conflict``, naming the sessions) when the final state of a session
     it touches would hold a hard conflict (:func:`final_conflicts`, old ones included); nothing is written
     then. Block groups whose last teaching day moves past their end date get the last day plus one month
-    (decisions.md §3).
+    (docs/behaviour/generation.md).
     Answer: ``{applied: true, option, sessionIds, endDatesExtended: [{blockGroupId, code, from, to}]}``.
     """
     from django.db import transaction

@@ -1,4 +1,4 @@
-"""Schedule generation planner (decisions.md §3): pure, no database access.
+"""Schedule generation planner (docs/behaviour/generation.md): pure, no database access.
 
 :func:`plan_schedule` walks the calendar from the start date over the group's preferred days and fills
 the session templates with the units' remaining facilitated hours. The service
@@ -26,7 +26,7 @@ TOO_LONG_MESSAGE = (
 
 
 class ScheduleTooLong(Exception):
-    """The units do not fit within 3 years of the start date (decisions.md §3.8)."""
+    """The units do not fit within 3 years of the start date (docs/behaviour/generation.md §8)."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ def plan_schedule(
     new_week_per_unit: bool = False,
     notes: str = "",
 ) -> Plan:
-    """Sessions for ``units`` in order (decisions.md §3 steps 2-6, 8).
+    """Sessions for ``units`` in order (docs/behaviour/generation.md steps 2-6, 8).
 
     days: ISO weekdays (1 Monday .. 7 Sunday). group_busy: the group's stored sessions by date as
     (start, end, cancelled); a teaching slot is skipped when it overlaps one that is not cancelled, a

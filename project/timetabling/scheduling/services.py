@@ -1,4 +1,4 @@
-"""Schedule generation and clearing for a block group (POST/DELETE /api/block-groups/{id}/schedule, decisions.md §3)."""
+"""Schedule generation and clearing for a block group (POST/DELETE /api/block-groups/{id}/schedule, docs/behaviour/generation.md §9)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ SCHEDULABLE = {BlockGroup.Status.PLANNED, BlockGroup.Status.ACTIVE}
 
 
 def _unit_needs(org: Organization, group: BlockGroup) -> list[sch.UnitNeed]:
-    """Remaining facilitated hours per unit: plans in assignment order, units in sequenceOrder (§3.1)."""
+    """Remaining facilitated hours per unit: plans in assignment order, units in sequenceOrder (docs/behaviour/generation.md §2)."""
     plan_ids = list(
         BlockGroupStudyPlan.objects.for_org(org)
         .filter(block_group=group)
@@ -80,7 +80,7 @@ def block_group_schedule(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
     if group.status not in SCHEDULABLE:
         raise BadRequest(NOT_SCHEDULABLE.format(status=group.status))
     days = set(parse_preferred_days(group.preferred_days))
-    # Issue 33: the generation's options are the block group's (ADR 0015); omitted ones are its stored ones.
+    # The generation's options are the block group's (ADR 0015); omitted ones are its stored ones.
     if data.session_templates is not None:
         stored_templates = [
             {"startTime": t.start_time.isoformat(), "endTime": t.end_time.isoformat(), "duration": str(t.duration)}
@@ -116,7 +116,7 @@ def block_group_schedule(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
         online = (
             room_record_id is not None and Room.objects.for_org(org).filter(pk=room_record_id, type=Room.Type.ONLINE).exists()
         )
-        if room and not online:  # an online room holds any number of classes at once (issue 19)
+        if room and not online:  # an online room holds any number of classes at once (ADR 0019)
             link = (
                 LinkedBlockGroupMember.objects.for_org(org)
                 .filter(block_group=group)
@@ -139,7 +139,7 @@ def block_group_schedule(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
                 .order_by()
             ):
                 room_busy.setdefault(d, []).append((s, e))
-        # The request's room type, else the group's preferred one (issue 19), when no room is named.
+        # The request's room type, else the group's preferred one (ADR 0019), when no room is named.
         choosing = room_type_choice = (not room and (data.room_type or group.preferred_room_type)) or None
         if choosing:
             from project.timetabling import room_choice

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A real, local OpenID provider for the test suite (issue 21, single sign-on), built on Node's certified
+// A real, local OpenID provider for the test suite (ADR 0022; single sign-on), built on Node's certified
 // `oidc-provider` (panva, v9). The Python tests (tests/sso/provider.py) and the browser tests
 // (spa/e2e/support/oidc.mjs) start it and sign in against it; nothing about our own server is mocked.
 //

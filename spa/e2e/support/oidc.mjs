@@ -1,4 +1,4 @@
-// The browser tests' handle on the test OpenID provider (issue 21, single sign-on): starts
+// The browser tests' handle on the test OpenID provider (ADR 0022; single sign-on): starts
 // spa/e2e/support/oidc-provider.mjs (Node's certified `oidc-provider`) as a child process on a free port, waits
 // for its "listening" line, and wraps its registration endpoint and control API. The browser then signs in on
 // the provider's own page ("Test Identity Provider": an Email field and a Continue button).

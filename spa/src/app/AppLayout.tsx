@@ -49,7 +49,7 @@ import { ImpactNotice } from "@/features/replan/ImpactNotice";
 import { OfflineBanner } from "./OfflineBanner";
 import { clearSession } from "./session";
 
-/** Sidebar widths: 64 units expanded, 16 collapsed (platform.md §9; a unit is 4 px). */
+/** Sidebar widths: 64 units expanded, 16 collapsed (docs/behaviour/screens.md §2; a unit is 4 px). */
 export const SIDEBAR_EXPANDED = 256;
 export const SIDEBAR_COLLAPSED = 64;
 
@@ -152,7 +152,7 @@ function UserMenu({ user, isAdmin }: { user: CurrentUser; isAdmin: boolean }) {
 
 function QuickActionsMenu() {
   const navigate = useNavigate();
-  // On a phone the menu stays reachable as an icon (issue 18: dense screens at 390 px).
+  // On a phone the menu stays reachable as an icon (dense screens at 390 px).
   const phone = useMediaQuery("(max-width: 48em)") ?? false;
   return (
     <Menu position="bottom-end" shadow="md">
@@ -178,7 +178,7 @@ function QuickActionsMenu() {
   );
 }
 
-/** The application shell (platform.md §2): collapsible sidebar, header, user menu. */
+/** The application shell (docs/behaviour/screens.md §2): collapsible sidebar, header, user menu. */
 export function AppLayout() {
   const { user, isAdmin } = useCurrentUser();
   const [collapsed, setCollapsed] = useState(false);
@@ -236,7 +236,7 @@ export function AppLayout() {
       </AppShell.Header>
 
       <AppShell.Navbar p={narrow ? 6 : "sm"} aria-label="Main navigation" data-collapsed={narrow}>
-        {/* On a phone the header has no room for the search: it opens with the menu (issue 18). */}
+        {/* On a phone the header has no room for the search: it opens with the menu (ADR 0018). */}
         <AppShell.Section hiddenFrom="sm" mb="sm">
           {mobileOpen ? <HeaderSearch fullWidth onOpen={() => setMobileOpen(false)} /> : null}
         </AppShell.Section>

@@ -7,7 +7,7 @@ const GRACE_MS = 3000;
 
 /**
  * Besides the small Offline pill: a banner saying the page may be out of date and will refresh when the
- * connection returns (issue 18). Shown at once when the browser is offline, and after 3 s without the
+ * connection returns (ADR 0016). Shown at once when the browser is offline, and after 3 s without the
  * live-update socket (not during the first connection or a quick reconnect).
  */
 export function OfflineBanner() {

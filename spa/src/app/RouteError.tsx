@@ -14,7 +14,7 @@ export function isChunkError(error: unknown): boolean {
 }
 
 /**
- * The error screen of a route, inside the shell (issue 18): a plain message and Retry instead of React
+ * The error screen of a route, inside the shell (ADR 0016): a plain message and Retry instead of React
  * Router's developer page. Offline, it says so and reloads by itself when the connection returns. A
  * missing code chunk while online (a new version was deployed) reloads the page once.
  */

@@ -26,7 +26,7 @@ function SignedOut() {
 /**
  * Protected pages: 'Loading...' with a spinner while the user loads; signed-out users go to /auth.
  * Once the user is known the live-update socket is opened, before any page's first data fetch
- * (decisions.md §7): children's queries start in their own effects, which run after this render.
+ * (docs/behaviour/live-events.md): children's queries start in their own effects, which run after this render.
  */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { user, isLoading, isError, data, refetch } = useCurrentUser();
@@ -60,7 +60,7 @@ export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
 export const ACCESS_DENIED_TEXT = "This page is restricted to administrators only. Please contact your system administrator if you need access.";
 export const ORGANIZATION_DENIED_TEXT = "You don't have permission to access organization management.";
 
-/** The Access Denied screen (platform.md §2) with a 'Go Back' button to the previous page. */
+/** The Access Denied screen (docs/behaviour/screens.md §1) with a 'Go Back' button to the previous page. */
 export function AccessDenied({ message = ACCESS_DENIED_TEXT }: { message?: string }) {
   const navigate = useNavigate();
   return (

@@ -1,4 +1,4 @@
-/** Sidebar navigation and quick actions (platform.md §2, Application shell). */
+/** Sidebar navigation and quick actions (docs/behaviour/screens.md §2, Application shell). */
 import {
   IconBook,
   IconCalendarEvent,

@@ -13,7 +13,7 @@ export const theme = createTheme({
   primaryShade: { light: 8, dark: 6 },
   fontFamily: "Inter, system-ui, -apple-system, Segoe UI, Roboto, sans-serif",
   components: {
-    // Tooltip open delay 700 ms (platform.md §9).
+    // Tooltip open delay 700 ms (docs/behaviour/screens.md §1).
     Tooltip: Tooltip.extend({ defaultProps: { openDelay: 700, withArrow: true } }),
     // Icon-only close buttons need a name (axe button-name).
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close dialog" } } }),
@@ -42,7 +42,7 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => {
       light[`--mantine-color-${name}-filled-hover`] = darken(shades[9], 0.3);
     }
   }
-  // Dark theme (issue 18): filled buttons and badges keep white text above 4.5:1 with the same dark fills
+  // Dark theme (ADR 0018): filled buttons and badges keep white text above 4.5:1 with the same dark fills
   // as the light theme (Mantine's dark fills, e.g. the primary indigo.6, measured 4.0:1).
   const dark: Record<string, string> = { "--mantine-color-dimmed": t.colors.dark[1] };
   for (const [name, shades] of Object.entries(t.colors)) {
@@ -63,7 +63,7 @@ export function Providers({ children }: { children: ReactNode }) {
     <QueryClientProvider client={queryClient}>
       <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager} cssVariablesResolver={cssVariablesResolver}>
         <ModalsProvider>
-          {/* One toast at a time, 5 s by default (platform.md §9). */}
+          {/* One toast at a time, 5 s by default (docs/behaviour/screens.md §6). */}
           <ToastLayer />
           <Tooltip.Group openDelay={700} closeDelay={300}>
             {children}

@@ -1,5 +1,5 @@
 /**
- * The route table of platform.md §2 and delivery.md §2. Screens load lazily per feature folder.
+ * The route table of docs/behaviour/screens.md §1. Screens load lazily per feature folder.
  * Guards: RequireAuth ('Loading...' while the user loads, redirect to /auth when signed out, opens the
  * live-update socket), RequireAdmin (the Access Denied screen), RedirectIfSignedIn (/auth, /setup, /first-time).
  */
@@ -30,7 +30,7 @@ const guarded = (node: ReactNode) => <RequireAdmin>{node}</RequireAdmin>;
 export const router = createBrowserRouter([
   { path: "/auth", element: <RedirectIfSignedIn>{SignIn()}</RedirectIfSignedIn> },
   { path: "/setup", element: <RedirectIfSignedIn>{FirstTime()}</RedirectIfSignedIn> },
-  // The invitation link an admin sends (issue 14, ADR 0005): /auth/setup?token=...
+  // The invitation link an admin sends (ADR 0005): /auth/setup?token=...
   { path: "/auth/setup", element: <RedirectIfSignedIn>{FirstTime()}</RedirectIfSignedIn> },
   { path: "/first-time", element: <RedirectIfSignedIn>{FirstTime()}</RedirectIfSignedIn> },
   { path: "/display/:token", element: page(() => import("@/features/display/DisplayBoardPage")) },
@@ -43,7 +43,7 @@ export const router = createBrowserRouter([
     children: [
       {
         // Errors of a screen (a chunk that cannot load offline or after a deploy, a render error) show
-        // inside the shell with Retry (RouteError), not React Router's developer page (issue 18).
+        // inside the shell with Retry (RouteError), not React Router's developer page (ADR 0016).
         errorElement: <RouteError />,
         children: [
           { path: "/", element: page(() => import("@/features/dashboard/DashboardPage")) },

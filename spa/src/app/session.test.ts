@@ -1,4 +1,4 @@
-/** Where an ended session sends the page (issue 21): /auth, or the single sign-on silent re-check. */
+/** Where an ended session sends the page (ADR 0022): /auth, or the single sign-on silent re-check. */
 import { afterEach, beforeEach } from "vitest";
 import { client } from "@/lib/api";
 import { mockFetch } from "@/test/fetchMock";

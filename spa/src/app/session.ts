@@ -1,5 +1,5 @@
 /**
- * Session-wide effects (platform.md §4, §8): signing out locally (user cleared, all cached data dropped,
+ * Session-wide effects (docs/behaviour/screens.md §6; docs/behaviour/errors.md §9): signing out locally (user cleared, all cached data dropped,
  * socket closed) and the 401 handler (any 401 outside /api/auth sends the user to /auth after ~0.5 s).
  *
  * Single sign-on (issue 21): a session made by it ends after at most 12 hours. When this browser signed in

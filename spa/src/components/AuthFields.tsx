@@ -1,4 +1,4 @@
-/** The fields and headings the sign-in, first-time setup and account security screens share (platform.md §2, §5). */
+/** The fields and headings the sign-in, first-time setup and account security screens share (docs/behaviour/accounts.md §2, §4). */
 import { Text, TextInput, Title, type TextInputProps } from "@mantine/core";
 import type { ReactNode, Ref } from "react";
 import type { FieldValues, Path, PathValue, UseFormReturn } from "react-hook-form";

@@ -3,7 +3,7 @@ import { IconCheck, IconCopy } from "@tabler/icons-react";
 import { useState } from "react";
 import { notifyError, notifySuccess } from "@/lib/notify";
 
-/** Copies the manual entry key; the toasts of platform.md §8. */
+/** Copies the manual entry key; the toasts of docs/behaviour/errors.md §9. */
 export async function copyManualKey(key: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(key);

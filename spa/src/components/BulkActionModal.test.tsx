@@ -30,7 +30,7 @@ function stage(choice: string | null, write: (sessionIds: string[], choice: stri
   return { onClose, onDone };
 }
 
-describe("BulkActionModal (issue 22)", () => {
+describe("BulkActionModal (ADR 0021)", () => {
   beforeEach(() => showToast.mockClear());
 
   it("asks for a choice before writing", async () => {

@@ -2,7 +2,7 @@ import { List } from "@mantine/core";
 import { Notice } from "./Notice";
 import type { ConflictItem } from "./Notify";
 
-/** The clashes a refused write (409 `conflict`) names, one per line (decisions.md §4). */
+/** The clashes a refused write (409 `conflict`) names, one per line (docs/behaviour/conflicts.md §4). */
 export function ConflictAlert({ title, conflicts }: { title: string; conflicts: ConflictItem[] }) {
   if (!conflicts.length) return null;
   return (

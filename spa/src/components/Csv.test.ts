@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { csvCell, toCsv } from "./Csv";
 
-describe("CSV cells (issue 14: CSV injection)", () => {
+describe("CSV cells (CSV injection)", () => {
   it("neutralises text a spreadsheet would run as a formula", () => {
     expect(csvCell('=HYPERLINK("http://evil.example","c")')).toBe(`"'=HYPERLINK(""http://evil.example"",""c"")"`);
     expect(csvCell("+cmd|' /C calc'!A0")).toBe("'+cmd|' /C calc'!A0");

@@ -1,4 +1,4 @@
-/** CSV files built in the browser (delivery.md §7: timetable and report exports) and file downloads. */
+/** CSV files built in the browser (docs/behaviour/reports.md §5: timetable and report exports) and file downloads. */
 
 /**
  * Text a spreadsheet program could run as a formula (OWASP CSV injection: a leading `=`, `+`, `-`, `@`,

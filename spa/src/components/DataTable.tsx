@@ -1,6 +1,6 @@
 /**
  * The tables of the pages and reports: a header row of column labels and one body row a record, each cell
- * drawn by its column. Give `minWidth` for a table that scrolls sideways on a phone (issue 18).
+ * drawn by its column. Give `minWidth` for a table that scrolls sideways on a phone (ADR 0018).
  */
 import { Table, Text, type TableProps, type TableScrollContainerProps, type TableTdProps, type TableTrProps } from "@mantine/core";
 import type { ReactNode } from "react";

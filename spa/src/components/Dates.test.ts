@@ -3,7 +3,7 @@ import { displayTime, formatDate, setDisplayFormats, shortTime } from "./Dates";
 
 afterEach(() => setDisplayFormats(undefined, undefined));
 
-test("dates and times follow the user's formats; the defaults are DD/MM/YYYY and 24 hour (issue 18)", () => {
+test("dates and times follow the user's formats; the defaults are DD/MM/YYYY and 24 hour (ADR 0018)", () => {
   expect(formatDate("2026-03-02")).toBe("02/03/2026");
   expect(displayTime("13:05:00")).toBe("13:05");
   setDisplayFormats("MM/DD/YYYY", "12h");

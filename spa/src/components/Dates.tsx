@@ -1,9 +1,9 @@
-/** Date and number display helpers (delivery.md: dates en-AU; holiday cards dd MMM yyyy). */
+/** Date and number display helpers (dates en-AU; holiday cards dd MMM yyyy). */
 import dayjs from "dayjs";
 
 /**
- * The signed-in user's date and time formats (Settings > Regional; platform.md §6 defaults DD/MM/YYYY and
- * 24 hour). The shell sets them from the saved settings before its pages render (issue 18: the user's
+ * The signed-in user's date and time formats (Settings > Regional; docs/behaviour/api.md §3 DD/MM/YYYY and
+ * 24 hour). The shell sets them from the saved settings before its pages render (the user's
  * formats apply wherever dates and times are shown; exports and the wire keep theirs).
  */
 const formats = { date: "DD/MM/YYYY", time: "24h" as "12h" | "24h" };

@@ -18,7 +18,7 @@ function DomainForm({ onSubmit }: { onSubmit: (values: { domain: string }) => Pr
   );
 }
 
-describe("usePageForm (issue 22)", () => {
+describe("usePageForm (ADR 0021)", () => {
   it("checks the schema, hands the values to the page, and puts a refused save's field errors on the fields", async () => {
     const onSubmit = vi.fn(async () => {
       throw new ApiError(400, "Bad Request", { message: "Invalid", errors: [{ path: ["domain"], message: "Domain is taken" }] } as never);

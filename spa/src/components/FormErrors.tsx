@@ -1,5 +1,5 @@
 /**
- * The "Form Validation Errors" list (delivery.md §5) shown above a form's buttons, the helper that
+ * The "Form Validation Errors" list (docs/behaviour/errors.md §2) shown above a form's buttons, the helper that
  * maps a 400 answer's errors onto react-hook-form fields, and a form that hands its values to its page.
  */
 import { zodResolver } from "@hookform/resolvers/zod";

@@ -27,7 +27,7 @@ function Fields({ optionalEnd }: { optionalEnd?: string }) {
   );
 }
 
-describe("bound form fields (issue 22)", () => {
+describe("bound form fields (ADR 0021)", () => {
   it("choices lists a map of value to label as select options", () => {
     expect(choices({ on_campus: "On Campus", remote: "Remote" })).toEqual([
       { value: "on_campus", label: "On Campus" },

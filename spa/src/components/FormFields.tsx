@@ -1,5 +1,5 @@
 /**
- * Form fields bound to react-hook-form (issue 22: one pattern instead of a Controller wired by hand in
+ * Form fields bound to react-hook-form (one pattern instead of a Controller wired by hand in
  * every dialog): a switch, a number, a select whose value never becomes null, a select that may be left
  * empty (a record to pick), a choice of several, a text with suggestions, and the dates of a period.
  */

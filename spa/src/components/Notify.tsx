@@ -1,11 +1,11 @@
 /**
- * Toasts of delivery.md §8 (Mantine notifications, 5 to 8 seconds) and the error classification every
+ * Toasts of docs/behaviour/errors.md §9 (Mantine notifications, 5 to 8 seconds) and the error classification every
  * save shares: 400 field errors, 409 duplicate code or scheduling conflict, 412 stale write, 401.
  */
 import { ApiError, fieldErrors } from "@/lib/api";
 import { showToast } from "@/lib/notify";
 
-/** Content-area toasts last 6 s, failures 8 s (platform.md §9: 5 to 8 s). */
+/** Content-area toasts last 6 s, failures 8 s (docs/behaviour/screens.md §6: 5 to 8 s). */
 export const TOAST_MS = 6000;
 
 export function notifySuccess(message: string, title = "Success") {
@@ -20,7 +20,7 @@ export function notifyWarning(title: string, message: string) {
   showToast("yellow", title, message, 8000);
 }
 
-/** decisions.md §6 (amended by ADR 0017): the second writer of a record sees this; the dialog keeps the
+/** docs/behaviour/concurrency.md §2 (amended by ADR 0017): the second writer of a record sees this; the dialog keeps the
  * typing and shows what the other person changed. */
 export const STALE_TITLE = "Changed by someone else";
 export const STALE_MESSAGE = "Someone else changed this record while you were editing it. Your changes are kept; review theirs and save again.";

@@ -39,7 +39,7 @@ function stage(room: Room | null, mutateAsync: (variables: { room: Room | null; 
   return { onClose };
 }
 
-describe("RecordFormModal (issue 22: one pattern for the record dialogs)", () => {
+describe("RecordFormModal (one pattern for the record dialogs)", () => {
   beforeEach(() => showToast.mockClear());
 
   it("creates with the create texts: saves the input, toasts, closes", async () => {

@@ -1,5 +1,5 @@
 /**
- * One pattern for the record dialogs (issue 22): the dialog frame, the submit, the server's answers and
+ * One pattern for the record dialogs (ADR 0021): the dialog frame, the submit, the server's answers and
  * the toasts, so that each dialog keeps only its fields and its spec messages.
  *
  * - A dialog's `RecordFormSpec` is what does not change while it is shown: its record's `model` (schema,
@@ -39,7 +39,7 @@ export interface RecordFormText {
   failed?: string;
 }
 
-/** What a record dialog says in one mode (delivery.md §2, §8): its title, its submit button and its toasts. */
+/** What a record dialog says in one mode (docs/behaviour/screens.md §1; docs/behaviour/errors.md §9): its title, its submit button and its toasts. */
 export interface RecordDialogText extends RecordFormText {
   title: string;
   submit: string;
@@ -202,7 +202,7 @@ export function standardFailure(title: string) {
 type DialogState = Pick<ReturnType<typeof useRecordDialog>, "formRef" | "serverMessages" | "stale" | "staleFields" | "staleTaken" | "takeTheirs" | "keepMine">;
 
 /**
- * The failure texts of delivery.md §8 for the unit and study plan dialogs: "You are logged out. Logging in
+ * The failure texts of docs/behaviour/errors.md §9 for the unit and study plan dialogs: "You are logged out. Logging in
  * again...", "Please check your form inputs - some fields have validation errors." (with the list),
  * "Server error occurred. Please try again.", else the server's message or `fallback`; `duplicate` (a
  * unit's code) marks the code field.

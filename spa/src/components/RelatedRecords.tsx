@@ -1,5 +1,5 @@
 /**
- * The records a detail page lists under its own (issue 18): a course's or a study plan's units and
+ * The records a detail page lists under its own (ADR 0018): a course's or a study plan's units and
  * block groups. Each row links to its record; the table scrolls sideways on a phone.
  */
 import { Card, Text, Title } from "@mantine/core";

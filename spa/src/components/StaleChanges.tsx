@@ -4,7 +4,7 @@ import { STALE_TITLE } from "./Notify";
 import type { RecordDialog } from "./useRecordDialog";
 
 /**
- * The alert of a stale save (412) inside a record dialog (issue 18, ADR 0017): the fields only they
+ * The alert of a stale save (412) inside a record dialog (ADR 0017): the fields only they
  * changed (already in the form), each field both changed, theirs next to yours, and the two ways on:
  * "Use theirs" (their values in those fields, your other edits kept, nothing saved yet) or "Keep mine"
  * (save the form now, with the fresh If-Match).

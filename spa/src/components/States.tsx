@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { ApiError } from "@/lib/api";
 import { queryClient } from "@/lib/queryClient";
 
-/** The skeleton grid shown while a card list loads (delivery.md §9: 6 cards, 3 in the manage dialog). */
+/** The skeleton grid shown while a card list loads (docs/behaviour/hours.md: 6 cards, 3 in the manage dialog). */
 export function CardGridSkeleton({ count = 6 }: { count?: number }) {
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} data-testid="loading-skeleton">
@@ -58,7 +58,7 @@ export function ErrorState({ message, onRetry = retryFailed }: { message: string
 }
 
 /**
- * A record page that could not load (issue 18): a 404 says the record was not found (the server's
+ * A record page that could not load (ADR 0016): a 404 says the record was not found (the server's
  * "Teacher not found") with a way back to its list; anything else keeps the page's "Failed to load ..."
  * message and offers Retry.
  */

@@ -1,5 +1,5 @@
 /**
- * "Subscribe in calendar" on the teacher and block group pages (issue 18): creates or shows the user's
+ * "Subscribe in calendar" on the teacher and block group pages (ADR 0018): creates or shows the user's
  * secret subscription URL for that timetable, with Copy and Revoke.
  */
 import { ActionIcon, Button, CopyButton, Group, Modal, Stack, Text, TextInput, Tooltip } from "@mantine/core";

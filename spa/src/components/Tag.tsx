@@ -1,7 +1,7 @@
 /**
  * A Badge whose text always meets WCAG AA contrast (axe "color-contrast") in both themes: Mantine's light
  * badges of green, orange and yellow are too pale on white, so in the light theme light tags take a dark
- * shade for their text; on the dark theme's tinted background they take a light shade (issue 18: ACTIVE
+ * shade for their text; on the dark theme's tinted background they take a light shade (ACTIVE
  * measured 1.41:1 with the dark text). Filled tags take a dark shade (or a light one with dark text) for
  * their background in both.
  */

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { notifyError, STALE_MESSAGE, STALE_TITLE } from "./Notify";
 
-/** A field both the user and someone else changed, to different values (issue 18, ADR 0017). */
+/** A field both the user and someone else changed, to different values (ADR 0017). */
 export interface StaleField {
   name: string;
   label: string;
@@ -69,7 +69,7 @@ export function compareStale<V>(
  *
  * `reset` is react-hook-form's reset; `toValues` turns a record (or none, for create) into form values.
  *
- * A 412 (decisions.md §6 as amended by ADR 0017): `onStale()` fetches the fresh record and edits it from
+ * A 412 (docs/behaviour/concurrency.md §3 as amended by ADR 0017): `onStale()` fetches the fresh record and edits it from
  * then on (the next save carries its `If-Match`), keeps what the user typed, takes their values into the
  * fields only they changed, and lists each field both changed, theirs next to yours (`staleFields`).
  * `takeTheirs()` puts their values in those fields too; `keepMine()` saves the form as it is. Attach

@@ -1,5 +1,5 @@
 /**
- * "Undo" for the write just made (issue 16, docs/adr/0012). Every successful write answers with
+ * "Undo" for the write just made (docs/adr/0012). Every successful write answers with
  * `X-Activity-Id`, the activity it recorded; the next success toast shown within a few seconds offers
  * "Undo" for exactly that activity for 10 seconds. Undoing answers with its own activity id, so the
  * "Change undone" toast offers "Undo" again, which is a redo.

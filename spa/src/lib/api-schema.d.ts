@@ -37,7 +37,7 @@ export interface paths {
          * Activity Detail
          * @description One activity and what it changed, row by row and field by field (at most 200 rows; ``rowsTotal``
          *     counts them all), values readable (related records by code or name). Any signed-in member; 404 for
-         *     another organization's activity (issue 16).
+         *     another organization's activity (ADR 0011).
          */
         get: operations["project_history_api_activity_detail"];
         put?: never;
@@ -220,7 +220,7 @@ export interface paths {
          * First Time Login
          * @description ``{email, token}`` to ``{requiresSetup, userId, hasPassword, message, email}``; 404 'User not found. ...'.
          *
-         *     Setup needs the invitation ``token`` of the link ``/auth/setup?token=...`` (issue 14, ADR 0005); an
+         *     Setup needs the invitation ``token`` of the link ``/auth/setup?token=...`` (ADR 0005); an
          *     email alone answers the same 404 for every email, account or not (ADR 0005 amended).
          */
         post: operations["project_accounts_api_first_time_login"];
@@ -244,7 +244,7 @@ export interface paths {
          * @description ``{email, password, totpCode?, rememberMe}`` to ``{user, requiresTotp, requiresSetup, userId}``.
          *
          *     401 'Invalid email or password' (unknown, inactive, wrong), 401 'Invalid authenticator code',
-         *     429 when locked out, 400 validation (§5 sign-in messages).
+         *     429 when locked out, 400 validation (the sign-in messages of docs/behaviour/accounts.md §2).
          */
         post: operations["project_accounts_api_login"];
         delete?: never;
@@ -429,7 +429,7 @@ export interface paths {
         /**
          * Reauthenticate
          * @description ``{password}`` or ``{totpCode}``: confirms the signed-in user for this session for 5 minutes, as
-         *     registering a passkey and resetting or enabling TOTP require (issue 14, ADR 0006). Answers
+         *     registering a passkey and resetting or enabling TOTP require (ADR 0006). Answers
          *     ``{message, validUntil}`` (UTC). 400 at ``password``/``totpCode`` when wrong; 429 when locked out.
          */
         post: operations["project_accounts_api_reauthenticate"];
@@ -470,7 +470,7 @@ export interface paths {
         /**
          * Settings Get
          * @description ``{theme, preferences: {dateFormat, timeFormat, timezone, language, compactView}, updatedAt}``;
-         *     404 'Settings not found' until first saved (the SPA then applies the defaults of §9).
+         *     404 'Settings not found' until first saved (the SPA then applies the defaults of docs/behaviour/accounts.md §8).
          */
         get: operations["project_accounts_api_settings_get"];
         /**
@@ -558,7 +558,7 @@ export interface paths {
         /**
          * Current User
          * @description The signed-in user ``{"user": {...}}``; 401 ``{"message": "Unauthorized"}`` when signed out
-         *     (the answer still sets the ``csrftoken`` cookie). platform.md §7.
+         *     (the answer still sets the ``csrftoken`` cookie). docs/behaviour/accounts.md §2.
          */
         get: operations["project_accounts_api_current_user"];
         put?: never;
@@ -579,14 +579,14 @@ export interface paths {
         /**
          * List Block Groups
          * @description Block groups ordered by code, filtered by repeated query parameters ``status``, ``course`` (course
-         *     code), ``studyMode`` and ``studyPlan`` (study plan id: the groups it is assigned to; issue 18) (no
+         *     code), ``studyMode`` and ``studyPlan`` (study plan id: the groups it is assigned to; ADR 0018) (no
          *     parameter: no filter). Three queries whatever the count.
          */
         get: operations["project_planning_api_list_block_groups"];
         put?: never;
         /**
          * Create Block Group
-         * @description Create a block group (delivery.md §5 rules, §9 defaults). 404 for a courseId/campusId not of the
+         * @description Create a block group (docs/behaviour/block-groups.md §1). 404 for a courseId/campusId not of the
          *     organization; 409 ``duplicate_code``.
          */
         post: operations["project_planning_api_create_block_group"];
@@ -633,7 +633,7 @@ export interface paths {
         };
         /**
          * Hour Reconciliation
-         * @description Hour totals over the assigned study plans (delivery.md §3), in hours; efficiencyRate in percent.
+         * @description Hour totals over the assigned study plans (docs/behaviour/study-plans.md §2), in hours; efficiencyRate in percent.
          */
         get: operations["project_planning_api_hour_reconciliation"];
         put?: never;
@@ -655,7 +655,7 @@ export interface paths {
         put?: never;
         /**
          * Schedule Block Group
-         * @description Generate the group's sessions from its study plans (decisions.md §3).
+         * @description Generate the group's sessions from its study plans (docs/behaviour/generation.md).
          *
          *     Body: {sessionTemplates: [{startTime, endTime, duration (hours)}], startDate?, room?, notes?,
          *     startNextUnitInNewWeek?}. Answer: {sessionsCreated, hoursScheduled, startDate, endDate,
@@ -989,7 +989,7 @@ export interface paths {
         };
         /**
          * Dashboard Stats
-         * @description Stat cards of the dashboard; this week in the user's timezone (platform.md §3).
+         * @description Stat cards of the dashboard; this week in the user's timezone (docs/behaviour/reports.md §7).
          */
         get: operations["project_reporting_api_dashboard_stats"];
         put?: never;
@@ -1031,7 +1031,7 @@ export interface paths {
         };
         /**
          * Dashboard Teacher Workload
-         * @description This week's hours of every active teacher (platform.md §3 "Teacher workload entry").
+         * @description This week's hours of every active teacher (docs/behaviour/reports.md §7 "Teacher workload entry").
          */
         get: operations["project_reporting_api_dashboard_teacher_workload"];
         put?: never;
@@ -1443,7 +1443,7 @@ export interface paths {
          * Replan Propose
          * @description POST /api/replan/propose: a proposal fixing every session the change hits (closures: moved to the
          *     earliest free slot; leave: another teacher), the sessions it cannot fix with reasons, and the
-         *     figures; ``version`` for the apply (issue 17, ``replan.propose``). Writes nothing. Errors as
+         *     figures; ``version`` for the apply (ADR 0015; ``replan.propose``). Writes nothing. Errors as
          *     ``GET /api/replan/impact``.
          */
         post: operations["project_timetabling_replan_api_replan_propose"];
@@ -1462,7 +1462,7 @@ export interface paths {
         };
         /**
          * Block Groups Without Timetables
-         * @description Block groups with no timetable session, by code (delivery.md §3). Always an array.
+         * @description Block groups with no timetable session, by code (docs/behaviour/reports.md §1). Always an array.
          */
         get: operations["project_reporting_api_block_groups_without_timetables"];
         put?: never;
@@ -1524,7 +1524,7 @@ export interface paths {
         };
         /**
          * Room Utilisation Report
-         * @description Room utilisation of ``year`` (default: the current year in the user's timezone; issue 19): per
+         * @description Room utilisation of ``year`` (default: the current year in the user's timezone; ADR 0019): per
          *     recorded room and per room type, hours booked against hours available (50 a teaching week).
          */
         get: operations["project_reporting_api_room_utilisation_report"];
@@ -1614,7 +1614,7 @@ export interface paths {
         /**
          * Room Availability
          * @description Which active rooms are free on ``date`` from ``startTime`` to ``endTime`` (HH:MM:SS), for the room
-         *     pickers (issue 19): ``[{roomId, code, free, bookedBy}]``; ``excludeSessionId``: the session being
+         *     pickers (ADR 0019): ``[{roomId, code, free, bookedBy}]``; ``excludeSessionId``: the session being
          *     edited. 400 when the end is not after the start.
          */
         get: operations["project_catalogue_api_room_availability"];
@@ -1622,7 +1622,7 @@ export interface paths {
         /**
          * Room Availability For Sessions
          * @description Which active rooms are free at the times of every listed session (the bulk "Set Room" picker,
-         *     issue 19): ``[{roomId, code, free, bookedBy, busyFor}]``, ``busyFor`` the number of listed sessions
+         *     ADR 0019): ``[{roomId, code, free, bookedBy, busyFor}]``, ``busyFor`` the number of listed sessions
          *     the room is booked against. A read sent as POST because the ids do not fit a URL; writes nothing.
          *     400 for an empty list, more than 2,000 ids or an id that is not a UUID.
          */
@@ -1898,7 +1898,7 @@ export interface paths {
         put?: never;
         /**
          * Create Teacher
-         * @description POST /api/teachers: 201 with the teacher; 400 validation (delivery.md §5); 409 duplicate_code on
+         * @description POST /api/teachers: 201 with the teacher; 400 validation (docs/behaviour/teachers.md §1); 409 duplicate_code on
          *     employeeId or email.
          */
         post: operations["project_staff_api_create_teacher"];
@@ -1940,7 +1940,7 @@ export interface paths {
         };
         /**
          * Allocation Grid Compact
-         * @description The allocation grid in compact form (issue 15, ADR 0010): the summary and weeks of
+         * @description The allocation grid in compact form (ADR 0010): the summary and weeks of
          *     ``allocation-gantt`` and per active teacher arrays indexed like ``weeks`` (totalHours, eveningHours,
          *     utilizationPercentage, sessions and eveningSessions counts); a cell's sessions come from
          *     ``/teachers/{id}/allocation-week``. Admin only (403 otherwise); 400 for a bad year or term.
@@ -2030,7 +2030,7 @@ export interface paths {
         };
         /**
          * Teacher Workload Summary
-         * @description Teacher workload summary of ``year`` with the semester split (delivery.md §3).
+         * @description Teacher workload summary of ``year`` with the semester split (docs/behaviour/reports.md).
          */
         get: operations["project_reporting_api_teacher_workload_summary"];
         put?: never;
@@ -2207,10 +2207,10 @@ export interface paths {
          * List Sessions
          * @description Sessions by date, with unit, blockGroup, teacher and `conflicts` (types, computed at read time).
          *
-         *     Query: blockGroupId, teacherId, roomId (a recorded room's sessions; issue 19), hidePast=true
+         *     Query: blockGroupId, teacherId, roomId (a recorded room's sessions; ADR 0019), hidePast=true
          *     (actualDate >= today in the user's timezone,
          *     default Australia/Melbourne), ids=<comma-separated session ids, at most 1,000> (just those rows of
-         *     the organization, same shape: a live screen patches the rows a change event named; issue 15).
+         *     the organization, same shape: a live screen patches the rows a change event named; ADR 0008).
          *     Fixed number of queries whatever the row count.
          */
         get: operations["project_timetabling_api_list_sessions"];
@@ -2284,7 +2284,7 @@ export interface paths {
         get?: never;
         /**
          * Bulk Room
-         * @description Put every listed session in one room, all or nothing (issue 19): ``{updated, sessionIds, roomId,
+         * @description Put every listed session in one room, all or nothing (ADR 0019): ``{updated, sessionIds, roomId,
          *     room, warnings}``; 409 with the conflicts when the room is booked at any of their times.
          */
         put: operations["project_timetabling_api_bulk_room"];
@@ -2305,7 +2305,7 @@ export interface paths {
         /**
          * List Conflicts
          * @description Conflicts {type, severity, sessionIds, message, date} of sessions dated in [start, end]
-         *     (default today .. +365 days), optionally of one block group or teacher (decisions.md §4).
+         *     (default today .. +365 days), optionally of one block group or teacher (docs/behaviour/conflicts.md §1).
          */
         get: operations["project_timetabling_api_list_conflicts"];
         put?: never;
@@ -2438,7 +2438,7 @@ export interface paths {
          * List Units
          * @description Units of competency of the organization, ordered by code (one query). ``search``: code or name
          *     contains it (any case); ``courseId``: the units of the study plans assigned to the block groups of that
-         *     course (its qualification; issue 18). No parameter: every unit.
+         *     course (its qualification; ADR 0018). No parameter: every unit.
          */
         get: operations["project_catalogue_api_list_units"];
         put?: never;
@@ -2596,7 +2596,7 @@ export interface components {
         };
         /**
          * AddUserIn
-         * @description POST /api/admin/users (platform.md §5 "Add user").
+         * @description POST /api/admin/users (docs/behaviour/accounts.md §9 "Add user").
          */
         AddUserIn: {
             /** Email */
@@ -2946,7 +2946,7 @@ export interface components {
          *     preferredDays is free text ("Monday, Wednesday", "mon wed", "1,3"; an array of day numbers is also
          *     accepted) stored as entered; blank is allowed (the group cannot be scheduled until it has days).
          *     sessionDuration is in hours. Defaults: sessionDuration 3, sessionsPerDay 2, deliveryMode on_campus,
-         *     studyMode full_time, status active (delivery.md §9).
+         *     studyMode full_time, status active (docs/behaviour/block-groups.md §1).
          */
         BlockGroupIn: {
             /** Campusid */
@@ -3080,7 +3080,7 @@ export interface components {
         };
         /**
          * BlockGroupStudyPlanOut
-         * @description An assignment of a study plan to a block group (delivery.md §3 "Block group study plan link").
+         * @description An assignment of a study plan to a block group (docs/behaviour/study-plans.md §2 "Block group study plan link").
          */
         BlockGroupStudyPlanOut: {
             /**
@@ -3313,7 +3313,7 @@ export interface components {
         };
         /**
          * CampusOut
-         * @description GET /api/campuses row: campuses are read for selection only (delivery.md §3).
+         * @description GET /api/campuses row: campuses are read for selection only (docs/behaviour/units-and-courses.md §3).
          */
         CampusOut: {
             /** Abbreviation */
@@ -3443,7 +3443,7 @@ export interface components {
         };
         /**
          * CompactGridTeacherOut
-         * @description One active teacher of the compact grid: arrays indexed like ``weeks`` (issue 15, ADR 0010).
+         * @description One active teacher of the compact grid: arrays indexed like ``weeks`` (ADR 0010).
          */
         CompactGridTeacherOut: {
             /** Eveninghours */
@@ -4006,7 +4006,7 @@ export interface components {
         };
         /**
          * HourReconciliationOut
-         * @description GET /api/block-groups/{id}/hour-reconciliation (delivery.md §3), over the assigned study plans.
+         * @description GET /api/block-groups/{id}/hour-reconciliation (docs/behaviour/hours.md §5), over the assigned study plans.
          */
         HourReconciliationOut: {
             breakdown: components["schemas"]["HourBreakdownOut"];
@@ -4404,7 +4404,7 @@ export interface components {
         };
         /**
          * LoginIn
-         * @description POST /api/auth/login (platform.md §5 "Sign-in").
+         * @description POST /api/auth/login (docs/behaviour/accounts.md §2 "Sign-in").
          */
         LoginIn: {
             /** Email */
@@ -4509,7 +4509,7 @@ export interface components {
         };
         /**
          * OrganizationIn
-         * @description PUT /api/organization (platform.md §5 "Organization form").
+         * @description PUT /api/organization (docs/behaviour/accounts.md §9 "Organization form").
          */
         OrganizationIn: {
             /**
@@ -4802,7 +4802,7 @@ export interface components {
         };
         /**
          * PreferencesIn
-         * @description User preferences (platform.md §3 "User settings"); absent fields keep their saved or default value.
+         * @description User preferences (docs/behaviour/accounts.md §8 "User settings"); absent fields keep their saved or default value.
          */
         PreferencesIn: {
             /** Compactview */
@@ -4831,7 +4831,7 @@ export interface components {
         };
         /**
          * ProfileIn
-         * @description PUT /api/auth/profile: only the names change (platform.md §5).
+         * @description PUT /api/auth/profile: only the names change (docs/behaviour/accounts.md §8).
          */
         ProfileIn: {
             /**
@@ -5298,7 +5298,7 @@ export interface components {
         };
         /**
          * RoomUtilisationOut
-         * @description GET /api/reports/room-utilisation (issue 19): hours booked against available hours per room and type.
+         * @description GET /api/reports/room-utilisation (ADR 0019): hours booked against available hours per room and type.
          */
         RoomUtilisationOut: {
             /** Bytype */
@@ -5373,7 +5373,7 @@ export interface components {
         };
         /**
          * ScheduleIn
-         * @description The schedule request (delivery.md §3): templates in order, start date (default: the group's).
+         * @description The schedule request (docs/behaviour/generation.md §1): templates in order, start date (default: the group's).
          */
         ScheduleIn: {
             /** Notes */
@@ -5507,7 +5507,7 @@ export interface components {
         };
         /**
          * SessionIn
-         * @description Create and update body of ``/api/timetables`` (delivery.md §3 Timetable session, §5).
+         * @description Create and update body of ``/api/timetables`` (docs/behaviour/timetables.md §1; docs/behaviour/hours.md §4).
          *
          *     actualDate is optional: when absent it is derived from the block group's startDate, weekNumber and
          *     dayOfWeek (week 1 is the Monday-to-Sunday week holding the start date); when given, dayOfWeek and
@@ -5990,7 +5990,7 @@ export interface components {
         };
         /**
          * StudyPlanOut
-         * @description A study plan with its totals (decisions.md §2).
+         * @description A study plan with its totals (docs/behaviour/hours.md §2).
          *
          *     totalActualHours: sum of the four actual hour fields over the plan's units; totalSelfDirectedHours:
          *     sum of the three balance fields; efficiency: totalActualHours / totalNominalHours x 100, rounded to
@@ -6237,7 +6237,7 @@ export interface components {
         };
         /**
          * TeacherIn
-         * @description POST /api/teachers body (delivery.md §3 Teacher, §5 Teacher rules).
+         * @description POST /api/teachers body (docs/behaviour/teachers.md §1).
          */
         TeacherIn: {
             /**
@@ -6376,7 +6376,7 @@ export interface components {
         };
         /**
          * TeacherUnitOut
-         * @description A teacher's unit qualification with the unit embedded (delivery.md §3).
+         * @description A teacher's unit qualification with the unit embedded (docs/behaviour/teachers.md §1).
          */
         TeacherUnitOut: {
             /**
@@ -6613,7 +6613,7 @@ export interface components {
         };
         /**
          * UnitIn
-         * @description POST/PUT /api/units body. ``nominalHours`` is an integer of at least 1 (delivery.md §5).
+         * @description POST/PUT /api/units body. ``nominalHours`` is an integer of at least 1 (docs/behaviour/units-and-courses.md §2).
          */
         UnitIn: {
             /** Code */

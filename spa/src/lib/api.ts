@@ -2,9 +2,9 @@
  * The API client. Typed calls go through `client` (openapi-fetch, generated types in api-schema.d.ts,
  * produced from the server's OpenAPI schema — never hand-written). `apiFetch` is the raw helper for
  * downloads and uploads. Both send the session cookie, the CSRF header on unsafe methods, and the tab's
- * X-Client-Id (decisions.md §1, §7).
+ * X-Client-Id (docs/behaviour/errors.md §1; docs/behaviour/live-events.md §6).
  *
- * Errors (platform.md §8): any non-OK answer throws ApiError whose message is
+ * Errors (docs/behaviour/errors.md §9): any non-OK answer throws ApiError whose message is
  * "<status>: <body text or status text>"; `body` holds the parsed JSON ({message, type, errors, ...}).
  */
 import createClient, { type Middleware } from "openapi-fetch";

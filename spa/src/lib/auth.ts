@@ -1,5 +1,5 @@
 /**
- * The signed-in user (platform.md §4): GET /api/auth/user, cached 60 s, not refetched on focus, no retry;
+ * The signed-in user (docs/behaviour/screens.md §6): GET /api/auth/user, cached 60 s, not refetched on focus, no retry;
  * a 401 means signed out (null).
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";

@@ -1,5 +1,5 @@
 /**
- * In-order delivery of change events (issue 14, docs/adr/0007 and docs/realtime.md).
+ * In-order delivery of change events (docs/adr/0007 and docs/realtime.md).
  *
  * The server numbers each organization's changes (`seq`, in commit order) but concurrent writes can reach
  * a socket out of order. The sequencer delivers events in seq order: an early event (seq > last + 1) is

@@ -1,5 +1,5 @@
 /**
- * A change costs what changed (issue 15, docs/adr/0008): what a change event refetches.
+ * A change costs what changed (docs/adr/0008): what a change event refetches.
  *
  * - Timetable lists (`[...roots.timetables, "list", filters]`): a session event names the rows it wrote
  *   (`sessions: [{id, blockGroupId, teacherId, room, date}]`). A loaded list that shows none of the ids and
@@ -519,8 +519,8 @@ export async function applyChange(
   fetchGroup: FetchGroup = fetchGroupById,
 ): Promise<Applied> {
   const applied: Applied = { patched: 0, refetched: 0, untouched: 0, fallback: false, skipped: 0 };
-  coalescer.invalidate(roots.activity); // every write is an activity (issue 16): history panels stay live
-  // A single sign-on is recorded in the history (issue 21) but changes nothing any other screen shows.
+  coalescer.invalidate(roots.activity); // every write is an activity (ADR 0011): history panels stay live
+  // A single sign-on is recorded in the history (ADR 0022) but changes nothing any other screen shows.
   if (event?.action === "signed_in") return applied;
   const targets = entityInvalidates[event?.entity];
   if (!targets) {

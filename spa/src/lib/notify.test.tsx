@@ -6,7 +6,7 @@ import { showToast } from "./notify";
 
 afterEach(() => act(() => notifications.clean()));
 
-describe("toasts (issue 18: feedback that tells the truth)", () => {
+describe("toasts (feedback that tells the truth)", () => {
   it("a success replaces the error of the failed try at once", async () => {
     renderWithProviders(<Notifications limit={1} />);
     act(() => showToast("red", "Failed to create holiday", "Name is required", 8000));

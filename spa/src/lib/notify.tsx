@@ -1,4 +1,4 @@
-/** Toasts of platform.md §8: success and destructive (failure) styles, one at a time, 5 s. */
+/** Toasts of docs/behaviour/errors.md §9: success and destructive (failure) styles, one at a time, 5 s. */
 import { Button, Group, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
@@ -7,10 +7,10 @@ import { takeRecentActivity } from "./recentActivity";
 
 /**
  * The one place toasts are shown; close-button label and text colour come from the theme (providers).
- * A success toast that follows a write offers "Undo" for that write for 10 seconds (issue 16).
+ * A success toast that follows a write offers "Undo" for that write for 10 seconds (ADR 0012).
  */
 export function showToast(color: "green" | "red" | "blue" | "yellow", title: string, message = "", autoClose = 5000) {
-  // The outcome of an action (success or failure) replaces what is shown or queued at once (issue 18): a
+  // The outcome of an action (success or failure) replaces what is shown or queued at once (ADR 0018): a
   // retry's success is not hidden behind the stale error of the failed try, nor a newer error behind an
   // older one. Information (blue, yellow) queues behind it, so a success's Undo stays reachable.
   if (color === "green" || color === "red") notifications.clean();

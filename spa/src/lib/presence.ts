@@ -1,5 +1,5 @@
 /**
- * Presence (issue 7; realtime/presence.py): on every route change the app emits `presence`
+ * Presence (ADR 0003; realtime/presence.py): on every route change the app emits `presence`
  * {path: location.pathname} (and again after each reconnect); the server broadcasts `presence`
  * {viewers: [{userId, name, initials, path}]} to the organization. `usePresence(path)` returns the other
  * people (not the signed-in user, one entry per user) looking at that path.

@@ -2,10 +2,10 @@ import { QueryClient } from "@tanstack/react-query";
 import { ApiError } from "./api";
 
 /**
- * platform.md §9: cached data fresh for 5 minutes, no refetch on window focus; mutations never retry.
+ * docs/behaviour/screens.md §6: cached data fresh for 5 minutes, no refetch on window focus; mutations never retry.
  * Failing queries retry up to 3 times, quickly (0.3, 0.6, 1.2 s: a server error shows its Retry after
  * about 2 s, not 7-10 s of skeleton), and never on a 4xx: a 404 or 400 will not change by asking again
- * (issue 18, ADR 0016; platform.md retried everything but 401). Offline, react-query waits for the
+ * (ADR 0016; the original retried everything but 401). Offline, react-query waits for the
  * connection instead of failing.
  */
 export const queryClient = new QueryClient({

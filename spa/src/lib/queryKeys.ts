@@ -11,7 +11,7 @@ export const roots = {
   settings: ["auth", "settings"],
   ssoDiscover: ["auth", "sso-discover"],
   organization: ["organization"],
-  // The organization's single sign-on configuration (issue 21), under the organization's key.
+  // The organization's single sign-on configuration (ADR 0022), under the organization's key.
   sso: ["organization", "sso"],
   adminUsers: ["admin-users"],
   dashboard: ["dashboard"],
@@ -40,7 +40,7 @@ type Root = (typeof roots)[keyof typeof roots];
 export type Entity = components["schemas"]["ChangeEvent"]["entity"];
 
 /**
- * Which cached areas a change event of each entity affects (decisions.md §7). The socket invalidates
+ * Which cached areas a change event of each entity affects (docs/behaviour/live-events.md §7). The socket invalidates
  * these roots on every `change` event; on reconnect or a seq gap it invalidates everything.
  */
 export const entityInvalidates: Record<Entity, Root[]> = {
@@ -51,18 +51,18 @@ export const entityInvalidates: Record<Entity, Root[]> = {
   campus: [roots.campuses, roots.blockGroups],
   block_group: [roots.blockGroups, roots.linkedGroups, roots.timetables, roots.reports, roots.dashboard, roots.search],
   block_group_study_plan: [roots.blockGroups, roots.reports],
-  // Open timetables' conflict badges depend on qualifications and on linked groups (issue 18).
+  // Open timetables' conflict badges depend on qualifications and on linked groups (ADR 0018).
   linked_block_group: [roots.linkedGroups, roots.blockGroups, roots.timetables],
   teacher: [roots.teachers, roots.teacherUnits, roots.timetables, roots.allocationGrid, roots.reports, roots.dashboard, roots.search],
   teacher_unit: [roots.teacherUnits, roots.teachers, roots.timetables],
-  // Leave lives under the teacher's key; the sessions it hits change their conflicts (issue 17).
+  // Leave lives under the teacher's key; the sessions it hits change their conflicts (ADR 0014).
   teacher_leave: [roots.teachers, roots.timetables, roots.allocationGrid, roots.dashboard],
   timetable_session: [roots.timetables, roots.blockGroups, roots.allocationGrid, roots.reports, roots.dashboard, roots.teachers],
-  // The allocation grid's weeks show holidays (issue 18).
+  // The allocation grid's weeks show holidays (ADR 0018).
   holiday: [roots.holidays, roots.timetables, roots.reports, roots.allocationGrid],
   organization: [roots.organization, roots.sso],
   user: [roots.adminUsers, roots.user],
   display_link: [roots.displayLinks],
-  // A room's code is its sessions' room text (issue 19).
+  // A room's code is its sessions' room text (ADR 0019).
   room: [roots.rooms, roots.timetables, roots.search],
 };

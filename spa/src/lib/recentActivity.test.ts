@@ -3,7 +3,7 @@ import { rememberActivity, takeRecentActivity } from "./recentActivity";
 
 const answer = (id?: string) => new Response(null, { status: 200, headers: id ? { "X-Activity-Id": id } : {} });
 
-describe("the activity of the write just made (issue 16)", () => {
+describe("the activity of the write just made (ADR 0011)", () => {
   it("is taken once, by the first success toast", () => {
     rememberActivity(answer("a1"));
     expect(takeRecentActivity()).toBe("a1");

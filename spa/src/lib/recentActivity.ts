@@ -1,5 +1,5 @@
 /**
- * The activity of the write just made (issue 16): every successful write answers with `X-Activity-Id`;
+ * The activity of the write just made (ADR 0011): every successful write answers with `X-Activity-Id`;
  * the next success toast shown within a few seconds takes it and offers "Undo" (lib/notify.ts).
  */
 export const ACTIVITY_HEADER = "X-Activity-Id";

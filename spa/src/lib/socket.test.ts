@@ -13,7 +13,7 @@ const event = (entity: string, seq: number) => ({ entity, action: "updated", ids
 test("a change invalidates the roots its entity maps to", () => {
   const { handler, spy } = setup();
   expect(handler.onChange(event("course", 10))).toBe(entityInvalidates.course);
-  // Plus the activity history (every write is an activity, issue 16).
+  // Plus the activity history (every write is an activity, ADR 0011).
   expect(spy.mock.calls.map((c) => c[0]?.queryKey)).toEqual([roots.activity, ...entityInvalidates.course]);
 });
 
@@ -103,7 +103,7 @@ test("the first connect also restarts a read still in flight (it may have missed
   release([]);
 });
 
-test("live where the data is: qualification and linked-group events refresh open timetables, holidays the allocation grid (issue 18)", () => {
+test("live where the data is: qualification and linked-group events refresh open timetables, holidays the allocation grid (ADR 0018)", () => {
   const { handler, spy } = setup();
   handler.onChange(event("teacher_unit", 1));
   handler.onChange(event("linked_block_group", 2));

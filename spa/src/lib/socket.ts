@@ -1,5 +1,5 @@
 /**
- * The live-update client (decisions.md §7): one Socket.IO connection for the app, opened once the user is
+ * The live-update client (docs/behaviour/live-events.md §1): one Socket.IO connection for the app, opened once the user is
  * signed in and before the first data fetch (RequireAuth calls `ensureSocket()` while rendering).
  *
  * - Event `change` {entity, action, ids, seq, actorId, origin, at}: invalidate the roots of
@@ -123,7 +123,7 @@ export function onSessionEnded(handler: (reason: string) => void) {
 }
 
 /**
- * Reconnection timing (issue 14: live again within 2 s of the network returning): retries start after
+ * Reconnection timing (live again within 2 s of the network returning): retries start after
  * 250 ms and never wait more than 1 s; the browser's `online` event reconnects at once.
  */
 export const RECONNECT_OPTIONS = { reconnectionDelay: 250, reconnectionDelayMax: 1000, randomizationFactor: 0.3 } as const;

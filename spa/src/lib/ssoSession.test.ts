@@ -1,4 +1,4 @@
-/** The browser's memory of a single sign-on and the silent re-check's once-a-minute rule (issue 21). */
+/** The browser's memory of a single sign-on and the silent re-check's once-a-minute rule (ADR 0022). */
 import { afterEach, beforeEach } from "vitest";
 import {
   claimSilentRecheck,

@@ -1,5 +1,5 @@
 /**
- * The browser's memory of a single sign-on (issue 21, ADR 0022). A session made by single sign-on ends
+ * The browser's memory of a single sign-on (ADR 0022). A session made by single sign-on ends
  * after at most 12 hours (the API then answers 401); the app then re-checks silently with the identity
  * provider (`prompt=none`) instead of showing the sign-in page, for the email that signed in with it.
  *

@@ -1,5 +1,5 @@
 /**
- * Theme and compact view (platform.md §4, §9): the theme (light, dark, system) lives in the browser's local
+ * Theme and compact view (docs/behaviour/accounts.md §8; docs/behaviour/screens.md): the theme (light, dark, system) lives in the browser's local
  * storage under `blockplan-theme` and is applied through Mantine's colour scheme (`system` = Mantine `auto`,
  * following the operating system), plus a `light`/`dark` class on <html>. Compact view is kept under
  * `blockplan-compact` and applied as `data-compact` on <html>.

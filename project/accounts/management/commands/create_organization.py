@@ -1,6 +1,6 @@
 """``manage.py create_organization --name NAME --domain DOMAIN --admin-email EMAIL --admin-password PASSWORD``
 
-decisions.md §8: creates an organization, its campus 'Main Campus' (MAIN) and an active admin who can sign
+docs/behaviour/operations.md: creates an organization, its campus 'Main Campus' (MAIN) and an active admin who can sign
 in with the password at once (no TOTP yet), then prints the organization's id.
 """
 

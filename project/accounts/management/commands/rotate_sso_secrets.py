@@ -1,5 +1,5 @@
 """``manage.py rotate_sso_secrets``: re-encrypt every identity provider's client secret with the first key
-of ``SSO_SECRET_KEYS`` (issue 21, docs/adr/0022). Run after putting a new key first; then the old key can
+of ``SSO_SECRET_KEYS`` (docs/adr/0022). Run after putting a new key first; then the old key can
 be dropped. Secrets no configured key opens are listed (their admins must save them again)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """``python manage.py seed_demo``: load the demo organization idempotently and print how to sign in
-(decisions.md §8). The content and its sources: ``project/core/demo/``."""
+(docs/behaviour/operations.md §2). The content and its sources: ``project/core/demo/``."""
 
 from django.core.management.base import BaseCommand
 

@@ -1,5 +1,5 @@
 """``manage.py trim_activity [--days N]``: delete activities older than ``ACTIVITY_RETENTION_DAYS`` (400 by
-default) in every organization (issue 16). Meant for a scheduler (cron, a systemd timer) once a day;
+default) in every organization (ADR 0012). Meant for a scheduler (cron, a systemd timer) once a day;
 prints how many were deleted."""
 
 from __future__ import annotations

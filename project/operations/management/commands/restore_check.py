@@ -1,4 +1,4 @@
-"""``manage.py restore_check``: prove a restored database is a working Blockplan (issue 20).
+"""``manage.py restore_check``: prove a restored database is a working Blockplan (ADR 0020).
 
 Run against the restored copy (``DATABASE_URL`` naming it; ``scripts/restore.sh`` does). Prints the row
 count of every table, then checks that:

@@ -4,7 +4,7 @@ import { ActivityDetailModal } from "./ActivityDetailModal";
 import { activityTime, useActivity } from "@/lib/entities/activity";
 import { UndoCell } from "./UndoButton";
 
-/** "History" of one record (issue 16): who changed it and when, newest first, live. */
+/** "History" of one record (ADR 0012): who changed it and when, newest first, live. */
 export function HistoryPanel({ id, title = "History" }: { id: string; title?: string }) {
   const { data, isLoading } = useActivity({ id, pageSize: 20 });
   const items = data?.items ?? [];

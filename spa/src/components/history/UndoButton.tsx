@@ -3,7 +3,7 @@ import { useState } from "react";
 import { undoAndTell } from "@/lib/notify";
 import { type Activity, isUndoOfUndo } from "@/lib/entities/activity";
 
-/** A history row's "Undo" (issue 16): shown when this user may undo it; "Undone" once it was. Undoing an
+/** A history row's "Undo" (ADR 0012): shown when this user may undo it; "Undone" once it was. Undoing an
  * undo is a redo, and its button says "Redo" (ADR 0018). The lists refresh through the undo's change event
  * like every other write. */
 export function UndoCell({ activity }: { activity: Activity }) {

@@ -12,7 +12,7 @@ import classes from "./components/AllocationGrid.module.css";
 import { daysAvailable, patternSummary } from "@/lib/entities/availability";
 import { useTeachers } from "@/lib/entities/teachers";
 
-/** Teacher allocation grid (/teacher-allocation-gantt, admin only): delivery.md §2, §9. */
+/** Teacher allocation grid (/teacher-allocation-gantt, admin only): docs/behaviour/allocation.md §4, §5. */
 export default function AllocationGridPage() {
   const current = dayjs().year();
   const [year, setYear] = useState(current);
@@ -21,7 +21,7 @@ export default function AllocationGridPage() {
   // Painted availability (ADR 0027), from the teacher list: named under each teacher, and a week without any
   // available day is shaded.
   const patterns = new Map((useTeachers(false).data ?? []).map((t) => [t.id, t.availabilityPattern]));
-  // The grid opens at the current week (issue 18): scrolled so that its column comes first after the
+  // The grid opens at the current week (ADR 0018): scrolled so that its column comes first after the
   // teacher names, and marked.
   const thisWeek = dayjs()
     .startOf("day")

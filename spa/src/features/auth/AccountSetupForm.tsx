@@ -13,7 +13,7 @@ import { useSetupPassword, useTotpSetup } from "./api";
 export const PASSWORD_HINT = "At least 12 characters with uppercase, lowercase, a number and a special character.";
 
 /**
- * The account setup form (platform.md §2): authenticator QR image (256 px) and manual key with copy,
+ * The account setup form (docs/behaviour/accounts.md §4): authenticator QR image (256 px) and manual key with copy,
  * password, confirmation and the 6-digit authenticator code. Used by sign-in and first-time setup.
  */
 export function AccountSetupForm({ userId, onBack }: { userId: string; onBack: () => void }) {

@@ -8,7 +8,7 @@ export interface Feature {
   icon: Icon;
 }
 
-/** The two-column sign-in layout: the form card and a side panel of feature cards (platform.md §2). */
+/** The two-column sign-in layout: the form card and a side panel of feature cards (docs/behaviour/accounts.md §2). */
 export function AuthLayout({ children, heading, intro, features }: { children: ReactNode; heading: string; intro: string; features: Feature[] }) {
   return (
     <Box mih="100vh" bg="var(--mantine-color-body)" p={{ base: "md", md: "xl" }}>

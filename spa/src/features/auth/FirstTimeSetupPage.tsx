@@ -19,7 +19,7 @@ export const FIRST_TIME_FEATURES: Feature[] = [
   { title: "Reporting tools", text: "Generate delivery, workload and compliance reports.", icon: IconChartBar },
 ];
 
-/** The toast for a failed first-time check (platform.md §8). */
+/** The toast for a failed first-time check (docs/behaviour/errors.md §9). */
 export function firstTimeFailure(error: unknown): { title: string; message: string } {
   const message = error instanceof ApiError ? (error.serverMessage ?? error.message) : error instanceof Error ? error.message : "";
   if (message.includes("User not found")) {

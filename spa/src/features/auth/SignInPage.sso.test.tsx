@@ -1,4 +1,4 @@
-/** The sign-in page's single sign-on (issue 21): the provider's button, required mode, refused sign-ins. */
+/** The sign-in page's single sign-on (ADR 0022): the provider's button, required mode, refused sign-ins. */
 import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach } from "vitest";

@@ -12,7 +12,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 const passwordInput = () => document.querySelector('input[name="password"]') as HTMLInputElement;
 
-test("sign-in shows the validation messages of §5", async () => {
+test("sign-in shows the validation messages of docs/behaviour/accounts.md §2", async () => {
   const fetch = mockFetch(() => undefined);
   renderWithProviders(<SignInPage />, { route: "/auth" });
   expect(screen.getByText("Enter your email and password to access the scheduling system")).toBeInTheDocument();
@@ -45,7 +45,7 @@ test("the code field appears on requiresTotp, accepts digits only and needs 6 of
   expect(code).toHaveValue("123");
   await userEvent.click(screen.getByRole("button", { name: "Verify & Sign In" }));
   expect(await screen.findByText("TOTP code must be 6 digits")).toBeInTheDocument();
-  // Besides the sign-in calls, the email is looked up once for single sign-on (issue 21).
+  // Besides the sign-in calls, the email is looked up once for single sign-on (ADR 0022).
   const logins = () => fetch.mock.calls.filter(([url]) => url === "/api/auth/login");
   expect(logins()).toHaveLength(1);
   await userEvent.type(code, "4567");
@@ -72,7 +72,7 @@ test("requiresSetup with a user id switches to the Account Setup view, and back 
   expect(await screen.findByRole("heading", { name: "Sign In" })).toBeInTheDocument();
 });
 
-test("the passkey tab has its two buttons; failures map to the toasts of §8", async () => {
+test("the passkey tab has its two buttons; failures map to the toasts of docs/behaviour/errors.md §9", async () => {
   renderWithProviders(<SignInPage />, { route: "/auth" });
   await userEvent.click(screen.getByRole("tab", { name: "Passkey" }));
   expect(screen.getByRole("button", { name: "Sign in with Passkey" })).toBeInTheDocument();

@@ -37,7 +37,7 @@ export const SIGN_IN_FEATURES: Feature[] = [
 export const NO_PASSKEYS_TEXT =
   "You don't have any passkeys set up yet. Please use the password login method first, then you can register passkeys in your account settings.";
 
-/** The toast for a failed passkey sign-in (platform.md §8). */
+/** The toast for a failed passkey sign-in (docs/behaviour/errors.md §9). */
 export function passkeyLoginFailure(error: unknown): { title: string; message: string } {
   const message = error instanceof ApiError ? (error.serverMessage ?? "") : error instanceof Error ? error.message : "";
   const name = error instanceof Error ? error.name : "";
@@ -59,7 +59,7 @@ export const DISCOVER_DEBOUNCE_MS = 300;
 const normalEmail = (value: string | undefined) => (value ?? "").trim().toLowerCase();
 
 /**
- * Single sign-on for the email typed (issue 21): discover is asked ~300 ms after the last change and at
+ * Single sign-on for the email typed (ADR 0022): discover is asked ~300 ms after the last change and at
  * once when the field loses focus. Answers the discovery only while it is for the email in the field, and
  * only when it names a provider.
  */
@@ -208,7 +208,7 @@ function PasskeyPanel({ onBack }: { onBack: () => void }) {
 export default function SignInPage() {
   const [tab, setTab] = useState<string | null>("password");
   const [setupUserId, setSetupUserId] = useState<string | null>(null);
-  // A refused single sign-on comes back as /auth?ssoError=<code> (issue 21).
+  // A refused single sign-on comes back as /auth?ssoError=<code> (ADR 0022).
   const [params] = useSearchParams();
   const ssoError = params.get("ssoError");
   useEffect(() => {

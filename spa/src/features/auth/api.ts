@@ -1,6 +1,6 @@
 /**
- * Sign-in area calls (platform.md §7): login, first-time check, authenticator setup, setup completion,
- * passkey sign-in, logout and the single sign-on discovery of an email (issue 21). Each call with its zod answer schema; the current user is cached under
+ * Sign-in area calls (docs/behaviour/accounts.md §4): login, first-time check, authenticator setup, setup completion,
+ * passkey sign-in, logout and the single sign-on discovery of an email (ADR 0022). Each call with its zod answer schema; the current user is cached under
  * roots.user (lib/auth.ts).
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -42,7 +42,7 @@ export async function login(payload: LoginPayload): Promise<LoginResult> {
   };
 }
 
-/** Sets the current user from a sign-in answer (platform.md §4). */
+/** Sets the current user from a sign-in answer (docs/behaviour/accounts.md §2). */
 export function useSetCurrentUser() {
   const queryClient = useQueryClient();
   return (user: CurrentUser | null) => queryClient.setQueryData(roots.user, user);
@@ -107,7 +107,7 @@ export function useSetupPassword() {
   });
 }
 
-/** Passkey sign-in: begin (options), browser ceremony, complete (platform.md §4). */
+/** Passkey sign-in: begin (options), browser ceremony, complete (docs/behaviour/accounts.md §3). */
 export async function passkeyLogin(): Promise<CurrentUser | null> {
   const { data: begin } = await client.POST("/api/auth/passkeys/authenticate/begin");
   const answer = begin as unknown as PasskeyAuthenticateBegin;

@@ -1,4 +1,4 @@
-/** Validation of the sign-in, account setup and first-time forms (platform.md §5), exact messages. */
+/** Validation of the sign-in, account setup and first-time forms (docs/behaviour/accounts.md §2), exact messages. */
 import { z } from "zod";
 
 export const TOTP_MESSAGE = "TOTP code must be 6 digits";

@@ -1,5 +1,5 @@
 /**
- * Why a single sign-on did not sign the user in (issue 21): the server sends the browser to
+ * Why a single sign-on did not sign the user in (ADR 0022): the server sends the browser to
  * `/auth?ssoError=<code>`; the sign-in page shows the code's message. The texts are those of
  * MESSAGES in project/accounts/sso/services.py, word for word.
  */

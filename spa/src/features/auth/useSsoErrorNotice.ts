@@ -5,7 +5,7 @@ import { SSO_ERROR_TITLE, ssoErrorMessage } from "./ssoMessages";
 
 /**
  * A refused confirmation with the identity provider comes back to the page it started from with
- * `?ssoError=<code>` (issue 21; the sign-in page shows its own alert): show it as a toast once and drop
+ * `?ssoError=<code>` (ADR 0022; the sign-in page shows its own alert): show it as a toast once and drop
  * the parameter from the address, so a reload does not show it again.
  */
 export function useSsoErrorNotice() {

@@ -31,14 +31,14 @@ const BREAKDOWN_LABELS: [keyof HourReconciliation["breakdown"], string][] = [
 
 /**
  * A unit's timetabled hours against the hours its study plan plans for it (what scheduling aims for),
- * not its nominal hours: a fully scheduled unit is 100% (issue 18). A unit of no plan: nominal.
+ * not its nominal hours: a fully scheduled unit is 100% (ADR 0018). A unit of no plan: nominal.
  */
 function progressOf(u: TimetabledUnit) {
   const target = u.plannedHours ?? u.nominalHours;
   return { target, pct: target ? (u.timetabledHours / target) * 100 : 0 };
 }
 
-/** Block group detail (/block-groups/:id): delivery.md §2. */
+/** Block group detail (/block-groups/:id): docs/behaviour/block-groups.md. */
 export default function BlockGroupDetailPage() {
   const { id = "" } = useParams();
   const location = useLocation();

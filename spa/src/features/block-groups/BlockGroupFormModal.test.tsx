@@ -37,7 +37,7 @@ describe("block group form", () => {
     const messages = bad.error!.issues.map((i) => i.message);
     expect(messages.filter((m) => m === TIME_MESSAGE)).toHaveLength(2);
     expect(messages).toContain("Duration must be positive");
-    // Typed HH:MM (or H:MM, or with seconds): seconds only on the wire (issue 18, ADR 0018).
+    // Typed HH:MM (or H:MM, or with seconds): seconds only on the wire (ADR 0018).
     const ok = scheduleSchema.parse({
       sessionTemplates: [
         { startTime: "9:00", endTime: "12:30", duration: 3.5 },

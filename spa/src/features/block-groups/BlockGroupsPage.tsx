@@ -24,7 +24,7 @@ import { canSchedule, cannotScheduleMessage, ScheduleModal } from "./components/
 
 type StudyLoad = "full_time" | "part_time" | "both" | null;
 
-/** Block groups list (/block-groups): delivery.md §2. */
+/** Block groups list (/block-groups): docs/behaviour/block-groups.md. */
 export default function BlockGroupsPage() {
   const location = useLocation();
   const [status, setStatus] = useState<string[]>(["active"]);

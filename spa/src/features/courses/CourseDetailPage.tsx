@@ -11,13 +11,13 @@ import { CodeLink, RelatedBlockGroups, RelatedRecords } from "@/components/Relat
 import { useBlockGroups } from "@/lib/entities/blockGroups";
 import { useUnits } from "@/lib/entities/units";
 
-/** Course detail (/courses/:id): delivery.md §2 Courses. */
+/** Course detail (/courses/:id): docs/behaviour/units-and-courses.md §1. */
 export default function CourseDetailPage() {
   const { id = "" } = useParams();
   const query = useCourse(id);
   const course = query.data;
   const [opened, setOpened] = useState(false);
-  // Its block groups, and the units of the study plans they are assigned (issue 18).
+  // Its block groups, and the units of the study plans they are assigned (ADR 0018).
   const groups = useBlockGroups({ course: course ? [course.code] : [] }, !!course);
   const units = useUnits(id);
   const fallback = detailPageFallback(query, "Failed to load courses. Please try again.", { to: "/courses", label: "Back to Courses" });

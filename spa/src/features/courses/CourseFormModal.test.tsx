@@ -15,7 +15,7 @@ describe("CourseFormModal", () => {
   });
 });
 
-describe("CourseFormModal after a 412 (issue 18, ADR 0017)", () => {
+describe("CourseFormModal after a 412 (ADR 0017)", () => {
   const opened = {
     id: "c-1",
     code: "ICT30120",

@@ -6,7 +6,7 @@ import { CardGridSkeleton, EmptyState, ErrorState } from "@/components/States";
 import { LEVEL_LABELS, useCourses, useDeleteCourse, type Course } from "./api/courses";
 import { CourseFormModal } from "./components/CourseFormModal";
 
-/** Courses (/courses): delivery.md §2 Courses. */
+/** Courses (/courses): docs/behaviour/units-and-courses.md §1. */
 export default function CoursesPage() {
   const { data, isLoading, isError } = useCourses();
   const dialog = useEditDialog<Course>();

@@ -26,7 +26,7 @@ const ACTION_CARDS = [
   { title: "View Reports", text: "Delivery, workload and compliance reports for your department.", button: "View Reports", to: "/reports", icon: IconChartBar },
 ];
 
-/** Dashboard (/): stat cards, allocation planner, workload, upcoming sessions and action cards (platform.md §2). */
+/** Dashboard (/): stat cards, allocation planner, workload, upcoming sessions and action cards (docs/behaviour/screens.md §3). */
 export default function DashboardPage() {
   const [view, setView] = useState<PlannerView>("week");
   const plannerRef = useRef<HTMLDivElement | null>(null);
@@ -39,7 +39,7 @@ export default function DashboardPage() {
     <Stack gap="lg">
       <StatCards />
       <AllocationPlanner view={view} setView={setView} plannerRef={plannerRef} />
-      {/* Upcoming Sessions takes the full width so that every column shows at 1440 px (issue 18). */}
+      {/* Upcoming Sessions takes the full width so that every column shows at 1440 px (ADR 0018). */}
       <UpcomingSessions onWeekView={showWeek} />
       <WorkloadPanel />
       <SimpleGrid cols={{ base: 1, md: 3 }}>

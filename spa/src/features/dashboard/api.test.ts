@@ -18,7 +18,7 @@ test("the stats answer is the server's", async () => {
   await expect(fetchDashboardStats()).resolves.toEqual(stats);
 });
 
-test("the cards' change against 30 days ago (issue 18)", async () => {
+test("the cards' change against 30 days ago (ADR 0018)", async () => {
   const { trendText } = await import("./components/StatCards");
   expect(trendText(12, 10)).toEqual({ text: "+20% from 30 days ago", up: true });
   expect(trendText(3, 0)).toEqual({ text: "+3 in the last 30 days", up: true });

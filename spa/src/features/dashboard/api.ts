@@ -1,5 +1,5 @@
 /**
- * Dashboard calls (platform.md §3, §7): stats (polled every 30 s while the socket is offline), teacher
+ * Dashboard calls (docs/behaviour/reports.md §7): stats (polled every 30 s while the socket is offline), teacher
  * allocations for a date range, this week's teacher workload, upcoming sessions (next 7 days, polled every
  * 60 s while offline). Keys under roots.dashboard, so change events refresh them.
  */

@@ -1,4 +1,4 @@
-/** Date helpers of the dashboard: Monday weeks, month ranges, h:mm a times (platform.md §9). */
+/** Date helpers of the dashboard: Monday weeks, month ranges, h:mm a times (docs/behaviour/screens.md §3). */
 
 const pad = (n: number) => String(n).padStart(2, "0");
 

@@ -1,5 +1,5 @@
 /**
- * Wall display board (/display/:token, issue 11): today's sessions of a display link's scope, grouped by
+ * Wall display board (/display/:token): today's sessions of a display link's scope, grouped by
  * room or block group, with what is on now and next, a clock and the organization's name. Read-only, no
  * pointer needed, large high-contrast type for a TV (1920x1080) or a portrait screen (1080x1920).
  *

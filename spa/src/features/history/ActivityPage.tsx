@@ -11,7 +11,7 @@ import { UndoCell } from "@/components/history/UndoButton";
 const PAGE_SIZE = 50;
 
 /**
- * Organization-wide activity (/activity, admin only; issue 16): every write, newest first, live. Filters by
+ * Organization-wide activity (/activity, admin only; ADR 0011): every write, newest first, live. Filters by
  * area (every entity, rooms too), person and days; a row's summary opens what it changed field by field.
  */
 export default function ActivityPage() {

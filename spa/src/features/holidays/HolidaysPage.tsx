@@ -12,7 +12,7 @@ import { ImportPublicHolidaysModal } from "./components/ImportPublicHolidaysModa
 import { openReplan } from "@/lib/replan";
 import { CampusClosureModal } from "./components/CampusClosureModal";
 
-/** Holidays and term breaks (/holidays): delivery.md §2. */
+/** Holidays and term breaks (/holidays): docs/behaviour/terms-and-holidays.md §1. */
 export default function HolidaysPage() {
   const [filters, setFilters] = useState<HolidayFilters>({ year: null, type: null });
   const { data, isLoading, isError } = useHolidays(filters);

@@ -11,7 +11,7 @@ import { CreateLinkedModal, EditLinkedModal } from "./components/LinkedGroupModa
 
 const MODES: Record<string, string> = { on_campus: "On Campus", remote: "Remote", full_time: "Full Time", part_time: "Part Time" };
 
-/** Linked block groups (/linked-block-groups): delivery.md §2. */
+/** Linked block groups (/linked-block-groups): docs/behaviour/block-groups.md §5. */
 export default function LinkedGroupsPage() {
   const linked = useLinkedGroups();
   const groups = useLinkableGroups();
@@ -23,7 +23,7 @@ export default function LinkedGroupsPage() {
 
   const linkedIds = useMemo(() => new Set((linked.data ?? []).flatMap((l) => l.members.map((m) => m.blockGroupId))), [linked.data]);
   const available = useMemo(() => (groups.data ?? []).filter((g) => !linkedIds.has(g.id)), [groups.data, linkedIds]);
-  // Each group's similar codes, named on its card (issue 18: "similar to which group").
+  // Each group's similar codes, named on its card ("similar to which group").
   const similar = useMemo(() => {
     const out = new Map<string, string[]>();
     for (const g of available) {

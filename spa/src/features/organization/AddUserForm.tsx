@@ -4,7 +4,7 @@ import { FormActions } from "@/components/FormActions";
 import { usePageForm } from "@/components/FormErrors";
 import { addUserSchema, type AddUserValues } from "./api";
 
-/** The Add User form (platform.md §5): first name, last name, email, role User or Admin (default User). */
+/** The Add User form (docs/behaviour/accounts.md §9): first name, last name, email, role User or Admin (default User). */
 export function AddUserForm({ onSubmit, onCancel }: { onSubmit: (values: AddUserValues) => Promise<void>; onCancel: () => void }) {
   const { form, submit } = usePageForm(addUserSchema, { firstName: "", lastName: "", email: "", role: "user" }, onSubmit);
   const { errors, isSubmitting } = form.formState;

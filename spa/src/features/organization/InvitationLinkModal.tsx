@@ -13,7 +13,7 @@ function formatExpiry(value: string) {
 }
 
 /**
- * The invitation link of a user just added or re-invited (issue 14, ADR 0005), shown once to the admin
+ * The invitation link of a user just added or re-invited (ADR 0005), shown once to the admin
  * with a copy button. The link is also emailed; it works once and expires after 7 days.
  */
 export function InvitationLinkModal({ invitation, onClose }: { invitation: ShownInvitation | null; onClose: () => void }) {

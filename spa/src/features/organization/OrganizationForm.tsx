@@ -3,7 +3,7 @@ import { FormActions } from "@/components/FormActions";
 import { usePageForm } from "@/components/FormErrors";
 import { organizationFormSchema, type Organization, type OrganizationFormValues } from "./api";
 
-/** The organization details form (platform.md §5): name and domain required. */
+/** The organization details form (docs/behaviour/accounts.md §9): name and domain required. */
 export function OrganizationForm({
   organization,
   onSubmit,

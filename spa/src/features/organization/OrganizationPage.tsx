@@ -37,7 +37,7 @@ function formatDate(value?: string | null) {
   return Number.isNaN(d.getTime()) ? value : d.toLocaleDateString("en-AU", { day: "numeric", month: "short", year: "numeric" });
 }
 
-/** Organization Management (/organization, admin only; platform.md §2). */
+/** Organization Management (/organization, admin only; docs/behaviour/screens.md §5). */
 export default function OrganizationPage() {
   const { user: me } = useCurrentUser();
   const organization = useOrganization();

@@ -1,6 +1,6 @@
 /**
- * Organization management calls (platform.md §7): GET/PUT /api/organization (PUT sends If-Match with the
- * loaded updatedAt, decisions.md §6), GET/POST /api/admin/users and DELETE /api/admin/users/{id} (deactivate).
+ * Organization management calls (docs/behaviour/accounts.md §9): GET/PUT /api/organization (PUT sends If-Match with the
+ * loaded updatedAt, docs/behaviour/concurrency.md §1), GET/POST /api/admin/users and DELETE /api/admin/users/{id} (deactivate).
  */
 import { useRefreshingMutation } from "@/lib/refreshingMutation";
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";

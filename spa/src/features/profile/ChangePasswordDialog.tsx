@@ -8,7 +8,7 @@ import { useChangePassword } from "./api";
 export const MISMATCH = { title: "Password mismatch", message: "New password and confirmation do not match." };
 export const TOO_WEAK = { title: "Password too weak", message: "Password must be at least 12 characters long." };
 
-/** Client-side checks of the change-password dialog (platform.md §5); null when the values may be sent. */
+/** Client-side checks of the change-password dialog (docs/behaviour/accounts.md §5); null when the values may be sent. */
 export function checkNewPassword(newPassword: string, confirmPassword: string): { title: string; message: string } | null {
   if (newPassword !== confirmPassword) return MISMATCH;
   if (newPassword.length < 12) return TOO_WEAK;

@@ -1,5 +1,5 @@
 /**
- * Re-authentication for sensitive changes (issue 14, ADR 0006): registering a passkey and resetting or
+ * Re-authentication for sensitive changes (ADR 0006): registering a passkey and resetting or
  * enabling two-factor authentication need the password or an authenticator code entered for them in the
  * last 5 minutes. `withConfirmedIdentity(action)` runs the action; when the server answers 403
  * `reauth_required` it asks for the password (or a code) in a dialog, confirms it with
@@ -20,7 +20,7 @@ export function isReauthRequired(error: unknown): boolean {
   return error instanceof ApiError && error.status === 403 && error.body?.type === "reauth_required";
 }
 
-/** Where to confirm with the organization's identity provider instead (issue 21, ADR 0022): the start of a
+/** Where to confirm with the organization's identity provider instead (ADR 0022): the start of a
  * `prompt=login` sign-in that comes back to this page confirmed. */
 export function providerConfirmUrl(path: string): string {
   return `/api/auth/sso/start?reauth=1&next=${encodeURIComponent(path)}`;

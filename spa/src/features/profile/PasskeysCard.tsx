@@ -23,7 +23,7 @@ function registrationError(error: unknown): string {
   return errorMessage(error, "Passkey registration failed");
 }
 
-/** The Passkeys card (platform.md §2): list with device, created, last used ('Unused'), delete; Add Passkey dialog. */
+/** The Passkeys card (docs/behaviour/accounts.md §3): list with device, created, last used ('Unused'), delete; Add Passkey dialog. */
 export function PasskeysCard() {
   const passkeys = usePasskeys();
   const register = useRegisterPasskey();

@@ -25,7 +25,7 @@ function Field({ label, value, note }: { label: string; value: string; note?: st
   );
 }
 
-/** Profile (/profile): personal information, security, account information and passkeys (platform.md §2). */
+/** Profile (/profile): personal information, security, account information and passkeys (docs/behaviour/accounts.md §3). */
 export default function ProfilePage() {
   const { user, isAdmin } = useCurrentUser();
   const update = useUpdateProfile();

@@ -1,5 +1,5 @@
 /**
- * Profile calls (platform.md §7): profile update (names only), change password (PUT), passkeys list,
+ * Profile calls (docs/behaviour/accounts.md §3): profile update (names only), change password (PUT), passkeys list,
  * registration (begin, browser ceremony with @simplewebauthn/browser, complete) and delete.
  */
 import { useRefreshingMutation } from "@/lib/refreshingMutation";
@@ -22,7 +22,7 @@ export type ChangePasswordPayload = Schemas["ChangePasswordIn"];
 type PasskeyRegisterBegin = PublicKeyCredentialCreationOptionsJSON | { options: PublicKeyCredentialCreationOptionsJSON };
 
 export async function updateProfile(values: { firstName: string; lastName: string }): Promise<CurrentUser> {
-  // Only firstName and lastName are sent (platform.md §5).
+  // Only firstName and lastName are sent (docs/behaviour/accounts.md §5).
   const { data } = await client.PUT("/api/auth/profile", { body: { firstName: values.firstName, lastName: values.lastName } });
   return data!;
 }
@@ -110,7 +110,7 @@ export function useTotpEnrolment(userId: string, enabled: boolean) {
   });
 }
 
-/** POST /api/auth/enable-totp {totpCode}; the user is refetched afterwards (platform.md §4). */
+/** POST /api/auth/enable-totp {totpCode}; the user is refetched afterwards (docs/behaviour/screens.md §6). */
 export function useEnableTotp() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -151,7 +151,7 @@ function Unresolved({ option }: { option: ReplanOption }) {
 }
 
 /**
- * The re-plan review (issues 17 and 33): a summary sentence first, the choice between the proposal's
+ * The re-plan review (ADR 0015): a summary sentence first, the choice between the proposal's
  * options (make-up or shift, with their figures; the server's preselected one chosen), the affected weeks
  * before and after, the sessions it cannot fix in red, the changes by block group and by teacher, and
  * Apply, which writes the chosen option of the stored proposal exactly (POST /api/replan/apply). Opened

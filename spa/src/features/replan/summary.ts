@@ -1,5 +1,5 @@
 /**
- * What the re-plan review says (issue 33): the summary sentence, each option's figures, the affected weeks
+ * What the re-plan review says (ADR 0015): the summary sentence, each option's figures, the affected weeks
  * and reasons, with dates and times in the user's formats (components/Dates).
  */
 import dayjs from "dayjs";

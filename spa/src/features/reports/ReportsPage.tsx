@@ -16,7 +16,7 @@ const TABS = [
   { value: "rooms", label: "Room Utilisation", Report: RoomUtilisationTab },
 ];
 
-/** Reports (/reports): delivery.md §2 Reports; Block Groups Without Timetables first. */
+/** Reports (/reports): docs/behaviour/reports.md; Block Groups Without Timetables first. */
 export default function ReportsPage() {
   const [tab, setTab] = useState<string | null>("without");
   return (

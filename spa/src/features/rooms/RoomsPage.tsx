@@ -1,5 +1,5 @@
 /**
- * Rooms (/rooms, issue 19): the organization's rooms with campus, type, capacity, features and how many
+ * Rooms (/rooms, ADR 0019): the organization's rooms with campus, type, capacity, features and how many
  * sessions use them; administrators add, edit and delete, everyone reads. Linked from the Organization
  * page and the timetables.
  */

@@ -1,5 +1,5 @@
 /**
- * Rooms (issue 19, ADR 0019): GET/POST /api/rooms, GET/PUT/DELETE /api/rooms/{id}. Everyone reads;
+ * Rooms (ADR 0019): GET/POST /api/rooms, GET/PUT/DELETE /api/rooms/{id}. Everyone reads;
  * administrators write. A session's room text that matches a room's code (case and spacing ignored)
  * is linked to it by the server.
  */

@@ -1,5 +1,5 @@
 /**
- * Header search data (issue 8): the lists of GET /api/courses, /api/units, /api/teachers,
+ * Header search data: the lists of GET /api/courses, /api/units, /api/teachers,
  * /api/block-groups and /api/rooms, cached under roots.search (5 minutes fresh; change events invalidate roots.search),
  * filtered on the client as the user types.
  */

@@ -7,7 +7,7 @@ import { notifyError, notifySuccess } from "@/lib/notify";
 import { applyCompact, toMantineScheme, type ThemeChoice } from "@/lib/theme";
 import { AUTOSAVE_MS, DATE_FORMATS, DEFAULT_SETTINGS, TIME_FORMATS, TIMEZONES, exportData, useSaveSettings, useSettings, type UserSettings } from "./api";
 
-/** Settings (/settings): appearance, regional, data & privacy, and the admin Danger Zone (platform.md §2). */
+/** Settings (/settings): appearance, regional, data & privacy, and the admin Danger Zone (docs/behaviour/accounts.md §8). */
 export default function SettingsPage() {
   const settings = useSettings();
   const save = useSaveSettings();

@@ -1,5 +1,5 @@
 /**
- * Settings calls (platform.md §7): GET /api/auth/settings (404 means the defaults of §9), PUT with
+ * Settings calls (docs/behaviour/accounts.md §8): GET /api/auth/settings (404 means the defaults, docs/behaviour/accounts.md §8), PUT with
  * {theme, preferences}, and POST /api/auth/export-data (a JSON file download named with the date).
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";

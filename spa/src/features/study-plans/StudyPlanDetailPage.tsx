@@ -15,14 +15,14 @@ import { hours } from "@/components/Dates";
 import { useBlockGroups } from "@/lib/entities/blockGroups";
 import { sumActual, usePlanUnits } from "./api/planUnits";
 
-/** Study plan detail (/study-plans/:id): delivery.md §2 Study plans. */
+/** Study plan detail (/study-plans/:id): docs/behaviour/study-plans.md. */
 export default function StudyPlanDetailPage() {
   const { id = "" } = useParams();
   const query = useStudyPlan(id);
   const plan = query.data;
   const [editOpen, setEditOpen] = useState(false);
   const [manageOpen, setManageOpen] = useState(false);
-  // Its units in delivery order and the block groups it is assigned to (issue 18).
+  // Its units in delivery order and the block groups it is assigned to (ADR 0018).
   const units = usePlanUnits(id);
   const groups = useBlockGroups({ studyPlan: [id] });
   const fallback = detailPageFallback(query, "Failed to load study plans. Please try again.", { to: "/study-plans", label: "Back to Study Plans" });

@@ -12,7 +12,7 @@ import { CloneStudyPlanModal } from "./components/CloneStudyPlanModal";
 import { ManageUnitsModal } from "./components/ManageUnitsModal";
 import { StudyPlanFormModal } from "./components/StudyPlanFormModal";
 
-/** Study plans (/study-plans): delivery.md §2 Study plans. */
+/** Study plans (/study-plans): docs/behaviour/study-plans.md. */
 export default function StudyPlansPage() {
   const { data, isLoading, isError } = useStudyPlans();
   const dialog = useEditDialog<StudyPlan>();

@@ -10,7 +10,7 @@ import { ActiveTag, Tag } from "@/components/Tag";
 import { AVAILABILITY_LABELS, EMPLOYMENT_LABELS, useDeactivateTeacher, useTeachers, type Teacher } from "./api/teachers";
 import { TeacherFormModal } from "./components/TeacherFormModal";
 
-/** Teachers (/teachers): delivery.md §2 Teachers list. */
+/** Teachers (/teachers): docs/behaviour/teachers.md. */
 export default function TeachersPage() {
   const [showInactive, setShowInactive] = useState(false);
   const { data, isLoading, isError } = useTeachers(showInactive);

@@ -19,11 +19,11 @@ import { SessionFormModal } from "./components/SessionFormModal";
 import { SessionCards, SessionTable } from "./components/SessionTable";
 import { SuggestAllocationButton } from "./auto-allocation";
 
-/** Timetable sessions (/timetables): delivery.md §2 Timetables. */
+/** Timetable sessions (/timetables): docs/behaviour/timetables.md. */
 export default function TimetablesPage() {
   const location = useLocation();
   const phone = useMediaQuery("(max-width: 48em)") ?? false;
-  // /timetables?roomId= opens a room's timetable (the Rooms page links here; issue 19).
+  // /timetables?roomId= opens a room's timetable (the Rooms page links here; ADR 0019).
   const [params] = useSearchParams();
   const [filters, setFilters] = useState<TimetableFilters>({ blockGroupId: null, teacherId: null, roomId: params.get("roomId"), hidePast: true });
   const rooms = useRooms();
@@ -223,7 +223,7 @@ export default function TimetablesPage() {
   );
 }
 
-/** The sessions as a table, or as stacked cards on a phone (issue 18). */
+/** The sessions as a table, or as stacked cards on a phone (ADR 0018). */
 function SessionView({ phone, onToggleAll, ...props }: Parameters<typeof SessionTable>[0] & { phone: boolean }) {
   return phone ? <SessionCards {...props} /> : <SessionTable {...props} onToggleAll={onToggleAll} />;
 }

@@ -7,7 +7,7 @@ import { useUnit } from "./api/units";
 import { UnitFormModal } from "./components/UnitFormModal";
 import { HistoryPanel } from "@/components/history/HistoryPanel";
 
-/** Unit detail (/units/:id): delivery.md §2 Units. */
+/** Unit detail (/units/:id): docs/behaviour/units-and-courses.md §2. */
 export default function UnitDetailPage() {
   const { id = "" } = useParams();
   const query = useUnit(id);

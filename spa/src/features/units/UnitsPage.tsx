@@ -8,9 +8,9 @@ import { CardGridSkeleton, EmptyState, ErrorState } from "@/components/States";
 import { useDeleteUnit, useUnits, type Unit } from "./api/units";
 import { UnitFormModal } from "./components/UnitFormModal";
 
-/** Units of competency (/units): delivery.md §2 Units. */
+/** Units of competency (/units): docs/behaviour/units-and-courses.md §2. */
 export default function UnitsPage() {
-  // Search by code or name (as you type, on the loaded list) and filter by qualification (issue 18).
+  // Search by code or name (as you type, on the loaded list) and filter by qualification (ADR 0018).
   const [search, setSearch] = useState("");
   const [courseId, setCourseId] = useState<string | null>(null);
   const all = useUnits();

@@ -1,4 +1,4 @@
-/** Activity history (issue 16): GET /api/activity, newest first, kept live by every change event (lib/liveTargets.ts). */
+/** Activity history (ADR 0011): GET /api/activity, newest first, kept live by every change event (lib/liveTargets.ts). */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { client } from "../api";
 import type { components } from "../api-schema";

@@ -1,5 +1,5 @@
 /**
- * Calendar subscriptions (issue 4's /api/calendar-feeds, given a screen by issue 18): a secret .ics URL
+ * Calendar subscriptions (the /api/calendar-feeds, given a screen by the coordinator screens work (ADR 0018)): a secret .ics URL
  * per teacher or block group that calendar clients (Outlook, Google, Apple) poll; revoking it makes the
  * URL answer 404.
  */

@@ -1,6 +1,6 @@
 /**
- * Teacher allocation grid (delivery.md §3, §9; admin): the compact form GET /api/teachers/allocation-grid
- * (per teacher, arrays indexed like `weeks`: hours, utilisation, day and evening session counts; issue 15,
+ * Teacher allocation grid (docs/behaviour/allocation.md §4, §5; admin): the compact form GET /api/teachers/allocation-grid
+ * (per teacher, arrays indexed like `weeks`: hours, utilisation, day and evening session counts,
  * ADR 0010), and a cell's sessions from GET /api/teachers/{id}/allocation-week when the cell is opened.
  */
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
@@ -15,7 +15,7 @@ export type GridTeacher = components["schemas"]["CompactGridTeacherOut"];
 
 export const MAX_MARKERS = 6;
 export const WARN_ABOVE = 80;
-/** Up to 50 yellow, up to 80 green, up to 95 blue, above 95 red (delivery.md §9). */
+/** Up to 50 yellow, up to 80 green, up to 95 blue, above 95 red (docs/behaviour/allocation.md §4). */
 export function utilisationColor(pct: number): string {
   return pct <= 50 ? "yellow" : pct <= 80 ? "green" : pct <= 95 ? "blue" : "red";
 }

@@ -1,5 +1,5 @@
 /**
- * Block groups (delivery.md §7): list with repeated status/course/studyMode filters, detail, create,
+ * Block groups (docs/behaviour/block-groups.md): list with repeated status/course/studyMode filters, detail, create,
  * update (If-Match), delete; the choices the form needs (courses, campuses).
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
@@ -45,7 +45,7 @@ export const blockGroupSchema = z.object({
   sessionDuration: z.coerce.number<unknown>().min(1, "Session duration must be at least 1 hour"),
   sessionsPerDay: z.coerce.number<unknown>().int().min(1, "Sessions per day must be at least 1"),
   status: z.enum(["planned", "active", "consolidated", "completed"]),
-  // Issue 19: the room type schedule generation picks rooms of ("" none).
+  // The room type schedule generation picks rooms of ("" none).
   preferredRoomType: z.enum(["", "classroom", "computer_lab", "workshop", "kitchen", "online", "other"]),
 });
 export type BlockGroupFormValues = z.input<typeof blockGroupSchema>;

@@ -1,5 +1,5 @@
 /**
- * A block group's plans, hours and schedule (delivery.md §7, decisions.md §3):
+ * A block group's plans, hours and schedule (docs/behaviour/generation.md):
  * /api/block-groups/{id}/study-plans, /scheduling-info, /schedule, /hour-reconciliation, /timetabled-units.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
@@ -57,20 +57,20 @@ export const scheduleSchema = z.object({
     }),
   startDate: z.string().min(1, "Start date is required"),
   room: z.string().max(50, "Room must be at most 50 characters"),
-  // Issue 19: without a room, the generation chooses a free room of this type for each session.
+  // Without a room, the generation chooses a free room of this type for each session.
   roomType: z.enum(["classroom", "computer_lab", "workshop", "kitchen", "online", "other"]).nullable().optional(),
   notes: z.string(),
   startNextUnitInNewWeek: z.boolean(),
 });
 export type ScheduleFormValues = z.input<typeof scheduleSchema>;
 export type ScheduleInput = z.output<typeof scheduleSchema>;
-/** delivery.md §6 defaults: the first template 09:00-12:00, added ones 13:00-16:00 (3 hours each). */
+/** docs/behaviour/api.md §3: the first template 09:00-12:00, added ones 13:00-16:00 (3 hours each). */
 export const FIRST_TEMPLATE = { startTime: "09:00", endTime: "12:00", duration: 3 };
 export const NEXT_TEMPLATE = { startTime: "13:00", endTime: "16:00", duration: 3 };
 
 /**
  * The templates a schedule dialog starts with: one per session of the group's day (`sessionsPerDay`,
- * issue 18): 09:00-12:00, 13:00-16:00, 17:00-20:00, then one-hour evening slots from 20:00 (up to 23:00).
+ * the coordinator screens work (ADR 0018)): 09:00-12:00, 13:00-16:00, 17:00-20:00, then one-hour evening slots from 20:00 (up to 23:00).
  */
 export function defaultTemplates(sessionsPerDay: number | null | undefined) {
   const n = Math.max(1, Math.min(Number(sessionsPerDay) || 1, 6));
@@ -79,7 +79,7 @@ export function defaultTemplates(sessionsPerDay: number | null | undefined) {
   return slots.slice(0, n).map((t) => ({ ...t }));
 }
 
-/** decisions.md §4: hours from start to end, rounded to half hours, when end is after start. */
+/** docs/behaviour/conflicts.md §1: hours from start to end, rounded to half hours, when end is after start. */
 export function templateHours(start: string, end: string): number | null {
   if (!isTypedTime(start) || !isTypedTime(end)) return null;
   const toMin = (t: string) => {

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { notifyError, notifySuccess } from "@/components/Notify";
 import { useAssignPlan, useStudyPlanOptions } from "../api/scheduling";
 
-/** Assign Study Plan dialog: active plans not yet assigned (delivery.md §5 "Assign study plan"). */
+/** Assign Study Plan dialog: active plans not yet assigned (docs/behaviour/hours.md §2 "Assign study plan"). */
 export function AssignPlanModal({ groupId, opened, onClose, assignedIds }: { groupId: string; opened: boolean; onClose: () => void; assignedIds: string[] }) {
   const plans = useStudyPlanOptions();
   const assign = useAssignPlan(groupId);

@@ -39,7 +39,7 @@ function toValues(group?: BlockGroup | null): BlockGroupFormValues {
   };
 }
 
-/** The block group dialog (delivery.md §2 "Block group form", §5). */
+/** The block group dialog (docs/behaviour/block-groups.md §1). */
 const BLOCK_GROUP_FORM = defineRecordForm({
   model: { schema: blockGroupSchema, toValues, fetch: fetchBlockGroup, toSave: (group, values) => ({ group, values }) },
   text: {

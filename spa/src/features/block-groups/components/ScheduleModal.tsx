@@ -27,7 +27,7 @@ import {
 export const canSchedule = (status: string) => status === "planned" || status === "active";
 export const cannotScheduleMessage = (status: string) => `Cannot schedule ${status} block groups. Only Planned and Active block groups can be scheduled.`;
 
-/** Schedule Block Group dialog (delivery.md §2, decisions.md §3). */
+/** Schedule Block Group dialog (docs/behaviour/generation.md). */
 export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; onClose: () => void }) {
   const id = group?.id ?? "";
   const info = useSchedulingInfo(id, !!group);
@@ -72,8 +72,8 @@ export function ScheduleModal({ group, onClose }: { group: BlockGroup | null; on
       {
         onSuccess: (result) => {
           const skipped = result.holidaysSkipped?.length ? ` ${result.holidaysSkipped.length} holiday day(s) skipped.` : "";
-          // The last class and the group's end date (last class + 1 month, decisions.md §3) are different
-          // dates: both are named (issue 18).
+          // The last class and the group's end date (last class + 1 month, docs/behaviour/generation.md §8) are different
+          // dates: both are named (ADR 0018).
           const last = result.lastTeachingDate ? ` Last class on ${formatDate(result.lastTeachingDate)}.` : "";
           const end = result.endDate ? ` The group's end date is ${formatDate(result.endDate)}.` : "";
           notifySuccess(

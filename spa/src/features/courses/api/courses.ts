@@ -1,5 +1,5 @@
 /**
- * Courses (delivery.md §7): GET/POST /api/courses, GET/PUT/DELETE /api/courses/{id}.
+ * Courses (docs/behaviour/units-and-courses.md §1): GET/POST /api/courses, GET/PUT/DELETE /api/courses/{id}.
  * Fetchers, query option factories, hooks and the form's zod schema.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";

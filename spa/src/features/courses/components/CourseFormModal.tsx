@@ -16,7 +16,7 @@ function toInput(course: Course | null | undefined): CourseInput {
   };
 }
 
-/** The course dialog (delivery.md §2 Courses, §8 Courses). */
+/** The course dialog (docs/behaviour/units-and-courses.md §1; docs/behaviour/errors.md §9). */
 const COURSE_FORM = defineRecordForm({
   model: { schema: courseSchema, toValues: toInput, fetch: fetchCourse, toSave: (course, values) => ({ course, values }) },
   text: {

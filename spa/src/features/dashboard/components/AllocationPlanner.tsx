@@ -48,7 +48,7 @@ function AllocationEntry({ allocation, compact }: { allocation: Allocation; comp
 
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
-/** The dashboard's Teacher Allocation Planner: each teacher's sessions by day or week, with its view switch and navigation (platform.md §2). */
+/** The dashboard's Teacher Allocation Planner: each teacher's sessions by day or week, with its view switch and navigation (docs/behaviour/screens.md §3). */
 export function AllocationPlanner({
   view,
   setView,
@@ -195,7 +195,7 @@ export function AllocationPlanner({
         </Group>
       </Group>
       {phone ? (
-        // A phone reads the planner as stacked day cards (issue 18); the month shows only its days with sessions.
+        // A phone reads the planner as stacked day cards (ADR 0018); the month shows only its days with sessions.
         <Stack gap="xs" role="region" aria-label="Allocation calendar" data-testid="planner-stacked">
           {days.filter((day) => view === "week" || (byDate.get(isoDate(day)) ?? []).length).map((day) => dayCell(day, true))}
           {!query.isLoading && allocations.length === 0 ? (

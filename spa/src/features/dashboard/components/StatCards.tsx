@@ -3,7 +3,7 @@ import { IconClock, IconSchool, IconTrendingUp, IconUsers, IconUsersGroup, type 
 import { DEFAULT_EFFICIENCY, useDashboardStats } from "../api";
 
 /**
- * The change of a count against 30 days ago (issue 18, overriding platform.md's fixed trends):
+ * The change of a count against 30 days ago (ADR 0018; overriding the original fixed trends):
  * "+25% from 30 days ago", "+3 in the last 30 days" when there were none, "No change in 30 days".
  */
 export function trendText(now: number, before: number | undefined): { text: string; up: boolean } {
@@ -58,7 +58,7 @@ function StatCard({
   );
 }
 
-/** The dashboard's four stat cards with their 30-day trends (platform.md §2, issue 18). */
+/** The dashboard's four stat cards with their 30-day trends (docs/behaviour/screens.md §3, ADR 0018). */
 export function StatCards() {
   const stats = useDashboardStats();
   const s = stats.data;

@@ -6,7 +6,7 @@ import { DAY_NAMES, formatDayMonth, formatTime12, parseIsoDate, sessionStatusCol
 
 const NOWRAP = { style: { whiteSpace: "nowrap" } } as const;
 
-/** The dashboard's Upcoming Sessions table; "Week View" opens the planner's week view (platform.md §2). */
+/** The dashboard's Upcoming Sessions table; "Week View" opens the planner's week view (docs/behaviour/screens.md §3). */
 export function UpcomingSessions({ onWeekView }: { onWeekView: () => void }) {
   const upcoming = useUpcomingSessions();
   const navigate = useNavigate();

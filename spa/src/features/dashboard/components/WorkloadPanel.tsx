@@ -3,7 +3,7 @@ import { useNavigate } from "react-router";
 import { useTeacherWorkload } from "../api";
 import { workloadColor } from "../dates";
 
-/** The dashboard's Teacher Workload card: this week's allocated hours of each teacher against their maximum (platform.md §2). */
+/** The dashboard's Teacher Workload card: this week's allocated hours of each teacher against their maximum (docs/behaviour/screens.md §3). */
 export function WorkloadPanel() {
   const workload = useTeacherWorkload();
   const navigate = useNavigate();

@@ -1,4 +1,4 @@
-/** Holidays and term breaks (delivery.md §7): GET (year, type), POST, PUT (If-Match), DELETE. */
+/** Holidays and term breaks (docs/behaviour/terms-and-holidays.md §1): GET (year, type), POST, PUT (If-Match), DELETE. */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import dayjs from "dayjs";
 import { z } from "zod";
@@ -43,7 +43,7 @@ export const holidayDefaults = (): HolidayFormValues => ({
   isActive: true,
 });
 
-/** Filter years: current year minus 2 to plus 2. Form years: 2 before to 7 after (delivery.md §2). */
+/** Filter years: current year minus 2 to plus 2. Form years: 2 before to 7 after (docs/behaviour/terms-and-holidays.md §1). */
 export const filterYears = () => Array.from({ length: 5 }, (_, i) => dayjs().year() - 2 + i);
 export const formYears = () => Array.from({ length: 10 }, (_, i) => dayjs().year() - 2 + i);
 

@@ -7,7 +7,7 @@ import { useCampusOptions } from "@/lib/entities/campuses";
 import { fetchImpact, impactSentence, openReplan } from "@/lib/replan";
 
 /**
- * A campus closure day (issue 33): pick the campus and the day, see what it hits (GET /api/replan/impact
+ * A campus closure day (ADR 0015): pick the campus and the day, see what it hits (GET /api/replan/impact
  * with campusId, start and end) and review its re-plan, the same review as a holiday's (make-up or
  * shift). Nothing is saved until the re-plan is applied: a closure of one campus is not a holiday of the
  * organization.

@@ -19,7 +19,7 @@ const toValues = (h?: Holiday | null): HolidayFormValues =>
       }
     : holidayDefaults();
 
-/** The holiday dialog (delivery.md §2 Holidays, §5 Holiday). */
+/** The holiday dialog (docs/behaviour/terms-and-holidays.md §1). */
 const HOLIDAY_FORM = defineRecordForm({
   model: { schema: holidaySchema, toValues, fetch: fetchHoliday, toSave: (holiday, values) => ({ holiday, values }) },
   text: {

@@ -1,5 +1,5 @@
 /**
- * "Import public holidays" on the Holidays page (issue 18): a state and a year, a preview of the
+ * "Import public holidays" on the Holidays page (ADR 0018): a state and a year, a preview of the
  * holidays that would be added (dates already present are skipped), then Add. POST
  * /api/holidays/import-public with `preview: true`, then without.
  */

@@ -1,5 +1,5 @@
 /**
- * Linked block groups (delivery.md §7): GET/POST /api/linked-block-groups, PUT/DELETE one, DELETE a member;
+ * Linked block groups (docs/behaviour/block-groups.md §5): GET/POST /api/linked-block-groups, PUT/DELETE one, DELETE a member;
  * the block groups that may be linked (GET /api/block-groups).
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
@@ -24,7 +24,7 @@ export const linkedEditSchema = z.object({ name: z.string().trim().min(1, "Name 
 export type LinkedCreateInput = z.infer<typeof linkedCreateSchema>;
 export type LinkedEditInput = z.infer<typeof linkedEditSchema>;
 
-/** Same length and at most 2 differing characters (delivery.md §2 "Similar code exists"). */
+/** Same length and at most 2 differing characters (docs/behaviour/block-groups.md §5 "Similar code exists"). */
 export function isSimilarCode(a: string, b: string): boolean {
   if (a === b || a.length !== b.length) return false;
   let diff = 0;

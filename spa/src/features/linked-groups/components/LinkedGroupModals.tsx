@@ -17,7 +17,7 @@ import {
   type MemberGroup,
 } from "../api/linkedGroups";
 
-/** Create Linked Group (delivery.md §5 "Linked group create"). */
+/** Create Linked Group (docs/behaviour/block-groups.md §5 "Linked group create"). */
 export function CreateLinkedModal({
   opened,
   onClose,
@@ -81,7 +81,7 @@ export function CreateLinkedModal({
   );
 }
 
-/** Edit Linked Group: name and description (delivery.md §5 "Linked group edit"). */
+/** Edit Linked Group: name and description (docs/behaviour/block-groups.md §5 "Linked group edit"). */
 export function EditLinkedModal({ group, onClose }: { group: LinkedGroup | null; onClose: () => void }) {
   const update = useUpdateLinked();
   const { register, handleSubmit, reset, formState } = useForm<LinkedEditInput>({

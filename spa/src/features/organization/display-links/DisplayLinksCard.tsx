@@ -1,5 +1,5 @@
 /**
- * Display links on the organization page (admin only, issue 11): create, name, scope (a campus or the
+ * Display links on the organization page (admin only): create, name, scope (a campus or the
  * whole organization), group by room or block group, copy the board URL, and revoke.
  */
 import { confirmDestructive } from "@/components/ListPage";

@@ -1,4 +1,4 @@
-/** The organization page's "Single sign-on" card (issue 21): validation, the write-only secret, saving, errors, test. */
+/** The organization page's "Single sign-on" card (ADR 0022): validation, the write-only secret, saving, errors, test. */
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Single sign-on on the organization page (admin only, issue 21): the organization's OpenID Connect
+ * Single sign-on on the organization page (admin only, ADR 0022): the organization's OpenID Connect
  * identity provider — the sign-in button's name, issuer, client, email domains, optional or required
  * (with a break-glass administrator who keeps the password sign-in), accounts for new staff, on/off —
  * the redirect URI to register at the provider, "Test connection", save and remove.
@@ -73,7 +73,7 @@ const adminLabel = (u: OrgUser) => {
   return name ? `${name} (${u.email})` : u.email;
 };
 
-/** The organization's provider as a record of the shared record form (issue 21). */
+/** The organization's provider as a record of the shared record form (ADR 0022). */
 const SSO_FORM = defineRecordForm({
   model: {
     schema: ssoFormSchema,

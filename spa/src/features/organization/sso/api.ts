@@ -1,6 +1,6 @@
 /**
- * Single sign-on configuration calls (issue 21, admin only): GET/PUT/DELETE /api/organization/sso (PUT
- * sends If-Match with the loaded updatedAt, decisions.md §6) and POST /api/organization/sso/test. The
+ * Single sign-on configuration calls (ADR 0022; admin only): GET/PUT/DELETE /api/organization/sso (PUT
+ * sends If-Match with the loaded updatedAt, docs/behaviour/concurrency.md §1) and POST /api/organization/sso/test. The
  * client secret is write-only: the server only says whether one is stored (`hasClientSecret`), and the
  * form never holds it unless the admin types a new one.
  */

@@ -1,5 +1,5 @@
 /**
- * Reports (delivery.md §7 Reports): block groups without timetables, teacher workload summary,
+ * Reports (docs/behaviour/reports.md): block groups without timetables, teacher workload summary,
  * scheduling summary, load planning and its server export.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
@@ -34,7 +34,7 @@ async function fetchLoadPlanning(year: number): Promise<LoadPlanning> {
 
 const key = (...parts: unknown[]) => [...roots.reports, ...parts];
 export const withoutTimetablesQueryOptions = () => queryOptions({ queryKey: key("block-groups-without-timetables"), queryFn: fetchWithoutTimetables });
-/** A fetch whose failure reads as `message` (delivery.md Reports: "the underlying fetch errors"). */
+/** A fetch whose failure reads as `message` (the Reports screen's "underlying fetch errors"). */
 const failingAs =
   <T>(message: string, fetch: () => Promise<T>) =>
   async (): Promise<T> => {

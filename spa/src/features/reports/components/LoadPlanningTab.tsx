@@ -6,16 +6,16 @@ import { downloadBlob } from "@/components/Csv";
 import { hours } from "@/components/Dates";
 import { fetchLoadPlanningExport, useLoadPlanning } from "../api/reports";
 
-/** Load Planning (delivery.md §2 Reports, tab 4): per term, by course and block group, with totals. */
+/** Load Planning (docs/behaviour/reports.md, tab 4): per term, by course and block group, with totals. */
 export function LoadPlanningTab() {
-  // One calendar year at a time, next year included: load is planned ahead (decisions.md §5).
+  // One calendar year at a time, next year included: load is planned ahead (docs/behaviour/terms-and-holidays.md).
   const { current, year, setYear } = useReportYear();
   const { data, isLoading } = useLoadPlanning(year, true);
   const exportAs = async (format: "csv" | "xlsx") => {
     try {
       downloadBlob(await fetchLoadPlanningExport(format, year), `load-planning-report.${format}`);
     } catch (error) {
-      // delivery.md §8: a load planning export failure is only logged.
+      // docs/behaviour/errors.md §9: a load planning export failure is only logged.
       console.error("Load planning export failed", error);
     }
   };

@@ -1,5 +1,5 @@
 /**
- * Room Utilisation (issue 19): per recorded room and per room type, the year's booked hours against the
+ * Room Utilisation (ADR 0019): per recorded room and per room type, the year's booked hours against the
  * hours available (50 a teaching week), with CSV and Excel exports. Online rooms have no availability.
  */
 import { Progress, Stack, Text } from "@mantine/core";

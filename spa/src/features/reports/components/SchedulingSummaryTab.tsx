@@ -11,7 +11,7 @@ import { StatCard } from "./StatCard";
 
 const pct = (part: number, total: number) => (total ? Math.round((part / total) * 100) : 0);
 
-/** Scheduling Summary (delivery.md §2 Reports, tab 3). */
+/** Scheduling Summary (docs/behaviour/reports.md, tab 3). */
 export function SchedulingSummaryTab() {
   const { current, year, setYear } = useReportYear();
   const query = useSchedulingSummary(year);

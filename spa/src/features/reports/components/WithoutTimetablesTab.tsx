@@ -10,7 +10,7 @@ import { ReportStates } from "./ReportSection";
 
 const MODES: Record<string, string> = { on_campus: "On Campus", remote: "Remote", full_time: "Full Time", part_time: "Part Time" };
 
-/** Block Groups Without Timetables (delivery.md §2 Reports, tab 1). */
+/** Block Groups Without Timetables (docs/behaviour/reports.md, tab 1). */
 export function WithoutTimetablesTab() {
   const query = useWithoutTimetables();
   const rows = query.data ?? [];

@@ -9,7 +9,7 @@ import { ReportStates, unitColumn } from "./ReportSection";
 import { ReportToolbar, useReportYear } from "./ReportToolbar";
 import { StatCard } from "./StatCard";
 
-/** Teacher Workload Summary (delivery.md §2 Reports, tab 2; CSV built in the browser, §7). */
+/** Teacher Workload Summary (docs/behaviour/reports.md §2; CSV built in the browser). */
 export function WorkloadTab() {
   const { current, year, setYear } = useReportYear();
   const query = useWorkload(year);

@@ -6,7 +6,7 @@ import { showLabel, showRecord } from "@/components/useRecordDialog";
 import { useCampusOptions } from "@/lib/entities/campuses";
 import { fetchRoom, ROOM_TYPES, roomSchema, roomValues, useSaveRoom, type Room } from "../api";
 
-/** The room dialog (issue 19). */
+/** The room dialog (ADR 0019). */
 const ROOM_FORM = defineRecordForm({
   model: { schema: roomSchema, toValues: roomValues, fetch: fetchRoom, toSave: (room, values) => ({ room, values }) },
   text: {

@@ -1,5 +1,5 @@
 /**
- * A room's week (issue 19): its sessions Monday to Sunday, by time, with previous/next week. Read from
+ * A room's week (ADR 0019): its sessions Monday to Sunday, by time, with previous/next week. Read from
  * the room's timetable (GET /api/timetables?roomId=), which stays live like every timetable list.
  */
 import { ActionIcon, Button, Group, Modal, Paper, SimpleGrid, Stack, Text } from "@mantine/core";

@@ -1,5 +1,5 @@
 /**
- * Study plan units (delivery.md §7): GET/POST /api/study-plans/{id}/units, PUT /api/study-plan-units/{id},
+ * Study plan units (docs/behaviour/study-plans.md): GET/POST /api/study-plans/{id}/units, PUT /api/study-plan-units/{id},
  * DELETE /api/study-plans/{id}/units/{studyPlanUnitId}, GET /api/study-plans/{id}/cluster-names; and the
  * unit choices (GET /api/units).
  */
@@ -26,7 +26,7 @@ export type HourField = (typeof ACTUAL_FIELDS)[number][0] | (typeof BALANCE_FIEL
 export type UnitOption = components["schemas"]["UnitOut"];
 export type PlanUnit = components["schemas"]["StudyPlanUnitOut"];
 
-/** delivery.md §5: each hour a number of at least 0; an empty input becomes 0. */
+/** docs/behaviour/hours.md §2: each hour a number of at least 0; an empty input becomes 0. */
 const hour = (label: string) =>
   z.preprocess(
     (v) => (v === "" || v === null || v === undefined ? 0 : Number(v)),

@@ -1,5 +1,5 @@
 /**
- * Study plans (delivery.md §7): GET/POST /api/study-plans, GET/PUT/DELETE /api/study-plans/{id},
+ * Study plans (docs/behaviour/study-plans.md): GET/POST /api/study-plans, GET/PUT/DELETE /api/study-plans/{id},
  * POST /api/study-plans/{id}/clone.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
@@ -23,7 +23,7 @@ export const STUDY_PLAN_DEFAULTS: StudyPlanFormValues = { name: "", description:
 
 export const cloneSchema = z.object({ name: z.string().trim().min(1, "Name is required") });
 
-/** delivery.md §9: actual / nominal x 100, 0 when there are no nominal hours. */
+/** docs/behaviour/units-and-courses.md §2: actual / nominal x 100, 0 when there are no nominal hours. */
 export function efficiencyOf(actual: number, nominal: number): number {
   return nominal > 0 ? (actual / nominal) * 100 : 0;
 }

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { notifyError, notifySuccess } from "@/components/Notify";
 import { useCloneStudyPlan, type StudyPlan } from "../api/studyPlans";
 
-/** Clone Study Plan dialog (delivery.md §2): name prefilled with "<name> (Copy)". */
+/** Clone Study Plan dialog (docs/behaviour/study-plans.md): name prefilled with "<name> (Copy)". */
 export function CloneStudyPlanModal({ plan, onClose }: { plan: StudyPlan | null; onClose: () => void }) {
   const [name, setName] = useState("");
   const clone = useCloneStudyPlan();

@@ -9,7 +9,7 @@ import { ACTUAL_FIELDS, TOLERANCE, usePlanUnits, useRemovePlanUnit, type PlanUni
 import { efficiencyColor, efficiencyOf, type StudyPlan } from "../api/studyPlans";
 import { PlanUnitForm } from "./PlanUnitForm";
 
-/** "Manage Units - plan name" dialog (delivery.md §2). */
+/** "Manage Units - plan name" dialog (docs/behaviour/units-and-courses.md §2). */
 export function ManageUnitsModal({ plan, onClose }: { plan: StudyPlan | null; onClose: () => void }) {
   const planId = plan?.id ?? "";
   const { data, isLoading, isError } = usePlanUnits(planId, !!plan);

@@ -46,7 +46,7 @@ function toValues(planUnit?: PlanUnit | null): PlanUnitFormValues {
   return values;
 }
 
-/** Add or edit one unit of a study plan (delivery.md §2 "Study plan unit form", §5, §8 Study plan units). */
+/** Add or edit one unit of a study plan (docs/behaviour/study-plans.md; docs/behaviour/hours.md §2; docs/behaviour/errors.md §9). */
 export function PlanUnitForm({ planId, planUnit, existing, onDone }: { planId: string; planUnit: PlanUnit | null; existing: PlanUnit[]; onDone: () => void }) {
   const units = useUnitOptions();
   const clusterNames = useClusterNames(planId);

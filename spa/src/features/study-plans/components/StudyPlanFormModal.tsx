@@ -6,7 +6,7 @@ import { fetchStudyPlan, STUDY_PLAN_DEFAULTS, studyPlanSchema, useSaveStudyPlan,
 const toValues = (plan?: StudyPlan | null): StudyPlanFormValues =>
   plan ? { name: plan.name, description: plan.description ?? "", totalNominalHours: plan.totalNominalHours, isActive: plan.isActive } : STUDY_PLAN_DEFAULTS;
 
-/** The study plan dialog (delivery.md §2 Study plans, §5, §8). */
+/** The study plan dialog (docs/behaviour/study-plans.md; docs/behaviour/hours.md §2; docs/behaviour/errors.md §9). */
 const STUDY_PLAN_FORM = defineRecordForm({
   model: { schema: studyPlanSchema, toValues, fetch: fetchStudyPlan, toSave: (plan, values) => ({ plan, values }) },
   text: {

@@ -1,5 +1,5 @@
 /**
- * Teacher leave (issue 17; server: project/staff/leave_api.py): GET/POST /api/teachers/{id}/leave,
+ * Teacher leave (ADR 0014; server: project/staff/leave_api.py): GET/POST /api/teachers/{id}/leave,
  * PUT/DELETE /api/teachers/{id}/leave/{leaveId} with If-Match. Whole days, or with times those hours of
  * each day. A session of the teacher in the leave carries the hard `teacher_on_leave` conflict.
  */

@@ -1,5 +1,5 @@
 /**
- * Teachers (delivery.md §7): list (showInactive), detail, create, update (If-Match; deactivation is
+ * Teachers (docs/behaviour/teachers.md): list (showInactive), detail, create, update (If-Match; deactivation is
  * isActive false), unit qualifications (/api/teacher-units) and the delivery summary by year.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";

@@ -8,7 +8,7 @@ import { openReplan } from "@/lib/replan";
 import { useDeleteLeave, useLeave, type Leave } from "../api/leave";
 import { LeaveFormModal } from "./LeaveFormModal";
 
-/** The teacher page's Leave card (issue 17): periods by start date; add, edit, delete. */
+/** The teacher page's Leave card (ADR 0014): periods by start date; add, edit, delete. */
 export function LeaveCard({ teacherId }: { teacherId: string }) {
   const leave = useLeave(teacherId);
   const remove = useDeleteLeave(teacherId);

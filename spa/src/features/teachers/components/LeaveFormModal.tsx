@@ -4,7 +4,7 @@ import { defineRecordForm, RecordFormDialog, useRecordForm, type RecordDialogPro
 import { warnOfImpact } from "@/lib/replan";
 import { fetchLeave, leaveSchema, leaveValues, useSaveLeave, type Leave } from "../api/leave";
 
-/** The leave dialog of a teacher (issue 17). */
+/** The leave dialog of a teacher (ADR 0014). */
 const LEAVE_FORM = defineRecordForm({
   model: { schema: leaveSchema, toValues: leaveValues, fetch: (id, leave) => fetchLeave(leave.teacherId, id), toSave: (leave, values) => ({ leave, values }) },
   text: {

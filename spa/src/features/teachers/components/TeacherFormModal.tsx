@@ -32,7 +32,7 @@ const toValues = (t?: Teacher | null): TeacherFormValues =>
       }
     : TEACHER_DEFAULTS;
 
-/** The teacher dialog (delivery.md §5 Teacher). */
+/** The teacher dialog (docs/behaviour/teachers.md §1). */
 const TEACHER_FORM = defineRecordForm({
   model: { schema: teacherSchema, toValues, fetch: fetchTeacher, toSave: (teacher, values) => ({ teacher, values }) },
   text: {

@@ -1,5 +1,5 @@
 /**
- * Timetable sessions (delivery.md §7, decisions.md §4, §6): list (never fresh), create, update with
+ * Timetable sessions (docs/behaviour/timetables.md, docs/behaviour/conflicts.md §1; docs/behaviour/concurrency.md §2): list (never fresh), create, update with
  * If-Match, delete, bulk allocate, conflicts, template download and import; the filter choices.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
@@ -131,7 +131,7 @@ export const useBulkAllocate = () =>
     const { data } = await client.PUT("/api/timetables/bulk-allocate", { body: { sessionIds, teacherId } });
     return data!;
   });
-/** Put the selected sessions in one room, all or nothing (issue 19; 409 names the clash). */
+/** Put the selected sessions in one room, all or nothing (ADR 0019; 409 names the clash). */
 export const useBulkSetRoom = () =>
   useTimetableMutation(async ({ sessionIds, roomId }: { sessionIds: string[]; roomId: string }): Promise<BulkRoomResult> => {
     const { data } = await client.PUT("/api/timetables/bulk-room", { body: { sessionIds, roomId } });

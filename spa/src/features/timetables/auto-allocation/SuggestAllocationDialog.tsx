@@ -1,5 +1,5 @@
 /**
- * "Suggest allocation" (issue 10): asks the server for a proposal for a scope, previews it per teacher
+ * "Suggest allocation": asks the server for a proposal for a scope, previews it per teacher
  * and per session with the before → after figures and the sessions nobody can take, and applies it on
  * request. A proposal that went out of date (412) is never applied: the dialog offers a new suggestion.
  */

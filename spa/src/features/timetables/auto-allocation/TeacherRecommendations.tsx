@@ -1,5 +1,5 @@
 /**
- * Every teacher ranked for one session, with the rules each meets or breaks (issue 10), for the Allocate
+ * Every teacher ranked for one session, with the rules each meets or breaks, for the Allocate
  * Teacher dialog. Clicking a row (or its radio) selects the teacher. Teachers who break a rule stay
  * selectable: a coordinator may override a soft rule, and the server refuses hard clashes with 409.
  */
@@ -17,7 +17,7 @@ export interface TeacherRecommendationsProps {
   onSelect: (teacherId: string) => void;
 }
 
-/** How many teachers show before "Show all" (issue 18: the dialog's Allocate button stays in view). */
+/** How many teachers show before "Show all" (the dialog's Allocate button stays in view). */
 export const TOP = 5;
 
 export function TeacherRecommendations({ sessionId, selectedTeacherId, onSelect }: TeacherRecommendationsProps) {

@@ -1,5 +1,5 @@
 /**
- * Automatic teacher allocation and recommendations (issue 10; server: project/timetabling/auto_allocation_api.py).
+ * Automatic teacher allocation and recommendations (server: project/timetabling/auto_allocation_api.py).
  *
  * - POST /api/timetables/auto-allocate `{...scope, apply: false}` answers a proposal: assignments, the
  *   sessions nobody can take with the reason, per-teacher load, before/after figures (continuity %,

@@ -1,4 +1,4 @@
-/** What the timetables screen mounts (issue 10): the suggestion button and dialog, and the ranked teachers. */
+/** What the timetables screen mounts: the suggestion button and dialog, and the ranked teachers. */
 export { SuggestAllocationButton, type SuggestAllocationButtonProps } from "./SuggestAllocationButton";
 export { SuggestAllocationDialog, type SuggestAllocationDialogProps } from "./SuggestAllocationDialog";
 export { TeacherRecommendations, type TeacherRecommendationsProps } from "./TeacherRecommendations";

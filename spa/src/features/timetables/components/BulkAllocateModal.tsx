@@ -14,14 +14,14 @@ const ALLOCATE_TEXT: BulkActionText<BulkAllocateResult> = {
   failed: "Failed to allocate teacher to sessions",
 };
 
-/** Allocate Teacher to the selected sessions (delivery.md §5 "Bulk allocate"; 409 names the clash). */
+/** Allocate Teacher to the selected sessions (docs/behaviour/teachers.md §1 "Bulk allocate"; 409 names the clash). */
 export function BulkAllocateModal({ onAllocated, ...props }: Omit<BulkActionProps, "onDone"> & { onAllocated: () => void }) {
   const { sessionIds } = props;
   const teachers = useTeacherChoices();
   const allocate = useBulkAllocate();
   const [teacherId, setTeacherId] = useState<string | null>(null);
   // The teacher choice, its error and the Allocate button stay in view; the ranking scrolls between them
-  // (issue 18).
+  // (ADR 0018).
   return (
     <BulkActionModal
       {...props}

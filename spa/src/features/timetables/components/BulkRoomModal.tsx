@@ -16,7 +16,7 @@ const ROOM_TEXT: BulkActionText<BulkRoomResult> = {
 };
 
 /**
- * Set Room for the selected sessions (issue 19, ADR 0019): the picker lists the active rooms with their
+ * Set Room for the selected sessions (ADR 0019): the picker lists the active rooms with their
  * capacity and type and whether they are free at the times of every selected session (free ones first);
  * the write is all or nothing and a 409 names the clash. Grouped by campus, the sessions' own first; a
  * room booked at any of their times is disabled and says what holds it (ADR 0018).

@@ -11,7 +11,7 @@ import { downloadTemplate, uploadImport, type ImportFailure } from "../api/timet
 
 const count = (v: string[] | number | undefined) => (Array.isArray(v) ? v.length : (v ?? 0));
 
-/** Import sessions from .xlsx/.xls with upload progress and row-level errors (delivery.md §5, §8). */
+/** Import sessions from .xlsx/.xls with upload progress and row-level errors (docs/behaviour/hours.md §4; docs/behaviour/errors.md §9). */
 export function ImportModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const qc = useQueryClient();
   const [file, setFile] = useState<File | null>(null);

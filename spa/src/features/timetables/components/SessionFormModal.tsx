@@ -52,7 +52,7 @@ function toValues(s: Session | null | undefined, blockGroupId: string | null = n
   };
 }
 
-/** The timetable session dialog (delivery.md §5 "Timetable session"; 409 conflicts; 412 stale). */
+/** The timetable session dialog (docs/behaviour/hours.md §4 "Timetable session"; 409 conflicts; 412 stale). */
 const SESSION_FORM = defineRecordForm({
   model: { schema: sessionSchema, toValues, fetch: fetchSession, toSave: (session, values) => ({ session, values }) },
   text: {
@@ -118,7 +118,7 @@ export function SessionFormModal({
   });
   const { control, register, formState } = record.form;
   const current = record.current;
-  // Free or booked at this session's time (issue 19): known for a session whose date is not being moved.
+  // Free or booked at this session's time (ADR 0019): known for a session whose date is not being moved.
   const [startTime, endTime, weekNumber, dayOfWeek, blockGroupId] = useWatch({
     control,
     name: ["startTime", "endTime", "weekNumber", "dayOfWeek", "blockGroupId"],
@@ -208,7 +208,7 @@ export function SessionFormModal({
           error={formState.errors.actualHours?.message}
         />
         {/* The recorded rooms, or any text for a room not recorded yet (the server links a text that matches
-            a room's code, case and spacing ignored; issue 19). */}
+            a room's code, case and spacing ignored; ADR 0019). */}
         <FormAutocomplete
           control={control}
           name="room"

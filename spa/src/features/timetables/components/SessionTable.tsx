@@ -116,7 +116,7 @@ export function SessionTable({
   );
 }
 
-/** The status badge, never truncated (issue 18: dense screens). */
+/** The status badge, never truncated (dense screens). */
 export function SessionStatus({ status }: { status: string }) {
   return (
     <Tag size="sm" color={STATUS_COLORS[status] ?? "gray"} tt="none" style={{ overflow: "visible" }} styles={{ label: { overflow: "visible" } }}>
@@ -246,7 +246,7 @@ const SessionRow = memo(function SessionRow({
 const CARD_HEIGHT = 150;
 
 /**
- * The sessions as stacked cards for a phone (issue 18: at 390 px the timetable reads as cards, not a table
+ * The sessions as stacked cards for a phone (at 390 px the timetable reads as cards, not a table
  * scrolled sideways). Virtualised like the table; each card is measured, so cards of any height stack.
  */
 export function SessionCards({ sessions, selected, onToggle, onEdit, onDelete, conflictMessages }: SessionListProps) {

@@ -1,4 +1,4 @@
-/** The timetable CSV export (delivery.md §7 "Timetable export"), built in the browser. */
+/** The timetable CSV export (docs/behaviour/reports.md §5 "Timetable export"), built in the browser. */
 import dayjs from "dayjs";
 import { downloadCsv } from "@/components/Csv";
 import { formatDate, shortTime } from "@/components/Dates";

@@ -1,5 +1,5 @@
 /**
- * Units of competency (delivery.md §7): GET/POST /api/units, GET/PUT/DELETE /api/units/{id}.
+ * Units of competency (docs/behaviour/units-and-courses.md §2): GET/POST /api/units, GET/PUT/DELETE /api/units/{id}.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";

@@ -15,7 +15,7 @@ function toValues(unit: Unit | null | undefined): UnitFormValues {
   };
 }
 
-/** The unit of competency dialog (delivery.md §2 Units, §8 Units). */
+/** The unit of competency dialog (docs/behaviour/units-and-courses.md §2; docs/behaviour/errors.md §9). */
 const UNIT_FORM = defineRecordForm({
   model: { schema: unitSchema, toValues, fetch: fetchUnit, toSave: (unit, values) => ({ unit, values }) },
   text: {
