@@ -14,7 +14,7 @@ from project.core.tenancy import Ctx
 
 
 def _admin_change(org: Organization | None, entity: Entity, action: Action, pk: object) -> AbstractContextManager[object]:
-    """A support staff write is a change of the organization like any other (decisions.md §7): the write
+    """A support staff write is a change of the organization like any other (docs/behaviour/live-events.md): the write
     unit, with one change event and one activity by "Django admin" (a plain transaction for a user of no
     organization). Access itself ends through the model's hooks (project.accounts.access), whatever path
     saved it."""

@@ -1,6 +1,6 @@
 """Writes of study plans, study plan units, block groups and linked block groups.
 
-delivery.md §3 to §5, §7, §8; decisions.md §1 (errors), §6 (If-Match), §7 (one change event per write).
+docs/behaviour/block-groups.md §1, §2; docs/behaviour/errors.md §9; docs/behaviour/errors.md §1; docs/behaviour/concurrency.md §2; docs/behaviour/live-events.md §4 (one change event per write).
 Every function runs in one transaction with its write in one ``org_change`` unit (docs/adr/0028). Errors raised:
 ``NotFound`` (404, also for another organization's ids, body references included), ``ValidationFailed``
 (400), ``DuplicateCode`` (409 ``duplicate_code``), ``Conflict`` (409 ``conflict_state``), ``StaleWrite``

@@ -113,7 +113,7 @@ def load_planning_export(request: AuthedRequest, format: str | None = None, year
 
 @router.get("/teachers/workload-summary", response=WorkloadSummaryOut)
 def teacher_workload_summary(request: AuthedRequest, year: str | None = None) -> HttpResponse:
-    """Teacher workload summary of ``year`` with the semester split (delivery.md §3)."""
+    """Teacher workload summary of ``year`` with the semester split (docs/behaviour/reports.md)."""
     # Kept until the organization's next change (ADR 0013).
     ctx = request.auth
     y = parse_year(year, ctx.user)

@@ -1,5 +1,5 @@
 """Timetable sessions: list, detail, writes, bulk writes, conflicts, the Excel template and import, the iCalendar
-export (delivery.md §5, §7; decisions.md §4-§6). Schedule generation and calendar feeds have their own routers.
+export (docs/behaviour/generation.md §1; docs/behaviour/reports.md §5; docs/behaviour/conflicts.md §1; docs/behaviour/terms-and-holidays.md; docs/behaviour/concurrency.md §2). Schedule generation and calendar feeds have their own routers.
 
 Thin router: parse, call one service or selector, answer camelCase.
 """
@@ -113,7 +113,7 @@ def create_session(request: AuthedRequest, payload: SessionIn) -> tuple[int, dic
 @router.get("/timetables/conflicts", response=list[ConflictOut])
 def list_conflicts(request: AuthedRequest, filters: Query[ConflictQuery]) -> list[dict[str, object]]:
     """Conflicts {type, severity, sessionIds, message, date} of sessions dated in [start, end]
-    (default today .. +365 days), optionally of one block group or teacher (decisions.md §4)."""
+    (default today .. +365 days), optionally of one block group or teacher (docs/behaviour/conflicts.md §1)."""
     # Built once per change of the organization for every screen asking the same question (kept_value,
     # ADR 0025): after a change each open timetable of the group re-reads its conflicts at once.
     ctx = request.auth

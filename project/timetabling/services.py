@@ -1,4 +1,4 @@
-"""Writes of timetable sessions (delivery.md §5): create, update (If-Match), delete, bulk allocate, bulk set room; each refuses new hard conflicts (409) and answers soft ones as warnings.
+"""Writes of timetable sessions (docs/behaviour/timetables.md §2): create, update (If-Match), delete, bulk allocate, bulk set room; each refuses new hard conflicts (409) and answers soft ones as warnings.
 
 Each write is one write unit (``project.core.changes.org_change``, docs/adr/0028) whose body holds the
 conflict check and the write: its row lock on the organization serialises the organization's writers, so the

@@ -20,7 +20,7 @@ ERRORS = {400: ErrorOut, 404: ErrorOut}
 
 @router.post("/block-groups/{uuid:block_group_id}/schedule", response={200: ScheduleOut, **ERRORS})
 def schedule_block_group(request: AuthedRequest, block_group_id: str, payload: ScheduleIn) -> dict[str, object]:
-    """Generate the group's sessions from its study plans (decisions.md §3).
+    """Generate the group's sessions from its study plans (docs/behaviour/generation.md).
 
     Body: {sessionTemplates: [{startTime, endTime, duration (hours)}], startDate?, room?, notes?,
     startNextUnitInNewWeek?}. Answer: {sessionsCreated, hoursScheduled, startDate, endDate,

@@ -67,7 +67,7 @@ def _unit_needs(org: Organization, group: BlockGroup) -> list[sch.UnitNeed]:
 
 
 def block_group_schedule(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: ScheduleIn) -> dict:
-    """Generate a block group's sessions (POST /api/block-groups/{id}/schedule, decisions.md §3).
+    """Generate a block group's sessions (POST /api/block-groups/{id}/schedule, docs/behaviour/generation.md).
 
     Answer (snake_case here): sessions_created (teaching sessions, not holiday markers), hours_scheduled,
     start_date, end_date (the group's new endDate: last teaching day + 1 month), last_teaching_date,

@@ -11,7 +11,7 @@ import { ensureSocket } from "@/lib/socket";
 
 /**
  * A signed-out visit to a protected page: to /auth, or, when this browser signed in with single sign-on
- * (its session ended after at most 12 hours, issue 21), to the provider's silent re-check, which comes
+ * (its session ended after at most 12 hours, ADR 0022), to the provider's silent re-check, which comes
  * back to this page signed in (at most one a minute; see lib/ssoSession.ts).
  */
 function SignedOut() {

@@ -2,7 +2,7 @@
  * Session-wide effects (docs/behaviour/screens.md §6; docs/behaviour/errors.md §9): signing out locally (user cleared, all cached data dropped,
  * socket closed) and the 401 handler (any 401 outside /api/auth sends the user to /auth after ~0.5 s).
  *
- * Single sign-on (issue 21): a session made by it ends after at most 12 hours. When this browser signed in
+ * Single sign-on (ADR 0022): a session made by it ends after at most 12 hours. When this browser signed in
  * with it (lib/ssoSession.ts), the end of the session sends the page to the provider's silent
  * re-check instead of /auth (at most once a minute), which comes back to the same page signed in again.
  */

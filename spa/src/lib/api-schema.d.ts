@@ -1416,7 +1416,7 @@ export interface paths {
         /**
          * Replan Impact
          * @description GET /api/replan/impact: the sessions a change hits (not cancelled), by block group and by teacher,
-         *     with ``actualHours`` summed (issue 17, ``project.timetabling.replan.services``). 400 "Start date is required",
+         *     with ``actualHours`` summed (ADR 0015; ``project.timetabling.replan.services``). 400 "Start date is required",
          *     "End date is required", "End date must be on or after start date", "The range can be at most 400
          *     days", part-day times; 404 "Holiday not found" / "Leave not found" / "Teacher not found" / "Campus not
          *     found". Reads only.
