@@ -43,7 +43,22 @@ import {
   useUnavailableShading,
 } from "./api";
 import { reportBoardActivity, useBoardViewers } from "./boardPresence";
-import { addDays, atMinutes, type ColourBy, colourOf, hm, isoDate, sessionCardNode, sessionLabel, shadingEvents, weekday } from "./calendarParts";
+import {
+  addDays,
+  atMinutes,
+  type ColourBy,
+  capPerDay,
+  cardTime,
+  colourOf,
+  type DayOverflow,
+  hm,
+  isoDate,
+  moreCardNode,
+  sessionCardNode,
+  sessionLabel,
+  shadingEvents,
+  weekday,
+} from "./calendarParts";
 import "./board.css";
 
 type ViewName = "week" | "month" | "term";
@@ -58,6 +73,8 @@ const PLUGINS = [timeGridPlugin, dayGridPlugin, interactionPlugin];
 // A crowded time slot (a campus's week) stacks at most MAX_STACK cards side by side and a "+n" link to
 // the others: readable, and a drag does not re-lay out a hundred cards a column at every step.
 const MAX_STACK = 4;
+// A day of the month and term views shows at most DAY_CARDS cards (one of them "+n more" when crowded).
+const DAY_CARDS = 4;
 const VIEWS = { termView: { type: "dayGrid", duration: { weeks: TERM_WEEKS }, buttonText: "Term" }, timeGrid: { eventMaxStack: MAX_STACK } };
 const TOOLBAR = { left: "prev,next today", center: "title", right: "timeGridWeek,dayGridMonth,termView" };
 const BUTTON_TEXT = { today: "Today", week: "Week", month: "Month", prev: "Previous", next: "Next" };
@@ -66,7 +83,10 @@ const TIME_FORMAT = { hour: "2-digit", minute: "2-digit", hour12: false } as con
 /** A card's content as plain DOM (FullCalendar's React content would mount a portal per card: seconds for a term). */
 function cardContent(arg: EventContentArg) {
   if (arg.event.display === "background") return { domNodes: [] };
-  return { domNodes: [sessionCardNode(arg.event.extendedProps.session as BoardSession, arg.timeText, arg.event.extendedProps.held as string | undefined)] };
+  const more = arg.event.extendedProps.more as DayOverflow | undefined;
+  if (more) return { domNodes: [moreCardNode(more.count)] };
+  const time = cardTime(arg.event.start, arg.event.end, arg.view.type === FC_VIEW.week);
+  return { domNodes: [sessionCardNode(arg.event.extendedProps.session as BoardSession, time, arg.event.extendedProps.held as string | undefined)] };
 }
 
 /**
@@ -288,33 +308,47 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
 
   // Three event sources, each its own array: FullCalendar resets only the source whose array changed
   // (the conflict index while dragging leaves the sessions' cards alone).
-  const sessionEvents = useMemo<EventInput[]>(
-    () =>
-      sessions.map((s) => {
-        const at = pending?.sessionId === s.id ? pending : { date: s.actualDate, start: s.startTime, end: s.endTime };
-        const held = heldBy.get(s.id);
-        const colour = colourOf(s, colourBy);
-        return {
-          id: s.id,
-          title: `${s.unit.code} ${s.blockGroup.code}`,
-          start: `${at.date}T${at.start}`,
-          end: `${at.date}T${at.end}`,
-          editable: !held,
-          durationEditable: !held && !dayGrid,
-          backgroundColor: colour,
-          borderColor: colour,
-          textColor: "#ffffff",
-          classNames: [
-            "bp-session",
-            held ? "bp-held" : "",
-            pending?.sessionId === s.id ? "bp-pending" : "",
-            s.status === "cancelled" ? "bp-cancelled" : "",
-          ].filter(Boolean),
-          extendedProps: { session: s, held },
-        };
-      }),
-    [sessions, pending, heldBy, colourBy, dayGrid],
-  );
+  const sessionEvents = useMemo<EventInput[]>(() => {
+    // The day grids show at most DAY_CARDS cards a day and a "+n more" card (calendarParts.capPerDay).
+    const keep = new Set<string>(heldBy.keys());
+    if (pending) keep.add(pending.sessionId);
+    const { shown, more } = dayGrid ? capPerDay(sessions, DAY_CARDS, keep) : { shown: sessions, more: [] };
+    const out: EventInput[] = shown.map((s) => {
+      const at = pending?.sessionId === s.id ? pending : { date: s.actualDate, start: s.startTime, end: s.endTime };
+      const held = heldBy.get(s.id);
+      const colour = colourOf(s, colourBy);
+      return {
+        id: s.id,
+        title: `${s.unit.code} ${s.blockGroup.code}`,
+        start: `${at.date}T${at.start}`,
+        end: `${at.date}T${at.end}`,
+        editable: !held,
+        durationEditable: !held && !dayGrid,
+        backgroundColor: colour,
+        borderColor: colour,
+        textColor: "#ffffff",
+        classNames: [
+          "bp-session",
+          held ? "bp-held" : "",
+          pending?.sessionId === s.id ? "bp-pending" : "",
+          s.status === "cancelled" ? "bp-cancelled" : "",
+        ].filter(Boolean),
+        extendedProps: { session: s, held },
+      };
+    });
+    for (const m of more) {
+      // Last in its day (the day grids order a day's cards by start time).
+      out.push({
+        id: `more:${m.date}`,
+        start: `${m.date}T23:58`,
+        end: `${m.date}T23:59`,
+        editable: false,
+        classNames: ["bp-more"],
+        extendedProps: { more: m },
+      });
+    }
+    return out;
+  }, [sessions, pending, heldBy, colourBy, dayGrid]);
   const shading = board.data?.shading;
   // A teacher's board shades the teacher's unavailable time; a block group's that of its sessions' teachers.
   const teacherKey =
@@ -373,6 +407,11 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
       if (reason) el.title = reason;
       return;
     }
+    const more = arg.event.extendedProps.more as DayOverflow | undefined;
+    if (more) {
+      el.setAttribute("aria-label", `${more.count} more sessions on ${weekday(more.date)} ${more.date}: open that week`);
+      return;
+    }
     const s = arg.event.extendedProps.session as BoardSession;
     const held = arg.event.extendedProps.held as string | undefined;
     el.dataset.sessionId = s.id;
@@ -386,6 +425,11 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
 
   const onClick = (arg: EventClickArg) => {
     arg.jsEvent.preventDefault();
+    const more = arg.event.extendedProps.more as DayOverflow | undefined;
+    if (more) {
+      calendarRef.current?.getApi().changeView(FC_VIEW.week, more.date);
+      return;
+    }
     setSelectedId(arg.event.id);
   };
 
@@ -412,7 +456,7 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
         slotMaxTime="22:00:00"
         slotDuration={`00:${SLOT_MINUTES}:00`}
         slotLabelFormat={TIME_FORMAT}
-        eventTimeFormat={TIME_FORMAT}
+        displayEventTime={false}
         height="auto"
         editable
         eventInteractive
@@ -509,6 +553,7 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
           className="bp-calendar"
           data-testid="board-calendar"
           data-loaded={board.isSuccess && !board.isPlaceholderData ? "true" : "false"}
+          data-cards={sessionEvents.length}
         >
           {calendar}
         </div>

@@ -12,7 +12,7 @@ import FullCalendar from "@fullcalendar/react";
 import timeGridPlugin from "@fullcalendar/timegrid";
 import { useMemo } from "react";
 import type { BoardSession, Shade } from "./api";
-import { type ColourBy, colourOf, sessionCardNode, shadingEvents } from "./calendarParts";
+import { type ColourBy, cardTime, colourOf, sessionCardNode, shadingEvents } from "./calendarParts";
 import "./board.css";
 
 export interface SessionCalendarProps {
@@ -65,7 +65,12 @@ export function SessionCalendar({ sessions, before = [], shading = [], view = "w
       ? { domNodes: [] }
       : {
           domNodes: [
-            sessionCardNode(arg.event.extendedProps.session as BoardSession, arg.timeText, undefined, arg.event.extendedProps.note as string | undefined),
+            sessionCardNode(
+              arg.event.extendedProps.session as BoardSession,
+              cardTime(arg.event.start, arg.event.end, arg.view.type === "timeGridWeek"),
+              undefined,
+              arg.event.extendedProps.note as string | undefined,
+            ),
           ],
         };
 
@@ -85,7 +90,7 @@ export function SessionCalendar({ sessions, before = [], shading = [], view = "w
         slotMinTime="07:00:00"
         slotMaxTime="22:00:00"
         slotLabelFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
-        eventTimeFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
+        displayEventTime={false}
         height="auto"
         eventDisplay="block"
         events={events}
