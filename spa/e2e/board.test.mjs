@@ -179,20 +179,40 @@ test("resizing a session changes its end time", async () => {
   assert.equal(saved.endTime, "17:00:00");
 });
 
-test("dropping an unassigned session on a teacher of the side list assigns it", async () => {
+test("dragging an unassigned session over a teacher of the side list shades that teacher's clashes; dropping it there assigns it", async () => {
+  // Morgan teaches the other group on Wednesday 2027-02-10 09:00-12:00; Riley teaches nothing that week.
+  const wednesday = other.sessions[1];
+  assert.equal(wednesday.actualDate, "2027-02-10");
+  await putSession(a.page, wednesday.id, { teacherId: other.teacher.id });
   await openBoard(a.page, "2027-02-08");
   const from = await card(a.page, s2.id).boundingBox();
   await a.page.mouse.move(from.x + from.width / 2, from.y + 6);
   await a.page.mouse.down();
   await a.page.mouse.move(from.x + from.width / 2 + 4, from.y + 10, { steps: 3 });
-  const target = a.page.locator("[data-teacher-drop]").filter({ hasText: `Riley Board${RUN}` });
-  await target.waitFor(); // the side list of the qualified teachers loads for the dragged session
-  const box = await target.boundingBox();
+  const teacherClash = column(a.page, "2027-02-10").locator('.bp-blocked[title^="The teacher already teaches"]');
+  const shadingFor = a.page.getByTestId("board-shading-for");
+  // Over Morgan: the calendar shades where s2 would clash if Morgan taught it.
+  const morgan = a.page.locator("[data-teacher-drop]").filter({ hasText: `Morgan Clash${RUN}` });
+  await morgan.waitFor(); // the side list of the qualified teachers loads for the dragged session
+  let box = await morgan.boundingBox();
   await a.page.mouse.move(box.x + box.width / 3, box.y + box.height / 2, { steps: 15 });
+  await teacherClash.first().waitFor();
+  assert.match(await teacherClash.first().getAttribute("title"), new RegExp(`${other.group.code} ${other.unit.code} 09:00`));
+  await shadingFor.getByText(`if Morgan Clash${RUN} taught it`).waitFor();
+  assert.equal(await a.page.locator(".bp-candidate").filter({ hasText: `Morgan Clash${RUN}` }).count(), 1);
+  // Over Riley: no teacher clash that week.
+  const target = a.page.locator("[data-teacher-drop]").filter({ hasText: `Riley Board${RUN}` });
+  box = await target.boundingBox();
+  await a.page.mouse.move(box.x + box.width / 3, box.y + box.height / 2, { steps: 10 });
+  await shadingFor.getByText(`if Riley Board${RUN} taught it`).waitFor();
+  assert.equal(await teacherClash.count(), 0);
   await a.page.mouse.up();
   await toast(a.page, "Session assigned").waitFor();
   assert.equal((await row(a.page, s2.id)).teacherId, made.teacher.id);
   assert.equal((await row(a.page, s2.id)).actualDate, "2027-02-09");
+  // The drag is over: nothing stays shaded.
+  await a.page.locator(".bp-blocked-band").first().waitFor({ state: "detached" });
+  assert.equal(await shadingFor.innerText(), "");
 });
 
 test("two coordinators see each other on the board, and a card the other drags shows as held", async () => {

@@ -201,24 +201,88 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
 
   const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: roots.timetables }), [queryClient]);
 
+  // The conflict index shown: of the session being moved, or of a selected or dragged session given to a
+  // candidate teacher of the side list (pointed at or focused). Answers are kept per session, teacher and
+  // range until the board's data changes (a change event refetches it), and only the one still wanted is
+  // shown: an answer that arrives after the drag ended is dropped.
+  const [candidate, setCandidate] = useState<string | null>(null);
+  const indexCache = useRef(new Map<string, Promise<ConflictIndex>>());
+  const indexWanted = useRef<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cleared whenever the board's data changes
+  useEffect(() => indexCache.current.clear(), [board.data]);
+  const showIndex = useCallback(
+    (sessionId: string | null, teacherId?: string) => {
+      if (!sessionId || !range) {
+        indexWanted.current = null;
+        setIndex(null);
+        return;
+      }
+      const key = `${sessionId}|${teacherId ?? ""}|${range.from}|${range.to}`;
+      indexWanted.current = key;
+      let answer = indexCache.current.get(key);
+      if (!answer) {
+        answer = fetchConflictIndex(sessionId, range.from, range.to, teacherId);
+        indexCache.current.set(key, answer);
+        answer.catch(() => indexCache.current.delete(key));
+      }
+      answer.then(
+        (found) => indexWanted.current === key && setIndex(found),
+        () => indexWanted.current === key && setIndex(null),
+      );
+    },
+    [range],
+  );
+
   const startActivity = useCallback(
     (sessionId: string) => {
       reportBoardActivity(base, sessionId);
-      if (range) {
-        fetchConflictIndex(sessionId, range.from, range.to).then(
-          (answer) => setIndex(answer),
-          () => setIndex(null),
-        );
-      }
+      showIndex(sessionId);
     },
-    [base, range],
+    [base, showIndex],
   );
 
   const endActivity = useCallback(() => {
     reportBoardActivity(base, null);
-    setIndex(null);
+    showIndex(null);
     setDraggingId(null);
-  }, [base]);
+    setCandidate(null);
+  }, [base, showIndex]);
+
+  // While a session is dragged: the teacher of the side list under the pointer is the candidate, and the
+  // calendar shades that teacher's clashes (looked up once an animation frame, from the event's target).
+  const dragWatch = useRef<(() => void) | null>(null);
+  const watchCandidates = (sessionId: string) => {
+    dragWatch.current?.();
+    let current: string | null = null;
+    let target: EventTarget | null = null;
+    let frame = 0;
+    const look = () => {
+      frame = 0;
+      const id = target instanceof Element ? (target.closest<HTMLElement>("[data-teacher-drop]")?.dataset.teacherDrop ?? null) : null;
+      if (id === current) return;
+      current = id;
+      setCandidate(id);
+      showIndex(sessionId, id ?? undefined);
+    };
+    const move = (e: PointerEvent) => {
+      target = e.target;
+      if (!frame) frame = requestAnimationFrame(look);
+    };
+    document.addEventListener("pointermove", move, { passive: true });
+    dragWatch.current = () => {
+      document.removeEventListener("pointermove", move);
+      if (frame) cancelAnimationFrame(frame);
+      dragWatch.current = null;
+    };
+  };
+  useEffect(() => () => dragWatch.current?.(), []);
+
+  /** A teacher of the side list pointed at or focused (null: left) while a session is selected, not moved. */
+  const pointTeacher = (teacherId: string | null) => {
+    if (draggingId || pending || !selected) return;
+    setCandidate(teacherId);
+    showIndex(teacherId ? selected.id : null, teacherId ?? undefined);
+  };
 
   const save = useCallback(
     async (session: BoardSession, to: MoveTo, revert: () => void) => {
@@ -243,12 +307,14 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
     setDraggingId(arg.event.id);
     setSelectedId(arg.event.id);
     startActivity(arg.event.id);
+    watchCandidates(arg.event.id);
   };
 
   const onDragStop = (arg: EventDragStopArg) => {
     const session = byId.get(arg.event.id);
     const { clientX, clientY } = arg.jsEvent as MouseEvent;
     const target = (document.elementFromPoint(clientX, clientY) as HTMLElement | null)?.closest<HTMLElement>("[data-teacher-drop]");
+    dragWatch.current?.();
     endActivity();
     if (session && target?.dataset.teacherDrop) {
       void save(session, { date: session.actualDate, start: session.startTime, end: session.endTime, teacherId: target.dataset.teacherDrop }, () => undefined);
@@ -484,6 +550,13 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
   };
 
   const draggingSession = draggingId ? byId.get(draggingId) : undefined;
+  const indexed = index ? byId.get(index.sessionId) : undefined;
+  const candidateName = candidate ? teachers.data?.find((t) => t.id === candidate)?.name : undefined;
+  const shadingFor = !indexed
+    ? ""
+    : candidateName && index?.teacherId === candidate
+      ? `Shaded: where ${sessionLabel(indexed)} would clash if ${candidateName} taught it.`
+      : `Shaded: where ${sessionLabel(indexed)} would clash.`;
 
   return (
     <div className="bp-board">
@@ -542,6 +615,9 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
           <span className="bp-swatch bp-blocked" /> Clash while dragging
         </Text>
       </Group>
+      <Text size="xs" mb="xs" className="bp-noprint" data-testid="board-shading-for" aria-live="polite">
+        {shadingFor}
+      </Text>
       {board.isError ? (
         <Alert color="red" title="The board could not be loaded" mb="sm">
           {board.error instanceof Error ? board.error.message : "Try again."}
@@ -580,7 +656,11 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
                     padding="xs"
                     data-teacher-drop={t.id}
                     data-testid={`teacher-drop-${t.name}`}
-                    className={draggingSession ? "bp-drop-target" : undefined}
+                    className={[draggingSession ? "bp-drop-target" : "", candidate === t.id ? "bp-candidate" : ""].filter(Boolean).join(" ") || undefined}
+                    onMouseEnter={() => pointTeacher(t.id)}
+                    onMouseLeave={() => pointTeacher(null)}
+                    onFocus={() => pointTeacher(t.id)}
+                    onBlur={() => pointTeacher(null)}
                   >
                     <Group justify="space-between" wrap="nowrap" gap="xs">
                       <Stack gap={0}>
