@@ -199,7 +199,13 @@ test("dragging an unassigned session over a teacher of the side list shades that
   await teacherClash.first().waitFor();
   assert.match(await teacherClash.first().getAttribute("title"), new RegExp(`${other.group.code} ${other.unit.code} 09:00`));
   await shadingFor.getByText(`if Morgan Clash${RUN} taught it`).waitFor();
-  assert.equal(await a.page.locator(".bp-candidate").filter({ hasText: `Morgan Clash${RUN}` }).count(), 1);
+  assert.equal(
+    await a.page
+      .locator(".bp-candidate")
+      .filter({ hasText: `Morgan Clash${RUN}` })
+      .count(),
+    1,
+  );
   // Over Riley: no teacher clash that week.
   const target = a.page.locator("[data-teacher-drop]").filter({ hasText: `Riley Board${RUN}` });
   box = await target.boundingBox();
