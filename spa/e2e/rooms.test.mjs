@@ -11,7 +11,7 @@ const shared = browserForFile();
 /** Next week on a room's week (the calendar's own button), then waits for that week's sessions. */
 async function nextWeek(week) {
   const shown = await week.getByTestId("room-week").getAttribute("data-from");
-  await week.getByRole("button", { name: "Next week" }).click();
+  await week.getByRole("button", { name: "Next", exact: true }).click();
   await week.locator(`[data-testid="room-week"][data-loaded="true"]:not([data-from="${shown}"])`).waitFor();
 }
 

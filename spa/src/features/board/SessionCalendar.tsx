@@ -29,8 +29,9 @@ export interface SessionCalendarProps {
 
 const FC_VIEW = { week: "timeGridWeek", month: "dayGridMonth", term: "termView" } as const;
 
-// Previous and Next are arrows named by what they step over ("Next week", "Previous month").
-const BUTTON_TEXT = { today: "Today", week: "Week", month: "Month" };
+// Buttons in words, as on the board (FullCalendar's arrow icons are images without a name); their
+// tooltips say what they step over ("Next week", "Previous month").
+const BUTTON_TEXT = { today: "Today", week: "Week", month: "Month", prev: "Previous", next: "Next" };
 const BUTTON_HINTS = { prev: "Previous $1", next: "Next $1", today: "This $1" };
 
 // Stable defaults: a new [] at each render would lay every card out again.
@@ -106,6 +107,7 @@ export function SessionCalendar({ sessions, before = NONE, shading = NO_SHADING,
         initialDate={date}
         views={{ termView: { type: "dayGrid", duration: { weeks: 10 }, buttonText: "Term" } }}
         headerToolbar={{ left: "prev,next today", center: "title", right: "timeGridWeek,dayGridMonth,termView" }}
+        buttonIcons={false}
         buttonText={BUTTON_TEXT}
         buttonHints={BUTTON_HINTS}
         locale={enAu}
