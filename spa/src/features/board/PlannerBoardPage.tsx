@@ -410,6 +410,9 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
         end: `${m.date}T23:59`,
         editable: false,
         classNames: ["bp-more"],
+        backgroundColor: "transparent",
+        borderColor: "var(--mantine-color-default-border)",
+        textColor: "var(--mantine-color-text)",
         extendedProps: { more: m },
       });
     }
