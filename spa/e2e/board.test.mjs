@@ -1,8 +1,9 @@
 // The planner board (docs/adr/0026-planner-board.md) in real Chromium, two coordinators in two contexts:
 // a drag to a free slot is saved and shows live on the other board; a drag onto the teacher's clash is
 // shaded while dragging, refused on drop and put back with the reason; a resize; an assignment by dropping
-// a session on a teacher; presence and a held card; a keyboard move; a print preview of a term; axe in
-// light and dark, desktop and phone.
+// a session on a teacher (that teacher's clashes shaded while over them); presence and a held card; a
+// keyboard move; a print preview of a term; a crowded day's "+n more"; axe in light and dark, desktop and
+// phone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -297,6 +298,37 @@ test("the rooms screen links each campus to its board, and a room's week to the 
   await dialog.getByRole("link", { name: `Open the planner board of room ${room.code}`, exact: true }).click();
   await a.page.waitForURL(`${BASE_URL}/planner/room/${room.id}`);
   await a.page.locator('[data-testid="board-calendar"][data-loaded="true"]').waitFor();
+});
+
+test("a crowded day of the month view shows its first three sessions and '+n more', which opens that week", async () => {
+  // Five sessions on Wednesday 2027-02-17, back to back, all taught by Riley: the teacher's board.
+  const day = "2027-02-17";
+  const five = [...made.sessions, other.sessions[0]];
+  assert.equal(five.length, 5);
+  for (const [i, s] of five.entries()) {
+    const start = 7 + 3 * i;
+    await putSession(a.page, s.id, {
+      teacherId: made.teacher.id,
+      actualDate: day,
+      startTime: `${String(start).padStart(2, "0")}:00:00`,
+      endTime: `${String(start + 3).padStart(2, "0")}:00:00`,
+    });
+  }
+  await a.page.goto(`${BASE_URL}/planner/teacher/${made.teacher.id}?view=month&date=2027-02-01`);
+  await a.page.locator('[data-testid="board-calendar"][data-loaded="true"]').waitFor();
+  const cell = a.page.locator(`td.fc-daygrid-day[data-date="${day}"]`);
+  const more = cell.locator(".bp-more");
+  await more.waitFor();
+  assert.equal(await more.innerText(), "+2 more");
+  assert.equal(await more.getAttribute("aria-label"), `2 more sessions on Wed ${day}: open that week`);
+  const shown = await cell.locator(".bp-session").evaluateAll((els) => els.map((el) => el.dataset.sessionId));
+  assert.deepEqual(
+    shown,
+    five.slice(0, 3).map((s) => s.id),
+  ); // the earliest three: 07:00, 10:00, 13:00
+  await more.click();
+  await a.page.waitForURL(/view=week&date=2027-02-15/);
+  for (const s of five) await column(a.page, day).locator(`[data-session-id="${s.id}"]`).waitFor();
 });
 
 for (const theme of ["light", "dark"]) {
