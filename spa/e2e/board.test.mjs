@@ -1,8 +1,9 @@
 // The planner board (docs/adr/0026-planner-board.md) in real Chromium, two coordinators in two contexts:
 // a drag to a free slot is saved and shows live on the other board; a drag onto the teacher's clash is
 // shaded while dragging, refused on drop and put back with the reason; a resize; an assignment by dropping
-// a session on a teacher; presence and a held card; a keyboard move; a print preview of a term; axe in
-// light and dark, desktop and phone.
+// a session on a teacher (that teacher's clashes shaded while over them); presence and a held card; a
+// keyboard move; a print preview of a term; a crowded day's "+n more"; axe in light and dark, desktop and
+// phone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -179,20 +180,46 @@ test("resizing a session changes its end time", async () => {
   assert.equal(saved.endTime, "17:00:00");
 });
 
-test("dropping an unassigned session on a teacher of the side list assigns it", async () => {
+test("dragging an unassigned session over a teacher of the side list shades that teacher's clashes; dropping it there assigns it", async () => {
+  // Morgan teaches the other group on Wednesday 2027-02-10 09:00-12:00; Riley teaches nothing that week.
+  const wednesday = other.sessions[1];
+  assert.equal(wednesday.actualDate, "2027-02-10");
+  await putSession(a.page, wednesday.id, { teacherId: other.teacher.id });
   await openBoard(a.page, "2027-02-08");
   const from = await card(a.page, s2.id).boundingBox();
   await a.page.mouse.move(from.x + from.width / 2, from.y + 6);
   await a.page.mouse.down();
   await a.page.mouse.move(from.x + from.width / 2 + 4, from.y + 10, { steps: 3 });
-  const target = a.page.locator("[data-teacher-drop]").filter({ hasText: `Riley Board${RUN}` });
-  await target.waitFor(); // the side list of the qualified teachers loads for the dragged session
-  const box = await target.boundingBox();
+  const teacherClash = column(a.page, "2027-02-10").locator('.bp-blocked[title^="The teacher already teaches"]');
+  const shadingFor = a.page.getByTestId("board-shading-for");
+  // Over Morgan: the calendar shades where s2 would clash if Morgan taught it.
+  const morgan = a.page.locator("[data-teacher-drop]").filter({ hasText: `Morgan Clash${RUN}` });
+  await morgan.waitFor(); // the side list of the qualified teachers loads for the dragged session
+  let box = await morgan.boundingBox();
   await a.page.mouse.move(box.x + box.width / 3, box.y + box.height / 2, { steps: 15 });
+  await teacherClash.first().waitFor();
+  assert.match(await teacherClash.first().getAttribute("title"), new RegExp(`${other.group.code} ${other.unit.code} 09:00`));
+  await shadingFor.getByText(`if Morgan Clash${RUN} taught it`).waitFor();
+  assert.equal(
+    await a.page
+      .locator(".bp-candidate")
+      .filter({ hasText: `Morgan Clash${RUN}` })
+      .count(),
+    1,
+  );
+  // Over Riley: no teacher clash that week.
+  const target = a.page.locator("[data-teacher-drop]").filter({ hasText: `Riley Board${RUN}` });
+  box = await target.boundingBox();
+  await a.page.mouse.move(box.x + box.width / 3, box.y + box.height / 2, { steps: 10 });
+  await shadingFor.getByText(`if Riley Board${RUN} taught it`).waitFor();
+  assert.equal(await teacherClash.count(), 0);
   await a.page.mouse.up();
   await toast(a.page, "Session assigned").waitFor();
   assert.equal((await row(a.page, s2.id)).teacherId, made.teacher.id);
   assert.equal((await row(a.page, s2.id)).actualDate, "2027-02-09");
+  // The drag is over: nothing stays shaded.
+  await a.page.locator(".bp-blocked-band").first().waitFor({ state: "detached" });
+  assert.equal(await shadingFor.innerText(), "");
 });
 
 test("two coordinators see each other on the board, and a card the other drags shows as held", async () => {
@@ -271,6 +298,37 @@ test("the rooms screen links each campus to its board, and a room's week to the 
   await dialog.getByRole("link", { name: `Open the planner board of room ${room.code}`, exact: true }).click();
   await a.page.waitForURL(`${BASE_URL}/planner/room/${room.id}`);
   await a.page.locator('[data-testid="board-calendar"][data-loaded="true"]').waitFor();
+});
+
+test("a crowded day of the month view shows its first three sessions and '+n more', which opens that week", async () => {
+  // Five sessions on Wednesday 2027-02-17, back to back, all taught by Riley: the teacher's board.
+  const day = "2027-02-17";
+  const five = [...made.sessions, other.sessions[0]];
+  assert.equal(five.length, 5);
+  for (const [i, s] of five.entries()) {
+    const start = 7 + 3 * i;
+    await putSession(a.page, s.id, {
+      teacherId: made.teacher.id,
+      actualDate: day,
+      startTime: `${String(start).padStart(2, "0")}:00:00`,
+      endTime: `${String(start + 3).padStart(2, "0")}:00:00`,
+    });
+  }
+  await a.page.goto(`${BASE_URL}/planner/teacher/${made.teacher.id}?view=month&date=2027-02-01`);
+  await a.page.locator('[data-testid="board-calendar"][data-loaded="true"]').waitFor();
+  const cell = a.page.locator(`td.fc-daygrid-day[data-date="${day}"]`);
+  const more = cell.locator(".bp-more");
+  await more.waitFor();
+  assert.equal(await more.innerText(), "+2 more");
+  assert.equal(await more.getAttribute("aria-label"), `2 more sessions on Wed ${day}: open that week`);
+  const shown = await cell.locator(".bp-session").evaluateAll((els) => els.map((el) => el.dataset.sessionId));
+  assert.deepEqual(
+    shown,
+    five.slice(0, 3).map((s) => s.id),
+  ); // the earliest three: 07:00, 10:00, 13:00
+  await more.click();
+  await a.page.waitForURL(/view=week&date=2027-02-15/);
+  for (const s of five) await column(a.page, day).locator(`[data-session-id="${s.id}"]`).waitFor();
 });
 
 for (const theme of ["light", "dark"]) {

@@ -8,6 +8,13 @@ import { captureScreen } from "./platform-helpers.mjs";
 const RUN = Date.now().toString().slice(-5);
 const shared = browserForFile();
 
+/** Next week on a room's week (the calendar's own button), then waits for that week's sessions. */
+async function nextWeek(week) {
+  const shown = await week.getByTestId("room-week").getAttribute("data-from");
+  await week.getByRole("button", { name: "Next", exact: true }).click();
+  await week.locator(`[data-testid="room-week"][data-loaded="true"]:not([data-from="${shown}"])`).waitFor();
+}
+
 test("an administrator adds a room; a session's room typed another way is saved as that room", async () => {
   const { context, page } = await signedInPage(shared.browser, DEMO.admin);
   try {
@@ -63,20 +70,24 @@ test("a member reads the rooms without the write buttons", async () => {
     await page.getByTestId("room-row").first().waitFor();
     assert.equal(await page.getByRole("button", { name: "Add Room" }).count(), 0);
     assert.equal(await page.getByRole("button", { name: /^Edit room/ }).count(), 0);
-    // A room's week: its sessions of this week, Monday to Sunday, as the API lists them.
+    // A room's week on the planner's calendar: its sessions of this week, Monday to Sunday, as the API lists them.
     const rooms = (await apiCall(page, "GET", "/api/rooms")).json;
     const lab = rooms.find((r) => r.code === "CBD-3.12");
     const all = (await apiCall(page, "GET", `/api/timetables?roomId=${lab.id}`)).json;
     await page.getByRole("button", { name: "Week of room CBD-3.12" }).click();
     const week = page.getByRole("dialog", { name: "Room CBD-3.12 - week" });
-    // The week renders once the room's timetable is loaded: wait for it before reading its days.
-    await week.getByTestId("room-week-day").first().waitFor();
-    const days = await week.getByTestId("room-week-day").evaluateAll((els) => els.map((e) => e.getAttribute("data-date")));
+    // The week renders once the room's board is loaded: wait for it before reading its days.
+    await week.locator('[data-testid="room-week"][data-loaded="true"]').waitFor();
+    const days = await week.locator("td.fc-timegrid-col[data-date]").evaluateAll((els) => els.map((e) => e.getAttribute("data-date")));
     assert.equal(days.length, 7);
-    const expected = all.filter((x) => x.status !== "cancelled" && x.actualDate >= days[0] && x.actualDate <= days[6]).length;
-    await page.waitForFunction(([n]) => document.querySelectorAll('[data-testid="room-week-session"]').length === n, [expected], { timeout: 10000 });
-    await week.getByRole("button", { name: "Next week" }).click();
-    await page.waitForFunction(([first]) => document.querySelector('[data-testid="room-week-day"]')?.getAttribute("data-date") !== first, [days[0]]);
+    assert.equal(await week.getByTestId("room-week").getAttribute("data-from"), days[0]);
+    const expected = all.filter((x) => x.actualDate >= days[0] && x.actualDate <= days[6]);
+    await page.waitForFunction(([n]) => document.querySelectorAll('[data-testid="room-week"] .bp-session').length === n, [expected.length], { timeout: 10000 });
+    for (const x of expected) {
+      await week.locator(`td.fc-timegrid-col[data-date="${x.actualDate}"] [data-session-id="${x.id}"]`).waitFor();
+    }
+    await nextWeek(week);
+    assert.notEqual(await week.getByTestId("room-week").getAttribute("data-from"), days[0]);
     await page.keyboard.press("Escape");
     await week.waitFor({ state: "hidden" });
 
@@ -140,14 +151,10 @@ test("a coordinator's room week updates live, and picking a booked room shows th
     await coord.page.goto(`${BASE_URL}/rooms`);
     await coord.page.getByRole("button", { name: `Week of room ${code}` }).click();
     const week = coord.page.getByRole("dialog", { name: `Room ${code} - week` });
-    await week.getByTestId("room-week-day").first().waitFor();
-    for (let i = 0; i < 8 && !(await week.locator(`[data-date="${first.actualDate}"]`).count()); i++) {
-      const shown = await week.getByTestId("room-week-day").first().getAttribute("data-date");
-      await week.getByRole("button", { name: "Next week" }).click();
-      await coord.page.waitForFunction(([was]) => document.querySelector('[data-testid="room-week-day"]')?.getAttribute("data-date") !== was, [shown]);
-    }
-    const day = week.locator(`[data-date="${first.actualDate}"]`);
-    await day.getByText("Free").waitFor();
+    await week.locator('[data-testid="room-week"][data-loaded="true"]').waitFor();
+    for (let i = 0; i < 8 && !(await week.locator(`td.fc-timegrid-col[data-date="${first.actualDate}"]`).count()); i++) await nextWeek(week);
+    const day = week.locator(`td.fc-timegrid-col[data-date="${first.actualDate}"]`);
+    assert.equal(await day.locator(".bp-session").count(), 0, "the new room is free that day");
 
     // The administrator books the first session into the room: the coordinator's week shows it, no reload.
     const fresh = (await apiCall(admin.page, "GET", `/api/timetables/${first.id}`)).json;
@@ -182,7 +189,7 @@ test("a coordinator's room week updates live, and picking a booked room shows th
       },
     );
     assert.equal(put, 200);
-    await day.getByTestId("room-week-session").filter({ hasText: first.blockGroup.code }).waitFor({ timeout: 10000 });
+    await day.locator(`.bp-session[data-session-id="${first.id}"]`).filter({ hasText: first.blockGroup.code }).waitFor({ timeout: 10000 });
     await coord.page.keyboard.press("Escape");
     await week.waitFor({ state: "hidden" });
 

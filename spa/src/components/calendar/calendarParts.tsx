@@ -82,6 +82,14 @@ export function shadingEvents(shading: Shade[], dayGrid: boolean): EventInput[] 
   return out;
 }
 
+/** A card's time as FullCalendar would write it ("09:00" in the day grids, "09:00 - 12:00" in the time
+ * grid), from the event's own start and end, so a card being dragged shows where it would land. The
+ * calendars set `displayEventTime={false}`: FullCalendar's formatter costs more than the card. */
+export function cardTime(start: Date | null, end: Date | null, timeGrid: boolean): string {
+  if (!start) return "";
+  return timeGrid && end ? `${hm(start)} - ${hm(end)}` : hm(start);
+}
+
 /** A session's card as plain DOM (text only, no markup from data): unit and time, group, teacher, room,
  * who holds it and a note. FullCalendar's React content would mount a portal per card: seconds for a term. */
 export function sessionCardNode(s: BoardSession, timeText: string, held?: string, note?: string): HTMLElement {
@@ -103,5 +111,56 @@ export function sessionCardNode(s: BoardSession, timeText: string, held?: string
   if (s.room) line(s.room);
   if (held) line(`Held by ${held}`, " bp-held-note");
   if (note) line(note, " bp-held-note");
+  return card;
+}
+
+/** What a crowded day of the day grids (month, term) shows: at most `perDay` cards, or `perDay - 1` and
+ * one "+n more" card standing for the others. */
+export interface DayOverflow {
+  date: string; // YYYY-MM-DD
+  count: number; // the sessions of that day not shown as cards
+}
+
+/**
+ * The sessions the day grids show as cards, by day: all of a day's when they are at most `perDay`;
+ * otherwise the first `perDay - 1` by start time, plus those in `keep` (a session moved by keyboard or held
+ * by someone else stays in sight), and the rest counted in `more` (one "+n more" card a day, which opens
+ * that week). A busy group's term of 960 sessions would otherwise lay out 14 cards a day, a page of
+ * 12,000 pixels, and take longer to draw than the 300 ms the board allows itself.
+ */
+export function capPerDay<S extends { id: string; actualDate: string; startTime: string }>(
+  sessions: S[],
+  perDay: number,
+  keep: ReadonlySet<string> = new Set(),
+): { shown: S[]; more: DayOverflow[] } {
+  const byDay = new Map<string, S[]>();
+  for (const s of sessions) {
+    const day = byDay.get(s.actualDate);
+    if (day) day.push(s);
+    else byDay.set(s.actualDate, [s]);
+  }
+  const shown: S[] = [];
+  const more: DayOverflow[] = [];
+  for (const [date, day] of byDay) {
+    if (day.length <= perDay) {
+      shown.push(...day);
+      continue;
+    }
+    const sorted = [...day].sort((a, b) => (a.startTime < b.startTime ? -1 : a.startTime > b.startTime ? 1 : 0));
+    let hidden = 0;
+    sorted.forEach((s, i) => {
+      if (i < perDay - 1 || keep.has(s.id)) shown.push(s);
+      else hidden += 1;
+    });
+    if (hidden) more.push({ date, count: hidden });
+  }
+  return { shown, more };
+}
+
+/** The "+n more" card of a crowded day (plain DOM, like the session cards). */
+export function moreCardNode(count: number): HTMLElement {
+  const card = document.createElement("div");
+  card.className = "bp-card bp-more-card";
+  card.textContent = `+${count} more`;
   return card;
 }

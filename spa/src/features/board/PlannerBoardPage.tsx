@@ -47,9 +47,13 @@ import {
   addDays,
   atMinutes,
   type ColourBy,
+  capPerDay,
+  cardTime,
   colourOf,
+  type DayOverflow,
   hm,
   isoDate,
+  moreCardNode,
   sessionCardNode,
   sessionLabel,
   shadingEvents,
@@ -69,6 +73,8 @@ const PLUGINS = [timeGridPlugin, dayGridPlugin, interactionPlugin];
 // A crowded time slot (a campus's week) stacks at most MAX_STACK cards side by side and a "+n" link to
 // the others: readable, and a drag does not re-lay out a hundred cards a column at every step.
 const MAX_STACK = 4;
+// A day of the month and term views shows at most DAY_CARDS cards (one of them "+n more" when crowded).
+const DAY_CARDS = 4;
 const VIEWS = { termView: { type: "dayGrid", duration: { weeks: TERM_WEEKS }, buttonText: "Term" }, timeGrid: { eventMaxStack: MAX_STACK } };
 const TOOLBAR = { left: "prev,next today", center: "title", right: "timeGridWeek,dayGridMonth,termView" };
 const BUTTON_TEXT = { today: "Today", week: "Week", month: "Month", prev: "Previous", next: "Next" };
@@ -77,7 +83,10 @@ const TIME_FORMAT = { hour: "2-digit", minute: "2-digit", hour12: false } as con
 /** A card's content as plain DOM (FullCalendar's React content would mount a portal per card: seconds for a term). */
 function cardContent(arg: EventContentArg) {
   if (arg.event.display === "background") return { domNodes: [] };
-  return { domNodes: [sessionCardNode(arg.event.extendedProps.session as BoardSession, arg.timeText, arg.event.extendedProps.held as string | undefined)] };
+  const more = arg.event.extendedProps.more as DayOverflow | undefined;
+  if (more) return { domNodes: [moreCardNode(more.count)] };
+  const time = cardTime(arg.event.start, arg.event.end, arg.view.type === FC_VIEW.week);
+  return { domNodes: [sessionCardNode(arg.event.extendedProps.session as BoardSession, time, arg.event.extendedProps.held as string | undefined)] };
 }
 
 /**
@@ -192,24 +201,88 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
 
   const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: roots.timetables }), [queryClient]);
 
+  // The conflict index shown: of the session being moved, or of a selected or dragged session given to a
+  // candidate teacher of the side list (pointed at or focused). Answers are kept per session, teacher and
+  // range until the board's data changes (a change event refetches it), and only the one still wanted is
+  // shown: an answer that arrives after the drag ended is dropped.
+  const [candidate, setCandidate] = useState<string | null>(null);
+  const indexCache = useRef(new Map<string, Promise<ConflictIndex>>());
+  const indexWanted = useRef<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cleared whenever the board's data changes
+  useEffect(() => indexCache.current.clear(), [board.data]);
+  const showIndex = useCallback(
+    (sessionId: string | null, teacherId?: string) => {
+      if (!sessionId || !range) {
+        indexWanted.current = null;
+        setIndex(null);
+        return;
+      }
+      const key = `${sessionId}|${teacherId ?? ""}|${range.from}|${range.to}`;
+      indexWanted.current = key;
+      let answer = indexCache.current.get(key);
+      if (!answer) {
+        answer = fetchConflictIndex(sessionId, range.from, range.to, teacherId);
+        indexCache.current.set(key, answer);
+        answer.catch(() => indexCache.current.delete(key));
+      }
+      answer.then(
+        (found) => indexWanted.current === key && setIndex(found),
+        () => indexWanted.current === key && setIndex(null),
+      );
+    },
+    [range],
+  );
+
   const startActivity = useCallback(
     (sessionId: string) => {
       reportBoardActivity(base, sessionId);
-      if (range) {
-        fetchConflictIndex(sessionId, range.from, range.to).then(
-          (answer) => setIndex(answer),
-          () => setIndex(null),
-        );
-      }
+      showIndex(sessionId);
     },
-    [base, range],
+    [base, showIndex],
   );
 
   const endActivity = useCallback(() => {
     reportBoardActivity(base, null);
-    setIndex(null);
+    showIndex(null);
     setDraggingId(null);
-  }, [base]);
+    setCandidate(null);
+  }, [base, showIndex]);
+
+  // While a session is dragged: the teacher of the side list under the pointer is the candidate, and the
+  // calendar shades that teacher's clashes (looked up once an animation frame, from the event's target).
+  const dragWatch = useRef<(() => void) | null>(null);
+  const watchCandidates = (sessionId: string) => {
+    dragWatch.current?.();
+    let current: string | null = null;
+    let target: EventTarget | null = null;
+    let frame = 0;
+    const look = () => {
+      frame = 0;
+      const id = target instanceof Element ? (target.closest<HTMLElement>("[data-teacher-drop]")?.dataset.teacherDrop ?? null) : null;
+      if (id === current) return;
+      current = id;
+      setCandidate(id);
+      showIndex(sessionId, id ?? undefined);
+    };
+    const move = (e: PointerEvent) => {
+      target = e.target;
+      if (!frame) frame = requestAnimationFrame(look);
+    };
+    document.addEventListener("pointermove", move, { passive: true });
+    dragWatch.current = () => {
+      document.removeEventListener("pointermove", move);
+      if (frame) cancelAnimationFrame(frame);
+      dragWatch.current = null;
+    };
+  };
+  useEffect(() => () => dragWatch.current?.(), []);
+
+  /** A teacher of the side list pointed at or focused (null: left) while a session is selected, not moved. */
+  const pointTeacher = (teacherId: string | null) => {
+    if (draggingId || pending || !selected) return;
+    setCandidate(teacherId);
+    showIndex(teacherId ? selected.id : null, teacherId ?? undefined);
+  };
 
   const save = useCallback(
     async (session: BoardSession, to: MoveTo, revert: () => void) => {
@@ -234,12 +307,14 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
     setDraggingId(arg.event.id);
     setSelectedId(arg.event.id);
     startActivity(arg.event.id);
+    watchCandidates(arg.event.id);
   };
 
   const onDragStop = (arg: EventDragStopArg) => {
     const session = byId.get(arg.event.id);
     const { clientX, clientY } = arg.jsEvent as MouseEvent;
     const target = (document.elementFromPoint(clientX, clientY) as HTMLElement | null)?.closest<HTMLElement>("[data-teacher-drop]");
+    dragWatch.current?.();
     endActivity();
     if (session && target?.dataset.teacherDrop) {
       void save(session, { date: session.actualDate, start: session.startTime, end: session.endTime, teacherId: target.dataset.teacherDrop }, () => undefined);
@@ -299,33 +374,50 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
 
   // Three event sources, each its own array: FullCalendar resets only the source whose array changed
   // (the conflict index while dragging leaves the sessions' cards alone).
-  const sessionEvents = useMemo<EventInput[]>(
-    () =>
-      sessions.map((s) => {
-        const at = pending?.sessionId === s.id ? pending : { date: s.actualDate, start: s.startTime, end: s.endTime };
-        const held = heldBy.get(s.id);
-        const colour = colourOf(s, colourBy);
-        return {
-          id: s.id,
-          title: `${s.unit.code} ${s.blockGroup.code}`,
-          start: `${at.date}T${at.start}`,
-          end: `${at.date}T${at.end}`,
-          editable: !held,
-          durationEditable: !held && !dayGrid,
-          backgroundColor: colour,
-          borderColor: colour,
-          textColor: "#ffffff",
-          classNames: [
-            "bp-session",
-            held ? "bp-held" : "",
-            pending?.sessionId === s.id ? "bp-pending" : "",
-            s.status === "cancelled" ? "bp-cancelled" : "",
-          ].filter(Boolean),
-          extendedProps: { session: s, held },
-        };
-      }),
-    [sessions, pending, heldBy, colourBy, dayGrid],
-  );
+  const sessionEvents = useMemo<EventInput[]>(() => {
+    // The day grids show at most DAY_CARDS cards a day and a "+n more" card (calendarParts.capPerDay).
+    const keep = new Set<string>(heldBy.keys());
+    if (pending) keep.add(pending.sessionId);
+    const { shown, more } = dayGrid ? capPerDay(sessions, DAY_CARDS, keep) : { shown: sessions, more: [] };
+    const out: EventInput[] = shown.map((s) => {
+      const at = pending?.sessionId === s.id ? pending : { date: s.actualDate, start: s.startTime, end: s.endTime };
+      const held = heldBy.get(s.id);
+      const colour = colourOf(s, colourBy);
+      return {
+        id: s.id,
+        title: `${s.unit.code} ${s.blockGroup.code}`,
+        start: `${at.date}T${at.start}`,
+        end: `${at.date}T${at.end}`,
+        editable: !held,
+        durationEditable: !held && !dayGrid,
+        backgroundColor: colour,
+        borderColor: colour,
+        textColor: "#ffffff",
+        classNames: [
+          "bp-session",
+          held ? "bp-held" : "",
+          pending?.sessionId === s.id ? "bp-pending" : "",
+          s.status === "cancelled" ? "bp-cancelled" : "",
+        ].filter(Boolean),
+        extendedProps: { session: s, held },
+      };
+    });
+    for (const m of more) {
+      // Last in its day (the day grids order a day's cards by start time).
+      out.push({
+        id: `more:${m.date}`,
+        start: `${m.date}T23:58`,
+        end: `${m.date}T23:59`,
+        editable: false,
+        classNames: ["bp-more"],
+        backgroundColor: "transparent",
+        borderColor: "var(--mantine-color-default-border)",
+        textColor: "var(--mantine-color-text)",
+        extendedProps: { more: m },
+      });
+    }
+    return out;
+  }, [sessions, pending, heldBy, colourBy, dayGrid]);
   const shading = board.data?.shading;
   // A teacher's board shades the teacher's unavailable time; a block group's that of its sessions' teachers.
   const teacherKey =
@@ -384,6 +476,11 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
       if (reason) el.title = reason;
       return;
     }
+    const more = arg.event.extendedProps.more as DayOverflow | undefined;
+    if (more) {
+      el.setAttribute("aria-label", `${more.count} more sessions on ${weekday(more.date)} ${more.date}: open that week`);
+      return;
+    }
     const s = arg.event.extendedProps.session as BoardSession;
     const held = arg.event.extendedProps.held as string | undefined;
     el.dataset.sessionId = s.id;
@@ -397,6 +494,11 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
 
   const onClick = (arg: EventClickArg) => {
     arg.jsEvent.preventDefault();
+    const more = arg.event.extendedProps.more as DayOverflow | undefined;
+    if (more) {
+      calendarRef.current?.getApi().changeView(FC_VIEW.week, more.date);
+      return;
+    }
     setSelectedId(arg.event.id);
   };
 
@@ -423,7 +525,7 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
         slotMaxTime="22:00:00"
         slotDuration={`00:${SLOT_MINUTES}:00`}
         slotLabelFormat={TIME_FORMAT}
-        eventTimeFormat={TIME_FORMAT}
+        displayEventTime={false}
         height="auto"
         editable
         eventInteractive
@@ -451,6 +553,13 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
   };
 
   const draggingSession = draggingId ? byId.get(draggingId) : undefined;
+  const indexed = index ? byId.get(index.sessionId) : undefined;
+  const candidateName = candidate ? teachers.data?.find((t) => t.id === candidate)?.name : undefined;
+  const shadingFor = !indexed
+    ? ""
+    : candidateName && index?.teacherId === candidate
+      ? `Shaded: where ${sessionLabel(indexed)} would clash if ${candidateName} taught it.`
+      : `Shaded: where ${sessionLabel(indexed)} would clash.`;
 
   return (
     <div className="bp-board">
@@ -509,6 +618,9 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
           <span className="bp-swatch bp-blocked" /> Clash while dragging
         </Text>
       </Group>
+      <Text size="xs" mb="xs" className="bp-noprint" data-testid="board-shading-for" aria-live="polite">
+        {shadingFor}
+      </Text>
       {board.isError ? (
         <Alert color="red" title="The board could not be loaded" mb="sm">
           {board.error instanceof Error ? board.error.message : "Try again."}
@@ -520,6 +632,7 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
           className="bp-calendar"
           data-testid="board-calendar"
           data-loaded={board.isSuccess && !board.isPlaceholderData ? "true" : "false"}
+          data-cards={sessionEvents.length}
         >
           {calendar}
         </div>
@@ -546,7 +659,11 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
                     padding="xs"
                     data-teacher-drop={t.id}
                     data-testid={`teacher-drop-${t.name}`}
-                    className={draggingSession ? "bp-drop-target" : undefined}
+                    className={[draggingSession ? "bp-drop-target" : "", candidate === t.id ? "bp-candidate" : ""].filter(Boolean).join(" ") || undefined}
+                    onMouseEnter={() => pointTeacher(t.id)}
+                    onMouseLeave={() => pointTeacher(null)}
+                    onFocus={() => pointTeacher(t.id)}
+                    onBlur={() => pointTeacher(null)}
                   >
                     <Group justify="space-between" wrap="nowrap" gap="xs">
                       <Stack gap={0}>

@@ -1,6 +1,17 @@
 import { ApiError } from "@/lib/api";
 import { minutes, refusalReason } from "./api";
-import { addDays, atMinutes, colourOf, sessionCardNode, sessionLabel, shadingEvents, weekday } from "@/components/calendar/calendarParts";
+import {
+  addDays,
+  atMinutes,
+  capPerDay,
+  cardTime,
+  colourOf,
+  moreCardNode,
+  sessionCardNode,
+  sessionLabel,
+  shadingEvents,
+  weekday,
+} from "@/components/calendar/calendarParts";
 
 const session = {
   id: "s-1",
@@ -88,4 +99,29 @@ test("a refusal says why in words: the conflicts of a 409, the other person's ch
     "Bad time",
   );
   expect(refusalReason(new TypeError("Failed to fetch")).status).toBe(0);
+});
+
+test("a crowded day of the month and term views shows its first cards by time, what is kept, and a count of the rest", () => {
+  const at = (id: string, actualDate: string, startTime: string) => ({ id, actualDate, startTime });
+  const busy = ["15:00", "08:00", "13:00", "09:00", "10:00", "11:00"].map((t, i) => at(`b${i}`, "2027-02-02", t));
+  const quiet = [at("q0", "2027-02-03", "09:00"), at("q1", "2027-02-03", "13:00")];
+  const four = ["09:00", "10:00", "11:00", "12:00"].map((t, i) => at(`f${i}`, "2027-02-04", t));
+  const { shown, more } = capPerDay([...busy, ...quiet, ...four], 4, new Set(["b0"]));
+  // The busy day: its three earliest (08:00, 09:00, 10:00), the kept 15:00 one, and "+2 more" (11:00, 13:00).
+  expect(shown.filter((s) => s.actualDate === "2027-02-02").map((s) => s.startTime)).toEqual(["08:00", "09:00", "10:00", "15:00"]);
+  expect(more).toEqual([{ date: "2027-02-02", count: 2 }]);
+  // A day of at most four shows all of them, in the order given.
+  expect(shown.filter((s) => s.actualDate !== "2027-02-02").map((s) => s.id)).toEqual(["q0", "q1", "f0", "f1", "f2", "f3"]);
+  expect(moreCardNode(2).textContent).toBe("+2 more");
+  // Without anything kept, the busy day shows three and counts three.
+  expect(capPerDay(busy, 4).more).toEqual([{ date: "2027-02-02", count: 3 }]);
+});
+
+test("a card's time: the start in the day grids, start and end in the time grid, none without a start", () => {
+  const start = new Date(2027, 1, 2, 9, 0);
+  const end = new Date(2027, 1, 2, 12, 30);
+  expect(cardTime(start, end, true)).toBe("09:00 - 12:30");
+  expect(cardTime(start, end, false)).toBe("09:00");
+  expect(cardTime(start, null, true)).toBe("09:00");
+  expect(cardTime(null, null, true)).toBe("");
 });

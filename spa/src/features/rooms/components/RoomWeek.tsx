@@ -1,18 +1,18 @@
 /**
- * A room's week (ADR 0019): its sessions Monday to Sunday, by time, with previous/next week. Read from
- * the room's timetable (GET /api/timetables?roomId=), which stays live like every timetable list.
+ * A room's week: its sessions Monday to Sunday on the planner board's read-only calendar
+ * (features/board/SessionCalendar, docs/adr/0026-planner-board.md), with Previous, Next and Today (and the
+ * month and term views). Read from the room's board (GET /api/board?roomId=&from=&to=, with the holidays and
+ * term breaks to shade), which is keyed under the timetables, so it stays live like every timetable screen.
+ * The room's and its campus's planner boards are a click away.
  */
-import { ActionIcon, Button, Group, Modal, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
-import { IconCalendarWeek, IconChevronLeft, IconChevronRight } from "@tabler/icons-react";
-import dayjs from "dayjs";
-import { useState } from "react";
-import { displayTime, formatDate } from "@/components/Dates";
+import { ActionIcon, Alert, Group, Modal, Stack, Text } from "@mantine/core";
+import { IconCalendarWeek } from "@tabler/icons-react";
+import { useCallback, useState } from "react";
+import { formatDate } from "@/components/Dates";
+import { useBoard } from "@/lib/entities/planner";
 import { PlannerLink } from "@/components/PlannerLink";
-import { useTimetables } from "@/lib/entities/timetables";
+import { SessionCalendar } from "@/components/calendar/SessionCalendar";
 import type { Room } from "../api";
-
-const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
-const mondayOf = (d: dayjs.Dayjs) => d.subtract((d.day() + 6) % 7, "day").startOf("day");
 
 export function RoomWeekButton({ room }: { room: Room }) {
   const [opened, setOpened] = useState(false);
@@ -29,70 +29,29 @@ export function RoomWeekButton({ room }: { room: Room }) {
 }
 
 function RoomWeek({ room }: { room: Room }) {
-  const [monday, setMonday] = useState(() => mondayOf(dayjs()));
-  const sessions = useTimetables({ blockGroupId: null, teacherId: null, roomId: room.id, hidePast: false });
-  const days = Array.from({ length: 7 }, (_, i) => monday.add(i, "day"));
-  const byDay = new Map<string, NonNullable<typeof sessions.data>>();
-  for (const s of sessions.data ?? []) byDay.set(s.actualDate, [...(byDay.get(s.actualDate) ?? []), s]);
+  const [range, setRange] = useState<{ from: string; to: string } | null>(null);
+  const onRange = useCallback((from: string, to: string) => setRange((r) => (r && r.from === from && r.to === to ? r : { from, to })), []);
+  const board = useBoard("room", room.id, range?.from ?? null, range?.to ?? null);
   return (
     <Stack>
       <Group justify="space-between">
         <Text fw={600} data-testid="room-week-range">
-          {formatDate(days[0].format("YYYY-MM-DD"))} - {formatDate(days[6].format("YYYY-MM-DD"))}
+          {range ? `${formatDate(range.from)} - ${formatDate(range.to)}` : ""}
           {room.capacity ? ` · ${room.capacity} seats` : ""}
         </Text>
         <Group gap="xs">
-          <ActionIcon variant="default" aria-label="Previous week" onClick={() => setMonday((m) => m.subtract(7, "day"))}>
-            <IconChevronLeft size={16} />
-          </ActionIcon>
-          <Button size="xs" variant="default" onClick={() => setMonday(mondayOf(dayjs()))}>
-            This week
-          </Button>
-          <ActionIcon variant="default" aria-label="Next week" onClick={() => setMonday((m) => m.add(7, "day"))}>
-            <IconChevronRight size={16} />
-          </ActionIcon>
           <PlannerLink scope="room" id={room.id} name={`room ${room.code}`} />
           {room.campusId && room.campus ? <PlannerLink scope="campus" id={room.campusId} name={`campus ${room.campus.name}`} text={room.campus.name} /> : null}
         </Group>
       </Group>
-      {sessions.isLoading ? (
-        <Text c="dimmed">Loading...</Text>
-      ) : (
-        <SimpleGrid cols={{ base: 1, sm: 7 }} spacing={6}>
-          {days.map((d, i) => {
-            const key = d.format("YYYY-MM-DD");
-            const items = (byDay.get(key) ?? []).filter((s) => s.status !== "cancelled");
-            return (
-              <Paper key={key} withBorder p={6} radius="sm" mih={120} data-testid="room-week-day" data-date={key}>
-                <Text size="xs" fw={700} mb={4}>
-                  {DAYS[i]} {d.format("D MMM")}
-                </Text>
-                <Stack gap={4}>
-                  {items.length ? (
-                    items.map((s) => (
-                      <Paper key={s.id} withBorder p={4} radius="sm" data-testid="room-week-session">
-                        <Text size="xs" fw={600}>
-                          {displayTime(s.startTime)}-{displayTime(s.endTime)}
-                        </Text>
-                        <Text size="xs">
-                          {s.unit.code} · {s.blockGroup.code}
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          {s.teacher ? `${s.teacher.firstName} ${s.teacher.lastName}` : "Unassigned"}
-                        </Text>
-                      </Paper>
-                    ))
-                  ) : (
-                    <Text size="xs" c="dimmed">
-                      Free
-                    </Text>
-                  )}
-                </Stack>
-              </Paper>
-            );
-          })}
-        </SimpleGrid>
-      )}
+      {board.isError ? (
+        <Alert color="red" title="The room's week could not be loaded">
+          {board.error instanceof Error ? board.error.message : "Try again."}
+        </Alert>
+      ) : null}
+      <div data-testid="room-week" data-loaded={board.isSuccess && !board.isPlaceholderData ? "true" : "false"} data-from={range?.from ?? ""}>
+        <SessionCalendar sessions={board.data?.sessions ?? []} shading={board.data?.shading} view="week" onRange={onRange} />
+      </div>
     </Stack>
   );
 }
