@@ -326,6 +326,17 @@ test("a crowded day of the month view shows its first three sessions and '+n mor
     shown,
     five.slice(0, 3).map((s) => s.id),
   ); // the earliest three: 07:00, 10:00, 13:00
+  // Printed, the day shows all five and no "+n more": a timetable on a door has nothing to click.
+  await a.page.emulateMedia({ media: "print" });
+  try {
+    await cell.locator(".bp-session").nth(4).waitFor({ state: "attached" });
+    const printed = await cell.locator(".bp-session").evaluateAll((els) => els.map((el) => el.dataset.sessionId));
+    assert.deepEqual(printed.sort(), five.map((s) => s.id).sort());
+    assert.equal(await cell.locator(".bp-more").count(), 0);
+  } finally {
+    await a.page.emulateMedia({ media: "screen" });
+  }
+  await more.waitFor();
   await more.click();
   await a.page.waitForURL(/view=week&date=2027-02-15/);
   for (const s of five) await column(a.page, day).locator(`[data-session-id="${s.id}"]`).waitFor();

@@ -43,6 +43,7 @@ import {
   useUnavailableShading,
 } from "./api";
 import { reportBoardActivity, useBoardViewers } from "./boardPresence";
+import { usePrinting } from "./usePrinting";
 import {
   addDays,
   atMinutes,
@@ -196,6 +197,7 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
     queryFn: () => fetchBoardTeachers(selectedId!),
   });
   const dayGrid = range?.type !== "timeGridWeek";
+  const printing = usePrinting();
 
   useEffect(() => () => reportBoardActivity(base, null), [base]);
 
@@ -378,7 +380,8 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
     // The day grids show at most DAY_CARDS cards a day and a "+n more" card (calendarParts.capPerDay).
     const keep = new Set<string>(heldBy.keys());
     if (pending) keep.add(pending.sessionId);
-    const { shown, more } = dayGrid ? capPerDay(sessions, DAY_CARDS, keep) : { shown: sessions, more: [] };
+    // Printed, every session shows: a timetable on a classroom door has no "+n more" to click.
+    const { shown, more } = dayGrid && !printing ? capPerDay(sessions, DAY_CARDS, keep) : { shown: sessions, more: [] };
     const out: EventInput[] = shown.map((s) => {
       const at = pending?.sessionId === s.id ? pending : { date: s.actualDate, start: s.startTime, end: s.endTime };
       const held = heldBy.get(s.id);
@@ -417,7 +420,7 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
       });
     }
     return out;
-  }, [sessions, pending, heldBy, colourBy, dayGrid]);
+  }, [sessions, pending, heldBy, colourBy, dayGrid, printing]);
   const shading = board.data?.shading;
   // A teacher's board shades the teacher's unavailable time; a block group's that of its sessions' teachers.
   const teacherKey =
