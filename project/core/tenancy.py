@@ -9,15 +9,53 @@ from __future__ import annotations
 import uuid
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from django.db import models
 
 from project.core.errors import NotFound
 
 if TYPE_CHECKING:  # pragma: no cover
-    from project.accounts.models import Organization, User
     from project.core.models import TenantModel
+
+TENANT_MODEL = "accounts.Organization"
+"""The organization model, as an ``app_label.Model`` reference (the way Django names a swappable model):
+``project.core`` imports no app (docs/engineering.md, "Boundaries"); it resolves the model at call time
+with :func:`tenant_model`, and ``TenantModel.organization`` points at it."""
+
+
+def tenant_model() -> type[models.Model]:
+    """The organization model class (``TENANT_MODEL``), from Django's app registry (apps must be ready)."""
+    from django.apps import apps
+
+    return apps.get_model(TENANT_MODEL)
+
+
+class Organization(Protocol):
+    """What ``project.core`` reads of an organization (an instance of ``TENANT_MODEL``)."""
+
+    @property
+    def pk(self) -> Any: ...
+    @property
+    def timezone(self) -> str: ...
+    @property
+    def event_seq(self) -> int: ...
+    @property
+    def is_active(self) -> bool: ...
+
+
+class User(Protocol):
+    """What ``project.core`` reads of a user (an instance of ``AUTH_USER_MODEL``)."""
+
+    @property
+    def pk(self) -> Any: ...
+    @property
+    def email(self) -> str: ...
+    @property
+    def role(self) -> str: ...
+    @property
+    def is_active(self) -> bool: ...
+
 
 M = TypeVar("M", bound=models.Model)
 T = TypeVar("T", bound="TenantModel")
@@ -31,8 +69,10 @@ class Ctx:
     origin: the ``X-Client-Id`` header of the request, echoed in change events (docs/behaviour/live-events.md §6).
     """
 
-    org: Organization
-    user: User | None = None
+    # Typed Any: an instance of the accounts app's models (TENANT_MODEL, AUTH_USER_MODEL), whose types
+    # core cannot name without importing the app; what core itself reads of them is Organization / User.
+    org: Any
+    user: Any = None
     origin: str | None = None
 
     @property
@@ -40,7 +80,7 @@ class Ctx:
         return self.org.pk
 
     @property
-    def member(self) -> User:
+    def member(self) -> Any:
         """The acting user of a signed-in request (what the auth classes guarantee). A context without a
         user reaching code that needs one raises :class:`project.core.errors.Unauthorized` (401) rather
         than acting as nobody."""
@@ -55,7 +95,7 @@ class Ctx:
         return bool(self.user is not None and self.user.role == "admin")
 
     @classmethod
-    def system(cls, org: Organization) -> Ctx:
+    def system(cls, org: Any) -> Ctx:
         return cls(org=org, user=None, origin=None)
 
 
