@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
 TENANT_MODEL = "accounts.Organization"
 """The organization model, as an ``app_label.Model`` reference (the way Django names a swappable model):
 ``project.core`` imports no app (docs/engineering.md, "Boundaries"); it resolves the model at call time
-with :func:`tenant_model`, and ``TenantModel.organization`` points at it."""
+with :func:`tenant_model` (``TenantModel.organization`` names the same reference)."""
 
 
 def tenant_model() -> type[models.Model]:
@@ -44,19 +44,6 @@ class Organization(Protocol):
     def is_active(self) -> bool: ...
 
 
-class User(Protocol):
-    """What ``project.core`` reads of a user (an instance of ``AUTH_USER_MODEL``)."""
-
-    @property
-    def pk(self) -> Any: ...
-    @property
-    def email(self) -> str: ...
-    @property
-    def role(self) -> str: ...
-    @property
-    def is_active(self) -> bool: ...
-
-
 M = TypeVar("M", bound=models.Model)
 T = TypeVar("T", bound="TenantModel")
 
@@ -70,7 +57,8 @@ class Ctx:
     """
 
     # Typed Any: an instance of the accounts app's models (TENANT_MODEL, AUTH_USER_MODEL), whose types
-    # core cannot name without importing the app; what core itself reads of them is Organization / User.
+    # core cannot name without importing the app; what core reads of the organization is
+    # Organization; the user is the AUTH_USER_MODEL (get_user_model()).
     org: Any
     user: Any = None
     origin: str | None = None
