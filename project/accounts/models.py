@@ -10,8 +10,7 @@ from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.db import models
 
-from project.core.models import TenantModel, TimeStampedModel
-from project.history.tracking import HistoryTracked
+from project.core.models import HistoryTracked, TenantModel, TimeStampedModel
 
 
 class Organization(HistoryTracked, TimeStampedModel):

@@ -11,7 +11,7 @@ from django.forms import ModelForm
 from django.http import HttpRequest
 
 from project.core.changes import Action, Entity, org_change
-from project.core.tenancy import Ctx
+from project.core.tenancy import Ctx, tenant_model
 
 if TYPE_CHECKING:  # pragma: no cover
     from uuid import UUID
@@ -44,14 +44,13 @@ class TenantAdmin(admin.ModelAdmin):
             super().delete_model(request, obj)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[TenantModel]) -> None:
-        from project.accounts.models import Organization
-
+        organizations = tenant_model()._default_manager
         with transaction.atomic():
             by_org: dict[UUID, list[UUID]] = {}
             for pk, org_id in queryset.values_list("pk", "organization_id"):
                 by_org.setdefault(org_id, []).append(pk)
             entity = self.entity
-            for org in Organization.objects.filter(pk__in=by_org):  # one write (activity, event) per organization
+            for org in organizations.filter(pk__in=by_org):  # one write (activity, event) per organization
                 if entity is None:
                     super().delete_queryset(request, queryset.filter(pk__in=by_org[org.pk]))
                     continue

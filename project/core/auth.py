@@ -22,7 +22,7 @@ from project.core.errors import Forbidden, Unauthorized
 from project.core.tenancy import Ctx
 
 if TYPE_CHECKING:  # pragma: no cover
-    from project.accounts.models import User
+    from django.contrib.auth.models import _User as User  # (stubs only) the AUTH_USER_MODEL, accounts.User
 
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 

@@ -12,8 +12,9 @@ and the unit does, in this order, what each write needs (docs/realtime.md, "Even
    writers until the transaction ends, so commit order is seq order and a conflict check inside the body
    sees every earlier write (the response cache is keyed on this seq, so its answers of earlier seqs are
    no longer served);
-3. records the write's activity (``project.history.recording``) *before* the body: the rows the body
-   writes are captured into it, for History and undo;
+3. records the write's activity through the recorder the ``history`` app registers (:func:`use_recorder`)
+   *before* the body: the rows the body writes are captured into it, for History and undo (no recorder
+   registered: the write fails with ``ImproperlyConfigured`` before it writes anything);
 4. runs the body; the body may name its rows there (``change.ids = [row.pk]``) when their keys come from
    the write itself;
 5. after commit, sends the :class:`ChangeEvent` to the organization's sockets through the transport the
@@ -24,9 +25,11 @@ A write cannot do one of them without the others, nor in another order. The even
 here, as a Pydantic model with closed sets of entities and actions; it is published in the OpenAPI
 schema (``project.api``), so the SPA's generated types carry it.
 
-This module imports nothing of ``realtime`` (the transport registers itself: ``realtime.apps``); the
-``timetable_session`` routing details (``sessions``, ``before``, ``campusIds``) are read here because
-they describe the project's rows.
+This module imports no app and nothing of ``realtime`` (docs/engineering.md, "Boundaries"): what it calls
+of them is registered in their ``AppConfig.ready()`` — the transport (``realtime.apps``:
+:func:`use_transport`), the history recorder (``project.history.apps``: :func:`use_recorder`) and the
+routing details of an entity's events (``sessions``, ``before``, ``campusIds``: ``project.timetabling.apps``
+and ``project.planning.apps``: :func:`use_routing`), because they describe those apps' rows.
 """
 
 from __future__ import annotations
@@ -35,20 +38,18 @@ import logging
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 from zoneinfo import ZoneInfo
 
+from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
-from project.history.recording import record, set_ids
-
 if TYPE_CHECKING:  # pragma: no cover
     from project.core.tenancy import Ctx
-    from project.history.models import Activity
 
 log = logging.getLogger(__name__)
 
@@ -159,6 +160,61 @@ def use_transport(send: Transport) -> None:
     _transport = send
 
 
+Activity = Any
+"""A write's History entry (a ``project.history.models.Activity`` row): whatever the registered recorder
+returns; the unit only hands it back to the recorder and to the write's body."""
+
+
+class Recorder(Protocol):
+    """The history's step of the unit, registered by the ``history`` app (``project.history.recording``)."""
+
+    def record(self, ctx: Ctx, event: dict, *, summary: str | None = None, undo_of: Activity | None = None) -> Activity:
+        """Record the activity of ``event`` (``{entity, action, ids, seq}``) in the caller's transaction and
+        capture the rows written until its atomic block ends."""
+
+    def set_ids(self, ctx: Ctx, activity: Activity, ids: list[str], *, summary: str | None = None) -> None:
+        """Store the ids the body named after the activity was recorded."""
+
+
+_recorder: Recorder | None = None
+
+
+def use_recorder(recorder: Recorder) -> None:
+    """Register the history's step of the unit (an object or module with ``record`` and ``set_ids``).
+    Called once by the ``history`` app when it is ready; a write without a recorder fails loudly."""
+    global _recorder
+    _recorder = recorder
+
+
+def _the_recorder() -> Recorder:
+    if _recorder is None:
+        raise ImproperlyConfigured(
+            "no history recorder registered for the write unit: is project.history in INSTALLED_APPS and "
+            "the app registry ready? (docs/adr/0028)"
+        )
+    return _recorder
+
+
+SessionRows = list[dict]
+"""``sessions`` / ``before`` entries: :class:`ChangeEventSession` JSON objects."""
+
+Routing = Callable[[list[str], str], tuple[list[Any], SessionRows | None]]
+"""``routing(ids, action) -> (campuses, sessions)`` of an entity's written rows, read after commit (one
+query): the campus keys of the rows (any order, repeats and None allowed) and the ``sessions`` entries
+(None: not sent). May raise ``ValueError`` / ``ValidationError`` for ids that are not the rows' keys."""
+
+Before = Callable[[list[str]], SessionRows | None]
+"""``before(ids) -> sessions``: the rows as they are before the write's body (None: not sent)."""
+
+_routings: dict[str, tuple[Routing, Before | None]] = {}
+
+
+def use_routing(entity: Entity, routing: Routing, before: Before | None = None) -> None:
+    """Register how the routing details of ``entity``'s events are read (called by the app that owns the
+    rows, in its ``AppConfig.ready()``). An entity without a registration has none (clients refetch)."""
+    _routings[entity] = (routing, before)
+
+
 @dataclass
 class Change:
     """A write in progress inside :func:`org_change`. ``ids``: the rows it writes (set them in the body
@@ -208,13 +264,14 @@ def org_change(
     for what it does and in which order. An exception in the body rolls the whole unit back and
     propagates.
     """
+    _the_recorder()  # before anything is written
     with transaction.atomic():
         change = _begin(ctx, entity, action, ids=ids, summary=summary, undo_of=undo_of)
         recorded = list(change.ids)
         yield change
         change.ids = [str(i) for i in change.ids]
         if change.ids != recorded:
-            set_ids(ctx, change.activity, change.ids, summary=summary)
+            _the_recorder().set_ids(ctx, change.activity, change.ids, summary=summary)
 
 
 def emit_change(
@@ -231,6 +288,7 @@ def _begin(
     ctx: Ctx, entity: Entity, action: Action, *, ids: Iterable[object], summary: str | None, undo_of: Activity | None
 ) -> Change:
     """Validate the event, raise the seq (row lock), record the activity, and send after commit."""
+    recorder = _the_recorder()
     org = ctx.org
     id_list = [str(i) for i in ids]
     at = timezone.now().astimezone(_zone(org.timezone)).isoformat(timespec="seconds")
@@ -241,7 +299,7 @@ def _begin(
     organizations.filter(pk=org.pk).update(event_seq=F("event_seq") + 1)
     seq = organizations.filter(pk=org.pk).values_list("event_seq", flat=True).get()
     event = {"entity": entity, "action": action, "ids": id_list, "seq": seq}
-    activity = record(ctx, event, summary=summary, undo_of=undo_of)
+    activity = recorder.record(ctx, event, summary=summary, undo_of=undo_of)
     change = Change(ctx, entity, action, id_list, seq, at, activity, summary, _sessions_before(entity, action, id_list))
     org_id = str(org.pk)
     transaction.on_commit(lambda: _send(org_id, change))
@@ -272,36 +330,21 @@ def _send(org_id: str, change: Change) -> None:
 # ------------------------------------------------------------------------------ routing details
 
 
-_DETAIL_FIELDS = ("id", "block_group_id", "teacher_id", "room", "actual_date", "block_group__campus_id", "room_record_id")
-
-
-def _detail(row: tuple) -> dict:
-    """One ``sessions`` / ``before`` entry (:class:`ChangeEventSession`'s JSON) from a row of ``_DETAIL_FIELDS``."""
-    i, g, t, room, d, _c, r = row
-    return {
-        "id": str(i),
-        "blockGroupId": str(g),
-        "teacherId": str(t) if t else None,
-        "room": room or "",
-        "roomId": str(r) if r else None,
-        "date": d.isoformat() if d else None,
-    }
-
-
 def _sessions_before(entity: str, action: str, ids: list[str]) -> list[dict] | None:
     """For a ``timetable_session`` write of at most ``MAX_SESSION_DETAILS`` rows: the rows as they are
-    *before* the write (the unit reads them before its body), in the shape of ``sessions`` (one query);
-    rows that do not exist yet are absent. None otherwise. A screen decides from before and after whether
-    a change touches what it shows (a session moved out of its day or week touches it too)."""
+    *before* the write (the unit reads them before its body, through the ``before`` reader registered for
+    the entity), in the shape of ``sessions``; rows that do not exist yet are absent. None otherwise. A
+    screen decides from before and after whether a change touches what it shows (a session moved out of
+    its day or week touches it too)."""
     if entity != "timetable_session" or action in GROUP_ID_ACTIONS or not ids or len(ids) > MAX_SESSION_DETAILS:
+        return None
+    before = _routings.get(entity, (None, None))[1]
+    if before is None:
         return None
     from django.core.exceptions import ValidationError
 
-    from project.timetabling.models import TimetableSession
-
     try:
-        rows = TimetableSession.objects.unscoped().filter(id__in=ids).values_list(*_DETAIL_FIELDS)
-        return [_detail(row) for row in rows]
+        return before(ids)
     except (ValidationError, ValueError):  # ids that are not UUIDs (the realtime test hooks send labels)
         return None
     except Exception:  # an optimisation only: without it clients decide from the rows after the write
@@ -328,40 +371,25 @@ def with_routing(event: dict, before: list[dict] | None = None) -> dict:
 
 
 def _routing(entity: str, ids: list[str], action: str = "") -> tuple[list[str] | None, list[dict] | None]:
-    """What screens and displays need to decide whether a change touches them (one query):
+    """What screens and displays need to decide whether a change touches them, from the routing
+    registered for the entity (:func:`use_routing`):
 
     - ``campusIds``: the campuses of the written sessions' or block groups' rows (routing for
       campus-scoped wall displays; never sent to a client);
     - ``sessions`` (timetable_session events of at most 2,000 ids): :class:`ChangeEventSession` of the rows as
       written (a list showing none of them and matching none of them does not refetch, ADR 0008).
 
-    None for either when no row is left to ask (a delete) or the write is too big: clients then fall back
-    to refetching what the entity touches, and every display of the organization gets the event.
+    None for either when no row is left to ask (a delete), the write is too big or the entity has no
+    routing: clients then fall back to refetching what the entity touches, and every display of the
+    organization gets the event.
     """
     from django.core.exceptions import ValidationError
 
+    registered = _routings.get(entity)
+    if registered is None:
+        return None, None
     try:
-        if entity == "timetable_session" and action in GROUP_ID_ACTIONS:
-            # A schedule generated or cleared: the ids are the block group's; every list of it refetches.
-            from project.planning.models import BlockGroup
-
-            details = None
-            campuses = list(BlockGroup.objects.unscoped().filter(id__in=ids).values_list("campus_id", flat=True))
-        elif entity == "timetable_session":
-            from project.timetabling.models import TimetableSession
-
-            rows = list(TimetableSession.objects.unscoped().filter(id__in=ids).values_list(*_DETAIL_FIELDS))
-            details = None
-            if len(ids) <= MAX_SESSION_DETAILS:
-                details = [_detail(row) for row in rows]
-            campuses = [row[5] for row in rows]
-        elif entity == "block_group":
-            from project.planning.models import BlockGroup
-
-            details = None
-            campuses = list(BlockGroup.objects.unscoped().filter(id__in=ids).values_list("campus_id", flat=True))
-        else:
-            return None, None
+        campuses, details = registered[0](ids, action)
     except (ValidationError, ValueError):  # ids that are not UUIDs (the realtime test hooks send labels)
         return None, None
     if not campuses:

@@ -9,15 +9,40 @@ from __future__ import annotations
 import uuid
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from django.db import models
 
 from project.core.errors import NotFound
 
 if TYPE_CHECKING:  # pragma: no cover
-    from project.accounts.models import Organization, User
     from project.core.models import TenantModel
+
+TENANT_MODEL = "accounts.Organization"
+"""The organization model, as an ``app_label.Model`` reference (the way Django names a swappable model):
+``project.core`` imports no app (docs/engineering.md, "Boundaries"); it resolves the model at call time
+with :func:`tenant_model` (``TenantModel.organization`` names the same reference)."""
+
+
+def tenant_model() -> type[models.Model]:
+    """The organization model class (``TENANT_MODEL``), from Django's app registry (apps must be ready)."""
+    from django.apps import apps
+
+    return apps.get_model(TENANT_MODEL)
+
+
+class Organization(Protocol):
+    """What ``project.core`` reads of an organization (an instance of ``TENANT_MODEL``)."""
+
+    @property
+    def pk(self) -> Any: ...
+    @property
+    def timezone(self) -> str: ...
+    @property
+    def event_seq(self) -> int: ...
+    @property
+    def is_active(self) -> bool: ...
+
 
 M = TypeVar("M", bound=models.Model)
 T = TypeVar("T", bound="TenantModel")
@@ -31,8 +56,11 @@ class Ctx:
     origin: the ``X-Client-Id`` header of the request, echoed in change events (docs/behaviour/live-events.md §6).
     """
 
-    org: Organization
-    user: User | None = None
+    # Typed Any: an instance of the accounts app's models (TENANT_MODEL, AUTH_USER_MODEL), whose types
+    # core cannot name without importing the app; what core reads of the organization is
+    # Organization; the user is the AUTH_USER_MODEL (get_user_model()).
+    org: Any
+    user: Any = None
     origin: str | None = None
 
     @property
@@ -40,7 +68,7 @@ class Ctx:
         return self.org.pk
 
     @property
-    def member(self) -> User:
+    def member(self) -> Any:
         """The acting user of a signed-in request (what the auth classes guarantee). A context without a
         user reaching code that needs one raises :class:`project.core.errors.Unauthorized` (401) rather
         than acting as nobody."""
@@ -55,7 +83,7 @@ class Ctx:
         return bool(self.user is not None and self.user.role == "admin")
 
     @classmethod
-    def system(cls, org: Organization) -> Ctx:
+    def system(cls, org: Any) -> Ctx:
         return cls(org=org, user=None, origin=None)
 
 

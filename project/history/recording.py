@@ -1,7 +1,8 @@
 """Recording a write's activity: the history step of the write unit (``project.core.changes.org_change``).
 
-Not a service: it runs inside the unit's transaction, never on its own. ``project.core.changes`` calls
-:func:`record` once per write, before the write's body, so that the rows the body writes are captured
+Not a service: it runs inside the unit's transaction, never on its own. The history app registers this
+module as the unit's recorder (``project.history.apps``: ``project.core.changes.use_recorder``), and the
+unit calls :func:`record` once per write, before the write's body, so that the rows the body writes are captured
 into the activity (``project.history.tracking``, docs/adr/0012).
 """
 

@@ -8,7 +8,11 @@ captured where it happens, whatever path made it:
 - ``TenantQuerySet.update / bulk_update / bulk_create / delete`` (project.core.models): the rows are read
   before (one query per call) and after (one query per call); a delete captures its cascades and the
   ``SET_NULL`` updates Django's collector makes;
-- ``Model.save() / delete()`` of a tracked model (``HistoryTracked``).
+- ``Model.save() / delete()`` of a tracked model (``HistoryTracked``, project.core.models).
+
+``project.core`` imports no app: the history app registers this module as the base models' row capture
+(``project.history.apps``: ``project.core.models.use_row_capture``); the base models call
+:func:`active` and the ``tracked_*`` functions through it.
 
 Each captured call becomes one :class:`ActivityChange` (one insert): the model, its field names and
 ``[pk, before, after]`` per row, values as JSON (``None`` for "did not exist"). A rolled-back write rolls
@@ -46,7 +50,7 @@ _ATTR = "_blockplan_history_tracker"
 class Activity(Protocol):
     """What the capture needs of a ``project.history.models.Activity`` row: its key, its organization and
     its ``changes`` (the related manager of ``ActivityChange``). A protocol, not an import: the models
-    module is above this one (``TenantModel`` is tracked), so this module imports no model of the project
+    module is above this one (``TenantModel`` is tracked), so this module imports no model of an app
     (docs/engineering.md, "Boundaries")."""
 
     objects: ClassVar[Any]
@@ -438,37 +442,24 @@ def _collected(collector: Collector) -> tuple[dict[ModelType, set[Any]], dict[Mo
     return deleted, nulled
 
 
-class HistoryTracked:
-    """Mixin for tracked models: ``save()`` and ``delete()`` of an instance are captured."""
+def tracked_save(
+    tracker: Tracker, instance: models.Model, using: str, do: Callable[[], None], update_fields: Iterable[str] | None
+) -> None:
+    """Run ``do()`` (``instance.save()`` to the database ``using``), capturing the row: before from the
+    database (none for a new row), after from the instance (only ``update_fields`` when given)."""
+    model = type(instance)
+    before = {} if instance._state.adding else read_rows(model, [instance.pk], using)
+    result = _run(tracker, do)
+    if update_fields is not None and before:  # only these were written: the rest is as it was read
+        written = [model._meta.get_field(n) for n in update_fields]
+        names = {f.attname for f in written if isinstance(f, models.Field)}  # (save takes concrete fields only)
+        after = _patched(model, before, [(str(instance.pk), {n: getattr(instance, n) for n in names})])
+        add(tracker, model, before, after)
+    else:  # every field was written from the instance
+        _store(tracker, model, [[pk, before.get(pk), row] for pk, row in memory_rows(model, [instance]).items()])
+    return result
 
-    history_tracked = True
 
-    def _tracked_write(self, kwargs: Mapping[str, Any]) -> tuple[models.Model, str, Tracker | None]:
-        """This row as the Model it is (HistoryTracked is only ever mixed into one), the database a save or
-        delete with ``kwargs`` writes to, and the tracker capturing writes there (None: none)."""
-        instance = cast(models.Model, self)
-        using = kwargs.get("using") or router.db_for_write(type(instance), instance=instance)
-        return instance, using, active(type(instance), using)
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        instance, using, tracker = self._tracked_write(kwargs)
-        if tracker is None:
-            return super().save(*args, **kwargs)  # type: ignore[misc]
-        model = type(instance)
-        before = {} if instance._state.adding else read_rows(model, [instance.pk], using)
-        result = _run(tracker, lambda: super(HistoryTracked, self).save(*args, **kwargs))  # type: ignore[misc]
-        update_fields = kwargs.get("update_fields")
-        if update_fields is not None and before:  # only these were written: the rest is as it was read
-            written = [model._meta.get_field(n) for n in update_fields]
-            names = {f.attname for f in written if isinstance(f, models.Field)}  # (save takes concrete fields only)
-            after = _patched(model, before, [(str(instance.pk), {n: getattr(self, n) for n in names})])
-            add(tracker, model, before, after)
-        else:  # every field was written from the instance
-            _store(tracker, model, [[pk, before.get(pk), row] for pk, row in memory_rows(model, [instance]).items()])
-        return result
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        instance, using, tracker = self._tracked_write(kwargs)
-        if tracker is None:
-            return super().delete(*args, **kwargs)  # type: ignore[misc]
-        return tracked_delete(tracker, type(instance)._base_manager.db_manager(using).filter(pk=instance.pk))
+# The mixin lives with the base models (project.core.models, which call this module through the capture
+# registered in project.history.apps); its old name here stays for the migrations that name it as a base.
+from project.core.models import HistoryTracked as HistoryTracked  # noqa: E402

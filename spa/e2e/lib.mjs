@@ -11,7 +11,7 @@ export const BASE_URL = process.env.BASE_URL ?? "http://localhost:8765";
 export const ARTIFACTS = resolve(import.meta.dirname, "../../e2e-artifacts");
 mkdirSync(ARTIFACTS, { recursive: true });
 
-// Demo accounts made by seed_demo (project/core/management/commands/seed_demo.py).
+// Demo accounts made by seed_demo (project/operations/management/commands/seed_demo.py).
 export const DEMO = {
   admin: { email: "admin@demo.blockplan.edu.au", password: "Blockplan-Demo-2026!" },
   coordinator: { email: "coordinator@demo.blockplan.edu.au", password: "Blockplan-Demo-2026!" },

@@ -15,7 +15,7 @@ from django.test import Client, RequestFactory
 
 from project.accounts.models import Organization, User
 from project.catalogue.models import Campus, Course, Unit
-from project.core.demo import seed
+from project.operations.demo import seed
 from project.planning.models import BlockGroup, StudyPlan, StudyPlanUnit
 from project.staff.models import Teacher, TeacherUnit
 from project.timetabling.calendar import holiday_by_date, holiday_spans
@@ -203,7 +203,7 @@ def test_block_groups_and_timetables(seeded):
 def test_the_demo_has_rooms_and_its_sessions_name_them(db):
     """The demo campuses' rooms, every demo session with a room linked to its record."""
     from project.catalogue.models import Room
-    from project.core.demo import seed
+    from project.operations.demo import seed
     from project.timetabling.models import TimetableSession
 
     org, _stats = seed.seed_demo()

@@ -224,3 +224,59 @@ def test_what_a_member_gets_of_an_admin_only_change_is_the_hidden_model():
     assert HiddenChangeEvent.model_validate(event_for(member, event.wire())) == HiddenChangeEvent(seq=3, hidden=True)
     with pytest.raises(ValueError):
         ChangeEvent.model_validate({"seq": 3, "hidden": True})
+
+
+# ------------------------------------------------------------- what the apps register with the unit
+
+
+def test_the_apps_register_their_steps_of_the_unit_when_ready():
+    """``project.core`` imports no app (``.importlinter``): the history's recorder and row capture, and the
+    routing of session and block group events, reach the unit through the apps' ``ready()``."""
+    from project.core import changes, models
+    from project.history import recording, tracking
+    from project.planning.routing import block_group_routing
+    from project.timetabling.routing import session_routing, sessions_before
+
+    assert changes._recorder is recording
+    assert models._capture is tracking
+    assert changes._routings["timetable_session"] == (session_routing, sessions_before)
+    assert changes._routings["block_group"] == (block_group_routing, None)
+
+
+@pytest.mark.django_db
+def test_a_write_without_a_registered_recorder_fails_loudly_before_writing(monkeypatch, captured_events):
+    """No recorder (the history app missing from INSTALLED_APPS, or a write before the registry is ready):
+    the unit refuses to write rather than write without History."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    from project.core import changes
+
+    org = f.make_org()
+    course = f.make_course(org)
+    start = type(org).objects.get(pk=org.pk).event_seq
+    monkeypatch.setattr(changes, "_recorder", None)
+    with (
+        pytest.raises(ImproperlyConfigured, match="no history recorder"),
+        org_change(Ctx(org=org), "course", "deleted", ids=[course.pk]),
+    ):
+        pytest.fail("the body must not run")
+    with transaction.atomic(), pytest.raises(ImproperlyConfigured):
+        changes.emit_change(Ctx(org=org), entity="course", action="updated", ids=[course.pk])
+    assert type(org).objects.get(pk=org.pk).event_seq == start
+    assert not Activity.objects.for_org(org).exists()
+    assert type(course).objects.filter(pk=course.pk).exists()
+
+
+@pytest.mark.django_db
+def test_without_a_row_capture_writes_are_djangos_own(monkeypatch):
+    """The capture is the history's: unregistered, a tracked model's writes still happen (and none is captured)."""
+    from project.core import models
+
+    org = f.make_org()
+    course = f.make_course(org)
+    monkeypatch.setattr(models, "_capture", None)
+    course.name = "Renamed"
+    course.save()
+    type(course).objects.for_org(org).filter(pk=course.pk).update(code="X1")
+    assert type(course).objects.get(pk=course.pk).code == "X1"
+    assert type(course).objects.get(pk=course.pk).name == "Renamed"

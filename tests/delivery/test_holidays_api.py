@@ -280,7 +280,7 @@ def test_import_vic_public_holidays_2027(api, org):
     body = resp.json()
     assert body["skipped"] == 0
     by_date = {h["startDate"]: h for h in body["added"]}
-    # Victorian public holidays 2027 (project/core/demo/data/holidays_vic.json).
+    # Victorian public holidays 2027 (project/operations/demo/data/holidays_vic.json).
     assert by_date["2027-03-08"]["name"] == "Labour Day"
     assert by_date["2027-09-24"]["name"] == "Friday before the AFL Grand Final"
     assert by_date["2027-11-02"]["name"] == "Melbourne Cup Day"

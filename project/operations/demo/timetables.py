@@ -17,8 +17,8 @@ from uuid import UUID
 from django.utils import timezone
 
 from project.catalogue.models import Unit
-from project.core.demo.content import GROUPS, GroupSpec
-from project.core.demo.sync import Stats
+from project.operations.demo.content import GROUPS, GroupSpec
+from project.operations.demo.sync import Stats
 from project.planning.days import parse_preferred_days
 from project.planning.models import BlockGroup, StudyPlan, StudyPlanUnit
 from project.staff.models import Teacher, TeacherUnit

@@ -1,9 +1,9 @@
 """``python manage.py seed_demo``: load the demo organization idempotently and print how to sign in
-(docs/behaviour/operations.md §2). The content and its sources: ``project/core/demo/``."""
+(docs/behaviour/operations.md §2). The content and its sources: ``project/operations/demo/``."""
 
 from django.core.management.base import BaseCommand
 
-from project.core.demo import seed
+from project.operations.demo import seed
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 """The demo organization (docs/behaviour/operations.md §2: ``python manage.py seed_demo``).
 
-Loads, idempotently, a demo training provider built from real data (``project/core/demo/data``, copied
-from ``project/core/demo/data`` with its sources): the four ICT qualifications and their units with published
+Loads, idempotently, a demo training provider built from real data (``project/operations/demo/data``, copied
+from ``project/operations/demo/data`` with its sources): the four ICT qualifications and their units with published
 nominal hours, Victorian public holidays and school term breaks 2025-2027, plus made-up but plausible
 campuses, teachers, study plans, block groups and timetables.
 
@@ -30,7 +30,7 @@ from django.db import transaction
 from project.accounts.models import Organization, User
 from project.accounts.validators import password_problems
 from project.catalogue.models import Campus, Course, Unit
-from project.core.demo.content import (
+from project.operations.demo.content import (
     CAMPUSES,
     GROUPS,
     INACTIVE_TEACHERS,
@@ -46,8 +46,8 @@ from project.core.demo.content import (
     USERS,
     pool_of,
 )
-from project.core.demo.sync import Stats, sync, sync_by
-from project.core.demo.timetables import seed_timetables, session_hours
+from project.operations.demo.sync import Stats, sync, sync_by
+from project.operations.demo.timetables import seed_timetables, session_hours
 from project.planning.models import BlockGroup, BlockGroupStudyPlan, StudyPlan, StudyPlanUnit
 from project.staff.models import Teacher, TeacherUnit
 from project.timetabling.models import Holiday, TimetableSession

@@ -1,0 +1,46 @@
+"""The routing details of ``timetable_session`` change events, registered with the write unit by this app
+(``project.core.changes.use_routing``, docs/adr/0028): the campuses of the written sessions (routing for
+campus-scoped wall displays) and the sessions as written and as they were before the write (``sessions``
+and ``before``: :class:`project.core.changes.ChangeEventSession` JSON objects)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from project.core.changes import GROUP_ID_ACTIONS, MAX_SESSION_DETAILS
+from project.planning.models import BlockGroup
+from project.timetabling.models import TimetableSession
+
+_DETAIL_FIELDS = ("id", "block_group_id", "teacher_id", "room", "actual_date", "block_group__campus_id", "room_record_id")
+
+
+def _detail(row: tuple) -> dict:
+    """One ``sessions`` / ``before`` entry (:class:`ChangeEventSession`'s JSON) from a row of ``_DETAIL_FIELDS``."""
+    i, g, t, room, d, _c, r = row
+    return {
+        "id": str(i),
+        "blockGroupId": str(g),
+        "teacherId": str(t) if t else None,
+        "room": room or "",
+        "roomId": str(r) if r else None,
+        "date": d.isoformat() if d else None,
+    }
+
+
+def sessions_before(ids: list[str]) -> list[dict]:
+    """The sessions ``ids`` as they are now (before the write's body), in the shape of ``sessions``; rows
+    that do not exist are absent (one query). ValidationError for ids that are not UUIDs."""
+    rows = TimetableSession.objects.unscoped().filter(id__in=ids).values_list(*_DETAIL_FIELDS)
+    return [_detail(row) for row in rows]
+
+
+def session_routing(ids: list[str], action: str) -> tuple[list[Any], list[dict] | None]:
+    """The campuses of the written rows and their ``sessions`` entries (None when more than
+    ``MAX_SESSION_DETAILS`` or when the ids are a block group's: a schedule generated or cleared), read
+    after commit (one query). ValidationError for ids that are not UUIDs."""
+    if action in GROUP_ID_ACTIONS:
+        # A schedule generated or cleared: the ids are the block group's; every list of it refetches.
+        return list(BlockGroup.objects.unscoped().filter(id__in=ids).values_list("campus_id", flat=True)), None
+    rows = list(TimetableSession.objects.unscoped().filter(id__in=ids).values_list(*_DETAIL_FIELDS))
+    details = [_detail(row) for row in rows] if len(ids) <= MAX_SESSION_DETAILS else None
+    return [row[5] for row in rows], details
