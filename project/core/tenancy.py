@@ -9,13 +9,18 @@ from __future__ import annotations
 import uuid
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from django.db import models
 
 from project.core.errors import NotFound
 
 if TYPE_CHECKING:  # pragma: no cover
+    # Types only, never run: Ctx names the accounts app's models so that mypy checks every use of
+    # ctx.org and ctx.user in the apps. The contract "project.core imports no app" ignores exactly this
+    # import (.importlinter); at run time core resolves the model through TENANT_MODEL.
+    from project.accounts.models import Organization as OrganizationModel
+    from project.accounts.models import User
     from project.core.models import TenantModel
 
 TENANT_MODEL = "accounts.Organization"
@@ -24,11 +29,11 @@ TENANT_MODEL = "accounts.Organization"
 with :func:`tenant_model` (``TenantModel.organization`` names the same reference)."""
 
 
-def tenant_model() -> type[models.Model]:
+def tenant_model() -> type[OrganizationModel]:
     """The organization model class (``TENANT_MODEL``), from Django's app registry (apps must be ready)."""
     from django.apps import apps
 
-    return apps.get_model(TENANT_MODEL)
+    return cast("type[OrganizationModel]", apps.get_model(TENANT_MODEL))
 
 
 class Organization(Protocol):
@@ -56,11 +61,8 @@ class Ctx:
     origin: the ``X-Client-Id`` header of the request, echoed in change events (docs/behaviour/live-events.md §6).
     """
 
-    # Typed Any: an instance of the accounts app's models (TENANT_MODEL, AUTH_USER_MODEL), whose types
-    # core cannot name without importing the app; what core reads of the organization is
-    # Organization; the user is the AUTH_USER_MODEL (get_user_model()).
-    org: Any
-    user: Any = None
+    org: OrganizationModel
+    user: User | None = None
     origin: str | None = None
 
     @property
@@ -68,7 +70,7 @@ class Ctx:
         return self.org.pk
 
     @property
-    def member(self) -> Any:
+    def member(self) -> User:
         """The acting user of a signed-in request (what the auth classes guarantee). A context without a
         user reaching code that needs one raises :class:`project.core.errors.Unauthorized` (401) rather
         than acting as nobody."""
@@ -83,7 +85,7 @@ class Ctx:
         return bool(self.user is not None and self.user.role == "admin")
 
     @classmethod
-    def system(cls, org: Any) -> Ctx:
+    def system(cls, org: OrganizationModel) -> Ctx:
         return cls(org=org, user=None, origin=None)
 
 
