@@ -138,12 +138,12 @@ def auto_allocate(request: AuthedRequest, payload: AutoAllocateIn) -> dict[str, 
     scope = aa.Scope(payload.session_ids, payload.block_group_id, payload.start, payload.end)
     limit = payload.time_limit_seconds or aa.DEFAULT_TIME_LIMIT
     if not payload.apply:
-        return aa.propose(ctx, scope, time_limit=limit)
+        return aa.auto_allocation_propose(ctx, scope, time_limit=limit)
     pairs = None if payload.assignments is None else [(a.session_id, a.teacher_id) for a in payload.assignments]
-    return aa.apply_proposal(ctx, scope, version=payload.version, assignments=pairs, time_limit=limit)
+    return aa.auto_allocation_apply(ctx, scope, version=payload.version, assignments=pairs, time_limit=limit)
 
 
 @router.get("/timetables/{uuid:session_id}/recommendations", response=RecommendationsOut)
 def recommendations(request: AuthedRequest, session_id: UUID) -> dict[str, object]:
     """Every teacher ranked for one session with the rules met or broken (404 for an unknown session)."""
-    return aa.recommend(request.auth, session_id)
+    return aa.auto_allocation_recommend(request.auth, session_id)

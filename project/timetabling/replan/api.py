@@ -30,7 +30,7 @@ ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut}
 
 
 class ChangeFields(CamelSchema):
-    """The fields naming a late change (``replan.change_of``'s keyword arguments), shared by the impact
+    """The fields naming a late change (``replan.replan_change``'s keyword arguments), shared by the impact
     query and the proposal and apply bodies."""
 
     holiday_id: Annotated[uuid.UUID | None, OrgRef(Holiday, "Holiday")] = None
@@ -211,20 +211,20 @@ def _named(body: ReplanChangeIn) -> dict:
 
 
 def _change(request: AuthedRequest, body: ChangeFields) -> replan.Change:
-    """The change ``body`` names, of the caller's organization (400/404 as ``replan.change_of``, whose
+    """The change ``body`` names, of the caller's organization (400/404 as ``replan.replan_change``, whose
     keyword arguments are the fields of :class:`ChangeFields`)."""
-    return replan.change_of(request.auth.org, **body.model_dump(include=set(ChangeFields.model_fields)))
+    return replan.replan_change(request.auth.org, **body.model_dump(include=set(ChangeFields.model_fields)))
 
 
 @router.post("/replan/propose", response={200: ReplanProposalOut, **ERRORS})
 def replan_propose(request: AuthedRequest, payload: ReplanChangeIn) -> HttpResponse:
     """POST /api/replan/propose: a proposal fixing every session the change hits (closures: moved to the
     earliest free slot; leave: another teacher), the sessions it cannot fix with reasons, and the
-    figures; ``version`` for the apply (ADR 0015; ``replan.propose``). Writes nothing. Errors as
+    figures; ``version`` for the apply (ADR 0015; ``replan.replan_propose``). Writes nothing. Errors as
     ``GET /api/replan/impact``."""
     change = _change(request, payload)
     return json_response(
-        replan.propose(
+        replan.replan_propose(
             request.auth,
             change,
             block_group_ids=payload.block_group_ids,
@@ -247,7 +247,7 @@ def replan_apply(request: AuthedRequest, payload: ReplanApplyIn) -> HttpResponse
     if payload.proposal_id is None:
         raise ValidationFailed.field("proposalId", "Make a proposal first: proposalId is required")
     return json_response(
-        replan.apply(
+        replan.replan_apply(
             request.auth,
             payload.proposal_id,
             version=payload.version,
@@ -265,4 +265,4 @@ def replan_impact(request: AuthedRequest, filters: Query[ImpactQuery]) -> HttpRe
     "End date is required", "End date must be on or after start date", "The range can be at most 400
     days", part-day times; 404 "Holiday not found" / "Leave not found" / "Teacher not found" / "Campus not
     found". Reads only."""
-    return json_response(replan.impact(request.auth.org, _change(request, filters)))
+    return json_response(replan.replan_impact(request.auth.org, _change(request, filters)))
