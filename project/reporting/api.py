@@ -51,7 +51,7 @@ router = make_router(tags=["reporting"])
 @router.get("/reports/block-groups-without-timetables", response=list[BlockGroupWithoutTimetableOut])
 def block_groups_without_timetables(request: AuthedRequest) -> list[dict[str, object]]:
     """Block groups with no timetable session, by code (docs/behaviour/reports.md §1). Always an array."""
-    return selectors.block_groups_without_timetables(org=request.auth.org)
+    return selectors.block_group_list_without_timetables(org=request.auth.org)
 
 
 @router.get("/reports/scheduling-summary", response=SchedulingSummaryOut)

@@ -228,7 +228,7 @@ def conflict_list(
     return [c.to_dict() for c in cf.scan(org, start, end, block_group_id=block_group_id, teacher_id=teacher_id)]
 
 
-def sessions_for_calendar(
+def session_list_for_calendar(
     *,
     org: Organization,
     teacher_id: UUID | str | None = None,
@@ -251,7 +251,7 @@ def feed_list(*, org: Organization, user: User | None) -> list[CalendarFeed]:
     )
 
 
-def feed_for_token(token: str) -> CalendarFeed:
+def feed_get_by_token(token: str) -> CalendarFeed:
     """The live feed of a secret token, across organizations (the token is the credential).
 
     NotFound "Calendar feed not found" when the token is unknown or revoked, its owner inactive, or

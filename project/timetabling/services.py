@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from project.catalogue.models import Room, Unit
-from project.catalogue.services import resolve_room
+from project.catalogue.services import room_resolve
 from project.core.changes import Action, Entity, org_change
 from project.core.concurrency import assert_fresh
 from project.core.errors import NotFound, SchedulingConflict, ValidationFailed
@@ -124,7 +124,7 @@ def _apply(ctx: Ctx, s: TimetableSession, data: SessionIn, existing: TimetableSe
     s.actual_date, s.day_of_week, s.week_number = day, dow, week
     s.start_time, s.end_time = data.start_time, data.end_time
     s.actual_hours = _check_hours(Decimal(hours))
-    s.room, s.room_record_id = resolve_room(org, data.room_id, data.room)
+    s.room, s.room_record_id = room_resolve(org, data.room_id, data.room)
     s.status = data.status
     s.notes = data.notes or ""
     s.term = TermCalendar.for_org(org).term_of(day)

@@ -12,7 +12,7 @@
 The names below are the package's public reads, as callers import them (``selectors.load_planning``).
 """
 
-from project.reporting.selectors.block_groups import block_groups_without_timetables
+from project.reporting.selectors.block_groups import block_group_list_without_timetables
 from project.reporting.selectors.common import (
     CANCELLED,
     EVENING_Q,
@@ -44,7 +44,7 @@ __all__ = [
     "UNDER_UTILISED_BELOW",
     "allocation_grid",
     "allocation_grid_json",
-    "block_groups_without_timetables",
+    "block_group_list_without_timetables",
     "bucket_expression",
     "delivered",
     "grid_range",

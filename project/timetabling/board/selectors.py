@@ -192,10 +192,10 @@ def board_conflict_index(
     refused by the server (the server's answer on drop stays final). A cancelled session is never
     blocked. With a teacher whose availability is painted (ADR 0027), each time of a day in 07:00-22:00
     outside their windows (or in a prohibited preference) is blocked as ``teacher_outside_availability``
-    (from :func:`project.staff.availability.selectors.unavailable_times`, the times the board shades). 404
+    (from :func:`project.staff.availability.selectors.availability_unavailable_times`, the times the board shades). 404
     for ids of another organization; 400 for a bad range. 7 queries.
     """
-    from project.staff.availability.selectors import unavailable_times
+    from project.staff.availability.selectors import availability_unavailable_times
     from project.staff.models import Teacher, TeacherLeave, TeacherUnit
 
     board_check_range(start, end)
@@ -282,7 +282,7 @@ def board_conflict_index(
                     }
                 )
                 day += timedelta(days=1)
-        away = unavailable_times(org=org, start=start, end=end, teacher_ids=[tid]).get(tid, [])
+        away = availability_unavailable_times(org=org, start=start, end=end, teacher_ids=[tid]).get(tid, [])
         for gap in away:
             blocked.append(
                 {

@@ -53,7 +53,7 @@ def calendar_response(
 
         target = get_in_org(Room, org, room_id, "Room")
         name = f"Room {target.code} timetable"
-    sessions = selectors.sessions_for_calendar(org=org, teacher_id=teacher_id, block_group_id=block_group_id, room_id=room_id)
+    sessions = selectors.session_list_for_calendar(org=org, teacher_id=teacher_id, block_group_id=block_group_id, room_id=room_id)
     body = ical.build_calendar(org=org, sessions=sessions, name=name)
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="timetable.ics"'
@@ -108,7 +108,7 @@ def revoke_feed(request: AuthedRequest, feed_id: str) -> tuple[int, None]:
 def public_feed(request: HttpRequest, token: str) -> HttpResponse:
     """Public text/calendar for calendar clients (no session; the token is the secret). 404 when the
     token is unknown or revoked, its owner inactive, or the organization inactive."""
-    feed = selectors.feed_for_token(token)
+    feed = selectors.feed_get_by_token(token)
     response = calendar_response(
         feed.organization, teacher_id=feed.teacher_id, block_group_id=feed.block_group_id, room_id=feed.room_id
     )

@@ -107,7 +107,7 @@ def _change_of(
     proposed closure (``start``/``end``, optional ``campus_id``). Raises NotFound for ids of another
     organization and ValidationFailed (400) for a missing or bad range."""
     from project.catalogue.models import Campus
-    from project.staff.leave.services import check_leave_times
+    from project.staff.leave.services import leave_check_times
     from project.staff.models import Teacher, TeacherLeave
 
     if holiday_id is not None:
@@ -133,7 +133,7 @@ def _change_of(
     start, end = _range(start, end)
     if teacher_id is not None:
         teacher = get_in_org(Teacher.objects.for_org(org), org, teacher_id, label="Teacher")
-        check_leave_times(start_time, end_time)
+        leave_check_times(start_time, end_time)
         span = cf.LeaveSpan(start, end, start_time, end_time, "")
         return Change(LEAVE, f"{teacher.full_name}'s leave", spans=[(start, end)], teacher_id=teacher.pk, leave=span)
     campus = get_in_org(Campus.objects.for_org(org), org, campus_id, label="Campus") if campus_id is not None else None
