@@ -18,8 +18,8 @@ from project.timetabling import selectors
 from project.timetabling.feeds import ical
 from project.timetabling.feeds import selectors as feeds_selectors
 from project.timetabling.feeds import services as feeds_services
+from project.timetabling.feeds.schemas import CalendarFeedIn, CalendarFeedOut
 from project.timetabling.models import CalendarFeed
-from project.timetabling.schemas import CalendarFeedIn, CalendarFeedOut
 
 router = make_router(tags=["timetabling"])
 # The module this router was published from: its OpenAPI operation ids stay (docs/adr/0030).

@@ -21,7 +21,7 @@ from project.timetabling import conflicts as cf
 from project.timetabling.calendar import TermCalendar
 from project.timetabling.models import TimetableSession
 from project.timetabling.scheduling import plan as sch
-from project.timetabling.schemas import NO_TEMPLATE, ScheduleIn
+from project.timetabling.scheduling.schemas import NO_TEMPLATE, ScheduleIn
 
 if TYPE_CHECKING:  # pragma: no cover
     from project.accounts.models import Organization
