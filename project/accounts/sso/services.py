@@ -273,7 +273,7 @@ def callback_url(request: HttpRequest) -> str:
     return request.build_absolute_uri("/api/auth/sso/callback")
 
 
-def safe_next(value: str | None) -> str:
+def _safe_next(value: str | None) -> str:
     """A path on this site to go to after signing in ("/" for anything else: no open redirect)."""
     value = value or "/"
     if not value.startswith("/") or value.startswith("//") or "\\" in value or value.startswith("/api/"):
@@ -314,7 +314,7 @@ def sso_sign_in_start(
     flows = dict(list(request.session.get(SESSION_FLOWS, {}).items())[-4:])
     flows[authorization["state"]] = {
         "provider": str(provider.pk),
-        "next": safe_next(next_path),
+        "next": _safe_next(next_path),
         "silent": silent,
         "email": email.strip().lower(),
         "reauth": str(reauth_user.pk) if reauth_user is not None else None,
