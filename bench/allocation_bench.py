@@ -153,7 +153,7 @@ def main() -> None:
     org = seed(teachers, with_availability)
     ctx = Ctx(org=org)
     started = time.perf_counter()
-    result = aa.propose(ctx, aa.Scope(start=date(2027, 1, 1), end=date(2027, 12, 31)))
+    result = aa.auto_allocation_propose(ctx, aa.Scope(start=date(2027, 1, 1), end=date(2027, 12, 31)))
     total = (time.perf_counter() - started) * 1000
     kind = " with availability, limits, campuses and preferences" if with_availability else ""
     print(f"auto-allocate proposal: {result['sessionsInScope']} sessions, {teachers} teachers{kind}")
@@ -172,7 +172,7 @@ def main() -> None:
     timings = []
     for sid in sample:
         t0 = time.perf_counter()
-        aa.recommend(ctx, sid)
+        aa.auto_allocation_recommend(ctx, sid)
         timings.append((time.perf_counter() - t0) * 1000)
     timings.sort()
     print(

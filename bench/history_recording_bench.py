@@ -41,8 +41,8 @@ from project.planning.models import BlockGroup, BlockGroupStudyPlan, StudyPlan, 
 from project.staff.models import Teacher, TeacherUnit  # noqa: E402
 from project.timetabling import auto_allocation as aa  # noqa: E402
 from project.timetabling.models import TimetableSession  # noqa: E402
+from project.timetabling.scheduling.schemas import ScheduleIn  # noqa: E402
 from project.timetabling.scheduling.services import block_group_schedule, block_group_schedule_clear  # noqa: E402
-from project.timetabling.schemas import ScheduleIn  # noqa: E402
 
 RUNS = int(os.environ.get("RUNS", "7"))
 DOMAIN = "bench-recording.example"

@@ -72,23 +72,23 @@ def main() -> None:
         teacher_id, first = cursor.fetchone()
 
     cases = [
-        ("closure of 3 days", replan.change_of(org, start=start, end=start + timedelta(days=2))),
-        ("3 weeks of leave", replan.change_of(org, teacher_id=teacher_id, start=first, end=first + timedelta(days=20))),
+        ("closure of 3 days", replan.replan_change(org, start=start, end=start + timedelta(days=2))),
+        ("3 weeks of leave", replan.replan_change(org, teacher_id=teacher_id, start=first, end=first + timedelta(days=20))),
     ]
     for label, change in cases:
         impact_ms, impact = [], None
         propose_ms, proposal = [], None
         apply_ms: dict[str, list[float]] = {}
         for _ in range(runs):
-            ms, impact = timed(lambda change=change: replan.impact(org, change))
+            ms, impact = timed(lambda change=change: replan.replan_impact(org, change))
             impact_ms.append(ms)
-            ms, proposal = timed(lambda change=change: replan.propose(ctx, change), f"{label} propose")
+            ms, proposal = timed(lambda change=change: replan.replan_propose(ctx, change), f"{label} propose")
             propose_ms.append(ms)
             for option in proposal["options"]:
                 try:
                     with transaction.atomic():
                         ms, _done = timed(
-                            lambda proposal=proposal, option=option: replan.apply(
+                            lambda proposal=proposal, option=option: replan.replan_apply(
                                 ctx, proposal["id"], version=proposal["version"], option=option["key"]
                             ),
                             f"{label} apply {option['key']}",

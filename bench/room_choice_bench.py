@@ -40,7 +40,7 @@ def main() -> None:
     from project.timetabling import conflicts as cf
     from project.timetabling.models import TimetableSession
     from project.timetabling.scheduling import services
-    from project.timetabling.schemas import ScheduleIn
+    from project.timetabling.scheduling.schemas import ScheduleIn
 
     ctx = admin_ctx(org)
     timings, figures = [], None

@@ -152,7 +152,7 @@ def _session_principal(scope: dict) -> Principal | None:
 def _session_still_valid(scope: dict, session_key: str | None, user_id: str, role: str = "") -> str:
     """What the heartbeat learns of a socket's session, in at most two queries: ``"ended"`` when the session
     row is gone, expired or of another user (logout, a password change elsewhere and deactivation delete
-    it: ``end_user_sessions``), or the user or their organization is no longer active; ``"role"`` when the
+    it: ``user_sessions_end``), or the user or their organization is no longer active; ``"role"`` when the
     user's role is no longer ``role`` (the socket closes and the client reconnects with the new one);
     else ``"ok"``. The user's row is read too, so a change the save hooks never saw (``QuerySet.update()``
     from a shell, SQL) still ends or re-scopes the socket within one ``session_recheck`` (ADR 0023)."""

@@ -66,9 +66,9 @@ def _user_deleted(sender: type[User], instance: User, **kwargs: Any) -> None:
 
 def end_access(user: User) -> None:
     """End a user's sessions and close their sockets (``deactivated``), after commit."""
-    from project.accounts.services.common import end_user_sessions
+    from project.accounts.services.common import user_sessions_end
 
-    end_user_sessions(user, reason=DEACTIVATED)
+    user_sessions_end(user, reason=DEACTIVATED)
     close_user_sockets(user.pk, DEACTIVATED)
 
 
@@ -92,7 +92,7 @@ def _organization_after(sender: type[Organization], instance: Organization, raw:
 
 def end_organization_access(org: Organization) -> None:
     """End the sessions of every user of ``org`` and close all its sockets (``deactivated``), after commit."""
-    from project.accounts.services.common import end_sessions_of
+    from project.accounts.services.common import user_sessions_end_many
 
-    end_sessions_of(set(User.objects.filter(organization=org).values_list("pk", flat=True)), reason=DEACTIVATED)
+    user_sessions_end_many(set(User.objects.filter(organization=org).values_list("pk", flat=True)), reason=DEACTIVATED)
     close_group_sockets(org_group(org.pk), reason=DEACTIVATED)

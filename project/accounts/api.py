@@ -80,7 +80,7 @@ def login(request: HttpRequest, payload: LoginIn) -> services.LoginResult:
     401 'Invalid email or password' (unknown, inactive, wrong), 401 'Invalid authenticator code',
     429 when locked out, 400 validation (the sign-in messages of docs/behaviour/accounts.md §2).
     """
-    return services.sign_in_with_password(
+    return services.password_sign_in(
         request=request,
         email=payload.email,
         password=payload.password,
@@ -109,7 +109,7 @@ def totp_setup(request: HttpRequest, user_id: UUID) -> dict[str, object]:
 def setup_password(request: HttpRequest, payload: SetupPasswordIn) -> dict[str, object]:
     """``{userId, password, confirmPassword, totpCode}``: first password, TOTP on, signed in.
     Answers ``{"user": {...}}``."""
-    user = services.setup_password(
+    user = services.password_setup(
         request=request,
         user_id=payload.user_id,
         password=payload.password,
@@ -122,7 +122,7 @@ def setup_password(request: HttpRequest, payload: SetupPasswordIn) -> dict[str, 
 @router.api_operation(["POST", "PUT"], "/auth/change-password", response=MessageOut)
 def change_password(request: AuthedRequest, payload: ChangePasswordIn) -> dict[str, str]:
     """``{currentPassword, newPassword, confirmPassword?}``; the user's other sessions end."""
-    services.change_password(
+    services.password_change(
         request=request,
         ctx=_ctx(request),
         current_password=payload.current_password,
@@ -146,7 +146,7 @@ def enable_totp(request: AuthedRequest, payload: TotpCodeIn) -> dict[str, object
     """``{totpCode}`` of the secret from totp-setup: TOTP on. 401 'Invalid authenticator code'.
     403 ``reauth_required`` without a confirmation in the last 5 minutes (ADR 0006)."""
     reauth.require_recent(request)
-    user = services.enable_totp(request=request, ctx=_ctx(request), totp_code=payload.totp_code or "")
+    user = services.totp_enable(request=request, ctx=_ctx(request), totp_code=payload.totp_code or "")
     return {"message": "Two-factor authentication is now active.", "user": user}
 
 
@@ -155,7 +155,7 @@ def reset_totp(request: AuthedRequest) -> dict[str, object]:
     """TOTP off and its secret dropped; the user then loads a new QR code with totp-setup.
     403 ``reauth_required`` without a confirmation in the last 5 minutes (ADR 0006)."""
     reauth.require_recent(request)
-    user = services.reset_totp(ctx=_ctx(request))
+    user = services.totp_reset(ctx=_ctx(request))
     return {"message": "Please scan the new QR code to re-enable TOTP.", "user": user}
 
 
@@ -165,7 +165,7 @@ def logout(request: HttpRequest) -> dict[str, str | None]:
     ``providerLogoutUrl``: for a single sign-on session whose provider offers it, where the browser goes
     to sign out at the provider too (RP-initiated logout, docs/adr/0024); else null."""
     provider_url = sso_services.provider_logout_url(request)
-    services.sign_out(request)
+    services.user_sign_out(request)
     return {"message": "You have been logged out successfully.", "provider_logout_url": provider_url}
 
 
@@ -174,7 +174,7 @@ def logout_redirect(request: HttpRequest) -> HttpResponseRedirect:
     """The sidebar's sign-out link: end the session, then 302 to /auth, or for a single sign-on session
     to the provider's sign-out (which comes back to /auth; docs/adr/0024)."""
     provider_url = sso_services.provider_logout_url(request)
-    services.sign_out(request)
+    services.user_sign_out(request)
     return HttpResponseRedirect(provider_url or "/auth")
 
 
@@ -197,7 +197,7 @@ def passkey_authenticate_complete(request: HttpRequest, payload: PasskeyAuthenti
 @router.get("/auth/passkeys", response=list[PasskeyOut])
 def passkey_list(request: AuthedRequest) -> list[Passkey]:
     """The signed-in user's passkeys, newest first: ``[{id, deviceName, createdAt, lastUsed}]``."""
-    return list(selectors.user_passkeys(_ctx(request).member))
+    return list(selectors.passkey_list(_ctx(request).member))
 
 
 @router.post("/auth/passkeys/register/begin")
@@ -244,7 +244,7 @@ def profile_update(request: AuthedRequest, payload: ProfileIn) -> User:
 def settings_get(request: AuthedRequest) -> dict[str, object]:
     """``{theme, preferences: {dateFormat, timeFormat, timezone, language, compactView}, updatedAt}``;
     404 'Settings not found' until first saved (the SPA then applies the defaults of docs/behaviour/accounts.md §8)."""
-    return selectors.settings_of(_ctx(request).member)
+    return selectors.settings_get(_ctx(request).member)
 
 
 @router.put("/auth/settings", response=SettingsOut)
@@ -260,7 +260,7 @@ def settings_put(request: AuthedRequest, payload: SettingsIn) -> dict[str, objec
 def export_data(request: AuthedRequest) -> HttpResponse:
     """A JSON file download ``blockplan-export-YYYY-MM-DD.json`` of the user's account, settings,
     passkeys (no secrets) and the organization's records."""
-    data = selectors.export_data(_ctx(request))
+    data = selectors.user_data_export(_ctx(request))
     response = HttpResponse(json.dumps(data, cls=DjangoJSONEncoder, indent=2), content_type="application/json; charset=utf-8")
     name = f"blockplan-export-{timezone.localdate().isoformat()}.json"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -289,7 +289,7 @@ def organization_put(request: AuthedRequest, payload: OrganizationIn, response: 
 @router.get("/admin/users", response=list[UserOut], auth=admin_auth)
 def admin_user_list(request: AuthedRequest) -> list[User]:
     """Admin only. The organization's users (active and inactive), by name."""
-    return list(selectors.org_users(_ctx(request).org))
+    return list(selectors.user_list(_ctx(request).org))
 
 
 @router.post("/admin/users", response={201: AddedUserOut}, auth=admin_auth)

@@ -17,47 +17,47 @@ from project.core.errors import NotFound
 from project.core.tenancy import Ctx, get_in_org
 
 
-def user_by_email(email: str) -> User | None:
+def user_get_by_email(email: str) -> User | None:
     """The user with this email (stored lower case), any organization, or None."""
     return User.objects.select_related("organization").filter(email=(email or "").strip().lower()).first()
 
 
-def user_by_id(user_id: UUID | str) -> User | None:
+def user_get_by_id(user_id: UUID | str) -> User | None:
     return User.objects.select_related("organization").filter(pk=user_id).first()
 
 
-def org_users(org: Organization) -> QuerySet[User]:
+def user_list(org: Organization) -> QuerySet[User]:
     """The users of one organization, ordered by name then email; one query however many."""
     return org.users.select_related("organization").order_by("first_name", "last_name", "email")
 
 
-def org_user(org: Organization, user_id: UUID | str) -> User:
+def user_get(org: Organization, user_id: UUID | str) -> User:
     """A user of ``org`` by id, else NotFound 'User not found' (another organization's id included)."""
-    return get_in_org(org_users(org), org, user_id, label="User")
+    return get_in_org(user_list(org), org, user_id, label="User")
 
 
-def user_passkeys(user: User) -> QuerySet[Passkey]:
+def passkey_list(user: User) -> QuerySet[Passkey]:
     return user.passkeys.order_by("-created_at")
 
 
-def user_passkey(user: User, passkey_id: UUID | str) -> Passkey:
+def passkey_get(user: User, passkey_id: UUID | str) -> Passkey:
     passkey = user.passkeys.filter(pk=passkey_id).first()
     if passkey is None:
         raise NotFound("Passkey not found")
     return passkey
 
 
-def settings_of(user: User) -> dict:
+def settings_get(user: User) -> dict:
     """``{theme, preferences, updatedAt}`` of a user whose settings were saved; NotFound otherwise.
 
     docs/behaviour/accounts.md §8: GET /api/auth/settings answers 404 until the first save (the SPA then uses defaults).
     """
     if not isinstance(user.settings, dict):
         raise NotFound("Settings not found")
-    return full_settings(user.settings) | {"updatedAt": user.updated_at}
+    return settings_with_defaults(user.settings) | {"updatedAt": user.updated_at}
 
 
-def full_settings(saved: dict | None) -> dict:
+def settings_with_defaults(saved: dict | None) -> dict:
     """Saved settings completed with the defaults of docs/behaviour/accounts.md §8."""
     saved = saved if isinstance(saved, dict) else {}
     stored = saved.get("preferences")
@@ -89,7 +89,7 @@ def _rows(queryset: QuerySet[Model]) -> list[dict]:
     return out
 
 
-def export_data(ctx: Ctx) -> dict:
+def user_data_export(ctx: Ctx) -> dict:
     """The signed-in user's data export (POST /api/auth/export-data).
 
     ``{exportedAt, user, settings, passkeys, organization, courses, units, campuses, studyPlans,
@@ -108,8 +108,8 @@ def export_data(ctx: Ctx) -> dict:
     return {
         "exportedAt": timezone.now().isoformat(),
         "user": UserOut.from_orm(user).model_dump(mode="json", by_alias=True),
-        "settings": full_settings(user.settings) if isinstance(user.settings, dict) else None,
-        "passkeys": [PasskeyOut.from_orm(p).model_dump(mode="json", by_alias=True) for p in user_passkeys(user)],
+        "settings": settings_with_defaults(user.settings) if isinstance(user.settings, dict) else None,
+        "passkeys": [PasskeyOut.from_orm(p).model_dump(mode="json", by_alias=True) for p in passkey_list(user)],
         "organization": OrganizationOut.from_orm(org).model_dump(mode="json", by_alias=True),
         "courses": _rows(Course.objects.for_org(org).order_by("code")),
         "units": _rows(Unit.objects.for_org(org).order_by("code")),

@@ -232,7 +232,7 @@ def room_delete(*, ctx: Ctx, room_id: UUID | str) -> None:
             room.delete()
 
 
-def resolve_room(org: Organization, room_id: UUID | str | None, text: str | None) -> tuple[str, UUID | None]:
+def room_resolve(org: Organization, room_id: UUID | str | None, text: str | None) -> tuple[str, UUID | None]:
     """The ``(room text, room record id)`` a session write stores (ADR 0019): a ``room_id`` of the
     organization wins (its code is the text); else a text that matches a room's code, case and spacing
     ignored, is linked and spelled as the code; else the text as given, unlinked. NotFound "Room not

@@ -119,4 +119,4 @@ def display_board(request: HttpRequest, token: str, date: Annotated[dt.date | No
     404 unknown token (a token is URL-safe base64: any other text in the path is a 404 too); 410
     ``revoked``; 400 for a ``date`` outside years 2000-2100.
     """
-    return selectors.board(token, date)
+    return selectors.display_board_get(token, date)

@@ -5,20 +5,20 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 
 from project.core.errors import DomainError
-from project.displays.selectors import link_for_token
-from project.displays.services import display_group
+from project.displays.selectors import display_link_get_by_token
+from project.displays.services import display_link_group
 
 
 @database_sync_to_async
 def _grant(token: str) -> tuple[str, dict[str, object]] | None:
     try:
-        link = link_for_token(token)
+        link = display_link_get_by_token(token)
     except DomainError:
         return None
     return str(link.organization_id), {
         "displayLinkId": str(link.id),
         "campusId": str(link.campus_id) if link.campus_id else None,
-        "groups": [display_group(link.id)],
+        "groups": [display_link_group(link.id)],
     }
 
 

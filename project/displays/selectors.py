@@ -32,7 +32,7 @@ def display_link_list(*, ctx: Ctx) -> QuerySet[DisplayLink]:
     return DisplayLink.objects.for_org(ctx.org).select_related("campus").order_by("revoked_at", "name")
 
 
-def link_for_token(token: str) -> DisplayLink:
+def display_link_get_by_token(token: str) -> DisplayLink:
     """The link of a token, across organizations (the token is the only credential).
 
     Raises NotFound for an unknown token and LinkRevoked (410) for a revoked one.
@@ -52,7 +52,7 @@ def link_for_token(token: str) -> DisplayLink:
     return link
 
 
-def org_today(org: Organization) -> tuple[date, datetime]:
+def organization_today(org: Organization) -> tuple[date, datetime]:
     tz = ZoneInfo(org.timezone or "Australia/Melbourne")
     now = timezone.now().astimezone(tz)
     return now.date(), now
@@ -61,7 +61,7 @@ def org_today(org: Organization) -> tuple[date, datetime]:
 LAST_SEEN_EVERY = timedelta(seconds=60)
 
 
-def board(token: str, day: date | None = None) -> dict:
+def display_board_get(token: str, day: date | None = None) -> dict:
     """Today's sessions of a link's scope, in the organization's timezone.
 
     Answer: ``{"name", "organizationName", "timezone", "campus": {id, name} | None, "groupBy",
@@ -72,9 +72,9 @@ def board(token: str, day: date | None = None) -> dict:
     organization for every display showing them (``kept_value``, ADR 0025: after a change each open
     display asks at once). ``last_seen_at`` is written at most once a minute per link.
     """
-    link = link_for_token(token)
+    link = display_link_get_by_token(token)
     org = link.organization
-    today, now = org_today(org)
+    today, now = organization_today(org)
     day = day or today
     sessions = kept_value(
         org,

@@ -14,7 +14,7 @@ from project.displays.models import DisplayLink
 from realtime.events import close_group_sockets
 
 
-def display_group(link_id: UUID | str) -> str:
+def display_link_group(link_id: UUID | str) -> str:
     """The channel-layer group of a display link's open boards (closed on revocation)."""
     return f"display.{link_id}"
 
@@ -53,5 +53,5 @@ def display_link_revoke(*, ctx: Ctx, link_id: UUID | str) -> DisplayLink:
             if link.revoked_at is None:
                 link.revoked_at = timezone.now()
                 link.save(update_fields=["revoked_at", "updated_at"])
-            close_group_sockets(display_group(link.id))
+            close_group_sockets(display_link_group(link.id))
     return link

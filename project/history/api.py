@@ -59,7 +59,7 @@ def activity(request: AuthedRequest, filters: Query[ActivityQuery]) -> Any:
     organization timezone). ``at`` is ISO 8601 in the organization's timezone. Any signed-in member."""
     ctx = request.auth
     return json_response(
-        selectors.activity_page(
+        selectors.activity_list(
             org=ctx.org,
             entity=filters.entity,
             entity_id=filters.id,

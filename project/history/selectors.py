@@ -59,7 +59,7 @@ def merged_changes(activity: Activity) -> OrderedDict[tuple[str, str], RowChange
     return out
 
 
-def activity_page(
+def activity_list(
     *,
     org: Organization,
     entity: str | None = None,

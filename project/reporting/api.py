@@ -1,7 +1,7 @@
 """Reports, teacher allocation grid and dashboard endpoints (docs/behaviour/reports.md,
 docs/behaviour/reports.md §7). Thin: parse the query, call one selector, answer.
 
-Definitions (see :mod:`project.reporting.selectors` and :mod:`project.reporting.dashboard`): hours are
+Definitions (see :mod:`project.reporting.selectors` and :mod:`project.reporting.selectors.dashboard`): hours are
 sums of ``actualHours`` of non-cancelled sessions (docs/behaviour/hours.md §2); semester 1 = January-June; the
 term of a date per ``TermCalendar`` (the organization's term breaks, quarters otherwise); weeks
 Monday-Sunday; evening = starts at or after 17:00 or ends after 17:00; "today" in the user's timezone.
@@ -23,8 +23,7 @@ from project.core.auth import AuthedRequest, admin_auth
 from project.core.errors import ValidationFailed
 from project.core.response_cache import cached_json
 from project.core.routers import make_router
-from project.reporting import allocation_grid as compact_grid
-from project.reporting import dashboard, exports, selectors
+from project.reporting import exports, selectors
 from project.reporting.params import parse_iso_date, parse_term, parse_year, today_for
 from project.reporting.schemas import (
     AllocationGridOut,
@@ -41,6 +40,7 @@ from project.reporting.schemas import (
     UpcomingSessionOut,
     WorkloadSummaryOut,
 )
+from project.reporting.selectors.dashboard import MAX_RANGE_DAYS
 
 router = make_router(tags=["reporting"])
 
@@ -51,7 +51,7 @@ router = make_router(tags=["reporting"])
 @router.get("/reports/block-groups-without-timetables", response=list[BlockGroupWithoutTimetableOut])
 def block_groups_without_timetables(request: AuthedRequest) -> list[dict[str, object]]:
     """Block groups with no timetable session, by code (docs/behaviour/reports.md §1). Always an array."""
-    return selectors.block_groups_without_timetables(org=request.auth.org)
+    return selectors.block_group_list_without_timetables(org=request.auth.org)
 
 
 @router.get("/reports/scheduling-summary", response=SchedulingSummaryOut)
@@ -75,23 +75,19 @@ def load_planning(request: AuthedRequest, year: str | None = None) -> HttpRespon
 def room_utilisation_report(request: AuthedRequest, year: str | None = None) -> dict[str, object]:
     """Room utilisation of ``year`` (default: the current year in the user's timezone; ADR 0019): per
     recorded room and per room type, hours booked against hours available (50 a teaching week)."""
-    from project.reporting.room_utilisation import room_utilisation
-
     ctx = request.auth
-    return room_utilisation(org=ctx.org, year=parse_year(year, ctx.user))
+    return selectors.room_utilisation(org=ctx.org, year=parse_year(year, ctx.user))
 
 
 @router.get("/reports/room-utilisation/export")
 def room_utilisation_export(request: AuthedRequest, format: str | None = None, year: str | None = None) -> HttpResponse:
     """The room utilisation report as ``room-utilisation-{year}.csv`` or ``.xlsx`` (an attachment);
     ``format`` must be ``csv`` or ``xlsx`` (400 otherwise)."""
-    from project.reporting.room_utilisation import room_utilisation
-
     ctx = request.auth
     fmt = (format or "").strip().lower()
     if fmt not in exports.FORMATS:
         raise ValidationFailed.field("format", "Format must be csv or xlsx")
-    return exports.room_utilisation_file(room_utilisation(org=ctx.org, year=parse_year(year, ctx.user)), fmt)
+    return exports.room_utilisation_file(selectors.room_utilisation(org=ctx.org, year=parse_year(year, ctx.user)), fmt)
 
 
 @router.get("/reports/load-planning/export")
@@ -149,7 +145,7 @@ def allocation_grid_compact(request: AuthedRequest, year: str | None = None, ter
         request,
         "allocation-grid",
         {"year": y, "term": t},
-        lambda: compact_grid.allocation_grid_compact(org=ctx.org, year=y, term=t),
+        lambda: selectors.allocation_grid_compact(org=ctx.org, year=y, term=t),
     )
 
 
@@ -159,7 +155,7 @@ def allocation_week(
 ) -> list[dict[str, object]]:
     """One teacher-week's sessions of the allocation grid (the week holding ``weekStart``), in the grid's
     session shape. Admin only; 404 "Teacher not found" for another organization's teacher."""
-    return compact_grid.week_sessions(org=request.auth.org, teacher_id=teacher_id, week=week_start)
+    return selectors.week_sessions(org=request.auth.org, teacher_id=teacher_id, week=week_start)
 
 
 @router.get("/teachers/{uuid:teacher_id}/delivery-summary", response=list[DeliverySummaryRowOut])
@@ -181,7 +177,7 @@ def dashboard_stats(request: AuthedRequest) -> HttpResponse:
     """Stat cards of the dashboard; this week in the user's timezone (docs/behaviour/reports.md §7)."""
     ctx = request.auth
     today = today_for(ctx.user)
-    return cached_json(request, "dashboard-stats", {"today": today}, lambda: dashboard.dashboard_stats(org=ctx.org, today=today))
+    return cached_json(request, "dashboard-stats", {"today": today}, lambda: selectors.dashboard_stats(org=ctx.org, today=today))
 
 
 @router.get("/dashboard/teacher-allocations", response=TeacherAllocationsOut)
@@ -195,13 +191,13 @@ def dashboard_teacher_allocations(request: AuthedRequest, start: str | None = No
     last = parse_iso_date(end, "end", "End date")
     if last < first:
         raise ValidationFailed.field("end", "End date must be on or after start date")
-    if (last - first).days >= dashboard.MAX_RANGE_DAYS:
-        raise ValidationFailed.field("end", f"The date range cannot exceed {dashboard.MAX_RANGE_DAYS} days")
+    if (last - first).days >= MAX_RANGE_DAYS:
+        raise ValidationFailed.field("end", f"The date range cannot exceed {MAX_RANGE_DAYS} days")
     return cached_json(
         request,
         "dashboard-allocations",
         {"start": first, "end": last},
-        lambda: dashboard.teacher_allocations(org=ctx.org, start=first, end=last),
+        lambda: selectors.teacher_allocations(org=ctx.org, start=first, end=last),
     )
 
 
@@ -211,7 +207,7 @@ def dashboard_teacher_workload(request: AuthedRequest) -> HttpResponse:
     ctx = request.auth
     today = today_for(ctx.user)
     return cached_json(
-        request, "dashboard-workload", {"today": today}, lambda: dashboard.teacher_workload(org=ctx.org, today=today)
+        request, "dashboard-workload", {"today": today}, lambda: selectors.teacher_workload(org=ctx.org, today=today)
     )
 
 
@@ -221,5 +217,5 @@ def dashboard_upcoming_sessions(request: AuthedRequest) -> HttpResponse:
     ctx = request.auth
     today = today_for(ctx.user)
     return cached_json(
-        request, "dashboard-upcoming", {"today": today}, lambda: dashboard.upcoming_sessions(org=ctx.org, today=today)
+        request, "dashboard-upcoming", {"today": today}, lambda: selectors.upcoming_sessions(org=ctx.org, today=today)
     )

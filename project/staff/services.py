@@ -21,7 +21,7 @@ from project.core.concurrency import assert_fresh
 from project.core.errors import DuplicateCode, NotFound
 from project.core.tenancy import Ctx, get_in_org, get_locked
 from project.core.writes import save_or_raise
-from project.staff.availability.services import follow_word
+from project.staff.availability.services import availability_follow_word
 from project.staff.models import TEACHER_FIELDS, Teacher, TeacherUnit
 
 DUPLICATE_EMPLOYEE_ID = "A teacher with this employee ID already exists in your organization."
@@ -64,7 +64,7 @@ def teacher_create(*, ctx: Ctx, data: dict[str, Any]) -> Teacher:
         teacher = Teacher(organization=ctx.org, **values)
         with org_change(ctx, "teacher", "created", ids=[teacher.pk]):
             _save(teacher)
-            follow_word(ctx, teacher)
+            availability_follow_word(ctx, teacher)
     return teacher
 
 
@@ -85,7 +85,7 @@ def teacher_update(*, ctx: Ctx, teacher_id: UUID | str, data: dict[str, Any], if
         with org_change(ctx, "teacher", "updated", ids=[teacher.pk]):
             _save(teacher)
             if teacher.availability != word:
-                follow_word(ctx, teacher)  # an unpainted pattern follows the word (ADR 0027)
+                availability_follow_word(ctx, teacher)  # an unpainted pattern follows the word (ADR 0027)
     return teacher
 
 

@@ -19,6 +19,7 @@ from project.timetabling import importer, selectors, services
 from project.timetabling.conflicts import Conflict
 from project.timetabling.feeds.api import calendar_response
 from project.timetabling.importer import services as importer_services
+from project.timetabling.importer.schemas import ImportOut
 from project.timetabling.models import TimetableSession
 from project.timetabling.schemas import (
     BulkAllocateIn,
@@ -28,7 +29,6 @@ from project.timetabling.schemas import (
     ConflictOut,
     ConflictQuery,
     IcalQuery,
-    ImportOut,
     SessionIn,
     SessionListQuery,
     SessionOut,

@@ -107,7 +107,7 @@ class ReplanProposal(TenantModel):
     """A re-plan proposal as ``POST /api/replan/propose`` answered it (ADR 0015): ``POST /api/replan/apply``
     writes one of its options exactly, never what a request sends.
 
-    ``change``: the change's fields as the request named them (``replan.change_of``'s keyword arguments,
+    ``change``: the change's fields as the request named them (``replan.replan_change``'s keyword arguments,
     ids and dates as text) and the scope (``blockGroupIds``, ``sessionIds``); ``version``: the digest of
     what it read (``replan._version``); ``options``: ``{key: {"writes": [[sessionId, actualDate,
     teacherId], ...]}}``, one per way of fixing the change (``makeUp``, ``shift``, ``reallocate``);

@@ -13,7 +13,6 @@ from zoneinfo import ZoneInfo
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from project.core.errors import NotFound
 from project.core.tenancy import get_in_org
 from project.timetabling import conflicts as cf
 from project.timetabling.models import TimetableSession
@@ -23,7 +22,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from project.accounts.models import Organization, User
     from project.core.models import TenantQuerySet
-    from project.timetabling.models import CalendarFeed
 
 DEFAULT_TZ = "Australia/Melbourne"
 
@@ -228,7 +226,7 @@ def conflict_list(
     return [c.to_dict() for c in cf.scan(org, start, end, block_group_id=block_group_id, teacher_id=teacher_id)]
 
 
-def sessions_for_calendar(
+def session_list_for_calendar(
     *,
     org: Organization,
     teacher_id: UUID | str | None = None,
@@ -238,38 +236,3 @@ def sessions_for_calendar(
     """Every session of a teacher, a block group or a recorded room for an iCalendar feed, by date."""
     qs = _of_owner(session_queryset(org), block_group_id, teacher_id, room_id)
     return list(qs.order_by("actual_date", "start_time"))
-
-
-def feed_list(*, org: Organization, user: User | None) -> list[CalendarFeed]:
-    """The user's calendar feeds that are not revoked, with their teacher or block group (1 query)."""
-    from project.timetabling.models import CalendarFeed
-
-    return list(
-        CalendarFeed.objects.for_org(org)
-        .filter(user=user, revoked_at__isnull=True)
-        .select_related("teacher", "block_group", "room")
-    )
-
-
-def feed_for_token(token: str) -> CalendarFeed:
-    """The live feed of a secret token, across organizations (the token is the credential).
-
-    NotFound "Calendar feed not found" when the token is unknown or revoked, its owner inactive, or
-    the organization inactive.
-    """
-    from project.timetabling.models import CalendarFeed
-
-    feed = (
-        CalendarFeed.objects.unscoped()  # cross-organization lookup by secret token, on purpose
-        .select_related("organization", "user")
-        .filter(token=token[:64], revoked_at__isnull=True)
-        .first()
-    )
-    if (
-        feed is None
-        or not feed.user.is_active
-        or not feed.organization.is_active
-        or feed.user.organization_id != feed.organization_id
-    ):
-        raise NotFound("Calendar feed not found")
-    return feed

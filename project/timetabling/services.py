@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from project.catalogue.models import Room, Unit
-from project.catalogue.services import resolve_room
+from project.catalogue.services import room_resolve
 from project.core.changes import Action, Entity, org_change
 from project.core.concurrency import assert_fresh
 from project.core.errors import NotFound, SchedulingConflict, ValidationFailed
@@ -37,7 +37,7 @@ ENTITY: Entity = "timetable_session"
 TWO = Decimal("0.01")
 
 
-def refuse_conflicts(conflicts: list[cf.Conflict]) -> None:
+def _refuse_conflicts(conflicts: list[cf.Conflict]) -> None:
     """Raise SchedulingConflict (409 ``conflict`` with every conflict) when ``conflicts`` is not empty."""
     if not conflicts:
         return
@@ -124,7 +124,7 @@ def _apply(ctx: Ctx, s: TimetableSession, data: SessionIn, existing: TimetableSe
     s.actual_date, s.day_of_week, s.week_number = day, dow, week
     s.start_time, s.end_time = data.start_time, data.end_time
     s.actual_hours = _check_hours(Decimal(hours))
-    s.room, s.room_record_id = resolve_room(org, data.room_id, data.room)
+    s.room, s.room_record_id = room_resolve(org, data.room_id, data.room)
     s.status = data.status
     s.notes = data.notes or ""
     s.term = TermCalendar.for_org(org).term_of(day)
@@ -164,7 +164,7 @@ def session_create(*, ctx: Ctx, data: SessionIn) -> tuple[TimetableSession, list
     _apply(ctx, s, data, None)
     with org_change(ctx, ENTITY, "created", ids=[s.id], summary=f"{actor_label(ctx)} added {sessions_phrase([s])}"):
         new_hard, warnings = cf.check_changes(ctx.org, [_slot(s, s.block_group.code, s.unit.code)], [])
-        refuse_conflicts(new_hard)
+        _refuse_conflicts(new_hard)
         s.save(force_insert=True)
     return s, warnings
 
@@ -182,7 +182,7 @@ def session_update(
         _apply(ctx, s, data, s)  # reads only: the write (save) comes after the activity is recorded
         with org_change(ctx, ENTITY, "updated", ids=[s.id], summary=_update_summary(ctx, s, before, old_teacher)):
             new_hard, warnings = cf.check_changes(ctx.org, [_slot(s, s.block_group.code, s.unit.code)], [before])
-            refuse_conflicts(new_hard)
+            _refuse_conflicts(new_hard)
             s.save()
     return s, warnings
 
@@ -224,7 +224,7 @@ def _bulk_write(
                 raise NotFound("Timetable session not found")
             originals = [_slot(s, s.block_group.code, s.unit.code) for s in rows]
             new_hard, warnings = cf.check_changes(ctx.org, [replace(o, **slot_change) for o in originals], originals)
-            refuse_conflicts(new_hard)
+            _refuse_conflicts(new_hard)
             TimetableSession.objects.for_org(ctx.org).filter(id__in=ids).update(**values, updated_at=timezone.now())
     return warnings
 

@@ -161,10 +161,10 @@ def test_display_boards_of_one_scope_share_one_build_per_change(api, world, org)
     """Every wall display showing the same day and scope re-reads its board after a change: the
     sessions are read once per change for all of them (ADR 0025), each answer with its own link's name."""
     from project.displays.models import DisplayLink
-    from project.displays.selectors import org_today
+    from project.displays.selectors import organization_today
 
     session = world["session"]
-    today, _ = org_today(org)
+    today, _ = organization_today(org)
     type(session).objects.filter(pk=session.pk).update(actual_date=today)
     tokens = [api.post("/api/display-links", {"name": f"TV {i}"}).json()["token"] for i in range(3)]
     first = api.get(f"/api/display/{tokens[0]}").json()

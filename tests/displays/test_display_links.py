@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from project.catalogue.models import Campus
 from project.displays.models import DisplayLink
-from project.displays.selectors import org_today
+from project.displays.selectors import organization_today
 from tests import factories as f
 
 
@@ -15,7 +15,7 @@ from tests import factories as f
 def board_setup(org):
     main = Campus.objects.for_org(org).get(abbreviation="MAIN")
     north = f.make_campus(org, name="North Campus", abbreviation="NTH")
-    today, _ = org_today(org)
+    today, _ = organization_today(org)
     unit = f.make_unit(org, code="ICTICT451")
     teacher = f.make_teacher(org, first_name="Priya", last_name="Natarajan")
     bg_main = f.make_block_group(org, code="MAIN-1", campus=main)
@@ -65,7 +65,7 @@ def test_token_reads_only_its_scope(api, anon_api, org, other_org, board_setup):
     main, north, s_main, s_north = board_setup
     # Another organization's session today must never show.
     other_bg = f.make_block_group(other_org, code="OTHER-1")
-    f.make_session(other_org, block_group=other_bg, unit=f.make_unit(other_org), actual_date=org_today(org)[0])
+    f.make_session(other_org, block_group=other_bg, unit=f.make_unit(other_org), actual_date=organization_today(org)[0])
     campus_link = api.post("/api/display-links", {"name": "Main TV", "campusId": str(main.id)}).json()
     org_link = api.post("/api/display-links", {"name": "All", "groupBy": "block_group"}).json()
 
@@ -76,7 +76,7 @@ def test_token_reads_only_its_scope(api, anon_api, org, other_org, board_setup):
     assert body["sessions"][0]["teacherName"] == "Priya Natarajan"
     assert body["sessions"][0]["room"] == "A1.01"
     assert body["organizationName"] == org.name and body["groupBy"] == "room"
-    assert body["date"] == org_today(org)[0].isoformat()
+    assert body["date"] == organization_today(org)[0].isoformat()
 
     whole = anon_api.get(f"/api/display/{org_link['token']}").json()
     assert sorted(s["id"] for s in whole["sessions"]) == sorted([str(s_main.id), str(s_north.id)])

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from project.core.tenancy import Ctx
 from project.history.models import Activity
-from project.timetabling.holidays.services import public_holidays_for
+from project.timetabling.holidays.services import holiday_public_list
 from project.timetabling.models import Holiday
 from realtime.events import emit_change
 from tests import factories as f
@@ -154,7 +154,7 @@ def test_a_one_record_row_names_the_record(api, org, admin_user):
 def test_a_few_record_import_names_each_record_and_more_are_counted(api, org, admin_user):
     """Public holidays imported: two new ones are named in the order of the write, four are counted."""
     name = admin_user.full_name or admin_user.email
-    wanted = public_holidays_for("VIC", 2027)
+    wanted = holiday_public_list("VIC", 2027)
     # Every VIC public holiday of 2027 but two already exists, so the import adds exactly those two.
     for day, title in wanted[2:]:
         f.make_holiday(org, name=title, start_date=day, end_date=day)

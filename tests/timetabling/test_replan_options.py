@@ -293,12 +293,12 @@ def test_no_applied_option_holds_a_hard_conflict_and_make_up_gives_up_only_witho
         closed = _build(org, seed)
         lo, hi = MONDAY - timedelta(days=7), MONDAY + timedelta(days=300)
         assert not cf.hard(cf.scan(org, lo, hi))
-        change = replan.change_of(org, start=closed, end=closed)
-        proposal = replan.propose(ctx, change)
-        hit = {s["id"] for s in replan.hit_sessions(org, change)}
+        change = replan.replan_change(org, start=closed, end=closed)
+        proposal = replan.replan_propose(ctx, change)
+        hit = {s["id"] for s in replan.replan_hit_sessions(org, change)}
         for option in proposal["options"]:
             with transaction.atomic():
-                replan.apply(ctx, proposal["id"], version=proposal["version"], option=option["key"])
+                replan.replan_apply(ctx, proposal["id"], version=proposal["version"], option=option["key"])
                 assert not cf.hard(cf.scan(org, lo, hi)), option["key"]
                 fixed = {c["sessionId"] for c in option["changes"]}
                 still = (

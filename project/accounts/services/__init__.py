@@ -1,7 +1,7 @@
 """Writes of the accounts area, one module per concern (ADR 0021): sign-in flows, TOTP, passkeys, profile, settings, organization, users.
 
-Sign-in flows (``sign_in_with_password``, ``first_time_lookup``, ``totp_setup``, ``setup_password``,
-``passkey_*``, ``sign_out``) take the ``request`` explicitly: they work on Django's session and on
+Sign-in flows (``password_sign_in``, ``first_time_lookup``, ``totp_setup``, ``password_setup``,
+``passkey_*``, ``user_sign_out``) take the ``request`` explicitly: they work on Django's session and on
 axes' records of the client. Everything else takes the :class:`Ctx` resolved at the edge.
 
 Every write that changes what other members of the organization see (a user's name, role, state,
@@ -17,34 +17,34 @@ from project.accounts.services.common import (
     PENDING_SETUP,
     USER_NOT_FOUND,
     LoginResult,
-    end_user_sessions,
-    password_errors,
+    password_check,
     totp_consume,
+    user_sessions_end,
 )
 from project.accounts.services.organization import (
     organization_create,
     organization_update,
 )
 from project.accounts.services.profile import (
-    change_password,
+    password_change,
     profile_update,
     settings_update,
 )
 from project.accounts.services.second_factor import (
-    enable_totp,
     passkey_authenticate_begin,
     passkey_authenticate_complete,
     passkey_delete,
     passkey_register_begin,
     passkey_register_complete,
-    reset_totp,
+    totp_enable,
+    totp_reset,
 )
 from project.accounts.services.sign_in import (
     first_time_lookup,
-    setup_password,
-    sign_in_with_password,
-    sign_out,
+    password_setup,
+    password_sign_in,
     totp_setup,
+    user_sign_out,
 )
 from project.accounts.services.users import (
     user_add,
@@ -61,9 +61,9 @@ __all__ = [
     "PASSKEY_REGISTRATION_FAILED",
     "PENDING_SETUP",
     "USER_NOT_FOUND",
-    "change_password",
-    "enable_totp",
-    "end_user_sessions",
+    "password_change",
+    "totp_enable",
+    "user_sessions_end",
     "first_time_lookup",
     "organization_create",
     "organization_update",
@@ -72,13 +72,13 @@ __all__ = [
     "passkey_delete",
     "passkey_register_begin",
     "passkey_register_complete",
-    "password_errors",
+    "password_check",
     "profile_update",
-    "reset_totp",
+    "totp_reset",
     "settings_update",
-    "setup_password",
-    "sign_in_with_password",
-    "sign_out",
+    "password_setup",
+    "password_sign_in",
+    "user_sign_out",
     "totp_consume",
     "totp_setup",
     "user_add",

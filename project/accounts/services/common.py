@@ -45,7 +45,7 @@ class LoginResult:
 # ------------------------------------------------------------------------------------------- helpers
 
 
-def password_errors(password: str, *, path: str, user: User | None = None) -> list[dict]:
+def password_check(password: str, *, path: str, user: User | None = None) -> list[dict]:
     """The password rules (docs/behaviour/accounts.md §5) through Django's validators: one ``{path, message}`` per broken rule."""
     try:
         validate_password(password or "", user=user)
@@ -87,13 +87,15 @@ def _sign_in(request: HttpRequest, user: User, *, remember_me: bool = False) -> 
     request.session.set_expiry(django_settings.SESSION_COOKIE_AGE if remember_me else 0)
 
 
-def end_user_sessions(user: User, *, keep_session_key: str | None = None, reason: str = "expired") -> int:
+def user_sessions_end(user: User, *, keep_session_key: str | None = None, reason: str = "expired") -> int:
     """Delete every stored session of ``user`` except ``keep_session_key``, and close those sessions'
     sockets after commit (``session_ended`` ``{reason}``). Returns how many ended."""
-    return end_sessions_of({user.pk}, keep_session_key=keep_session_key, reason=reason)
+    return user_sessions_end_many({user.pk}, keep_session_key=keep_session_key, reason=reason)
 
 
-def end_sessions_of(user_ids: set[UUID] | set[str], *, keep_session_key: str | None = None, reason: str = "expired") -> int:
+def user_sessions_end_many(
+    user_ids: set[UUID] | set[str], *, keep_session_key: str | None = None, reason: str = "expired"
+) -> int:
     """Delete every stored session of the users ``user_ids`` (one pass over the unexpired sessions; an
     organization's deactivation ends all its users' at once) except ``keep_session_key``, and close those
     sessions' sockets after commit (``session_ended`` ``{reason}``). Returns how many ended."""

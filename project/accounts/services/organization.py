@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 
 from project.accounts.models import Organization, User
 from project.accounts.services.common import (
-    password_errors,
+    password_check,
 )
 from project.core.changes import org_change
 from project.core.concurrency import assert_fresh
@@ -66,7 +66,7 @@ def organization_create(*, name: str, domain: str, admin_email: str, admin_passw
         validate_email(email)
     except DjangoValidationError:
         errors.append({"path": ["adminEmail"], "message": "Please enter a valid email address"})
-    errors += password_errors(admin_password, path="adminPassword")
+    errors += password_check(admin_password, path="adminPassword")
     if errors:
         raise ValidationFailed(errors)
     if Organization.objects.filter(domain__iexact=domain).exists():

@@ -14,8 +14,8 @@ from project.accounts.lockout import ensure_allowed, raise_if_locked_out
 from project.accounts.models import User
 from project.accounts.services.common import (
     _locked_user,
-    end_user_sessions,
-    password_errors,
+    password_check,
+    user_sessions_end,
 )
 from project.accounts.sso import policy as sso_policy
 from project.core.changes import org_change
@@ -39,7 +39,7 @@ def profile_update(*, ctx: Ctx, first_name: str, last_name: str, if_match: str |
     return row
 
 
-def change_password(
+def password_change(
     *, request: HttpRequest, ctx: Ctx, current_password: str, new_password: str, confirm_password: str | None
 ) -> None:
     """POST/PUT /api/auth/change-password: check the current password (through axes), apply the password
@@ -54,7 +54,7 @@ def change_password(
     errors = []
     if not current_password:
         errors.append({"path": ["currentPassword"], "message": "Current password is required"})
-    errors += password_errors(new_password, path="newPassword", user=user)
+    errors += password_check(new_password, path="newPassword", user=user)
     if confirm_password is not None and confirm_password != new_password:
         errors.append({"path": ["confirmPassword"], "message": "Passwords don't match"})
     if errors:
@@ -68,7 +68,7 @@ def change_password(
         row.set_password(new_password)
         row.must_change_password = False
         row.save()
-        end_user_sessions(row, keep_session_key=request.session.session_key, reason="password_changed")
+        user_sessions_end(row, keep_session_key=request.session.session_key, reason="password_changed")
     old_key = request.session.session_key
     update_session_auth_hash(request, row)  # cycles this browser's session key
     request.session.save()  # stored now, before this browser's sockets follow the new key
@@ -81,7 +81,7 @@ def settings_update(*, ctx: Ctx, theme: str | None, preferences: dict | None, if
     with transaction.atomic():
         row = _locked_user(ctx.member.pk)
         assert_fresh(row, if_match)
-        current = selectors.full_settings(row.settings)
+        current = selectors.settings_with_defaults(row.settings)
         if theme is not None:
             current["theme"] = theme
         for key, value in (preferences or {}).items():
@@ -89,4 +89,4 @@ def settings_update(*, ctx: Ctx, theme: str | None, preferences: dict | None, if
                 current["preferences"][key] = value
         row.settings = current
         row.save(update_fields=["settings", "updated_at"])
-    return selectors.settings_of(row)
+    return selectors.settings_get(row)

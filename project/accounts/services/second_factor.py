@@ -31,7 +31,7 @@ from project.core.tenancy import Ctx
 # ------------------------------------------------------------------------------------------- TOTP
 
 
-def enable_totp(*, request: HttpRequest, ctx: Ctx, totp_code: str) -> User:
+def totp_enable(*, request: HttpRequest, ctx: Ctx, totp_code: str) -> User:
     """POST /api/auth/enable-totp ``{totpCode}``: turn TOTP on with a code of the stored secret.
 
     BadRequest when already on or never set up; Unauthorized 'Invalid authenticator code' (recorded by
@@ -54,7 +54,7 @@ def enable_totp(*, request: HttpRequest, ctx: Ctx, totp_code: str) -> User:
     return row
 
 
-def reset_totp(*, ctx: Ctx) -> User:
+def totp_reset(*, ctx: Ctx) -> User:
     """POST /api/auth/reset-totp: TOTP off and the secret dropped; the user scans a new QR code."""
     with transaction.atomic():
         row = _locked_user(ctx.member.pk)
@@ -167,4 +167,4 @@ def passkey_authenticate_complete(*, request: HttpRequest, credential: dict) -> 
 
 def passkey_delete(*, ctx: Ctx, passkey_id: UUID | str) -> None:
     """DELETE /api/auth/passkeys/{id}: one of the signed-in user's passkeys; NotFound otherwise."""
-    selectors.user_passkey(ctx.member, passkey_id).delete()
+    selectors.passkey_get(ctx.member, passkey_id).delete()

@@ -25,7 +25,7 @@ from project.accounts.services.common import (
     _mark_pending_setup,
     _org_is_usable,
     _sign_in,
-    password_errors,
+    password_check,
     totp_consume,
 )
 from project.accounts.sso import policy as sso_policy
@@ -39,7 +39,7 @@ from realtime.events import close_session_sockets
 # ------------------------------------------------------------------------------------------- sign-in
 
 
-def sign_in_with_password(
+def password_sign_in(
     *, request: HttpRequest, email: str, password: str, totp_code: str | None = None, remember_me: bool = False
 ) -> LoginResult:
     """POST /api/auth/login (docs/behaviour/accounts.md §2 "Sign-in flow"; ADR 0005).
@@ -99,7 +99,7 @@ def first_time_lookup(*, request: HttpRequest, email: str, token: str | None = N
             record_failure(request, email)
             raise NotFound(USER_NOT_FOUND)
         user = invitation.user
-        provider = sso_selectors.requires_sso(user.email)
+        provider = sso_selectors.provider_get_if_required(user.email)
         if provider is not None:
             # No password or authenticator step: the invitee signs in with the provider, and that sign-in
             # uses the invitation up (docs/adr/0024). This browser is not put in setup state.
@@ -135,7 +135,7 @@ def _setup_target(request: HttpRequest, user_id: UUID | str) -> User:
     reaches another organization's user.
     """
     ctx = ctx_for_request(request)
-    user = selectors.user_by_id(user_id)
+    user = selectors.user_get_by_id(user_id)
     if user is None:
         raise NotFound("User not found")
     if ctx is not None and ctx.user is not None and ctx.user.pk == user.pk:
@@ -166,7 +166,7 @@ def totp_setup(*, request: HttpRequest, user_id: UUID | str) -> dict:
     return {"qrCodeUri": totp.qr_data_uri(uri), "manualEntryKey": row.totp_secret}
 
 
-def setup_password(*, request: HttpRequest, user_id: UUID | str, password: str, confirm_password: str, totp_code: str) -> User:
+def password_setup(*, request: HttpRequest, user_id: UUID | str, password: str, confirm_password: str, totp_code: str) -> User:
     """POST /api/auth/setup-password: set the first password, turn TOTP on, sign in.
 
     Validation (400): the password rules (docs/behaviour/accounts.md §5) at ``password``, 'Passwords don't match' at
@@ -175,12 +175,12 @@ def setup_password(*, request: HttpRequest, user_id: UUID | str, password: str, 
     code' (recorded by axes) for a wrong code. 403 ``sso_required`` for a user of a domain that
     requires single sign-on (not the break-glass admin).
     """
-    target = selectors.user_by_id(user_id)
+    target = selectors.user_get_by_id(user_id)
     if target is not None:
         # Required means required (docs/adr/0024): the invitee of a required domain signs in with the
         # provider and never gets a password, even with a setup started before the mode changed.
         sso_policy.refuse_unless_allowed(target.email)
-    errors = password_errors(password, path="password", user=target if target is not None else None)
+    errors = password_check(password, path="password", user=target if target is not None else None)
     if password != confirm_password:
         errors.append({"path": ["confirmPassword"], "message": "Passwords don't match"})
     if not totp.is_code_format(totp_code):
@@ -210,7 +210,7 @@ def setup_password(*, request: HttpRequest, user_id: UUID | str, password: str, 
     return row
 
 
-def sign_out(request: HttpRequest) -> None:
+def user_sign_out(request: HttpRequest) -> None:
     """POST /api/auth/logout and GET /api/logout: end the session and close the sockets of this browser
     session only (``session_ended`` ``{"reason": "logout"}``); the user's other browsers stay signed in
     and live (ADR 0004)."""

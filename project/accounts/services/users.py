@@ -50,7 +50,7 @@ def user_reissue_invitation(*, ctx: Ctx, user_id: UUID | str, request: HttpReque
     """POST /api/admin/users/{id}/invitation (admin): a new invitation link for a user of ``ctx.org``
     who has not set up the account yet; earlier links stop working. NotFound for another
     organization's user; Conflict when the account is already set up; BadRequest for an inactive user."""
-    target = selectors.org_user(ctx.org, user_id)
+    target = selectors.user_get(ctx.org, user_id)
     if target.has_usable_password():
         raise Conflict("This user has already set up their account")
     if not target.is_active:
@@ -62,7 +62,7 @@ def user_reissue_invitation(*, ctx: Ctx, user_id: UUID | str, request: HttpReque
 def user_deactivate(*, ctx: Ctx, user_id: UUID | str) -> User:
     """DELETE /api/admin/users/{id} (admin): the user becomes inactive; the save ends their sessions and
     closes their sockets (:mod:`project.accounts.access`, as for any other path). NotFound for another organization's user; BadRequest for oneself."""
-    target = selectors.org_user(ctx.org, user_id)
+    target = selectors.user_get(ctx.org, user_id)
     if target.pk == ctx.member.pk:
         raise BadRequest("You cannot deactivate your own account")
     with transaction.atomic():

@@ -40,11 +40,11 @@ def _refused(code: str, page: str = "/auth") -> HttpResponseRedirect:
 def sso_discover(request: HttpRequest, payload: SsoDiscoverIn) -> dict[str, object]:
     """``{email}`` to ``{sso, providerName, startUrl, required}``: whether the sign-in page offers
     "Sign in with <providerName>" for this email. Only the provider of the email's own domain is named."""
-    provider = selectors.provider_for_email(payload.email)
+    provider = selectors.provider_get_for_email(payload.email)
     if provider is None:
         return {"sso": False}
     query = urlencode({"email": payload.email.strip().lower()})
-    required = selectors.requires_sso(payload.email) is not None
+    required = selectors.provider_get_if_required(payload.email) is not None
     return {"sso": True, "provider_name": provider.name, "start_url": f"/api/auth/sso/start?{query}", "required": required}
 
 
@@ -67,7 +67,9 @@ def sso_start(
             return _refused("reauth")
         reauth_user = ctx.member
     try:
-        url = services.start_sign_in(request=request, email=email[:255], next_path=next, silent=silent, reauth_user=reauth_user)
+        url = services.sso_sign_in_start(
+            request=request, email=email[:255], next_path=next, silent=silent, reauth_user=reauth_user
+        )
     except services.SignInRefused as refused:
         return _refused(refused.code)
     return HttpResponseRedirect(url)
@@ -78,7 +80,7 @@ def sso_callback(request: HttpRequest) -> HttpResponseRedirect:
     """The provider's redirect back: signs in and 302s to the path the sign-in started from; any refusal
     302s to ``/auth?ssoError=<code>`` (messages: ``project.accounts.sso.services.MESSAGES``)."""
     try:
-        _user, next_path = services.complete_sign_in(request=request)
+        _user, next_path = services.sso_sign_in_complete(request=request)
     except services.SignInRefused as refused:
         services.log.info("sso.refused", extra={"code": refused.code, "detail": refused.detail})
         return _refused(refused.code, refused.page)
@@ -95,7 +97,7 @@ def sso_backchannel_logout(request: HttpRequest) -> HttpResponse:
     try:
         if not token or len(token) > 16_000:
             raise services.LogoutTokenRefused("no logout_token")
-        services.backchannel_logout(logout_token=token)
+        services.backchannel_logout_handle(logout_token=token)
     except services.LogoutTokenRefused as refused:
         services.log.info("sso.backchannel_refused", extra={"detail": str(refused)[:200]})
         response = HttpResponse(json.dumps({"error": "invalid_request"}), status=400, content_type="application/json")
@@ -120,8 +122,8 @@ def _config(request: HttpRequest, provider: SingleSignOnProvider | None) -> dict
         "issuer_url": provider.issuer_url,
         "client_id": provider.client_id,
         "has_client_secret": bool(provider.client_secret_encrypted),
-        "domains": selectors.domains_of(provider),
-        "domain_states": selectors.domain_states(provider),
+        "domains": selectors.domain_list(provider),
+        "domain_states": selectors.domain_state_list(provider),
         "mode": provider.mode,
         "break_glass_user_id": provider.break_glass_user_id,
         "create_accounts": provider.create_accounts,
@@ -135,7 +137,7 @@ def _config(request: HttpRequest, provider: SingleSignOnProvider | None) -> dict
 def sso_config_get(request: AuthedRequest, response: HttpResponse) -> dict[str, object]:
     """Admin only. The organization's identity provider, without its secret (``hasClientSecret``), with an
     ETag; ``configured`` false when none is set up. ``redirectUri`` is what to register at the provider."""
-    provider = selectors.provider_of(request.auth)
+    provider = selectors.provider_get(request.auth)
     if provider is not None:
         set_etag(response, provider)
     return _config(request, provider)
@@ -146,8 +148,8 @@ def sso_config_put(request: AuthedRequest, payload: SsoConfigIn, response: HttpR
     """Admin only. ``{name, issuerUrl, clientId, clientSecret?, domains, mode, breakGlassUserId?,
     createAccounts, enabled}``; 400 with every problem, 409 at ``domains`` for a domain another
     organization covers, 412 on a stale If-Match."""
-    services.save_provider(ctx=request.auth, data=payload.model_dump(), if_match=if_match_header(request))
-    provider = selectors.provider_of(request.auth)
+    services.provider_save(ctx=request.auth, data=payload.model_dump(), if_match=if_match_header(request))
+    provider = selectors.provider_get(request.auth)
     if provider is not None:  # (just saved)
         set_etag(response, provider)
     return _config(request, provider)
@@ -159,8 +161,8 @@ def sso_domain_verify(request: AuthedRequest, payload: SsoDomainVerifyIn, respon
     ``blockplan-domain-verification=<token>`` is found (docs/adr/0024); answers the configuration with
     each domain's state. 400 at ``domain`` when the record is not there (yet), 404 for a domain not
     listed, 409 when another organization has it verified."""
-    services.verify_domain(ctx=request.auth, domain=payload.domain)
-    provider = selectors.provider_of(request.auth)
+    services.domain_verify(ctx=request.auth, domain=payload.domain)
+    provider = selectors.provider_get(request.auth)
     if provider is not None:
         set_etag(response, provider)
     return _config(request, provider)
@@ -169,7 +171,7 @@ def sso_domain_verify(request: AuthedRequest, payload: SsoDomainVerifyIn, respon
 @router.delete("/organization/sso", response=MessageOut, auth=admin_auth)
 def sso_config_delete(request: AuthedRequest) -> dict[str, str]:
     """Admin only. Remove single sign-on; 404 when none is set up."""
-    services.delete_provider(ctx=request.auth)
+    services.provider_delete(ctx=request.auth)
     return {"message": "Single sign-on removed"}
 
 

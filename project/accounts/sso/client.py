@@ -26,7 +26,7 @@ from project.core import outbound
 SCOPES = "openid email profile"
 HTTP_TIMEOUT = 10  # seconds, for discovery, keys and the token exchange
 # Authlib keeps a flow's state in the session under "_state_<name>_<state>"; one name for every provider
-# (the provider of a flow is kept beside it, see services.start_sign_in).
+# (the provider of a flow is kept beside it, see services.sso_sign_in_start).
 STATE_NAMESPACE = "sso"
 REQUIRED_METADATA = ("issuer", "authorization_endpoint", "token_endpoint", "jwks_uri")
 

@@ -17,7 +17,7 @@ class SsoRequired(DomainError):
 def refuse_unless_allowed(email: str) -> None:
     """Raise :class:`SsoRequired` when ``email``'s domain requires single sign-on and it is not the
     break-glass administrator. The answer names the provider (the sign-in page shows it anyway)."""
-    provider = selectors.requires_sso(email)
+    provider = selectors.provider_get_if_required(email)
     if provider is not None:
         raise SsoRequired(
             f"Your organization signs in with {provider.name}. Use \u201cSign in with {provider.name}\u201d.",

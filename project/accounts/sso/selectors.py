@@ -13,7 +13,7 @@ def email_domain(email: str) -> str:
     return domain if at else ""
 
 
-def provider_for_email(email: str) -> SingleSignOnProvider | None:
+def provider_get_for_email(email: str) -> SingleSignOnProvider | None:
     """The enabled provider of an active organization covering ``email``'s domain, or None. One query.
 
     Across organizations on purpose: before sign-in only the email is known. Only a verified domain counts
@@ -31,7 +31,7 @@ def provider_for_email(email: str) -> SingleSignOnProvider | None:
     return row.provider if row is not None else None
 
 
-def provider_by_id(provider_id: str) -> SingleSignOnProvider | None:
+def provider_get_by_id(provider_id: str) -> SingleSignOnProvider | None:
     """An enabled provider by id (the one a sign-in in progress started with), with its organization."""
     return (
         SingleSignOnProvider.objects.unscoped()
@@ -41,17 +41,17 @@ def provider_by_id(provider_id: str) -> SingleSignOnProvider | None:
     )
 
 
-def provider_of(ctx: Ctx) -> SingleSignOnProvider | None:
+def provider_get(ctx: Ctx) -> SingleSignOnProvider | None:
     """The organization's provider (enabled or not) with its domains, or None."""
     return SingleSignOnProvider.objects.for_org(ctx.org).select_related("break_glass_user").prefetch_related("domains").first()
 
 
-def domains_of(provider: SingleSignOnProvider) -> list[str]:
+def domain_list(provider: SingleSignOnProvider) -> list[str]:
     """Every domain the provider lists, verified or not, sorted."""
     return sorted(d.domain for d in provider.domains.all())
 
 
-def domain_states(provider: SingleSignOnProvider) -> list[dict[str, object]]:
+def domain_state_list(provider: SingleSignOnProvider) -> list[dict[str, object]]:
     """Each listed domain with its verification state and the TXT record that verifies it:
     ``{domain, verified, verified_at, record_name, record_value}``, sorted by domain."""
     return [
@@ -66,10 +66,10 @@ def domain_states(provider: SingleSignOnProvider) -> list[dict[str, object]]:
     ]
 
 
-def requires_sso(email: str) -> SingleSignOnProvider | None:
+def provider_get_if_required(email: str) -> SingleSignOnProvider | None:
     """The provider when password and passkey sign-in are refused for ``email``: its domain's provider is
     in required mode and ``email`` is not its break-glass admin. Else None."""
-    provider = provider_for_email(email)
+    provider = provider_get_for_email(email)
     if provider is None or provider.mode != SingleSignOnProvider.Mode.REQUIRED:
         return None
     glass = provider.break_glass_user
@@ -78,7 +78,7 @@ def requires_sso(email: str) -> SingleSignOnProvider | None:
     return provider
 
 
-def provider_for_client(issuer: str, client_ids: list[str]) -> SingleSignOnProvider | None:
+def provider_get_for_client(issuer: str, client_ids: list[str]) -> SingleSignOnProvider | None:
     """The enabled provider whose client id is one of ``client_ids`` and whose issuer URL is ``issuer``
     (forgiving a trailing slash), or None: whose keys check a back-channel logout token (docs/adr/0024).
     Across organizations on purpose: the provider, not a signed-in user, calls."""

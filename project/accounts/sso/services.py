@@ -4,11 +4,11 @@ Authlib: :mod:`project.accounts.sso.client`).
 
 A sign-in is two requests of the same browser:
 
-1. :func:`start_sign_in` (``GET /api/auth/sso/start?email=``): the email's domain picks the provider;
+1. :func:`sso_sign_in_start` (``GET /api/auth/sso/start?email=``): the email's domain picks the provider;
    Authlib stores state, nonce and PKCE verifier in the session and we store beside them which provider
    and where to go after; the browser goes to the provider with ``login_hint`` (and ``prompt=none`` for
    the silent re-check).
-2. :func:`complete_sign_in` (``GET /api/auth/sso/callback``): the state must be one this session
+2. :func:`sso_sign_in_complete` (``GET /api/auth/sso/callback``): the state must be one this session
    started; the code is exchanged and the ID token checked; the email must be verified (when the
    provider says), in one of the provider's domains and belong to a user of the provider's organization
    (or, with "create accounts for new staff", becomes one); then Django's login, marked as single
@@ -84,7 +84,7 @@ class SignInRefused(Exception):
 # ------------------------------------------------------------------------------------------ configuration
 
 
-def save_provider(*, ctx: Ctx, data: dict[str, Any], if_match: str | None = None) -> SingleSignOnProvider:
+def provider_save(*, ctx: Ctx, data: dict[str, Any], if_match: str | None = None) -> SingleSignOnProvider:
     """PUT /api/organization/sso (admin): create or replace the organization's provider.
 
     ``data``: name, issuerUrl, clientId, clientSecret (blank keeps the stored one; required the first
@@ -179,7 +179,7 @@ def _verified_elsewhere(org: Organization, domains: list[str]) -> list[str]:
     return sorted(taken)
 
 
-def verify_domain(*, ctx: Ctx, domain: str) -> SingleSignOnDomain:
+def domain_verify(*, ctx: Ctx, domain: str) -> SingleSignOnDomain:
     """POST /api/organization/sso/domains/verify (admin): look up ``domain``'s TXT records and mark it
     verified when one is ``blockplan-domain-verification=<its token>`` (docs/adr/0024).
 
@@ -212,7 +212,7 @@ def verify_domain(*, ctx: Ctx, domain: str) -> SingleSignOnDomain:
             ]
         )
     with transaction.atomic():
-        row = get_locked_domain(provider, name)
+        row = domain_get_locked(provider, name)
         if row.verified_at is None:
             with org_change(ctx, "organization", "updated", ids=[ctx.org.pk], summary=_summary(ctx, f"verified {name} for")):
                 row.verified_at = timezone.now()
@@ -225,7 +225,7 @@ def verify_domain(*, ctx: Ctx, domain: str) -> SingleSignOnDomain:
     return row
 
 
-def get_locked_domain(provider: SingleSignOnProvider, name: str) -> SingleSignOnDomain:
+def domain_get_locked(provider: SingleSignOnProvider, name: str) -> SingleSignOnDomain:
     """The provider's row for ``name``, locked for update. NotFound when it was removed meanwhile."""
     row = provider.domains.select_for_update().filter(domain=name).first()
     if row is None:
@@ -233,7 +233,7 @@ def get_locked_domain(provider: SingleSignOnProvider, name: str) -> SingleSignOn
     return row
 
 
-def delete_provider(*, ctx: Ctx) -> None:
+def provider_delete(*, ctx: Ctx) -> None:
     """DELETE /api/organization/sso (admin): remove the provider; its users sign in with passwords again
     (those without one use their invitation or ask an admin). NotFound when none is set up."""
     with transaction.atomic():
@@ -273,7 +273,7 @@ def callback_url(request: HttpRequest) -> str:
     return request.build_absolute_uri("/api/auth/sso/callback")
 
 
-def safe_next(value: str | None) -> str:
+def _safe_next(value: str | None) -> str:
     """A path on this site to go to after signing in ("/" for anything else: no open redirect)."""
     value = value or "/"
     if not value.startswith("/") or value.startswith("//") or "\\" in value or value.startswith("/api/"):
@@ -281,7 +281,7 @@ def safe_next(value: str | None) -> str:
     return value[:500]
 
 
-def start_sign_in(
+def sso_sign_in_start(
     *, request: HttpRequest, email: str, next_path: str | None = None, silent: bool = False, reauth_user: User | None = None
 ) -> str:
     """The provider's authorization URL for ``email`` (GET /api/auth/sso/start).
@@ -295,7 +295,7 @@ def start_sign_in(
     """
     if reauth_user is not None:
         email = reauth_user.email
-    provider = selectors.provider_for_email(email)
+    provider = selectors.provider_get_for_email(email)
     if provider is None:
         raise SignInRefused("not_configured")
     try:
@@ -314,7 +314,7 @@ def start_sign_in(
     flows = dict(list(request.session.get(SESSION_FLOWS, {}).items())[-4:])
     flows[authorization["state"]] = {
         "provider": str(provider.pk),
-        "next": safe_next(next_path),
+        "next": _safe_next(next_path),
         "silent": silent,
         "email": email.strip().lower(),
         "reauth": str(reauth_user.pk) if reauth_user is not None else None,
@@ -324,7 +324,7 @@ def start_sign_in(
     return authorization["url"]
 
 
-def complete_sign_in(*, request: HttpRequest) -> tuple[User, str]:
+def sso_sign_in_complete(*, request: HttpRequest) -> tuple[User, str]:
     """The callback (GET /api/auth/sso/callback?code=&state=): sign the user in; answers the user and the
     path to go to. Raises SignInRefused (code in MESSAGES) for anything short of a verified sign-in."""
     state = request.GET.get("state") or ""
@@ -342,7 +342,7 @@ def complete_sign_in(*, request: HttpRequest) -> tuple[User, str]:
 
 
 def _complete(request: HttpRequest, flow: dict) -> tuple[User, str]:
-    provider = selectors.provider_by_id(flow["provider"])
+    provider = selectors.provider_get_by_id(flow["provider"])
     if provider is None:
         raise SignInRefused("not_configured")
     error = request.GET.get("error")
@@ -514,7 +514,7 @@ def provider_logout_url(request: HttpRequest) -> str | None:
     ``client_id`` and ``post_logout_redirect_uri``). None otherwise, or when the provider cannot be read
     (the Blockplan session ends either way). Call before the session ends."""
     mark = request.session.get(SESSION_MARK) or {}
-    provider = selectors.provider_by_id(mark["provider"]) if mark.get("provider") else None
+    provider = selectors.provider_get_by_id(mark["provider"]) if mark.get("provider") else None
     if provider is None:
         return None
     try:
@@ -536,7 +536,7 @@ class LogoutTokenRefused(Exception):
     """A back-channel logout token that is not a valid one of a configured provider."""
 
 
-def backchannel_logout(*, logout_token: str) -> int:
+def backchannel_logout_handle(*, logout_token: str) -> int:
     """POST /api/auth/sso/backchannel-logout (OpenID Connect Back-Channel Logout 1.0): verify
     ``logout_token`` as an ID token (signature by the provider's keys, ``iss`` the provider's issuer,
     ``aud`` our client id, ``iat`` within 120 s of skew, ``exp`` if present not past; plus §2.6: the
@@ -547,7 +547,7 @@ def backchannel_logout(*, logout_token: str) -> int:
     from joserfc.jwk import KeySet
 
     issuer, audiences = _unverified_iss_aud(logout_token)
-    provider = selectors.provider_for_client(issuer, audiences)
+    provider = selectors.provider_get_for_client(issuer, audiences)
     if provider is None:
         raise LogoutTokenRefused("no provider for this issuer and audience")
     try:
@@ -625,5 +625,5 @@ def _end_sso_sessions(provider: SingleSignOnProvider, *, sub: str, sid: str) -> 
         provider.sessions.filter(session_key__in=keys).delete()
         for key in keys:
             close_session_sockets(key, "logout")
-    log.info("sso.backchannel_logout", extra={"provider": str(provider.pk), "sessions": len(keys)})
+    log.info("sso.backchannel_logout_handle", extra={"provider": str(provider.pk), "sessions": len(keys)})
     return len(keys)

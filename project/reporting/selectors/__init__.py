@@ -6,13 +6,13 @@
 - :mod:`.scheduling_summary`: the scheduling summary;
 - :mod:`.load_planning`: load planning;
 - :mod:`.workload`: teacher workload and delivery summaries;
-- :mod:`.grid`: the documented allocation grid (the compact grid is :mod:`project.reporting.allocation_grid`;
-  the dashboard :mod:`project.reporting.dashboard`; room utilisation :mod:`project.reporting.room_utilisation`).
+- :mod:`.grid`: the documented allocation grid; :mod:`.compact_grid`: the compact grid and a teacher's week;
+- :mod:`.dashboard`: the Dashboard's figures; :mod:`.room_utilisation`: room utilisation.
 
 The names below are the package's public reads, as callers import them (``selectors.load_planning``).
 """
 
-from project.reporting.selectors.block_groups import block_groups_without_timetables
+from project.reporting.selectors.block_groups import block_group_list_without_timetables
 from project.reporting.selectors.common import (
     CANCELLED,
     EVENING_Q,
@@ -27,6 +27,8 @@ from project.reporting.selectors.common import (
     term_ranges,
     year_bounds,
 )
+from project.reporting.selectors.compact_grid import allocation_grid_compact, week_sessions
+from project.reporting.selectors.dashboard import dashboard_stats, teacher_allocations, teacher_workload, upcoming_sessions
 from project.reporting.selectors.grid import (
     allocation_grid,
     allocation_grid_json,
@@ -34,6 +36,7 @@ from project.reporting.selectors.grid import (
     grid_teachers_and_weeks,
 )
 from project.reporting.selectors.load_planning import load_planning
+from project.reporting.selectors.room_utilisation import room_utilisation
 from project.reporting.selectors.scheduling_summary import scheduling_summary
 from project.reporting.selectors.workload import teacher_delivery_summary, teacher_workload_summary
 
@@ -43,9 +46,11 @@ __all__ = [
     "OVER_CAPACITY_ABOVE",
     "UNDER_UTILISED_BELOW",
     "allocation_grid",
+    "allocation_grid_compact",
     "allocation_grid_json",
-    "block_groups_without_timetables",
+    "block_group_list_without_timetables",
     "bucket_expression",
+    "dashboard_stats",
     "delivered",
     "grid_range",
     "grid_teachers_and_weeks",
@@ -53,10 +58,15 @@ __all__ = [
     "initials",
     "load_planning",
     "percent",
+    "room_utilisation",
     "scheduling_summary",
+    "teacher_allocations",
     "teacher_delivery_summary",
     "teacher_name",
+    "teacher_workload",
     "teacher_workload_summary",
     "term_ranges",
+    "upcoming_sessions",
+    "week_sessions",
     "year_bounds",
 ]

@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
 # ---------------------------------------------------------------- block groups without timetables
 
 
-def block_groups_without_timetables(*, org: Organization) -> list[dict]:
+def block_group_list_without_timetables(*, org: Organization) -> list[dict]:
     """Block groups of ``org`` that have no timetable session at all (of any status), by code.
 
     Row: id, code, name, status, startDate, endDate (null when unset), deliveryMode, studyPattern

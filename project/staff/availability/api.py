@@ -59,7 +59,7 @@ def unavailable(request: AuthedRequest, query: Query[UnavailableQuery]) -> list[
     and the allocation grid to shade, the times of each day (07:00-22:00) each teacher with a painted
     pattern cannot teach: ``[{teacherId, date, start, end}]``. 400 when end is before start or the range
     is over 400 days."""
-    spans = selectors.unavailable_times(
+    spans = selectors.availability_unavailable_times(
         org=request.auth.org,
         start=query.start,
         end=query.end,

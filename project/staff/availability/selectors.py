@@ -126,7 +126,9 @@ def availability_get(*, org: Organization, teacher_id: UUID | str) -> dict[str, 
     }
 
 
-def availability_by_teacher(*, org: Organization, teacher_ids: Iterable[object] | None = None) -> dict[object, av.Availability]:
+def availability_list_by_teacher(
+    *, org: Organization, teacher_ids: Iterable[object] | None = None
+) -> dict[object, av.Availability]:
     """``{teacher id: Availability}`` of the organization's teachers (those of ``teacher_ids`` when given).
     1 query."""
     qs = Teacher.objects.for_org(org)
@@ -135,7 +137,7 @@ def availability_by_teacher(*, org: Organization, teacher_ids: Iterable[object] 
     return {row[0]: facts_of(row[1], row[2:]) for row in qs.values_list("id", "availability", *PROFILE_FIELDS)}
 
 
-def unavailable_times(
+def availability_unavailable_times(
     *, org: Organization, start: date, end: date, teacher_ids: Iterable[object] | None = None
 ) -> dict[object, list[dict[str, Any]]]:
     """What the planner board and the allocation grid shade: ``{teacher id: [{"date": date, "start":
@@ -146,7 +148,7 @@ def unavailable_times(
     day_from, day_to = time(7, 0), time(22, 0)
     out: dict[object, list[dict[str, Any]]] = {}
     days = [start + timedelta(days=i) for i in range(min((end - start).days + 1, 400))]
-    for teacher_id, facts in availability_by_teacher(org=org, teacher_ids=teacher_ids).items():
+    for teacher_id, facts in availability_list_by_teacher(org=org, teacher_ids=teacher_ids).items():
         if not facts.custom:
             continue
         spans: list[dict[str, Any]] = []

@@ -3,7 +3,7 @@
 :func:`availability_put` replaces a teacher's pattern, preferences, variants, limits and campuses in one
 transaction, emits ``teacher updated`` once (the history captures the profile row, and the teacher row
 when the form's word changes, so undo restores both) and keeps the form's ``availability`` word in step
-with the painted windows (:func:`project.staff.availability.patterns.derive_word`). :func:`follow_word` is the
+with the painted windows (:func:`project.staff.availability.patterns.derive_word`). :func:`availability_follow_word` is the
 other direction: the teacher form's word rewrites a pattern that was never painted.
 """
 
@@ -87,7 +87,7 @@ def availability_put(*, ctx: Ctx, teacher_id: UUID | str, data: dict[str, Any], 
     return profile
 
 
-def follow_word(ctx: Ctx, teacher: Teacher) -> None:
+def availability_follow_word(ctx: Ctx, teacher: Teacher) -> None:
     """The teacher form changed ``teacher.availability``: a pattern that was never painted (``custom``
     false, or none yet) becomes the word's (:func:`project.staff.availability.patterns.word_windows`); a painted
     one is left as it is. Call inside the form's write transaction (its change event covers this)."""

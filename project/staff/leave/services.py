@@ -24,7 +24,7 @@ from project.staff.models import Teacher, TeacherLeave
 FIELDS = ("start_date", "end_date", "start_time", "end_time", "reason")
 
 
-def check_leave_times(start_time: time | None, end_time: time | None) -> None:
+def leave_check_times(start_time: time | None, end_time: time | None) -> None:
     """Part-day leave has both times, the end after the start; whole-day leave has neither. Raises
     ValidationFailed (400) at ``startTime``/``endTime``. Also the rule of a proposed leave in
     ``project.timetabling.replan.services``."""
@@ -39,7 +39,7 @@ def check_leave_times(start_time: time | None, end_time: time | None) -> None:
 
 
 def _checked(data: dict[str, Any]) -> dict[str, Any]:
-    check_leave_times(data.get("start_time"), data.get("end_time"))
+    leave_check_times(data.get("start_time"), data.get("end_time"))
     return {k: data[k] for k in FIELDS if k in data}
 
 

@@ -1,8 +1,8 @@
 """Automatic teacher allocation with OR-Tools CP-SAT, and ranked recommendations.
 
-``propose(ctx, scope, time_limit)`` assigns teachers to the unassigned, non-cancelled sessions of a
-scope (session ids, a block group, or a date range) and answers a proposal; ``apply_proposal`` writes
-one all-or-nothing; ``recommend(ctx, session_id)`` ranks every teacher of the organization for one
+``auto_allocation_propose(ctx, scope, time_limit)`` assigns teachers to the unassigned, non-cancelled sessions of a
+scope (session ids, a block group, or a date range) and answers a proposal; ``auto_allocation_apply`` writes
+one all-or-nothing; ``auto_allocation_recommend(ctx, session_id)`` ranks every teacher of the organization for one
 session with the rules met or broken.
 
 Hard rules (a proposal never breaks one; checked independently by ``conflicts.detect`` in the tests):
@@ -65,11 +65,11 @@ from project.timetabling.auto_allocation.model import (
     Scope,
 )
 from project.timetabling.auto_allocation.selectors import (
-    recommend,
+    auto_allocation_recommend,
 )
 from project.timetabling.auto_allocation.services import (
-    apply_proposal,
-    propose,
+    auto_allocation_apply,
+    auto_allocation_propose,
 )
 from project.timetabling.auto_allocation.solving import (
     Solution,
@@ -88,12 +88,12 @@ __all__ = [
     "Solution",
     "_eligibility",
     "_version",
-    "apply_proposal",
+    "auto_allocation_apply",
     "can_teach",
     "figures",
     "load_problem",
-    "propose",
+    "auto_allocation_propose",
     "reallocation_problem",
-    "recommend",
+    "auto_allocation_recommend",
     "solve",
 ]

@@ -22,7 +22,7 @@ from project.timetabling.models import TimetableSession
 # ---------------------------------------------------------------------------------- recommendations
 
 
-def recommend(ctx: Ctx, session_id: UUID | str) -> dict:
+def auto_allocation_recommend(ctx: Ctx, session_id: UUID | str) -> dict:
     """Every teacher of the organization ranked for one session (about 6 queries).
 
     Answer: ``{"sessionId", "recommendations": [{"teacherId", "teacherName", "rank", "eligible",

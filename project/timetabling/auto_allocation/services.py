@@ -30,14 +30,14 @@ from project.timetabling.models import TimetableSession
 # -------------------------------------------------------------------------------------------- entry
 
 
-def propose(ctx: Ctx, scope: Scope, *, time_limit: float = DEFAULT_TIME_LIMIT) -> dict:
+def auto_allocation_propose(ctx: Ctx, scope: Scope, *, time_limit: float = DEFAULT_TIME_LIMIT) -> dict:
     """A proposal for the scope; nothing is written. See the module docstring for the answer's fields."""
     problem = load_problem(ctx, scope)
     version = _version(ctx, problem.lo, problem.hi, [s.id for s in problem.targets])
     return _describe(problem, solve(problem, time_limit), version, applied=False)
 
 
-def apply_proposal(
+def auto_allocation_apply(
     ctx: Ctx, scope: Scope, *, version: str | None, assignments: list[tuple] | None, time_limit: float = DEFAULT_TIME_LIMIT
 ) -> dict:
     """Write a proposal all-or-nothing with one change event (entity timetable_session, action allocated).

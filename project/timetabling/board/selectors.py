@@ -38,7 +38,7 @@ def _hm(t: time | None) -> str | None:
     return None if t is None else t.strftime("%H:%M")
 
 
-def check_range(start: date, end: date) -> None:
+def board_check_range(start: date, end: date) -> None:
     """400 at ``to`` when ``end`` is before ``start`` or the range is longer than ``MAX_RANGE_DAYS``."""
     if end < start:
         raise ValidationFailed([{"path": ["to"], "message": "End date must be on or after start date"}])
@@ -78,7 +78,7 @@ def board_range(org: Organization, *, scope: str, scope_id: UUID, start: date, e
     """
     from project.staff.models import TeacherLeave
 
-    check_range(start, end)
+    board_check_range(start, end)
     q, title = _scope_filter(org, scope, scope_id)
     rows = list(
         TimetableSession.objects.for_org(org)
@@ -179,7 +179,7 @@ def _session(org: Organization, session_id: UUID) -> TimetableSession:
     )
 
 
-def conflict_index(
+def board_conflict_index(
     org: Organization, *, session_id: UUID, start: date, end: date, teacher_id: UUID | None = None, unassigned: bool = False
 ) -> dict[str, Any]:
     """Where in [start, end] the session ``session_id`` would have a hard conflict (docs/behaviour/conflicts.md §4),
@@ -192,13 +192,13 @@ def conflict_index(
     refused by the server (the server's answer on drop stays final). A cancelled session is never
     blocked. With a teacher whose availability is painted (ADR 0027), each time of a day in 07:00-22:00
     outside their windows (or in a prohibited preference) is blocked as ``teacher_outside_availability``
-    (from :func:`project.staff.availability.selectors.unavailable_times`, the times the board shades). 404
+    (from :func:`project.staff.availability.selectors.availability_unavailable_times`, the times the board shades). 404
     for ids of another organization; 400 for a bad range. 7 queries.
     """
-    from project.staff.availability.selectors import unavailable_times
+    from project.staff.availability.selectors import availability_unavailable_times
     from project.staff.models import Teacher, TeacherLeave, TeacherUnit
 
-    check_range(start, end)
+    board_check_range(start, end)
     s = _session(org, session_id)
     if unassigned:
         tid: UUID | None = None
@@ -282,7 +282,7 @@ def conflict_index(
                     }
                 )
                 day += timedelta(days=1)
-        away = unavailable_times(org=org, start=start, end=end, teacher_ids=[tid]).get(tid, [])
+        away = availability_unavailable_times(org=org, start=start, end=end, teacher_ids=[tid]).get(tid, [])
         for gap in away:
             blocked.append(
                 {

@@ -185,7 +185,7 @@ class LeaveSpan:
         """True when a session on ``day`` from ``start`` to ``end`` falls in this leave."""
         if not self.start_date <= day <= self.end_date:
             return False
-        # Part-day leave has both times (check_leave_times), whole-day leave neither.
+        # Part-day leave has both times (leave_check_times), whole-day leave neither.
         return self.start_time is None or overlaps(self.start_time, cast(time, self.end_time), start, end)
 
 
@@ -489,7 +489,7 @@ def _session_message(kind: str, s: Slot, t: TeacherFacts | None, span: RuleDetai
         return f"Room {room.code} is at {room.campus_name}; block group {s.group_code or s.block_group_id} is taught at {name}"
     if kind == TEACHER_ON_LEAVE:
         name = t.name if t is not None else "The teacher"
-        leave = cast(LeaveSpan, span)  # part-day leave has both times (check_leave_times)
+        leave = cast(LeaveSpan, span)  # part-day leave has both times (leave_check_times)
         hours = f" {_hm(leave.start_time)}-{_hm(cast(time, leave.end_time))}" if leave.start_time is not None else ""
         reason = f" ({leave.reason})" if leave.reason else ""
         return f"{name} is on leave on {s.date.isoformat()}{hours}{reason}"

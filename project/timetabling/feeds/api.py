@@ -16,9 +16,10 @@ from project.planning.models import BlockGroup
 from project.staff.models import Teacher
 from project.timetabling import selectors
 from project.timetabling.feeds import ical
+from project.timetabling.feeds import selectors as feeds_selectors
 from project.timetabling.feeds import services as feeds_services
+from project.timetabling.feeds.schemas import CalendarFeedIn, CalendarFeedOut
 from project.timetabling.models import CalendarFeed
-from project.timetabling.schemas import CalendarFeedIn, CalendarFeedOut
 
 router = make_router(tags=["timetabling"])
 # The module this router was published from: its OpenAPI operation ids stay (docs/adr/0030).
@@ -53,7 +54,7 @@ def calendar_response(
 
         target = get_in_org(Room, org, room_id, "Room")
         name = f"Room {target.code} timetable"
-    sessions = selectors.sessions_for_calendar(org=org, teacher_id=teacher_id, block_group_id=block_group_id, room_id=room_id)
+    sessions = selectors.session_list_for_calendar(org=org, teacher_id=teacher_id, block_group_id=block_group_id, room_id=room_id)
     body = ical.build_calendar(org=org, sessions=sessions, name=name)
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="timetable.ics"'
@@ -94,7 +95,7 @@ def create_feed(request: AuthedRequest, payload: CalendarFeedIn) -> tuple[int, d
 def list_feeds(request: AuthedRequest) -> list[dict[str, object]]:
     """The signed-in user's feeds that are not revoked."""
     ctx = request.auth
-    return [_feed_dict(request, f) for f in selectors.feed_list(org=ctx.org, user=ctx.user)]
+    return [_feed_dict(request, f) for f in feeds_selectors.feed_list(org=ctx.org, user=ctx.user)]
 
 
 @router.delete("/calendar-feeds/{uuid:feed_id}", response={204: None, 404: ErrorOut})
@@ -108,7 +109,7 @@ def revoke_feed(request: AuthedRequest, feed_id: str) -> tuple[int, None]:
 def public_feed(request: HttpRequest, token: str) -> HttpResponse:
     """Public text/calendar for calendar clients (no session; the token is the secret). 404 when the
     token is unknown or revoked, its owner inactive, or the organization inactive."""
-    feed = selectors.feed_for_token(token)
+    feed = feeds_selectors.feed_get_by_token(token)
     response = calendar_response(
         feed.organization, teacher_id=feed.teacher_id, block_group_id=feed.block_group_id, room_id=feed.room_id
     )

@@ -71,7 +71,7 @@ def holiday_delete(*, ctx: Ctx, holiday_id: UUID | str) -> None:
             holiday.delete()
 
 
-def public_holidays_for(state: str, year: int) -> list[tuple[date, str]]:
+def holiday_public_list(state: str, year: int) -> list[tuple[date, str]]:
     """(date, name) of the public holidays of an Australian state or territory in ``year``, by date,
     from the ``holidays`` package (Australian English names; several names on one date joined by "; ")."""
     calendar = holidays_lib.country_holidays("AU", subdiv=state, years=year, language="en_AU")
@@ -86,7 +86,7 @@ def holiday_import_public(*, ctx: Ctx, state: str, year: int, preview: bool = Fa
     state and source. Emits one ``holiday imported`` event with every new id (none when nothing added).
     ``preview``: the rows it would add, unsaved, and nothing is written or emitted (the preview).
     """
-    wanted = public_holidays_for(state, year)
+    wanted = holiday_public_list(state, year)
     with transaction.atomic():
         # Serialise imports of one organization so that two at once cannot both add a date.
         Organization.objects.select_for_update().filter(pk=ctx.org.pk).values_list("pk", flat=True).get()

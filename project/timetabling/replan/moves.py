@@ -1,7 +1,7 @@
 """Closure moves of a re-plan (ADR 0015): where the sessions a closed day hits go.
 
 :func:`closure_moves` answers the ``changes``, ``unresolved`` and ``endDatesExtended`` of a closure's
-proposal (``replan.propose``). Every moved session keeps its start and end time, teacher and room, so
+proposal (``replan.replan_propose``). Every moved session keeps its start and end time, teacher and room, so
 hours per unit never change; each new date is one of its block group's preferred days, not closed nor a
 holiday, with the group, the room and the teacher free at that time and the teacher not on leave.
 
@@ -75,7 +75,7 @@ def closure_moves(
     board: Board | None = None,
 ) -> tuple[list[dict], list[dict], list[dict[str, object]]]:
     """The moves that fix the sessions a closure hits (package docstring): ``(changes, unresolved,
-    endDatesExtended)`` in the shapes of ``replan.propose``; ``board``: the one of :func:`make_up_moves`,
+    endDatesExtended)`` in the shapes of ``replan.replan_propose``; ``board``: the one of :func:`make_up_moves`,
     when both options are made from one reading. Reads only."""
     if not hits:
         return [], [], []
@@ -98,7 +98,7 @@ def make_up_moves(
     board: Board | None = None,
 ) -> tuple[list[dict], list[dict], list[dict[str, object]]]:
     """The make-up option (:mod:`.makeup`): only the hit sessions move, each to its nearest free slot.
-    ``(changes, unresolved, endDatesExtended)`` in the shapes of ``replan.propose``. Reads only."""
+    ``(changes, unresolved, endDatesExtended)`` in the shapes of ``replan.replan_propose``. Reads only."""
     if not hits:
         return [], [], []
     board = board or Board(org, change, hits, window)
@@ -160,7 +160,7 @@ def _kept_last(board: Board, gid: object, plan: Plan) -> date:
 
 
 def _as_hit(slot: cf.Slot, group: BlockGroup, teacher_names: dict[object, str]) -> dict:
-    """A session a re-flow moves, in the shape of ``replan.hit_sessions`` rows."""
+    """A session a re-flow moves, in the shape of ``replan.replan_hit_sessions`` rows."""
     return {
         "id": slot.id,
         "blockGroupId": slot.block_group_id,

@@ -2,7 +2,7 @@
 
 A *change* is a closure (days nobody teaches: a holiday or term break, saved or proposed, optionally of
 one campus: a campus closure day) or a teacher's leave (saved or proposed, whole days or part days).
-:func:`change_of` resolves the request into a :class:`Change`; :func:`impact` answers which sessions it
+:func:`replan_change` resolves the request into a :class:`Change`; :func:`replan_impact` answers which sessions it
 hits, by block group and by teacher, with hours (``GET /api/replan/impact``).
 
 A session is hit when it is not cancelled and
@@ -51,7 +51,7 @@ def _range(start: date | None, end: date | None) -> tuple[date, date]:
     return start, end
 
 
-def change_of(
+def replan_change(
     org: Organization,
     *,
     holiday_id: UUID | None = None,
@@ -107,7 +107,7 @@ def _change_of(
     proposed closure (``start``/``end``, optional ``campus_id``). Raises NotFound for ids of another
     organization and ValidationFailed (400) for a missing or bad range."""
     from project.catalogue.models import Campus
-    from project.staff.leave.services import check_leave_times
+    from project.staff.leave.services import leave_check_times
     from project.staff.models import Teacher, TeacherLeave
 
     if holiday_id is not None:
@@ -133,7 +133,7 @@ def _change_of(
     start, end = _range(start, end)
     if teacher_id is not None:
         teacher = get_in_org(Teacher.objects.for_org(org), org, teacher_id, label="Teacher")
-        check_leave_times(start_time, end_time)
+        leave_check_times(start_time, end_time)
         span = cf.LeaveSpan(start, end, start_time, end_time, "")
         return Change(LEAVE, f"{teacher.full_name}'s leave", spans=[(start, end)], teacher_id=teacher.pk, leave=span)
     campus = get_in_org(Campus.objects.for_org(org), org, campus_id, label="Campus") if campus_id is not None else None
@@ -141,7 +141,7 @@ def _change_of(
     return Change(CLOSURE, description, spans=[(start, end)], campus_id=campus.pk if campus is not None else None)
 
 
-def hit_sessions(org: Organization, change: Change) -> list[dict]:
+def replan_hit_sessions(org: Organization, change: Change) -> list[dict]:
     """The sessions ``change`` hits (see the module), by date and start time: ``[{id, blockGroupId,
     blockGroupCode, blockGroupName, teacherId, teacherName, actualDate, startTime, endTime, actualHours}]``
     (1 query)."""
@@ -187,12 +187,12 @@ def hit_sessions(org: Organization, change: Change) -> list[dict]:
     return out
 
 
-def impact(org: Organization, change: Change) -> dict:
+def replan_impact(org: Organization, change: Change) -> dict:
     """``{kind, description, start, end, sessionCount, hours, blockGroupCount, teacherCount,
     byBlockGroup: [{blockGroupId, code, name, sessionCount, hours, sessionIds}], byTeacher: [{teacherId
-    (null: unassigned), name, sessionCount, hours}], sessions: [...hit_sessions]}``; hours are
+    (null: unassigned), name, sessionCount, hours}], sessions: [...replan_hit_sessions]}``; hours are
     ``actualHours`` summed; groups by code, teachers by name."""
-    sessions = hit_sessions(org, change)
+    sessions = replan_hit_sessions(org, change)
     groups: dict = {}
     teachers: dict = {}
     for s in sessions:
@@ -334,7 +334,7 @@ def _preselect(options: dict[str, dict]) -> str:
 def _soundly(
     org: Organization, change: Change, hits: list[dict], found: dict[str, tuple[list[dict], list[dict], list[dict[str, object]]]]
 ) -> dict[str, tuple[list[dict], list[dict], list[dict[str, object]]]]:
-    """Each option without the changes whose final state :func:`final_conflicts` (apply's check) refuses:
+    """Each option without the changes whose final state :func:`replan_final_conflicts` (apply's check) refuses:
     a session already double-booked where it stays (leave keeps dates), or one a dropped change leaves in
     the way. A hit session so dropped is unresolved with the conflict's message; rounds until none is
     refused (1 query, then 6 per option and round)."""
@@ -356,7 +356,7 @@ def _soundly(
                 for c in changes
             ]
             refused: dict[str, str] = {}
-            for conflict in final_conflicts(org, change, rows, writes):
+            for conflict in replan_final_conflicts(org, change, rows, writes):
                 for sid in conflict.session_ids:
                     if str(sid) in rows and any(w[0] == str(sid) for w in writes):
                         refused.setdefault(str(sid), conflict.message)
@@ -382,7 +382,7 @@ def _soundly(
     return out
 
 
-def propose(
+def replan_propose(
     ctx: Ctx,
     change: Change,
     *,
@@ -390,7 +390,7 @@ def propose(
     session_ids: Iterable[UUID | str] | None = None,
 ) -> dict:
     """A proposal that fixes every session ``change`` hits (of the chosen block groups or sessions), stored
-    so that ``apply`` writes exactly it (ADR 0015). Writes only the proposal row, never a session.
+    so that ``replan_apply`` writes exactly it (ADR 0015). Writes only the proposal row, never a session.
 
     Closures get two options (:mod:`project.timetabling.replan.moves`), the coordinator chooses:
     - ``makeUp``: only the hit sessions move, each to its nearest free slot (same week first, on the
@@ -420,7 +420,7 @@ def propose(
     from project.timetabling.models import ReplanProposal
     from project.timetabling.replan.moves import Board, make_up_moves
 
-    hits = _scope(hit_sessions(ctx.org, change), block_group_ids, session_ids)
+    hits = _scope(replan_hit_sessions(ctx.org, change), block_group_ids, session_ids)
     lo, hi = _window(change, hits, _groups_of(ctx.org, hits))
     version = _version(ctx.org, lo, hi, [s["id"] for s in hits])
     found: dict[str, tuple[list[dict], list[dict], list[dict[str, object]]]] = {}
@@ -509,7 +509,7 @@ NOT_PROPOSED = "The changes must be the proposal's, unchanged. Make a new propos
 OTHER_CHANGE = "The change is not the one this proposal was made for."
 
 
-def final_conflicts(
+def replan_final_conflicts(
     org: Organization, change: Change, rows: dict[str, TimetableSession], writes: list[list]
 ) -> list[cf.Conflict]:
     """Every hard conflict the sessions ``writes`` touches would hold once written, those that were already
@@ -556,7 +556,7 @@ def final_conflicts(
     return sorted(unique.values(), key=lambda c: (c.date or date.min, c.type))
 
 
-def apply(
+def replan_apply(
     ctx: Ctx,
     proposal_id: UUID | str,
     *,
@@ -576,7 +576,7 @@ def apply(
     any, must be those of the proposal, else ValidationFailed.
     Refused with StaleWrite (412) when the version differs or anything the proposal read changed since,
     and with SchedulingConflict (409 ``conflict``, naming the sessions) when the final state of a session
-    it touches would hold a hard conflict (:func:`final_conflicts`, old ones included); nothing is written
+    it touches would hold a hard conflict (:func:`replan_final_conflicts`, old ones included); nothing is written
     then. Block groups whose last teaching day moves past their end date get the last day plus one month
     (docs/behaviour/generation.md).
     Answer: ``{applied: true, option, sessionIds, endDatesExtended: [{blockGroupId, code, from, to}]}``.
@@ -625,9 +625,9 @@ def apply(
             fields[name] = None if fields[name] is None else date.fromisoformat(str(fields[name]))
         for name in ("start_time", "end_time"):
             fields[name] = None if fields[name] is None else time.fromisoformat(str(fields[name]))
-        change = change_of(ctx.org, **fields)
+        change = replan_change(ctx.org, **fields)
         scope_groups, scope_sessions = stored.get("blockGroupIds"), stored.get("sessionIds")
-        hits = _scope(hit_sessions(ctx.org, change), scope_groups, scope_sessions)
+        hits = _scope(replan_hit_sessions(ctx.org, change), scope_groups, scope_sessions)
         groups = {
             g.pk: g
             for g in BlockGroup.objects.for_org(ctx.org).select_for_update().filter(pk__in={s["blockGroupId"] for s in hits})
@@ -646,7 +646,7 @@ def apply(
         }
         if len(rows) != len({w[0] for w in writes}):
             raise StaleWrite(STALE)
-        conflicts = final_conflicts(ctx.org, change, rows, writes)
+        conflicts = replan_final_conflicts(ctx.org, change, rows, writes)
         if conflicts:
             names = ", ".join(sorted({str(i) for c in conflicts for i in c.session_ids if str(i) in rows}))
             raise SchedulingConflict(
@@ -691,7 +691,7 @@ def apply(
             return {"applied": True, "option": key, "sessionIds": [rows[w[0]].pk for w in writes], "endDatesExtended": extended}
 
 
-# The change's fields in a stored proposal's ``change`` (the request's JSON names) -> ``change_of``'s keywords.
+# The change's fields in a stored proposal's ``change`` (the request's JSON names) -> ``replan_change``'s keywords.
 _CHANGE_KEYS = {
     "holiday_id": "holidayId",
     "leave_id": "leaveId",

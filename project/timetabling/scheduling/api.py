@@ -7,7 +7,7 @@ from project.core.auth import AuthedRequest
 from project.core.routers import make_router
 from project.core.schemas import ErrorOut
 from project.timetabling.scheduling import services as scheduling_services
-from project.timetabling.schemas import ScheduleClearedOut, ScheduleIn, ScheduleOut
+from project.timetabling.scheduling.schemas import ScheduleClearedOut, ScheduleIn, ScheduleOut
 
 router = make_router(tags=["timetabling"])
 # The module this router was published from: its OpenAPI operation ids stay (docs/adr/0030).

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Max, Sum
 
 from project.catalogue.models import Room
-from project.catalogue.services import resolve_room
+from project.catalogue.services import room_resolve
 from project.core.changes import org_change
 from project.core.errors import BadRequest, ValidationFailed
 from project.core.tenancy import Ctx, get_in_org
@@ -21,7 +21,7 @@ from project.timetabling import conflicts as cf
 from project.timetabling.calendar import TermCalendar
 from project.timetabling.models import TimetableSession
 from project.timetabling.scheduling import plan as sch
-from project.timetabling.schemas import NO_TEMPLATE, ScheduleIn
+from project.timetabling.scheduling.schemas import NO_TEMPLATE, ScheduleIn
 
 if TYPE_CHECKING:  # pragma: no cover
     from project.accounts.models import Organization
@@ -96,7 +96,7 @@ def block_group_schedule(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
     ]
     new_week = group.start_next_unit_in_new_week if data.start_next_unit_in_new_week is None else data.start_next_unit_in_new_week
     start = data.start_date or group.start_date
-    room, room_record_id = resolve_room(org, None, data.room)
+    room, room_record_id = room_resolve(org, None, data.room)
     with org_change(ctx, "timetable_session", "scheduled", ids=[group.id]):
         group = BlockGroup.objects.for_org(org).select_for_update().get(pk=group.pk)
         needs = _unit_needs(org, group)

@@ -28,17 +28,16 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 
 from project.core.tenancy import get_in_org
-from project.reporting.selectors import (
+from project.reporting.selectors.common import (
     EVENING_Q,
     OVER_CAPACITY_ABOVE,
     UNDER_UTILISED_BELOW,
     bucket_expression,
     delivered,
-    grid_teachers_and_weeks,
     percent,
     teacher_name,
 )
-from project.reporting.selectors.grid import _uuid_text
+from project.reporting.selectors.grid import _uuid_text, grid_teachers_and_weeks
 from project.staff.models import Teacher
 from project.timetabling.calendar import week_start
 

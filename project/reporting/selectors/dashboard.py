@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from project.catalogue.models import Course
 from project.planning.models import ACTUAL_HOUR_FIELDS, BlockGroup, StudyPlan
-from project.reporting.selectors import delivered, hours, initials, teacher_name
+from project.reporting.selectors.common import delivered, hours, initials, teacher_name
 from project.staff.models import Teacher
 from project.timetabling.calendar import week_start
 from project.timetabling.models import TimetableSession
