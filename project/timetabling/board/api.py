@@ -40,7 +40,7 @@ def get_board(request: AuthedRequest, filters: Query[PlannerBoardQuery]) -> dict
 @router.get("/board/conflict-index", response={200: PlannerConflictIndexOut, **ERRORS})
 def get_conflict_index(request: AuthedRequest, filters: Query[PlannerConflictIndexQuery]) -> dict[str, Any]:
     """GET /api/board/conflict-index?sessionId=&from=&to=[&teacherId=<id>|unassigned]: where the session
-    would hard-conflict in the range (see :func:`project.timetabling.board.selectors.conflict_index`)."""
+    would hard-conflict in the range (see :func:`project.timetabling.board.selectors.board_conflict_index`)."""
     teacher = filters.teacher_id
     return board.board_conflict_index(
         request.auth.org,

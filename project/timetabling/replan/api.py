@@ -44,7 +44,7 @@ def _change(request: AuthedRequest, body: ChangeFields) -> replan.Change:
 def replan_propose(request: AuthedRequest, payload: ReplanChangeIn) -> HttpResponse:
     """POST /api/replan/propose: a proposal fixing every session the change hits (closures: moved to the
     earliest free slot; leave: another teacher), the sessions it cannot fix with reasons, and the
-    figures; ``version`` for the apply (ADR 0015; ``replan.propose``). Writes nothing. Errors as
+    figures; ``version`` for the apply (ADR 0015; ``replan.services.replan_propose``). Writes nothing. Errors as
     ``GET /api/replan/impact``."""
     change = _change(request, payload)
     return json_response(

@@ -811,7 +811,7 @@ export interface paths {
         /**
          * Get Conflict Index
          * @description GET /api/board/conflict-index?sessionId=&from=&to=[&teacherId=<id>|unassigned]: where the session
-         *     would hard-conflict in the range (see :func:`project.timetabling.board.selectors.conflict_index`).
+         *     would hard-conflict in the range (see :func:`project.timetabling.board.selectors.board_conflict_index`).
          */
         get: operations["project_timetabling_board_api_get_conflict_index"];
         put?: never;
@@ -1443,7 +1443,7 @@ export interface paths {
          * Replan Propose
          * @description POST /api/replan/propose: a proposal fixing every session the change hits (closures: moved to the
          *     earliest free slot; leave: another teacher), the sessions it cannot fix with reasons, and the
-         *     figures; ``version`` for the apply (ADR 0015; ``replan.propose``). Writes nothing. Errors as
+         *     figures; ``version`` for the apply (ADR 0015; ``replan.services.replan_propose``). Writes nothing. Errors as
          *     ``GET /api/replan/impact``.
          */
         post: operations["project_timetabling_replan_api_replan_propose"];
