@@ -342,6 +342,15 @@ test("a crowded day of the month view shows its first three sessions and '+n mor
   for (const s of five) await column(a.page, day).locator(`[data-session-id="${s.id}"]`).waitFor();
 });
 
+test("a class before 07:00 is on the week's page: the time grid starts at its hour", async () => {
+  const early = other.sessions[0];
+  await putSession(a.page, early.id, { teacherId: made.teacher.id, actualDate: "2027-02-18", startTime: "05:00:00", endTime: "05:30:00" });
+  await a.page.goto(`${BASE_URL}/planner/teacher/${made.teacher.id}?view=week&date=2027-02-15`);
+  await a.page.locator('[data-testid="board-calendar"][data-loaded="true"]').waitFor();
+  await column(a.page, "2027-02-18").locator(`[data-session-id="${early.id}"]`).waitFor();
+  assert.equal(await a.page.locator('td.fc-timegrid-slot-label[data-time="05:00:00"]').count(), 1);
+});
+
 for (const theme of ["light", "dark"]) {
   for (const [device, viewport] of [
     ["desktop", { width: 1440, height: 900 }],

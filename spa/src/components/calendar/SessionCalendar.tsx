@@ -14,7 +14,7 @@ import FullCalendar from "@fullcalendar/react";
 import timeGridPlugin from "@fullcalendar/timegrid";
 import { useCallback, useMemo, useRef, useState } from "react";
 import type { BoardSession, Shade } from "@/lib/entities/planner";
-import { type ColourBy, cardTime, colourOf, isoDate, sessionCardNode, shadingEvents } from "./calendarParts";
+import { type ColourBy, cardTime, colourOf, isoDate, sessionCardNode, shadingEvents, slotRange } from "./calendarParts";
 import "./board.css";
 
 export interface SessionCalendarProps {
@@ -53,6 +53,7 @@ export function SessionCalendar({ sessions, before = NONE, shading = NO_SHADING,
     setViewType(arg.view.type);
     rangeRef.current?.(isoDate(arg.start), isoDate(new Date(arg.end.getTime() - 86400000)));
   }, []);
+  const hours = useMemo(() => slotRange([...sessions, ...before]), [sessions, before]);
   const events = useMemo<EventInput[]>(() => {
     const moved = new Set(before.map((s) => s.id));
     const out: EventInput[] = [];
@@ -113,8 +114,8 @@ export function SessionCalendar({ sessions, before = NONE, shading = NO_SHADING,
         locale={enAu}
         firstDay={1}
         allDaySlot={false}
-        slotMinTime="07:00:00"
-        slotMaxTime="22:00:00"
+        slotMinTime={hours.min}
+        slotMaxTime={hours.max}
         slotLabelFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
         displayEventTime={false}
         height="auto"

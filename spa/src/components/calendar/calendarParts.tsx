@@ -121,6 +121,27 @@ export interface DayOverflow {
   count: number; // the sessions of that day not shown as cards
 }
 
+/** The day's hours a time grid shows by default. */
+export const DAY_HOURS = { min: "07:00:00", max: "22:00:00" } as const;
+
+/**
+ * The hours a time grid shows: DAY_HOURS, widened to whole hours so that every session is on the page
+ * (a class at 05:00 or until 23:30 would otherwise be drawn nowhere). Times are HH:MM or HH:MM:SS.
+ */
+export function slotRange(sessions: readonly { startTime: string; endTime: string }[]): { min: string; max: string } {
+  let min: string = DAY_HOURS.min;
+  let max: string = DAY_HOURS.max;
+  for (const s of sessions) {
+    const start = `${s.startTime.slice(0, 2)}:00:00`;
+    if (start < min) min = start;
+    const [hours, minutes = "00", seconds = "00"] = s.endTime.split(":");
+    const endHour = Number(hours) + (Number(minutes) > 0 || Number(seconds) > 0 ? 1 : 0);
+    const end = `${String(endHour).padStart(2, "0")}:00:00`;
+    if (end > max) max = end;
+  }
+  return { min, max };
+}
+
 /**
  * The sessions the day grids show as cards, by day: all of a day's when they are at most `perDay`;
  * otherwise the first `perDay - 1` by start time, plus those in `keep` (a session moved by keyboard or held

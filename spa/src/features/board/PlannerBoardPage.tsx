@@ -49,6 +49,7 @@ import {
   atMinutes,
   type ColourBy,
   capPerDay,
+  slotRange,
   cardTime,
   colourOf,
   type DayOverflow,
@@ -198,6 +199,8 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
   });
   const dayGrid = range?.type !== "timeGridWeek";
   const printing = usePrinting();
+  // Every session on the page: the time grid widens past 07:00-22:00 for a class outside them.
+  const hours = useMemo(() => slotRange(sessions), [sessions]);
 
   useEffect(() => () => reportBoardActivity(base, null), [base]);
 
@@ -524,8 +527,8 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
         locale={enAu}
         firstDay={1}
         allDaySlot={false}
-        slotMinTime="07:00:00"
-        slotMaxTime="22:00:00"
+        slotMinTime={hours.min}
+        slotMaxTime={hours.max}
         slotDuration={`00:${SLOT_MINUTES}:00`}
         slotLabelFormat={TIME_FORMAT}
         displayEventTime={false}
@@ -547,7 +550,7 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
         eventResize={(arg) => handlers.current.onDrop(arg)}
       />
     ),
-    [sources],
+    [sources, hours.min, hours.max],
   );
 
   const setColour = (value: string) => {

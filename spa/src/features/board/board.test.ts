@@ -4,6 +4,7 @@ import {
   addDays,
   atMinutes,
   capPerDay,
+  slotRange,
   cardTime,
   colourOf,
   moreCardNode,
@@ -124,4 +125,12 @@ test("a card's time: the start in the day grids, start and end in the time grid,
   expect(cardTime(start, end, false)).toBe("09:00");
   expect(cardTime(start, null, true)).toBe("09:00");
   expect(cardTime(null, null, true)).toBe("");
+});
+
+test("the time grid shows 07:00-22:00, widened to whole hours for a session outside them", () => {
+  expect(slotRange([])).toEqual({ min: "07:00:00", max: "22:00:00" });
+  expect(slotRange([{ startTime: "09:00:00", endTime: "12:00:00" }])).toEqual({ min: "07:00:00", max: "22:00:00" });
+  expect(slotRange([{ startTime: "05:30:00", endTime: "06:00:00" }])).toEqual({ min: "05:00:00", max: "22:00:00" });
+  expect(slotRange([{ startTime: "21:00", endTime: "22:30" }])).toEqual({ min: "07:00:00", max: "23:00:00" });
+  expect(slotRange([{ startTime: "20:00:00", endTime: "24:00:00" }])).toEqual({ min: "07:00:00", max: "24:00:00" });
 });
