@@ -35,6 +35,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from socketio import packet as sio
 
+from project.core.sockets import org_group, session_group, user_group
 from project.operations import logs as ops_logs
 from project.operations import metrics as ops_metrics
 from realtime import presence, protocol, watch
@@ -44,7 +45,6 @@ from realtime.authentication import (
     authenticate,
     origin_allowed,
 )
-from realtime.events import org_group, session_group, user_group
 from realtime.scoping import event_for
 
 log = logging.getLogger(__name__)

@@ -5,10 +5,11 @@ raises the organization's seq, records the write's activity and, after commit, h
 :func:`send_change`, registered as its transport by ``realtime.apps`` (the project imports nothing of
 ``realtime`` for it). This module sends ``{"type": "change.event", "event": {...}}`` to the organization's
 group; sending never fails the write: a channel-layer error is logged, and clients recover through the
-seq-gap rule. The other functions close, re-scope or re-key sockets after commit.
+seq-gap rule. :func:`send_to_group` carries the socket control messages of ``project.core.sockets``
+(close, re-scope, re-key), registered there the same way.
 
-``ENTITIES``, ``ACTIONS`` and ``emit_change`` are the write unit's, named here for the tests that import
-them from this module.
+``ENTITIES``, ``ACTIONS``, ``emit_change`` and the socket controls are core's, named here for the tests
+that import them from this module; the project's apps import them from ``project.core``.
 """
 
 from __future__ import annotations
@@ -18,9 +19,21 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
 
 from project.core.changes import ACTIONS, CHANGE_EVENT, ENTITIES, emit_change
+from project.core.sockets import (
+    ACCESS_EVENT,
+    REKEY_EVENT,
+    REVOKE_EVENT,
+    close_group_sockets,
+    close_session_sockets,
+    close_user_sockets,
+    org_group,
+    rekey_session_sockets,
+    rescope_user_sockets,
+    session_group,
+    user_group,
+)
 
 __all__ = [
     "ACTIONS",
@@ -37,28 +50,12 @@ __all__ = [
     "rekey_session_sockets",
     "rescope_user_sockets",
     "send_change",
+    "send_to_group",
     "session_group",
     "user_group",
 ]
 
 log = logging.getLogger(__name__)
-
-REVOKE_EVENT = "session.revoke"
-
-
-def org_group(org_id: object) -> str:
-    return f"org.{org_id}"
-
-
-def user_group(user_id: object) -> str:
-    return f"user.{user_id}"
-
-
-def session_group(session_key: str) -> str:
-    """The sockets of one browser session (the key itself is a secret: only its digest names the group)."""
-    import hashlib
-
-    return "session." + hashlib.sha256(session_key.encode()).hexdigest()[:40]
 
 
 def send_change(org_id: str, event: dict[str, Any]) -> None:
@@ -68,49 +65,10 @@ def send_change(org_id: str, event: dict[str, Any]) -> None:
     _send(org_group(org_id), {"type": CHANGE_EVENT, "event": event})
 
 
-def close_user_sockets(user_id: object, reason: str | None = "deactivated") -> None:
-    """Close every open socket of a user (deactivation), after the current transaction commits; each gets
-    ``session_ended`` ``{reason}`` first."""
-    close_group_sockets(user_group(user_id), reason=reason)
-
-
-def close_session_sockets(session_key: str | None, reason: str) -> None:
-    """Close the sockets of one browser session (logout there; a password change or deactivation ending
-    it), after commit: ``session_ended`` ``{reason}``, then the disconnect packet (docs/realtime.md)."""
-    if session_key:
-        close_group_sockets(session_group(session_key), reason=reason)
-
-
-ACCESS_EVENT = "access.changed"
-
-
-def rescope_user_sockets(user_id: object, role: str) -> None:
-    """A user's role changed (whatever wrote it: API, Django admin, shell): after commit their open
-    sockets take ``role`` for every later event (an admin demoted to user stops receiving admin-only
-    events) and are told ``access_changed`` ``{role}`` (docs/adr/0023)."""
-    message = {"type": ACCESS_EVENT, "role": role}
-    group = user_group(user_id)
-    transaction.on_commit(lambda: _send(group, message))
-
-
-REKEY_EVENT = "session.rekey"
-
-
-def rekey_session_sockets(old_key: str | None, new_key: str | None) -> None:
-    """A browser session got a new key (Django cycles it on a password change): its sockets follow it
-    after commit, so that the heartbeat's re-check and a later logout still find them."""
-    if old_key and new_key and old_key != new_key:
-        message = {"type": REKEY_EVENT, "group": session_group(new_key), "key": new_key}
-        group = session_group(old_key)
-        transaction.on_commit(lambda: _send(group, message))
-
-
-def close_group_sockets(group: str, reason: str | None = None) -> None:
-    """Close every socket in a channel-layer group (e.g. a revoked display link's boards) after commit."""
-    message = {"type": REVOKE_EVENT}
-    if reason:
-        message["reason"] = reason
-    transaction.on_commit(lambda: _send(group, message))
+def send_to_group(group: str, message: dict[str, Any]) -> None:
+    """Send a socket control message of ``project.core.sockets`` (close, re-scope, re-key) to ``group``;
+    registered with ``project.core.sockets.use_sender``, called after commit."""
+    _send(group, message)
 
 
 def _send(group: str, message: dict) -> None:

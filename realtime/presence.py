@@ -31,7 +31,7 @@ from uuid import UUID
 
 from django.conf import settings
 
-from realtime.events import org_group
+from project.core.sockets import org_group
 
 if TYPE_CHECKING:  # pragma: no cover
     from channels.layers import BaseChannelLayer

@@ -22,7 +22,7 @@ from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
 
 from project.accounts.models import Organization, User
-from realtime.events import close_group_sockets, close_user_sockets, org_group, rescope_user_sockets, user_group
+from project.core.sockets import close_group_sockets, close_user_sockets, org_group, rescope_user_sockets, user_group
 
 USER_ACCESS_FIELDS = ("is_active", "role", "organization_id")
 DEACTIVATED = "deactivated"

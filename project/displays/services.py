@@ -9,9 +9,9 @@ from django.utils import timezone
 
 from project.catalogue.models import Campus
 from project.core.changes import org_change
+from project.core.sockets import close_group_sockets
 from project.core.tenancy import Ctx, get_in_org
 from project.displays.models import DisplayLink
-from realtime.events import close_group_sockets
 
 
 def display_link_group(link_id: UUID | str) -> str:

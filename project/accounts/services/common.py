@@ -23,7 +23,7 @@ from project.accounts.credentials import PENDING_SETUP as PENDING_SETUP
 from project.accounts.credentials import _locked_user as _locked_user
 from project.accounts.credentials import totp_consume as totp_consume
 from project.accounts.models import User
-from realtime.events import close_session_sockets
+from project.core.sockets import close_session_sockets
 
 log = logging.getLogger(__name__)
 

@@ -21,8 +21,8 @@ from project.accounts.sso import policy as sso_policy
 from project.core.changes import org_change
 from project.core.concurrency import assert_fresh
 from project.core.errors import ValidationFailed
+from project.core.sockets import rekey_session_sockets
 from project.core.tenancy import Ctx
-from realtime.events import rekey_session_sockets
 
 # ------------------------------------------------------------------------------------------- profile
 

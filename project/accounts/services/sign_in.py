@@ -33,8 +33,8 @@ from project.accounts.sso import selectors as sso_selectors
 from project.core.auth import client_origin, ctx_for_request
 from project.core.changes import org_change
 from project.core.errors import BadRequest, Conflict, NotFound, Unauthorized, ValidationFailed
+from project.core.sockets import close_session_sockets
 from project.core.tenancy import Ctx
-from realtime.events import close_session_sockets
 
 # ------------------------------------------------------------------------------------------- sign-in
 

@@ -44,8 +44,8 @@ from project.accounts.sso import client, dns, secrets, selectors
 from project.core.changes import Action, Change, org_change
 from project.core.concurrency import assert_fresh
 from project.core.errors import DuplicateCode, NotFound, ValidationFailed
+from project.core.sockets import close_session_sockets
 from project.core.tenancy import Ctx
-from realtime.events import close_session_sockets
 
 log = logging.getLogger(__name__)
 
