@@ -24,7 +24,6 @@ import argparse
 import http.client
 import json
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -34,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.common import stop_server  # noqa: E402
 from bench.reads_bench import canonical, floor_sql, free_port, get, pct, sessions_for, setup  # noqa: E402
 
 
@@ -156,13 +156,7 @@ def main() -> None:
         print(f"  kept answer (no change)      p50 {statistics.median(kept):6.1f}")
         print(f"  ratio to floor (SQL + empty request): {b50 / (f50 + e50):.2f}x  (target < 2x)")
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-        os.unlink(log.name)
+        stop_server(proc, log)
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (shared by ~8 engineers)")
 
 

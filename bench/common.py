@@ -78,3 +78,18 @@ class HistoryOff:
         from project.core import changes
 
         changes.record = self.saved
+
+
+def stop_server(proc: Any, log: Any) -> None:
+    """Stop a server process a benchmark started (SIGTERM, then SIGKILL after 10 s) and delete its log
+    file (``log``: the open temporary file its output went to)."""
+    import signal
+    import subprocess
+
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+    os.unlink(log.name)

@@ -33,8 +33,6 @@ import argparse
 import http.client
 import os
 import secrets
-import signal
-import subprocess
 import sys
 import threading
 import time
@@ -43,6 +41,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.common import stop_server  # noqa: E402
+
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/bp_bench_imports"
 ATTACKER_ORG = "Import Bench Uploads"
 
@@ -226,13 +227,7 @@ def main() -> None:
         print(f"  with hostile uploads p50 {pct(attacked, 50):.1f} ms p99 {pct(attacked, 99):.1f} ms (n={len(attacked)})")
         print(f"  p99 ratio {pct(attacked, 99) / pct(alone, 99):.2f}x (target: within 2x)")
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-        os.unlink(log.name)
+        stop_server(proc, log)
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (shared with other engineers' work)")
 
 

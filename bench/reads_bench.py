@@ -31,7 +31,6 @@ import asyncio
 import http.client
 import json
 import os
-import signal
 import socket
 import statistics
 import subprocess
@@ -44,6 +43,9 @@ from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.common import stop_server  # noqa: E402
+
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/bp_bench_reads"
 ORG_NAME = "Reads Bench"
 BIG = 5000
@@ -451,13 +453,7 @@ def main() -> None:
                 get(http.client.HTTPConnection("127.0.0.1", port, timeout=120), reads[label][0], cookies[0])
             asyncio.run(clients_mode(port, cookies, reads, args.seconds, labels))
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-        os.unlink(log.name)
+        stop_server(proc, log)
     print(f"\nmachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
 
 
