@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import statistics
 import sys
 import time
@@ -45,9 +46,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.live_rules import (  # noqa: E402
+    COALESCE_S,
+    DISPLAY_SPREAD_S,
+    SPREAD_S,
+    count_changed_groups,
+    hours_touched,
+    touched_dates,
+)
 from bench.reads_bench import ensure_database, free_port, pct, start_daphne  # noqa: E402
-
-COALESCE_S = 1.0
 
 
 def prepare(url: str) -> dict:
@@ -130,34 +137,6 @@ def _display_token(org, user) -> str:
     if link is None:
         link = DisplayLink.objects.create(organization=org, name="Bench board", group_by="block_group", created_by=user)
     return link.token
-
-
-def touched_dates(event: dict) -> list[str] | None:
-    if (
-        event.get("entity") != "timetable_session"
-        or not isinstance(event.get("sessions"), list)
-        or not isinstance(event.get("before"), list)
-    ):
-        return None
-    dates = [d.get("date") for d in event["sessions"] + event["before"]]
-    return dates if all(isinstance(d, str) for d in dates) else None
-
-
-def count_changed_groups(event: dict) -> list[str]:
-    """``countChangedGroups`` of liveTargets.ts: groups of created rows and both groups of moved ones."""
-    before = {d["id"]: d for d in event["before"]}
-    groups: list[str] = []
-    for d in event["sessions"]:
-        old = before.get(d["id"])
-        changed = (
-            [d["blockGroupId"]]
-            if old is None
-            else [d["blockGroupId"], old["blockGroupId"]]
-            if old["blockGroupId"] != d["blockGroupId"]
-            else []
-        )
-        groups += [g for g in changed if g not in groups]
-    return groups
 
 
 class Watcher:
@@ -243,11 +222,15 @@ class Watcher:
         )
 
     def coalesce(self, name: str, path: str):
+        """``createSpreadRefetch``: the first read after a random 0..spread, then at most one per second."""
         if name in self.pending:
             self.pending[name] = True
             return
+        spread = DISPLAY_SPREAD_S if self.kind == "display" else SPREAD_S
 
         async def run():
+            await asyncio.sleep(random.random() * spread)
+            self.pending[name] = False  # calls while waiting are answered by this read
             await self.get(path)
             while True:
                 await asyncio.sleep(COALESCE_S)
@@ -274,7 +257,8 @@ class Watcher:
                 lo, hi = self.week
             else:
                 lo, hi = self.upcoming
-            return any(lo <= d <= hi for d in dates)
+            sums_only = name in ("stats", "workload")  # sums of hours: only a change of a counted field
+            return any(lo <= d <= hi for d in dates) and (not sums_only or hours_touched(event))
         if self.kind == "display":
             return self.board_date in dates
         if self.kind in ("groups", "teachers"):
@@ -286,8 +270,8 @@ class Watcher:
             if name == "without":
                 return bool(count_changed_groups(event))
             if name == "workload":
-                return any(d["teacherId"] for d in in_year)
-            return bool(in_year)
+                return hours_touched(event) and any(d["teacherId"] for d in in_year)
+            return hours_touched(event) and bool(in_year)
         return True
 
     async def on_change(self, event):

@@ -7,15 +7,18 @@ its Socket.IO connection open (Engine.IO over a websocket, as the SPA's socket.i
 
 - ``Coordinator`` (40 by default): browses the timetable of a block group, the block group list, the
   teacher list and the dashboard (its four calls), with 5-15 s think time; reacts to change events as
-  the SPA does (``spa/src/lib/liveTargets.ts``): the timetable refetches the written rows it shows
-  (``?ids=``), the dashboard and the block group list refetch after session changes, at most once per
-  2 s each;
+  the SPA does (``spa/src/lib/liveTargets.ts``, the shared rules in ``bench/live_rules.py``): the
+  timetable refetches the written rows it shows (``?ids=``); the block group list fetches just the groups
+  whose count a change moved (a created or moved session; the whole list after a generation); each
+  dashboard panel refetches when a date the change touched is in its span (the stats and the workload
+  only for a change of a counted field: date, teacher, group, unit, hours, status), its first refetch
+  after a random 0..0.5 s, then at most once a second;
 - ``Writer`` (10): a coordinator who also writes, with 10-20 s think time: session edits (notes,
   ``PUT /api/timetables/{id}`` with ``If-Match``), allocations (``PUT /api/timetables/bulk-allocate`` of
   a few sessions), a schedule generation (clear and generate one block group) and a re-plan proposal
   (a teacher's week of leave, ``POST /api/replan/propose``);
 - ``WallDisplay`` (20): a display link's board (``GET /api/display/{token}``) with its socket, refetched
-  on every change and every 60 s.
+  every 60 s and on a change of its day (``concernsBoard``), after a random 0..1 s, at most once a second.
 
 Scenario ``reads``: ``Reader`` users in a closed loop without think time over the four lists of
 ``bench/reads_bench.py --clients`` (a ~400-session timetable, the 5,000-session timetable, teachers,
@@ -31,17 +34,30 @@ from __future__ import annotations
 import json
 import os
 import random
+import sys
 import time
 from collections import defaultdict
+from datetime import date, timedelta
+from pathlib import Path
 from urllib.parse import urlparse
 
 import gevent
 import websocket
 from locust import FastHttpUser, between, constant, events, task
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from bench.live_rules import (  # noqa: E402
+    COALESCE_S,
+    DISPLAY_SPREAD_S,
+    GROUP_PATCH_LIMIT,
+    SPREAD_S,
+    count_changed_groups,
+    hours_touched,
+    touched_dates,
+)
+
 CONFIG = json.load(open(os.environ["MONDAY_CONFIG"]))  # noqa: SIM115, PTH123
 SCENARIO = CONFIG.get("scenario", "monday")
-COALESCE_S = 2.0
 
 samples: dict[str, list[float]] = defaultdict(list)  # call name -> response times (ms)
 failures: dict[str, int] = defaultdict(int)
@@ -49,6 +65,21 @@ reasons: dict[str, set] = defaultdict(set)  # call name -> the first few distinc
 writes: dict[str, float] = {}  # write origin -> when its answer arrived (perf_counter)
 received: dict[str, list[float]] = defaultdict(list)  # write origin -> when each socket got its event
 shown: dict[str, list[float]] = defaultdict(list)  # write origin -> when each affected screen had refetched
+# Wall displays' events carry no origin (who wrote is not for a corridor screen): theirs are kept by seq,
+# and a coordinator's socket, which sees both, says which write each seq was.
+seq_origin: dict[int, str] = {}
+received_seq: dict[int, list[float]] = defaultdict(list)
+shown_seq: dict[int, list[float]] = defaultdict(list)
+
+
+def mark_shown(tag: str | int, at: float) -> None:
+    """A screen that a write (origin, or seq for a display) concerned has read what the write changed."""
+    if isinstance(tag, int):
+        shown_seq[tag].append(at)
+    elif tag:
+        shown[tag].append(at)
+
+
 sockets_open = {"n": 0, "opened": 0, "failed": 0}
 started = {"t": 0.0, "stopped": 0.0}
 
@@ -104,6 +135,9 @@ def _report(environment, **_kw):
     )
     if SCENARIO == "monday":
         print(f"sockets opened {sockets_open['opened']} (failed to open: {sockets_open['failed']})")
+        for seq, origin in seq_origin.items():  # the displays' deliveries and reads, by the write they were
+            received[origin].extend(received_seq.get(seq, []))
+            shown[origin].extend(shown_seq.get(seq, []))
         events_lag, screens_lag = [], []
         for origin, answered in writes.items():
             if received.get(origin):
@@ -164,8 +198,13 @@ class Socket:
                 if name == "change" and args:
                     now = time.perf_counter()
                     origin = args[0].get("origin") or ""
+                    seq = args[0].get("seq")
                     if origin.startswith("monday-"):
                         received[origin].append(now)
+                        if isinstance(seq, int):
+                            seq_origin[seq] = origin
+                    elif "origin" not in args[0] and isinstance(seq, int):  # a display's event
+                        received_seq[seq].append(now)
                     gevent.spawn(self.on_change, args[0], origin)
 
     def close(self):
@@ -224,6 +263,7 @@ class Screens(SignedIn):
         self.my_group = random.choice(CONFIG["groups"])
         self.rows: set[str] = set()
         self.pending: dict[str, bool] = {}
+        self.waiting: dict[str, list] = {}
         self.screen = "timetable"
         self.timetable()
         self.open_socket()
@@ -259,24 +299,47 @@ class Screens(SignedIn):
         self.get("/api/dashboard/teacher-workload", "read dashboard workload")
         self.get("/api/dashboard/upcoming-sessions", "read dashboard upcoming")
 
-    def coalesced(self, key: str, fetch, origin: str) -> None:
-        """At most one refetch of ``key`` per 2 s (first at once, one trailing), as the SPA does."""
+    def coalesced(self, key: str, fetch, tag: str | int, spread: float = SPREAD_S) -> None:
+        """``createSpreadRefetch`` of the SPA: the first refetch of ``key`` after a random 0..``spread`` s,
+        then at most one per second while changes keep coming (one trailing). Each refetch shows the
+        changes (``tag``: a write's origin, or a display's seq) that arrived before it started."""
+        waiting = self.waiting.setdefault(key, [])
+        waiting.append(tag)
         if key in self.pending:
             self.pending[key] = True
             return
         self.pending[key] = False
         try:
-            fetch()
-            if origin:
-                shown[origin].append(time.perf_counter())
+            gevent.sleep(random.random() * spread)
             while True:
+                self.pending[key] = False
+                tags, self.waiting[key] = self.waiting[key], []
+                fetch()
+                done = time.perf_counter()
+                for t in tags:
+                    mark_shown(t, done)
                 gevent.sleep(COALESCE_S)
                 if not self.pending.get(key):
                     break
-                self.pending[key] = False
-                fetch()
         finally:
             self.pending.pop(key, None)
+
+    def dashboard_concerned(self, part: str, event: dict) -> bool:
+        """``applyChange``'s dashboard rule: a date touched in the panel's span (this week for the stats and
+        the workload, today and the next 6 days for upcoming, a day wider each side), and for the sums of
+        hours a change of a counted field."""
+        dates = touched_dates(event)
+        if dates is None:
+            return True
+        today = date.today()
+        monday = today - timedelta(days=today.weekday())
+        lo, hi = (
+            (monday - timedelta(days=1), monday + timedelta(days=7))
+            if part != "upcoming"
+            else (today - timedelta(days=1), today + timedelta(days=7))
+        )
+        in_span = any(lo.isoformat() <= d <= hi.isoformat() for d in dates)
+        return in_span and (part == "upcoming" or hours_touched(event))
 
     def on_change(self, event: dict, origin: str) -> None:
         if event.get("entity") != "timetable_session":
@@ -289,12 +352,33 @@ class Screens(SignedIn):
                     self.get(f"/api/timetables?blockGroupId={self.my_group}", "read timetable of a group (live)")
                 else:
                     self.get("/api/timetables?ids=" + ",".join(relevant), "read timetable rows (live)")
-                if origin:
-                    shown[origin].append(time.perf_counter())
+                mark_shown(origin, time.perf_counter())
         elif self.screen == "block-groups":
-            self.coalesced("block-groups", lambda: self.get("/api/block-groups", "read block groups (live)"), origin)
+            # The list shows timetableCount: only a created or moved row changes it, and then the SPA fetches
+            # just those groups (up to GROUP_PATCH_LIMIT); a write that cannot say (a generation) refetches it.
+            if touched_dates(event) is None:
+                self.coalesced("block-groups", lambda: self.get("/api/block-groups", "read block groups (live)"), origin)
+                return
+            changed = count_changed_groups(event)
+            if len(changed) > GROUP_PATCH_LIMIT:
+                self.coalesced("block-groups", lambda: self.get("/api/block-groups", "read block groups (live)"), origin)
+            elif changed:
+                for group in changed:
+                    self.get(f"/api/block-groups/{group}", "read one block group (live)")
+                mark_shown(origin, time.perf_counter())
         elif self.screen == "dashboard":
-            self.coalesced("dashboard", lambda: self.get("/api/dashboard/stats", "read dashboard stats (live)"), origin)
+            for part, path in (
+                ("stats", "/api/dashboard/stats"),
+                ("workload", "/api/dashboard/teacher-workload"),
+                ("upcoming", "/api/dashboard/upcoming-sessions"),
+            ):
+                if self.dashboard_concerned(part, event):
+                    gevent.spawn(
+                        self.coalesced,
+                        f"dashboard-{part}",
+                        lambda p=path, n=part: self.get(p, f"read dashboard {n} (live)"),
+                        origin,
+                    )
 
 
 if SCENARIO == "monday":
@@ -410,16 +494,36 @@ if SCENARIO == "monday":
 
         def on_start(self):
             self.auth = {}
+            self.pending: dict[str, bool] = {}
+            self.waiting: dict[str, list] = {}
+            self.board_date: str | None = None
             self.open_socket(auth={"displayToken": CONFIG["display_token"]}, cookie=False)
+
+        def read_board(self, name: str) -> None:
+            with self.client.get(f"/api/display/{CONFIG['display_token']}", name=name, catch_response=True) as r:
+                if r.status_code == 200:
+                    self.board_date = r.json().get("date")
+                else:
+                    r.failure(f"{r.status_code}")
 
         @task
         def board(self):
-            self.client.get(f"/api/display/{CONFIG['display_token']}", name="read wall display board")
+            self.read_board("read wall display board")
+
+        coalesced = Screens.coalesced
 
         def on_change(self, event: dict, origin: str) -> None:
-            self.client.get(f"/api/display/{CONFIG['display_token']}", name="read wall display board (live)")
-            if origin:
-                shown[origin].append(time.perf_counter())
+            # ``concernsBoard``: a session change only when a date it touched is the board's day.
+            dates = touched_dates(event)
+            if self.board_date is not None and dates is not None and self.board_date not in dates:
+                return
+            seq = event.get("seq")
+            self.coalesced(
+                "board",
+                lambda: self.read_board("read wall display board (live)"),
+                seq if isinstance(seq, int) else "",
+                DISPLAY_SPREAD_S,
+            )
 
 else:
 

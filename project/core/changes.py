@@ -104,6 +104,9 @@ class ChangeEventSession(_Camel):
     room: str
     room_id: str | None
     date: str | None  # ISO date (YYYY-MM-DD) of the session, or null when it has none
+    unit_id: str
+    hours: float  # the session's counted hours (``actualHours``)
+    status: str  # scheduled, completed or cancelled: a cancelled session counts no hours
 
 
 def _absent_unless_sent(schema: dict[str, Any]) -> None:

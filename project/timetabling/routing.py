@@ -11,12 +11,23 @@ from project.core.changes import GROUP_ID_ACTIONS, MAX_SESSION_DETAILS
 from project.planning.models import BlockGroup
 from project.timetabling.models import TimetableSession
 
-_DETAIL_FIELDS = ("id", "block_group_id", "teacher_id", "room", "actual_date", "block_group__campus_id", "room_record_id")
+_DETAIL_FIELDS = (
+    "id",
+    "block_group_id",
+    "teacher_id",
+    "room",
+    "actual_date",
+    "block_group__campus_id",
+    "room_record_id",
+    "unit_id",
+    "actual_hours",
+    "status",
+)
 
 
 def _detail(row: tuple) -> dict:
     """One ``sessions`` / ``before`` entry (:class:`ChangeEventSession`'s JSON) from a row of ``_DETAIL_FIELDS``."""
-    i, g, t, room, d, _c, r = row
+    i, g, t, room, d, _c, r, u, h, status = row
     return {
         "id": str(i),
         "blockGroupId": str(g),
@@ -24,6 +35,9 @@ def _detail(row: tuple) -> dict:
         "room": room or "",
         "roomId": str(r) if r else None,
         "date": d.isoformat() if d else None,
+        "unitId": str(u),
+        "hours": float(h),
+        "status": status,
     }
 
 

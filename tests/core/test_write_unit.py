@@ -126,7 +126,17 @@ def test_the_published_schema_is_the_model():
     assert set(event["required"]) == {"entity", "action", "ids", "seq", "actorId", "origin", "at"}
     assert {"sessions", "before"} <= set(event["properties"])
     assert components["HiddenChangeEvent"]["required"] == ["seq", "hidden"]
-    assert set(components["ChangeEventSession"]["required"]) == {"id", "blockGroupId", "teacherId", "room", "roomId", "date"}
+    assert set(components["ChangeEventSession"]["required"]) == {
+        "id",
+        "blockGroupId",
+        "teacherId",
+        "room",
+        "roomId",
+        "date",
+        "unitId",
+        "hours",
+        "status",
+    }
 
 
 @pytest.mark.django_db(transaction=True)

@@ -61,6 +61,9 @@ def test_session_events_say_which_rows_they_wrote(api, rows, captured_events, dj
             "room": "B12",
             "roomId": None,
             "date": "2026-03-05",
+            "unitId": str(rows["unit"].id),
+            "hours": float(target.actual_hours),
+            "status": "scheduled",
         }  # B12 is not a recorded room
     ]
 
@@ -94,6 +97,9 @@ def test_session_events_say_what_the_rows_were_before_the_write(api, rows, captu
                 "room": "B12",
                 "roomId": None,
                 "date": "2026-03-05",
+                "unitId": str(rows["unit"].id),
+                "hours": float(target.actual_hours),
+                "status": "scheduled",
             }
         ]
     ]

@@ -3395,14 +3395,20 @@ export interface components {
             blockGroupId: string;
             /** Date */
             date: string | null;
+            /** Hours */
+            hours: number;
             /** Id */
             id: string;
             /** Room */
             room: string;
             /** Roomid */
             roomId: string | null;
+            /** Status */
+            status: string;
             /** Teacherid */
             teacherId: string | null;
+            /** Unitid */
+            unitId: string;
         };
         /**
          * ChangePasswordIn

@@ -305,6 +305,90 @@ describe("a change costs only the dashboard panels it concerns (ADR 0025)", () =
       vi.useRealTimers();
     }
   });
+
+  test("a room changed this week refreshes the panels that show rooms, not the sums of hours (ADR 0031)", async () => {
+    vi.useFakeTimers({ now, toFake: ["Date"] });
+    try {
+      const { queryClient, invalidate, fetchRows } = setup();
+      for (const part of ["stats", "teacher-workload", "upcoming-sessions"]) queryClient.setQueryData([...roots.dashboard, part], {});
+      const full = { id: "s", blockGroupId: G1, teacherId: T1, date: "2026-03-05", unitId: "u", hours: 3, status: "scheduled", room: "A1", roomId: null };
+      const keys = () => invalidate.mock.calls.map((c) => JSON.stringify(c[0]?.queryKey));
+      const room = await applyChange(
+        queryClient,
+        { ...sessionEvent(["s"], [{ ...full, room: "B2" }]), before: [full] },
+        createCoalescer(queryClient),
+        fetchRows,
+      );
+      expect(room.skipped).toBe(2);
+      expect(keys()).toContain(JSON.stringify([...roots.dashboard, "upcoming-sessions"]));
+      expect(keys()).not.toContain(JSON.stringify([...roots.dashboard, "stats"]));
+      expect(keys()).not.toContain(JSON.stringify([...roots.dashboard, "teacher-workload"]));
+      for (const change of [{ hours: 2 }, { status: "cancelled" }, { teacherId: null }, { unitId: "u2" }, { date: "2026-03-06" }]) {
+        invalidate.mockClear();
+        const other = await applyChange(
+          queryClient,
+          { ...sessionEvent(["s"], [{ ...full, ...change }]), before: [full] },
+          createCoalescer(queryClient),
+          fetchRows,
+        );
+        expect(other.skipped, JSON.stringify(change)).toBe(0);
+        expect(keys()).toContain(JSON.stringify([...roots.dashboard, "stats"]));
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("hoursTouched: whether a change may change a sum of hours (ADR 0031)", () => {
+  const full = { id: "s", blockGroupId: G1, teacherId: T1, date: "2026-03-05", unitId: "u", hours: 3, status: "scheduled", room: "A1", roomId: null };
+  test("a room alone does not; any counted field, a created or a removed row, or a field not sent does", async () => {
+    const { hoursTouched } = await import("./liveTargets");
+    expect(hoursTouched({ sessions: [{ ...full, room: "B2", roomId: "r" }], before: [full] })).toBe(false);
+    expect(hoursTouched({ sessions: [full], before: [full] })).toBe(false);
+    for (const change of [{ hours: 2.5 }, { status: "cancelled" }, { teacherId: "t2" }, { blockGroupId: G2 }, { unitId: "u2" }, { date: null }]) {
+      expect(hoursTouched({ sessions: [{ ...full, ...change }], before: [full] }), JSON.stringify(change)).toBe(true);
+    }
+    expect(hoursTouched({ sessions: [full], before: [] })).toBe(true); // created
+    expect(hoursTouched({ sessions: [], before: [full] })).toBe(true); // removed
+    const { hours: _h, ...withoutHours } = full;
+    expect(hoursTouched({ sessions: [withoutHours], before: [withoutHours] })).toBe(true); // not sent: cannot say
+  });
+});
+
+describe("createSpreadRefetch: a random first delay, then at most once per interval (ADR 0031)", () => {
+  test("calls before the first run are answered by it; calls after it make one trailing run", async () => {
+    const { createSpreadRefetch } = await import("./liveTargets");
+    vi.useFakeTimers();
+    try {
+      const fire = vi.fn();
+      const idle = vi.fn();
+      const refetch = createSpreadRefetch(fire, { intervalMs: 1000, spreadMs: 800, random: () => 0.5, onIdle: idle });
+      refetch();
+      refetch();
+      vi.advanceTimersByTime(399);
+      expect(fire).toHaveBeenCalledTimes(0);
+      vi.advanceTimersByTime(1);
+      expect(fire).toHaveBeenCalledTimes(1); // at 400 ms, for both calls
+      refetch();
+      refetch();
+      vi.advanceTimersByTime(999);
+      expect(fire).toHaveBeenCalledTimes(1);
+      vi.advanceTimersByTime(1);
+      expect(fire).toHaveBeenCalledTimes(2); // one trailing run for the two calls of the interval
+      vi.advanceTimersByTime(1000);
+      expect(fire).toHaveBeenCalledTimes(2);
+      expect(idle).toHaveBeenCalledTimes(1);
+      refetch(); // idle again: a new random delay
+      vi.advanceTimersByTime(400);
+      expect(fire).toHaveBeenCalledTimes(3);
+      const atOnce = vi.fn();
+      createSpreadRefetch(atOnce)();
+      expect(atOnce).toHaveBeenCalledTimes(1); // no spread: at once
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 test("a session change of another group on another day costs an open timetable nothing (conflicts, choices)", async () => {

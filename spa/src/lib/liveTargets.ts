@@ -2,7 +2,7 @@
  * A change costs what changed (docs/adr/0008): what a change event refetches.
  *
  * - Timetable lists (`[...roots.timetables, "list", filters]`): a session event names the rows it wrote
- *   (`sessions: [{id, blockGroupId, teacherId, room, date}]`). A loaded list that shows none of the ids and
+ *   (`sessions: [{id, blockGroupId, teacherId, room, roomId, date, unitId, hours, status}]`). A loaded list that shows none of the ids and
  *   whose filters match none of the written rows does nothing (no request). A list that shows or should
  *   show some fetches just those rows (`GET /api/timetables?ids=`) and patches its cache: rows that still
  *   match are replaced or inserted in date order, the others removed. When a fetched or replaced row has
@@ -39,7 +39,8 @@ type ChangeEvent = components["schemas"]["ChangeEvent"];
  * One session of a `timetable_session` event, as written (`sessions`) or before the write (`before`, ADR 0025),
  * as the patches read it: the server always sends `room` and `roomId`, the patches do not need them.
  */
-export type SessionDetail = Omit<ChangeEventSession, "room" | "roomId"> & Partial<Pick<ChangeEventSession, "room" | "roomId">>;
+export type SessionDetail = Omit<ChangeEventSession, OptionalDetail> & Partial<Pick<ChangeEventSession, OptionalDetail>>;
+type OptionalDetail = "room" | "roomId" | "unitId" | "hours" | "status";
 type ChangeEventSession = components["schemas"]["ChangeEventSession"];
 
 /** What the live patches read of a change event (the generated `ChangeEvent`, lib/socket.ts): its entity and ids, the rest when present. */
@@ -112,6 +113,18 @@ interface ListFilters {
 export const COALESCE_MS = 1000;
 
 /**
+ * The first refetch of an aggregate waits a random 0..`SPREAD_MS` (ADR 0031): every open screen of the
+ * organization gets the same event in the same few milliseconds, and a write that concerns them all (a
+ * schedule generated) would otherwise have every coordinator's lists and every wall display ask the server
+ * in the same instant, and the last of them wait behind all the others. Spread over half a second, the
+ * server answers each as it comes; the screens still converge within about 1.5 s of the last change.
+ */
+export const SPREAD_MS = 500;
+
+/** A wall display's board waits a random 0..`DISPLAY_SPREAD_MS` before it reads again (ADR 0031): see `createSpreadRefetch`. */
+export const DISPLAY_SPREAD_MS = 1000;
+
+/**
  * `invalidateQueries` for a change that happened on the server. TanStack restarts an in-flight fetch on
  * invalidate only when the query already has data; a first fetch still running is left alone, and its
  * answer, read before the change, is then kept as fresh (a change made while a screen is still loading
@@ -157,29 +170,71 @@ function matches(filters: ListFilters, row: { blockGroupId: string; teacherId: s
 const byDateAndTime = (a: Session, b: Session) =>
   a.actualDate === b.actualDate ? (a.startTime < b.startTime ? -1 : a.startTime > b.startTime ? 1 : 0) : a.actualDate < b.actualDate ? -1 : 1;
 
-/** Invalidates a key at once, then at most once per `intervalMs` while calls keep coming (trailing). */
-export function createCoalescer(queryClient: QueryClient, intervalMs = COALESCE_MS) {
-  const state = new Map<string, { pending: boolean }>();
-  const fire = (key: readonly unknown[]) => void invalidateLive(queryClient, { queryKey: key });
+export interface SpreadOptions {
+  /** At most one run per this many ms while calls keep coming (default `COALESCE_MS`). */
+  intervalMs?: number;
+  /** The first run waits a random 0..this many ms (default 0: at once). */
+  spreadMs?: number;
+  /** For tests: a number in [0, 1). */
+  random?: () => number;
+  /** Called when the last run's interval has passed without a call (nothing left to do). */
+  onIdle?: () => void;
+}
+
+/**
+ * Runs `fire` after a random 0..`spreadMs` (at once when 0), then at most once per `intervalMs` while calls
+ * keep coming (one trailing run for all the calls of an interval). Calls made before the first run are
+ * answered by it: it starts after them.
+ */
+export function createSpreadRefetch(fire: () => void, { intervalMs = COALESCE_MS, spreadMs = 0, random = Math.random, onIdle }: SpreadOptions = {}) {
+  let state: "idle" | "waiting" | "cooling" = "idle";
+  let pending = false;
+  const tick = () => {
+    if (pending) {
+      pending = false;
+      fire();
+      setTimeout(tick, intervalMs);
+    } else {
+      state = "idle";
+      onIdle?.();
+    }
+  };
+  const first = () => {
+    state = "cooling";
+    pending = false;
+    fire();
+    setTimeout(tick, intervalMs);
+  };
+  return () => {
+    if (state === "waiting") return; // the run still to come reads after this change
+    if (state === "cooling") {
+      pending = true;
+      return;
+    }
+    const delay = spreadMs > 0 ? Math.floor(random() * spreadMs) : 0;
+    if (delay === 0) first();
+    else {
+      state = "waiting";
+      setTimeout(first, delay);
+    }
+  };
+}
+
+/**
+ * Invalidates a key after a random 0..`spreadMs` (at once by default), then at most once per `intervalMs`
+ * while calls keep coming (trailing): `createSpreadRefetch` per key.
+ */
+export function createCoalescer(queryClient: QueryClient, options: Omit<SpreadOptions, "onIdle"> = {}) {
+  const state = new Map<string, () => void>();
   return {
     invalidate(key: readonly unknown[]) {
       const id = JSON.stringify(key);
-      const current = state.get(id);
-      if (current) {
-        current.pending = true;
-        return;
+      let refetch = state.get(id);
+      if (!refetch) {
+        refetch = createSpreadRefetch(() => void invalidateLive(queryClient, { queryKey: key }), { ...options, onIdle: () => state.delete(id) });
+        state.set(id, refetch);
       }
-      fire(key);
-      const entry = { pending: false };
-      state.set(id, entry);
-      const tick = () => {
-        if (entry.pending) {
-          entry.pending = false;
-          fire(key);
-          setTimeout(tick, intervalMs);
-        } else state.delete(id);
-      };
-      setTimeout(tick, intervalMs);
+      refetch();
     },
   };
 }
@@ -393,6 +448,24 @@ export function countChangedGroups(rows: RowDetails): string[] {
   return [...groups];
 }
 
+/** What a sum of hours reads of a session (a room, its times or its notes alone change no sum). */
+const HOUR_FIELDS = ["date", "teacherId", "blockGroupId", "unitId", "hours", "status"] as const;
+
+/**
+ * Whether a session change may change a sum of hours or sessions (the dashboard's weekly hours and teacher
+ * workload, the hours reports; ADR 0031): a row created or removed, or one whose date, teacher, block
+ * group, unit, hours or status differ before and after. A field the event does not carry counts as changed.
+ */
+export function hoursTouched(rows: RowDetails): boolean {
+  const before = new Map(rows.before.map((d) => [d.id, d]));
+  const after = new Set(rows.sessions.map((d) => d.id));
+  if (rows.before.some((d) => !after.has(d.id))) return true;
+  return rows.sessions.some((d) => {
+    const old = before.get(d.id);
+    return old === undefined || HOUR_FIELDS.some((f) => d[f] === undefined || old[f] === undefined || d[f] !== old[f]);
+  });
+}
+
 /**
  * Whether a session change (rows before and after the write) may change what the query `key` (under the
  * teachers, block groups, allocation grid or reports root) shows, given its cached `data`. True for a key
@@ -405,7 +478,7 @@ export function sessionConcerns(key: readonly unknown[], rows: RowDetails, data:
     // Teacher rows carry no session figure: the list, the choices and a teacher's own record never change.
     if (part === "list" || part === "choices" || part === "availability" || part === "leave") return false;
     if (part === "detail" && key.length === 3) return false;
-    if (part === "detail" && key[3] === "delivery-summary") return all.some((d) => d.teacherId === key[2] && inYear(d.date, key[4]));
+    if (part === "detail" && key[3] === "delivery-summary") return hoursTouched(rows) && all.some((d) => d.teacherId === key[2] && inYear(d.date, key[4]));
     if (part === "unavailable") return all.some((d) => d.teacherId === key[2]);
     return true;
   }
@@ -429,9 +502,9 @@ export function sessionConcerns(key: readonly unknown[], rows: RowDetails, data:
   }
   if (root === roots.reports[0]) {
     if (part === "block-groups-without-timetables") return countChangedGroups(rows).length > 0;
-    if (part === "teacher-workload") return all.some((d) => d.teacherId !== null && inYear(d.date, key[2]));
+    if (part === "teacher-workload") return hoursTouched(rows) && all.some((d) => d.teacherId !== null && inYear(d.date, key[2]));
     if (part === "room-utilisation") return all.some((d) => ((d.roomId ?? null) !== null || Boolean(d.room)) && inYear(d.date, key[2]));
-    if (part === "scheduling-summary" || part === "load-planning") return all.some((d) => inYear(d.date, key[2]));
+    if (part === "scheduling-summary" || part === "load-planning") return hoursTouched(rows) && all.some((d) => inYear(d.date, key[2]));
     return true;
   }
   return true;
@@ -561,11 +634,14 @@ export async function applyChange(
       }
       continue;
     }
-    if (dates !== null && JSON.stringify(root) === JSON.stringify(roots.dashboard)) {
+    if (dates !== null && rows !== null && JSON.stringify(root) === JSON.stringify(roots.dashboard)) {
       // A session change concerns a dashboard panel only when a date it touched (before or after) is in
-      // the panel's span: a past session's room costs the dashboard nothing (ADR 0025).
+      // the panel's span: a past session's room costs the dashboard nothing (ADR 0025); the stats and
+      // the teacher workload (sums of hours) only when it may change a sum (ADR 0031).
+      const sums = hoursTouched(rows);
       for (const query of queryClient.getQueryCache().findAll({ queryKey: roots.dashboard })) {
-        if (touchesSpan(dates, dashboardSpan(query.queryKey))) coalescer.invalidate(query.queryKey);
+        const sumsOnly = query.queryKey[1] === "stats" || query.queryKey[1] === "teacher-workload";
+        if (touchesSpan(dates, dashboardSpan(query.queryKey)) && (sums || !sumsOnly)) coalescer.invalidate(query.queryKey);
         else applied.skipped += 1;
       }
       continue;

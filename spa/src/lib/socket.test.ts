@@ -1,11 +1,13 @@
 import { QueryClient } from "@tanstack/react-query";
+import { SPREAD_MS } from "./liveTargets";
 import { createChangeHandler } from "./socket";
 import { entityInvalidates, roots } from "./queryKeys";
 
 function setup() {
   const queryClient = new QueryClient();
   const spy = vi.spyOn(queryClient, "invalidateQueries").mockResolvedValue();
-  return { handler: createChangeHandler(queryClient), spy };
+  // Aggregates at once (spread 0): these tests are about what an event refreshes; the spread has its own.
+  return { handler: createChangeHandler(queryClient, undefined, 0), spy };
 }
 
 const event = (entity: string, seq: number) => ({ entity, action: "updated", ids: ["x"], seq, actorId: "a", origin: "o", at: "" });
@@ -97,7 +99,7 @@ test("the first connect also restarts a read still in flight (it may have missed
   let release: (v: unknown) => void = () => {};
   void queryClient.fetchQuery({ queryKey: [...roots.courses, "list"], queryFn: () => new Promise((r) => (release = r)) });
   expect(queryClient.getQueryState([...roots.courses, "list"])?.fetchStatus).toBe("fetching");
-  const handler = createChangeHandler(queryClient);
+  const handler = createChangeHandler(queryClient, undefined, 0);
   handler.onConnect(true);
   expect(queryClient.getQueryState([...roots.courses, "list"])?.isInvalidated).toBe(true);
   release([]);
@@ -150,6 +152,27 @@ test("a seq notice releases held events past it without waiting for the reorder 
     vi.advanceTimersByTime(500); // past the 300 ms reorder window, before the 1 s coalescing
     expect(spy).not.toHaveBeenCalled(); // no gap left to time out
   } finally {
+    vi.useRealTimers();
+  }
+});
+
+test("aggregates are read again after a random 0..SPREAD_MS, the lists they patch at once (ADR 0031)", () => {
+  vi.useFakeTimers();
+  try {
+    const queryClient = new QueryClient();
+    const spy = vi.spyOn(queryClient, "invalidateQueries").mockResolvedValue();
+    vi.spyOn(Math, "random").mockReturnValue(0.99);
+    const handler = createChangeHandler(queryClient);
+    handler.onChange(event("course", 1));
+    const keys = () => spy.mock.calls.map((c) => JSON.stringify(c[0]?.queryKey));
+    expect(keys()).not.toContain(JSON.stringify(roots.dashboard)); // an aggregate: not yet
+    expect(keys()).toContain(JSON.stringify(roots.courses)); // not an aggregate: at once
+    vi.advanceTimersByTime(SPREAD_MS - 10);
+    expect(keys()).not.toContain(JSON.stringify(roots.dashboard));
+    vi.advanceTimersByTime(10);
+    expect(keys()).toContain(JSON.stringify(roots.dashboard));
+  } finally {
+    vi.restoreAllMocks();
     vi.useRealTimers();
   }
 });

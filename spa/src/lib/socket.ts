@@ -23,7 +23,7 @@ import { io, type Socket } from "socket.io-client";
 import { useSyncExternalStore } from "react";
 import { createEventSequencer, REORDER_WINDOW_MS } from "./eventOrder";
 import type { components } from "./api-schema";
-import { applyChange, createCoalescer, invalidateLive } from "./liveTargets";
+import { applyChange, createCoalescer, invalidateLive, SPREAD_MS } from "./liveTargets";
 import { entityInvalidates, roots } from "./queryKeys";
 
 /** Event `change`, declared once on the server (project/core/changes.py) and generated from the OpenAPI schema. */
@@ -45,16 +45,17 @@ export type LiveStatus = "connected" | "offline";
 /**
  * The change-event rules as a pure state machine, so they can be tested without a socket. Events pass
  * through the reorder window of lib/eventOrder.ts: in seq order each invalidates the roots of its entity;
- * a gap still open after 300 ms invalidates everything. `onChange` returns what it invalidated ("all" or
+ * a gap still open after 300 ms invalidates everything; aggregates are read again after a random
+ * 0..`spreadMs` (`SPREAD_MS`, ADR 0031). `onChange` returns what it invalidated ("all" or
  * the list of roots), or "held" / "duplicate" for an event waiting for an earlier one or already applied.
  */
-export function createChangeHandler(queryClient: QueryClient, windowMs: number = REORDER_WINDOW_MS) {
+export function createChangeHandler(queryClient: QueryClient, windowMs: number = REORDER_WINDOW_MS, spreadMs: number = SPREAD_MS) {
   const invalidateAll = () => {
     void invalidateLive(queryClient);
     return "all" as const;
   };
   let applied: "all" | readonly (readonly string[])[] = "all";
-  const coalescer = createCoalescer(queryClient);
+  const coalescer = createCoalescer(queryClient, { spreadMs });
   const apply = (event: ReceivedChange) => {
     if (event?.hidden) {
       applied = []; // a change this user may not see (ADR 0007): it only keeps the seq order
