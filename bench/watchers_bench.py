@@ -8,9 +8,12 @@ Starts ONE real daphne process (in-memory channel layer, as a single-process dep
 python-socketio clients that hold one SPA screen each, in turn a timetable of one block group (its list,
 its conflicts, the block group and teacher choices), a dashboard (stats, workload, upcoming sessions, this
 week's allocations) and a wall display (its board). They react to change events with the rules of
-``spa/src/lib/liveTargets.ts`` and ``DisplayBoardPage.tsx``: a timetable list fetches ``?ids=`` only when
-the change concerns it, aggregates refetch at most once a second (first at once), dashboard panels and the
-display only when a date the change touched (before or after) is in their span. Four more screens
+``spa/src/lib/liveTargets.ts`` and ``DisplayBoardPage.tsx`` (shared with the Locust scenario in
+``bench/live_rules.py``): a timetable list patches in the written rows only when the change concerns it,
+taking them from the event when it carries them (``rows``, ADR 0032), else fetching ``?ids=``; aggregates
+refetch after a random 0..0.5 s (a wall display's 0..1 s), then at most once a second (ADR 0031);
+dashboard panels and the display only when a date the change touched (before or after) is in their span,
+the dashboard's sums of hours only for a change of a counted field. Four more screens
 follow ``sessionConcerns`` and ``countChangedGroups`` of ``liveTargets.ts``: the block group list (only a
 created or moved row changes its ``timetableCount``: it fetches just those groups,
 ``GET /api/block-groups/{id}``), the teacher list (no session figure: never), the allocation grid of the
@@ -281,8 +284,10 @@ class Watcher:
             relevant = [
                 i for i in event.get("ids", []) if i in self.rows or details.get(i, {}).get("blockGroupId") == self.ctx["watched"]
             ]
-            if relevant:
-                await self.get(f"/api/timetables?ids={','.join(relevant)}")
+            carried = {r["id"] for r in event.get("rows") or []}  # rows the event carries (ADR 0032)
+            missing = [i for i in relevant if i not in carried]
+            if missing:
+                await self.get(f"/api/timetables?ids={','.join(missing)}")
         if self.kind == "groups" and dates is not None:
             changed = count_changed_groups(event)
             if self.groups.intersection(changed):

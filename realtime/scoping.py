@@ -4,7 +4,7 @@
   block groups — of its campus when the link has one and the event says which campuses it touched
   (``campusIds``) — and its own link's events; never ``user``, ``organization``, other links' or
   catalogue events. Its events carry no ``actorId`` or ``origin`` (who changed what is not for a screen in
-  a corridor).
+  a corridor), and no ``rows`` (the written sessions whole, notes included; ADR 0032).
 - A signed-in user gets what they may read of the history (:func:`project.history.visibility.may_read`,
   the one rule for sockets and ``/api/activity``, docs/adr/0023): a member gets no admin-only entity
   (``display_link``, other users' ``user`` events; their own ``user`` events still reach them, e.g. TOTP
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
 DISPLAY_ENTITIES = frozenset({"timetable_session", "holiday", "block_group", "display_link"})
 CAMPUS_SCOPED = frozenset({"timetable_session", "block_group"})
 ADMIN_ONLY = ADMIN_ONLY_READ  # kept for readers of this module; the rule itself is may_read
-HIDDEN_FROM_DISPLAYS = ("actorId", "origin", "campusIds")
+HIDDEN_FROM_DISPLAYS = ("actorId", "origin", "campusIds", "rows")  # rows: notes and names a board does not show (ADR 0032)
 
 
 def event_for(principal: Principal, event: dict) -> dict | None:

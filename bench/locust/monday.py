@@ -8,7 +8,8 @@ its Socket.IO connection open (Engine.IO over a websocket, as the SPA's socket.i
 - ``Coordinator`` (40 by default): browses the timetable of a block group, the block group list, the
   teacher list and the dashboard (its four calls), with 5-15 s think time; reacts to change events as
   the SPA does (``spa/src/lib/liveTargets.ts``, the shared rules in ``bench/live_rules.py``): the
-  timetable refetches the written rows it shows (``?ids=``); the block group list fetches just the groups
+  timetable patches in the written rows it shows, from the event when it carries them (``rows``), else
+  fetched (``?ids=``); the block group list fetches just the groups
   whose count a change moved (a created or moved session; the whole list after a generation); each
   dashboard panel refetches when a date the change touched is in its span (the stats and the workload
   only for a change of a counted field: date, teacher, group, unit, hours, status), its first refetch
@@ -347,11 +348,13 @@ class Screens(SignedIn):
         if self.screen == "timetable":
             details = {d["id"]: d for d in (event.get("sessions") or [])}
             relevant = [i for i in event["ids"] if i in self.rows or details.get(i, {}).get("blockGroupId") == self.my_group]
+            carried = {r["id"] for r in event.get("rows") or []}  # rows the event carries (ADR 0032)
+            missing = [i for i in relevant if i not in carried]
             if relevant:
                 if len(relevant) > 200:  # a generation: the whole timetable again
                     self.get(f"/api/timetables?blockGroupId={self.my_group}", "read timetable of a group (live)")
-                else:
-                    self.get("/api/timetables?ids=" + ",".join(relevant), "read timetable rows (live)")
+                elif missing:
+                    self.get("/api/timetables?ids=" + ",".join(missing), "read timetable rows (live)")
                 mark_shown(origin, time.perf_counter())
         elif self.screen == "block-groups":
             # The list shows timetableCount: only a created or moved row changes it, and then the SPA fetches

@@ -37,6 +37,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 from zoneinfo import ZoneInfo
@@ -112,7 +113,7 @@ class ChangeEventSession(_Camel):
 def _absent_unless_sent(schema: dict[str, Any]) -> None:
     """``sessions`` and ``before`` are absent from the JSON unless sent: optional without a default in the
     published schema (a default would make generated clients treat them as always present)."""
-    for name in ("sessions", "before"):
+    for name in ("sessions", "before", "rows"):
         schema["properties"][name].pop("default", None)
 
 
@@ -125,6 +126,10 @@ class ChangeEvent(_Camel):
     of the write in the organization's timezone, to the second. ``timetable_session`` events also carry
     ``sessions``: the written rows (null when there are more than 2,000, the rows are gone, or the ids are
     a block group's), and with them ``before``: the same rows before the write (absent otherwise).
+    ``rows`` (ADR 0032): the written sessions as ``GET /api/timetables?ids=`` answers them after the write
+    (``SessionOut`` objects, every one still existing), when the write names at most
+    :data:`MAX_EVENT_ROWS`; absent otherwise and never sent to a wall display. A screen patches them in
+    without asking.
     """
 
     model_config = ConfigDict(json_schema_extra=_absent_unless_sent)
@@ -138,6 +143,7 @@ class ChangeEvent(_Camel):
     at: str
     sessions: list[ChangeEventSession] | None = None
     before: list[ChangeEventSession] | None = None
+    rows: list[dict[str, Any]] | None = None
 
     def wire(self) -> dict[str, Any]:
         """The event's JSON object (camelCase; ``sessions`` / ``before`` only where they are sent)."""
@@ -209,13 +215,33 @@ query): the campus keys of the rows (any order, repeats and None allowed) and th
 Before = Callable[[list[str]], SessionRows | None]
 """``before(ids) -> sessions``: the rows as they are before the write's body (None: not sent)."""
 
+Rows = Callable[[Any, list[str]], list[dict[str, Any]]]
+"""``rows(org, ids) -> rows``: the written rows as the entity's list endpoint answers them, read after
+commit, JSON-ready (text, numbers, lists, dicts: the event crosses Redis as msgpack)."""
+
 _routings: dict[str, tuple[Routing, Before | None]] = {}
+_row_readers: dict[str, Rows] = {}
+MAX_EVENT_ROWS = 50
+"""A write naming more rows sends no ``rows``: its screens fetch what they show (ADR 0032)."""
+
+_sent_rows: ContextVar[dict[str, dict[str, Any]] | None] = ContextVar("sent_rows", default=None)
 
 
-def use_routing(entity: Entity, routing: Routing, before: Before | None = None) -> None:
+def use_routing(entity: Entity, routing: Routing, before: Before | None = None, rows: Rows | None = None) -> None:
     """Register how the routing details of ``entity``'s events are read (called by the app that owns the
-    rows, in its ``AppConfig.ready()``). An entity without a registration has none (clients refetch)."""
+    rows, in its ``AppConfig.ready()``). An entity without a registration has none (clients refetch).
+    ``rows``: how the written rows are read for the event's ``rows`` (none: not sent)."""
     _routings[entity] = (routing, before)
+    if rows is not None:
+        _row_readers[entity] = rows
+
+
+def sent_row(row_id: object) -> dict[str, Any] | None:
+    """The row ``row_id`` as the last change event sent in this context (a request, after its write's
+    commit) carried it in ``rows``, or None. A write's answer is the same row the screens were sent: the
+    API returns it instead of reading it again (ADR 0032). Read it, never change it."""
+    sent = _sent_rows.get()
+    return sent.get(str(row_id)) if sent else None
 
 
 @dataclass
@@ -291,6 +317,7 @@ def _begin(
     ctx: Ctx, entity: Entity, action: Action, *, ids: Iterable[object], summary: str | None, undo_of: Activity | None
 ) -> Change:
     """Validate the event, raise the seq (row lock), record the activity, and send after commit."""
+    _sent_rows.set(None)  # rows an earlier write of this context sent are not this write's (sent_row)
     recorder = _the_recorder()
     org = ctx.org
     id_list = [str(i) for i in ids]
@@ -319,11 +346,15 @@ def _zone(name: str | None) -> ZoneInfo:
 def _send(org_id: str, change: Change) -> None:
     """After commit: the event with its routing data, to the registered transport (never raises: the
     write has committed, and clients recover through the seq-gap rule)."""
+    rows = _rows_of(change)
+    _sent_rows.set({str(r.get("id")): r for r in rows} if rows else None)
     try:
         message = with_routing(change.event.wire(), change.before)
     except Exception:  # pragma: no cover - the event was validated at the start of the write
         log.exception("could not build the change event of seq %s", change.seq)
         return
+    if rows is not None:
+        message["rows"] = rows
     if _transport is None:
         log.warning("no change-event transport registered: seq %s not sent", change.seq)
         return
@@ -331,6 +362,24 @@ def _send(org_id: str, change: Change) -> None:
 
 
 # ------------------------------------------------------------------------------ routing details
+
+
+def _rows_of(change: Change) -> list[dict[str, Any]] | None:
+    """The event's ``rows``: the written rows read after commit by the reader registered for the entity,
+    for a write of 1..``MAX_EVENT_ROWS`` rows (not a block group's schedule); None otherwise or when the
+    read fails (the screens then fetch the rows, as without it)."""
+    reader = _row_readers.get(change.entity)
+    if reader is None or change.action in GROUP_ID_ACTIONS or not 0 < len(change.ids) <= MAX_EVENT_ROWS:
+        return None
+    from django.core.exceptions import ValidationError
+
+    try:
+        return reader(change.ctx.org, [str(i) for i in change.ids])
+    except (ValidationError, ValueError):  # ids that are not UUIDs (the realtime test hooks send labels)
+        return None
+    except Exception:  # an optimisation only: without it the screens fetch the rows
+        log.exception("could not read the rows of a %s event", change.entity)
+        return None
 
 
 def _sessions_before(entity: str, action: str, ids: list[str]) -> list[dict] | None:

@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import File, Query, UploadedFile
 
 from project.core.auth import AuthedRequest
+from project.core.changes import sent_row
 from project.core.concurrency import if_match_header, set_etag
 from project.core.response_cache import cached_json, kept_value
 from project.core.responses import json_response
@@ -95,9 +96,16 @@ def list_sessions(request: AuthedRequest, filters: Query[SessionListQuery]) -> H
 
 
 def _written(request: AuthedRequest, session: TimetableSession, warnings: list[Conflict]) -> dict[str, object]:
-    row = selectors.session_rows(
-        org=request.auth.org, sessions=[selectors.session_get(org=request.auth.org, session_id=session.id)]
-    )[0]
+    """The written session's row with the write's ``warnings``: the row its change event carried to the
+    screens (``sent_row``, read once after commit; ADR 0032), else read here."""
+    sent = sent_row(session.id)
+    row: dict[str, object] = (
+        dict(sent)
+        if sent is not None
+        else selectors.session_rows(
+            org=request.auth.org, sessions=[selectors.session_get(org=request.auth.org, session_id=session.id)]
+        )[0]
+    )
     row["warnings"] = [w.to_dict() for w in warnings]
     return row
 

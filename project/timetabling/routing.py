@@ -5,10 +5,13 @@ and ``before``: :class:`project.core.changes.ChangeEventSession` JSON objects)."
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from project.core.changes import GROUP_ID_ACTIONS, MAX_SESSION_DETAILS
+from project.core.responses import json_dumps
 from project.planning.models import BlockGroup
+from project.timetabling import selectors
 from project.timetabling.models import TimetableSession
 
 _DETAIL_FIELDS = (
@@ -58,3 +61,10 @@ def session_routing(ids: list[str], action: str) -> tuple[list[Any], list[dict] 
     rows = list(TimetableSession.objects.unscoped().filter(id__in=ids).values_list(*_DETAIL_FIELDS))
     details = [_detail(row) for row in rows] if len(ids) <= MAX_SESSION_DETAILS else None
     return [row[5] for row in rows], details
+
+
+def session_event_rows(org: Any, ids: list[str]) -> list[dict[str, Any]]:
+    """The event's ``rows`` (ADR 0032): the written sessions as ``GET /api/timetables?ids=`` answers them
+    (``selectors.session_list`` with ``ids``, the same call), JSON-ready (ids and dates as text, hours as
+    numbers). Rows no longer there are absent. ValidationError for ids that are not UUIDs."""
+    return json.loads(json_dumps(selectors.session_list(org=org, ids=ids)))

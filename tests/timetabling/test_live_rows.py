@@ -105,3 +105,82 @@ def test_session_events_say_what_the_rows_were_before_the_write(api, rows, captu
     ]
     assert events[0]["sessions"][0]["teacherId"] == str(rows["teacher"].id)
     assert set(events[0]) >= {"entity", "action", "ids", "seq", "actorId", "origin", "at", "sessions"}  # additive
+
+
+def test_a_session_write_sends_its_rows_as_ids_answers_them(api, rows, captured_events, django_capture_on_commit_callbacks):
+    """``rows`` (ADR 0032): the written sessions exactly as ``GET /api/timetables?ids=`` answers them after
+    the write, so that no open screen has to ask; the write's own answer is that row with its warnings."""
+    target = rows["sessions"][3]
+    with django_capture_on_commit_callbacks(execute=True):
+        r = api.put("/api/timetables/bulk-allocate", {"sessionIds": [str(target.id)], "teacherId": str(rows["teacher"].id)})
+    assert r.status_code == 200, r.content
+    (event,) = [m["event"] for _g, m in captured_events if m["type"] == "change.event"]
+    assert event["rows"] == api.get("/api/timetables", {"ids": str(target.id)}).json()
+    assert event["rows"][0]["teacherId"] == str(rows["teacher"].id)
+
+    captured_events.clear()
+    current = api.get(f"/api/timetables/{target.id}")
+    body = {k: current.json()[k] for k in ("blockGroupId", "unitId", "startTime", "endTime", "actualDate", "teacherId")}
+    with django_capture_on_commit_callbacks(execute=True):
+        put = api.put(f"/api/timetables/{target.id}", {**body, "room": "C3"}, headers={"If-Match": current["ETag"]})
+    assert put.status_code == 200, put.content
+    (event,) = [m["event"] for _g, m in captured_events if m["type"] == "change.event"]
+    answer = put.json()
+    assert answer["room"] == "C3" and "warnings" in answer
+    assert (
+        {k: v for k, v in answer.items() if k != "warnings"}
+        == event["rows"][0]
+        == api.get("/api/timetables", {"ids": str(target.id)}).json()[0]
+    )
+
+
+def test_a_write_answers_its_own_row_when_its_event_was_not_sent_yet(
+    api, rows, captured_events, django_capture_on_commit_callbacks
+):
+    """The answer takes the event's row only from this write's own event: an earlier write's row (same
+    request context, same session) is never answered for a later write whose event has not gone yet."""
+    target = rows["sessions"][0]
+    current = api.get(f"/api/timetables/{target.id}")
+    body = {k: current.json()[k] for k in ("blockGroupId", "unitId", "startTime", "endTime", "actualDate", "teacherId")}
+    with django_capture_on_commit_callbacks(execute=True):
+        first = api.put(f"/api/timetables/{target.id}", {**body, "room": "FIRST"}, headers={"If-Match": current["ETag"]})
+    assert first.status_code == 200 and first.json()["room"] == "FIRST"
+    # The test's transaction holds this write's commit (and its event) back: it must still answer its own row.
+    second = api.put(f"/api/timetables/{target.id}", {**body, "room": "SECOND"}, headers={"If-Match": first["ETag"]})
+    assert second.status_code == 200, second.content
+    assert second.json()["room"] == "SECOND"
+
+
+def test_a_write_of_more_rows_than_an_event_carries_sends_none(
+    api, org, rows, captured_events, django_capture_on_commit_callbacks
+):
+    from project.core.changes import MAX_EVENT_ROWS
+
+    many = [
+        f.make_session(org, block_group=rows["group"], unit=rows["unit"], actual_date=date(2026, 4, 1))
+        for _ in range(MAX_EVENT_ROWS + 1)
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        r = api.put(
+            "/api/timetables/bulk-allocate", {"sessionIds": [str(s.id) for s in many], "teacherId": str(rows["teacher"].id)}
+        )
+    assert r.status_code == 200, r.content
+    (event,) = [m["event"] for _g, m in captured_events if m["type"] == "change.event"]
+    assert "rows" not in event and len(event["sessions"]) == MAX_EVENT_ROWS + 1
+
+
+def test_a_wall_display_never_receives_the_rows():
+    from realtime.authentication import Principal
+    from realtime.scoping import event_for
+
+    event = {
+        "entity": "timetable_session",
+        "action": "updated",
+        "ids": ["s"],
+        "seq": 3,
+        "rows": [{"id": "s", "notes": "private"}],
+    }
+    display = Principal(org_id="o", kind="display", name="Display", initials="D", scope={})
+    member = Principal(org_id="o", user_id="u", kind="session", name="Ada", initials="AL", role="user")
+    assert "rows" not in event_for(display, event)
+    assert event_for(member, event)["rows"] == event["rows"]

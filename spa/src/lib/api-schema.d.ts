@@ -3358,6 +3358,10 @@ export interface components {
          *     of the write in the organization's timezone, to the second. ``timetable_session`` events also carry
          *     ``sessions``: the written rows (null when there are more than 2,000, the rows are gone, or the ids are
          *     a block group's), and with them ``before``: the same rows before the write (absent otherwise).
+         *     ``rows`` (ADR 0032): the written sessions as ``GET /api/timetables?ids=`` answers them after the write
+         *     (``SessionOut`` objects, every one still existing), when the write names at most
+         *     :data:`MAX_EVENT_ROWS`; absent otherwise and never sent to a wall display. A screen patches them in
+         *     without asking.
          */
         ChangeEvent: {
             /**
@@ -3380,6 +3384,10 @@ export interface components {
             ids: string[];
             /** Origin */
             origin: string | null;
+            /** Rows */
+            rows?: {
+                [key: string]: unknown;
+            }[] | null;
             /** Seq */
             seq: number;
             /** Sessions */

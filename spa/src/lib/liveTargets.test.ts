@@ -236,6 +236,68 @@ test("events arriving while a list's patch runs are merged into one next patch",
   expect(data.map((r) => (r as { room?: string }).room)).toEqual(["a!", "b!", "c!"]);
 });
 
+describe("rows carried by the event (ADR 0032)", () => {
+  test("a list showing a written row takes it from the event: no request", async () => {
+    const { queryClient, fetched, fetchRows } = setup();
+    queryClient.setQueryData(listKey(G1), [row("a", G1, "2026-03-02"), row("b", G1, "2026-03-04", { updatedAt: stamp(1) })]);
+    const written = row("b", G1, "2026-03-04", { teacherId: T1, updatedAt: stamp(2) });
+    const applied = await applyChange(
+      queryClient,
+      { ...sessionEvent(["b"], [{ id: "b", blockGroupId: G1, teacherId: T1, date: "2026-03-04" }]), rows: [written] },
+      createCoalescer(queryClient),
+      fetchRows,
+    );
+    expect(applied.patched).toBe(1);
+    expect(fetched).toEqual([]);
+    const data = queryClient.getQueryData(listKey(G1)) as ReturnType<typeof row>[];
+    expect(data.map((r) => [r.id, r.teacherId])).toEqual([
+      ["a", null],
+      ["b", T1],
+    ]);
+  });
+
+  test("a carried row older than the cached one is dropped; a named row it did not carry is asked for", async () => {
+    const { queryClient, fetched, fetchRows, setAnswer } = setup();
+    queryClient.setQueryData(listKey(G1), [row("a", G1, "2026-03-02", { room: "new", updatedAt: stamp(5) }), row("b", G1, "2026-03-03")]);
+    setAnswer([row("b", G1, "2026-03-03", { room: "fetched" })]);
+    await applyChange(
+      queryClient,
+      { ...sessionEvent(["a", "b"], [detail("a"), detail("b")]), rows: [row("a", G1, "2026-03-02", { room: "old", updatedAt: stamp(3) })] },
+      createCoalescer(queryClient),
+      fetchRows,
+    );
+    expect(fetched).toEqual([["b"]]);
+    const data = queryClient.getQueryData(listKey(G1)) as ReturnType<typeof row>[];
+    expect(data.map((r) => (r as { room?: string }).room)).toEqual(["new", "fetched"]);
+  });
+
+  test("events queued behind a patch keep the latest carried copy, and ask for a row a later event did not carry", async () => {
+    const queryClient = new QueryClient();
+    const server = slowServer([
+      row("a", G1, "2026-03-02", { room: "A0", updatedAt: stamp(0) }),
+      row("b", G1, "2026-03-02", { room: "B0", updatedAt: stamp(0) }),
+    ]);
+    queryClient.setQueryData(listKey(G1), [...server.state.values()]);
+    const coalescer = createCoalescer(queryClient);
+    server.write("a", { room: "A1" });
+    const first = applyChange(queryClient, sessionEvent(["a"], [detail("a")]), coalescer, server.fetchRows); // no rows: fetched
+    server.write("a", { room: "A2" });
+    server.write("b", { room: "B1" });
+    const carried = [{ ...server.state.get("a")! }, { ...server.state.get("b")! }];
+    const second = applyChange(queryClient, { ...sessionEvent(["a", "b"], [detail("a"), detail("b")]), rows: carried }, coalescer, server.fetchRows);
+    server.write("b", { room: "B2" });
+    const third = applyChange(queryClient, sessionEvent(["b"], [detail("b")]), coalescer, server.fetchRows); // b not carried
+    expect(server.pending.map((p) => p.ids)).toEqual([["a"]]);
+    server.pending.shift()!.release();
+    await vi.waitFor(() => expect(server.pending.length).toBe(1));
+    expect(server.pending[0].ids).toEqual(["b"]); // a from the second event's rows, b asked for (the third named it)
+    server.pending.shift()!.release();
+    await Promise.all([first, second, third]);
+    const data = queryClient.getQueryData(listKey(G1)) as ReturnType<typeof row>[];
+    expect(data.map((r) => (r as { room?: string }).room)).toEqual(["A2", "B2"]);
+  });
+});
+
 test("a fetched row older than the cached one (updatedAt) is dropped, and so is its removal", async () => {
   const { mergeRows } = await import("./liveTargets");
   const cached = [row("a", G1, "2026-03-02", { room: "new", updatedAt: stamp(5) })] as never[];

@@ -4,7 +4,8 @@
  * - Timetable lists (`[...roots.timetables, "list", filters]`): a session event names the rows it wrote
  *   (`sessions: [{id, blockGroupId, teacherId, room, roomId, date, unitId, hours, status}]`). A loaded list that shows none of the ids and
  *   whose filters match none of the written rows does nothing (no request). A list that shows or should
- *   show some fetches just those rows (`GET /api/timetables?ids=`) and patches its cache: rows that still
+ *   show some takes those rows from the event (`rows`, ADR 0032: a write of at most 50 rows carries them
+ *   as `?ids=` answers them), or else fetches them (`GET /api/timetables?ids=`), and patches its cache: rows that still
  *   match are replaced or inserted in date order, the others removed. When a fetched or replaced row has
  *   conflicts, neighbours' conflict flags may change too, so that one list is refetched whole.
  *   Patches cannot go backwards (ADR 0008, amendment): the fetched rows are written into the cache as it
@@ -45,7 +46,7 @@ type ChangeEventSession = components["schemas"]["ChangeEventSession"];
 
 /** What the live patches read of a change event (the generated `ChangeEvent`, lib/socket.ts): its entity and ids, the rest when present. */
 export type LiveEvent = Pick<ChangeEvent, "entity" | "ids"> &
-  Partial<Pick<ChangeEvent, "action" | "seq">> & { sessions?: SessionDetail[] | null; before?: SessionDetail[] | null };
+  Partial<Pick<ChangeEvent, "action" | "seq">> & { sessions?: SessionDetail[] | null; before?: SessionDetail[] | null; rows?: unknown[] | null };
 
 /** Every date a session event touches, before and after the write, or null when the event cannot say. */
 export function touchedDates(event: LiveEvent): string[] | null {
@@ -304,7 +305,21 @@ export function mergeRows(current: Session[], ids: readonly string[], rows: Sess
  */
 interface ListQueue {
   running: boolean;
-  queued: { ids: Set<string>; waiters: (() => void)[] } | null;
+  queued: { ids: Set<string>; rows: Map<string, Session>; waiters: (() => void)[] } | null;
+}
+
+/**
+ * The rows of a patch: those an event carried (`rows`, ADR 0032: as the server had them after that write,
+ * the latest event's copy of each), the others fetched (`?ids=`; a row an event named but did not carry,
+ * gone or not, is asked for).
+ */
+function readWith(carried: Map<string, Session> | null, fetchRows: FetchRows): FetchRows {
+  if (carried === null || carried.size === 0) return fetchRows;
+  return async (ids) => {
+    const missing = ids.filter((id) => !carried.has(id));
+    const fetched = missing.length > 0 ? await fetchRows(missing) : [];
+    return [...ids.filter((id) => carried.has(id)).map((id) => carried.get(id)!), ...fetched];
+  };
 }
 const listQueues = new WeakMap<QueryClient, Map<string, ListQueue>>();
 
@@ -359,19 +374,20 @@ function schedulePatch(
   fetchRows: FetchRows,
   applied: Applied,
   shared: () => Promise<Session[]>,
+  carried: Map<string, Session> | null,
 ): Promise<void> {
   const map = listQueues.get(queryClient) ?? new Map<string, ListQueue>();
   listQueues.set(queryClient, map);
   const hash = query.queryHash;
   const q = map.get(hash) ?? { running: false, queued: null };
   map.set(hash, q);
-  const run = (runIds: string[], first: Promise<Session[]> | null): Promise<void> => {
+  const run = (runIds: string[], first: Promise<Session[]> | null, rows: Map<string, Session> | null): Promise<void> => {
     q.running = true;
-    return patchList(queryClient, query, runIds, fetchRows, applied, first).finally(() => {
+    return patchList(queryClient, query, runIds, readWith(rows, fetchRows), applied, first).finally(() => {
       const next = q.queued;
       q.queued = null;
       if (next) {
-        void run([...next.ids], null).finally(() => {
+        void run([...next.ids], null, next.rows).finally(() => {
           for (const done of next.waiters) done();
         });
       } else {
@@ -380,15 +396,23 @@ function schedulePatch(
       }
     });
   };
-  if (!q.running) return run(ids, shared());
-  if (!q.queued) q.queued = { ids: new Set(), waiters: [] };
+  if (!q.running) return run(ids, carried ? null : shared(), carried); // carried rows: only the others are asked for
+  if (!q.queued) q.queued = { ids: new Set(), rows: new Map(), waiters: [] };
   const queued = q.queued;
-  for (const id of ids) queued.ids.add(id);
+  for (const id of ids) {
+    queued.ids.add(id);
+    // The latest event's copy of a row; a later event that did not carry it makes the patch ask for it.
+    const row = carried?.get(id);
+    if (row) queued.rows.set(id, row);
+    else queued.rows.delete(id);
+  }
   return new Promise((resolve) => queued.waiters.push(resolve));
 }
 
 async function patchTimetableLists(queryClient: QueryClient, event: LiveEvent, fetchRows: FetchRows, applied: Applied) {
   const details = new Map((event.sessions ?? []).map((d) => [d.id, d]));
+  // The written rows as the server answered `?ids=` after the write (ADR 0032), when the event carries them.
+  const carried = Array.isArray(event.rows) ? new Map((event.rows as Session[]).map((r) => [r.id, r])) : null;
   const today = localToday();
   const fetches = new Map<string, Promise<Session[]>>(); // lists patched at once for this event share a fetch
   const work: Promise<void>[] = [];
@@ -415,7 +439,7 @@ async function patchTimetableLists(queryClient: QueryClient, event: LiveEvent, f
       }
       return fetch;
     };
-    work.push(schedulePatch(queryClient, query, relevant, fetchRows, applied, shared));
+    work.push(schedulePatch(queryClient, query, relevant, fetchRows, applied, shared, carried));
   }
   await Promise.all(work);
 }
