@@ -351,6 +351,16 @@ test("a class before 07:00 is on the week's page: the time grid starts at its ho
   assert.equal(await a.page.locator('td.fc-timegrid-slot-label[data-time="05:00:00"]').count(), 1);
 });
 
+test("a period without a class of the block group says so, and one with classes does not", async () => {
+  await openBoard(a.page, "2031-07-07"); // years after the group's Tuesdays
+  const empty = a.page.locator('[data-testid="board-empty"]');
+  assert.match(await empty.innerText(), /^No sessions in this week: use the arrows or Today/);
+  const { actualDate } = await row(a.page, s2.id); // wherever the tests before left it
+  await openBoard(a.page, actualDate);
+  await card(a.page, s2.id).waitFor();
+  assert.equal(await empty.count(), 0);
+});
+
 for (const theme of ["light", "dark"]) {
   for (const [device, viewport] of [
     ["desktop", { width: 1440, height: 900 }],

@@ -632,6 +632,11 @@ function Board({ scope, id }: { scope: Scope; id: string }) {
           {board.error instanceof Error ? board.error.message : "Try again."}
         </Alert>
       ) : null}
+      {board.isSuccess && !board.isPlaceholderData && sessions.length === 0 ? (
+        <Text size="sm" mb="xs" data-testid="board-empty" aria-live="polite">
+          No sessions in this {VIEW_OF[range?.type ?? ""] ?? "week"}: use the arrows or Today to move to a period with classes.
+        </Text>
+      ) : null}
       <div className="bp-layout">
         <div
           ref={calendarBox}
