@@ -11,7 +11,7 @@ from __future__ import annotations
 
 COALESCE_S = 1.0  # liveTargets.ts COALESCE_MS: an aggregate refetches at most once per second
 SPREAD_S = 0.5  # liveTargets.ts SPREAD_MS: an aggregate's first refetch waits a random 0..0.5 s
-DISPLAY_SPREAD_S = 1.0  # liveTargets.ts DISPLAY_SPREAD_MS: a wall display's, a random 0..1 s
+DISPLAY_SPREAD_S = 0.4  # liveTargets.ts DISPLAY_SPREAD_MS: a wall display's, a random 0..0.4 s
 
 HOUR_FIELDS = ("date", "teacherId", "blockGroupId", "unitId", "hours", "status")
 

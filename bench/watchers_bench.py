@@ -11,7 +11,7 @@ week's allocations) and a wall display (its board). They react to change events 
 ``spa/src/lib/liveTargets.ts`` and ``DisplayBoardPage.tsx`` (shared with the Locust scenario in
 ``bench/live_rules.py``): a timetable list patches in the written rows only when the change concerns it,
 taking them from the event when it carries them (``rows``, ADR 0032), else fetching ``?ids=``; aggregates
-refetch after a random 0..0.5 s (a wall display's 0..1 s), then at most once a second (ADR 0031);
+refetch after a random 0..0.5 s (a wall display's 0..0.4 s), then at most once a second (ADR 0031);
 dashboard panels and the display only when a date the change touched (before or after) is in their span,
 the dashboard's sums of hours only for a change of a counted field. Four more screens
 follow ``sessionConcerns`` and ``countChangedGroups`` of ``liveTargets.ts``: the block group list (only a

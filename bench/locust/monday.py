@@ -19,7 +19,7 @@ its Socket.IO connection open (Engine.IO over a websocket, as the SPA's socket.i
   a few sessions), a schedule generation (clear and generate one block group) and a re-plan proposal
   (a teacher's week of leave, ``POST /api/replan/propose``);
 - ``WallDisplay`` (20): a display link's board (``GET /api/display/{token}``) with its socket, refetched
-  every 60 s and on a change of its day (``concernsBoard``), after a random 0..1 s, at most once a second.
+  every 60 s and on a change of its day (``concernsBoard``), after a random 0..0.4 s, at most once a second.
 
 Scenario ``reads``: ``Reader`` users in a closed loop without think time over the four lists of
 ``bench/reads_bench.py --clients`` (a ~400-session timetable, the 5,000-session timetable, teachers,

@@ -122,8 +122,12 @@ export const COALESCE_MS = 1000;
  */
 export const SPREAD_MS = 500;
 
-/** A wall display's board waits a random 0..`DISPLAY_SPREAD_MS` before it reads again (ADR 0031): see `createSpreadRefetch`. */
-export const DISPLAY_SPREAD_MS = 1000;
+/**
+ * A wall display's board waits a random 0..`DISPLAY_SPREAD_MS` before it reads again (ADR 0031): see
+ * `createSpreadRefetch`. Short enough that a board still shows a change within a second of it (the event,
+ * the wait, the read and the drawing).
+ */
+export const DISPLAY_SPREAD_MS = 400;
 
 /**
  * `invalidateQueries` for a change that happened on the server. TanStack restarts an in-flight fetch on

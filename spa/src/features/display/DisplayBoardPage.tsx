@@ -4,8 +4,8 @@
  * pointer needed, large high-contrast type for a TV (1920x1080) or a portrait screen (1080x1920).
  *
  * Live: a socket authenticated by the token (auth.displayToken); a `change` event that concerns the board's
- * day (`concernsBoard`) and a `seq` notice refetch the board after a random 0..1 s, at most once a second, and
- * a reconnect after a random 0..0.5 s (ADR 0031). A dropped connection shows 'Reconnecting…'. A revoked link (410, or the server
+ * day (`concernsBoard`) and a `seq` notice refetch the board after a random 0..0.4 s, at most once a second,
+ * and a reconnect after a random 0..0.5 s (ADR 0031). A dropped connection shows 'Reconnecting…'. A revoked link (410, or the server
  * closing the socket) shows that the link was revoked. The date rolls over at midnight in the
  * organization's timezone: the board refetches when the local date differs from the board's date.
  */
@@ -97,9 +97,9 @@ function useDisplaySocket(token: string, onChange: () => void, boardDate: string
   useEffect(() => {
     const onChange = () => changed.current();
     // Every display of the organization gets an event in the same instant: each reads its board after a
-    // random 0..1 s, at most once a second (ADR 0031), so twenty boards do not ask the server at once.
+    // random 0..0.4 s, at most once a second (ADR 0031), so twenty boards do not ask the server at once.
     const readAgain = createSpreadRefetch(onChange, { spreadMs: DISPLAY_SPREAD_MS });
-    // After a reconnect (every display at once when a server restarts) half the spread: a change made
+    // After a reconnect (every display at once when a server restarts) a random 0..0.5 s: a change made
     // while it was offline still shows within 2 s of the server answering again.
     const catchUp = createSpreadRefetch(onChange, { spreadMs: SPREAD_MS });
     const socket = io({ path: "/socket.io/", transports: ["websocket"], auth: { displayToken: token } });
