@@ -9,6 +9,8 @@ SPA that the benchmarks do not follow fails a test instead of skewing a figure.
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 COALESCE_S = 1.0  # liveTargets.ts COALESCE_MS: an aggregate refetches at most once per second
 SPREAD_S = 0.5  # liveTargets.ts SPREAD_MS: an aggregate's first refetch waits a random 0..0.5 s
 DISPLAY_SPREAD_S = 0.4  # liveTargets.ts DISPLAY_SPREAD_MS: a wall display's, a random 0..0.4 s
@@ -16,20 +18,84 @@ DISPLAY_SPREAD_S = 0.4  # liveTargets.ts DISPLAY_SPREAD_MS: a wall display's, a 
 HOUR_FIELDS = ("date", "teacherId", "blockGroupId", "unitId", "hours", "status")
 
 
-def touched_dates(event: dict) -> list[str] | None:
-    """``touchedDates``: every date a session event touches, before and after, or None (cannot say)."""
+def schedule_of(event: dict) -> dict | None:
+    """``scheduleOf``: a schedule generated or cleared (ADR 0033) as ``{groupId, dates, teacherIds, roomIds,
+    rooms}``, or None for any other event or one without ``schedule``."""
+    schedule = event.get("schedule")
     if (
         event.get("entity") != "timetable_session"
-        or not isinstance(event.get("sessions"), list)
-        or not isinstance(event.get("before"), list)
+        or event.get("action") not in ("scheduled", "schedule_cleared")
+        or len(event.get("ids") or []) != 1
+        or not isinstance(schedule, dict)
     ):
         return None
+    fields = ("dates", "teacherIds", "roomIds", "rooms")
+    if not all(isinstance(schedule.get(f), list) and all(isinstance(v, str) for v in schedule[f]) for f in fields):
+        return None
+    return {**{f: schedule[f] for f in fields}, "groupId": event["ids"][0]}
+
+
+def touched_dates(event: dict) -> list[str] | None:
+    """``touchedDates``: every date a session event touches, before and after (a schedule generated or
+    cleared: its ``schedule.dates``), or None (cannot say)."""
+    if event.get("entity") != "timetable_session":
+        return None
+    if not isinstance(event.get("sessions"), list) or not isinstance(event.get("before"), list):
+        schedule = schedule_of(event)
+        return schedule["dates"] if schedule is not None else None
     dates = [d.get("date") for d in event["sessions"] + event["before"]]
     return dates if all(isinstance(d, str) for d in dates) else None
 
 
+def _monday(iso: str) -> date:
+    day = date.fromisoformat(iso)
+    return day - timedelta(days=day.weekday())
+
+
+def schedule_concerns_list(filters: dict, rows: list[dict] | None, schedule: dict) -> bool:
+    """``scheduleConcernsList``: whether a schedule generated or cleared may change the timetable list of
+    ``filters`` (``blockGroupId`` / ``teacherId`` / ``roomId``) showing ``rows`` (``SessionOut`` objects;
+    None: not loaded)."""
+    if rows is None or not any(filters.get(k) for k in ("blockGroupId", "teacherId", "roomId")):
+        return True
+    if filters.get("blockGroupId") == schedule["groupId"]:
+        return True
+    if filters.get("teacherId") in schedule["teacherIds"] or filters.get("roomId") in schedule["roomIds"]:
+        return True
+    dates = set(schedule["dates"])
+    weeks = {_monday(d) for d in schedule["dates"]}
+    rooms = {r.strip().casefold() for r in schedule["rooms"]}
+    return any(
+        r["blockGroupId"] == schedule["groupId"]
+        or (
+            r["actualDate"] in dates
+            and (
+                (r.get("roomId") and r["roomId"] in schedule["roomIds"])
+                or (r.get("room") and r["room"].strip().casefold() in rooms)
+            )
+        )
+        or (r.get("teacherId") and r["teacherId"] in schedule["teacherIds"] and _monday(r["actualDate"]) in weeks)
+        for r in rows
+    )
+
+
+def dashboard_span(part: str, today: date) -> tuple[str, str]:
+    """``dashboardSpan``: the dates a dashboard panel shows (``stats`` and ``teacher-workload``: this
+    Monday-Sunday week; ``upcoming-sessions``: today and the 6 days after), widened by a day each side."""
+    if part in ("stats", "teacher-workload"):
+        monday = today - timedelta(days=today.weekday())
+        return (monday - timedelta(days=1)).isoformat(), (monday + timedelta(days=7)).isoformat()
+    if part == "upcoming-sessions":
+        return (today - timedelta(days=1)).isoformat(), (today + timedelta(days=7)).isoformat()
+    raise ValueError(f"no span for the dashboard panel {part!r}")
+
+
 def count_changed_groups(event: dict) -> list[str]:
-    """``countChangedGroups``: groups of created rows and both groups of moved ones (needs ``before``)."""
+    """``countChangedGroups``: groups of created rows and both groups of moved ones (needs ``before``); a
+    schedule generated or cleared: its group (``applySchedule`` patches it)."""
+    schedule = schedule_of(event)
+    if schedule is not None:
+        return [schedule["groupId"]]
     before = {d["id"]: d for d in event["before"]}
     groups: list[str] = []
     for d in event["sessions"]:
@@ -47,7 +113,10 @@ def count_changed_groups(event: dict) -> list[str]:
 
 def hours_touched(event: dict) -> bool:
     """``hoursTouched``: whether the change may change a sum of hours (a created or removed row, or a
-    date, teacher, block group, unit, hours or status that differs; a field not sent counts as changed)."""
+    date, teacher, block group, unit, hours or status that differs; a field not sent counts as changed; a
+    schedule generated or cleared: always)."""
+    if schedule_of(event) is not None:
+        return True
     before = {d["id"]: d for d in event["before"]}
     after = {d["id"] for d in event["sessions"]}
     if any(i not in after for i in before):

@@ -54,7 +54,9 @@ from bench.live_rules import (  # noqa: E402
     DISPLAY_SPREAD_S,
     SPREAD_S,
     count_changed_groups,
+    dashboard_span,
     hours_touched,
+    schedule_of,
     touched_dates,
 )
 from bench.reads_bench import ensure_database, free_port, pct, start_daphne  # noqa: E402
@@ -158,9 +160,8 @@ class Watcher:
         self.sio = None
         today = date.today()
         self.year = today.year
-        monday = today - timedelta(days=today.weekday())
-        self.week = ((monday - timedelta(days=1)).isoformat(), (monday + timedelta(days=7)).isoformat())
-        self.upcoming = ((today - timedelta(days=1)).isoformat(), (today + timedelta(days=7)).isoformat())
+        self.week = dashboard_span("stats", today)
+        self.upcoming = dashboard_span("upcoming-sessions", today)
         self.board_date = today.isoformat()
 
     async def get(self, path: str):
@@ -247,7 +248,9 @@ class Watcher:
         asyncio.ensure_future(run())
 
     def concerns(self, name: str, dates: list[str] | None, event: dict) -> bool:
-        if dates is None:
+        # This benchmark writes session rooms only; a schedule generated or cleared (ADR 0033, followed by
+        # bench/locust/monday.py) would be counted as concerning every screen.
+        if dates is None or schedule_of(event) is not None:
             return True
         rows = event["sessions"] + event["before"]
         in_year = [d for d in rows if d["date"][:4] == str(self.year)]

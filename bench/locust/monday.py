@@ -9,8 +9,9 @@ its Socket.IO connection open (Engine.IO over a websocket, as the SPA's socket.i
   teacher list and the dashboard (its four calls), with 5-15 s think time; reacts to change events as
   the SPA does (``spa/src/lib/liveTargets.ts``, the shared rules in ``bench/live_rules.py``): the
   timetable patches in the written rows it shows, from the event when it carries them (``rows``), else
-  fetched (``?ids=``); the block group list fetches just the groups
-  whose count a change moved (a created or moved session; the whole list after a generation); each
+  fetched (``?ids=``), and after a schedule generated or cleared refetches whole when the schedule may
+  change it (``scheduleConcernsList``, ADR 0033); the block group list fetches just the groups whose
+  count a change moved (a created or moved session, the group of a schedule); each
   dashboard panel refetches when a date the change touched is in its span (the stats and the workload
   only for a change of a counted field: date, teacher, group, unit, hours, status), its first refetch
   after a random 0..0.5 s, then at most once a second;
@@ -38,7 +39,7 @@ import random
 import sys
 import time
 from collections import defaultdict
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -53,7 +54,10 @@ from bench.live_rules import (  # noqa: E402
     GROUP_PATCH_LIMIT,
     SPREAD_S,
     count_changed_groups,
+    dashboard_span,
     hours_touched,
+    schedule_concerns_list,
+    schedule_of,
     touched_dates,
 )
 
@@ -254,51 +258,11 @@ class SignedIn(FastHttpUser):
         pass
 
 
-class Screens(SignedIn):
-    """The four screens a coordinator moves between, and the SPA's reaction to change events."""
+class Spread:
+    """``createSpreadRefetch`` of the SPA, shared by the coordinators' aggregates and the wall displays."""
 
-    abstract = True
-
-    def on_start(self):
-        self.sign_in()
-        self.my_group = random.choice(CONFIG["groups"])
-        self.rows: set[str] = set()
-        self.pending: dict[str, bool] = {}
-        self.waiting: dict[str, list] = {}
-        self.screen = "timetable"
-        self.timetable()
-        self.open_socket()
-
-    def get(self, path: str, name: str) -> dict | list | None:
-        with self.client.get(path, name=name, headers=self.auth, catch_response=True) as r:
-            if r.status_code != 200:
-                r.failure(f"{r.status_code}")
-                return None
-            return r.json()
-
-    @task(4)
-    def timetable(self):
-        self.screen = "timetable"
-        self.my_group = random.choice(CONFIG["groups"])
-        rows = self.get(f"/api/timetables?blockGroupId={self.my_group}", "read timetable of a group")
-        self.rows = {r["id"] for r in rows or []}
-
-    @task(2)
-    def block_groups(self):
-        self.screen = "block-groups"
-        self.get("/api/block-groups", "read block groups")
-
-    @task(2)
-    def teachers(self):
-        self.screen = "teachers"
-        self.get("/api/teachers", "read teachers")
-
-    @task(2)
-    def dashboard(self):
-        self.screen = "dashboard"
-        self.get("/api/dashboard/stats", "read dashboard stats")
-        self.get("/api/dashboard/teacher-workload", "read dashboard workload")
-        self.get("/api/dashboard/upcoming-sessions", "read dashboard upcoming")
+    pending: dict[str, bool]
+    waiting: dict[str, list]
 
     def coalesced(self, key: str, fetch, tag: str | int, spread: float = SPREAD_S) -> None:
         """``createSpreadRefetch`` of the SPA: the first refetch of ``key`` after a random 0..``spread`` s,
@@ -325,40 +289,91 @@ class Screens(SignedIn):
         finally:
             self.pending.pop(key, None)
 
+
+class Screens(Spread, SignedIn):
+    """The four screens a coordinator moves between, and the SPA's reaction to change events."""
+
+    abstract = True
+
+    def on_start(self):
+        self.sign_in()
+        self.my_group = random.choice(CONFIG["groups"])
+        self.rows: set[str] = set()
+        self.shown: list[dict] | None = None
+        self.pending: dict[str, bool] = {}
+        self.waiting: dict[str, list] = {}
+        self.screen = "timetable"
+        self.timetable()
+        self.open_socket()
+
+    def get(self, path: str, name: str) -> dict | list | None:
+        with self.client.get(path, name=name, headers=self.auth, catch_response=True) as r:
+            if r.status_code != 200:
+                r.failure(f"{r.status_code}")
+                return None
+            return r.json()
+
+    @task(4)
+    def timetable(self):
+        self.screen = "timetable"
+        self.my_group = random.choice(CONFIG["groups"])
+        self.show_timetable("read timetable of a group")
+
+    def show_timetable(self, name: str) -> None:
+        """The timetable of ``my_group``, kept as shown (its rows' ids, and the rows for a schedule's rule)."""
+        rows = self.get(f"/api/timetables?blockGroupId={self.my_group}", name)
+        self.shown = rows if isinstance(rows, list) else None
+        self.rows = {r["id"] for r in rows or []}
+
+    @task(2)
+    def block_groups(self):
+        self.screen = "block-groups"
+        self.get("/api/block-groups", "read block groups")
+
+    @task(2)
+    def teachers(self):
+        self.screen = "teachers"
+        self.get("/api/teachers", "read teachers")
+
+    @task(2)
+    def dashboard(self):
+        self.screen = "dashboard"
+        self.get("/api/dashboard/stats", "read dashboard stats")
+        self.get("/api/dashboard/teacher-workload", "read dashboard workload")
+        self.get("/api/dashboard/upcoming-sessions", "read dashboard upcoming")
+
     def dashboard_concerned(self, part: str, event: dict) -> bool:
-        """``applyChange``'s dashboard rule: a date touched in the panel's span (this week for the stats and
-        the workload, today and the next 6 days for upcoming, a day wider each side), and for the sums of
-        hours a change of a counted field."""
+        """``applyChange``'s dashboard rule: a date touched in the panel's span (``dashboardSpan``), and for
+        the sums of hours a change of a counted field."""
         dates = touched_dates(event)
         if dates is None:
             return True
-        today = date.today()
-        monday = today - timedelta(days=today.weekday())
-        lo, hi = (
-            (monday - timedelta(days=1), monday + timedelta(days=7))
-            if part != "upcoming"
-            else (today - timedelta(days=1), today + timedelta(days=7))
-        )
-        in_span = any(lo.isoformat() <= d <= hi.isoformat() for d in dates)
-        return in_span and (part == "upcoming" or hours_touched(event))
+        lo, hi = dashboard_span(part, date.today())
+        in_span = any(lo <= d <= hi for d in dates)
+        return in_span and (part == "upcoming-sessions" or hours_touched(event))
 
     def on_change(self, event: dict, origin: str) -> None:
         if event.get("entity") != "timetable_session":
             return
-        if self.screen == "timetable":
+        schedule = schedule_of(event)
+        if self.screen == "timetable" and schedule is not None:
+            # A schedule generated or cleared (ADR 0033): the list refetches whole when it may change.
+            if schedule_concerns_list({"blockGroupId": self.my_group}, self.shown, schedule):
+                self.show_timetable("read timetable of a group (live)")
+                mark_shown(origin, time.perf_counter())
+        elif self.screen == "timetable":
             details = {d["id"]: d for d in (event.get("sessions") or [])}
             relevant = [i for i in event["ids"] if i in self.rows or details.get(i, {}).get("blockGroupId") == self.my_group]
             carried = {r["id"] for r in event.get("rows") or []}  # rows the event carries (ADR 0032)
             missing = [i for i in relevant if i not in carried]
             if relevant:
-                if len(relevant) > 200:  # a generation: the whole timetable again
-                    self.get(f"/api/timetables?blockGroupId={self.my_group}", "read timetable of a group (live)")
-                elif missing:
+                if missing:
                     self.get("/api/timetables?ids=" + ",".join(missing), "read timetable rows (live)")
                 mark_shown(origin, time.perf_counter())
         elif self.screen == "block-groups":
             # The list shows timetableCount: only a created or moved row changes it, and then the SPA fetches
-            # just those groups (up to GROUP_PATCH_LIMIT); a write that cannot say (a generation) refetches it.
+            # just those groups (up to GROUP_PATCH_LIMIT; a schedule generated or cleared: its group); a write
+            # that cannot say refetches it.
             if touched_dates(event) is None:
                 self.coalesced("block-groups", lambda: self.get("/api/block-groups", "read block groups (live)"), origin)
                 return
@@ -370,16 +385,12 @@ class Screens(SignedIn):
                     self.get(f"/api/block-groups/{group}", "read one block group (live)")
                 mark_shown(origin, time.perf_counter())
         elif self.screen == "dashboard":
-            for part, path in (
-                ("stats", "/api/dashboard/stats"),
-                ("workload", "/api/dashboard/teacher-workload"),
-                ("upcoming", "/api/dashboard/upcoming-sessions"),
-            ):
+            for part, label in (("stats", "stats"), ("teacher-workload", "workload"), ("upcoming-sessions", "upcoming")):
                 if self.dashboard_concerned(part, event):
                     gevent.spawn(
                         self.coalesced,
                         f"dashboard-{part}",
-                        lambda p=path, n=part: self.get(p, f"read dashboard {n} (live)"),
+                        lambda p=part, n=label: self.get(f"/api/dashboard/{p}", f"read dashboard {n} (live)"),
                         origin,
                     )
 
@@ -489,7 +500,7 @@ if SCENARIO == "monday":
             body = {"teacherId": random.choice(CONFIG["teachers"]), "start": CONFIG["leave_start"], "end": CONFIG["leave_end"]}
             self.write("POST", "/api/replan/propose", body, "write re-plan proposal", emits=False)  # computes, writes nothing
 
-    class WallDisplay(SignedIn):
+    class WallDisplay(Spread, SignedIn):
         """A wall display: its board, refetched on every change and every minute; its socket by token."""
 
         fixed_count = CONFIG["displays"]
@@ -512,8 +523,6 @@ if SCENARIO == "monday":
         @task
         def board(self):
             self.read_board("read wall display board")
-
-        coalesced = Screens.coalesced
 
         def on_change(self, event: dict, origin: str) -> None:
             # ``concernsBoard``: a session change only when a date it touched is the board's day.

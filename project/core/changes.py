@@ -110,10 +110,22 @@ class ChangeEventSession(_Camel):
     status: str  # scheduled, completed or cancelled: a cancelled session counts no hours
 
 
+class ChangeEventSchedule(_Camel):
+    """What a schedule generated or cleared touched (``scheduled`` / ``schedule_cleared`` events, whose ids
+    are the block group's; ADR 0033): the rows created or deleted, summed up so that a screen can decide
+    without them whether the change concerns it. Each list is sorted and holds each value once."""
+
+    dates: list[str]  # ISO dates (YYYY-MM-DD) of the rows created or deleted
+    teacher_ids: list[str]  # their teachers (a generated row has none)
+    room_ids: list[str]  # their recorded rooms
+    rooms: list[str]  # their room codes as written, for rows with a room typed in
+
+
 def _absent_unless_sent(schema: dict[str, Any]) -> None:
-    """``sessions`` and ``before`` are absent from the JSON unless sent: optional without a default in the
-    published schema (a default would make generated clients treat them as always present)."""
-    for name in ("sessions", "before", "rows"):
+    """``sessions``, ``before``, ``rows`` and ``schedule`` are absent from the JSON unless sent: optional
+    without a default in the published schema (a default would make generated clients treat them as
+    always present)."""
+    for name in ("sessions", "before", "rows", "schedule"):
         schema["properties"][name].pop("default", None)
 
 
@@ -129,7 +141,8 @@ class ChangeEvent(_Camel):
     ``rows`` (ADR 0032): the written sessions as ``GET /api/timetables?ids=`` answers them after the write
     (``SessionOut`` objects, every one still existing), when the write names at most
     :data:`MAX_EVENT_ROWS`; absent otherwise and never sent to a wall display. A screen patches them in
-    without asking.
+    without asking. ``schedule`` (ADR 0033): on a ``scheduled`` or ``schedule_cleared`` event, the dates,
+    teachers and rooms of the rows the generation created or the clear deleted; absent otherwise.
     """
 
     model_config = ConfigDict(json_schema_extra=_absent_unless_sent)
@@ -144,6 +157,7 @@ class ChangeEvent(_Camel):
     sessions: list[ChangeEventSession] | None = None
     before: list[ChangeEventSession] | None = None
     rows: list[dict[str, Any]] | None = None
+    schedule: ChangeEventSchedule | None = None
 
     def wire(self) -> dict[str, Any]:
         """The event's JSON object (camelCase; ``sessions`` / ``before`` only where they are sent)."""
@@ -259,6 +273,30 @@ class Change:
     activity: Activity
     summary: str | None = None
     before: list[dict] | None = field(default=None, repr=False)
+    schedule: dict[str, list[str]] | None = field(default=None, repr=False)
+
+    def schedule_touched(self, rows: Iterable[tuple[Any, Any, Any, Any]]) -> None:
+        """For a ``scheduled`` / ``schedule_cleared`` write (ADR 0033): the rows it created or deletes, as
+        ``(date, teacher id, room id, room code)`` tuples (None or "" where a row has none), summed up into
+        the event's ``schedule``. Call it in the body; ValueError for another action."""
+        if self.action not in GROUP_ID_ACTIONS:
+            raise ValueError(f"schedule details are for a schedule generated or cleared, not {self.action!r}")
+        dates: set[str] = set()
+        teachers: set[str] = set()
+        room_ids: set[str] = set()
+        rooms: set[str] = set()
+        for day, teacher, room_id, room in rows:
+            if day is not None:
+                dates.add(day.isoformat() if hasattr(day, "isoformat") else str(day))
+            if teacher:
+                teachers.add(str(teacher))
+            if room_id:
+                room_ids.add(str(room_id))
+            if room:
+                rooms.add(str(room))
+        self.schedule = ChangeEventSchedule(
+            dates=sorted(dates), teacher_ids=sorted(teachers), room_ids=sorted(room_ids), rooms=sorted(rooms)
+        ).model_dump(by_alias=True)
 
     @property
     def event(self) -> ChangeEvent:
@@ -355,6 +393,8 @@ def _send(org_id: str, change: Change) -> None:
         return
     if rows is not None:
         message["rows"] = rows
+    if change.schedule is not None:
+        message["schedule"] = change.schedule
     if _transport is None:
         log.warning("no change-event transport registered: seq %s not sent", change.seq)
         return

@@ -78,3 +78,52 @@ def test_count_changed_groups_and_touched_dates_answer_as_the_spa():
     assert live_rules.touched_dates(event([{**FULL, "date": "2026-03-06"}], [FULL])) == ["2026-03-06", "2026-03-05"]
     assert live_rules.touched_dates({**event([FULL], [FULL]), "before": None}) is None
     assert live_rules.touched_dates({"entity": "course", "ids": ["c"]}) is None
+
+
+def schedule_event(dates, action="scheduled", **lists):
+    schedule = {"dates": dates, "teacherIds": [], "roomIds": [], "rooms": [], **lists}
+    return {"entity": "timetable_session", "action": action, "ids": ["g1"], "schedule": schedule}
+
+
+def test_a_schedule_event_is_read_as_the_spa_reads_it():
+    """The cases of liveTargets.test.ts, "a schedule generated or cleared says what it touched (ADR 0033)"."""
+    event = schedule_event(["2026-03-02", "2026-03-04"])
+    assert live_rules.schedule_of(event)["groupId"] == "g1"
+    assert live_rules.touched_dates(event) == ["2026-03-02", "2026-03-04"]
+    assert live_rules.count_changed_groups(event) == ["g1"]
+    assert live_rules.hours_touched(event)
+    assert live_rules.schedule_of({**event, "schedule": None}) is None
+    assert live_rules.touched_dates({**event, "schedule": None}) is None
+    assert live_rules.schedule_of({**event, "action": "updated"}) is None
+
+
+def test_schedule_concerns_list_answers_as_the_spa():
+    def row(i, group, day, **extra):
+        return {"id": i, "blockGroupId": group, "actualDate": day, "teacherId": None, "room": "", "roomId": None, **extra}
+
+    other = [row("b", "g2", "2026-03-10", room="Lab 1", roomId="r1"), row("c", "g2", "2026-03-17", teacherId="t1")]
+    concerns = live_rules.schedule_concerns_list
+    assert concerns(
+        {"blockGroupId": "g1"}, [row("a", "g1", "2026-03-02")], live_rules.schedule_of(schedule_event(["2026-05-04"]))
+    )
+    assert not concerns({"blockGroupId": "g2"}, other, live_rules.schedule_of(schedule_event(["2026-03-09"], rooms=["Lab 1"])))
+    assert concerns({"blockGroupId": "g2"}, other, live_rules.schedule_of(schedule_event(["2026-03-10"], rooms=[" lab 1 "])))
+    assert concerns({"blockGroupId": "g2"}, other, live_rules.schedule_of(schedule_event(["2026-03-10"], roomIds=["r1"])))
+    cleared = schedule_event(["2026-03-16"], "schedule_cleared", teacherIds=["t1"])
+    assert concerns({"blockGroupId": "g2"}, other, live_rules.schedule_of(cleared))
+    later = schedule_event(["2026-03-24"], "schedule_cleared", teacherIds=["t1"])
+    assert not concerns({"blockGroupId": "g2"}, other, live_rules.schedule_of(later))
+    assert concerns({"teacherId": "t1"}, other, live_rules.schedule_of(later))
+    assert concerns({}, other, live_rules.schedule_of(later))
+    assert concerns({"blockGroupId": "g2"}, None, live_rules.schedule_of(later))  # not loaded: concerned
+
+
+def test_dashboard_spans_are_the_spas():
+    """liveTargets.test.ts, "each panel's span": Wednesday 4 March 2026."""
+    from datetime import date
+
+    assert live_rules.dashboard_span("stats", date(2026, 3, 4)) == ("2026-03-01", "2026-03-09")
+    assert live_rules.dashboard_span("teacher-workload", date(2026, 3, 4)) == ("2026-03-01", "2026-03-09")
+    assert live_rules.dashboard_span("upcoming-sessions", date(2026, 3, 4)) == ("2026-03-03", "2026-03-11")
+    with pytest.raises(ValueError, match="no span"):
+        live_rules.dashboard_span("something-new", date(2026, 3, 4))

@@ -68,16 +68,41 @@ def test_session_events_say_which_rows_they_wrote(api, rows, captured_events, dj
     ]
 
 
-def test_a_generated_or_cleared_schedule_carries_no_row_details(
+def test_a_cleared_schedule_says_what_it_deleted_but_not_row_by_row(
     api, org, rows, captured_events, django_capture_on_commit_callbacks
 ):
-    """Its ids are the block group's: screens must refetch that group's lists, not look for session ids."""
-    group = rows["group"]
+    """Its ids are the block group's: screens refetch that group's lists, not look for session ids; its
+    ``schedule`` (ADR 0033) names the dates, teachers and rooms of the rows deleted, each once, sorted, so
+    that a screen showing none of them stays as it is. A completed session is kept and not named."""
+    group, teacher = rows["group"], rows["teacher"]
+    first, second, third = rows["sessions"][:3]
+    from project.catalogue.models import Room
+
+    room = Room.objects.create(organization=org, code="R-101", key="r101")
+    type(first).objects.unscoped().filter(pk=first.pk).update(teacher=teacher, room="R-101", room_record=room)
+    type(second).objects.unscoped().filter(pk=second.pk).update(teacher=teacher, room="Lab 2")
+    type(third).objects.unscoped().filter(pk=third.pk).update(status="completed", room="Kept room")
     with django_capture_on_commit_callbacks(execute=True):
         r = api.delete(f"/api/block-groups/{group.id}/schedule")
     assert r.status_code in (200, 204), r.content
     events = [m["event"] for _g, m in captured_events if m["type"] == "change.event"]
     assert [(e["action"], e["ids"], e["sessions"]) for e in events] == [("schedule_cleared", [str(group.id)], None)]
+    assert events[0]["schedule"] == {
+        "dates": ["2026-03-02", "2026-03-03"],
+        "teacherIds": [str(teacher.id)],
+        "roomIds": [str(room.id)],
+        "rooms": ["Lab 2", "R-101"],
+    }
+
+
+def test_an_event_of_another_write_carries_no_schedule(api, rows, captured_events, django_capture_on_commit_callbacks):
+    """Only a schedule generated or cleared sums its rows up; other writes send their rows themselves."""
+    s = rows["sessions"][0]
+    with django_capture_on_commit_callbacks(execute=True):
+        r = api.delete(f"/api/timetables/{s.id}")
+    assert r.status_code in (200, 204), r.content
+    events = [m["event"] for _g, m in captured_events if m["type"] == "change.event"]
+    assert len(events) == 1 and "schedule" not in events[0]
 
 
 def test_session_events_say_what_the_rows_were_before_the_write(api, rows, captured_events, django_capture_on_commit_callbacks):

@@ -276,6 +276,15 @@ def test_one_event_for_a_schedule_and_one_for_clearing(api, org, plan_group, cap
         api.post(url(group), {"sessionTemplates": TEMPLATES})
     events = [m["event"] for _g, m in captured_events]
     assert [(e["entity"], e["action"], e["ids"]) for e in events] == [("timetable_session", "scheduled", [str(group.id)])]
+    # What the generation created, summed up (ADR 0033): every date once, no teacher, the rooms as written.
+    created = sessions_of(group)
+    assert events[0]["schedule"] == {
+        "dates": sorted({s.actual_date.isoformat() for s in created}),
+        "teacherIds": [],
+        "roomIds": sorted({str(s.room_record_id) for s in created if s.room_record_id}),
+        "rooms": sorted({s.room for s in created if s.room}),
+    }
+    assert len(events[0]["schedule"]["dates"]) >= 2
     done = teaching(group)[0]
     TimetableSession.objects.unscoped().filter(pk=done.pk).update(status="completed")
     with django_capture_on_commit_callbacks(execute=True):

@@ -97,7 +97,7 @@ def block_group_schedule(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
     new_week = group.start_next_unit_in_new_week if data.start_next_unit_in_new_week is None else data.start_next_unit_in_new_week
     start = data.start_date or group.start_date
     room, room_record_id = room_resolve(org, None, data.room)
-    with org_change(ctx, "timetable_session", "scheduled", ids=[group.id]):
+    with org_change(ctx, "timetable_session", "scheduled", ids=[group.id]) as change:
         group = BlockGroup.objects.for_org(org).select_for_update().get(pk=group.pk)
         needs = _unit_needs(org, group)
         if not days:
@@ -208,6 +208,10 @@ def block_group_schedule(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
             ],
             batch_size=500,
         )
+        change.schedule_touched(
+            (p.date, None, rooms_of[i].id if i in rooms_of else room_record_id, rooms_of[i].code if i in rooms_of else room)
+            for i, p in enumerate(plan.sessions)
+        )
         teaching = plan.teaching
         existing_last = max((d for d, items in group_busy.items() if any(not c for _s, _e, c in items)), default=None)
         if existing_last is None:
@@ -266,11 +270,10 @@ def block_group_schedule_clear(*, ctx: Ctx, block_group_id: uuid.UUID | str) -> 
     group = get_in_org(BlockGroup, ctx.org, block_group_id, "Block group")
     if group.status not in SCHEDULABLE:
         raise BadRequest(NOT_SCHEDULABLE.format(status=group.status))
-    with org_change(ctx, "timetable_session", "schedule_cleared", ids=[group.id]):
-        count, _ = (
-            TimetableSession.objects.for_org(ctx.org)
-            .filter(block_group=group)
-            .exclude(status=TimetableSession.Status.COMPLETED)
-            .delete()
+    with org_change(ctx, "timetable_session", "schedule_cleared", ids=[group.id]) as change:
+        clearing = (
+            TimetableSession.objects.for_org(ctx.org).filter(block_group=group).exclude(status=TimetableSession.Status.COMPLETED)
         )
+        change.schedule_touched(clearing.values_list("actual_date", "teacher_id", "room_record_id", "room").order_by().distinct())
+        count, _ = clearing.delete()
     return count

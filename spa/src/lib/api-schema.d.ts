@@ -3361,7 +3361,8 @@ export interface components {
          *     ``rows`` (ADR 0032): the written sessions as ``GET /api/timetables?ids=`` answers them after the write
          *     (``SessionOut`` objects, every one still existing), when the write names at most
          *     :data:`MAX_EVENT_ROWS`; absent otherwise and never sent to a wall display. A screen patches them in
-         *     without asking.
+         *     without asking. ``schedule`` (ADR 0033): on a ``scheduled`` or ``schedule_cleared`` event, the dates,
+         *     teachers and rooms of the rows the generation created or the clear deleted; absent otherwise.
          */
         ChangeEvent: {
             /**
@@ -3388,10 +3389,27 @@ export interface components {
             rows?: {
                 [key: string]: unknown;
             }[] | null;
+            schedule?: components["schemas"]["ChangeEventSchedule"] | null;
             /** Seq */
             seq: number;
             /** Sessions */
             sessions?: components["schemas"]["ChangeEventSession"][] | null;
+        };
+        /**
+         * ChangeEventSchedule
+         * @description What a schedule generated or cleared touched (``scheduled`` / ``schedule_cleared`` events, whose ids
+         *     are the block group's; ADR 0033): the rows created or deleted, summed up so that a screen can decide
+         *     without them whether the change concerns it. Each list is sorted and holds each value once.
+         */
+        ChangeEventSchedule: {
+            /** Dates */
+            dates: string[];
+            /** Roomids */
+            roomIds: string[];
+            /** Rooms */
+            rooms: string[];
+            /** Teacherids */
+            teacherIds: string[];
         };
         /**
          * ChangeEventSession

@@ -595,3 +595,116 @@ describe("the other screens a session change may touch decide from the rows befo
     expect((queryClient.getQueryData([...roots.blockGroups, "list", {}]) as { timetableCount: number }[])[0].timetableCount).toBe(5);
   });
 });
+
+describe("a schedule generated or cleared says what it touched (ADR 0033)", () => {
+  const now = new Date(2026, 2, 4, 10); // Wednesday 4 March 2026: the week is 2..8 March
+  const generated = (
+    dates: string[],
+    extra: Partial<NonNullable<LiveEvent["schedule"]>> = {},
+    action: "scheduled" | "schedule_cleared" = "scheduled",
+  ): LiveEvent => ({
+    entity: "timetable_session",
+    action,
+    ids: [G1],
+    schedule: { dates, teacherIds: [], roomIds: [], rooms: [], ...extra },
+  });
+  const keys = (calls: unknown[][]) => calls.map((c) => JSON.stringify((c[0] as { queryKey?: unknown })?.queryKey));
+  const group = (id: string, timetableCount: number) => ({ id, code: id.toUpperCase(), timetableCount, updatedAt: "" });
+
+  test("the group's own lists refetch; another group's list refetches only for a shared room on a date or a teacher's week", async () => {
+    const { queryClient, invalidate, fetched, fetchRows } = setup();
+    queryClient.setQueryData(listKey(G1), [row("a", G1, "2026-03-02")]);
+    queryClient.setQueryData(listKey(G2), [row("b", G2, "2026-03-10", { room: "Lab 1", roomId: "r1" }), row("c", G2, "2026-03-17", { teacherId: T1 })]);
+    const quiet = await applyChange(queryClient, generated(["2026-03-09", "2026-03-11"], { rooms: ["Lab 1"] }), createCoalescer(queryClient), fetchRows);
+    expect(quiet).toMatchObject({ refetched: 1, untouched: 1, fallback: false });
+    expect(fetched).toEqual([]); // a whole refetch of the group's list, no `?ids=` of a group id
+    expect(keys(invalidate.mock.calls)).toContain(JSON.stringify(listKey(G1)));
+    expect(keys(invalidate.mock.calls)).not.toContain(JSON.stringify(listKey(G2)));
+    expect(keys(invalidate.mock.calls)).not.toContain(JSON.stringify(roots.timetables));
+
+    // the same room on one of its dates, spelled another way: a room clash may appear on that row
+    invalidate.mockClear();
+    await applyChange(queryClient, generated(["2026-03-10"], { rooms: [" lab 1 "] }), createCoalescer(queryClient), fetchRows);
+    expect(keys(invalidate.mock.calls)).toContain(JSON.stringify(listKey(G2)));
+    invalidate.mockClear();
+    await applyChange(queryClient, generated(["2026-03-10"], { roomIds: ["r1"] }), createCoalescer(queryClient), fetchRows);
+    expect(keys(invalidate.mock.calls)).toContain(JSON.stringify(listKey(G2)));
+    // a cleared row of the teacher in the week of another row of theirs: daily and weekly hours may change
+    invalidate.mockClear();
+    await applyChange(queryClient, generated(["2026-03-16"], { teacherIds: [T1] }, "schedule_cleared"), createCoalescer(queryClient), fetchRows);
+    expect(keys(invalidate.mock.calls)).toContain(JSON.stringify(listKey(G2)));
+    invalidate.mockClear();
+    await applyChange(queryClient, generated(["2026-03-24"], { teacherIds: [T1] }, "schedule_cleared"), createCoalescer(queryClient), fetchRows);
+    expect(keys(invalidate.mock.calls)).not.toContain(JSON.stringify(listKey(G2)));
+    // the teacher's own list, and a list of every session, always
+    queryClient.setQueryData(listKey(null, T1), [row("c", G2, "2026-03-17", { teacherId: T1 })]);
+    queryClient.setQueryData(listKey(null), [row("b", G2, "2026-03-10")]);
+    invalidate.mockClear();
+    await applyChange(queryClient, generated(["2026-05-04"], { teacherIds: [T1] }, "schedule_cleared"), createCoalescer(queryClient), fetchRows);
+    expect(keys(invalidate.mock.calls)).toContain(JSON.stringify(listKey(null, T1)));
+    expect(keys(invalidate.mock.calls)).toContain(JSON.stringify(listKey(null)));
+  });
+
+  test("an event without its schedule (an older server) still refetches every list", async () => {
+    const { queryClient, invalidate, fetchRows } = setup();
+    queryClient.setQueryData(listKey(G2), [row("b", G2, "2026-03-10")]);
+    const applied = await applyChange(queryClient, { entity: "timetable_session", action: "scheduled", ids: [G1] }, createCoalescer(queryClient), fetchRows);
+    expect(applied.fallback).toBe(true);
+    expect(keys(invalidate.mock.calls)).toContain(JSON.stringify(roots.timetables));
+  });
+
+  test("dashboard panels refetch only for a date in their span", async () => {
+    vi.useFakeTimers({ now, toFake: ["Date"] });
+    try {
+      const { queryClient, invalidate, fetchRows } = setup();
+      for (const part of ["stats", "teacher-workload", "upcoming-sessions"]) queryClient.setQueryData([...roots.dashboard, part], {});
+      const dashboardCalls = () => invalidate.mock.calls.filter((c) => JSON.stringify(c[0]?.queryKey ?? []).startsWith('["dashboard"')).length;
+      const later = await applyChange(queryClient, generated(["2026-04-06", "2026-04-08"]), createCoalescer(queryClient), fetchRows);
+      expect(later.skipped).toBe(3);
+      expect(dashboardCalls()).toBe(0);
+      const thisWeek = await applyChange(queryClient, generated(["2026-03-02", "2026-04-06"]), createCoalescer(queryClient), fetchRows);
+      expect(thisWeek.skipped).toBe(1); // upcoming (3..11 March) shows none of them
+      expect(dashboardCalls()).toBe(2); // a generation changes the week's sums of hours
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test("block group screens fetch just the group; teacher screens and the allocation grid stay unless a teacher's rows were cleared", async () => {
+    const { queryClient, invalidate, fetchRows } = setup();
+    queryClient.setQueryData([...roots.blockGroups, "list", {}], [group(G1, 3), group(G2, 0)]);
+    queryClient.setQueryData([...roots.blockGroups, "detail", G1, "timetabled-units"], []);
+    queryClient.setQueryData([...roots.blockGroups, "detail", G2, "timetabled-units"], []);
+    queryClient.setQueryData([...roots.teachers, "list", { showInactive: false }], []);
+    queryClient.setQueryData([...roots.teachers, "detail", T1, "delivery-summary", 2026], {});
+    queryClient.setQueryData([...roots.allocationGrid, "week", T1, "2026-03-02"], []);
+    queryClient.setQueryData([...roots.reports, "scheduling-summary", 2026], {});
+    queryClient.setQueryData([...roots.reports, "scheduling-summary", 2025], {});
+    const groups: string[] = [];
+    const fetchGroup = async (id: string) => {
+      groups.push(id);
+      return group(id, 40) as never;
+    };
+    await applyChange(queryClient, generated(["2026-03-04"]), createCoalescer(queryClient), fetchRows, fetchGroup);
+    expect(groups).toEqual([G1]);
+    expect((queryClient.getQueryData([...roots.blockGroups, "list", {}]) as ReturnType<typeof group>[]).map((g) => g.timetableCount)).toEqual([40, 0]);
+    let called = keys(invalidate.mock.calls);
+    expect(called).toContain(JSON.stringify([...roots.blockGroups, "detail", G1, "timetabled-units"]));
+    expect(called).toContain(JSON.stringify([...roots.reports, "scheduling-summary", 2026]));
+    for (const key of [
+      [...roots.blockGroups, "list", {}],
+      [...roots.blockGroups, "detail", G2, "timetabled-units"],
+      [...roots.teachers, "list", { showInactive: false }],
+      [...roots.teachers, "detail", T1, "delivery-summary", 2026],
+      [...roots.allocationGrid, "week", T1, "2026-03-02"],
+      [...roots.reports, "scheduling-summary", 2025],
+    ])
+      expect(called).not.toContain(JSON.stringify(key));
+    invalidate.mockClear();
+    await applyChange(queryClient, generated(["2026-03-04"], { teacherIds: [T1] }, "schedule_cleared"), createCoalescer(queryClient), fetchRows, fetchGroup);
+    called = keys(invalidate.mock.calls);
+    expect(called).toContain(JSON.stringify([...roots.teachers, "detail", T1, "delivery-summary", 2026]));
+    expect(called).toContain(JSON.stringify([...roots.allocationGrid, "week", T1, "2026-03-02"]));
+    expect(called).not.toContain(JSON.stringify([...roots.teachers, "list", { showInactive: false }]));
+  });
+});

@@ -23,6 +23,11 @@
  *   timetables only for a created or moved row); a block group's hours and scheduling screens only for a
  *   row of that group. The block group lists and details show `timetableCount`, which only a created or
  *   moved row changes: they fetch just the changed groups (`GET /api/block-groups/{id}`) and patch them in.
+ * - A schedule generated or cleared (ids: the block group's) names no rows but sums them up (`schedule`,
+ *   ADR 0033: the dates, teachers and rooms of the rows created or deleted): the group's lists refetch
+ *   whole, another list only when a row it shows may change its conflicts (`scheduleConcernsList`), the
+ *   block group lists fetch just that group, the other screens decide from its dates, teachers and rooms
+ *   (`scheduleConcerns`, the dashboard's spans, a wall display's day).
  * - Anything it cannot decide (no row details: a delete or a very large write; an entity it does not
  *   know) falls back to invalidating what `entityInvalidates` names. A seq gap or a reconnect still
  *   refetches everything (lib/socket.ts).
@@ -46,11 +51,34 @@ type ChangeEventSession = components["schemas"]["ChangeEventSession"];
 
 /** What the live patches read of a change event (the generated `ChangeEvent`, lib/socket.ts): its entity and ids, the rest when present. */
 export type LiveEvent = Pick<ChangeEvent, "entity" | "ids"> &
-  Partial<Pick<ChangeEvent, "action" | "seq">> & { sessions?: SessionDetail[] | null; before?: SessionDetail[] | null; rows?: unknown[] | null };
+  Partial<Pick<ChangeEvent, "action" | "seq">> & {
+    sessions?: SessionDetail[] | null;
+    before?: SessionDetail[] | null;
+    rows?: unknown[] | null;
+    schedule?: ChangeEventSchedule | null;
+  };
 
-/** Every date a session event touches, before and after the write, or null when the event cannot say. */
+type ChangeEventSchedule = components["schemas"]["ChangeEventSchedule"];
+
+/** A schedule generated or cleared (ADR 0033): its block group and the dates, teachers and rooms of the rows it created or deleted. */
+export type Schedule = ChangeEventSchedule & { groupId: string };
+
+/** The schedule of a `scheduled` / `schedule_cleared` event (its ids are the block group's), or null for any other event or one without it. */
+export function scheduleOf(event: LiveEvent): Schedule | null {
+  if (event?.entity !== "timetable_session" || (event.action !== "scheduled" && event.action !== "schedule_cleared")) return null;
+  const s = event.schedule;
+  if (!Array.isArray(event.ids) || event.ids.length !== 1 || !s) return null;
+  if (![s.dates, s.teacherIds, s.roomIds, s.rooms].every((list) => Array.isArray(list) && list.every((v) => typeof v === "string"))) return null;
+  return { ...s, groupId: event.ids[0] };
+}
+
+/**
+ * Every date a session event touches, before and after the write (a schedule generated or cleared: the
+ * dates of the rows it created or deleted), or null when the event cannot say.
+ */
 export function touchedDates(event: LiveEvent): string[] | null {
-  if (event?.entity !== "timetable_session" || !Array.isArray(event.sessions) || !Array.isArray(event.before)) return null;
+  if (event?.entity !== "timetable_session") return null;
+  if (!Array.isArray(event.sessions) || !Array.isArray(event.before)) return scheduleOf(event)?.dates ?? null;
   const dates = [...event.sessions, ...event.before].map((d) => d.date);
   return dates.every((d): d is string => typeof d === "string") ? dates : null;
 }
@@ -453,7 +481,8 @@ type RowDetails = { sessions: SessionDetail[]; before: SessionDetail[] };
 
 /** The rows of a session event with `before` (both lists), or null when it cannot say (see `touchedDates`). */
 function rowDetails(event: LiveEvent): RowDetails | null {
-  return touchedDates(event) === null ? null : { sessions: event.sessions ?? [], before: event.before ?? [] };
+  if (!Array.isArray(event.sessions) || !Array.isArray(event.before) || touchedDates(event) === null) return null;
+  return { sessions: event.sessions, before: event.before };
 }
 
 const inYear = (date: string | null, year: unknown) => date !== null && Number(date.slice(0, 4)) === Number(year);
@@ -533,6 +562,87 @@ export function sessionConcerns(key: readonly unknown[], rows: RowDetails, data:
     if (part === "teacher-workload") return hoursTouched(rows) && all.some((d) => d.teacherId !== null && inYear(d.date, key[2]));
     if (part === "room-utilisation") return all.some((d) => ((d.roomId ?? null) !== null || Boolean(d.room)) && inYear(d.date, key[2]));
     if (part === "scheduling-summary" || part === "load-planning") return hoursTouched(rows) && all.some((d) => inYear(d.date, key[2]));
+    return true;
+  }
+  return true;
+}
+
+/** Monday (`YYYY-MM-DD`) of the week of an ISO date. */
+function mondayOf(iso: string): string {
+  const [y, m, d] = iso.split("-").map(Number);
+  const day = new Date(y, m - 1, d);
+  return isoDay(plusDays(day, -((day.getDay() + 6) % 7)));
+}
+
+/** A room code as the server compares them (`norm_room`: trimmed, case folded). */
+const roomKey = (room: string) => room.trim().toLowerCase();
+
+/**
+ * Whether a schedule generated or cleared (ADR 0033) may change the timetable list of `filters`, given its
+ * cached rows (`data`; not loaded: concerned). The group's own lists and lists of every session change
+ * whole; a list of the teacher or room whose rows were deleted or created too. Another group's, teacher's
+ * or room's list changes only through its rows' conflict flags: a row of the group, a row sharing a room
+ * with the schedule on one of its dates, or a row of one of its teachers in one of its weeks (a teacher's
+ * daily and weekly hours).
+ */
+export function scheduleConcernsList(filters: ListFilters, data: unknown, schedule: Schedule): boolean {
+  if (!Array.isArray(data)) return true;
+  if (!filters.blockGroupId && !filters.teacherId && !filters.roomId) return true;
+  if (filters.blockGroupId === schedule.groupId) return true;
+  if (filters.teacherId && schedule.teacherIds.includes(filters.teacherId)) return true;
+  if (filters.roomId && schedule.roomIds.includes(filters.roomId)) return true;
+  const dates = new Set(schedule.dates);
+  const weeks = new Set(schedule.dates.map(mondayOf));
+  const teachers = new Set(schedule.teacherIds);
+  const roomIds = new Set(schedule.roomIds);
+  const rooms = new Set(schedule.rooms.map(roomKey));
+  return (data as Session[]).some(
+    (r) =>
+      r.blockGroupId === schedule.groupId ||
+      (dates.has(r.actualDate) && ((r.roomId != null && roomIds.has(r.roomId)) || (Boolean(r.room) && rooms.has(roomKey(r.room ?? ""))))) ||
+      (r.teacherId != null && teachers.has(r.teacherId) && weeks.has(mondayOf(r.actualDate))),
+  );
+}
+
+/**
+ * `sessionConcerns` for a schedule generated or cleared (ADR 0033): whether it may change what the query
+ * `key` (under the teachers, block groups, allocation grid or reports root) shows, from the dates,
+ * teachers and rooms of the rows it created or deleted. Block group lists and details are patched with
+ * the one group instead.
+ */
+export function scheduleConcerns(key: readonly unknown[], schedule: Schedule, data: unknown): boolean {
+  const [root, part] = key;
+  const inYearOf = (year: unknown) => schedule.dates.some((d) => inYear(d, year));
+  if (root === roots.teachers[0]) {
+    if (part === "list" || part === "choices" || part === "availability" || part === "leave") return false;
+    if (part === "detail" && key.length === 3) return false;
+    if (part === "detail" && key[3] === "delivery-summary") return schedule.teacherIds.includes(String(key[2])) && inYearOf(key[4]);
+    if (part === "unavailable") return schedule.teacherIds.includes(String(key[2]));
+    return true;
+  }
+  if (root === roots.blockGroups[0]) {
+    if (part === "choices" || part === "linkable") return false;
+    if (part === "detail" && key[3] === "study-plans") return false;
+    if (part === "detail" && key.length > 3) return key[2] === schedule.groupId; // hours, scheduling
+    return true;
+  }
+  if (root === roots.allocationGrid[0]) {
+    // The grid counts allocated sessions: a generation (rows without a teacher) changes none of it.
+    if (schedule.teacherIds.length === 0) return false;
+    if (part === "week") {
+      const [y, m, day] = String(key[3]).split("-").map(Number);
+      const end = isoDay(new Date(y, m - 1, day + 6));
+      return schedule.teacherIds.includes(String(key[2])) && schedule.dates.some((d) => d >= String(key[3]) && d <= end);
+    }
+    const weeks = (data as { weeks?: { weekStart: string; weekEnd: string }[] } | undefined)?.weeks;
+    if (Array.isArray(weeks)) return weeks.length > 0 && schedule.dates.some((d) => d >= weeks[0].weekStart && d <= weeks[weeks.length - 1].weekEnd);
+    return true;
+  }
+  if (root === roots.reports[0]) {
+    if (part === "block-groups-without-timetables") return true;
+    if (part === "teacher-workload") return schedule.teacherIds.length > 0 && inYearOf(key[2]);
+    if (part === "room-utilisation") return (schedule.roomIds.length > 0 || schedule.rooms.length > 0) && inYearOf(key[2]);
+    if (part === "scheduling-summary" || part === "load-planning") return inYearOf(key[2]);
     return true;
   }
   return true;
@@ -633,8 +743,13 @@ export async function applyChange(
   const precise = event.entity === "timetable_session" && Array.isArray(event.sessions);
   const dates = touchedDates(event);
   const rows = rowDetails(event);
+  const schedule = precise ? null : scheduleOf(event);
   let groupPatch: Promise<void> | null = null;
   for (const root of targets) {
+    if (schedule !== null) {
+      groupPatch = applySchedule(queryClient, root, schedule, coalescer, applied, fetchGroup) ?? groupPatch;
+      continue;
+    }
     if (precise && JSON.stringify(root) === JSON.stringify(roots.timetables)) {
       // Lists are patched below; the other timetable screens (conflicts, proposals) are aggregates,
       // refetched only when the change may concern them (conflictsConcerned).
@@ -678,7 +793,57 @@ export async function applyChange(
     else void invalidateLive(queryClient, { queryKey: root });
   }
   if (precise) await patchTimetableLists(queryClient, event, fetchRows, applied);
-  else applied.fallback = event.entity === "timetable_session";
+  else applied.fallback = event.entity === "timetable_session" && schedule === null;
   if (groupPatch) await groupPatch;
   return applied;
+}
+
+/**
+ * A schedule generated or cleared (ADR 0033), for the queries under `root`: the lists and aggregates it
+ * may change refetch, the block group lists and details fetch the one group (its count and end date), the
+ * others stay. Returns the group patch when it started one.
+ */
+function applySchedule(
+  queryClient: QueryClient,
+  root: readonly string[],
+  schedule: Schedule,
+  coalescer: Coalescer,
+  applied: Applied,
+  fetchGroup: FetchGroup,
+): Promise<void> | null {
+  const isRoot = (r: readonly string[]) => JSON.stringify(r) === JSON.stringify(root);
+  const cache = queryClient.getQueryCache();
+  if (isRoot(roots.timetables)) {
+    for (const query of cache.findAll({ queryKey: roots.timetables })) {
+      const [, part, filters] = query.queryKey as [string, string, ListFilters | undefined];
+      const data = part === "list" ? query.state.data : queryClient.getQueryData([...roots.timetables, "list", filters ?? {}]);
+      if ((part === "list" || part === "conflicts") && !scheduleConcernsList(filters ?? {}, data, schedule)) {
+        if (part === "list") applied.untouched += 1;
+        else applied.skipped += 1;
+      } else if (part === "list") {
+        applied.refetched += 1;
+        void invalidateLive(queryClient, { queryKey: query.queryKey, exact: true });
+      } else coalescer.invalidate(query.queryKey);
+    }
+    return null;
+  }
+  if (isRoot(roots.dashboard)) {
+    // Every sum of hours may change (rows created or deleted): a panel refetches when a date is in its span.
+    for (const query of cache.findAll({ queryKey: roots.dashboard })) {
+      if (touchesSpan(schedule.dates, dashboardSpan(query.queryKey))) coalescer.invalidate(query.queryKey);
+      else applied.skipped += 1;
+    }
+    return null;
+  }
+  if (!SESSION_DECIDED.some(isRoot)) {
+    coalescer.invalidate(root);
+    return null;
+  }
+  const isGroupRow = (key: readonly unknown[]) => key[0] === roots.blockGroups[0] && (key[1] === "list" || (key[1] === "detail" && key.length === 3));
+  for (const query of cache.findAll({ queryKey: root })) {
+    if (isGroupRow(query.queryKey)) continue;
+    if (scheduleConcerns(query.queryKey, schedule, query.state.data)) coalescer.invalidate(query.queryKey);
+    else applied.skipped += 1;
+  }
+  return isRoot(roots.blockGroups) ? patchBlockGroups(queryClient, [schedule.groupId], fetchGroup, applied, coalescer) : null;
 }

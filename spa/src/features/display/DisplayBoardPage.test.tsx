@@ -56,5 +56,15 @@ describe("a change concerns a wall display only on its day (ADR 0025)", () => {
     expect(concernsBoard({ ...change("2026-03-05", null), sessions: null }, "2026-03-04")).toBe(true);
     expect(concernsBoard({ entity: "holiday", ids: ["h"] }, "2026-03-04")).toBe(true);
     expect(concernsBoard(change("2026-03-05", null), null)).toBe(true);
+    // A schedule generated or cleared names its dates (ADR 0033); without them, every board reads again.
+    const schedule = (dates: string[]) => ({
+      entity: "timetable_session" as const,
+      action: "scheduled" as const,
+      ids: ["g"],
+      schedule: { dates, teacherIds: [], roomIds: [], rooms: [] },
+    });
+    expect(concernsBoard(schedule(["2026-03-02", "2026-03-04"]), "2026-03-04")).toBe(true);
+    expect(concernsBoard(schedule(["2026-03-02", "2026-03-09"]), "2026-03-04")).toBe(false);
+    expect(concernsBoard({ entity: "timetable_session", action: "scheduled", ids: ["g"] }, "2026-03-04")).toBe(true);
   });
 });
