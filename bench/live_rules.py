@@ -19,8 +19,8 @@ HOUR_FIELDS = ("date", "teacherId", "blockGroupId", "unitId", "hours", "status")
 
 
 def schedule_of(event: dict) -> dict | None:
-    """``scheduleOf``: a schedule generated or cleared (ADR 0033) as ``{groupId, dates, teacherIds, roomIds,
-    rooms}``, or None for any other event or one without ``schedule``."""
+    """``scheduleOf``: a schedule generated or cleared (ADR 0033) as ``{groupId, cleared, dates, times,
+    teacherIds, roomIds, rooms}``, or None for any other event or one without ``schedule``."""
     schedule = event.get("schedule")
     if (
         event.get("entity") != "timetable_session"
@@ -32,7 +32,17 @@ def schedule_of(event: dict) -> dict | None:
     fields = ("dates", "teacherIds", "roomIds", "rooms")
     if not all(isinstance(schedule.get(f), list) and all(isinstance(v, str) for v in schedule[f]) for f in fields):
         return None
-    return {**{f: schedule[f] for f in fields}, "groupId": event["ids"][0]}
+    times = schedule.get("times")
+    if not isinstance(times, list) or not all(
+        isinstance(t, dict) and isinstance(t.get("start"), str) and isinstance(t.get("end"), str) for t in times
+    ):
+        return None
+    return {
+        **{f: schedule[f] for f in fields},
+        "times": times,
+        "groupId": event["ids"][0],
+        "cleared": event["action"] == "schedule_cleared",
+    }
 
 
 def touched_dates(event: dict) -> list[str] | None:
@@ -55,7 +65,9 @@ def _monday(iso: str) -> date:
 def schedule_concerns_list(filters: dict, rows: list[dict] | None, schedule: dict) -> bool:
     """``scheduleConcernsList``: whether a schedule generated or cleared may change the timetable list of
     ``filters`` (``blockGroupId`` / ``teacherId`` / ``roomId``) showing ``rows`` (``SessionOut`` objects;
-    None: not loaded)."""
+    None: not loaded): another list only for a row of the group, a row in a room of the schedule on one of
+    its dates at an overlapping time, or a row of one of its teachers in one of its weeks; after a clear,
+    only a row with a conflict."""
     if rows is None or not any(filters.get(k) for k in ("blockGroupId", "teacherId", "roomId")):
         return True
     if filters.get("blockGroupId") == schedule["groupId"]:
@@ -65,18 +77,22 @@ def schedule_concerns_list(filters: dict, rows: list[dict] | None, schedule: dic
     dates = set(schedule["dates"])
     weeks = {_monday(d) for d in schedule["dates"]}
     rooms = {r.strip().casefold() for r in schedule["rooms"]}
-    return any(
-        r["blockGroupId"] == schedule["groupId"]
-        or (
-            r["actualDate"] in dates
-            and (
-                (r.get("roomId") and r["roomId"] in schedule["roomIds"])
-                or (r.get("room") and r["room"].strip().casefold() in rooms)
-            )
+
+    def same_room(r: dict) -> bool:
+        return bool(r.get("roomId") and r["roomId"] in schedule["roomIds"]) or bool(
+            r.get("room") and r["room"].strip().casefold() in rooms
         )
-        or (r.get("teacherId") and r["teacherId"] in schedule["teacherIds"] and _monday(r["actualDate"]) in weeks)
-        for r in rows
-    )
+
+    def same_time(r: dict) -> bool:
+        return any(r["startTime"] < t["end"] and t["start"] < r["endTime"] for t in schedule["times"])
+
+    def may_change(r: dict) -> bool:
+        if schedule["cleared"] and not r.get("conflicts"):
+            return False  # a clear only takes rows away: a row without a conflict keeps none
+        in_room = r["actualDate"] in dates and same_room(r) and same_time(r)
+        return in_room or bool(r.get("teacherId") in schedule["teacherIds"] and _monday(r["actualDate"]) in weeks)
+
+    return any(r["blockGroupId"] == schedule["groupId"] or may_change(r) for r in rows)
 
 
 def dashboard_span(part: str, today: date) -> tuple[str, str]:
@@ -91,11 +107,7 @@ def dashboard_span(part: str, today: date) -> tuple[str, str]:
 
 
 def count_changed_groups(event: dict) -> list[str]:
-    """``countChangedGroups``: groups of created rows and both groups of moved ones (needs ``before``); a
-    schedule generated or cleared: its group (``applySchedule`` patches it)."""
-    schedule = schedule_of(event)
-    if schedule is not None:
-        return [schedule["groupId"]]
+    """``countChangedGroups``: groups of created rows and both groups of moved ones (needs ``before``)."""
     before = {d["id"]: d for d in event["before"]}
     groups: list[str] = []
     for d in event["sessions"]:

@@ -291,7 +291,7 @@ class Watcher:
             missing = [i for i in relevant if i not in carried]
             if missing:
                 await self.get(f"/api/timetables?ids={','.join(missing)}")
-        if self.kind == "groups" and dates is not None:
+        if self.kind == "groups" and dates is not None and schedule_of(event) is None:
             changed = count_changed_groups(event)
             if self.groups.intersection(changed):
                 for group in changed:  # just the groups whose timetableCount changed

@@ -11,7 +11,7 @@ its Socket.IO connection open (Engine.IO over a websocket, as the SPA's socket.i
   timetable patches in the written rows it shows, from the event when it carries them (``rows``), else
   fetched (``?ids=``), and after a schedule generated or cleared refetches whole when the schedule may
   change it (``scheduleConcernsList``, ADR 0033); the block group list fetches just the groups whose
-  count a change moved (a created or moved session, the group of a schedule); each
+  count a change moved (a created or moved session; the whole list after a schedule); each
   dashboard panel refetches when a date the change touched is in its span (the stats and the workload
   only for a change of a counted field: date, teacher, group, unit, hours, status), its first refetch
   after a random 0..0.5 s, then at most once a second;
@@ -372,9 +372,9 @@ class Screens(Spread, SignedIn):
                 mark_shown(origin, time.perf_counter())
         elif self.screen == "block-groups":
             # The list shows timetableCount: only a created or moved row changes it, and then the SPA fetches
-            # just those groups (up to GROUP_PATCH_LIMIT; a schedule generated or cleared: its group); a write
-            # that cannot say refetches it.
-            if touched_dates(event) is None:
+            # just those groups (up to GROUP_PATCH_LIMIT); a schedule generated or cleared, or a write that
+            # cannot say, refetches it.
+            if touched_dates(event) is None or schedule is not None:  # a schedule: the list shows its group
                 self.coalesced("block-groups", lambda: self.get("/api/block-groups", "read block groups (live)"), origin)
                 return
             changed = count_changed_groups(event)

@@ -110,12 +110,20 @@ class ChangeEventSession(_Camel):
     status: str  # scheduled, completed or cancelled: a cancelled session counts no hours
 
 
+class ChangeEventTimes(_Camel):
+    """A start and end time of rows of a schedule (``HH:MM:SS``, the organization's local time)."""
+
+    start: str
+    end: str
+
+
 class ChangeEventSchedule(_Camel):
     """What a schedule generated or cleared touched (``scheduled`` / ``schedule_cleared`` events, whose ids
     are the block group's; ADR 0033): the rows created or deleted, summed up so that a screen can decide
     without them whether the change concerns it. Each list is sorted and holds each value once."""
 
     dates: list[str]  # ISO dates (YYYY-MM-DD) of the rows created or deleted
+    times: list[ChangeEventTimes]  # their start and end times (a schedule's templates: a few)
     teacher_ids: list[str]  # their teachers (a generated row has none)
     room_ids: list[str]  # their recorded rooms
     rooms: list[str]  # their room codes as written, for rows with a room typed in
@@ -142,7 +150,7 @@ class ChangeEvent(_Camel):
     (``SessionOut`` objects, every one still existing), when the write names at most
     :data:`MAX_EVENT_ROWS`; absent otherwise and never sent to a wall display. A screen patches them in
     without asking. ``schedule`` (ADR 0033): on a ``scheduled`` or ``schedule_cleared`` event, the dates,
-    teachers and rooms of the rows the generation created or the clear deleted; absent otherwise.
+    times, teachers and rooms of the rows the generation created or the clear deleted; absent otherwise.
     """
 
     model_config = ConfigDict(json_schema_extra=_absent_unless_sent)
@@ -275,19 +283,21 @@ class Change:
     before: list[dict] | None = field(default=None, repr=False)
     schedule: dict[str, list[str]] | None = field(default=None, repr=False)
 
-    def schedule_touched(self, rows: Iterable[tuple[Any, Any, Any, Any]]) -> None:
+    def schedule_touched(self, rows: Iterable[tuple[Any, Any, Any, Any, Any, Any]]) -> None:
         """For a ``scheduled`` / ``schedule_cleared`` write (ADR 0033): the rows it created or deletes, as
-        ``(date, teacher id, room id, room code)`` tuples (None or "" where a row has none), summed up into
-        the event's ``schedule``. Call it in the body; ValueError for another action."""
+        ``(date, start time, end time, teacher id, room id, room code)`` tuples (None or "" where a row has
+        none), summed up into the event's ``schedule``. Call it in the body; ValueError for another action."""
         if self.action not in GROUP_ID_ACTIONS:
             raise ValueError(f"schedule details are for a schedule generated or cleared, not {self.action!r}")
         dates: set[str] = set()
+        times: set[tuple[str, str]] = set()
         teachers: set[str] = set()
         room_ids: set[str] = set()
         rooms: set[str] = set()
-        for day, teacher, room_id, room in rows:
+        for day, start, end, teacher, room_id, room in rows:
             if day is not None:
-                dates.add(day.isoformat() if hasattr(day, "isoformat") else str(day))
+                dates.add(day.isoformat())
+            times.add((start.isoformat(), end.isoformat()))
             if teacher:
                 teachers.add(str(teacher))
             if room_id:
@@ -295,7 +305,11 @@ class Change:
             if room:
                 rooms.add(str(room))
         self.schedule = ChangeEventSchedule(
-            dates=sorted(dates), teacher_ids=sorted(teachers), room_ids=sorted(room_ids), rooms=sorted(rooms)
+            dates=sorted(dates),
+            times=[ChangeEventTimes(start=a, end=b) for a, b in sorted(times)],
+            teacher_ids=sorted(teachers),
+            room_ids=sorted(room_ids),
+            rooms=sorted(rooms),
         ).model_dump(by_alias=True)
 
     @property

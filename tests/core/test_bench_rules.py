@@ -81,7 +81,8 @@ def test_count_changed_groups_and_touched_dates_answer_as_the_spa():
 
 
 def schedule_event(dates, action="scheduled", **lists):
-    schedule = {"dates": dates, "teacherIds": [], "roomIds": [], "rooms": [], **lists}
+    times = [{"start": "09:00:00", "end": "15:00:00"}]
+    schedule = {"dates": dates, "times": times, "teacherIds": [], "roomIds": [], "rooms": [], **lists}
     return {"entity": "timetable_session", "action": action, "ids": ["g1"], "schedule": schedule}
 
 
@@ -90,7 +91,6 @@ def test_a_schedule_event_is_read_as_the_spa_reads_it():
     event = schedule_event(["2026-03-02", "2026-03-04"])
     assert live_rules.schedule_of(event)["groupId"] == "g1"
     assert live_rules.touched_dates(event) == ["2026-03-02", "2026-03-04"]
-    assert live_rules.count_changed_groups(event) == ["g1"]
     assert live_rules.hours_touched(event)
     assert live_rules.schedule_of({**event, "schedule": None}) is None
     assert live_rules.touched_dates({**event, "schedule": None}) is None
@@ -98,24 +98,37 @@ def test_a_schedule_event_is_read_as_the_spa_reads_it():
 
 
 def test_schedule_concerns_list_answers_as_the_spa():
+    """liveTargets.test.ts: "the group's own lists refetch; another group's list only for a room it shares
+    at a time, or a teacher's week"."""
+
     def row(i, group, day, **extra):
-        return {"id": i, "blockGroupId": group, "actualDate": day, "teacherId": None, "room": "", "roomId": None, **extra}
+        base = {"id": i, "blockGroupId": group, "actualDate": day, "startTime": "09:00:00", "endTime": "12:00:00"}
+        return {**base, "teacherId": None, "room": "", "roomId": None, "conflicts": [], **extra}
+
+    def concerns(filters, rows, event):
+        return live_rules.schedule_concerns_list(filters, rows, live_rules.schedule_of(event))
 
     other = [row("b", "g2", "2026-03-10", room="Lab 1", roomId="r1"), row("c", "g2", "2026-03-17", teacherId="t1")]
-    concerns = live_rules.schedule_concerns_list
-    assert concerns(
-        {"blockGroupId": "g1"}, [row("a", "g1", "2026-03-02")], live_rules.schedule_of(schedule_event(["2026-05-04"]))
-    )
-    assert not concerns({"blockGroupId": "g2"}, other, live_rules.schedule_of(schedule_event(["2026-03-09"], rooms=["Lab 1"])))
-    assert concerns({"blockGroupId": "g2"}, other, live_rules.schedule_of(schedule_event(["2026-03-10"], rooms=[" lab 1 "])))
-    assert concerns({"blockGroupId": "g2"}, other, live_rules.schedule_of(schedule_event(["2026-03-10"], roomIds=["r1"])))
-    cleared = schedule_event(["2026-03-16"], "schedule_cleared", teacherIds=["t1"])
-    assert concerns({"blockGroupId": "g2"}, other, live_rules.schedule_of(cleared))
-    later = schedule_event(["2026-03-24"], "schedule_cleared", teacherIds=["t1"])
-    assert not concerns({"blockGroupId": "g2"}, other, live_rules.schedule_of(later))
-    assert concerns({"teacherId": "t1"}, other, live_rules.schedule_of(later))
-    assert concerns({}, other, live_rules.schedule_of(later))
-    assert concerns({"blockGroupId": "g2"}, None, live_rules.schedule_of(later))  # not loaded: concerned
+    g2 = {"blockGroupId": "g2"}
+    assert concerns({"blockGroupId": "g1"}, [row("a", "g1", "2026-03-02")], schedule_event(["2026-05-04"]))
+    assert not concerns(g2, other, schedule_event(["2026-03-09", "2026-03-11"], rooms=["Lab 1"]))
+    assert concerns(g2, other, schedule_event(["2026-03-10"], rooms=[" lab 1 "]))
+    assert concerns(g2, other, schedule_event(["2026-03-10"], roomIds=["r1"]))
+    after = [{"start": "12:00:00", "end": "15:00:00"}]
+    assert not concerns(g2, other, schedule_event(["2026-03-10"], roomIds=["r1"], times=after))
+    overlapping = [{"start": "11:00:00", "end": "15:00:00"}]
+    assert concerns(g2, other, schedule_event(["2026-03-10"], roomIds=["r1"], times=overlapping))
+
+    def cleared(dates):
+        return schedule_event(dates, "schedule_cleared", teacherIds=["t1"])
+
+    assert not concerns(g2, other, cleared(["2026-03-16"]))  # no conflict to lose
+    flagged = [other[0], {**other[1], "conflicts": ["teacher_over_weekly_hours"]}]
+    assert concerns(g2, flagged, cleared(["2026-03-16"]))
+    assert not concerns(g2, flagged, cleared(["2026-03-24"]))
+    assert concerns({"teacherId": "t1"}, other, cleared(["2026-05-04"]))
+    assert concerns({}, other, cleared(["2026-05-04"]))
+    assert concerns(g2, None, cleared(["2026-05-04"]))  # not loaded: concerned
 
 
 def test_dashboard_spans_are_the_spas():

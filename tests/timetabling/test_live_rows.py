@@ -72,7 +72,7 @@ def test_a_cleared_schedule_says_what_it_deleted_but_not_row_by_row(
     api, org, rows, captured_events, django_capture_on_commit_callbacks
 ):
     """Its ids are the block group's: screens refetch that group's lists, not look for session ids; its
-    ``schedule`` (ADR 0033) names the dates, teachers and rooms of the rows deleted, each once, sorted, so
+    ``schedule`` (ADR 0033) names the dates, times, teachers and rooms of the rows deleted, each once, sorted, so
     that a screen showing none of them stays as it is. A completed session is kept and not named."""
     group, teacher = rows["group"], rows["teacher"]
     first, second, third = rows["sessions"][:3]
@@ -89,6 +89,7 @@ def test_a_cleared_schedule_says_what_it_deleted_but_not_row_by_row(
     assert [(e["action"], e["ids"], e["sessions"]) for e in events] == [("schedule_cleared", [str(group.id)], None)]
     assert events[0]["schedule"] == {
         "dates": ["2026-03-02", "2026-03-03"],
+        "times": [{"start": "09:00:00", "end": "12:00:00"}],
         "teacherIds": [str(teacher.id)],
         "roomIds": [str(room.id)],
         "rooms": ["Lab 2", "R-101"],

@@ -280,6 +280,9 @@ def test_one_event_for_a_schedule_and_one_for_clearing(api, org, plan_group, cap
     created = sessions_of(group)
     assert events[0]["schedule"] == {
         "dates": sorted({s.actual_date.isoformat() for s in created}),
+        "times": [
+            {"start": a.isoformat(), "end": b.isoformat()} for a, b in sorted({(s.start_time, s.end_time) for s in created})
+        ],
         "teacherIds": [],
         "roomIds": sorted({str(s.room_record_id) for s in created if s.room_record_id}),
         "rooms": sorted({s.room for s in created if s.room}),

@@ -209,7 +209,14 @@ def block_group_schedule(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
             batch_size=500,
         )
         change.schedule_touched(
-            (p.date, None, rooms_of[i].id if i in rooms_of else room_record_id, rooms_of[i].code if i in rooms_of else room)
+            (
+                p.date,
+                p.start,
+                p.end,
+                None,
+                rooms_of[i].id if i in rooms_of else room_record_id,
+                rooms_of[i].code if i in rooms_of else room,
+            )
             for i, p in enumerate(plan.sessions)
         )
         teaching = plan.teaching
@@ -274,6 +281,10 @@ def block_group_schedule_clear(*, ctx: Ctx, block_group_id: uuid.UUID | str) -> 
         clearing = (
             TimetableSession.objects.for_org(ctx.org).filter(block_group=group).exclude(status=TimetableSession.Status.COMPLETED)
         )
-        change.schedule_touched(clearing.values_list("actual_date", "teacher_id", "room_record_id", "room").order_by().distinct())
+        change.schedule_touched(
+            clearing.values_list("actual_date", "start_time", "end_time", "teacher_id", "room_record_id", "room")
+            .order_by()
+            .distinct()
+        )
         count, _ = clearing.delete()
     return count

@@ -3362,7 +3362,7 @@ export interface components {
          *     (``SessionOut`` objects, every one still existing), when the write names at most
          *     :data:`MAX_EVENT_ROWS`; absent otherwise and never sent to a wall display. A screen patches them in
          *     without asking. ``schedule`` (ADR 0033): on a ``scheduled`` or ``schedule_cleared`` event, the dates,
-         *     teachers and rooms of the rows the generation created or the clear deleted; absent otherwise.
+         *     times, teachers and rooms of the rows the generation created or the clear deleted; absent otherwise.
          */
         ChangeEvent: {
             /**
@@ -3410,6 +3410,8 @@ export interface components {
             rooms: string[];
             /** Teacherids */
             teacherIds: string[];
+            /** Times */
+            times: components["schemas"]["ChangeEventTimes"][];
         };
         /**
          * ChangeEventSession
@@ -3435,6 +3437,16 @@ export interface components {
             teacherId: string | null;
             /** Unitid */
             unitId: string;
+        };
+        /**
+         * ChangeEventTimes
+         * @description A start and end time of rows of a schedule (``HH:MM:SS``, the organization's local time).
+         */
+        ChangeEventTimes: {
+            /** End */
+            end: string;
+            /** Start */
+            start: string;
         };
         /**
          * ChangePasswordIn

@@ -606,15 +606,19 @@ describe("a schedule generated or cleared says what it touched (ADR 0033)", () =
     entity: "timetable_session",
     action,
     ids: [G1],
-    schedule: { dates, teacherIds: [], roomIds: [], rooms: [], ...extra },
+    schedule: { dates, times: [{ start: "09:00:00", end: "15:00:00" }], teacherIds: [], roomIds: [], rooms: [], ...extra },
   });
   const keys = (calls: unknown[][]) => calls.map((c) => JSON.stringify((c[0] as { queryKey?: unknown })?.queryKey));
   const group = (id: string, timetableCount: number) => ({ id, code: id.toUpperCase(), timetableCount, updatedAt: "" });
 
-  test("the group's own lists refetch; another group's list refetches only for a shared room on a date or a teacher's week", async () => {
+  test("the group's own lists refetch; another group's list only for a room it shares at a time, or a teacher's week", async () => {
     const { queryClient, invalidate, fetched, fetchRows } = setup();
-    queryClient.setQueryData(listKey(G1), [row("a", G1, "2026-03-02")]);
-    queryClient.setQueryData(listKey(G2), [row("b", G2, "2026-03-10", { room: "Lab 1", roomId: "r1" }), row("c", G2, "2026-03-17", { teacherId: T1 })]);
+    const morning = { endTime: "12:00:00" };
+    queryClient.setQueryData(listKey(G1), [row("a", G1, "2026-03-02", morning)]);
+    queryClient.setQueryData(listKey(G2), [
+      row("b", G2, "2026-03-10", { ...morning, room: "Lab 1", roomId: "r1" }),
+      row("c", G2, "2026-03-17", { ...morning, teacherId: T1 }),
+    ]);
     const quiet = await applyChange(queryClient, generated(["2026-03-09", "2026-03-11"], { rooms: ["Lab 1"] }), createCoalescer(queryClient), fetchRows);
     expect(quiet).toMatchObject({ refetched: 1, untouched: 1, fallback: false });
     expect(fetched).toEqual([]); // a whole refetch of the group's list, no `?ids=` of a group id
@@ -622,25 +626,30 @@ describe("a schedule generated or cleared says what it touched (ADR 0033)", () =
     expect(keys(invalidate.mock.calls)).not.toContain(JSON.stringify(listKey(G2)));
     expect(keys(invalidate.mock.calls)).not.toContain(JSON.stringify(roots.timetables));
 
-    // the same room on one of its dates, spelled another way: a room clash may appear on that row
-    invalidate.mockClear();
-    await applyChange(queryClient, generated(["2026-03-10"], { rooms: [" lab 1 "] }), createCoalescer(queryClient), fetchRows);
-    expect(keys(invalidate.mock.calls)).toContain(JSON.stringify(listKey(G2)));
-    invalidate.mockClear();
-    await applyChange(queryClient, generated(["2026-03-10"], { roomIds: ["r1"] }), createCoalescer(queryClient), fetchRows);
-    expect(keys(invalidate.mock.calls)).toContain(JSON.stringify(listKey(G2)));
-    // a cleared row of the teacher in the week of another row of theirs: daily and weekly hours may change
-    invalidate.mockClear();
-    await applyChange(queryClient, generated(["2026-03-16"], { teacherIds: [T1] }, "schedule_cleared"), createCoalescer(queryClient), fetchRows);
-    expect(keys(invalidate.mock.calls)).toContain(JSON.stringify(listKey(G2)));
-    invalidate.mockClear();
-    await applyChange(queryClient, generated(["2026-03-24"], { teacherIds: [T1] }, "schedule_cleared"), createCoalescer(queryClient), fetchRows);
-    expect(keys(invalidate.mock.calls)).not.toContain(JSON.stringify(listKey(G2)));
+    // the same room on one of its dates at an overlapping time, spelled another way: a room clash may appear
+    const concerned = async (event: LiveEvent) => {
+      invalidate.mockClear();
+      await applyChange(queryClient, event, createCoalescer(queryClient), fetchRows);
+      return keys(invalidate.mock.calls).includes(JSON.stringify(listKey(G2)));
+    };
+    expect(await concerned(generated(["2026-03-10"], { rooms: [" lab 1 "] }))).toBe(true);
+    expect(await concerned(generated(["2026-03-10"], { roomIds: ["r1"] }))).toBe(true);
+    expect(await concerned(generated(["2026-03-10"], { roomIds: ["r1"], times: [{ start: "12:00:00", end: "15:00:00" }] }))).toBe(false); // after it
+    expect(await concerned(generated(["2026-03-10"], { roomIds: ["r1"], times: [{ start: "11:00:00", end: "15:00:00" }] }))).toBe(true);
+    // a teacher's rows cleared in the week of another row of theirs: only a row with a conflict can lose it
+    const cleared = (dates: string[]) => generated(dates, { teacherIds: [T1] }, "schedule_cleared");
+    expect(await concerned(cleared(["2026-03-16"]))).toBe(false);
+    queryClient.setQueryData(listKey(G2), [
+      row("b", G2, "2026-03-10", { ...morning, room: "Lab 1", roomId: "r1" }),
+      row("c", G2, "2026-03-17", { ...morning, teacherId: T1, conflicts: ["teacher_over_weekly_hours"] }),
+    ]);
+    expect(await concerned(cleared(["2026-03-16"]))).toBe(true);
+    expect(await concerned(cleared(["2026-03-24"]))).toBe(false); // another week
     // the teacher's own list, and a list of every session, always
     queryClient.setQueryData(listKey(null, T1), [row("c", G2, "2026-03-17", { teacherId: T1 })]);
     queryClient.setQueryData(listKey(null), [row("b", G2, "2026-03-10")]);
     invalidate.mockClear();
-    await applyChange(queryClient, generated(["2026-05-04"], { teacherIds: [T1] }, "schedule_cleared"), createCoalescer(queryClient), fetchRows);
+    await applyChange(queryClient, cleared(["2026-05-04"]), createCoalescer(queryClient), fetchRows);
     expect(keys(invalidate.mock.calls)).toContain(JSON.stringify(listKey(null, T1)));
     expect(keys(invalidate.mock.calls)).toContain(JSON.stringify(listKey(null)));
   });
@@ -670,9 +679,11 @@ describe("a schedule generated or cleared says what it touched (ADR 0033)", () =
     }
   });
 
-  test("block group screens fetch just the group; teacher screens and the allocation grid stay unless a teacher's rows were cleared", async () => {
+  test("block group lists showing the group refetch; teacher screens and the allocation grid stay unless a teacher's rows were cleared", async () => {
     const { queryClient, invalidate, fetchRows } = setup();
     queryClient.setQueryData([...roots.blockGroups, "list", {}], [group(G1, 3), group(G2, 0)]);
+    queryClient.setQueryData([...roots.blockGroups, "list", { status: ["completed"] }], [group(G2, 0)]);
+    queryClient.setQueryData([...roots.blockGroups, "detail", G1], group(G1, 3));
     queryClient.setQueryData([...roots.blockGroups, "detail", G1, "timetabled-units"], []);
     queryClient.setQueryData([...roots.blockGroups, "detail", G2, "timetabled-units"], []);
     queryClient.setQueryData([...roots.teachers, "list", { showInactive: false }], []);
@@ -686,13 +697,17 @@ describe("a schedule generated or cleared says what it touched (ADR 0033)", () =
       return group(id, 40) as never;
     };
     await applyChange(queryClient, generated(["2026-03-04"]), createCoalescer(queryClient), fetchRows, fetchGroup);
-    expect(groups).toEqual([G1]);
-    expect((queryClient.getQueryData([...roots.blockGroups, "list", {}]) as ReturnType<typeof group>[]).map((g) => g.timetableCount)).toEqual([40, 0]);
+    expect(groups).toEqual([]); // the lists read the one answer the server keeps, not the group each
     let called = keys(invalidate.mock.calls);
-    expect(called).toContain(JSON.stringify([...roots.blockGroups, "detail", G1, "timetabled-units"]));
-    expect(called).toContain(JSON.stringify([...roots.reports, "scheduling-summary", 2026]));
     for (const key of [
       [...roots.blockGroups, "list", {}],
+      [...roots.blockGroups, "detail", G1],
+      [...roots.blockGroups, "detail", G1, "timetabled-units"],
+      [...roots.reports, "scheduling-summary", 2026],
+    ])
+      expect(called).toContain(JSON.stringify(key));
+    for (const key of [
+      [...roots.blockGroups, "list", { status: ["completed"] }],
       [...roots.blockGroups, "detail", G2, "timetabled-units"],
       [...roots.teachers, "list", { showInactive: false }],
       [...roots.teachers, "detail", T1, "delivery-summary", 2026],

@@ -26,8 +26,8 @@
  * - A schedule generated or cleared (ids: the block group's) names no rows but sums them up (`schedule`,
  *   ADR 0033: the dates, teachers and rooms of the rows created or deleted): the group's lists refetch
  *   whole, another list only when a row it shows may change its conflicts (`scheduleConcernsList`), the
- *   block group lists fetch just that group, the other screens decide from its dates, teachers and rooms
- *   (`scheduleConcerns`, the dashboard's spans, a wall display's day).
+ *   block group lists showing the group refetch, the other screens decide from its dates, teachers and
+ *   rooms (`scheduleConcerns`, the dashboard's spans, a wall display's day).
  * - Anything it cannot decide (no row details: a delete or a very large write; an entity it does not
  *   know) falls back to invalidating what `entityInvalidates` names. A seq gap or a reconnect still
  *   refetches everything (lib/socket.ts).
@@ -61,7 +61,7 @@ export type LiveEvent = Pick<ChangeEvent, "entity" | "ids"> &
 type ChangeEventSchedule = components["schemas"]["ChangeEventSchedule"];
 
 /** A schedule generated or cleared (ADR 0033): its block group and the dates, teachers and rooms of the rows it created or deleted. */
-export type Schedule = ChangeEventSchedule & { groupId: string };
+export type Schedule = ChangeEventSchedule & { groupId: string; cleared: boolean };
 
 /** The schedule of a `scheduled` / `schedule_cleared` event (its ids are the block group's), or null for any other event or one without it. */
 export function scheduleOf(event: LiveEvent): Schedule | null {
@@ -69,7 +69,8 @@ export function scheduleOf(event: LiveEvent): Schedule | null {
   const s = event.schedule;
   if (!Array.isArray(event.ids) || event.ids.length !== 1 || !s) return null;
   if (![s.dates, s.teacherIds, s.roomIds, s.rooms].every((list) => Array.isArray(list) && list.every((v) => typeof v === "string"))) return null;
-  return { ...s, groupId: event.ids[0] };
+  if (!Array.isArray(s.times) || !s.times.every((t) => typeof t?.start === "string" && typeof t?.end === "string")) return null;
+  return { ...s, groupId: event.ids[0], cleared: event.action === "schedule_cleared" };
 }
 
 /**
@@ -580,10 +581,11 @@ const roomKey = (room: string) => room.trim().toLowerCase();
 /**
  * Whether a schedule generated or cleared (ADR 0033) may change the timetable list of `filters`, given its
  * cached rows (`data`; not loaded: concerned). The group's own lists and lists of every session change
- * whole; a list of the teacher or room whose rows were deleted or created too. Another group's, teacher's
- * or room's list changes only through its rows' conflict flags: a row of the group, a row sharing a room
- * with the schedule on one of its dates, or a row of one of its teachers in one of its weeks (a teacher's
- * daily and weekly hours).
+ * whole; a list of a teacher or room of the schedule too (it gains or loses rows). Another group's,
+ * teacher's or room's list changes only through its rows' conflict flags: a row of the group, a row in a
+ * room of the schedule on one of its dates at an overlapping time (a room clash, a shared room's
+ * capacity), or a row of one of its teachers in one of its weeks (a double booking, a teacher's daily and
+ * weekly hours). A clear only takes rows away, so only a row that has a conflict now can change.
  */
 export function scheduleConcernsList(filters: ListFilters, data: unknown, schedule: Schedule): boolean {
   if (!Array.isArray(data)) return true;
@@ -596,19 +598,20 @@ export function scheduleConcernsList(filters: ListFilters, data: unknown, schedu
   const teachers = new Set(schedule.teacherIds);
   const roomIds = new Set(schedule.roomIds);
   const rooms = new Set(schedule.rooms.map(roomKey));
+  const sameRoom = (r: Session) => (r.roomId != null && roomIds.has(r.roomId)) || (Boolean(r.room) && rooms.has(roomKey(r.room ?? "")));
+  const sameTime = (r: Session) => schedule.times.some((t) => r.startTime < t.end && t.start < r.endTime);
   return (data as Session[]).some(
     (r) =>
       r.blockGroupId === schedule.groupId ||
-      (dates.has(r.actualDate) && ((r.roomId != null && roomIds.has(r.roomId)) || (Boolean(r.room) && rooms.has(roomKey(r.room ?? ""))))) ||
-      (r.teacherId != null && teachers.has(r.teacherId) && weeks.has(mondayOf(r.actualDate))),
+      ((!schedule.cleared || (r.conflicts ?? []).length > 0) &&
+        ((dates.has(r.actualDate) && sameRoom(r) && sameTime(r)) || (r.teacherId != null && teachers.has(r.teacherId) && weeks.has(mondayOf(r.actualDate))))),
   );
 }
 
 /**
  * `sessionConcerns` for a schedule generated or cleared (ADR 0033): whether it may change what the query
  * `key` (under the teachers, block groups, allocation grid or reports root) shows, from the dates,
- * teachers and rooms of the rows it created or deleted. Block group lists and details are patched with
- * the one group instead.
+ * teachers and rooms of the rows it created or deleted, and for a block group list whether it shows the group.
  */
 export function scheduleConcerns(key: readonly unknown[], schedule: Schedule, data: unknown): boolean {
   const [root, part] = key;
@@ -623,7 +626,10 @@ export function scheduleConcerns(key: readonly unknown[], schedule: Schedule, da
   if (root === roots.blockGroups[0]) {
     if (part === "choices" || part === "linkable") return false;
     if (part === "detail" && key[3] === "study-plans") return false;
-    if (part === "detail" && key.length > 3) return key[2] === schedule.groupId; // hours, scheduling
+    if (part === "detail") return key[2] === schedule.groupId; // its count, end date, hours, scheduling
+    // A list showing the group refetches whole (its count and end date): every open list reads the one
+    // answer the server keeps per change, cheaper than each asking for the group.
+    if (part === "list") return !Array.isArray(data) || (data as BlockGroup[]).some((g) => g.id === schedule.groupId);
     return true;
   }
   if (root === roots.allocationGrid[0]) {
@@ -747,7 +753,7 @@ export async function applyChange(
   let groupPatch: Promise<void> | null = null;
   for (const root of targets) {
     if (schedule !== null) {
-      groupPatch = applySchedule(queryClient, root, schedule, coalescer, applied, fetchGroup) ?? groupPatch;
+      applySchedule(queryClient, root, schedule, coalescer, applied);
       continue;
     }
     if (precise && JSON.stringify(root) === JSON.stringify(roots.timetables)) {
@@ -799,18 +805,11 @@ export async function applyChange(
 }
 
 /**
- * A schedule generated or cleared (ADR 0033), for the queries under `root`: the lists and aggregates it
- * may change refetch, the block group lists and details fetch the one group (its count and end date), the
- * others stay. Returns the group patch when it started one.
+ * A schedule generated or cleared (ADR 0033), for the queries under `root`: the timetable lists it may
+ * change refetch at once, the aggregates it may change through the coalescer (spread, at most once a
+ * second), the others stay.
  */
-function applySchedule(
-  queryClient: QueryClient,
-  root: readonly string[],
-  schedule: Schedule,
-  coalescer: Coalescer,
-  applied: Applied,
-  fetchGroup: FetchGroup,
-): Promise<void> | null {
+function applySchedule(queryClient: QueryClient, root: readonly string[], schedule: Schedule, coalescer: Coalescer, applied: Applied) {
   const isRoot = (r: readonly string[]) => JSON.stringify(r) === JSON.stringify(root);
   const cache = queryClient.getQueryCache();
   if (isRoot(roots.timetables)) {
@@ -825,7 +824,7 @@ function applySchedule(
         void invalidateLive(queryClient, { queryKey: query.queryKey, exact: true });
       } else coalescer.invalidate(query.queryKey);
     }
-    return null;
+    return;
   }
   if (isRoot(roots.dashboard)) {
     // Every sum of hours may change (rows created or deleted): a panel refetches when a date is in its span.
@@ -833,17 +832,14 @@ function applySchedule(
       if (touchesSpan(schedule.dates, dashboardSpan(query.queryKey))) coalescer.invalidate(query.queryKey);
       else applied.skipped += 1;
     }
-    return null;
+    return;
   }
   if (!SESSION_DECIDED.some(isRoot)) {
     coalescer.invalidate(root);
-    return null;
+    return;
   }
-  const isGroupRow = (key: readonly unknown[]) => key[0] === roots.blockGroups[0] && (key[1] === "list" || (key[1] === "detail" && key.length === 3));
   for (const query of cache.findAll({ queryKey: root })) {
-    if (isGroupRow(query.queryKey)) continue;
     if (scheduleConcerns(query.queryKey, schedule, query.state.data)) coalescer.invalidate(query.queryKey);
     else applied.skipped += 1;
   }
-  return isRoot(roots.blockGroups) ? patchBlockGroups(queryClient, [schedule.groupId], fetchGroup, applied, coalescer) : null;
 }

@@ -61,7 +61,7 @@ describe("a change concerns a wall display only on its day (ADR 0025)", () => {
       entity: "timetable_session" as const,
       action: "scheduled" as const,
       ids: ["g"],
-      schedule: { dates, teacherIds: [], roomIds: [], rooms: [] },
+      schedule: { dates, times: [], teacherIds: [], roomIds: [], rooms: [] },
     });
     expect(concernsBoard(schedule(["2026-03-02", "2026-03-04"]), "2026-03-04")).toBe(true);
     expect(concernsBoard(schedule(["2026-03-02", "2026-03-09"]), "2026-03-04")).toBe(false);
