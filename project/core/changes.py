@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, get_args
 from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ImproperlyConfigured
@@ -418,6 +418,24 @@ def _send(org_id: str, change: Change) -> None:
 # ------------------------------------------------------------------------------ routing details
 
 
+T = TypeVar("T")
+
+
+def _read_optional(what: str, read: Callable[[], T]) -> T | None:
+    """``read()`` for an optional part of an event (``rows``, ``before``, routing): None when the ids are
+    not the rows' keys (ValidationError, ValueError: the realtime test hooks send labels), and None,
+    logged, when it fails otherwise. Screens without the part fetch or refetch what they show."""
+    from django.core.exceptions import ValidationError
+
+    try:
+        return read()
+    except (ValidationError, ValueError):
+        return None
+    except Exception:
+        log.exception("could not read %s", what)
+        return None
+
+
 def _rows_of(change: Change) -> list[dict[str, Any]] | None:
     """The event's ``rows``: the written rows read after commit by the reader registered for the entity,
     for a write of 1..``MAX_EVENT_ROWS`` rows (not a block group's schedule); None otherwise or when the
@@ -425,15 +443,7 @@ def _rows_of(change: Change) -> list[dict[str, Any]] | None:
     reader = _row_readers.get(change.entity)
     if reader is None or change.action in GROUP_ID_ACTIONS or not 0 < len(change.ids) <= MAX_EVENT_ROWS:
         return None
-    from django.core.exceptions import ValidationError
-
-    try:
-        return reader(change.ctx.org, [str(i) for i in change.ids])
-    except (ValidationError, ValueError):  # ids that are not UUIDs (the realtime test hooks send labels)
-        return None
-    except Exception:  # an optimisation only: without it the screens fetch the rows
-        log.exception("could not read the rows of a %s event", change.entity)
-        return None
+    return _read_optional(f"the rows of a {change.entity} event", lambda: reader(change.ctx.org, [str(i) for i in change.ids]))
 
 
 def _sessions_before(entity: str, action: str, ids: list[str]) -> list[dict] | None:
@@ -447,25 +457,17 @@ def _sessions_before(entity: str, action: str, ids: list[str]) -> list[dict] | N
     before = _routings.get(entity, (None, None))[1]
     if before is None:
         return None
-    from django.core.exceptions import ValidationError
-
-    try:
-        return before(ids)
-    except (ValidationError, ValueError):  # ids that are not UUIDs (the realtime test hooks send labels)
-        return None
-    except Exception:  # an optimisation only: without it clients decide from the rows after the write
-        log.exception("could not read the sessions before a write")
-        return None
+    return _read_optional("the sessions before a write", lambda: before(ids))
 
 
 def with_routing(event: dict, before: list[dict] | None = None) -> dict:
     """The event with its routing data, read after commit so that it describes the rows as written:
     ``campusIds`` (never sent to a client) and, for sessions, ``sessions`` and ``before``."""
-    try:
-        campus_ids, sessions = _routing(event["entity"], event["ids"], event.get("action", ""))
-    except Exception:  # routing is an optimisation: without it clients refetch and displays get everything
-        log.exception("could not read the routing data of a %s event", event["entity"])
-        campus_ids, sessions = None, None
+    # Routing is an optimisation: without it clients refetch and displays get everything.
+    routed = _read_optional(
+        f"the routing data of a {event['entity']} event", lambda: _routing(event["entity"], event["ids"], event.get("action", ""))
+    )
+    campus_ids, sessions = routed if routed is not None else (None, None)
     out = dict(event)
     if campus_ids is not None:
         out["campusIds"] = campus_ids  # routing for campus-scoped wall displays; never sent to a client
@@ -489,15 +491,10 @@ def _routing(entity: str, ids: list[str], action: str = "") -> tuple[list[str] |
     routing: clients then fall back to refetching what the entity touches, and every display of the
     organization gets the event.
     """
-    from django.core.exceptions import ValidationError
-
     registered = _routings.get(entity)
     if registered is None:
         return None, None
-    try:
-        campuses, details = registered[0](ids, action)
-    except (ValidationError, ValueError):  # ids that are not UUIDs (the realtime test hooks send labels)
-        return None, None
+    campuses, details = registered[0](ids, action)  # ValidationError / ValueError: see _read_optional
     if not campuses:
         return None, details
     return sorted({str(c) for c in campuses if c is not None}), details
