@@ -62,12 +62,17 @@ def _monday(iso: str) -> date:
     return day - timedelta(days=day.weekday())
 
 
+TEACHER_DAY_CONFLICTS = ("teacher_double_booked", "teacher_over_daily_hours")  # liveTargets.ts, the same names
+TEACHER_WEEK_CONFLICTS = ("teacher_over_weekly_hours", "teacher_over_capacity", "teacher_over_days")
+ROOM_TIME_CONFLICTS = ("room_double_booked",)
+
+
 def schedule_concerns_list(filters: dict, rows: list[dict] | None, schedule: dict) -> bool:
     """``scheduleConcernsList``: whether a schedule generated or cleared may change the timetable list of
     ``filters`` (``blockGroupId`` / ``teacherId`` / ``roomId``) showing ``rows`` (``SessionOut`` objects;
-    None: not loaded): another list only for a row of the group, a row in a room of the schedule on one of
-    its dates at an overlapping time, or a row of one of its teachers in one of its weeks; after a clear,
-    only a row with a conflict."""
+    None: not loaded): another list only for a row of the group, a room clash it may gain or lose (same room,
+    date, overlapping time) or a teacher's conflict of the day or week; after a clear, only a conflict the
+    row has now."""
     if rows is None or not any(filters.get(k) for k in ("blockGroupId", "teacherId", "roomId")):
         return True
     if filters.get("blockGroupId") == schedule["groupId"]:
@@ -86,13 +91,21 @@ def schedule_concerns_list(filters: dict, rows: list[dict] | None, schedule: dic
     def same_time(r: dict) -> bool:
         return any(r["startTime"] < t["end"] and t["start"] < r["endTime"] for t in schedule["times"])
 
-    def may_change(r: dict) -> bool:
-        if schedule["cleared"] and not r.get("conflicts"):
-            return False  # a clear only takes rows away: a row without a conflict keeps none
-        in_room = r["actualDate"] in dates and same_room(r) and same_time(r)
-        return in_room or bool(r.get("teacherId") in schedule["teacherIds"] and _monday(r["actualDate"]) in weeks)
+    def has(r: dict, types: tuple[str, ...]) -> bool:
+        return not schedule["cleared"] or any(c in types for c in r.get("conflicts") or [])
 
-    return any(r["blockGroupId"] == schedule["groupId"] or may_change(r) for r in rows)
+    def may_change(r: dict) -> bool:
+        if r["blockGroupId"] == schedule["groupId"]:
+            return True
+        if has(r, ROOM_TIME_CONFLICTS) and r["actualDate"] in dates and same_room(r) and same_time(r):
+            return True
+        if r.get("teacherId") not in schedule["teacherIds"]:
+            return False
+        return (has(r, TEACHER_DAY_CONFLICTS) and r["actualDate"] in dates) or (
+            has(r, TEACHER_WEEK_CONFLICTS) and _monday(r["actualDate"]) in weeks
+        )
+
+    return any(may_change(r) for r in rows)
 
 
 def dashboard_span(part: str, today: date) -> tuple[str, str]:

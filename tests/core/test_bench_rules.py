@@ -122,13 +122,34 @@ def test_schedule_concerns_list_answers_as_the_spa():
     def cleared(dates):
         return schedule_event(dates, "schedule_cleared", teacherIds=["t1"])
 
+    assert concerns(g2, other, schedule_event(["2026-03-16"], teacherIds=["t1"]))  # created: weekly hours may go over
     assert not concerns(g2, other, cleared(["2026-03-16"]))  # no conflict to lose
-    flagged = [other[0], {**other[1], "conflicts": ["teacher_over_weekly_hours"]}]
-    assert concerns(g2, flagged, cleared(["2026-03-16"]))
-    assert not concerns(g2, flagged, cleared(["2026-03-24"]))
+
+    def flagged(*conflicts):
+        return [other[0], {**other[1], "conflicts": list(conflicts)}]
+
+    assert not concerns(g2, flagged("teacher_unqualified"), cleared(["2026-03-16"]))
+    assert concerns(g2, flagged("teacher_over_weekly_hours"), cleared(["2026-03-16"]))
+    assert not concerns(g2, flagged("teacher_over_weekly_hours"), cleared(["2026-03-24"]))
+    assert not concerns(g2, flagged("teacher_double_booked"), cleared(["2026-03-16"]))
+    assert concerns(g2, flagged("teacher_double_booked"), cleared(["2026-03-17"]))
+    rooms_only = schedule_event(["2026-03-10"], "schedule_cleared", roomIds=["r1"])
+    assert not concerns(g2, flagged("teacher_double_booked"), rooms_only)
     assert concerns({"teacherId": "t1"}, other, cleared(["2026-05-04"]))
     assert concerns({}, other, cleared(["2026-05-04"]))
     assert concerns(g2, None, cleared(["2026-05-04"]))  # not loaded: concerned
+
+
+def test_the_conflict_types_a_schedule_can_change_are_the_spas():
+    source = LIVE_TARGETS.read_text()
+    for name, types in (
+        ("TEACHER_DAY_CONFLICTS", live_rules.TEACHER_DAY_CONFLICTS),
+        ("TEACHER_WEEK_CONFLICTS", live_rules.TEACHER_WEEK_CONFLICTS),
+        ("ROOM_TIME_CONFLICTS", live_rules.ROOM_TIME_CONFLICTS),
+    ):
+        found = re.search(rf"const {name} = \[([^\]]*)\];", source)
+        assert found, name
+        assert tuple(re.findall(r'"(\w+)"', found.group(1))) == types
 
 
 def test_dashboard_spans_are_the_spas():

@@ -636,15 +636,25 @@ describe("a schedule generated or cleared says what it touched (ADR 0033)", () =
     expect(await concerned(generated(["2026-03-10"], { roomIds: ["r1"] }))).toBe(true);
     expect(await concerned(generated(["2026-03-10"], { roomIds: ["r1"], times: [{ start: "12:00:00", end: "15:00:00" }] }))).toBe(false); // after it
     expect(await concerned(generated(["2026-03-10"], { roomIds: ["r1"], times: [{ start: "11:00:00", end: "15:00:00" }] }))).toBe(true);
-    // a teacher's rows cleared in the week of another row of theirs: only a row with a conflict can lose it
-    const cleared = (dates: string[]) => generated(dates, { teacherIds: [T1] }, "schedule_cleared");
-    expect(await concerned(cleared(["2026-03-16"]))).toBe(false);
-    queryClient.setQueryData(listKey(G2), [
-      row("b", G2, "2026-03-10", { ...morning, room: "Lab 1", roomId: "r1" }),
-      row("c", G2, "2026-03-17", { ...morning, teacherId: T1, conflicts: ["teacher_over_weekly_hours"] }),
-    ]);
+    // rows created with the teacher in the week of another row of theirs: weekly hours may go over
+    expect(await concerned(generated(["2026-03-16"], { teacherIds: [T1] }))).toBe(true);
+    // a teacher's rows cleared: only a row with a conflict they can take away changes
+    const cleared = (dates: string[], extra = {}) => generated(dates, { teacherIds: [T1], ...extra }, "schedule_cleared");
+    const withConflict = (conflicts: string[]) =>
+      queryClient.setQueryData(listKey(G2), [
+        row("b", G2, "2026-03-10", { ...morning, room: "Lab 1", roomId: "r1" }),
+        row("c", G2, "2026-03-17", { ...morning, teacherId: T1, conflicts }),
+      ]);
+    expect(await concerned(cleared(["2026-03-16"]))).toBe(false); // no conflict to lose
+    withConflict(["teacher_unqualified"]);
+    expect(await concerned(cleared(["2026-03-16"]))).toBe(false); // a conflict of the row alone
+    withConflict(["teacher_over_weekly_hours"]);
     expect(await concerned(cleared(["2026-03-16"]))).toBe(true);
     expect(await concerned(cleared(["2026-03-24"]))).toBe(false); // another week
+    withConflict(["teacher_double_booked"]);
+    expect(await concerned(cleared(["2026-03-16"]))).toBe(false); // another day of the week
+    expect(await concerned(cleared(["2026-03-17"]))).toBe(true);
+    expect(await concerned(cleared(["2026-03-10"], { teacherIds: [], roomIds: ["r1"] }))).toBe(false); // b has no room clash
     // the teacher's own list, and a list of every session, always
     queryClient.setQueryData(listKey(null, T1), [row("c", G2, "2026-03-17", { teacherId: T1 })]);
     queryClient.setQueryData(listKey(null), [row("b", G2, "2026-03-10")]);

@@ -578,14 +578,20 @@ function mondayOf(iso: string): string {
 /** A room code as the server compares them (`norm_room`: trimmed, case folded). */
 const roomKey = (room: string) => room.trim().toLowerCase();
 
+/** Conflict types a row owes to another row (docs/behaviour/conflicts.md): a teacher's on one day, in one week, a room's at one time. */
+const TEACHER_DAY_CONFLICTS = ["teacher_double_booked", "teacher_over_daily_hours"];
+const TEACHER_WEEK_CONFLICTS = ["teacher_over_weekly_hours", "teacher_over_capacity", "teacher_over_days"];
+const ROOM_TIME_CONFLICTS = ["room_double_booked"];
+
 /**
  * Whether a schedule generated or cleared (ADR 0033) may change the timetable list of `filters`, given its
  * cached rows (`data`; not loaded: concerned). The group's own lists and lists of every session change
  * whole; a list of a teacher or room of the schedule too (it gains or loses rows). Another group's,
- * teacher's or room's list changes only through its rows' conflict flags: a row of the group, a row in a
- * room of the schedule on one of its dates at an overlapping time (a room clash, a shared room's
- * capacity), or a row of one of its teachers in one of its weeks (a double booking, a teacher's daily and
- * weekly hours). A clear only takes rows away, so only a row that has a conflict now can change.
+ * teacher's or room's list changes only through its rows' conflict flags, which another row can set only
+ * as a room clash (the same room on one of the schedule's dates at an overlapping time) or through a
+ * teacher of the schedule (a double booking or daily hours on one of its dates, weekly hours, capacity or
+ * days in one of its weeks). Rows created may add such a flag to any row; rows deleted (a clear) can only
+ * take away one the row has now.
  */
 export function scheduleConcernsList(filters: ListFilters, data: unknown, schedule: Schedule): boolean {
   if (!Array.isArray(data)) return true;
@@ -600,12 +606,13 @@ export function scheduleConcernsList(filters: ListFilters, data: unknown, schedu
   const rooms = new Set(schedule.rooms.map(roomKey));
   const sameRoom = (r: Session) => (r.roomId != null && roomIds.has(r.roomId)) || (Boolean(r.room) && rooms.has(roomKey(r.room ?? "")));
   const sameTime = (r: Session) => schedule.times.some((t) => r.startTime < t.end && t.start < r.endTime);
-  return (data as Session[]).some(
-    (r) =>
-      r.blockGroupId === schedule.groupId ||
-      ((!schedule.cleared || (r.conflicts ?? []).length > 0) &&
-        ((dates.has(r.actualDate) && sameRoom(r) && sameTime(r)) || (r.teacherId != null && teachers.has(r.teacherId) && weeks.has(mondayOf(r.actualDate))))),
-  );
+  const has = (r: Session, types: string[]) => !schedule.cleared || (r.conflicts ?? []).some((c) => types.includes(c));
+  return (data as Session[]).some((r) => {
+    if (r.blockGroupId === schedule.groupId) return true;
+    if (has(r, ROOM_TIME_CONFLICTS) && dates.has(r.actualDate) && sameRoom(r) && sameTime(r)) return true;
+    if (r.teacherId == null || !teachers.has(r.teacherId)) return false;
+    return (has(r, TEACHER_DAY_CONFLICTS) && dates.has(r.actualDate)) || (has(r, TEACHER_WEEK_CONFLICTS) && weeks.has(mondayOf(r.actualDate)));
+  });
 }
 
 /**
