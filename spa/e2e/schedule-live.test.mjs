@@ -15,8 +15,22 @@ const TEMPLATE = { sessionTemplates: [{ startTime: "09:00:00", endTime: "12:00:0
 
 browserForFile(async (browser) => {
   ({ a, b } = await twoCoordinators(browser));
-  other = await scheduledGroupAndTeacher(a.page, { tag: `SLO${RUN}`, hours: 12, startDate: "2027-02-02", day: "Tuesday", firstName: "Olive", lastName: `Other${RUN}` });
-  mine = await scheduledGroupAndTeacher(a.page, { tag: `SLM${RUN}`, hours: 12, startDate: "2027-03-04", day: "Thursday", firstName: "Mina", lastName: `Mine${RUN}` });
+  other = await scheduledGroupAndTeacher(a.page, {
+    tag: `SLO${RUN}`,
+    hours: 12,
+    startDate: "2027-02-02",
+    day: "Tuesday",
+    firstName: "Olive",
+    lastName: `Other${RUN}`,
+  });
+  mine = await scheduledGroupAndTeacher(a.page, {
+    tag: `SLM${RUN}`,
+    hours: 12,
+    startDate: "2027-03-04",
+    day: "Thursday",
+    firstName: "Mina",
+    lastName: `Mine${RUN}`,
+  });
   const cleared = await apiCall(a.page, "DELETE", `/api/block-groups/${mine.group.id}/schedule`);
   assert.equal(cleared.status, 200, cleared.text);
 });
