@@ -281,7 +281,7 @@ class Change:
     activity: Activity
     summary: str | None = None
     before: list[dict] | None = field(default=None, repr=False)
-    schedule: dict[str, list[str]] | None = field(default=None, repr=False)
+    schedule: dict[str, Any] | None = field(default=None, repr=False)  # ChangeEventSchedule's JSON
 
     def schedule_touched(self, rows: Iterable[tuple[Any, Any, Any, Any, Any, Any]]) -> None:
         """For a ``scheduled`` / ``schedule_cleared`` write (ADR 0033): the rows it created or deletes, as

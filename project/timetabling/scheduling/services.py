@@ -185,7 +185,7 @@ def block_group_schedule(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
             )
             rooms_of = {i: r for i, r in zip(teaching_plan, chosen, strict=True) if r is not None}
             unroomed = sum(1 for r in chosen if r is None)
-        TimetableSession.objects.for_org(org).bulk_create(
+        created = TimetableSession.objects.for_org(org).bulk_create(
             [
                 TimetableSession(
                     organization=org,
@@ -209,15 +209,7 @@ def block_group_schedule(*, ctx: Ctx, block_group_id: uuid.UUID | str, data: Sch
             batch_size=500,
         )
         change.schedule_touched(
-            (
-                p.date,
-                p.start,
-                p.end,
-                None,
-                rooms_of[i].id if i in rooms_of else room_record_id,
-                rooms_of[i].code if i in rooms_of else room,
-            )
-            for i, p in enumerate(plan.sessions)
+            (s.actual_date, s.start_time, s.end_time, s.teacher_id, s.room_record_id, s.room) for s in created
         )
         teaching = plan.teaching
         existing_last = max((d for d, items in group_busy.items() if any(not c for _s, _e, c in items)), default=None)

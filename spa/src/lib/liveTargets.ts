@@ -86,6 +86,14 @@ export function touchedDates(event: LiveEvent): string[] | null {
 
 const isoDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
 const plusDays = (d: Date, n: number) => new Date(d.getFullYear(), d.getMonth(), d.getDate() + n);
+/** The Monday of the week of `d` (a local date). */
+const mondayOfDate = (d: Date) => plusDays(d, -((d.getDay() + 6) % 7));
+
+/** Monday (`YYYY-MM-DD`) of the week of an ISO date. */
+function mondayOf(iso: string): string {
+  const [y, m, d] = iso.split("-").map(Number);
+  return isoDay(mondayOfDate(new Date(y, m - 1, d)));
+}
 
 /**
  * The dates (inclusive `YYYY-MM-DD` span) a dashboard query shows, widened by a day on each side (the
@@ -97,7 +105,7 @@ export function dashboardSpan(queryKey: readonly unknown[], now: Date = new Date
   const part = queryKey[1];
   const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
   if (part === "stats" || part === "teacher-workload") {
-    const monday = plusDays(today, -((today.getDay() + 6) % 7));
+    const monday = mondayOfDate(today);
     return [isoDay(plusDays(monday, -1)), isoDay(plusDays(monday, 7))];
   }
   if (part === "upcoming-sessions") return [isoDay(plusDays(today, -1)), isoDay(plusDays(today, 7))];
@@ -524,6 +532,12 @@ export function hoursTouched(rows: RowDetails): boolean {
   });
 }
 
+/** Teacher rows carry no session figure: the list, the choices and a teacher's own record never change with a session. */
+function teacherRecordOnly(key: readonly unknown[]): boolean {
+  const part = key[1];
+  return part === "list" || part === "choices" || part === "availability" || part === "leave" || (part === "detail" && key.length === 3);
+}
+
 /**
  * Whether a session change (rows before and after the write) may change what the query `key` (under the
  * teachers, block groups, allocation grid or reports root) shows, given its cached `data`. True for a key
@@ -533,9 +547,7 @@ export function sessionConcerns(key: readonly unknown[], rows: RowDetails, data:
   const all = [...rows.sessions, ...rows.before];
   const [root, part] = key;
   if (root === roots.teachers[0]) {
-    // Teacher rows carry no session figure: the list, the choices and a teacher's own record never change.
-    if (part === "list" || part === "choices" || part === "availability" || part === "leave") return false;
-    if (part === "detail" && key.length === 3) return false;
+    if (teacherRecordOnly(key)) return false;
     if (part === "detail" && key[3] === "delivery-summary") return hoursTouched(rows) && all.some((d) => d.teacherId === key[2] && inYear(d.date, key[4]));
     if (part === "unavailable") return all.some((d) => d.teacherId === key[2]);
     return true;
@@ -566,13 +578,6 @@ export function sessionConcerns(key: readonly unknown[], rows: RowDetails, data:
     return true;
   }
   return true;
-}
-
-/** Monday (`YYYY-MM-DD`) of the week of an ISO date. */
-function mondayOf(iso: string): string {
-  const [y, m, d] = iso.split("-").map(Number);
-  const day = new Date(y, m - 1, d);
-  return isoDay(plusDays(day, -((day.getDay() + 6) % 7)));
 }
 
 /** A room code as the server compares them (`norm_room`: trimmed, case folded). */
@@ -624,8 +629,7 @@ export function scheduleConcerns(key: readonly unknown[], schedule: Schedule, da
   const [root, part] = key;
   const inYearOf = (year: unknown) => schedule.dates.some((d) => inYear(d, year));
   if (root === roots.teachers[0]) {
-    if (part === "list" || part === "choices" || part === "availability" || part === "leave") return false;
-    if (part === "detail" && key.length === 3) return false;
+    if (teacherRecordOnly(key)) return false;
     if (part === "detail" && key[3] === "delivery-summary") return schedule.teacherIds.includes(String(key[2])) && inYearOf(key[4]);
     if (part === "unavailable") return schedule.teacherIds.includes(String(key[2]));
     return true;
