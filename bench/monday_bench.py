@@ -5,7 +5,8 @@
     ... bench/monday_bench.py --scenario reads --users 32 --run-time 20s   # reads_bench.py --clients' mix
 
 Seeds (first run) or reuses the organization of ``bench/reads_bench.py`` (35,000 sessions, 80 block
-groups, 150 teachers), makes a wall-display link, writes the configuration of ``bench/locust/monday.py``
+groups, 150 teachers; ``--density few``: the same sizes placed to avoid conflicts, as a provider's
+timetable is, instead of the random slots where most rows carry one), makes a wall-display link, writes the configuration of ``bench/locust/monday.py``
 and runs ``locust --headless`` (``locust`` is in pyproject's test extra). Without ``--host`` it starts ONE
 daphne process on a free port (with ``REDIS_URL`` when set) and stops it afterwards; with ``--host`` it
 loads a running deployment on the same database, e.g. the two-process cluster::
@@ -141,9 +142,15 @@ def main() -> None:
     parser.add_argument("--displays", type=int, default=20)
     parser.add_argument("--users", type=int, default=32, help="readers of --scenario reads")
     parser.add_argument("--spawn-rate", type=float, default=10)
+    parser.add_argument(
+        "--density",
+        choices=("random", "few"),
+        default="random",
+        help="the organization's conflicts: random slots (most rows in conflict) or few (placed to avoid them)",
+    )
     args = parser.parse_args()
 
-    _url, org = setup(False)
+    _url, org = setup(False, args.density)
     config = configure(org, args)
     from django.db import connections
 

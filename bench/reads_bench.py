@@ -62,7 +62,15 @@ def ensure_database(url: str) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def setup(reseed: bool):
+def org_name(density: str = "random") -> str:
+    """The benchmark organization's name for a seed density (``seed_large_org``'s ``density``)."""
+    return ORG_NAME if density == "random" else f"{ORG_NAME} ({density} conflicts)"
+
+
+def setup(reseed: bool, density: str = "random"):
+    """Migrate the database of ``DATABASE_URL`` and return ``(url, org)``: the large organization of
+    ``density`` ("random": the seed's random slots, most rows in conflict; "few": placed to avoid conflicts,
+    see ``bench/seed_large.py``), seeded on first use (or again with ``reseed``)."""
     url = os.environ.get("DATABASE_URL") or DEFAULT_URL
     if not url.startswith(("postgres://", "postgresql://")):
         sys.exit("reads_bench needs PostgreSQL: set DATABASE_URL=postgres://user@host:5432/db")
@@ -78,14 +86,15 @@ def setup(reseed: bool):
     from bench.seed_large import delete_org, seed_large_org
     from project.accounts.models import Organization
 
-    org = Organization.objects.filter(name=ORG_NAME).first()
+    name = org_name(density)
+    org = Organization.objects.filter(name=name).first()
     if org is not None and reseed:
         delete_org(org)
         org = None
     if org is None:
         t0 = time.perf_counter()
-        org = seed_large_org(name=ORG_NAME, sessions=30000 + BIG, big_group_sessions=BIG)
-        print(f"seeded {ORG_NAME} in {time.perf_counter() - t0:.0f} s")
+        org = seed_large_org(name=name, sessions=30000 + BIG, big_group_sessions=BIG, density=density)
+        print(f"seeded {name} in {time.perf_counter() - t0:.0f} s")
     from django.db import connection
 
     with connection.cursor() as cursor:  # planner statistics after a bulk load

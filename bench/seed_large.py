@@ -13,10 +13,24 @@ What it makes, for ``year`` (default: the current year):
 - the four Victorian-like term breaks of the year (term_break holidays) and two public holidays;
 - with ``big_group_sessions`` (default 0), that many of the sessions in the first block group (a
   ~5,000-session timetable for ``bench/reads_bench.py``), the rest spread over the other groups;
-- ``sessions`` timetable sessions spread over the weekdays of the year: 3-hour day slots and evening
-  slots, each (group, unit) pair taught by one teacher, about 5 % unassigned and 3 % cancelled;
-  ``term``, ``weekNumber`` and ``dayOfWeek`` filled in. Slots are drawn at random, so groups, rooms
-  and teachers may be double-booked: fine for reports, not a conflict-free timetable.
+- ``sessions`` timetable sessions over the weekdays of the year: 3-hour day slots and evening slots
+  (``SLOTS``), each (group, unit) pair taught by one teacher, about 5 % unassigned and 3 % cancelled;
+  ``term``, ``weekNumber`` and ``dayOfWeek`` filled in. How they are placed is ``density``:
+
+  - ``"random"`` (the default): slots, groups, units, rooms and the pairs' teachers (3 % of pairs an
+    inactive one) are drawn at random, so groups, rooms and teachers are double-booked and most rows carry
+    a conflict (~96 % at 30,000 sessions): fine for reports, not a real timetable. Other benchmarks'
+    published figures rest on these rows: the same ``seed`` gives the same rows, keep its draws as they are.
+  - ``"few"``: as a provider's timetable, a few per cent of rows conflicted at most. The sessions are shared
+    among the groups as their open days and the rooms allow; each pair's teacher is an active one qualified
+    for the unit, the least loaded for its ``maxWeeklyHours``; each session is placed greedily on the group's
+    least busy open day (on or after its start date, not in a term break or public holiday) in a slot that
+    fits the teacher's availability (evening as the conflict rules say: ending after 17:00), where the group,
+    the teacher and one of the 41 rooms are free and the teacher's week (Monday to Sunday) stays within its
+    maximum. Remote groups' sessions have no room (online). What finds no such place is placed anyway with
+    the fewest rows made conflicted (~2 % of the rows at 35,000 sessions). The big group's sessions cannot
+    avoid overlapping one another: they have no room and teachers of their own, so they clash only among
+    themselves.
 
 ``delete_org(org)`` removes such an organization again (children first). Run directly to seed the database of ``DATABASE_URL``: ``.venv/bin/python bench/seed_large.py``.
 """
@@ -30,13 +44,19 @@ import uuid
 from datetime import date, time, timedelta
 from decimal import Decimal
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from project.accounts.models import Organization
+    from project.timetabling.calendar import TermCalendar
+    from project.timetabling.models import TimetableSession
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 BENCH_PASSWORD = "Bench$ecret123!"  # noqa: S105 — the benchmark organization's known password
-SLOTS = [  # (start, end) wall-clock; the last two are evening sessions
+SLOTS = [  # (start, end) wall-clock; the last two are evening sessions (and 15:00-18:00 for the conflict rules)
     (time(8, 30), time(11, 30)),
     (time(9, 0), time(12, 0)),
     (time(12, 30), time(15, 30)),
@@ -45,6 +65,9 @@ SLOTS = [  # (start, end) wall-clock; the last two are evening sessions
     (time(17, 30), time(20, 30)),
     (time(18, 0), time(21, 0)),
 ]
+
+
+DENSITIES = ("random", "few")
 
 
 def _setup_django() -> None:
@@ -64,8 +87,11 @@ def seed_large_org(
     block_groups: int = 80,
     seed: int = 42,
     big_group_sessions: int = 0,
-):
+    density: str = "random",
+) -> Organization:
     """Create and return a large organization (see module docstring). Needs Django set up."""
+    if density not in DENSITIES:
+        raise ValueError(f"density must be one of {', '.join(DENSITIES)}, not {density!r}")
     from django.contrib.auth.hashers import make_password
     from django.db import transaction
 
@@ -197,6 +223,7 @@ def seed_large_org(
         ]
         Holiday.objects.bulk_create(holidays)
         calendar = TermCalendar(breaks)
+        closed = {h.start_date + timedelta(days=k) for h in holidays for k in range((h.end_date - h.start_date).days + 1)}
 
         weekdays = []
         day = date(year, 1, 1)
@@ -207,51 +234,297 @@ def seed_large_org(
         group_units = {
             g.pk: [pu.unit for pu in plan_units if pu.study_plan_id == plans[i % len(plans)].pk] for i, g in enumerate(groups)
         }
-        active_staff = [t for t in staff if t.is_active] or staff
-        # Each (group, unit) pair has its teacher (3 % of pairs an inactive one), as a coordinator allocates.
-        pair_teacher = {
-            (g.pk, u.pk): rng.choice(active_staff if rng.random() < 0.97 else staff) for g in groups for u in group_units[g.pk]
-        }
-        rows = []
-        for n in range(sessions):
-            day = weekdays[n % len(weekdays)]
-            # The first ``big_group_sessions`` sessions (spread over the year) go to the first group.
-            group = (
-                groups[0]
-                if n < big_group_sessions
-                else groups[1 + rng.randrange(len(groups) - 1)]
-                if big_group_sessions
-                else groups[rng.randrange(len(groups))]
+        if density == "few":
+            rows = _few_rows(
+                rng,
+                org,
+                groups=groups,
+                group_units=group_units,
+                staff=staff,
+                qualified={(q.teacher_id, q.unit_id) for q in quals},
+                rooms=list(rooms.values()),
+                days=[d for d in weekdays if d not in closed],
+                calendar=calendar,
+                sessions=sessions,
+                big_group_sessions=big_group_sessions,
+                year=year,
             )
-            if n < big_group_sessions:
-                day = weekdays[(n * 7) % len(weekdays)]
-            unit = rng.choice(group_units[group.pk])
-            start, end = rng.choice(SLOTS)
-            status = "cancelled" if rng.random() < 0.03 else rng.choice(["scheduled", "scheduled", "confirmed", "completed"])
-            teacher = None if rng.random() < 0.05 else pair_teacher[(group.pk, unit.pk)]
-            rows.append(
-                TimetableSession(
-                    organization=org,
-                    block_group=group,
-                    unit=unit,
-                    teacher=teacher,
-                    day_of_week=day.isoweekday(),
-                    start_time=start,
-                    end_time=end,
-                    room=(code := f"R{rng.randint(100, 140)}"),
-                    room_record=rooms[code],
-                    week_number=(week_start(day) - week_start(date(year, 1, 1))).days // 7 + 1,
-                    actual_date=day,
-                    term=calendar.term_of(day),
-                    actual_hours=Decimal(0) if status == "cancelled" else Decimal(3),
-                    status=status,
+        else:
+            active_staff = [t for t in staff if t.is_active] or staff
+            # Each (group, unit) pair has its teacher (3 % of pairs an inactive one), as a coordinator allocates.
+            pair_teacher = {
+                (g.pk, u.pk): rng.choice(active_staff if rng.random() < 0.97 else staff)
+                for g in groups
+                for u in group_units[g.pk]
+            }
+            rows = []
+            for n in range(sessions):
+                day = weekdays[n % len(weekdays)]
+                # The first ``big_group_sessions`` sessions (spread over the year) go to the first group.
+                group = (
+                    groups[0]
+                    if n < big_group_sessions
+                    else groups[1 + rng.randrange(len(groups) - 1)]
+                    if big_group_sessions
+                    else groups[rng.randrange(len(groups))]
                 )
-            )
+                if n < big_group_sessions:
+                    day = weekdays[(n * 7) % len(weekdays)]
+                unit = rng.choice(group_units[group.pk])
+                start, end = rng.choice(SLOTS)
+                status = "cancelled" if rng.random() < 0.03 else rng.choice(["scheduled", "scheduled", "confirmed", "completed"])
+                teacher = None if rng.random() < 0.05 else pair_teacher[(group.pk, unit.pk)]
+                rows.append(
+                    TimetableSession(
+                        organization=org,
+                        block_group=group,
+                        unit=unit,
+                        teacher=teacher,
+                        day_of_week=day.isoweekday(),
+                        start_time=start,
+                        end_time=end,
+                        room=(code := f"R{rng.randint(100, 140)}"),
+                        room_record=rooms[code],
+                        week_number=(week_start(day) - week_start(date(year, 1, 1))).days // 7 + 1,
+                        actual_date=day,
+                        term=calendar.term_of(day),
+                        actual_hours=Decimal(0) if status == "cancelled" else Decimal(3),
+                        status=status,
+                    )
+                )
         TimetableSession.objects.bulk_create(rows, batch_size=2000)
     return org
 
 
-def delete_org(org) -> None:
+# ------------------------------------------------------------------------------------- density "few"
+
+SESSION_HOURS = 3
+# The slots by index in the order a session tries them. Evening is the conflict rules' ``is_evening``
+# (15:00-18:00 ends after 17:00, so it is one). At most three sessions fit a day without an overlap. An
+# evening-only teacher tries 18:00-21:00, then 15:00-18:00 (the two fit one evening), 17:30-20:30 last; a
+# session of any time the day slots first, 15:00-18:00 last (it overlaps both afternoon slots).
+_DAY_ORDER = (0, 1, 2, 3)
+_EVENING_ORDER = (6, 4, 5)
+_ANY_ORDER = (0, 1, 2, 3, 5, 6, 4)
+_CLASHING = tuple(
+    tuple(j for j, (s2, e2) in enumerate(SLOTS) if s1 < e2 and s2 < e1) for s1, e1 in SLOTS
+)  # each slot's overlapping slots, itself included
+
+
+def _slot_order(availability: str | None) -> tuple[int, ...]:
+    """The slots a teacher of ``availability`` may take without a ``teacher_unavailable`` (None: any)."""
+    from project.timetabling.conflicts import is_evening
+
+    if availability == "day":
+        return tuple(i for i in _DAY_ORDER if not is_evening(*SLOTS[i]))
+    if availability == "evening":
+        return tuple(i for i in _EVENING_ORDER if is_evening(*SLOTS[i]))
+    return _ANY_ORDER
+
+
+def _shares(total: int, weights: list[float]) -> list[int]:
+    """``total`` split in proportion to ``weights`` (largest remainders; all equal when the weights are 0)."""
+    if not weights:
+        return []
+    weight_sum = sum(weights)
+    if weight_sum <= 0:
+        weights, weight_sum = [1.0] * len(weights), float(len(weights))
+    exact = [total * w / weight_sum for w in weights]
+    out = [int(x) for x in exact]
+    for k in sorted(range(len(exact)), key=lambda k: out[k] - exact[k])[: total - sum(out)]:
+        out[k] += 1
+    return out
+
+
+def _few_rows(
+    rng: random.Random,
+    org: Organization,
+    *,
+    groups: list[Any],
+    group_units: dict[Any, list[Any]],
+    staff: list[Any],
+    qualified: set[tuple[Any, Any]],
+    rooms: list[Any],
+    days: list[date],
+    calendar: TermCalendar,
+    sessions: int,
+    big_group_sessions: int,
+    year: int,
+) -> list[TimetableSession]:
+    """The ``sessions`` rows of density "few" (module docstring): placed greedily, one at a time, on the
+    least busy open day of the group where the group, a room and the teacher are free and the teacher's
+    week has room; what finds no such place is placed with the fewest rules broken.
+
+    Occupancy is kept in memory: ``group_busy[(group, day)]`` the group's slot indices that day,
+    ``teacher_busy`` and ``room_busy[(day, slot)]`` the teachers and rooms booked in a slot, and
+    ``week_hours[(teacher, monday)]``."""
+    from project.timetabling.calendar import week_start
+    from project.timetabling.models import TimetableSession
+
+    big: Any = groups[0] if big_group_sessions and groups else None
+    big_count = min(big_group_sessions, sessions) if big is not None else 0
+    others = [g for g in groups if g is not big]
+    open_days = {g.pk: [d for d in days if d >= g.start_date] or days for g in groups}
+    roomed = {g.pk: g.delivery_mode != "remote" for g in groups}  # remote cohorts meet online: no room
+
+    # Sessions per group in proportion to what the group can hold without a clash: three sessions a day
+    # (no more fit without an overlap), on-campus ones no more than their share of the rooms' three a day.
+    room_day = 3 * len(rooms)
+    on_campus_active = {d: sum(1 for g in others if roomed[g.pk] and g.start_date <= d) for d in days}
+    weights = [
+        sum(min(3.0, room_day / on_campus_active[d]) if on_campus_active[d] else 3.0 for d in open_days[g.pk])
+        if roomed[g.pk]
+        else 3.0 * len(open_days[g.pk])
+        for g in others
+    ]
+    counts = dict(zip([g.pk for g in others], _shares(sessions - big_count, weights), strict=True))
+    if big is not None:
+        counts[big.pk] = big_count
+
+    # Each (group, unit) pair's teacher: active, qualified, the least loaded for its maximum hours (an
+    # unqualified one when none is). The big group's pairs choose first, and their teachers (whose weeks are
+    # over any maximum) teach no other group unless they alone hold a unit.
+    active = [t for t in staff if t.is_active] or staff
+    by_unit = {u.pk: [t for t in active if (t.pk, u.pk) in qualified] for us in group_units.values() for u in us}
+    hours: dict[Any, float] = {t.pk: 0.0 for t in staff}  # planned hours a week
+    reserved: set[Any] = set()
+    pair_teacher: dict[tuple[Any, Any], Any] = {}
+    pair_count: dict[tuple[Any, Any], int] = {}
+    for g in groups:
+        units = group_units[g.pk]
+        for k, n in enumerate(_shares(counts[g.pk], [1.0] * len(units))):
+            pair_count[(g.pk, units[k].pk)] = n
+    # A pair's load is its hours a week over the group's weeks (groups start in different months).
+    weeks_of = {g.pk: len({week_start(d) for d in open_days[g.pk]}) for g in groups}
+    order = sorted(pair_count, key=lambda p: (p[0] != (big.pk if big is not None else None), -pair_count[p] / weeks_of[p[0]]))
+    for gpk, upk in order:
+        pool = [t for t in by_unit[upk] if t.pk not in reserved] or by_unit[upk] or [t for t in active if t.pk not in reserved]
+        teacher = min(pool, key=lambda t: (hours[t.pk] / max(t.max_weekly_hours, 1), t.availability != "both", t.employee_id))
+        pair_teacher[(gpk, upk)] = teacher
+        hours[teacher.pk] += SESSION_HOURS * pair_count[(gpk, upk)] / weeks_of[gpk]
+        if big is not None and gpk == big.pk:
+            reserved.add(teacher.pk)
+
+    group_busy: dict[tuple[Any, date], set[int]] = {}
+    teacher_busy: dict[tuple[date, int], set[Any]] = {}
+    room_busy: dict[tuple[date, int], set[Any]] = {}
+    week_hours: dict[tuple[Any, date], float] = {}
+    load: dict[date, int] = dict.fromkeys(days, 0)
+    monday = {d: week_start(d) for d in days}
+    room_order = list(rooms)
+
+    def free_room(day: date, slot: int) -> Any | None:
+        busy = [room_busy.get((day, j), ()) for j in _CLASHING[slot]]
+        for room in room_order:
+            if not any(room.pk in b for b in busy):
+                return room
+        return None
+
+    def find(group: Any, teacher: Any | None, *, weekly: str, available: bool, rooms_free: bool, group_free: bool) -> Any:
+        """(day, slot, room) on the group's least busy day under the rules asked for, or None."""
+        slots = _slot_order(teacher.availability if teacher is not None and available else None)
+        needs_room = roomed[group.pk]
+        for day in sorted(open_days[group.pk], key=load.__getitem__):
+            taken = group_busy.get((group.pk, day), set())
+            if group_free and len(taken) >= 3:
+                continue
+            if teacher is not None and weekly != "any":
+                booked = week_hours.get((teacher.pk, monday[day]), 0.0)
+                if weekly == "within" and booked + SESSION_HOURS > teacher.max_weekly_hours:
+                    continue
+                if weekly == "over" and booked <= teacher.max_weekly_hours:  # only a week already over
+                    continue
+            for slot in slots:
+                clashing = _CLASHING[slot]
+                if group_free and any(j in taken for j in clashing):
+                    continue
+                if teacher is not None and any(teacher.pk in teacher_busy.get((day, j), ()) for j in clashing):
+                    continue
+                room = free_room(day, slot) if needs_room else None
+                if needs_room and room is None:
+                    if rooms_free:
+                        continue
+                    room = room_order[rng.randrange(len(room_order))]
+                return day, slot, room
+        return None
+
+    # The sessions: each group's units taken in turn, the groups interleaved so that all fill alike.
+    # The pairs of evening-only teachers first (a group fits one or two evening sessions a day), then those
+    # of day-only teachers, then the rest.
+    phase = {"evening": 0, "day": 1}
+    queue: list[tuple[int, float, int, Any, Any]] = []
+    for gi, g in enumerate(groups):
+        units = group_units[g.pk]
+        for k in range(counts[g.pk]):
+            unit = units[k % len(units)]
+            first = -1 if g is big else phase.get(pair_teacher[(g.pk, unit.pk)].availability, 2)
+            queue.append((first, k / max(counts[g.pk], 1), gi, g, unit))
+    queue.sort(key=lambda q: q[:3])
+    rows: list[TimetableSession] = []
+    first_monday = week_start(date(year, 1, 1))
+    for entry in queue:
+        group, unit = entry[3], entry[4]
+        status = "cancelled" if rng.random() < 0.03 else rng.choice(["scheduled", "scheduled", "confirmed", "completed"])
+        teacher = None if rng.random() < 0.05 else pair_teacher[(group.pk, unit.pk)]
+        if group is big:
+            # ~5,000 sessions of one group overlap one another whatever happens: spread over its days and
+            # slots, roomless, taught by teachers of its own, so they clash only with themselves.
+            n = len(rows)
+            day = open_days[group.pk][(n * 7) % len(open_days[group.pk])]
+            slots = _slot_order(teacher.availability if teacher is not None else None)
+            place: Any = (day, slots[(n // 7) % len(slots)], None)
+        elif status == "cancelled":  # a cancelled session never conflicts: any free time of the group
+            place = find(group, None, weekly="any", available=False, rooms_free=False, group_free=True)
+            place = place or (open_days[group.pk][rng.randrange(len(open_days[group.pk]))], 0, None)
+            place = (place[0], place[1], None if not roomed[group.pk] else place[2])
+        else:
+            place = None
+            # Every rule first; then in a week of the teacher already over the maximum (one more row of it),
+            # outside the teacher's availability (this row), over the teacher's week (the week's rows), in a
+            # booked room, and last (no free time of the group left) anywhere.
+            for relax in range(6):
+                place = find(
+                    group,
+                    teacher,
+                    weekly=("within", "over", "within", "any", "any", "any")[relax],
+                    available=relax < 2,
+                    rooms_free=relax < 4,
+                    group_free=relax < 5,
+                )
+                if place is not None:
+                    break
+        day, slot, room = place
+        start, end = SLOTS[slot]
+        if status != "cancelled":
+            group_busy.setdefault((group.pk, day), set()).add(slot)
+            load[day] += 1
+            if teacher is not None:
+                teacher_busy.setdefault((day, slot), set()).add(teacher.pk)
+                week_hours[(teacher.pk, monday[day])] = week_hours.get((teacher.pk, monday[day]), 0.0) + SESSION_HOURS
+            if room is not None:
+                room_busy.setdefault((day, slot), set()).add(room.pk)
+        rows.append(
+            TimetableSession(
+                organization=org,
+                block_group=group,
+                unit=unit,
+                teacher=teacher,
+                day_of_week=day.isoweekday(),
+                start_time=start,
+                end_time=end,
+                room=room.code if room is not None else "",
+                room_record=room,
+                week_number=(monday[day] - first_monday).days // 7 + 1,
+                actual_date=day,
+                term=calendar.term_of(day),
+                actual_hours=Decimal(0) if status == "cancelled" else Decimal(SESSION_HOURS),
+                status=status,
+            )
+        )
+    return rows
+
+
+def delete_org(org: Organization) -> None:
     """Delete an organization and all its rows, children first (courses, units, campuses are protected)."""
     from django.db import transaction
 
@@ -298,8 +571,9 @@ def main() -> None:
     parser.add_argument("--teachers", type=int, default=150)
     parser.add_argument("--sessions", type=int, default=30000)
     parser.add_argument("--year", type=int, default=None)
+    parser.add_argument("--density", choices=DENSITIES, default="random", help="random slots, or few conflicts")
     args = parser.parse_args()
-    org = seed_large_org(name=args.name, teachers=args.teachers, sessions=args.sessions, year=args.year)
+    org = seed_large_org(name=args.name, teachers=args.teachers, sessions=args.sessions, year=args.year, density=args.density)
     from project.timetabling.models import TimetableSession
 
     count = TimetableSession.objects.unscoped().filter(organization=org).count()
