@@ -67,21 +67,18 @@ TEACHER_WEEK_CONFLICTS = ("teacher_over_weekly_hours", "teacher_over_capacity", 
 ROOM_TIME_CONFLICTS = ("room_double_booked",)
 
 
-def schedule_list_change(filters: dict, rows: list[dict] | None, schedule: dict) -> str | None:
-    """``scheduleListChange``: what a schedule generated or cleared may change in the timetable list of
+def schedule_concerns_list(filters: dict, rows: list[dict] | None, schedule: dict) -> bool:
+    """``scheduleConcernsList``: whether a schedule generated or cleared may change the timetable list of
     ``filters`` (``blockGroupId`` / ``teacherId`` / ``roomId``) showing ``rows`` (``SessionOut`` objects;
-    None: not loaded): ``"rows"`` for the group's own lists, lists of every session and of a teacher or room
-    of the schedule (refetched at once); ``"flags"`` for another list with a room clash it may gain or lose
-    (same room, date, overlapping time) or a teacher's conflict of the day or week, after a clear only a
-    conflict the row has now (refetched spread, like an aggregate); None when nothing."""
+    None: not loaded): another list only for a row of the group, a room clash it may gain or lose (same room,
+    date, overlapping time) or a teacher's conflict of the day or week; after a clear, only a conflict the
+    row has now."""
     if rows is None or not any(filters.get(k) for k in ("blockGroupId", "teacherId", "roomId")):
-        return "rows"
+        return True
     if filters.get("blockGroupId") == schedule["groupId"]:
-        return "rows"
+        return True
     if filters.get("teacherId") in schedule["teacherIds"] or filters.get("roomId") in schedule["roomIds"]:
-        return "rows"
-    if any(r["blockGroupId"] == schedule["groupId"] for r in rows):
-        return "rows"
+        return True
     dates = set(schedule["dates"])
     weeks = {_monday(d) for d in schedule["dates"]}
     rooms = {r.strip().casefold() for r in schedule["rooms"]}
@@ -97,7 +94,9 @@ def schedule_list_change(filters: dict, rows: list[dict] | None, schedule: dict)
     def has(r: dict, types: tuple[str, ...]) -> bool:
         return not schedule["cleared"] or any(c in types for c in r.get("conflicts") or [])
 
-    def flag_may_change(r: dict) -> bool:
+    def may_change(r: dict) -> bool:
+        if r["blockGroupId"] == schedule["groupId"]:
+            return True
         if has(r, ROOM_TIME_CONFLICTS) and r["actualDate"] in dates and same_room(r) and same_time(r):
             return True
         if r.get("teacherId") not in schedule["teacherIds"]:
@@ -106,12 +105,7 @@ def schedule_list_change(filters: dict, rows: list[dict] | None, schedule: dict)
             has(r, TEACHER_WEEK_CONFLICTS) and _monday(r["actualDate"]) in weeks
         )
 
-    return "flags" if any(flag_may_change(r) for r in rows) else None
-
-
-def schedule_concerns_list(filters: dict, rows: list[dict] | None, schedule: dict) -> bool:
-    """``scheduleConcernsList``: whether the schedule may change the list at all (``schedule_list_change``)."""
-    return schedule_list_change(filters, rows, schedule) is not None
+    return any(may_change(r) for r in rows)
 
 
 def dashboard_span(part: str, today: date) -> tuple[str, str]:

@@ -10,9 +10,8 @@ its Socket.IO connection open (Engine.IO over a websocket, as the SPA's socket.i
   the SPA does (``spa/src/lib/liveTargets.ts``, the shared rules in ``bench/live_rules.py``): the
   timetable patches in the written rows it shows, from the event when it carries them (``rows``), else
   fetched (``?ids=``), and after a schedule generated or cleared refetches whole when the schedule may
-  change it (``scheduleListChange``, ADR 0033; spread when only conflict flags may change); the block
-  group list fetches just the groups whose count a change moved (a created or moved session; the whole
-  list after a schedule); each
+  change it (``scheduleConcernsList``, ADR 0033); the block group list fetches just the groups whose
+  count a change moved (a created or moved session; the whole list after a schedule); each
   dashboard panel refetches when a date the change touched is in its span (the stats and the workload
   only for a change of a counted field: date, teacher, group, unit, hours, status), its first refetch
   after a random 0..0.5 s, then at most once a second;
@@ -57,7 +56,7 @@ from bench.live_rules import (  # noqa: E402
     count_changed_groups,
     dashboard_span,
     hours_touched,
-    schedule_list_change,
+    schedule_concerns_list,
     schedule_of,
     touched_dates,
 )
@@ -358,20 +357,10 @@ class Screens(Spread, SignedIn):
             return
         schedule = schedule_of(event)
         if self.screen == "timetable" and schedule is not None:
-            # A schedule generated or cleared (ADR 0033): the list refetches whole when it may change, at
-            # once when its rows change, spread like an aggregate when only their conflict flags may.
-            change = schedule_list_change({"blockGroupId": self.my_group}, self.shown, schedule)
-            if change == "rows":
+            # A schedule generated or cleared (ADR 0033): the list refetches whole when it may change.
+            if schedule_concerns_list({"blockGroupId": self.my_group}, self.shown, schedule):
                 self.show_timetable("read timetable of a group (live)")
                 mark_shown(origin, time.perf_counter())
-            elif change == "flags":
-                group = self.my_group
-                gevent.spawn(
-                    self.coalesced,
-                    f"timetable-{group}",
-                    lambda: self.get(f"/api/timetables?blockGroupId={group}", "read timetable of a group (live, flags)"),
-                    origin,
-                )
         elif self.screen == "timetable":
             details = {d["id"]: d for d in (event.get("sessions") or [])}
             relevant = [i for i in event["ids"] if i in self.rows or details.get(i, {}).get("blockGroupId") == self.my_group]

@@ -140,19 +140,6 @@ def test_schedule_concerns_list_answers_as_the_spa():
     assert concerns(g2, None, cleared(["2026-05-04"]))  # not loaded: concerned
 
 
-def test_schedule_list_change_answers_as_the_spa():
-    """liveTargets.test.ts: "the group's own list refetches at once; another group's, whose rows can only
-    change their conflict flags, after the spread"."""
-    row = {"id": "c", "blockGroupId": "g2", "actualDate": "2026-03-17", "startTime": "09:00:00", "endTime": "12:00:00"}
-    flagged = [{**row, "teacherId": "t1", "room": "", "roomId": None, "conflicts": ["teacher_over_weekly_hours"]}]
-    cleared = live_rules.schedule_of(schedule_event(["2026-03-16"], "schedule_cleared", teacherIds=["t1"]))
-    assert live_rules.schedule_list_change({"blockGroupId": "g1"}, [], cleared) == "rows"
-    assert live_rules.schedule_list_change({"blockGroupId": "g2"}, flagged, cleared) == "flags"
-    assert live_rules.schedule_list_change({"blockGroupId": "g2", "hidePast": True}, [], cleared) is None
-    assert live_rules.schedule_list_change({"teacherId": "t1"}, flagged, cleared) == "rows"
-    assert live_rules.schedule_list_change({}, flagged, cleared) == "rows"
-
-
 def test_the_conflict_types_a_schedule_can_change_are_the_spas():
     source = LIVE_TARGETS.read_text()
     for name, types in (

@@ -664,29 +664,6 @@ describe("a schedule generated or cleared says what it touched (ADR 0033)", () =
     expect(keys(invalidate.mock.calls)).toContain(JSON.stringify(listKey(null)));
   });
 
-  test("the group's own list refetches at once; another group's, whose rows can only change their conflict flags, after the spread", async () => {
-    const { queryClient, invalidate, fetchRows } = setup();
-    queryClient.setQueryData(listKey(G1), [row("a", G1, "2026-03-02")]);
-    queryClient.setQueryData(listKey(G2), [row("c", G2, "2026-03-17", { teacherId: T1, conflicts: ["teacher_over_weekly_hours"] })]);
-    const narrower = [...roots.timetables, "list", { blockGroupId: G2, teacherId: null, hidePast: true }];
-    queryClient.setQueryData(narrower, []);
-    vi.useFakeTimers();
-    try {
-      const spread = createCoalescer(queryClient, { spreadMs: 500, random: () => 0.5 });
-      const applied = await applyChange(queryClient, generated(["2026-03-16"], { teacherIds: [T1] }, "schedule_cleared"), spread, fetchRows);
-      expect(applied).toMatchObject({ refetched: 2, untouched: 1, fallback: false });
-      expect(keys(invalidate.mock.calls)).toEqual([JSON.stringify(listKey(G1))]); // its rows are gone: at once
-      vi.advanceTimersByTime(249);
-      expect(keys(invalidate.mock.calls)).not.toContain(JSON.stringify(listKey(G2)));
-      vi.advanceTimersByTime(1);
-      expect(keys(invalidate.mock.calls)).toContain(JSON.stringify(listKey(G2))); // its flags may change: spread
-      expect(invalidate.mock.calls.at(-1)?.[0]).toMatchObject({ exact: true }); // not the narrower list, which shows no such row
-      expect(keys(invalidate.mock.calls)).not.toContain(JSON.stringify(narrower));
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
   test("an event without its schedule (an older server) still refetches every list", async () => {
     const { queryClient, invalidate, fetchRows } = setup();
     queryClient.setQueryData(listKey(G2), [row("b", G2, "2026-03-10")]);

@@ -25,8 +25,8 @@
  *   moved row changes: they fetch just the changed groups (`GET /api/block-groups/{id}`) and patch them in.
  * - A schedule generated or cleared (ids: the block group's) names no rows but sums them up (`schedule`,
  *   ADR 0033: the dates, teachers and rooms of the rows created or deleted): the group's lists refetch
- *   whole at once, another list only when a row it shows may change its conflicts (`scheduleListChange`),
- *   and then spread like an aggregate (only flags change), the block group lists showing the group refetch, the other screens decide from its dates, teachers and
+ *   whole, another list only when a row it shows may change its conflicts (`scheduleConcernsList`), the
+ *   block group lists showing the group refetch, the other screens decide from its dates, teachers and
  *   rooms (`scheduleConcerns`, the dashboard's spans, a wall display's day).
  * - Anything it cannot decide (no row details: a delete or a very large write; an entity it does not
  *   know) falls back to invalidating what `entityInvalidates` names. A seq gap or a reconnect still
@@ -269,12 +269,11 @@ export function createSpreadRefetch(fire: () => void, { intervalMs = COALESCE_MS
 export function createCoalescer(queryClient: QueryClient, options: Omit<SpreadOptions, "onIdle"> = {}) {
   const state = new Map<string, () => void>();
   return {
-    /** `exact`: just the query of `key`, not every query under it (a list of one filter, not its narrower lists). */
-    invalidate(key: readonly unknown[], { exact = false }: { exact?: boolean } = {}) {
-      const id = JSON.stringify([key, exact]);
+    invalidate(key: readonly unknown[]) {
+      const id = JSON.stringify(key);
       let refetch = state.get(id);
       if (!refetch) {
-        refetch = createSpreadRefetch(() => void invalidateLive(queryClient, { queryKey: key, exact }), { ...options, onIdle: () => state.delete(id) });
+        refetch = createSpreadRefetch(() => void invalidateLive(queryClient, { queryKey: key }), { ...options, onIdle: () => state.delete(id) });
         state.set(id, refetch);
       }
       refetch();
@@ -590,22 +589,21 @@ const TEACHER_WEEK_CONFLICTS = ["teacher_over_weekly_hours", "teacher_over_capac
 const ROOM_TIME_CONFLICTS = ["room_double_booked"];
 
 /**
- * What a schedule generated or cleared (ADR 0033) may change in the timetable list of `filters`, given its
- * cached rows (`data`; not loaded: its rows): `"rows"` when the list gains or loses rows (the group's own
- * lists, lists of every session, a list of a teacher or room of the schedule), `"flags"` when it can change
- * only its rows' conflict flags, null when nothing. Another row can set a flag only as a room clash (the
- * same room on one of the schedule's dates at an overlapping time) or through a teacher of the schedule (a
- * double booking or daily hours on one of its dates, weekly hours, capacity or days in one of its weeks).
- * Rows created may add such a flag to any row; rows deleted (a clear) can only take away one the row has now.
+ * Whether a schedule generated or cleared (ADR 0033) may change the timetable list of `filters`, given its
+ * cached rows (`data`; not loaded: concerned). The group's own lists and lists of every session change
+ * whole; a list of a teacher or room of the schedule too (it gains or loses rows). Another group's,
+ * teacher's or room's list changes only through its rows' conflict flags, which another row can set only
+ * as a room clash (the same room on one of the schedule's dates at an overlapping time) or through a
+ * teacher of the schedule (a double booking or daily hours on one of its dates, weekly hours, capacity or
+ * days in one of its weeks). Rows created may add such a flag to any row; rows deleted (a clear) can only
+ * take away one the row has now.
  */
-export function scheduleListChange(filters: ListFilters, data: unknown, schedule: Schedule): "rows" | "flags" | null {
-  if (!Array.isArray(data)) return "rows";
-  if (!filters.blockGroupId && !filters.teacherId && !filters.roomId) return "rows";
-  if (filters.blockGroupId === schedule.groupId) return "rows";
-  if (filters.teacherId && schedule.teacherIds.includes(filters.teacherId)) return "rows";
-  if (filters.roomId && schedule.roomIds.includes(filters.roomId)) return "rows";
-  const rows = data as Session[];
-  if (rows.some((r) => r.blockGroupId === schedule.groupId)) return "rows";
+export function scheduleConcernsList(filters: ListFilters, data: unknown, schedule: Schedule): boolean {
+  if (!Array.isArray(data)) return true;
+  if (!filters.blockGroupId && !filters.teacherId && !filters.roomId) return true;
+  if (filters.blockGroupId === schedule.groupId) return true;
+  if (filters.teacherId && schedule.teacherIds.includes(filters.teacherId)) return true;
+  if (filters.roomId && schedule.roomIds.includes(filters.roomId)) return true;
   const dates = new Set(schedule.dates);
   const weeks = new Set(schedule.dates.map(mondayOf));
   const teachers = new Set(schedule.teacherIds);
@@ -614,17 +612,12 @@ export function scheduleListChange(filters: ListFilters, data: unknown, schedule
   const sameRoom = (r: Session) => (r.roomId != null && roomIds.has(r.roomId)) || (Boolean(r.room) && rooms.has(roomKey(r.room ?? "")));
   const sameTime = (r: Session) => schedule.times.some((t) => r.startTime < t.end && t.start < r.endTime);
   const has = (r: Session, types: string[]) => !schedule.cleared || (r.conflicts ?? []).some((c) => types.includes(c));
-  const flagMayChange = (r: Session) => {
+  return (data as Session[]).some((r) => {
+    if (r.blockGroupId === schedule.groupId) return true;
     if (has(r, ROOM_TIME_CONFLICTS) && dates.has(r.actualDate) && sameRoom(r) && sameTime(r)) return true;
     if (r.teacherId == null || !teachers.has(r.teacherId)) return false;
     return (has(r, TEACHER_DAY_CONFLICTS) && dates.has(r.actualDate)) || (has(r, TEACHER_WEEK_CONFLICTS) && weeks.has(mondayOf(r.actualDate)));
-  };
-  return rows.some(flagMayChange) ? "flags" : null;
-}
-
-/** Whether a schedule generated or cleared may change the timetable list of `filters` at all (`scheduleListChange`). */
-export function scheduleConcernsList(filters: ListFilters, data: unknown, schedule: Schedule): boolean {
-  return scheduleListChange(filters, data, schedule) !== null;
+  });
 }
 
 /**
@@ -834,20 +827,13 @@ function applySchedule(queryClient: QueryClient, root: readonly string[], schedu
     for (const query of cache.findAll({ queryKey: roots.timetables })) {
       const [, part, filters] = query.queryKey as [string, string, ListFilters | undefined];
       const data = part === "list" ? query.state.data : queryClient.getQueryData([...roots.timetables, "list", filters ?? {}]);
-      const change = part === "list" || part === "conflicts" ? scheduleListChange(filters ?? {}, data, schedule) : "rows";
-      if (change === null) {
+      if ((part === "list" || part === "conflicts") && !scheduleConcernsList(filters ?? {}, data, schedule)) {
         if (part === "list") applied.untouched += 1;
         else applied.skipped += 1;
-      } else if (part === "list" && change === "rows") {
+      } else if (part === "list") {
         applied.refetched += 1;
         void invalidateLive(queryClient, { queryKey: query.queryKey, exact: true });
-      } else {
-        // Only conflict flags may change (another group's rows), or an aggregate: like the conflict lists,
-        // spread over 0..SPREAD_MS and at most once a second, so that the screens a schedule concerns do
-        // not all ask at the same moment.
-        if (part === "list") applied.refetched += 1;
-        coalescer.invalidate(query.queryKey, { exact: true });
-      }
+      } else coalescer.invalidate(query.queryKey);
     }
     return;
   }
