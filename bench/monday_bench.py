@@ -78,6 +78,10 @@ def configure(org, args) -> dict:
         "group_starts": {str(g): s.isoformat() for g, s in BlockGroup.objects.for_org(org).values_list("id", "start_date") if s},
         "teachers": [str(t) for t in Teacher.objects.for_org(org).filter(is_active=True).values_list("id", flat=True)[:60]],
         "display_token": link.token,
+        # The displays show Monday's board (``?date=``) whatever the day of the run, as on a Monday morning:
+        # a generated schedule's preferred days (the seed's groups: Monday, Wednesday) then meet the boards'
+        # day, where on a Friday no generation would concern a board. ``--board-day today``: the day of the run.
+        "board_date": None if args.board_day == "today" else (date.today() - timedelta(days=date.today().weekday())).isoformat(),
         "leave_start": leave_start.isoformat(),
         "leave_end": (leave_start + timedelta(days=4)).isoformat(),
         "browsers": args.browsers,
@@ -142,6 +146,12 @@ def main() -> None:
     parser.add_argument("--displays", type=int, default=20)
     parser.add_argument("--users", type=int, default=32, help="readers of --scenario reads")
     parser.add_argument("--spawn-rate", type=float, default=10)
+    parser.add_argument(
+        "--board-day",
+        choices=("monday", "today"),
+        default="monday",
+        help="the day the wall displays show: this week's Monday (default, a Monday morning) or the day of the run",
+    )
     parser.add_argument(
         "--density",
         choices=("random", "few"),

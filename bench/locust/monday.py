@@ -19,8 +19,9 @@ its Socket.IO connection open (Engine.IO over a websocket, as the SPA's socket.i
   ``PUT /api/timetables/{id}`` with ``If-Match``), allocations (``PUT /api/timetables/bulk-allocate`` of
   a few sessions), a schedule generation (clear and generate one block group) and a re-plan proposal
   (a teacher's week of leave, ``POST /api/replan/propose``);
-- ``WallDisplay`` (20): a display link's board (``GET /api/display/{token}``) with its socket, refetched
-  every 60 s and on a change of its day (``concernsBoard``), after a random 0..0.4 s, at most once a second.
+- ``WallDisplay`` (20): a display link's board (``GET /api/display/{token}``, of this week's Monday unless
+  ``--board-day today``) with its socket, refetched every 60 s and on a change of its day
+  (``concernsBoard``), after a random 0..0.4 s, at most once a second.
 
 Scenario ``reads``: ``Reader`` users in a closed loop without think time over the four lists of
 ``bench/reads_bench.py --clients`` (a ~400-session timetable, the 5,000-session timetable, teachers,
@@ -514,7 +515,9 @@ if SCENARIO == "monday":
             self.open_socket(auth={"displayToken": CONFIG["display_token"]}, cookie=False)
 
         def read_board(self, name: str) -> None:
-            with self.client.get(f"/api/display/{CONFIG['display_token']}", name=name, catch_response=True) as r:
+            day = CONFIG.get("board_date")  # the Monday of this week: a Monday morning's boards, whatever the day
+            path = f"/api/display/{CONFIG['display_token']}" + (f"?date={day}" if day else "")
+            with self.client.get(path, name=name, catch_response=True) as r:
                 if r.status_code == 200:
                     self.board_date = r.json().get("date")
                 else:

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from project.core.errors import DomainError, NotFound
 from project.core.response_cache import kept_value
+from project.core.responses import json_dumps
 from project.core.tenancy import Ctx
 from project.displays.models import DisplayLink
 from project.timetabling.models import TimetableSession
@@ -61,16 +62,19 @@ def organization_today(org: Organization) -> tuple[date, datetime]:
 LAST_SEEN_EVERY = timedelta(seconds=60)
 
 
-def display_board_get(token: str, day: date | None = None) -> dict:
-    """Today's sessions of a link's scope, in the organization's timezone.
+def display_board_json(token: str, day: date | None = None) -> bytes:
+    """Today's sessions of a link's scope, in the organization's timezone, as the JSON of ``BoardOut``.
 
     Answer: ``{"name", "organizationName", "timezone", "campus": {id, name} | None, "groupBy",
     "date", "serverTime", "sessions": [{id, startTime, endTime, room, roomName, roomCapacity, status, unit {code, name},
     blockGroup {code, name}, teacherName | None}]}``; sessions ordered by start time then room.
+    Raises ``NotFound`` (unknown token) or ``DomainError`` 410 ``revoked`` (``display_link_get_by_token``).
 
-    One query for the link; the sessions of a (day, campus scope) are built once per change of the
+    One query for the link; the sessions' JSON of a (day, campus scope) is built once per change of the
     organization for every display showing them (``kept_value``, ADR 0025: after a change each open
-    display asks at once). ``last_seen_at`` is written at most once a minute per link.
+    display asks at once) and spliced into each display's own head (its name, the time): twenty displays
+    after a change cost one build, not twenty validations of the same sessions (docs/benchmarks.md).
+    ``last_seen_at`` is written at most once a minute per link.
     """
     link = display_link_get_by_token(token)
     org = link.organization
@@ -80,21 +84,23 @@ def display_board_get(token: str, day: date | None = None) -> dict:
         org,
         "display-board",
         {"day": day.isoformat(), "campus": str(link.campus_id or "")},
-        lambda: _board_sessions(org, day, link.campus_id),
+        lambda: json_dumps(_board_sessions(org, day, link.campus_id)),
     )
     seen = timezone.now()
     if link.last_seen_at is None or seen - link.last_seen_at >= LAST_SEEN_EVERY:
         DisplayLink.objects.for_org(org).filter(pk=link.pk).update(last_seen_at=seen)
-    return {
-        "name": link.name,
-        "organizationName": org.name,
-        "timezone": org.timezone,
-        "campus": {"id": str(link.campus.id), "name": link.campus.name} if link.campus else None,
-        "groupBy": link.group_by,
-        "date": day.isoformat(),
-        "serverTime": now.isoformat(timespec="seconds"),
-        "sessions": sessions,
-    }
+    head = json_dumps(
+        {
+            "name": link.name,
+            "organizationName": org.name,
+            "timezone": org.timezone,
+            "campus": {"id": str(link.campus.id), "name": link.campus.name} if link.campus else None,
+            "groupBy": link.group_by,
+            "date": day.isoformat(),
+            "serverTime": now.isoformat(timespec="seconds"),
+        }
+    )
+    return head[:-1] + b',"sessions":' + sessions + b"}"
 
 
 def _board_sessions(org: Organization, day: date, campus_id: UUID | None) -> list[dict]:

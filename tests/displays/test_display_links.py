@@ -112,3 +112,27 @@ def test_a_board_by_room_names_the_room_record(api, anon_api, org, board_setup):
     link = api.post("/api/display-links", {"name": "Rooms TV", "campusId": str(main.id)}).json()
     [session] = anon_api.get(f"/api/display/{link['token']}").json()["sessions"]
     assert (session["room"], session["roomName"], session["roomCapacity"]) == ("A1.01", "Lecture room", 40)
+
+
+def test_the_board_is_written_in_the_shape_of_its_schema(api, anon_api, org, board_setup):
+    """The board is written straight to JSON (one kept build per change, spliced into each display's head):
+    every field of ``BoardOut`` is there with its type, and nothing else, for a campus board and a whole
+    organization's board of another day, before and after a change."""
+    from project.displays.api import BoardOut
+
+    main, _north, s_main, _s_north = board_setup
+    campus_link = api.post("/api/display-links", {"name": "Main TV", "campusId": str(main.id)}).json()
+    org_link = api.post("/api/display-links", {"name": "All", "groupBy": "block_group"}).json()
+    today = organization_today(org)[0]
+    for path in (f"/api/display/{campus_link['token']}", f"/api/display/{org_link['token']}?date={today.isoformat()}"):
+        for _ in range(2):  # built, then kept
+            response = anon_api.get(path)
+            assert response["Content-Type"] == "application/json"
+            body = response.json()
+            assert BoardOut.model_validate(body).model_dump(mode="json", by_alias=True) == body
+    assert body["campus"] is None and body["groupBy"] == "block_group" and len(body["sessions"]) == 2
+    board = anon_api.get(f"/api/display/{campus_link['token']}").json()
+    assert board["campus"] == {"id": str(main.id), "name": main.name} and board["name"] == "Main TV"
+    # A change of the organization: the next read builds the sessions again.
+    assert api.delete(f"/api/timetables/{s_main.id}").status_code in (200, 204)
+    assert anon_api.get(f"/api/display/{campus_link['token']}").json()["sessions"] == []
