@@ -113,11 +113,12 @@ def revoke_link(request: AuthedRequest, link_id: UUID) -> DisplayLink:
 
 @router.get("/display/{slug:token}", response=BoardOut, auth=None)
 def display_board(request: HttpRequest, token: str, date: Annotated[dt.date | None, in_date_range()] = None) -> HttpResponse:
-    """The board of a display token: today's sessions of its scope in the organization's timezone (``BoardOut``).
+    """The board of a display token: today's sessions of its scope in the organization's timezone.
 
     No session needed: the token is the credential, and it is accepted here (and by the socket) only.
     404 unknown token (a token is URL-safe base64: any other text in the path is a 404 too); 410
-    ``revoked``; 400 for a ``date`` outside years 2000-2100. Written straight to JSON in the shape of
-    ``BoardOut`` (pinned by tests/displays), not validated again on every display's read.
+    ``revoked``; 400 for a ``date`` outside years 2000-2100.
     """
+    # Written straight to JSON in the shape of ``BoardOut`` (pinned by tests/displays): every display reads
+    # the same kept sessions after a change, and validating them again for each cost most of a read.
     return HttpResponse(selectors.display_board_json(token, date), content_type="application/json")
