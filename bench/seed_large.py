@@ -99,7 +99,7 @@ def seed_large_org(
     from project.catalogue.models import Campus, Course, Room, Unit, room_key
     from project.planning.models import BlockGroup, BlockGroupStudyPlan, StudyPlan, StudyPlanUnit
     from project.staff.models import Teacher, TeacherUnit
-    from project.timetabling.calendar import TermCalendar, week_start
+    from project.timetabling.calendar import TermCalendar
     from project.timetabling.models import Holiday, TimetableSession
 
     rng = random.Random(seed)
@@ -274,24 +274,8 @@ def seed_large_org(
                 start, end = rng.choice(SLOTS)
                 status = "cancelled" if rng.random() < 0.03 else rng.choice(["scheduled", "scheduled", "confirmed", "completed"])
                 teacher = None if rng.random() < 0.05 else pair_teacher[(group.pk, unit.pk)]
-                rows.append(
-                    TimetableSession(
-                        organization=org,
-                        block_group=group,
-                        unit=unit,
-                        teacher=teacher,
-                        day_of_week=day.isoweekday(),
-                        start_time=start,
-                        end_time=end,
-                        room=(code := f"R{rng.randint(100, 140)}"),
-                        room_record=rooms[code],
-                        week_number=(week_start(day) - week_start(date(year, 1, 1))).days // 7 + 1,
-                        actual_date=day,
-                        term=calendar.term_of(day),
-                        actual_hours=Decimal(0) if status == "cancelled" else Decimal(3),
-                        status=status,
-                    )
-                )
+                room = rooms[f"R{rng.randint(100, 140)}"]
+                rows.append(_session(org, calendar, year, group, unit, teacher, day, (start, end), room, status))
         TimetableSession.objects.bulk_create(rows, batch_size=2000)
     return org
 
@@ -359,7 +343,6 @@ def _few_rows(
     ``teacher_busy`` and ``room_busy[(day, slot)]`` the teachers and rooms booked in a slot, and
     ``week_hours[(teacher, monday)]``."""
     from project.timetabling.calendar import week_start
-    from project.timetabling.models import TimetableSession
 
     big: Any = groups[0] if big_group_sessions and groups else None
     big_count = min(big_group_sessions, sessions) if big is not None else 0
@@ -461,7 +444,6 @@ def _few_rows(
             queue.append((first, k / max(counts[g.pk], 1), gi, g, unit))
     queue.sort(key=lambda q: q[:3])
     rows: list[TimetableSession] = []
-    first_monday = week_start(date(year, 1, 1))
     for entry in queue:
         group, unit = entry[3], entry[4]
         status = "cancelled" if rng.random() < 0.03 else rng.choice(["scheduled", "scheduled", "confirmed", "completed"])
@@ -503,25 +485,45 @@ def _few_rows(
                 week_hours[(teacher.pk, monday[day])] = week_hours.get((teacher.pk, monday[day]), 0.0) + SESSION_HOURS
             if room is not None:
                 room_busy.setdefault((day, slot), set()).add(room.pk)
-        rows.append(
-            TimetableSession(
-                organization=org,
-                block_group=group,
-                unit=unit,
-                teacher=teacher,
-                day_of_week=day.isoweekday(),
-                start_time=start,
-                end_time=end,
-                room=room.code if room is not None else "",
-                room_record=room,
-                week_number=(monday[day] - first_monday).days // 7 + 1,
-                actual_date=day,
-                term=calendar.term_of(day),
-                actual_hours=Decimal(0) if status == "cancelled" else Decimal(SESSION_HOURS),
-                status=status,
-            )
-        )
+        rows.append(_session(org, calendar, year, group, unit, teacher, day, (start, end), room, status))
     return rows
+
+
+def _session(
+    org: Organization,
+    calendar: TermCalendar,
+    year: int,
+    group: Any,
+    unit: Any,
+    teacher: Any,
+    day: date,
+    slot: tuple[time, time],
+    room: Any,
+    status: str,
+) -> TimetableSession:
+    """One seeded session of ``SESSION_HOURS`` (0 when cancelled) on ``day`` at ``slot`` (start, end), in
+    ``room`` (a Room record, or None: online): its weekday, week of the year (Monday to Sunday weeks from
+    the one holding 1 January) and term filled in."""
+    from project.timetabling.calendar import week_start
+    from project.timetabling.models import TimetableSession
+
+    start, end = slot
+    return TimetableSession(
+        organization=org,
+        block_group=group,
+        unit=unit,
+        teacher=teacher,
+        day_of_week=day.isoweekday(),
+        start_time=start,
+        end_time=end,
+        room=room.code if room is not None else "",
+        room_record=room,
+        week_number=(week_start(day) - week_start(date(year, 1, 1))).days // 7 + 1,
+        actual_date=day,
+        term=calendar.term_of(day),
+        actual_hours=Decimal(0) if status == "cancelled" else Decimal(SESSION_HOURS),
+        status=status,
+    )
 
 
 def delete_org(org: Organization) -> None:
