@@ -6,8 +6,8 @@
 
 Seeds (first run) or reuses the organization of ``bench/reads_bench.py`` (35,000 sessions, 80 block
 groups, 150 teachers; ``--density few``: the same sizes placed to avoid conflicts, as a provider's
-timetable is, instead of the random slots where most rows carry one), makes a wall-display link, writes the configuration of ``bench/locust/monday.py``
-and runs ``locust --headless`` (``locust`` is in pyproject's test extra). Without ``--host`` it starts ONE
+timetable is, instead of the random slots where most rows carry one), makes a wall-display link,
+writes the configuration of ``bench/locust/monday.py`` and runs ``locust --headless`` (``locust`` is in pyproject's test extra). Without ``--host`` it starts ONE
 daphne process on a free port (with ``REDIS_URL`` when set) and stops it afterwards; with ``--host`` it
 loads a running deployment on the same database, e.g. the two-process cluster::
 
@@ -46,6 +46,7 @@ def configure(org, args) -> dict:
     from project.displays.models import DisplayLink
     from project.planning.models import BlockGroup, BlockGroupStudyPlan
     from project.staff.models import Teacher
+    from project.timetabling.calendar import week_start
     from project.timetabling.models import TimetableSession
 
     groups = list(
@@ -81,7 +82,7 @@ def configure(org, args) -> dict:
         # The displays show Monday's board (``?date=``) whatever the day of the run, as on a Monday morning:
         # a generated schedule's preferred days (the seed's groups: Monday, Wednesday) then meet the boards'
         # day, where on a Friday no generation would concern a board. ``--board-day today``: the day of the run.
-        "board_date": None if args.board_day == "today" else (date.today() - timedelta(days=date.today().weekday())).isoformat(),
+        "board_date": None if args.board_day == "today" else week_start(date.today()).isoformat(),
         "leave_start": leave_start.isoformat(),
         "leave_end": (leave_start + timedelta(days=4)).isoformat(),
         "browsers": args.browsers,
