@@ -18,8 +18,9 @@ and the unit does, in this order, what each write needs (docs/realtime.md, "Even
 4. runs the body; the body may name its rows there (``change.ids = [row.pk]``) when their keys come from
    the write itself;
 5. after commit, sends the :class:`ChangeEvent` to the organization's sockets through the transport the
-   ``realtime`` app registers (:func:`use_transport`). A rolled-back write (the body raised) sends
-   nothing, records nothing and leaves the seq as it was.
+   ``realtime`` app registers (:func:`use_transport`), having noted the keys it touched for the kept
+   answers (``project.core.response_cache.note_change``, ADR 0034). A rolled-back write (the body
+   raised) sends nothing, records nothing and leaves the seq as it was.
 
 A write cannot do one of them without the others, nor in another order. The event is declared once,
 here, as a Pydantic model with closed sets of entities and actions; it is published in the OpenAPI
@@ -48,6 +49,8 @@ from django.db.models import F
 from django.utils import timezone
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
+
+from project.core.response_cache import note_change
 
 if TYPE_CHECKING:  # pragma: no cover
     from project.core.tenancy import Ctx
@@ -409,6 +412,7 @@ def _send(org_id: str, change: Change) -> None:
         message["rows"] = rows
     if change.schedule is not None:
         message["schedule"] = change.schedule
+    note_change(org_id, change.seq, message)  # what kept answers this change may have touched (ADR 0034)
     if _transport is None:
         log.warning("no change-event transport registered: seq %s not sent", change.seq)
         return

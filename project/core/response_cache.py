@@ -29,14 +29,26 @@ is per request context under ASGI, which made every read open a new Redis connec
 :func:`kept_value` applies the same rule to a part of an answer that is not sent as is (the wall
 display board's sessions of a day and scope, which each display's answer wraps with its own name and
 the time; ADR 0025): Python values, in this process only, one build per change.
+
+An answer may outlive a change that cannot touch it (ADR 0034). A list that knows what its rows depend
+on passes ``depends_on`` to :func:`cached_json`: the answer is kept with those keys (text such as a block
+group, a teacher's week, a room's date), and each committed write notes the keys it touched under its
+sequence (:func:`note_change`, called by the write unit after commit; an app registers how its entity's
+events name keys with :func:`use_touched`, and an event of any other entity touches everything). A read
+at a later sequence serves the kept answer when every change since it was built is noted and touches
+none of its keys; a change not (yet) noted, one that touches everything, or an answer older than
+``RESPONSE_CACHE_SECONDS`` rebuilds. The notes live where the answers do: this process's memory, and
+Redis when it is configured, so a change written by one process is read by the others.
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import logging
 import re
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 from uuid import UUID
@@ -50,6 +62,7 @@ from project.core.auth import AuthedRequest
 from project.core.responses import json_dumps
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 CONTENT_TYPE = "application/json"
 GZIP_FROM_BYTES = 1024
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as Django's GZipMiddleware reads Accept-Encoding
@@ -89,7 +102,8 @@ _shared_ready = False
 
 
 def _entry_size(entry: tuple) -> int:
-    return len(entry[1]) + len(entry[2] or b"") + 200
+    deps = entry[3] or ()
+    return len(entry[1]) + len(entry[2] or b"") + 200 + 80 * len(deps)
 
 
 def _local_tier() -> TTLCache:
@@ -121,7 +135,14 @@ def _key(org_id: UUID, name: str, params: dict[str, Any]) -> str:
     return f"{org_id}:{name}:{hashlib.blake2s(text.encode(), digest_size=12).hexdigest()}"
 
 
-def cached_json(request: AuthedRequest, name: str, params: dict[str, Any], build: Callable[[], Any]) -> HttpResponse:
+def cached_json(
+    request: AuthedRequest,
+    name: str,
+    params: dict[str, Any],
+    build: Callable[[], Any],
+    *,
+    depends_on: Callable[[Any], Keys | None] | None = None,
+) -> HttpResponse:
     """A 200 JSON answer of ``build()`` (JSON-ready rows), served from the cache while the organization's
     ``event_seq`` is the one it was built at.
 
@@ -130,6 +151,9 @@ def cached_json(request: AuthedRequest, name: str, params: dict[str, Any], build
     ``RESPONSE_CACHE_MAX_BYTES`` are not kept. Never raises for the cache: a store that fails answers
     uncached. Sent gzip-compressed (``Content-Encoding: gzip``, ``Vary: Accept-Encoding``) when the body
     is 1 KB or more and the client accepts it.
+
+    ``depends_on(rows)``: the keys the built rows depend on (None: every change), for an answer kept
+    across changes that touch none of them (module docstring; ADR 0034).
     """
     org = request.auth.org
     seconds = settings.RESPONSE_CACHE_SECONDS
@@ -139,7 +163,9 @@ def cached_json(request: AuthedRequest, name: str, params: dict[str, Any], build
     seq = org.event_seq
     with _local_lock:
         hit = _local_tier().get(key)
-    if hit is not None and hit[0] == seq:
+    if hit is not None and _kept(org.pk, hit, seq):
+        if hit[0] != seq:
+            _remember(key, (seq, *hit[1:]))  # still the answer at seq: later reads check from here
         return _answer(request, hit[1], hit[2])
     shared = _shared_tier()
     if shared is not None:
@@ -147,8 +173,8 @@ def cached_json(request: AuthedRequest, name: str, params: dict[str, Any], build
             hit = shared.get(key)
         except Exception:  # noqa: BLE001 — the cache is an optimisation: a broken store answers uncached
             hit = None
-        if hit is not None and hit[0] == seq:
-            _remember(key, hit)
+        if hit is not None and _kept(org.pk, hit, seq):
+            _remember(key, (seq, *hit[1:]))
             return _answer(request, hit[1], hit[2])
     # Single flight: after a change every open screen asks for the same list at once; one request of
     # this process builds it, the others of the same sequence wait for that answer.
@@ -162,12 +188,16 @@ def cached_json(request: AuthedRequest, name: str, params: dict[str, Any], build
             return _answer(request, *current.result)
         return _answer(request, *_encode(build()))  # the leader failed or is stuck: build it here
     try:
-        body, gz = current.result = _encode(build())
+        built_at = time.time()
+        rows = build()
+        body, gz = current.result = _encode(rows)
         if len(body) <= settings.RESPONSE_CACHE_MAX_BYTES:
-            _remember(key, (seq, body, gz))
+            deps = _deps_of(depends_on, rows)
+            entry = (seq, body, gz, deps, built_at)
+            _remember(key, entry)
             if shared is not None:
                 try:
-                    shared.set(key, (seq, body, gz), seconds)
+                    shared.set(key, entry, seconds)
                 except Exception:  # noqa: BLE001, S110 — a failed shared store only loses the sharing
                     pass
     finally:
@@ -178,9 +208,109 @@ def cached_json(request: AuthedRequest, name: str, params: dict[str, Any], build
     return _answer(request, body, gz)
 
 
+def _deps_of(depends_on: Callable[[Any], Keys | None] | None, rows: Any) -> Keys | None:
+    if depends_on is None:
+        return None
+    try:
+        deps = depends_on(rows)
+    except Exception:  # noqa: BLE001 — keys that cannot be read: the answer lives one sequence only
+        log.exception("could not read the keys of a kept answer")
+        return None
+    return None if deps is None else frozenset(deps)
+
+
+def _kept(org_id: object, entry: tuple, seq: int) -> bool:
+    """Whether a kept answer ``(seq, body, gzip, keys, built at)`` is the answer at ``seq``: built at most
+    ``RESPONSE_CACHE_SECONDS`` ago, and built at ``seq``, or at an earlier one with keys that no change
+    since touched (:func:`_untouched`)."""
+    if len(entry) != 5 or time.time() - entry[4] > settings.RESPONSE_CACHE_SECONDS:
+        return False  # (an entry of another shape: kept by an earlier release)
+    if entry[0] == seq:
+        return True
+    return entry[3] is not None and entry[0] < seq and _untouched(org_id, entry[0], seq, entry[3])
+
+
 def _encode(rows: object) -> tuple[bytes, bytes | None]:
     body = json_dumps(rows)
     return body, (gzip.compress(body, compresslevel=5, mtime=0) if len(body) >= GZIP_FROM_BYTES else None)
+
+
+# ------------------------------------------------------------------ changes noted by the keys they touch
+
+Keys = frozenset[str]
+ANY = "*"  # the key of a change that touches everything, whatever the answer depends on
+EVERYTHING: Keys = frozenset({ANY})  # what a change of an entity without a registered reader touches
+_touched_readers: dict[str, Callable[[dict[str, Any]], Keys | None]] = {}
+_notes: TTLCache | None = None
+NOTE_ENTRIES = 4096
+MAX_CHANGES_BEHIND = 64  # an answer more changes behind than this is rebuilt, not checked note by note
+
+
+def use_touched(entity: str, reader: Callable[[dict[str, Any]], Keys | None]) -> None:
+    """Register how a change event of ``entity`` (its JSON with routing: ``sessions``, ``before``,
+    ``schedule``) names the keys it touched; the reader returns None for "everything" (an event it
+    cannot read). Called from an app's ``ready()``; entities without a reader touch everything."""
+    _touched_readers[entity] = reader
+
+
+def _note_key(org_id: object, seq: int) -> str:
+    return f"{org_id}:touched:{seq}"
+
+
+def note_change(org_id: object, seq: int, message: dict[str, Any]) -> None:
+    """After a write committed: note the keys its change event (``message``, with routing) touched,
+    under the organization's ``seq``, for :func:`cached_json`'s ``depends_on``. Never raises: a note
+    that cannot be made only costs a rebuild (a missing note reads as "everything")."""
+    global _notes
+    if settings.RESPONSE_CACHE_SECONDS <= 0:
+        return
+    try:
+        reader = _touched_readers.get(str(message.get("entity")))
+        keys = reader(message) if reader is not None else None
+        keys = EVERYTHING if keys is None else frozenset(keys)
+    except Exception:  # noqa: BLE001 — an unreadable event touches everything
+        keys = EVERYTHING
+    key = _note_key(org_id, seq)
+    with _local_lock:
+        if _notes is None:
+            _notes = TTLCache(maxsize=NOTE_ENTRIES, ttl=settings.RESPONSE_CACHE_SECONDS)
+        _notes[key] = keys
+    shared = _shared_tier()
+    if shared is not None:
+        try:
+            shared.set(key, keys, settings.RESPONSE_CACHE_SECONDS)
+        except Exception:  # noqa: BLE001, S110 — the other processes rebuild instead
+            pass
+
+
+def _untouched(org_id: object, since: int, until: int, deps: Keys) -> bool:
+    """Whether every change of sequence ``since`` + 1 .. ``until`` is noted and touches none of ``deps``."""
+    if until <= since:
+        return until == since
+    if until - since > MAX_CHANGES_BEHIND:
+        return False
+    wanted = [_note_key(org_id, s) for s in range(since + 1, until + 1)]
+    found: dict[str, Any] = {}
+    with _local_lock:
+        if _notes is not None:
+            for key in wanted:
+                if key in _notes:
+                    found[key] = _notes[key]
+    missing = [key for key in wanted if key not in found]
+    if missing:
+        shared = _shared_tier()
+        if shared is None:
+            return False
+        try:
+            found.update(shared.get_many(missing))
+        except Exception:  # noqa: BLE001 — a broken store: rebuild
+            return False
+    for key in wanted:
+        if key not in found:
+            return False
+        if not isinstance(found[key], frozenset) or ANY in found[key] or not found[key].isdisjoint(deps):
+            return False
+    return True
 
 
 _values: TTLCache | None = None

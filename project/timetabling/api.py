@@ -6,6 +6,8 @@ Thin router: parse, call one service or selector, answer camelCase.
 
 from __future__ import annotations
 
+import functools
+
 from django.http import HttpRequest, HttpResponse
 from ninja import File, Query, UploadedFile
 
@@ -21,6 +23,7 @@ from project.timetabling.conflicts import Conflict
 from project.timetabling.feeds.api import calendar_response
 from project.timetabling.importer import services as importer_services
 from project.timetabling.importer.schemas import ImportOut
+from project.timetabling.kept import timetable_keys
 from project.timetabling.models import TimetableSession
 from project.timetabling.schemas import (
     BulkAllocateIn,
@@ -82,6 +85,7 @@ def list_sessions(request: AuthedRequest, filters: Query[SessionListQuery]) -> H
             "today": today if filters.hide_past else None,
         }
         return json_response(kept_value(ctx.org, "timetable-rows", params, build))
+    group = filters.block_group_id if filters.teacher_id is None and filters.room_id is None else None
     return cached_json(
         request,
         "timetables",
@@ -92,6 +96,8 @@ def list_sessions(request: AuthedRequest, filters: Query[SessionListQuery]) -> H
             "today": today if filters.hide_past else None,
         },
         build,
+        # A block group's timetable is kept across changes that touch none of its rows' neighbours (ADR 0034).
+        depends_on=None if group is None else functools.partial(timetable_keys, group),
     )
 
 
