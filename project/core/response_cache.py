@@ -187,7 +187,16 @@ def cached_json(
         if current.done.wait(FOLLOWER_WAIT_SECONDS) and current.result is not None:
             return _answer(request, *current.result)
         return _answer(request, *_encode(build()))  # the leader failed or is stuck: build it here
+    claimed = False
     try:
+        # And one build per change for the processes sharing Redis: the process that claims the build
+        # builds; the others wait for its answer in Redis (ADR 0034).
+        claimed = _claim(shared, key, seq)
+        elsewhere = None if claimed else _built_elsewhere(shared, key, seq)
+        if elsewhere is not None:
+            body, gz = current.result = elsewhere[1], elsewhere[2]
+            _remember(key, elsewhere)
+            return _answer(request, body, gz)
         built_at = time.time()
         rows = build()
         body, gz = current.result = _encode(rows)
@@ -201,11 +210,65 @@ def cached_json(
                 except Exception:  # noqa: BLE001, S110 — a failed shared store only loses the sharing
                     pass
     finally:
+        if claimed:
+            _release(shared, key, seq)
         current.done.set()
         with _building_lock:
             if _building.get(key) is current:
                 del _building[key]
     return _answer(request, body, gz)
+
+
+SHARED_WAIT_SECONDS = 2.0  # at most this long for another process's build, then build it here
+SHARED_POLL_SECONDS = 0.01
+_BUILDING, _BUILT = 0, 1
+
+
+def _claim_key(key: str, seq: int) -> str:
+    return f"{key}:build:{seq}"
+
+
+def _claim(shared: BaseCache | None, key: str, seq: int) -> bool:
+    """Whether this process builds ``key`` at ``seq``: it claimed the build in Redis (``SET NX``, for
+    ``SHARED_WAIT_SECONDS`` at most), or there is no Redis or it failed (each process builds, as before).
+    False: another process has claimed it."""
+    if shared is None:
+        return True
+    try:
+        return bool(shared.add(_claim_key(key, seq), _BUILDING, SHARED_WAIT_SECONDS))
+    except Exception:  # noqa: BLE001 — without the claim each process builds its own
+        return True
+
+
+def _release(shared: BaseCache | None, key: str, seq: int) -> None:
+    """The claimed build is over: its answer is in Redis (or it failed, or was too big to keep); the
+    waiting processes stop waiting (they find the answer, or build it themselves)."""
+    if shared is None:
+        return
+    try:
+        shared.set(_claim_key(key, seq), _BUILT, SHARED_WAIT_SECONDS)
+    except Exception:  # noqa: BLE001, S110 — the others stop waiting when the claim expires
+        pass
+
+
+def _built_elsewhere(shared: BaseCache | None, key: str, seq: int, size: int = 5) -> tuple | None:
+    """The entry (a tuple of ``size``, its sequence first) another process claimed to build at ``seq``
+    (or a newer one), once it is in Redis; None when that build ended without one or took longer than
+    ``SHARED_WAIT_SECONDS``."""
+    if shared is None:
+        return None
+    deadline = time.monotonic() + SHARED_WAIT_SECONDS
+    try:
+        while time.monotonic() < deadline:
+            time.sleep(SHARED_POLL_SECONDS)
+            state = shared.get(_claim_key(key, seq))
+            if state == _BUILDING:
+                continue
+            hit = shared.get(key) if state == _BUILT else None
+            return hit if isinstance(hit, tuple) and len(hit) == size and hit[0] >= seq else None
+    except Exception:  # noqa: BLE001 — a broken store: build it here
+        return None
+    return None
 
 
 def _deps_of(depends_on: Callable[[Any], Keys | None] | None, rows: Any) -> Keys | None:
@@ -318,14 +381,15 @@ _value_builds: dict[str, tuple[int, threading.Lock]] = {}
 VALUE_ENTRIES = 1024
 
 
-def kept_value(org: Any, name: str, params: dict[str, Any], build: Callable[[], T]) -> T:
+def kept_value(org: Any, name: str, params: dict[str, Any], build: Callable[[], T], *, shared: bool = False) -> T:
     """``build()`` kept in this process while ``org.event_seq`` (read before, with ``org``) is the one it
     was built at: after a change, the first caller builds it once and callers of the same sequence wait
     for that build instead of building it too.
 
     The value is shared by every caller: read it, never change it. ``params`` must hold everything else
     it depends on. At most ``VALUE_ENTRIES`` entries, each for ``RESPONSE_CACHE_SECONDS`` at most (0:
-    nothing kept)."""
+    nothing kept). ``shared``: the value (it must pickle: bytes, say) is also kept in Redis when it is
+    configured, built once per change by the process that claims it (as :func:`cached_json`'s answers)."""
     global _values
     seconds = settings.RESPONSE_CACHE_SECONDS
     if seconds <= 0:
@@ -348,7 +412,7 @@ def kept_value(org: Any, name: str, params: dict[str, Any], build: Callable[[], 
                 hit = _values.get(key)
             if hit is not None and hit[0] == seq:
                 return hit[1]
-            value = build()
+            value = _shared_value(key, seq, build) if shared else build()
             with _local_lock:
                 _values[key] = (seq, value)
             return value
@@ -356,3 +420,33 @@ def kept_value(org: Any, name: str, params: dict[str, Any], build: Callable[[], 
         with _building_lock:
             if _value_builds.get(key) is running:
                 del _value_builds[key]
+
+
+def _shared_value(key: str, seq: int, build: Callable[[], T]) -> T:
+    """``build()`` at ``seq`` once for the processes sharing Redis: read there, or built by the process that
+    claims it while the others wait for it (:func:`_claim`); built here without Redis or when it fails."""
+    store = _shared_tier()
+    if store is None:
+        return build()
+    value_key = f"{key}:value"
+    try:
+        hit = store.get(value_key)
+    except Exception:  # noqa: BLE001 — a broken store: build it here
+        hit = None
+    if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == seq:
+        return hit[1]
+    claimed = _claim(store, value_key, seq)
+    try:
+        if not claimed:
+            elsewhere = _built_elsewhere(store, value_key, seq, size=2)
+            if elsewhere is not None:
+                return elsewhere[1]
+        value = build()
+        try:
+            store.set(value_key, (seq, value), settings.RESPONSE_CACHE_SECONDS)
+        except Exception:  # noqa: BLE001, S110 — a failed shared store only loses the sharing
+            pass
+        return value
+    finally:
+        if claimed:
+            _release(store, value_key, seq)

@@ -71,8 +71,8 @@ def display_board_json(token: str, day: date | None = None) -> bytes:
     Raises ``NotFound`` (unknown token) or ``DomainError`` 410 ``revoked`` (``display_link_get_by_token``).
 
     One query for the link; the sessions' JSON of a (day, campus scope) is built once per change of the
-    organization for every display showing them (``kept_value``, ADR 0025: after a change each open
-    display asks at once) and spliced into each display's own head (its name, the time): twenty displays
+    organization for every display showing them, whichever process it asks (``kept_value``, ADR 0025
+    and 0034: after a change each open display asks at once) and spliced into each display's own head (its name, the time): twenty displays
     after a change cost one build, not twenty validations of the same sessions (docs/benchmarks.md).
     ``last_seen_at`` is written at most once a minute per link.
     """
@@ -85,6 +85,7 @@ def display_board_json(token: str, day: date | None = None) -> bytes:
         "display-board",
         {"day": day.isoformat(), "campus": str(link.campus_id or "")},
         lambda: json_dumps(_board_sessions(org, day, link.campus_id)),
+        shared=True,  # one build per change for every process of a cluster (ADR 0034)
     )
     seen = timezone.now()
     if link.last_seen_at is None or seen - link.last_seen_at >= LAST_SEEN_EVERY:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 import pytest
+from django.conf import settings as django_settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -240,3 +241,89 @@ def test_kept_value_builds_once_per_sequence_while_the_others_wait():
     with pytest.raises(RuntimeError):
         kept_value(org, "u", {}, failing)
     assert kept_value(org, "u", {}, build) == ["rows", 8]
+
+
+needs_redis = pytest.mark.skipif(not django_settings.CACHES.get("responses"), reason="the shared tier needs REDIS_URL")
+
+
+@needs_redis
+def test_a_build_another_process_claimed_is_waited_for_not_repeated(api, world, org, monkeypatch):
+    """After a change the processes of a cluster are asked for the same list at once: the one that claims
+    the build in Redis builds it, the others answer with its answer (one build per change, not per process)."""
+    import threading
+    import time
+
+    from project.core import response_cache as rc
+
+    claimed: list[str] = []
+    monkeypatch.setattr(rc, "_claim", lambda shared, key, seq: claimed.append(key) or False)  # another process holds it
+    built_elsewhere = b'[{"built": "by the other process"}]'
+
+    def other_process() -> None:
+        for _ in range(200):
+            if claimed:
+                break
+            threading.Event().wait(0.01)
+        shared = rc._shared_tier()
+        shared.set(claimed[0], (org.event_seq, built_elsewhere, None, None, time.time()), 60)
+        rc._release(shared, claimed[0], org.event_seq)
+
+    worker = threading.Thread(target=other_process)
+    worker.start()
+    with CaptureQueriesContext(connection) as queries:
+        response = api.get("/api/teachers")
+    worker.join()
+    assert response.status_code == 200 and response.content == built_elsewhere
+    assert len(queries) == SIGN_IN_QUERIES  # nothing built here
+    assert api.get("/api/teachers").content == built_elsewhere  # and kept here for the next reads
+
+
+@needs_redis
+def test_a_claimed_build_that_never_comes_is_built_here(api, world, monkeypatch):
+    from project.core import response_cache as rc
+
+    monkeypatch.setattr(rc, "_claim", lambda shared, key, seq: False)
+    monkeypatch.setattr(rc, "SHARED_WAIT_SECONDS", 0.1)
+    rows = api.get("/api/teachers").json()
+    assert [t["lastName"] for t in rows] == ["Nguyen"]
+
+
+@needs_redis
+def test_a_shared_value_is_built_once_for_the_processes(monkeypatch):
+    """``kept_value(shared=True)`` (a board's sessions): a second process finds the first one's value in
+    Redis; a process whose build another claimed waits for that value instead of building it."""
+    import threading
+    import time
+    import uuid
+    from types import SimpleNamespace
+
+    from project.core import response_cache as rc
+
+    org = SimpleNamespace(pk=uuid.uuid4(), event_seq=3)
+    builds: list[int] = []
+
+    def build() -> bytes:
+        builds.append(org.event_seq)
+        return b'[{"seq": %d}]' % org.event_seq
+
+    assert rc.kept_value(org, "board", {"day": "2027-03-01"}, build, shared=True) == b'[{"seq": 3}]'
+    monkeypatch.setattr(rc, "_values", None)  # another process: nothing of its own
+    assert rc.kept_value(org, "board", {"day": "2027-03-01"}, build, shared=True) == b'[{"seq": 3}]'
+    assert builds == [3]
+
+    org.event_seq = 4
+    claimed: list[str] = []
+    monkeypatch.setattr(rc, "_claim", lambda shared, key, seq: claimed.append(key) or False)
+
+    def other_process() -> None:
+        while not claimed:
+            time.sleep(0.01)
+        store = rc._shared_tier()
+        store.set(claimed[0], (4, b"[built elsewhere]"), 60)
+        rc._release(store, claimed[0], 4)
+
+    worker = threading.Thread(target=other_process, daemon=True)
+    worker.start()
+    assert rc.kept_value(org, "board", {"day": "2027-03-01"}, build, shared=True) == b"[built elsewhere]"
+    worker.join(5)
+    assert builds == [3]
