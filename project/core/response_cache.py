@@ -187,36 +187,51 @@ def cached_json(
         if current.done.wait(FOLLOWER_WAIT_SECONDS) and current.result is not None:
             return _answer(request, *current.result)
         return _answer(request, *_encode(build()))  # the leader failed or is stuck: build it here
-    claimed = False
     try:
-        # And one build per change for the processes sharing Redis: the process that claims the build
-        # builds; the others wait for its answer in Redis (ADR 0034).
-        claimed = _claim(shared, key, seq)
-        elsewhere = None if claimed else _built_elsewhere(shared, key, seq)
-        if elsewhere is not None:
-            body, gz = current.result = elsewhere[1], elsewhere[2]
-            _remember(key, elsewhere)
-            return _answer(request, body, gz)
-        built_at = time.time()
-        rows = build()
-        body, gz = current.result = _encode(rows)
-        if len(body) <= settings.RESPONSE_CACHE_MAX_BYTES:
-            deps = _deps_of(depends_on, rows)
-            entry = (seq, body, gz, deps, built_at)
+        # And one build per change for the processes sharing Redis (ADR 0034).
+        def make() -> tuple[tuple, bool]:
+            built_at = time.time()
+            rows = build()
+            body, gz = _encode(rows)
+            keep = len(body) <= settings.RESPONSE_CACHE_MAX_BYTES
+            return (seq, body, gz, _deps_of(depends_on, rows) if keep else None, built_at), keep
+
+        entry, keep = _built_once(shared, key, seq, 5, make)
+        current.result = entry[1], entry[2]
+        if keep:
             _remember(key, entry)
-            if shared is not None:
-                try:
-                    shared.set(key, entry, seconds)
-                except Exception:  # noqa: BLE001, S110 — a failed shared store only loses the sharing
-                    pass
     finally:
-        if claimed:
-            _release(shared, key, seq)
         current.done.set()
         with _building_lock:
             if _building.get(key) is current:
                 del _building[key]
-    return _answer(request, body, gz)
+    return _answer(request, entry[1], entry[2])
+
+
+def _built_once(
+    store: BaseCache | None, key: str, seq: int, size: int, make: Callable[[], tuple[tuple, bool]]
+) -> tuple[tuple, bool]:
+    """The entry of ``key`` at ``seq`` (a tuple of ``size``, its sequence first) built once for the
+    processes sharing ``store``: the one that claims the build runs ``make()`` (the entry, and whether
+    to keep it) and keeps it in Redis; another waits for that entry (:func:`_built_elsewhere`) and runs
+    ``make()`` itself only when none comes. Without Redis, ``make()`` here. Returns the entry and
+    whether it is kept."""
+    claimed = _claim(store, key, seq)
+    try:
+        if not claimed:
+            elsewhere = _built_elsewhere(store, key, seq, size)
+            if elsewhere is not None:
+                return elsewhere, True
+        entry, keep = make()
+        if keep and store is not None:
+            try:
+                store.set(key, entry, settings.RESPONSE_CACHE_SECONDS)
+            except Exception:  # noqa: BLE001, S110 — a failed shared store only loses the sharing
+                pass
+        return entry, keep
+    finally:
+        if claimed:
+            _release(store, key, seq)
 
 
 SHARED_WAIT_SECONDS = 2.0  # at most this long for another process's build, then build it here
@@ -435,18 +450,4 @@ def _shared_value(key: str, seq: int, build: Callable[[], T]) -> T:
         hit = None
     if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == seq:
         return hit[1]
-    claimed = _claim(store, value_key, seq)
-    try:
-        if not claimed:
-            elsewhere = _built_elsewhere(store, value_key, seq, size=2)
-            if elsewhere is not None:
-                return elsewhere[1]
-        value = build()
-        try:
-            store.set(value_key, (seq, value), settings.RESPONSE_CACHE_SECONDS)
-        except Exception:  # noqa: BLE001, S110 — a failed shared store only loses the sharing
-            pass
-        return value
-    finally:
-        if claimed:
-            _release(store, value_key, seq)
+    return _built_once(store, value_key, seq, 2, lambda: ((seq, build()), True))[0][1]
