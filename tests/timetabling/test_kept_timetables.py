@@ -257,3 +257,19 @@ def test_after_any_sequence_of_writes_every_kept_timetable_is_the_fresh_one(api,
             kept += queries == SIGN_IN_QUERIES
             assert rows == fresh(org, g), (kind, g.code)
     assert kept > 0  # the rule kept some answers (else this test would not test it)
+
+
+def test_another_organizations_kept_timetable_is_never_served(api, other_api, other_org, world, committed):
+    """Another organization's block group, whose timetable its own coordinator has just had kept: asked
+    by id from here it is 404 (its kept answer lives under its organization), and stays 404 after a
+    change here that touches nothing of theirs; their next read is still theirs."""
+    unit = f.make_unit(other_org)
+    group = f.make_block_group(other_org)
+    theirs = f.make_session(other_org, block_group=group, unit=unit, actual_date=MONDAY)
+    kept = other_api.get("/api/timetables", {"blockGroupId": str(group.id)})
+    assert [r["id"] for r in kept.json()] == [str(theirs.id)]
+    assert api.get("/api/timetables", {"blockGroupId": str(group.id)}).status_code == 404
+    with committed():
+        edit(api, world["s3"].id, notes="ours")
+    assert api.get("/api/timetables", {"blockGroupId": str(group.id)}).status_code == 404
+    assert other_api.get("/api/timetables", {"blockGroupId": str(group.id)}).content == kept.content
