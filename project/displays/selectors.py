@@ -16,6 +16,7 @@ from project.core.responses import json_dumps
 from project.core.tenancy import Ctx
 from project.displays.models import DisplayLink
 from project.timetabling.models import TimetableSession
+from project.timetabling.selectors import SESSION_NAME_FIELDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from project.accounts.models import Organization
@@ -105,28 +106,40 @@ def display_board_json(token: str, day: date | None = None) -> bytes:
 
 
 def _board_sessions(org: Organization, day: date, campus_id: UUID | None) -> list[dict]:
-    """The board's sessions of ``day`` (of the campus's block groups when ``campus_id``), one query."""
+    """The board's sessions of ``day`` (of the campus's block groups when ``campus_id``), one query.
+
+    Read as plain values, not model instances: a provider's Monday is hundreds of sessions, and this is
+    the build every open display waits for right after a change (docs/benchmarks.md)."""
     qs = (
         TimetableSession.objects.for_org(org)
         .filter(actual_date=day)
-        .select_related("unit", "block_group", "teacher", "room_record")
         .order_by("start_time", "room", "block_group__code")
+        .values_list(
+            "id",
+            "start_time",
+            "end_time",
+            "room",
+            "room_record__name",
+            "room_record__capacity",
+            "status",
+            *SESSION_NAME_FIELDS,
+        )
     )
     if campus_id is not None:
         qs = qs.filter(block_group__campus_id=campus_id)
     return [
         {
-            "id": str(s.id),
-            "startTime": s.start_time.strftime("%H:%M:%S"),
-            "endTime": s.end_time.strftime("%H:%M:%S"),
-            "room": s.room,
+            "id": str(sid),
+            "startTime": start.strftime("%H:%M:%S"),
+            "endTime": end.strftime("%H:%M:%S"),
+            "room": room,
             # The room record's name and seats, for a board grouped by room.
-            "roomName": s.room_record.name if s.room_record else None,
-            "roomCapacity": s.room_record.capacity if s.room_record else None,
-            "status": s.status,
-            "unit": {"code": s.unit.code, "name": s.unit.name},
-            "blockGroup": {"code": s.block_group.code, "name": s.block_group.name},
-            "teacherName": s.teacher.full_name if s.teacher else None,
+            "roomName": room_name,
+            "roomCapacity": room_capacity,
+            "status": status,
+            "unit": {"code": unit_code, "name": unit_name},
+            "blockGroup": {"code": group_code, "name": group_name},
+            "teacherName": f"{first} {last}".strip() if first is not None else None,
         }
-        for s in qs
+        for sid, start, end, room, room_name, room_capacity, status, unit_code, unit_name, group_code, group_name, first, last in qs
     ]
