@@ -15,6 +15,7 @@ from project.core.response_cache import kept_value
 from project.core.responses import json_dumps
 from project.core.tenancy import Ctx
 from project.displays.models import DisplayLink
+from project.staff.models import Teacher
 from project.timetabling.models import TimetableSession
 from project.timetabling.selectors import SESSION_NAME_FIELDS
 
@@ -139,7 +140,7 @@ def _board_sessions(org: Organization, day: date, campus_id: UUID | None) -> lis
             "status": status,
             "unit": {"code": unit_code, "name": unit_name},
             "blockGroup": {"code": group_code, "name": group_name},
-            "teacherName": f"{first} {last}".strip() if first is not None else None,
+            "teacherName": Teacher.name_of(first, last) if first is not None else None,
         }
         for sid, start, end, room, room_name, room_capacity, status, unit_code, unit_name, group_code, group_name, first, last in qs
     ]

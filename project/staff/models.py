@@ -57,7 +57,13 @@ class Teacher(TenantModel):
 
     @property
     def full_name(self) -> str:
-        return f"{self.first_name} {self.last_name}".strip()
+        return Teacher.name_of(self.first_name, self.last_name)
+
+    @staticmethod
+    def name_of(first: str | None, last: str | None) -> str:
+        """A teacher's name as every screen shows it, from the first and last names a query read ("" for
+        none): "Priya Natarajan"."""
+        return f"{first or ''} {last or ''}".strip()
 
 
 class TeacherUnit(TenantModel):

@@ -14,6 +14,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from project.core.tenancy import get_in_org
+from project.staff.models import Teacher
 from project.timetabling import conflicts as cf
 from project.timetabling.models import TimetableSession
 
@@ -179,7 +180,7 @@ def _row_json(r: tuple[Any, ...], conflict_types: list[str] | None) -> dict[str,
             "id": r[3],
             "firstName": first,
             "lastName": last,
-            "name": f"{first} {last}".strip(),
+            "name": Teacher.name_of(first, last),
         },
         "conflicts": conflict_types or [],
     }

@@ -38,6 +38,7 @@ from django.db.models import (
     When,
 )
 
+from project.staff.models import Teacher
 from project.timetabling.calendar import TermCalendar
 from project.timetabling.models import TimetableSession
 
@@ -75,7 +76,7 @@ def percent(part: float, whole: float) -> float:
 
 
 def teacher_name(first: str | None, last: str | None) -> str:
-    return f"{first or ''} {last or ''}".strip()
+    return Teacher.name_of(first, last)
 
 
 def initials(first: str | None, last: str | None) -> str:

@@ -22,6 +22,7 @@ from django.db.models import Q, Sum
 
 from project.core.errors import ValidationFailed
 from project.core.tenancy import get_in_org
+from project.staff.models import Teacher
 from project.timetabling import conflicts as cf
 from project.timetabling.calendar import week_start
 from project.timetabling.models import TimetableSession
@@ -157,7 +158,7 @@ def board_range(org: Organization, *, scope: str, scope_id: UUID, start: date, e
                 "reason",
             )
         ):
-            name = f"{first} {last}".strip()
+            name = Teacher.name_of(first, last)
             shading.append(
                 {
                     "kind": "leave",

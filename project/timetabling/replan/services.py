@@ -24,6 +24,7 @@ from django.db.models import Max, Min, Q
 
 from project.core.errors import ValidationFailed
 from project.core.tenancy import Ctx, get_in_org
+from project.staff.models import Teacher
 from project.timetabling import conflicts as cf
 from project.timetabling.calendar import holiday_spans, week_start
 from project.timetabling.models import Holiday, TimetableSession
@@ -177,7 +178,7 @@ def replan_hit_sessions(org: Organization, change: Change) -> list[dict]:
                 "blockGroupCode": code,
                 "blockGroupName": name,
                 "teacherId": tid,
-                "teacherName": f"{first} {last}".strip() if tid is not None else "Unassigned",
+                "teacherName": Teacher.name_of(first, last) if tid is not None else "Unassigned",
                 "actualDate": day,
                 "startTime": begin,
                 "endTime": finish,
